@@ -1,0 +1,4 @@
+export * from './byteSource';
+export * from './binaryReader';
+export * from './formatError';
+export * from './memorySource';

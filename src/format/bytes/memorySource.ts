@@ -1,0 +1,48 @@
+import type { ByteSource } from './byteSource';
+import { FormatError } from './formatError';
+
+/** A ByteSource over bytes already in memory (tests, gunzipped input, small virtual files). */
+export class MemorySource implements ByteSource {
+  readonly size: number;
+  private closed = false;
+
+  constructor(
+    readonly name: string,
+    private readonly bytes: Uint8Array,
+  ) {
+    this.size = bytes.length;
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    return this.readSync(offset, length);
+  }
+
+  readSync(offset: number, length: number): Uint8Array {
+    if (this.closed) throw new Error(`${this.name}: read after close`);
+    checkRange(this.name, this.size, offset, length);
+    return this.bytes.subarray(offset, offset + length);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+/** Throws a FormatError unless [offset, offset+length) lies inside a file of `size` bytes. */
+export function checkRange(name: string, size: number, offset: number, length: number): void {
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) {
+    throw new FormatError(name, Math.max(0, offset || 0), `invalid read of ${length} bytes at offset ${offset}`);
+  }
+  if (offset + length > size) {
+    throw new FormatError(name, offset, `expected ${length} bytes but the file ends at ${size} (truncated file?)`);
+  }
+}
+
+/** Reads a whole ByteSource as a sequence of chunks (for the streaming readers). */
+export async function* chunksOf(source: ByteSource, chunkBytes = 1 << 20, start = 0): AsyncGenerator<Uint8Array> {
+  for (let off = start; off < source.size; off += chunkBytes) {
+    const n = Math.min(chunkBytes, source.size - off);
+    // Copy: a cached view may be recycled by the next read.
+    yield (await source.read(off, n)).slice();
+  }
+}

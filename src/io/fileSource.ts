@@ -1,0 +1,99 @@
+/**
+ * Node adaptor: a ByteSource over a file handle with positional reads and a small LRU block cache.
+ * Reads that straddle block boundaries are assembled from the cached blocks; large reads bypass
+ * the cache. Works for files far larger than 4 GiB (positions are plain numbers up to 2^53).
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import type { ByteSource } from '../format/bytes/byteSource';
+import { checkRange } from '../format/bytes/memorySource';
+
+export interface FileSourceOptions {
+  /** Bytes per cache block (default 64 KiB). */
+  readonly blockBytes?: number;
+  /** Number of blocks kept (default 64, i.e. 4 MiB). */
+  readonly maxBlocks?: number;
+}
+
+export class FileSource implements ByteSource {
+  private readonly blockBytes: number;
+  private readonly maxBlocks: number;
+  /** Insertion order = recency order (Map iteration order), for LRU eviction. */
+  private readonly blocks = new Map<number, Uint8Array>();
+  private closed = false;
+
+  private constructor(
+    readonly name: string,
+    readonly size: number,
+    private readonly handle: FileHandle,
+    options: FileSourceOptions,
+  ) {
+    this.blockBytes = Math.max(1, options.blockBytes ?? 65536);
+    this.maxBlocks = Math.max(1, options.maxBlocks ?? 64);
+  }
+
+  static async open(path: string, options: FileSourceOptions = {}): Promise<FileSource> {
+    const handle = await open(path, 'r');
+    try {
+      const st = await handle.stat();
+      return new FileSource(path, st.size, handle, options);
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+  }
+
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    if (this.closed) throw new Error(`${this.name}: read after close`);
+    checkRange(this.name, this.size, offset, length);
+    if (length === 0) return new Uint8Array(0);
+    if (length >= this.blockBytes * 2) return this.readDirect(offset, length);
+    const first = Math.floor(offset / this.blockBytes);
+    const last = Math.floor((offset + length - 1) / this.blockBytes);
+    if (first === last) {
+      const block = await this.block(first);
+      const start = offset - first * this.blockBytes;
+      return block.subarray(start, start + length);
+    }
+    const out = new Uint8Array(length);
+    for (let b = first; b <= last; b++) {
+      const block = await this.block(b);
+      const blockStart = b * this.blockBytes;
+      const from = Math.max(offset, blockStart);
+      const to = Math.min(offset + length, blockStart + block.length);
+      out.set(block.subarray(from - blockStart, to - blockStart), from - offset);
+    }
+    return out;
+  }
+
+  private async block(index: number): Promise<Uint8Array> {
+    const hit = this.blocks.get(index);
+    if (hit) {
+      this.blocks.delete(index);
+      this.blocks.set(index, hit);
+      return hit;
+    }
+    const start = index * this.blockBytes;
+    const data = await this.readDirect(start, Math.min(this.blockBytes, this.size - start));
+    this.blocks.set(index, data);
+    if (this.blocks.size > this.maxBlocks) this.blocks.delete(this.blocks.keys().next().value!);
+    return data;
+  }
+
+  private async readDirect(offset: number, length: number): Promise<Uint8Array> {
+    const out = new Uint8Array(length);
+    let done = 0;
+    while (done < length) {
+      const { bytesRead } = await this.handle.read(out, done, length - done, offset + done);
+      if (bytesRead === 0) throw new Error(`${this.name}: unexpected end of file at ${offset + done} (file changed on disk?)`);
+      done += bytesRead;
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.blocks.clear();
+    await this.handle.close();
+  }
+}
