@@ -1,3 +1,60 @@
-// mpe-trace: the command-line tool over the format core.
-console.error('mpe-trace: not built yet');
-process.exit(2);
+/**
+ * mpe-trace: the command-line tool over the format core, for batch use on clusters.
+ * Each subcommand lives in src/cli/commands/<name>.ts and exports `run(argv): Promise<number>`.
+ * Errors: exit code 2 and one line on stderr (`file:offset: what`), never a stack trace.
+ */
+import { isFormatError } from '../format/bytes/formatError';
+import { UsageError } from './args';
+import { COMMANDS } from './registry';
+// Subcommand registrations: one import per command in commands/index.ts.
+import './commands/index';
+
+function usage(): string {
+  const lines = [...COMMANDS].map(([n, c]) => `  ${n.padEnd(8)} ${c.summary}`);
+  return `usage: mpe-trace <command> [options]\n\ncommands:\n${lines.join('\n')}\n`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    process.stdout.write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.get(name);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    if (command) {
+      process.stdout.write(`${command.usage}\n`);
+      return 0;
+    }
+  }
+  if (!command) {
+    process.stderr.write(`mpe-trace: unknown command '${name}'\n${usage()}`);
+    return 2;
+  }
+  try {
+    return await command.run(rest);
+  } catch (e) {
+    process.stderr.write(`${describeError(e)}\n`);
+    return 2;
+  }
+}
+
+export function describeError(e: unknown): string {
+  if (isFormatError(e)) return e.message;
+  if (e instanceof UsageError) return `mpe-trace: ${e.message}`;
+  const err = e as NodeJS.ErrnoException;
+  if (err && typeof err.code === 'string' && typeof err.path === 'string') {
+    return `${err.path}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EEXIST' ? 'already exists' : err.message}`;
+  }
+  return `mpe-trace: ${err instanceof Error ? err.message : String(e)}`;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`${describeError(e)}\n`);
+      process.exit(2);
+    },
+  );
+}

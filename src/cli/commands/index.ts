@@ -1,0 +1,1 @@
+// One import per subcommand; each module calls registerCommand() from ../registry.
