@@ -1,1 +1,3 @@
 // One import per subcommand; each module calls registerCommand() from ../registry.
+import './info';
+import './dump';

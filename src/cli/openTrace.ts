@@ -1,0 +1,94 @@
+/**
+ * Opens a trace file for the CLI: gunzips `.gz` (or gzip-magic) input into memory, detects the
+ * format from the first bytes and hands the source to that format's opener.
+ *
+ * Extension point: CLOG2 / CLOG readers plug in with `registerTraceOpener('clog2', opener)`;
+ * `info` and `dump` then work for them unchanged.
+ */
+import type { ByteSource } from '../format/bytes/byteSource';
+import { FormatError } from '../format/bytes/formatError';
+import { slog2TraceInfo } from '../format/info/slog2Info';
+import type { TraceInfo } from '../format/info/traceInfo';
+import type { Category, Drawable } from '../format/model/types';
+import { looksLikeSlog2 } from '../format/slog2/header';
+import { Slog2File } from '../format/slog2/slog2File';
+import { FileSource } from '../io/fileSource';
+import { gunzipToMemory, hasGzipMagic } from '../io/gzip';
+
+export type TraceFormat = TraceInfo['format'];
+
+/** What the info/dump commands need from any trace format. */
+export interface OpenedTrace {
+  readonly format: TraceFormat;
+  readonly categories: ReadonlyMap<number, Category>;
+  info(): Promise<TraceInfo>;
+  /** Real drawables intersecting [t0, t1] (closed), in increasing start time. */
+  drawables(t0: number, t1: number): AsyncIterable<Drawable>;
+  /** Non-fatal problems found while reading. */
+  readonly warnings: readonly string[];
+  close(): Promise<void>;
+}
+
+export type TraceOpener = (source: ByteSource) => Promise<OpenedTrace>;
+
+interface FormatEntry {
+  readonly format: TraceFormat;
+  readonly matches: (head: Uint8Array) => boolean;
+  readonly open: TraceOpener;
+}
+
+const OPENERS: FormatEntry[] = [];
+
+/** Adds (or replaces) the opener of a format, tried in registration order on the first 64 bytes. */
+export function registerTraceOpener(format: TraceFormat, matches: (head: Uint8Array) => boolean, open: TraceOpener): void {
+  const i = OPENERS.findIndex((o) => o.format === format);
+  const entry = { format, matches, open };
+  if (i >= 0) OPENERS[i] = entry;
+  else OPENERS.push(entry);
+}
+
+export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
+  const file = await Slog2File.open(source);
+  return {
+    format: 'slog2',
+    categories: file.categories,
+    info: () => slog2TraceInfo(file),
+    drawables: (t0, t1) => file.drawablesInTimeOrder(t0, t1),
+    warnings: file.warnings,
+    close: () => file.close(),
+  };
+}
+
+registerTraceOpener('slog2', looksLikeSlog2, openSlog2Trace);
+
+/** Decompressed gzip input is held in memory; refuse beyond this. */
+const MAX_GUNZIPPED_BYTES = 2 ** 31;
+
+/** A ByteSource for the path: the file itself, or its decompressed content when it is gzip'd. */
+export async function openByteSource(path: string): Promise<ByteSource> {
+  const file = await FileSource.open(path);
+  try {
+    if (!(await hasGzipMagic(file))) return file;
+    const memory = await gunzipToMemory(file, MAX_GUNZIPPED_BYTES);
+    await file.close();
+    return memory;
+  } catch (e) {
+    await file.close();
+    throw e;
+  }
+}
+
+export async function openTrace(path: string): Promise<OpenedTrace> {
+  const source = await openByteSource(path);
+  try {
+    const head = await source.read(0, Math.min(64, source.size));
+    const entry = OPENERS.find((o) => o.matches(head));
+    if (entry === undefined) {
+      throw new FormatError(source.name, 0, `unrecognised trace format (expected ${OPENERS.map((o) => o.format).join(', ')})`);
+    }
+    return await entry.open(source);
+  } catch (e) {
+    await source.close();
+    throw e;
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * A lazily read SLOG-2 file (SLOG2.md §13): header, CategoryMap, LineIDMaps and TreeDir are read
+ * at open; tree nodes are read on demand through their TreeDir FBinfo and kept in an LRU cache.
+ */
+import { BinaryReader } from '../bytes/binaryReader';
+import type { ByteSource } from '../bytes/byteSource';
+import { FormatError } from '../bytes/formatError';
+import type { Category, Drawable, LineIDMap, Shadow } from '../model/types';
+import { parseCategoryMap, unknownCategory } from './categoryMap';
+import { drawingOrderCompare } from './drawingOrder';
+import { checkBlock, HEADER_BYTES, parseHeader, type FBinfo, type Slog2Header } from './header';
+import { parseLineIDMapList } from './lineIDMaps';
+import { LruCache } from './lruCache';
+import { TreeIndex, parseTreeDir, type TreeNodeInfo } from './treeDir';
+import { parseTreeNode, type TreeNode } from './treeNode';
+
+export interface NodeSlice {
+  readonly depth: number;
+  readonly xpos: number;
+  readonly earliest: number;
+  readonly latest: number;
+  readonly drawables: readonly Drawable[];
+  readonly shadows: readonly Shadow[];
+}
+
+export interface Slog2OpenOptions {
+  /** Parsed tree nodes kept in memory (default 32). */
+  readonly nodeCacheSize?: number;
+}
+
+export interface QueryOptions {
+  readonly lowestDepth?: number;
+  readonly signal?: AbortSignal;
+}
+
+function overlaps(a: { earliest: number; latest: number }, t0: number, t1: number): boolean {
+  return a.earliest <= t1 && t0 <= a.latest;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+}
+
+export class Slog2File {
+  readonly warnings: string[] = [];
+  private readonly categoryMap: Map<number, Category>;
+  private readonly index: TreeIndex;
+  private readonly cache: LruCache<number, Promise<TreeNode>>;
+  private reads = 0;
+  private readonly warnedCategories = new Set<number>();
+
+  private constructor(
+    readonly source: ByteSource,
+    readonly header: Slog2Header,
+    categories: Map<number, Category>,
+    readonly lineIDMaps: readonly LineIDMap[],
+    readonly treeDir: readonly TreeNodeInfo[],
+    readonly root: TreeNodeInfo,
+    warnings: string[],
+    options: Slog2OpenOptions,
+  ) {
+    this.categoryMap = categories;
+    this.warnings.push(...warnings);
+    this.index = new TreeIndex(treeDir, header.maxTreeDepth);
+    this.cache = new LruCache(options.nodeCacheSize ?? 32);
+  }
+
+  /** Reads and validates header, CategoryMap, LineIDMapList and TreeDir; no tree node is read. */
+  static async open(source: ByteSource, options: Slog2OpenOptions = {}): Promise<Slog2File> {
+    const file = source.name;
+    const headBytes = await source.read(0, Math.min(HEADER_BYTES, source.size));
+    const { header, warnings } = parseHeader(headBytes, file, source.size);
+    const readReader = async (fb: FBinfo, what: string) => new BinaryReader(await readChecked(source, header, fb, what), fb.fptr, file);
+
+    const catReader = await readReader(header.categories, 'CategoryMap');
+    const categories = parseCategoryMap(catReader, header.version, warnings);
+    trailing(catReader, 'CategoryMap', warnings);
+    const mapReader = await readReader(header.lineIDMaps, 'LineIDMapList');
+    const lineIDMaps = parseLineIDMapList(mapReader);
+    trailing(mapReader, 'LineIDMapList', warnings);
+    if (lineIDMaps.length === 0) throw new FormatError(file, header.lineIDMaps.fptr, 'the LineIDMapList is empty (expected >= 1 map)');
+    const dirReader = await readReader(header.treeDir, 'TreeDir');
+    const entries = parseTreeDir(dirReader);
+    trailing(dirReader, 'TreeDir', warnings);
+    const { nodes, root } = validateTreeDir(entries, header, source, warnings);
+    return new Slog2File(source, header, categories, lineIDMaps, nodes, root, warnings, options);
+  }
+
+  /** By index, preview categories (< 0) included; placeholders are added for unknown indices met in nodes. */
+  get categories(): ReadonlyMap<number, Category> {
+    return this.categoryMap;
+  }
+
+  /** The root node's bounds. */
+  get timeRange(): readonly [number, number] {
+    return [this.root.earliest, this.root.latest];
+  }
+
+  /** Number of tree-node blocks parsed so far (cache misses). */
+  get nodesRead(): number {
+    return this.reads;
+  }
+
+  get maxDepth(): number {
+    return this.header.maxTreeDepth;
+  }
+
+  /** TreeDir entries of one depth overlapping the closed window [t0, t1], in time order. */
+  nodesOverlapping(depth: number, t0: number, t1: number): readonly TreeNodeInfo[] {
+    return this.index.overlapping(depth, t0, t1);
+  }
+
+  /** All TreeDir entries of one depth in xpos order. */
+  level(depth: number): readonly TreeNodeInfo[] {
+    return this.index.level(depth);
+  }
+
+  /** Bounds-checked raw read of a block named by an FBinfo (a copy the caller may keep). */
+  async readBlock(fb: { fptr: number; size: number }, what: string): Promise<Uint8Array> {
+    return (await readChecked(this.source, this.header, fb, what)).slice();
+  }
+
+  /** The parsed node of a TreeDir entry, from the cache or the file. */
+  readNode(info: TreeNodeInfo): Promise<TreeNode> {
+    const hit = this.cache.get(info.fptr);
+    if (hit !== undefined) return hit;
+    const p = this.parseNode(info);
+    this.cache.set(info.fptr, p);
+    p.catch(() => this.cache.delete(info.fptr));
+    return p;
+  }
+
+  private async parseNode(info: TreeNodeInfo): Promise<TreeNode> {
+    this.reads++;
+    const what = `tree node (${info.depth},${info.xpos})`;
+    const bytes = await readChecked(this.source, this.header, info, what);
+    const r = new BinaryReader(bytes, info.fptr, this.source.name);
+    const node = parseTreeNode(r, {
+      version: this.header.version,
+      seeCategory: (index, offset) => this.seeCategory(index, offset),
+      warn: (m) => this.warnings.push(m),
+    });
+    const h = node.header;
+    if (h.depth !== info.depth || h.xpos !== info.xpos || h.fptr !== info.fptr || h.size !== info.size) {
+      this.warnings.push(
+        `${this.source.name}:${info.fptr}: ${what} header says (${h.depth},${h.xpos}) FBinfo(${h.size} @ ${h.fptr}), the tree directory says FBinfo(${info.size} @ ${info.fptr})`,
+      );
+    }
+    return node;
+  }
+
+  private seeCategory(index: number, offset: number): void {
+    if (this.categoryMap.has(index)) return;
+    this.categoryMap.set(index, unknownCategory(index));
+    if (!this.warnedCategories.has(index)) {
+      this.warnedCategories.add(index);
+      this.warnings.push(`${this.source.name}:${offset}: unknown category index ${index}; shown as UnknownType-${index}`);
+    }
+  }
+
+  /**
+   * Streams, node by node (root first, then each level down to lowestDepth), the real drawables
+   * overlapping [t0, t1] (closed), plus the shadows overlapping it from the ShadowBuffers of the
+   * depth == lowestDepth nodes (none when lowestDepth is 0). Reads only nodes overlapping the window.
+   */
+  async *query(t0: number, t1: number, options: QueryOptions = {}): AsyncGenerator<NodeSlice> {
+    const lowest = Math.max(0, Math.min(this.maxDepth, Math.floor(options.lowestDepth ?? 0)));
+    for (let depth = this.maxDepth; depth >= lowest; depth--) {
+      for (const info of this.index.overlapping(depth, t0, t1)) {
+        throwIfAborted(options.signal);
+        const node = await this.readNode(info);
+        throwIfAborted(options.signal);
+        const drawables = node.drawables.filter((d) => overlaps(d, t0, t1));
+        const shadows: Shadow[] = [];
+        if (depth === lowest && lowest > 0) {
+          for (const buf of node.shadowBuffers) for (const s of buf.shadows) if (overlaps(s, t0, t1)) shadows.push(s);
+        }
+        yield { depth, xpos: info.xpos, earliest: info.earliest, latest: info.latest, drawables, shadows };
+      }
+    }
+  }
+
+  /** Every real drawable of the file exactly once, node by node in leaf-first order. */
+  async *allDrawables(options: { signal?: AbortSignal } = {}): AsyncGenerator<Drawable> {
+    for (let depth = 0; depth <= this.maxDepth; depth++) {
+      for (const info of this.index.level(depth)) {
+        throwIfAborted(options.signal);
+        const node = await this.readNode(info);
+        yield* node.drawables;
+      }
+    }
+  }
+
+  /**
+   * The real drawables overlapping [t0, t1] in increasing start time (drawing order), streamed
+   * leaf by leaf (SLOG2.md §13 "streaming all real drawables in time order"): for each leaf
+   * [a, b) — the first one open to the left, the last one to the right — the drawables of every
+   * node overlapping it whose earliest time lies in [a, b). Memory: the nodes of one root-to-leaf path.
+   */
+  async *drawablesInTimeOrder(t0 = -Infinity, t1 = Infinity, options: { signal?: AbortSignal } = {}): AsyncGenerator<Drawable> {
+    const leaves = this.index.overlapping(0, Math.max(t0, this.root.earliest), Math.min(t1, this.root.latest));
+    for (let i = 0; i < leaves.length; i++) {
+      const leaf = leaves[i]!;
+      const a = i === 0 ? -Infinity : leaf.earliest;
+      const b = i === leaves.length - 1 ? Infinity : leaf.latest;
+      const lookup0 = i === 0 ? Math.min(this.root.earliest, leaf.earliest) : leaf.earliest;
+      const lookup1 = i === leaves.length - 1 ? Math.max(this.root.latest, leaf.latest) : leaf.latest;
+      const batch: Drawable[] = [];
+      for (let depth = this.maxDepth; depth >= 0; depth--) {
+        for (const info of this.index.overlapping(depth, lookup0, lookup1)) {
+          throwIfAborted(options.signal);
+          const node = await this.readNode(info);
+          for (const d of node.drawables) if (d.earliest >= a && d.earliest < b && overlaps(d, t0, t1)) batch.push(d);
+        }
+      }
+      batch.sort(drawingOrderCompare);
+      yield* batch;
+    }
+  }
+
+  close(): Promise<void> {
+    this.cache.clear();
+    return this.source.close();
+  }
+}
+
+async function readChecked(source: ByteSource, header: Slog2Header, fb: { fptr: number; size: number }, what: string): Promise<Uint8Array> {
+  checkBlock(source.name, source.size, header.maxBufferByteSize, fb, what, fb.fptr);
+  return source.read(fb.fptr, fb.size);
+}
+
+function trailing(r: BinaryReader, what: string, warnings: string[]): void {
+  if (r.remaining > 0) warnings.push(`${r.file}:${r.offset}: ${r.remaining} unused bytes at the end of the ${what} block`);
+}
+
+/**
+ * Checks the TreeDir against the header and the file: every entry's block inside the file, depths
+ * in 0..max_treedepth, the root present with the header's treeroot FBinfo, leaves present.
+ * Duplicate ids are dropped with a warning.
+ */
+function validateTreeDir(entries: TreeNodeInfo[], header: Slog2Header, source: ByteSource, warnings: string[]): { nodes: TreeNodeInfo[]; root: TreeNodeInfo } {
+  const file = source.name;
+  const seen = new Set<string>();
+  const nodes: TreeNodeInfo[] = [];
+  for (const e of entries) {
+    if (e.depth < 0 || e.depth > header.maxTreeDepth) {
+      throw new FormatError(file, e.entryOffset, `tree directory entry depth ${e.depth} outside 0..${header.maxTreeDepth}`);
+    }
+    if (e.xpos < 0) throw new FormatError(file, e.entryOffset, `tree directory entry has negative xpos ${e.xpos}`);
+    checkBlock(file, source.size, header.maxBufferByteSize, e, `tree node (${e.depth},${e.xpos})`, e.entryOffset);
+    const id = `${e.depth},${e.xpos}`;
+    if (seen.has(id)) {
+      warnings.push(`${file}:${e.entryOffset}: duplicate tree directory id (${id}) ignored`);
+      continue;
+    }
+    seen.add(id);
+    nodes.push(e);
+  }
+  const root = nodes.find((n) => n.depth === header.maxTreeDepth && n.xpos === 0);
+  if (root === undefined) throw new FormatError(file, header.treeDir.fptr, `the tree directory has no root node (${header.maxTreeDepth},0)`);
+  if (root.fptr !== header.treeRoot.fptr || root.size !== header.treeRoot.size) {
+    throw new FormatError(
+      file,
+      60,
+      `the header's treeroot FBinfo(${header.treeRoot.size} @ ${header.treeRoot.fptr}) differs from the tree directory's root FBinfo(${root.size} @ ${root.fptr})`,
+    );
+  }
+  if (!nodes.some((n) => n.depth === 0)) throw new FormatError(file, header.treeDir.fptr, 'the tree directory has no leaf node (depth 0)');
+  if (!(root.earliest <= root.latest)) throw new FormatError(file, root.entryOffset, `the root node's time bounds [${root.earliest}, ${root.latest}] are invalid`);
+  return { nodes, root };
+}

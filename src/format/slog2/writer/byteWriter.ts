@@ -1,0 +1,60 @@
+/**
+ * A big-endian cursor over a preallocated block (SLOG-2 is Java DataOutput: big-endian, no
+ * padding). The writer knows every block's exact size before encoding it (§7 sizes), so blocks
+ * are written into one exactly-sized Uint8Array through a DataView — no growth, no copies.
+ */
+const ENCODER = new TextEncoder();
+
+export class ByteWriter {
+  readonly bytes: Uint8Array;
+  private readonly view: DataView;
+  pos = 0;
+
+  constructor(size: number) {
+    this.bytes = new Uint8Array(size);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  u8(v: number): void {
+    this.bytes[this.pos++] = v;
+  }
+  i16(v: number): void {
+    this.view.setInt16(this.pos, v);
+    this.pos += 2;
+  }
+  i32(v: number): void {
+    this.view.setInt32(this.pos, v);
+    this.pos += 4;
+  }
+  /** i64 from a number (exact for |v| ≤ 2^53: offsets and counts). */
+  i64(v: number): void {
+    const hi = Math.floor(v / 4294967296);
+    this.view.setInt32(this.pos, hi);
+    this.view.setUint32(this.pos + 4, v - hi * 4294967296);
+    this.pos += 8;
+  }
+  f32(v: number): void {
+    this.view.setFloat32(this.pos, v);
+    this.pos += 4;
+  }
+  f64(v: number): void {
+    this.view.setFloat64(this.pos, v);
+    this.pos += 8;
+  }
+  raw(b: Uint8Array): void {
+    this.bytes.set(b, this.pos);
+    this.pos += b.length;
+  }
+  /** Java `str`: i16 byte count + bytes (callers size it with encodedString). */
+  str(s: Uint8Array): void {
+    this.i16(s.length);
+    this.raw(s);
+  }
+}
+
+/** UTF-8 bytes of a SLOG-2 string, refusing what an i16 count cannot hold. */
+export function encodedString(s: string, what: string): Uint8Array {
+  const b = ENCODER.encode(s);
+  if (b.length > 32767) throw new RangeError(`${what} is ${b.length} bytes long; SLOG-2 strings hold at most 32767`);
+  return b;
+}
