@@ -1,0 +1,3 @@
+export * from './recordedPath';
+export * from './mappings';
+export * from './resolve';
