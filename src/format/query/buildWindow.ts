@@ -1,0 +1,246 @@
+/**
+ * Window query → columnar payload (wire.ts). Streams the node slices of a window query (real
+ * drawables of every node of depth ≥ L overlapping the span, plus the shadows of the depth-L
+ * nodes), keeps what lies on the requested rows, computes the nesting depth of states per row
+ * (real states and state shadows together, as Jumpshot does) and packs everything into exact-size
+ * typed arrays with float32 times relative to the span start.
+ */
+import type { Category, Drawable, Primitive, Shadow } from '../model/types';
+import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../model/types';
+import {
+  ARROW_SPEC,
+  EVENT_SPEC,
+  FLAG_HAS_SOURCE,
+  FLAG_SHADOW,
+  SHADOW_SPEC,
+  SHADOW_WEIGHT_SPEC,
+  STATE_SPEC,
+  allocateTable,
+  clampOffset,
+  type WindowColumns,
+} from '../../protocol/wire';
+import { nestingDepths } from './nesting';
+
+export interface SliceLike {
+  readonly drawables: readonly Drawable[];
+  readonly shadows: readonly Shadow[];
+}
+
+/** What the builder needs from a reader (Slog2File satisfies it). */
+export interface WindowSource {
+  readonly categories: ReadonlyMap<number, Category>;
+  readonly nodesRead: number;
+  query(t0: number, t1: number, options: { lowestDepth?: number; signal?: AbortSignal }): AsyncIterable<SliceLike>;
+}
+
+export interface WindowSpec {
+  readonly t0: number;
+  readonly t1: number;
+  readonly rowStart: number;
+  readonly rowEnd: number;
+  readonly mapIndex: number;
+  readonly lowestDepth: number;
+  readonly rowOfLine: ReadonlyMap<number, number>;
+}
+
+/** Upper bound on drawables per payload (a safety net; the level of detail normally keeps it far lower). */
+export const MAX_PAYLOAD_ITEMS = 1_500_000;
+/** Offsets are clamped to this many window spans around the window (off-screen beyond). */
+const OFFSET_LIMIT_SPANS = 64;
+
+class Growing {
+  readonly t0: number[] = [];
+  readonly t1: number[] = [];
+  readonly row: number[] = [];
+  readonly row2: number[] = [];
+  readonly category: number[] = [];
+  readonly flags: number[] = [];
+  readonly count: number[] = [];
+  readonly time: number[] = [];
+  get length(): number {
+    return this.t0.length;
+  }
+}
+
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+export async function buildWindow(source: WindowSource, spec: WindowSpec, signal?: AbortSignal): Promise<WindowColumns> {
+  const started = now();
+  const nodesBefore = source.nodesRead;
+  const { t0, t1, rowStart, rowEnd, rowOfLine } = spec;
+  const states = new Growing();
+  const stateShadows = new Growing();
+  const shadowWeights: (readonly Shadow['weights'][number][])[] = [];
+  const arrows = new Growing();
+  const events = new Growing();
+  let total = 0;
+  let truncated = false;
+
+  const rowIn = (r: number | undefined): r is number => r !== undefined && r >= rowStart && r < rowEnd;
+  const topologyOf = (p: Primitive): Category['topology'] => {
+    const c = source.categories.get(p.category);
+    if (c !== undefined) return c.topology;
+    if (p.vertices.length === 1) return 'event';
+    return p.vertices[0]!.lineID === p.vertices[p.vertices.length - 1]!.lineID ? 'state' : 'arrow';
+  };
+
+  const addPrimitive = (p: Primitive): void => {
+    if (!(p.earliest <= t1 && t0 <= p.latest) || p.vertices.length === 0) return;
+    const flags = p.source !== undefined ? FLAG_HAS_SOURCE : 0;
+    const first = p.vertices[0]!;
+    switch (topologyOf(p)) {
+      case 'state': {
+        const row = rowOfLine.get(first.lineID);
+        if (!rowIn(row)) return;
+        push(states, p.earliest, p.latest, row, 0, p.category, flags, 1, p.earliest);
+        return;
+      }
+      case 'arrow': {
+        const last = p.vertices[p.vertices.length - 1]!;
+        const from = rowOfLine.get(first.lineID);
+        const to = rowOfLine.get(last.lineID);
+        if (from === undefined || to === undefined || Math.max(from, to) < rowStart || Math.min(from, to) >= rowEnd) return;
+        push(arrows, first.time, last.time, from, to, p.category, flags, 1, first.time);
+        return;
+      }
+      case 'event': {
+        const row = rowOfLine.get(first.lineID);
+        if (!rowIn(row)) return;
+        push(events, first.time, first.time, row, 0, p.category, flags, 1, first.time);
+        return;
+      }
+    }
+  };
+
+  const addShadow = (s: Shadow): void => {
+    if (!(s.earliest <= t1 && t0 <= s.latest) || s.vertices.length === 0) return;
+    const first = s.vertices[0]!;
+    const last = s.vertices[s.vertices.length - 1]!;
+    const row = rowOfLine.get(first.lineID);
+    if (s.category === PREVIEW_STATE) {
+      if (!rowIn(row)) return;
+      push(stateShadows, s.earliest, s.latest, row, 0, s.category, FLAG_SHADOW, s.numRealObjs, first.time);
+      shadowWeights.push([...s.weights].sort((a, b) => ratio(b.excl) - ratio(a.excl) || ratio(b.incl) - ratio(a.incl) || a.category - b.category));
+    } else if (s.category === PREVIEW_ARROW) {
+      const to = rowOfLine.get(last.lineID);
+      if (row === undefined || to === undefined || Math.max(row, to) < rowStart || Math.min(row, to) >= rowEnd) return;
+      push(arrows, s.earliest, s.latest, row, to, s.category, FLAG_SHADOW, s.numRealObjs, first.time);
+    } else if (s.category === PREVIEW_EVENT) {
+      if (!rowIn(row)) return;
+      push(events, s.earliest, s.latest, row, 0, s.category, FLAG_SHADOW, s.numRealObjs, first.time);
+    }
+  };
+
+  const push = (g: Growing, a: number, b: number, row: number, row2: number, category: number, flags: number, count: number, time: number): void => {
+    if (total >= MAX_PAYLOAD_ITEMS) {
+      truncated = true;
+      return;
+    }
+    total++;
+    g.t0.push(a);
+    g.t1.push(b);
+    g.row.push(row);
+    g.row2.push(row2);
+    g.category.push(category);
+    g.flags.push(flags);
+    g.count.push(count);
+    g.time.push(time);
+  };
+
+  for await (const slice of source.query(t0, t1, { lowestDepth: spec.lowestDepth, ...(signal ? { signal } : {}) })) {
+    for (const d of slice.drawables) {
+      if (d.kind === 'composite') for (const p of d.primitives) addPrimitive(p);
+      else addPrimitive(d);
+    }
+    for (const s of slice.shadows) addShadow(s);
+  }
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+
+  // Nesting over real states and state shadows together (they share rows and drawing order).
+  const nState = states.length;
+  const nShadow = stateShadows.length;
+  const nest = nestingDepths(states.t0.concat(stateShadows.t0), states.t1.concat(stateShadows.t1), states.row.concat(stateShadows.row));
+
+  const base = t0;
+  const limit = Math.max(t1 - t0, 1e-12) * OFFSET_LIMIT_SPANS;
+  const off = (t: number): number => clampOffset(t, base, limit);
+
+  const st = allocateTable(STATE_SPEC, nState);
+  for (let i = 0; i < nState; i++) {
+    st.start[i] = off(states.t0[i]!);
+    st.end[i] = off(states.t1[i]!);
+    st.row[i] = states.row[i]!;
+    st.category[i] = states.category[i]!;
+    st.depth[i] = Math.min(255, nest.depth[i]!);
+    st.flags[i] = states.flags[i]!;
+  }
+
+  const sh = allocateTable(SHADOW_SPEC, nShadow);
+  const nWeights = shadowWeights.reduce((n, w) => n + w.length, 0);
+  const sw = allocateTable(SHADOW_WEIGHT_SPEC, nWeights);
+  let w = 0;
+  for (let i = 0; i < nShadow; i++) {
+    sh.start[i] = off(stateShadows.t0[i]!);
+    sh.end[i] = off(stateShadows.t1[i]!);
+    sh.row[i] = stateShadows.row[i]!;
+    sh.depth[i] = Math.min(255, nest.depth[nState + i]!);
+    sh.count[i] = stateShadows.count[i]!;
+    sh.weightStart[i] = w;
+    sh.weightCount[i] = shadowWeights[i]!.length;
+    for (const cw of shadowWeights[i]!) {
+      sw.category[w] = cw.category;
+      sw.excl[w] = ratio(cw.excl);
+      sw.incl[w] = ratio(cw.incl);
+      sw.count[w] = cw.count;
+      w++;
+    }
+  }
+
+  const ar = allocateTable(ARROW_SPEC, arrows.length);
+  for (let i = 0; i < arrows.length; i++) {
+    ar.start[i] = off(arrows.t0[i]!);
+    ar.end[i] = off(arrows.t1[i]!);
+    ar.fromRow[i] = arrows.row[i]!;
+    ar.toRow[i] = arrows.row2[i]!;
+    ar.category[i] = arrows.category[i]!;
+    ar.count[i] = arrows.count[i]!;
+    ar.flags[i] = arrows.flags[i]!;
+  }
+
+  const ev = allocateTable(EVENT_SPEC, events.length);
+  for (let i = 0; i < events.length; i++) {
+    ev.time[i] = off(events.time[i]!);
+    ev.start[i] = off(events.t0[i]!);
+    ev.end[i] = off(events.t1[i]!);
+    ev.row[i] = events.row[i]!;
+    ev.category[i] = events.category[i]!;
+    ev.count[i] = events.count[i]!;
+    ev.flags[i] = events.flags[i]!;
+  }
+
+  return {
+    header: {
+      baseTime: base,
+      t0,
+      t1,
+      rowStart,
+      rowEnd,
+      mapIndex: spec.mapIndex,
+      lowestDepth: spec.lowestDepth,
+      maxNesting: Math.min(255, nest.maxDepth),
+      truncated,
+      nodesRead: source.nodesRead - nodesBefore,
+      buildMs: now() - started,
+    },
+    states: st,
+    shadows: sh,
+    shadowWeights: sw,
+    arrows: ar,
+    events: ev,
+  };
+}
+
+/** Ratios may be NaN/∞ in reference files (zero-duration shadows): treat those as 0. */
+function ratio(x: number): number {
+  return Number.isFinite(x) ? x : 0;
+}

@@ -1,0 +1,5 @@
+export * from './windowKey';
+export * from './rows';
+export * from './nesting';
+export * from './lod';
+export * from './buildWindow';

@@ -1,0 +1,37 @@
+/**
+ * Rows of a Y map (SLOG2.md §5): each distinct label path is one timeline row, rows in
+ * lexicographic integer order of their paths; several line IDs may share a row. The window query
+ * uses `rowOfLine` to put each drawable on its row; the webview shows `labels`.
+ */
+import type { LineIDMap } from '../model/types';
+
+export interface RowLayout {
+  readonly title: string;
+  readonly columns: readonly string[];
+  /** One label per row, e.g. "3" (Process View) or "1 / 2" (commID / comm_rank). */
+  readonly labels: readonly string[];
+  readonly rowOfLine: ReadonlyMap<number, number>;
+}
+
+function comparePaths(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+export function rowLayoutOf(map: LineIDMap): RowLayout {
+  const byPath = new Map<string, readonly number[]>();
+  for (const r of map.rows) byPath.set(r.path.join(','), r.path);
+  const paths = [...byPath.values()].sort(comparePaths);
+  const rowOfPath = new Map<string, number>();
+  paths.forEach((p, i) => rowOfPath.set(p.join(','), i));
+  const rowOfLine = new Map<number, number>();
+  for (const r of map.rows) rowOfLine.set(r.lineID, rowOfPath.get(r.path.join(','))!);
+  return { title: map.title, columns: map.columns, labels: paths.map((p) => p.join(' / ')), rowOfLine };
+}
+
+/** The map to show first: "Process View" (or the thread variant) when present, else the first. */
+export function defaultMapIndex(maps: readonly LineIDMap[]): number {
+  const i = maps.findIndex((m) => /^Process/i.test(m.title));
+  return i >= 0 ? i : 0;
+}

@@ -1,0 +1,113 @@
+/**
+ * Quantised, over-fetched window keys (Perfetto's BufferedBounds idea, SLOG2.md §13's "read more
+ * than the visible range"). The visible span is rounded up to a power-of-two "bucket" of time;
+ * the fetched span is the bucket-aligned range around the view padded by one bucket on each side
+ * (≥ 3× the visible span). Rows are fetched in aligned blocks with one block of margin. As long
+ * as the view stays inside the fetched range at the same bucket size, the key is unchanged, so
+ * small pans need no request at all; zooming by less than 2× usually keeps the key too.
+ */
+
+export const ROW_BLOCK = 64;
+/** Smallest visible span the view allows (1 ns), also limited by float64 precision near `t`. */
+export const MIN_SPAN_SEC = 1e-9;
+
+export interface VisibleWindow {
+  readonly t0: number;
+  readonly t1: number;
+  /** Visible rows [rowStart, rowEnd). */
+  readonly rowStart: number;
+  readonly rowEnd: number;
+  readonly rowCount: number;
+  readonly mapIndex: number;
+  readonly pixelWidth: number;
+}
+
+export interface WindowKey {
+  /** log2 of the time bucket (seconds). */
+  readonly level: number;
+  /** Bucket index of the fetched span's start. */
+  readonly index: number;
+  readonly rowStart: number;
+  readonly rowEnd: number;
+  readonly mapIndex: number;
+  /** log2 bucket of the pixel width (LOD depends on pixels per second). */
+  readonly widthLevel: number;
+}
+
+/**
+ * The smallest span allowed around time `t`: float64 resolves |t|·2^-52, and a view needs a few
+ * thousand pixels with several distinct values each, hence |t|·2^-52·2^13.
+ */
+export function minSpanAt(t: number): number {
+  return Math.max(MIN_SPAN_SEC, Math.abs(t) * 2 ** -39);
+}
+
+export function windowKeyFor(v: VisibleWindow): WindowKey {
+  const span = Math.max(v.t1 - v.t0, minSpanAt(v.t0));
+  const level = Math.ceil(Math.log2(span)) + 0; // + 0 turns -0 into 0
+  const bucket = 2 ** level;
+  const index = Math.floor(v.t0 / bucket) - 1;
+  const rowStart = Math.max(0, (Math.floor(v.rowStart / ROW_BLOCK) - 1) * ROW_BLOCK);
+  const rowEnd = Math.min(v.rowCount, (Math.ceil(v.rowEnd / ROW_BLOCK) + 1) * ROW_BLOCK);
+  const widthLevel = Math.max(0, Math.round(Math.log2(Math.max(1, v.pixelWidth))));
+  return { level, index, rowStart, rowEnd: Math.max(rowStart, rowEnd), mapIndex: v.mapIndex, widthLevel };
+}
+
+/** Fetched time span of a key: four buckets starting at bucket `index` (covers the view with ≥ 1 bucket margin). */
+export function keySpan(k: WindowKey): readonly [number, number] {
+  const bucket = 2 ** k.level;
+  return [k.index * bucket, (k.index + 4) * bucket];
+}
+
+export function keyId(k: WindowKey): string {
+  return `${k.mapIndex}:${k.level}:${k.index}:${k.rowStart}-${k.rowEnd}:${k.widthLevel}`;
+}
+
+export function sameKey(a: WindowKey, b: WindowKey): boolean {
+  return keyId(a) === keyId(b);
+}
+
+/** Pixel width a key was computed for (used for the node budget). */
+export function keyPixelWidth(k: WindowKey): number {
+  return 2 ** k.widthLevel;
+}
+
+/** True when data fetched for `[t0,t1] × [rowStart,rowEnd)` covers the whole visible window. */
+export function covers(
+  fetched: { readonly t0: number; readonly t1: number; readonly rowStart: number; readonly rowEnd: number },
+  v: VisibleWindow,
+): boolean {
+  return fetched.t0 <= v.t0 && v.t1 <= fetched.t1 && fetched.rowStart <= v.rowStart && v.rowEnd <= fetched.rowEnd;
+}
+
+/**
+ * A bounded LRU map (insertion order = recency). Used on the host for built payloads keyed by
+ * `keyId`, so going back and forth between windows does not rebuild them.
+ */
+export class LruCache<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    while (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}

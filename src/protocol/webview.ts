@@ -1,0 +1,172 @@
+/**
+ * The host ↔ timeline-webview protocol: every message in one place, split by direction, each with
+ * a string-literal `kind` (readable in devtools, importable with `import type` from the webview).
+ * Binary data travels only inside `window` messages, as the columnar buffers of wire.ts.
+ */
+import type { WireWindow } from './wire';
+
+/** What the webview needs to know about a category to draw and label it. */
+export interface CategoryInfo {
+  readonly index: number;
+  readonly name: string;
+  readonly topology: 'event' | 'state' | 'arrow';
+  readonly rgba: readonly [number, number, number, number];
+  readonly width: number;
+}
+
+/** One Y-axis view ("Process View", …) as rows: row i is labelled `rows[i]`. */
+export interface YMapInfo {
+  readonly title: string;
+  readonly columns: readonly string[];
+  readonly rows: readonly string[];
+}
+
+/** The requested window: visible span plus what the webview wants fetched around it. */
+export interface WindowRequest {
+  /** Fetched span, absolute seconds (already quantised + over-fetched by the webview, see windowKey.ts). */
+  readonly t0: number;
+  readonly t1: number;
+  /** Row range [rowStart, rowEnd) in the chosen map. */
+  readonly rowStart: number;
+  readonly rowEnd: number;
+  readonly mapIndex: number;
+  /** Canvas width in device-independent pixels of the VISIBLE span (drives the level of detail). */
+  readonly pixelWidth: number;
+  /** Visible span in seconds (pixelWidth covers this much time). */
+  readonly visibleSpan: number;
+}
+
+/** What one editor shows; persisted by the webview and echoed to the host for tests. */
+export interface ViewState {
+  readonly t0: number;
+  readonly t1: number;
+  readonly mapIndex: number;
+  readonly scrollRow: number;
+}
+
+//#region host → webview
+
+/** The document is (re)loaded: drop every cached window and start over with this generation. */
+export interface InitMessage {
+  readonly kind: 'init';
+  readonly generation: number;
+  readonly fileName: string;
+  readonly timeRange: readonly [number, number];
+  readonly categories: readonly CategoryInfo[];
+  readonly yMaps: readonly YMapInfo[];
+  /** Index of the Y map to show first (Process View when present). */
+  readonly defaultMap: number;
+  readonly treeDepth: number;
+  readonly warnings: readonly string[];
+  /** Restore this state when the webview has none of its own (e.g. a `vscode://` link). */
+  readonly initialView?: ViewState;
+}
+
+/** The document is not (yet) viewable: opening, converting (with progress 0..1) or failed. */
+export interface StatusMessage {
+  readonly kind: 'status';
+  readonly phase: 'opening' | 'converting' | 'error' | 'unsupported';
+  readonly message: string;
+  readonly progress?: number;
+}
+
+/** Answer to a `requestWindow` with the same id (drop it when the generation or id is stale). */
+export interface WindowMessage {
+  readonly kind: 'window';
+  readonly requestId: number;
+  readonly generation: number;
+  readonly payload: WireWindow;
+}
+
+/** A `requestWindow` ended without data (cancelled because superseded, or failed). */
+export interface WindowFailedMessage {
+  readonly kind: 'windowFailed';
+  readonly requestId: number;
+  readonly generation: number;
+  readonly cancelled: boolean;
+  readonly message: string;
+}
+
+/** A host command for this editor (keybindings/commands routed to the focused editor). */
+export interface CommandMessage {
+  readonly kind: 'command';
+  readonly command: 'zoomIn' | 'zoomOut' | 'home' | 'undoZoom' | 'redoZoom';
+}
+
+export type HostToWebview = InitMessage | StatusMessage | WindowMessage | WindowFailedMessage | CommandMessage;
+
+//#endregion
+
+//#region webview → host
+
+/** The webview script runs and can receive messages (handshake; the host answers with `init`). */
+export interface ReadyMessage {
+  readonly kind: 'ready';
+}
+
+/** Fetch this window; a newer request supersedes (and cancels) older ones of the same editor. */
+export interface RequestWindowMessage {
+  readonly kind: 'requestWindow';
+  readonly requestId: number;
+  readonly generation: number;
+  readonly request: WindowRequest;
+}
+
+/** The webview no longer needs this request (view moved on). */
+export interface CancelWindowMessage {
+  readonly kind: 'cancelWindow';
+  readonly requestId: number;
+}
+
+/** The view state changed (persisted by the webview itself; the host keeps it for tests/links). */
+export interface ViewStateMessage {
+  readonly kind: 'viewState';
+  readonly state: ViewState;
+}
+
+/** A frame with data was drawn (first paint and after each new payload; for tests and the bench). */
+export interface PaintedMessage {
+  readonly kind: 'painted';
+  readonly generation: number;
+  readonly drawables: number;
+  readonly frameMs: number;
+}
+
+export type WebviewToHost = ReadyMessage | RequestWindowMessage | CancelWindowMessage | ViewStateMessage | PaintedMessage;
+
+//#endregion
+
+/** Exhaustiveness guard for `switch (msg.kind)`. */
+export function assertUnreachable(x: never): never {
+  throw new Error(`unexpected message ${JSON.stringify(x)}`);
+}
+
+/** Structural check of a message from the other side (it crosses a trust boundary as `unknown`). */
+export function isWebviewToHost(x: unknown): x is WebviewToHost {
+  if (typeof x !== 'object' || x === null) return false;
+  const kind = (x as { kind?: unknown }).kind;
+  switch (kind) {
+    case 'ready':
+      return true;
+    case 'requestWindow': {
+      const m = x as { requestId?: unknown; generation?: unknown; request?: unknown };
+      if (typeof m.requestId !== 'number' || typeof m.generation !== 'number') return false;
+      const r = m.request as Record<string, unknown> | undefined;
+      return (
+        typeof r === 'object' &&
+        r !== null &&
+        ['t0', 't1', 'rowStart', 'rowEnd', 'mapIndex', 'pixelWidth', 'visibleSpan'].every((k) => typeof r[k] === 'number' && Number.isFinite(r[k]))
+      );
+    }
+    case 'cancelWindow':
+      return typeof (x as { requestId?: unknown }).requestId === 'number';
+    case 'viewState': {
+      const s = (x as { state?: Record<string, unknown> }).state;
+      return typeof s === 'object' && s !== null && ['t0', 't1', 'mapIndex', 'scrollRow'].every((k) => typeof s[k] === 'number');
+    }
+    case 'painted':
+      return typeof (x as { drawables?: unknown }).drawables === 'number';
+    default:
+      return false;
+  }
+}

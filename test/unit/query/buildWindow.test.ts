@@ -1,0 +1,128 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { Slog2File, chooseLowestDepth } from '../../../src/format/slog2';
+import { FileSource } from '../../../src/io/fileSource';
+import { gunzipToMemory } from '../../../src/io/gzip';
+import { buildWindow } from '../../../src/format/query/buildWindow';
+import { rowLayoutOf, defaultMapIndex } from '../../../src/format/query/rows';
+import { nodeBudget } from '../../../src/format/query/lod';
+import { FLAG_SHADOW, decodeWindow, encodeWindow } from '../../../src/protocol/wire';
+import { fixture } from '../../helpers/paths';
+
+interface Facts {
+  slog2: { drawables: { states: number; arrows: number; events: number }; time_range: [number, number] };
+}
+const facts = (name: string): Facts => JSON.parse(fs.readFileSync(fixture(`${name}.facts.json`), 'utf8').replace(/\bNaN\b/g, 'null')) as Facts;
+
+async function openFixture(name: string): Promise<Slog2File> {
+  const path = fixture(name);
+  if (name.endsWith('.gz')) {
+    const gz = await FileSource.open(path);
+    try {
+      return await Slog2File.open(await gunzipToMemory(gz, 64 << 20));
+    } finally {
+      await gz.close();
+    }
+  }
+  return Slog2File.open(await FileSource.open(path));
+}
+
+function fullSpec(file: Slog2File, lowestDepth: number) {
+  const mapIndex = defaultMapIndex(file.lineIDMaps);
+  const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
+  const [t0, t1] = file.timeRange;
+  return { t0, t1, rowStart: 0, rowEnd: layout.labels.length, mapIndex, lowestDepth, rowOfLine: layout.rowOfLine };
+}
+
+test('user_states_4 at full detail: every state/event once, nesting Phase > Solve > Kernel', async () => {
+  const file = await openFixture('user_states_4.slog2');
+  try {
+    const w = await buildWindow(file, fullSpec(file, 0));
+    const f = facts('user_states_4').slog2.drawables;
+    assert.equal(w.states.start.length, f.states);
+    assert.equal(w.events.time.length, f.events);
+    assert.equal(w.arrows.start.length, f.arrows);
+    assert.equal(w.shadows.start.length, 0, 'no shadows at depth 0');
+    const byName = new Map([...file.categories.values()].map((c) => [c.name, c.index]));
+    const depthsOf = (name: string) => new Set([...w.states.category].flatMap((c, i) => (c === byName.get(name) ? [w.states.depth[i]!] : [])));
+    assert.deepEqual(depthsOf('Phase'), new Set([0]));
+    assert.deepEqual(depthsOf('Solve'), new Set([1]));
+    assert.deepEqual(depthsOf('Kernel'), new Set([2]));
+    assert.equal(w.header.maxNesting >= 2, true);
+    // offsets are relative to the window start and end ≥ start for states
+    for (let i = 0; i < w.states.start.length; i++) assert.ok(w.states.start[i]! >= -1e-6 && w.states.end[i]! >= w.states.start[i]!);
+    assert.equal(w.header.baseTime, file.timeRange[0]);
+  } finally {
+    await file.close();
+  }
+});
+
+test('bigrun_medium_4: shadows summarise exactly the drawables not loaded at each depth', async () => {
+  const file = await openFixture('bigrun_medium_4.slog2.gz');
+  try {
+    const f = facts('bigrun_medium_4').slog2.drawables;
+    for (let depth = 0; depth <= file.maxDepth; depth++) {
+      const w = await buildWindow(file, fullSpec(file, depth));
+      const shadowStates = [...w.shadows.count].reduce((a, b) => a + b, 0);
+      assert.equal(w.states.start.length + shadowStates, f.states, `states at depth ${depth}`);
+      let arrows = 0;
+      for (let i = 0; i < w.arrows.count.length; i++) arrows += w.arrows.count[i]!;
+      assert.equal(arrows, f.arrows, `arrows at depth ${depth}`);
+      if (depth > 0) assert.ok(w.shadows.start.length > 0, `shadows at depth ${depth}`);
+      if (depth === file.maxDepth) assert.ok(w.states.start.length < f.states / 10, 'upper levels hold few real drawables');
+      // weights sorted largest exclusion ratio first
+      for (let i = 0; i < w.shadows.start.length; i++) {
+        const s = w.shadows.weightStart[i]!;
+        for (let j = s + 1; j < s + w.shadows.weightCount[i]!; j++) assert.ok(w.shadowWeights.excl[j - 1]! >= w.shadowWeights.excl[j]!);
+      }
+      assert.ok([...w.arrows.flags].every((fl, i) => (fl & FLAG_SHADOW) === 0 || w.arrows.category[i] === -2));
+    }
+  } finally {
+    await file.close();
+  }
+});
+
+test('level of detail: a whole-trace view on 1200 px reads few nodes and ships a small payload', async () => {
+  const file = await openFixture('bigrun_medium_4.slog2.gz');
+  try {
+    const [t0, t1] = file.timeRange;
+    const budget = nodeBudget(1200, t1 - t0, t1 - t0);
+    const depth = chooseLowestDepth(file, t0, t1, budget);
+    assert.ok(depth > 0, 'the whole trace is not read at leaf level');
+    const w = await buildWindow(file, fullSpec(file, depth));
+    assert.ok(w.header.nodesRead <= 2 * budget, `read ${w.header.nodesRead} nodes`);
+    const bytes = encodeWindow(w);
+    const size = Object.values(bytes.states.buffers).reduce((n, b) => n + b.byteLength, 0);
+    assert.ok(size < 200_000, `states payload ${size} bytes`);
+    // zoomed in to 1/1000 of the trace the same budget reaches the leaves
+    const mid = (t0 + t1) / 2;
+    const span = (t1 - t0) / 1000;
+    assert.equal(chooseLowestDepth(file, mid, mid + 3 * span, nodeBudget(1200, span, 3 * span)), 0);
+    const zoomed = await buildWindow(file, { ...fullSpec(file, 0), t0: mid, t1: mid + 3 * span });
+    assert.equal(zoomed.shadows.start.length, 0);
+    assert.ok(zoomed.states.start.length > 0);
+    // everything inside the window overlaps it
+    const back = decodeWindow(encodeWindow(zoomed));
+    for (let i = 0; i < back.states.start.length; i++) assert.ok(back.states.end[i]! >= 0 && back.states.start[i]! <= 3 * span * 1.000001);
+  } finally {
+    await file.close();
+  }
+});
+
+test('rows outside the requested range are left out; a cancelled query throws', async () => {
+  const file = await openFixture('bigrun_medium_4.slog2.gz');
+  try {
+    const spec = { ...fullSpec(file, 0), rowStart: 1, rowEnd: 2 };
+    const w = await buildWindow(file, spec);
+    assert.ok(w.states.row.every((r) => r === 1));
+    assert.ok(w.states.start.length > 1000);
+    // arrows touching or crossing row 1 are kept (their line passes through the visible rows)
+    for (let i = 0; i < w.arrows.fromRow.length; i++) assert.ok(Math.min(w.arrows.fromRow[i]!, w.arrows.toRow[i]!) <= 1 && Math.max(w.arrows.fromRow[i]!, w.arrows.toRow[i]!) >= 1);
+    const ac = new AbortController();
+    ac.abort(new Error('superseded'));
+    await assert.rejects(buildWindow(file, fullSpec(file, 0), ac.signal), /superseded/);
+  } finally {
+    await file.close();
+  }
+});
