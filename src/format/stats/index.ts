@@ -1,0 +1,6 @@
+export * from './types';
+export * from './rangeStats';
+export * from './summaryStats';
+export * from './tables';
+export { rowNaming, type RowNaming } from './rowLabels';
+export { compareDrawingOrder } from './nesting';

@@ -1,0 +1,140 @@
+/**
+ * Message (arrow) statistics: count and bytes per (sender, receiver) line-ID pair, per tag, per
+ * communicator, and a log2 size distribution. Tag and size come from the arrow's info bytes,
+ * located through its category's info keys ("msg_tag=%d, msg_size=%d" from CLOG2, SLOG2.md §18).
+ */
+import type { Category } from '../model/types';
+import { decodeInfo } from '../model/infoFormat';
+import type { MessageKeyStat, MessagePairStat, MessageStats, SizeBucket } from './types';
+
+interface Totals {
+  count: number;
+  bytes: number;
+}
+
+/** Where tag and size sit among a category's info values (undefined: not present). */
+interface InfoSlots {
+  readonly tag?: number;
+  readonly size?: number;
+  /** The common "dd" layout: read two big-endian i32 directly. */
+  readonly fast: boolean;
+}
+
+function slotsOf(category: Category | undefined): InfoSlots {
+  if (category === undefined) return { fast: false };
+  const types = category.infoTypes;
+  let tag: number | undefined;
+  let size: number | undefined;
+  // Value i follows key i (SLOG2.md §4.2), so the key naming a value has the same index.
+  category.infoKeys.forEach((k, i) => {
+    if (i >= types.length) return;
+    if (tag === undefined && /tag/i.test(k)) tag = i;
+    else if (size === undefined && /size|bytes|len/i.test(k)) size = i;
+  });
+  if (tag === undefined && size === undefined && category.infoKeys.length === 0 && types.startsWith('dd')) {
+    tag = 0;
+    size = 1;
+  }
+  const fast = tag === 0 && size === 1 && types.startsWith('dd');
+  return { ...(tag !== undefined ? { tag } : {}), ...(size !== undefined ? { size } : {}), fast };
+}
+
+function bump<K>(map: Map<K, Totals>, key: K, count: number, bytes: number): void {
+  const t = map.get(key);
+  if (t === undefined) map.set(key, { count, bytes });
+  else {
+    t.count += count;
+    t.bytes += bytes;
+  }
+}
+
+export class MessageAccumulator {
+  private count = 0;
+  private bytes = 0;
+  private withoutSize = 0;
+  private readonly pairs = new Map<number, Map<number, Totals>>();
+  private readonly tags = new Map<number, Totals>();
+  private readonly comms = new Map<number, Totals>();
+  /** Index 0: size 0; index k ≥ 1: [2^(k-1), 2^k). */
+  private readonly sizeBuckets: number[] = [];
+  private readonly slots = new Map<number, InfoSlots>();
+
+  constructor(
+    private readonly categories: ReadonlyMap<number, Category>,
+    private readonly commOf: (lineID: number) => number | undefined,
+  ) {}
+
+  /** A real arrow; `weight` is 1 for exact results, a time fraction for shadow-based ones. */
+  add(category: number, from: number, to: number, info: Uint8Array | undefined, weight = 1): void {
+    this.count += weight;
+    const size = info === undefined ? undefined : this.decode(category, info);
+    const bytes = size?.size ?? 0;
+    if (size?.size === undefined) this.withoutSize += weight;
+    else {
+      this.bytes += bytes * weight;
+      const b = bytes <= 0 ? 0 : Math.min(64, Math.floor(Math.log2(bytes)) + 1);
+      this.sizeBuckets[b] = (this.sizeBuckets[b] ?? 0) + weight;
+    }
+    let row = this.pairs.get(from);
+    if (row === undefined) this.pairs.set(from, (row = new Map()));
+    bump(row, to, weight, bytes * weight);
+    if (size?.tag !== undefined) bump(this.tags, size.tag, weight, bytes * weight);
+    const comm = this.commOf(from);
+    if (comm !== undefined) bump(this.comms, comm, weight, bytes * weight);
+  }
+
+  /** Shadow arrows carry no info bytes: counts only. */
+  addCountOnly(from: number, to: number, weight: number): void {
+    this.count += weight;
+    this.withoutSize += weight;
+    let row = this.pairs.get(from);
+    if (row === undefined) this.pairs.set(from, (row = new Map()));
+    bump(row, to, weight, 0);
+    const comm = this.commOf(from);
+    if (comm !== undefined) bump(this.comms, comm, weight, 0);
+  }
+
+  private decode(category: number, info: Uint8Array): { tag?: number; size?: number } | undefined {
+    let s = this.slots.get(category);
+    if (s === undefined) this.slots.set(category, (s = slotsOf(this.categories.get(category))));
+    if (s.fast) {
+      if (info.length < 8) return undefined;
+      const dv = new DataView(info.buffer, info.byteOffset, info.byteLength);
+      return { tag: dv.getInt32(0), size: dv.getInt32(4) };
+    }
+    if (s.tag === undefined && s.size === undefined) return undefined;
+    const types = this.categories.get(category)?.infoTypes ?? '';
+    const { values } = decodeInfo(info, types);
+    const num = (i: number | undefined): number | undefined => {
+      if (i === undefined) return undefined;
+      const v = values[i];
+      return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined;
+    };
+    const tag = num(s.tag);
+    const size = num(s.size);
+    return { ...(tag !== undefined ? { tag } : {}), ...(size !== undefined ? { size } : {}) };
+  }
+
+  result(): MessageStats {
+    const pairs: MessagePairStat[] = [];
+    for (const [from, row] of this.pairs) for (const [to, t] of row) pairs.push({ from, to, count: t.count, bytes: t.bytes });
+    pairs.sort((a, b) => a.from - b.from || a.to - b.to);
+    const keyed = (m: Map<number, Totals>): MessageKeyStat[] =>
+      [...m].map(([key, t]) => ({ key, count: t.count, bytes: t.bytes })).sort((a, b) => a.key - b.key);
+    const sizes: SizeBucket[] = [];
+    for (let k = 0; k < this.sizeBuckets.length; k++) {
+      const count = this.sizeBuckets[k] ?? 0;
+      if (count === 0) continue;
+      sizes.push(k === 0 ? { lower: 0, upper: 1, count } : { lower: 2 ** (k - 1), upper: 2 ** k, count });
+    }
+    return {
+      count: this.count,
+      bytes: this.bytes,
+      withoutSize: this.withoutSize,
+      pairs,
+      tags: keyed(this.tags),
+      comms: keyed(this.comms),
+      sizes,
+    };
+  }
+}

@@ -1,0 +1,400 @@
+/**
+ * Exact (and shadow-based approximate) statistics of a time range, computed incrementally from
+ * batches of drawables (SLOG2.md §16). The source does not matter: SLOG-2 node slices, a CLOG
+ * conversion stream, or a plain list. Memory is bounded by the per-(row, category) cells plus the
+ * states waiting for a watermark (see nesting.ts).
+ */
+import type { Category, Drawable, LineIDMap, Primitive, Shadow, Topology } from '../model/types';
+import { PREVIEW_ARROW, PREVIEW_EVENT } from '../model/types';
+import { MessageAccumulator } from './messages';
+import { RowNesting } from './nesting';
+import { rowNaming, type RowNaming } from './rowLabels';
+import type {
+  CategoryStat,
+  DurationBucket,
+  DurationHistogram,
+  InstanceRef,
+  RangeStats,
+  RowCategoryStat,
+  RowStat,
+  StatsKind,
+  StatsProgress,
+} from './types';
+
+/** What the statistics need of a trace besides its drawables. */
+export interface StatsMeta {
+  readonly categories: ReadonlyMap<number, Category>;
+  readonly lineIDMaps: readonly LineIDMap[];
+}
+
+/**
+ * One unit of input. A SLOG-2 NodeSlice fits as is. `watermark` is a promise: every drawable in
+ * later batches has earliest ≥ watermark — it lets nested states be settled and forgotten early.
+ */
+export interface DrawableBatch {
+  readonly drawables: readonly Drawable[];
+  /** Used only for approximate statistics. */
+  readonly shadows?: readonly Shadow[];
+  readonly watermark?: number;
+  /** Bounds of the batch (e.g. the node's), for progress. */
+  readonly latest?: number;
+}
+
+export interface StatsOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: StatsProgress) => void;
+}
+
+/** Duration histogram resolution: buckets per factor of 10. */
+export const BUCKETS_PER_DECADE = 4;
+
+interface Cell {
+  count: number;
+  inclusive: number;
+  exclusive: number;
+  /** Real drawables whose full duration went into sum/min/max. */
+  durations: number;
+  sum: number;
+  min: number;
+  max: number;
+  shortest?: InstanceRef;
+  longest?: InstanceRef;
+}
+
+function newCell(): Cell {
+  return { count: 0, inclusive: 0, exclusive: 0, durations: 0, sum: 0, min: Infinity, max: -Infinity };
+}
+
+interface PendingState {
+  readonly earliest: number;
+  readonly latest: number;
+  readonly category: number;
+  readonly finalLineID: number;
+  own: number;
+  readonly cell: Cell;
+  readonly lineID: number;
+}
+
+function clipped(earliest: number, latest: number, t0: number, t1: number): number {
+  const d = Math.min(latest, t1) - Math.max(earliest, t0);
+  return d > 0 ? d : 0;
+}
+
+export class RangeStatsAccumulator {
+  private readonly t0: number;
+  private readonly t1: number;
+  private readonly cells = new Map<number, Map<number, Cell>>();
+  private readonly nesting = new Map<number, RowNesting<Cell>>();
+  private readonly dirtyRows = new Set<number>();
+  private readonly messages: MessageAccumulator;
+  private readonly durationBuckets = new Map<number, Map<number, number>>();
+  private readonly zeroDurations = new Map<number, number>();
+  private readonly naming: RowNaming;
+  /** Approximate mode: per row, the time blocks covered by state shadows. */
+  private readonly shadowBlocks = new Map<number, [number, number][]>();
+  private readonly pendingApprox: PendingState[] = [];
+  private watermark = -Infinity;
+  private primitives = 0;
+
+  constructor(
+    private readonly meta: StatsMeta,
+    range: readonly [number, number],
+    private readonly kind: 'exact' | 'approximate' = 'exact',
+  ) {
+    if (!(range[0] <= range[1])) throw new RangeError(`statistics range [${range[0]}, ${range[1]}] is empty`);
+    this.t0 = range[0];
+    this.t1 = range[1];
+    this.naming = rowNaming(meta.lineIDMaps);
+    this.messages = new MessageAccumulator(meta.categories, this.naming.commOf);
+  }
+
+  get drawablesSeen(): number {
+    return this.primitives;
+  }
+
+  addDrawable(d: Drawable): void {
+    if (d.kind === 'composite') {
+      // A composite's own category gets nothing; its members count under theirs (SLOG2.md §12.3).
+      for (const p of d.primitives) this.addPrimitive(p);
+    } else this.addPrimitive(d);
+  }
+
+  private cell(lineID: number, category: number): Cell {
+    let row = this.cells.get(lineID);
+    if (row === undefined) this.cells.set(lineID, (row = new Map()));
+    let c = row.get(category);
+    if (c === undefined) row.set(category, (c = newCell()));
+    return c;
+  }
+
+  private topologyOf(category: number): Topology {
+    const c = this.meta.categories.get(category);
+    if (c !== undefined) return c.topology;
+    return category === PREVIEW_ARROW ? 'arrow' : category === PREVIEW_EVENT ? 'event' : 'state';
+  }
+
+  private addPrimitive(p: Primitive): void {
+    const { earliest, latest } = p;
+    if (earliest > this.t1 || latest < this.t0) return;
+    if (earliest < this.watermark) {
+      throw new Error(`statistics input broke its watermark: a drawable starts at ${earliest} < ${this.watermark}`);
+    }
+    const first = p.vertices[0];
+    const last = p.vertices[p.vertices.length - 1];
+    if (first === undefined || last === undefined) return;
+    this.primitives++;
+    const lineID = first.lineID;
+    const cell = this.cell(lineID, p.category);
+    const duration = latest - earliest;
+    const clip = clipped(earliest, latest, this.t0, this.t1);
+    cell.inclusive += clip;
+    // Approximate results count like Jumpshot (time share of each drawable); exact ones count it whole.
+    cell.count += this.kind === 'exact' || duration === 0 ? 1 : clip / duration;
+    cell.durations++;
+    cell.sum += duration;
+    if (duration < cell.min) {
+      cell.min = duration;
+      cell.shortest = { earliest, latest, lineID };
+    }
+    if (duration > cell.max) {
+      cell.max = duration;
+      cell.longest = { earliest, latest, lineID };
+    }
+    const topology = this.topologyOf(p.category);
+    if (topology !== 'event') this.addDuration(p.category, duration);
+    if (topology === 'arrow') this.messages.add(p.category, lineID, last.lineID, p.info);
+    else if (topology === 'state') {
+      const s: PendingState = { earliest, latest, category: p.category, finalLineID: last.lineID, own: clip, cell, lineID };
+      if (this.kind === 'approximate') this.pendingApprox.push(s);
+      else {
+        let n = this.nesting.get(lineID);
+        if (n === undefined) this.nesting.set(lineID, (n = new RowNesting<Cell>()));
+        n.add(s);
+        this.dirtyRows.add(lineID);
+      }
+    }
+  }
+
+  private addDuration(category: number, duration: number): void {
+    if (duration <= 0) {
+      this.zeroDurations.set(category, (this.zeroDurations.get(category) ?? 0) + 1);
+      return;
+    }
+    let h = this.durationBuckets.get(category);
+    if (h === undefined) this.durationBuckets.set(category, (h = new Map()));
+    const b = Math.floor(Math.log10(duration) * BUCKETS_PER_DECADE);
+    h.set(b, (h.get(b) ?? 0) + 1);
+  }
+
+  /** Approximate mode only: a shadow counts with the share of its time inside the range (§16). */
+  addShadow(s: Shadow): void {
+    if (this.kind !== 'approximate') return;
+    if (s.earliest > this.t1 || s.latest < this.t0) return;
+    const first = s.vertices[0];
+    const last = s.vertices[s.vertices.length - 1];
+    if (first === undefined || last === undefined) return;
+    const duration = s.latest - s.earliest;
+    const overlap = clipped(s.earliest, s.latest, this.t0, this.t1);
+    const f = duration > 0 ? overlap / duration : 1;
+    for (const w of s.weights) {
+      const cell = this.cell(first.lineID, w.category);
+      // Weights are ratios of the shadow's duration (SLOG2.md §12.2).
+      if (Number.isFinite(w.incl)) cell.inclusive += w.incl * overlap;
+      if (Number.isFinite(w.excl)) cell.exclusive += w.excl * overlap;
+      if (Number.isFinite(w.count)) cell.count += w.count * f;
+    }
+    const topology = this.topologyOf(s.category);
+    if (topology === 'arrow') this.messages.addCountOnly(first.lineID, last.lineID, s.numRealObjs * f);
+    else if (topology === 'state' && overlap > 0) {
+      let blocks = this.shadowBlocks.get(first.lineID);
+      if (blocks === undefined) this.shadowBlocks.set(first.lineID, (blocks = []));
+      blocks.push([Math.max(s.earliest, this.t0), Math.min(s.latest, this.t1)]);
+    }
+  }
+
+  /** The caller's promise that no later drawable starts before `watermark`. */
+  advance(watermark: number): void {
+    if (!(watermark > this.watermark)) return;
+    this.watermark = watermark;
+    if (this.kind !== 'exact') return;
+    for (const lineID of this.dirtyRows) {
+      const n = this.nesting.get(lineID)!;
+      n.flush(watermark);
+      if (n.pendingCount === 0) this.dirtyRows.delete(lineID);
+    }
+  }
+
+  result(): RangeStats {
+    if (this.kind === 'exact') {
+      for (const lineID of this.dirtyRows) this.nesting.get(lineID)!.flush();
+      this.dirtyRows.clear();
+    } else this.settleApproximate();
+    return this.assemble(this.kind);
+  }
+
+  /** Real states' own time excludes the shadow-covered time of their row, then the usual nesting. */
+  private settleApproximate(): void {
+    const merged = new Map<number, [number, number][]>();
+    for (const [lineID, blocks] of this.shadowBlocks) merged.set(lineID, mergeIntervals(blocks));
+    const rows = new Map<number, RowNesting<Cell>>();
+    for (const s of this.pendingApprox) {
+      const blocks = merged.get(s.lineID);
+      if (blocks !== undefined) {
+        const a = Math.max(s.earliest, this.t0);
+        const b = Math.min(s.latest, this.t1);
+        for (const [x, y] of blocks) s.own -= clipped(x, y, a, b);
+        if (s.own < 0) s.own = 0;
+      }
+      let n = rows.get(s.lineID);
+      if (n === undefined) rows.set(s.lineID, (n = new RowNesting<Cell>()));
+      n.add(s);
+    }
+    for (const n of rows.values()) n.flush();
+    this.pendingApprox.length = 0;
+  }
+
+  private categoryInfo(index: number): { name: string; kind: Topology; rgba: Category['rgba'] } {
+    const c = this.meta.categories.get(index);
+    if (c !== undefined) return { name: c.name, kind: c.topology, rgba: c.rgba };
+    return { name: `UnknownType-${index}`, kind: 'state', rgba: [128, 128, 128, 255] };
+  }
+
+  private assemble(kind: StatsKind): RangeStats {
+    const width = this.t1 - this.t0;
+    const byCategory = new Map<number, Cell>();
+    const rows: RowStat[] = [];
+    for (const [lineID, row] of [...this.cells].sort((a, b) => a[0] - b[0])) {
+      const cats: RowCategoryStat[] = [];
+      for (const [index, c] of row) {
+        const exclusive = this.categoryInfo(index).kind === 'state' ? c.exclusive : 0;
+        cats.push({ index, name: this.categoryInfo(index).name, count: c.count, inclusive: c.inclusive, exclusive });
+        let total = byCategory.get(index);
+        if (total === undefined) byCategory.set(index, (total = newCell()));
+        total.count += c.count;
+        total.inclusive += c.inclusive;
+        total.exclusive += exclusive;
+        total.durations += c.durations;
+        total.sum += c.sum;
+        if (c.min < total.min) {
+          total.min = c.min;
+          total.shortest = c.shortest;
+        }
+        if (c.max > total.max) {
+          total.max = c.max;
+          total.longest = c.longest;
+        }
+      }
+      cats.sort((a, b) => b.inclusive - a.inclusive || a.index - b.index);
+      const comm = this.naming.commOf(lineID);
+      rows.push({ lineID, label: this.naming.labelOf(lineID), ...(comm !== undefined ? { comm } : {}), categories: cats });
+    }
+    const categories: CategoryStat[] = [];
+    for (const [index, c] of byCategory) {
+      const info = this.categoryInfo(index);
+      const stat: CategoryStat = {
+        index,
+        ...info,
+        count: c.count,
+        inclusive: c.inclusive,
+        exclusive: c.exclusive,
+        share: width > 0 ? c.inclusive / width : 0,
+        ...(c.durations > 0
+          ? { min: c.min, mean: c.sum / c.durations, max: c.max, shortest: c.shortest!, longest: c.longest! }
+          : {}),
+      };
+      categories.push(stat);
+    }
+    categories.sort((a, b) => b.inclusive - a.inclusive || b.count - a.count || a.index - b.index);
+    return {
+      kind,
+      range: [this.t0, this.t1],
+      categories,
+      rows,
+      messages: this.messages.result(),
+      durations: this.histograms(),
+      drawables: this.primitives,
+    };
+  }
+
+  private histograms(): DurationHistogram[] {
+    const indices = new Set([...this.durationBuckets.keys(), ...this.zeroDurations.keys()]);
+    const out: DurationHistogram[] = [];
+    for (const index of [...indices].sort((a, b) => a - b)) {
+      const h = this.durationBuckets.get(index);
+      const buckets: DurationBucket[] = [];
+      if (h !== undefined) {
+        const keys = [...h.keys()].sort((a, b) => a - b);
+        // Dense from the first to the last bucket, so charts show the gaps.
+        for (let b = keys[0]!; b <= keys[keys.length - 1]!; b++) {
+          buckets.push({ lower: 10 ** (b / BUCKETS_PER_DECADE), upper: 10 ** ((b + 1) / BUCKETS_PER_DECADE), count: h.get(b) ?? 0 });
+        }
+      }
+      out.push({ index, zero: this.zeroDurations.get(index) ?? 0, buckets });
+    }
+    return out;
+  }
+}
+
+function mergeIntervals(blocks: [number, number][]): [number, number][] {
+  blocks.sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  for (const [a, b] of blocks) {
+    const last = out[out.length - 1];
+    if (last !== undefined && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+/**
+ * Runs the accumulator over batches, checking the signal between batches (throws its reason when
+ * aborted) and reporting progress after each.
+ */
+export async function computeRangeStats(
+  meta: StatsMeta,
+  batches: AsyncIterable<DrawableBatch> | Iterable<DrawableBatch>,
+  range: readonly [number, number],
+  options: StatsOptions & { readonly approximate?: boolean } = {},
+): Promise<RangeStats> {
+  const acc = new RangeStatsAccumulator(meta, range, options.approximate === true ? 'approximate' : 'exact');
+  const width = range[1] - range[0];
+  let count = 0;
+  let reached = range[0];
+  options.signal?.throwIfAborted();
+  for await (const batch of batches) {
+    options.signal?.throwIfAborted();
+    for (const d of batch.drawables) acc.addDrawable(d);
+    if (batch.shadows !== undefined) for (const s of batch.shadows) acc.addShadow(s);
+    if (batch.watermark !== undefined) acc.advance(batch.watermark);
+    count++;
+    if (options.onProgress !== undefined) {
+      if (batch.latest !== undefined && batch.latest > reached) reached = Math.min(batch.latest, range[1]);
+      const fraction = width > 0 && batch.latest !== undefined ? (reached - range[0]) / width : undefined;
+      options.onProgress({ drawables: acc.drawablesSeen, batches: count, ...(fraction !== undefined ? { fraction } : {}) });
+    }
+  }
+  options.signal?.throwIfAborted();
+  return acc.result();
+}
+
+/**
+ * Groups a stream of single drawables into batches. With `ordered` (drawables come in
+ * non-decreasing earliest time, e.g. a converter's or a serial reader's output), each batch
+ * carries a watermark so nested states are settled as the stream goes.
+ */
+export async function* batchesOf(
+  drawables: AsyncIterable<Drawable> | Iterable<Drawable>,
+  options: { readonly size?: number; readonly ordered?: boolean } = {},
+): AsyncGenerator<DrawableBatch> {
+  const size = Math.max(1, options.size ?? 4096);
+  let batch: Drawable[] = [];
+  for await (const d of drawables) {
+    batch.push(d);
+    if (batch.length >= size) {
+      const last = batch[batch.length - 1]!;
+      yield options.ordered === true ? { drawables: batch, watermark: last.earliest, latest: last.earliest } : { drawables: batch };
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield { drawables: batch };
+}

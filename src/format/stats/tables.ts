@@ -1,0 +1,108 @@
+/**
+ * Serialisations of statistics shared by the CLI and the side panel: the `mpe-trace stats --json`
+ * document, and flat tables (CSV, TSV) of every section.
+ */
+import type { RangeStats } from './types';
+
+export type Cell = string | number | undefined;
+
+export interface Table {
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly Cell[])[];
+}
+
+export type TableName = 'categories' | 'rows' | 'pairs' | 'tags' | 'comms' | 'sizes' | 'durations';
+export const TABLE_NAMES: readonly TableName[] = ['categories', 'rows', 'pairs', 'tags', 'comms', 'sizes', 'durations'];
+
+/** The JSON document of `mpe-trace stats --json` (times in seconds; unknown values are null). */
+export interface StatsJson {
+  readonly kind: RangeStats['kind'];
+  readonly range: readonly [number, number];
+  readonly categories: readonly {
+    readonly name: string;
+    readonly kind: string;
+    readonly count: number;
+    readonly inclusive: number;
+    readonly exclusive: number;
+    readonly min: number | null;
+    readonly mean: number | null;
+    readonly max: number | null;
+  }[];
+  readonly rows: readonly {
+    readonly lineID: number;
+    readonly label: string;
+    readonly categories: readonly { readonly name: string; readonly inclusive: number; readonly exclusive: number; readonly count: number }[];
+  }[];
+  readonly messages: readonly { readonly from: number; readonly to: number; readonly count: number; readonly bytes: number }[];
+}
+
+export function statsJson(s: RangeStats): StatsJson {
+  return {
+    kind: s.kind,
+    range: s.range,
+    categories: s.categories.map((c) => ({
+      name: c.name,
+      kind: c.kind,
+      count: c.count,
+      inclusive: c.inclusive,
+      exclusive: c.exclusive,
+      min: c.min ?? null,
+      mean: c.mean ?? null,
+      max: c.max ?? null,
+    })),
+    rows: s.rows.map((r) => ({
+      lineID: r.lineID,
+      label: r.label,
+      categories: r.categories.map((c) => ({ name: c.name, inclusive: c.inclusive, exclusive: c.exclusive, count: c.count })),
+    })),
+    messages: s.messages.pairs.map((p) => ({ from: p.from, to: p.to, count: p.count, bytes: p.bytes })),
+  };
+}
+
+export function statsTable(s: RangeStats, name: TableName): Table {
+  const names = new Map(s.categories.map((c) => [c.index, c.name]));
+  switch (name) {
+    case 'categories':
+      return {
+        columns: ['name', 'kind', 'count', 'inclusive', 'exclusive', 'min', 'mean', 'max', 'share'],
+        rows: s.categories.map((c) => [c.name, c.kind, c.count, c.inclusive, c.exclusive, c.min, c.mean, c.max, c.share]),
+      };
+    case 'rows':
+      return {
+        columns: ['lineID', 'label', 'category', 'count', 'inclusive', 'exclusive'],
+        rows: s.rows.flatMap((r) => r.categories.map((c) => [r.lineID, r.label, c.name, c.count, c.inclusive, c.exclusive])),
+      };
+    case 'pairs':
+      return { columns: ['from', 'to', 'count', 'bytes'], rows: s.messages.pairs.map((p) => [p.from, p.to, p.count, p.bytes]) };
+    case 'tags':
+      return { columns: ['tag', 'count', 'bytes'], rows: s.messages.tags.map((t) => [t.key, t.count, t.bytes]) };
+    case 'comms':
+      return { columns: ['comm', 'count', 'bytes'], rows: s.messages.comms.map((t) => [t.key, t.count, t.bytes]) };
+    case 'sizes':
+      return { columns: ['lower_bytes', 'upper_bytes', 'count'], rows: s.messages.sizes.map((b) => [b.lower, b.upper, b.count]) };
+    case 'durations':
+      return {
+        columns: ['category', 'lower_s', 'upper_s', 'count'],
+        rows: s.durations.flatMap((h) => [
+          ...(h.zero > 0 ? [[names.get(h.index) ?? String(h.index), 0, 0, h.zero] as Cell[]] : []),
+          ...h.buckets.map((b) => [names.get(h.index) ?? String(h.index), b.lower, b.upper, b.count] as Cell[]),
+        ]),
+      };
+  }
+}
+
+function csvField(v: Cell): string {
+  if (v === undefined) return '';
+  const t = String(v);
+  return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
+/** RFC 4180 CSV with a header line; unknown values are empty fields. */
+export function toCsv(t: Table): string {
+  return [t.columns, ...t.rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+/** Tab-separated (what spreadsheets paste); tabs and newlines inside fields become spaces. */
+export function toTsv(t: Table): string {
+  return [t.columns, ...t.rows].map((r) => r.map((v) => (v === undefined ? '' : String(v).replace(/[\t\r\n]/g, ' '))).join('\t')).join('\n') + '\n';
+}
