@@ -1,0 +1,445 @@
+/**
+ * One-pass SLOG-2 2.0.6 writer: the reference tree builder of SLOG2.md §11 with the shadows and
+ * summaries of §12. Feed drawables in non-decreasing latest time (§8 arrival order); nodes are
+ * encoded and queued for the sink as they close (post-order), so memory holds only the open trunk
+ * (depth + 1 nodes, each ≤ ~leaf size of drawables) and its shadow buffers. `finish()` closes the
+ * trunk and writes the source-location table, CategoryMap, LineIDMapList, TreeDir and the header.
+ */
+import type { Category, Drawable, LineIDMap, LineIDMapRow, Primitive, SourceLocation, Topology } from '../../model/types';
+import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../model/types';
+import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
+import { ByteWriter } from './byteWriter';
+import { compareDrawables } from './drawingOrder';
+import {
+  drawableBytes,
+  encodeCategoryMap,
+  encodeHeader,
+  encodeLineIDMaps,
+  encodeTreeDir,
+  HEADER_BYTES,
+  NODE_FIXED_BYTES,
+  NULL_BLOCK,
+  writeDrawable,
+  writeNodeHeader,
+  writeShadowBuffer,
+  type BlockPointer,
+  type CategoryRecord,
+  type TreeDirEntry,
+} from './encode';
+import { ARROW, EVENT, STATE, ShadowBuffer } from './shadows';
+import type { OutputSink } from './sink';
+
+export interface Slog2WriterOptions {
+  /** Fan-out of the tree (header num_children_per_node), ≥ 2. Default 2. */
+  readonly childrenPerNode?: number;
+  /** Target leaf byte size (header treeleaf_bytesize). Default 65536. */
+  readonly leafBytes?: number;
+  /** Topology of a category index, needed when a drawable arrives (list and shadow placement). */
+  readonly topologyOf: (category: number) => Topology | undefined;
+}
+
+export interface Slog2Trailer {
+  /** Every category the drawables may use; only the used ones are stored (§4.3). */
+  readonly categories: Iterable<Category>;
+  /** The trace's Y-axis maps; the Identity Map is appended unless one is present (§5). */
+  readonly lineIDMaps: readonly LineIDMap[];
+  /** Source-location facts of the input (records seen, all call sites), for the srcloc table. */
+  readonly sourceLocations?: { readonly records: number; readonly sites: readonly SourceLocation[] };
+}
+
+export interface Slog2WriteSummary {
+  readonly bytes: number;
+  readonly nodes: number;
+  readonly maxTreeDepth: number;
+  readonly maxBufferBytes: number;
+  readonly drawables: number;
+  readonly timeRange: readonly [number, number];
+  /** Y-map rows the writer had to add because a used lineID was missing from a given map. */
+  readonly addedMapRows: number;
+  readonly locatedDrawables: number;
+}
+
+const PREVIEW_CATEGORIES: readonly Category[] = [
+  previewCategory(PREVIEW_EVENT, 'Preview_Event', 'event', [255, 255, 255, 191]),
+  previewCategory(PREVIEW_ARROW, 'Preview_Arrow', 'arrow', [255, 255, 0, 255]),
+  previewCategory(PREVIEW_STATE, 'Preview_State', 'state', [255, 255, 255, 191]),
+];
+
+function previewCategory(index: number, name: string, topology: Topology, rgba: [number, number, number, number]): Category {
+  return { index, name, topology, rgba, modifiable: true, width: 5, infoKeys: [], infoTypes: '', methods: [] };
+}
+
+function topologyNumber(t: Topology): number {
+  return t === 'event' ? EVENT : t === 'state' ? STATE : ARROW;
+}
+
+/** One open node of the trunk. */
+class OpenNode {
+  earliest = Infinity;
+  latest = -Infinity;
+  readonly nestless: Drawable[] = [];
+  readonly nestable: Drawable[] = [];
+  /** Σ (1 + drawable bytes) of the drawables held. */
+  drawableBytes = 0;
+  buffer = new ShadowBuffer();
+  /** Finished shadow buffers of this node's written children, written in this node's block. */
+  readonly childBuffers: ShadowBuffer[] = [];
+
+  constructor(
+    public depth: number,
+    public xpos: number,
+  ) {
+    this.buffer.depth = depth;
+    this.buffer.xpos = xpos;
+  }
+
+  setEarliest(t: number): void {
+    this.earliest = t;
+    this.buffer.earliest = t;
+  }
+  lowerEarliest(t: number): void {
+    if (t < this.earliest) this.earliest = t;
+    if (t < this.buffer.earliest) this.buffer.earliest = t;
+  }
+  setId(depth: number, xpos: number): void {
+    this.depth = depth;
+    this.xpos = xpos;
+    this.buffer.depth = depth;
+    this.buffer.xpos = xpos;
+  }
+}
+
+export class Slog2Writer {
+  private readonly fanout: number;
+  private readonly leafBytes: number;
+  private readonly topologyOf: (category: number) => Topology | undefined;
+  private readonly topologyCache = new Map<number, number>();
+  /** trunk[0] = current leaf … trunk[last] = current root. */
+  private readonly trunk: OpenNode[] = [new OpenNode(0, 0)];
+  private readonly treeDir: TreeDirEntry[] = [];
+  private readonly queue: Uint8Array[] = [];
+  private queuedBytes = 0;
+  private offset = HEADER_BYTES;
+  private maxBufferBytes = 0;
+  private lastLatest = -Infinity;
+  private count = 0;
+  private rootPointer: BlockPointer = NULL_BLOCK;
+  private rootBuffer: ShadowBuffer | undefined;
+  private readonly usedCategories = new Set<number>();
+  private readonly usedTopologies = new Set<number>();
+  private readonly usedLineIDs = new Set<number>();
+  private readonly srcloc = new SourceLocationTableBuilder();
+  private failed: unknown;
+  private finished = false;
+
+  constructor(
+    private readonly sink: OutputSink,
+    options: Slog2WriterOptions,
+  ) {
+    this.fanout = options.childrenPerNode ?? 2;
+    this.leafBytes = options.leafBytes ?? 65536;
+    if (!Number.isInteger(this.fanout) || this.fanout < 2 || this.fanout > 32767) throw new RangeError(`children per node must be an integer in [2, 32767], got ${this.fanout}`);
+    if (!Number.isInteger(this.leafBytes) || this.leafBytes < 64 || this.leafBytes > 0x7fffffff) throw new RangeError(`leaf byte size must be an integer in [64, 2^31-1], got ${this.leafBytes}`);
+    this.topologyOf = options.topologyOf;
+    // The placeholder header (§17: an unfinished file says so).
+    this.enqueue(this.header(0, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK));
+    this.offset = HEADER_BYTES;
+  }
+
+  /** Bytes encoded but not yet handed to the sink; call drain() when this grows. */
+  get pendingBytes(): number {
+    return this.queuedBytes;
+  }
+
+  get drawables(): number {
+    return this.count;
+  }
+
+  /** Adds one drawable (arrival order: non-decreasing latest time). */
+  add(d: Drawable): void {
+    if (this.finished) throw new Error('SLOG-2 writer: add() after finish()');
+    const size = this.check(d);
+    const leaf = this.trunk[0]!;
+    if (this.count > 0 && NODE_FIXED_BYTES + leaf.drawableBytes + 4 + size > this.leafBytes) this.switchToNextBranch();
+    let target: OpenNode | undefined;
+    for (const node of this.trunk) {
+      if (node.earliest <= d.earliest) {
+        target = node;
+        break;
+      }
+    }
+    if (target === undefined) {
+      target = this.trunk[this.trunk.length - 1]!;
+      target.lowerEarliest(d.earliest);
+    }
+    this.place(target, d, size);
+    this.lastLatest = d.latest;
+    this.count++;
+  }
+
+  /** Hands queued blocks to the sink. */
+  async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const block = this.queue.shift()!;
+      this.queuedBytes -= block.length;
+      await this.sink.write(block);
+    }
+  }
+
+  /** Closes the tree and writes everything after it; the output is complete when this resolves. */
+  async finish(trailer: Slog2Trailer): Promise<Slog2WriteSummary> {
+    if (this.finished) throw new Error('SLOG-2 writer: finish() called twice');
+    if (this.count === 0) throw new Error('no drawables to write: an SLOG-2 file needs at least one tree node');
+    this.finished = true;
+    for (let i = 0; i < this.trunk.length; i++) {
+      const own = this.trunk[i]!.buffer;
+      this.finalizeLatest(i);
+      this.writeNode(i);
+      if (i === this.trunk.length - 1) this.rootBuffer = own;
+    }
+    await this.drain();
+
+    if (trailer.sourceLocations) {
+      this.srcloc.records = trailer.sourceLocations.records;
+      for (const s of trailer.sourceLocations.sites) this.srcloc.site(s);
+    }
+    if (!this.srcloc.isEmpty) this.append(this.srcloc.encode(), false);
+
+    const categoryMap = this.append(encodeCategoryMap(this.categoryRecords(trailer.categories)), true);
+    const { maps, added } = this.completeMaps(trailer.lineIDMaps);
+    const lineIDMaps = this.append(encodeLineIDMaps(maps), true);
+    const treeDir = this.append(encodeTreeDir(this.treeDir), true);
+    await this.drain();
+    const root = this.trunk[this.trunk.length - 1]!;
+    await this.sink.writeAt(0, this.header(root.depth, categoryMap, lineIDMaps, this.rootPointer, treeDir));
+    return {
+      bytes: this.offset,
+      nodes: this.treeDir.length,
+      maxTreeDepth: root.depth,
+      maxBufferBytes: this.maxBufferBytes,
+      drawables: this.count,
+      timeRange: [root.earliest, root.latest],
+      addedMapRows: added,
+      locatedDrawables: this.srcloc.locatedDrawables,
+    };
+  }
+
+  private header(depth: number, categories: BlockPointer, lineIDMaps: BlockPointer, treeRoot: BlockPointer, treeDir: BlockPointer): Uint8Array {
+    return encodeHeader({ childrenPerNode: this.fanout, leafBytes: this.leafBytes, maxTreeDepth: depth, maxBufferBytes: this.maxBufferBytes, categories, lineIDMaps, treeRoot, treeDir });
+  }
+
+  /** Validates a drawable and returns its byte size (without the kind byte). */
+  private check(d: Drawable): number {
+    if (!Number.isFinite(d.earliest) || !Number.isFinite(d.latest) || d.earliest > d.latest) {
+      throw new RangeError(`drawable ${this.count} (category ${d.category}) has invalid time bounds [${d.earliest}, ${d.latest}]`);
+    }
+    if (d.latest < this.lastLatest) {
+      throw new RangeError(`drawable ${this.count} (category ${d.category}) ends at ${d.latest}, before the previous one (${this.lastLatest}): input must be in non-decreasing end time`);
+    }
+    if (d.info && d.info.length > 32767) throw new RangeError(`drawable ${this.count}: info buffer of ${d.info.length} bytes exceeds 32767`);
+    if (d.kind === 'composite') {
+      if (d.primitives.length === 0 || d.primitives.length > 32767) throw new RangeError(`composite ${this.count} has ${d.primitives.length} members`);
+      for (const p of d.primitives) this.checkPrimitive(p);
+    } else this.checkPrimitive(d);
+    return drawableBytes(d);
+  }
+
+  private checkPrimitive(p: Primitive): void {
+    if (p.vertices.length === 0 || p.vertices.length > 32767) throw new RangeError(`drawable ${this.count}: ${p.vertices.length} vertices`);
+    if (p.info && p.info.length > 32767) throw new RangeError(`drawable ${this.count}: info buffer of ${p.info.length} bytes exceeds 32767`);
+  }
+
+  private topology(category: number): number {
+    let t = this.topologyCache.get(category);
+    if (t === undefined) {
+      const topo = this.topologyOf(category);
+      if (topo === undefined) throw new RangeError(`drawable ${this.count} uses category ${category}, which has no known topology`);
+      t = topologyNumber(topo);
+      this.topologyCache.set(category, t);
+    }
+    return t;
+  }
+
+  private place(node: OpenNode, d: Drawable, size: number): void {
+    this.usedCategories.add(d.category);
+    node.drawableBytes += 1 + size;
+    if (d.kind === 'composite') {
+      node.nestable.push(d);
+      for (const p of d.primitives) this.shadowPrimitive(node, p);
+    } else {
+      const t = this.shadowPrimitive(node, d);
+      (t === STATE ? node.nestable : node.nestless).push(d);
+    }
+  }
+
+  private shadowPrimitive(node: OpenNode, p: Primitive): number {
+    const t = this.topology(p.category);
+    this.usedCategories.add(p.category);
+    this.usedTopologies.add(t);
+    for (const v of p.vertices) this.usedLineIDs.add(v.lineID);
+    node.buffer.add(t, p);
+    return t;
+  }
+
+  /** §11 step 1: close the full leaf and every ancestor that is not shared with the next branch. */
+  private switchToNextBranch(): void {
+    const leaf = this.trunk[0]!;
+    let nextDepth = 0;
+    let nextXpos = leaf.xpos + 1;
+    for (let i = 0; i < this.trunk.length; i++) {
+      const node = this.trunk[i]!;
+      if (node.depth === nextDepth && node.xpos === nextXpos) break;
+      this.finalizeLatest(i);
+      const isTop = i === this.trunk.length - 1;
+      const previousEarliest = node.earliest;
+      if (isTop) {
+        // Grow a new root first so the written node's shadow buffer has a parent to go to.
+        const root = new OpenNode(nextDepth + 1, Math.floor(nextXpos / this.fanout));
+        root.lowerEarliest(previousEarliest);
+        this.trunk.push(root);
+      }
+      this.writeNode(i);
+      node.setEarliest(node.latest);
+      node.setId(nextDepth, nextXpos);
+      nextDepth += 1;
+      nextXpos = Math.floor(nextXpos / this.fanout);
+      if (isTop) break;
+    }
+  }
+
+  /** Sets a node's latest time before it is written (§11) and seals its own shadows' inclusive weights. */
+  private finalizeLatest(i: number): void {
+    const node = this.trunk[i]!;
+    node.latest = i === 0 ? this.lastLatest : this.trunk[i - 1]!.latest;
+    node.buffer.latest = node.latest;
+    node.buffer.initializeWeights();
+  }
+
+  /** Encodes trunk node i, queues it, and hands its finished shadow buffer to its parent. */
+  private writeNode(i: number): void {
+    const node = this.trunk[i]!;
+    let size = NODE_FIXED_BYTES + node.drawableBytes + 4;
+    for (const b of node.childBuffers) size += b.byteSize();
+    if (size > 0x7fffffff) throw new RangeError(`tree node (${node.depth}, ${node.xpos}) would be ${size} bytes; SLOG-2 blocks are at most 2^31-1`);
+    const self: BlockPointer = { fptr: this.offset, size };
+    this.treeDir.push({ depth: node.depth, xpos: node.xpos, earliest: node.earliest, latest: node.latest, fptr: self.fptr, size });
+    this.rootPointer = self;
+
+    const own = node.buffer;
+    own.fptr = self.fptr;
+    own.size = size;
+    for (const b of node.childBuffers) own.mergeChild(b);
+    own.finalizeWeights();
+
+    node.nestless.sort(compareDrawables);
+    node.nestable.sort(compareDrawables);
+    const w = new ByteWriter(size);
+    writeNodeHeader(w, node.earliest, node.latest, node.depth, node.xpos, self);
+    this.srcloc.beginNode(node.depth, node.xpos);
+    w.i32(node.nestless.length);
+    for (let k = 0; k < node.nestless.length; k++) {
+      const d = node.nestless[k]!;
+      writeDrawable(w, d);
+      if (d.kind === 'primitive' && d.source) this.srcloc.add(NESTLESS_LIST, k, d.source);
+    }
+    w.i32(node.nestable.length);
+    for (let k = 0; k < node.nestable.length; k++) {
+      const d = node.nestable[k]!;
+      writeDrawable(w, d);
+      if (d.kind === 'primitive' && d.source) this.srcloc.add(NESTABLE_LIST, k, d.source);
+    }
+    this.srcloc.endNode();
+    w.i32(node.childBuffers.length);
+    for (const b of node.childBuffers) writeShadowBuffer(w, b);
+    if (w.pos !== size) throw new Error(`internal error: node (${node.depth}, ${node.xpos}) encoded ${w.pos} bytes, expected ${size}`);
+    this.append(w.bytes, true);
+
+    // The parent writes this buffer as its child stub; this node starts over empty.
+    const parent = this.trunk[i + 1];
+    if (parent) parent.childBuffers.push(own);
+    node.childBuffers.length = 0;
+    node.nestless.length = 0;
+    node.nestable.length = 0;
+    node.drawableBytes = 0;
+    node.buffer = new ShadowBuffer();
+    node.buffer.depth = node.depth;
+    node.buffer.xpos = node.xpos;
+  }
+
+  private enqueue(block: Uint8Array): void {
+    this.queue.push(block);
+    this.queuedBytes += block.length;
+  }
+
+  /** Queues a block at the current end of file; `counts` = it is a block max_buffer_bytesize must cover. */
+  private append(block: Uint8Array, counts: boolean): BlockPointer {
+    const p = { fptr: this.offset, size: block.length };
+    this.enqueue(block);
+    this.offset += block.length;
+    if (counts && block.length > this.maxBufferBytes) this.maxBufferBytes = block.length;
+    return p;
+  }
+
+  /** §4.3 + §12.3: used categories, the preview categories of used topologies, with summaries. */
+  private categoryRecords(all: Iterable<Category>): CategoryRecord[] {
+    const summaries = new Map<number, { incl: number; excl: number; count: number }>();
+    const root = this.rootBuffer!;
+    const rootDuration = root.latest - root.earliest;
+    for (const s of root.shadows.values()) {
+      const ratio = Math.fround((s.latest - s.earliest) / rootDuration);
+      for (const w of s.weights!.values()) {
+        const sum = summaries.get(w.category) ?? { incl: 0, excl: 0, count: 0 };
+        sum.count += w.count;
+        sum.incl = Math.fround(sum.incl + Math.fround(w.incl * ratio));
+        sum.excl = Math.fround(sum.excl + Math.fround(w.excl * ratio));
+        summaries.set(w.category, sum);
+      }
+    }
+    const records: CategoryRecord[] = [];
+    const seen = new Set<number>();
+    for (const c of PREVIEW_CATEGORIES) {
+      if (this.usedTopologies.has(topologyNumber(c.topology))) records.push({ category: c, incl: 0, excl: 0, count: 0 });
+    }
+    for (const c of all) {
+      if (c.index < 0 || seen.has(c.index) || !this.usedCategories.has(c.index)) continue;
+      seen.add(c.index);
+      const s = summaries.get(c.index);
+      records.push({ category: c, incl: s?.incl ?? 0, excl: s?.excl ?? 0, count: s?.count ?? 0 });
+    }
+    const missing = [...this.usedCategories].filter((c) => !seen.has(c));
+    if (missing.length > 0) throw new RangeError(`drawables use categories with no definition: ${missing.slice(0, 10).join(', ')}`);
+    records.sort((a, b) => a.category.index - b.category.index);
+    return records;
+  }
+
+  /** Every used lineID in every map (§5), plus the Identity Map when absent. */
+  private completeMaps(given: readonly LineIDMap[]): { maps: LineIDMap[]; added: number } {
+    const used = [...this.usedLineIDs].sort((a, b) => a - b);
+    let added = 0;
+    const maps = given.map((m) => {
+      const have = new Set(m.rows.map((r) => r.lineID));
+      const extra: LineIDMapRow[] = [];
+      for (const id of used) if (!have.has(id)) extra.push({ lineID: id, path: m.columns.map(() => id) });
+      added += extra.length;
+      const rows = extra.length > 0 ? [...m.rows, ...extra] : [...m.rows];
+      rows.sort((a, b) => a.lineID - b.lineID);
+      return { ...m, rows };
+    });
+    if (!maps.some((m) => m.title === 'Identity Map')) {
+      maps.push({ title: 'Identity Map', columns: ['LineID'], rows: used.map((id) => ({ lineID: id, path: [id] })), methods: [] });
+    }
+    return { maps, added };
+  }
+
+  /** For callers that stop early: drop queued blocks (the sink's owner discards the output). */
+  abandon(reason?: unknown): void {
+    this.failed = reason;
+    this.finished = true;
+    this.queue.length = 0;
+    this.queuedBytes = 0;
+  }
+
+  get abandonedReason(): unknown {
+    return this.failed;
+  }
+}

@@ -1,0 +1,16 @@
+// A node block with its category-weight lists put in a canonical order, for comparing nodes whose
+// weights with equal incl ratios were written in a different (hash-dependent) order.
+import { BinaryReader } from '../../../src/format/bytes/binaryReader';
+import { parseTreeNode } from '../../../src/format/slog2/treeNode';
+import type { Slog2Version } from '../../../src/format/slog2/header';
+
+export function canonicalNode(bytes: Uint8Array, version: Slog2Version): unknown {
+  const node = parseTreeNode(new BinaryReader(bytes, 0, 'node'), { version, seeCategory: () => {}, warn: () => {} });
+  return {
+    ...node,
+    shadowBuffers: node.shadowBuffers.map((b) => ({
+      child: b.child,
+      shadows: b.shadows.map((s) => ({ ...s, weights: [...s.weights].sort((x, y) => x.incl - y.incl || x.category - y.category) })),
+    })),
+  };
+}
