@@ -4,3 +4,4 @@ export * from './summaryStats';
 export * from './tables';
 export { rowNaming, type RowNaming } from './rowLabels';
 export { compareDrawingOrder } from './nesting';
+export { nodeBatches, type NodeSliceLike } from './nodeBatches';

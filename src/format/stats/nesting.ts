@@ -30,33 +30,52 @@ export function compareDrawingOrder(
 }
 
 export class RowNesting<C extends { exclusive: number }> {
-  private pending: NestedState<C>[] = [];
+  /** Binary min-heap in drawing order: adds and releases cost O(log n) however long states wait. */
+  private readonly pending: NestedState<C>[] = [];
   private readonly stack: NestedState<C>[] = [];
 
   add(state: NestedState<C>): void {
-    this.pending.push(state);
+    const h = this.pending;
+    h.push(state);
+    let i = h.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (compareDrawingOrder(h[parent]!, state) <= 0) break;
+      h[i] = h[parent]!;
+      i = parent;
+    }
+    h[i] = state;
   }
 
   get pendingCount(): number {
     return this.pending.length;
   }
 
+  private popMin(): NestedState<C> {
+    const h = this.pending;
+    const top = h[0]!;
+    const last = h.pop()!;
+    if (h.length > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= h.length) break;
+        const r = l + 1;
+        const c = r < h.length && compareDrawingOrder(h[r]!, h[l]!) < 0 ? r : l;
+        if (compareDrawingOrder(last, h[c]!) <= 0) break;
+        h[i] = h[c]!;
+        i = c;
+      }
+      h[i] = last;
+    }
+    return top;
+  }
+
   /** Sweeps the buffered states that start before `watermark` (all of them when undefined). */
   flush(watermark?: number): void {
-    if (this.pending.length === 0) return;
-    let ready: NestedState<C>[];
-    if (watermark === undefined) {
-      ready = this.pending;
-      this.pending = [];
-    } else {
-      ready = [];
-      const keep: NestedState<C>[] = [];
-      for (const s of this.pending) (s.earliest < watermark ? ready : keep).push(s);
-      this.pending = keep;
-    }
-    ready.sort(compareDrawingOrder);
     const stack = this.stack;
-    for (const cur of ready) {
+    while (this.pending.length > 0 && (watermark === undefined || this.pending[0]!.earliest < watermark)) {
+      const cur = this.popMin();
       while (stack.length > 0) {
         const top = stack[stack.length - 1]!;
         if (top.earliest <= cur.earliest && cur.latest <= top.latest) break;

@@ -1,0 +1,173 @@
+// Statistics of the real fixture traces against the reference: whole-trace counts per category =
+// the facts, inclusive ratios = the CategoryMap summaries the reference writer computed (f32), and
+// ring_p2p_4's message matrix = the arrows of the reference dump.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { Slog2File } from '../../../src/format/slog2/slog2File';
+import { computeRangeStats, nodeBatches, summaryStats, batchesOf, type RangeStats } from '../../../src/format/stats';
+import { FileSource } from '../../../src/io/fileSource';
+import { gunzipToMemory } from '../../../src/io/gzip';
+import { fixture } from '../../helpers/paths';
+
+interface FactCategory {
+  index: number;
+  name: string;
+  kind: string;
+  ratios: [number | null, number | null];
+  count_field: number;
+  preview: boolean;
+  drawables: number;
+}
+interface Facts {
+  slog2: { header: { MaxTreeDepth: string }; categories: FactCategory[]; time_range: [number, number] };
+}
+
+const TRACES = ['ring_p2p_4', 'pi_bcast_4', 'collectives_8', 'grid_comms_16', 'threads_2x3', 'user_states_4', 'bigrun_medium_4'];
+
+function facts(name: string): Facts {
+  return JSON.parse(fs.readFileSync(fixture(`${name}.facts.json`), 'utf8').replace(/\bNaN\b/g, 'null')) as Facts;
+}
+
+async function open(name: string): Promise<Slog2File> {
+  if (fs.existsSync(fixture(`${name}.slog2`))) return Slog2File.open(await FileSource.open(fixture(`${name}.slog2`)));
+  const gz = await FileSource.open(fixture(`${name}.slog2.gz`));
+  try {
+    return await Slog2File.open(await gunzipToMemory(gz, 256 << 20));
+  } finally {
+    await gz.close();
+  }
+}
+
+async function exactWhole(file: Slog2File): Promise<RangeStats> {
+  const [t0, t1] = file.timeRange;
+  return computeRangeStats(file, nodeBatches(file.query(t0, t1, { lowestDepth: 0 })), [t0, t1]);
+}
+
+/** f32 ratios: relative 1e-5, plus an absolute floor for ratios that are tiny sums of rounded terms. */
+function ratioClose(actual: number, expected: number): boolean {
+  return Math.abs(actual - expected) <= 1e-5 * Math.abs(expected) + 1e-9;
+}
+
+for (const name of TRACES) {
+  test(`${name}: whole-trace exact statistics agree with the reference counts and summaries`, async () => {
+    const f = facts(name);
+    const file = await open(name);
+    try {
+      const s = await exactWhole(file);
+      const [t0, t1] = file.timeRange;
+      assert.deepEqual(s.range, [t0, t1]);
+      const duration = t1 - t0;
+      const real = f.slog2.categories.filter((c) => !c.preview && c.drawables > 0);
+      assert.deepEqual(
+        s.categories.map((c) => [c.index, c.count]).sort((a, b) => a[0]! - b[0]!),
+        real.map((c) => [c.index, c.drawables]).sort((a, b) => a[0]! - b[0]!),
+      );
+      for (const c of real) {
+        const mine = s.categories.find((x) => x.index === c.index)!;
+        assert.equal(mine.name, c.name);
+        assert.equal(mine.kind, c.kind);
+        const incl = c.ratios[0];
+        if (incl !== null && c.kind !== 'event') {
+          assert.ok(ratioClose(mine.inclusive / duration, incl), `${name} ${c.name} incl ratio ${mine.inclusive / duration} vs ${incl}`);
+        }
+      }
+      // The instant summary result matches too (it is read from the same ratios).
+      const quick = summaryStats(file.categories, file.timeRange)!;
+      assert.equal(quick.kind, 'summary');
+      for (const c of real) assert.equal(quick.categories.find((x) => x.index === c.index)?.count, c.count_field);
+      // Rows: per-row counts add up to the category totals.
+      const perCategory = new Map<number, number>();
+      for (const r of s.rows) for (const c of r.categories) perCategory.set(c.index, (perCategory.get(c.index) ?? 0) + c.count);
+      for (const c of s.categories) assert.equal(perCategory.get(c.index), c.count);
+    } finally {
+      await file.close();
+    }
+  });
+}
+
+test('single-node traces: exclusive ratios equal the reference too (no shadows involved)', async () => {
+  for (const name of TRACES) {
+    const f = facts(name);
+    if (f.slog2.header.MaxTreeDepth !== '0') continue;
+    const file = await open(name);
+    try {
+      const s = await exactWhole(file);
+      const duration = file.timeRange[1] - file.timeRange[0];
+      for (const c of f.slog2.categories) {
+        if (c.preview || c.drawables === 0 || c.kind !== 'state' || c.ratios[1] === null) continue;
+        const mine = s.categories.find((x) => x.index === c.index)!;
+        assert.ok(ratioClose(mine.exclusive / duration, c.ratios[1]), `${name} ${c.name} excl ${mine.exclusive / duration} vs ${c.ratios[1]}`);
+      }
+    } finally {
+      await file.close();
+    }
+  }
+});
+
+test('ring_p2p_4: message matrix = the arrows (category 0) of the reference dump', async () => {
+  const expected = new Map<string, { count: number; bytes: number }>();
+  const arrow = /^\d+: Primitive\[ infobox\[ TimeBBox\([^)]*\) Category=Category\[ index=0,.*msg_tag=(-?\d+), msg_size=(-?\d+)\] \(([^,]+), (\d+)\) \(([^,]+), (\d+)\) \]/;
+  let arrows = 0;
+  for (const line of fs.readFileSync(fixture('ring_p2p_4.slog2recur.txt'), 'utf8').split('\n')) {
+    const m = arrow.exec(line);
+    if (m === null) continue;
+    arrows++;
+    const key = `${m[4]}->${m[6]}`;
+    const e = expected.get(key) ?? { count: 0, bytes: 0 };
+    e.count++;
+    e.bytes += Number(m[2]);
+    expected.set(key, e);
+  }
+  assert.equal(arrows, 60);
+  const file = await open('ring_p2p_4');
+  try {
+    const s = await exactWhole(file);
+    const mine = new Map(s.messages.pairs.map((p) => [`${p.from}->${p.to}`, { count: p.count, bytes: p.bytes }]));
+    assert.deepEqual(mine, expected);
+    assert.equal(s.messages.count, 60);
+    assert.equal(s.messages.withoutSize, 0);
+  } finally {
+    await file.close();
+  }
+});
+
+test('bigrun_medium_4: a range via node slices equals the same range via the time-ordered stream', async () => {
+  const file = await open('bigrun_medium_4');
+  try {
+    const [t0, t1] = file.timeRange;
+    const range: [number, number] = [t0 + (t1 - t0) * 0.31, t0 + (t1 - t0) * 0.37];
+    const viaNodes = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1])), range);
+    const viaStream = await computeRangeStats(file, batchesOf(file.drawablesInTimeOrder(range[0], range[1]), { ordered: true }), range);
+    assert.ok(viaNodes.drawables > 1000);
+    assert.deepEqual(viaNodes.categories.map((c) => [c.index, c.count]), viaStream.categories.map((c) => [c.index, c.count]));
+    for (const c of viaNodes.categories) {
+      const o = viaStream.categories.find((x) => x.index === c.index)!;
+      assert.ok(Math.abs(c.inclusive - o.inclusive) <= 1e-12 && Math.abs(c.exclusive - o.exclusive) <= 1e-12, c.name);
+    }
+    assert.deepEqual(viaNodes.messages.pairs, viaStream.messages.pairs);
+  } finally {
+    await file.close();
+  }
+});
+
+test('bigrun_medium_4: approximate whole-trace result from level-3 shadows has the exact counts and inclusive times', async () => {
+  const file = await open('bigrun_medium_4');
+  try {
+    const [t0, t1] = file.timeRange;
+    const exact = await exactWhole(file);
+    const readBefore = file.nodesRead;
+    const approx = await computeRangeStats(file, nodeBatches(file.query(t0, t1, { lowestDepth: 3 })), [t0, t1], { approximate: true });
+    assert.equal(approx.kind, 'approximate');
+    assert.ok(file.nodesRead - readBefore <= 7, 'reads only the coarse levels (at most 1+2+4 nodes)');
+    for (const c of exact.categories) {
+      const a = approx.categories.find((x) => x.index === c.index)!;
+      // Whole range: every shadow is fully inside (f = 1), so counts are whole; ratios are f32.
+      assert.ok(Math.abs(a.count - c.count) < 1e-6 * c.count + 1e-6, `${c.name} count ${a.count} vs ${c.count}`);
+      assert.ok(Math.abs(a.inclusive - c.inclusive) <= 1e-5 * c.inclusive + 1e-9, `${c.name} incl ${a.inclusive} vs ${c.inclusive}`);
+    }
+    assert.ok(Math.abs(approx.messages.count - exact.messages.count) < 1e-6 * exact.messages.count);
+  } finally {
+    await file.close();
+  }
+});
