@@ -1,8 +1,15 @@
 // Extension entry point: registers providers, commands and views. No logic lives here.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { TraceEditorProvider } from './host/traceEditorProvider';
+import { registerTimelineCommands } from './host/commands';
+import { makeTestApi, type MpeTraceApi } from './host/testApi';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // The trace editor, commands and views are registered here as they land (issues 4–7).
+export function activate(context: vscode.ExtensionContext): MpeTraceApi {
+  const log = vscode.window.createOutputChannel('MPE Trace Viewer', { log: true });
+  context.subscriptions.push(log);
+  const traceEditors = TraceEditorProvider.register(context, log);
+  registerTimelineCommands(context, traceEditors);
+  return makeTestApi(traceEditors);
 }
 
 export function deactivate(): void {}

@@ -1,0 +1,80 @@
+/**
+ * CLOG/CLOG2 inputs are shown through a cached SLOG-2 conversion in the extension's global storage,
+ * keyed by path + size + mtime, so reopening an unchanged trace is instant. The cache is kept
+ * under a size limit (oldest first out; a hit refreshes the entry's mtime).
+ */
+import * as vscode from 'vscode';
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+export class ConversionUnavailableError extends Error {}
+
+export interface ConversionProgress {
+  /** 0..1 */
+  report(fraction: number, message?: string): void;
+}
+
+/** Runs one CLOG/CLOG2 → SLOG-2 conversion (input path → output path) with progress and cancel. */
+export type ConversionJob = (input: string, output: string, progress: ConversionProgress, signal: AbortSignal) => Promise<void>;
+
+/**
+ * THE seam to the conversion worker (src/host/convertCommand.ts, src/worker/). Returns undefined
+ * while no conversion job is available; the editor then tells the user so.
+ */
+export function conversionJob(): ConversionJob | undefined {
+  return undefined;
+}
+
+export async function cachedSlog2For(
+  storage: vscode.Uri,
+  input: vscode.Uri,
+  cacheLimitBytes: number,
+  progress: ConversionProgress,
+  signal: AbortSignal,
+): Promise<string> {
+  if (input.scheme !== 'file') throw new ConversionUnavailableError(`CLOG/CLOG2 files must be on a local (or remote-window) file system to be converted: ${input.toString(true)}`);
+  const st = await fs.stat(input.fsPath);
+  const key = createHash('sha256').update(`${input.fsPath}\n${st.size}\n${st.mtimeMs}`).digest('hex').slice(0, 32);
+  const dir = path.join(storage.fsPath, 'slog2-cache');
+  await fs.mkdir(dir, { recursive: true });
+  const target = path.join(dir, `${key}.slog2`);
+  try {
+    await fs.access(target);
+    const now = new Date();
+    await fs.utimes(target, now, now);
+    return target;
+  } catch {
+    // not cached yet: convert below
+  }
+  const job = conversionJob();
+  if (job === undefined) throw new ConversionUnavailableError('Conversion of CLOG/CLOG2 files is not available yet in this build; convert the file to SLOG-2 first.');
+  const temp = `${target}.${process.pid}.tmp`;
+  try {
+    await job(input.fsPath, temp, progress, signal);
+    await fs.rename(temp, target);
+  } finally {
+    await fs.rm(temp, { force: true });
+  }
+  await trimCache(dir, cacheLimitBytes, target);
+  return target;
+}
+
+/** Deletes the least recently used cached conversions until the cache fits (never `keep`). */
+export async function trimCache(dir: string, limitBytes: number, keep: string): Promise<void> {
+  const entries: { file: string; size: number; used: number }[] = [];
+  for (const name of await fs.readdir(dir)) {
+    if (!name.endsWith('.slog2')) continue;
+    const file = path.join(dir, name);
+    const s = await fs.stat(file);
+    entries.push({ file, size: s.size, used: s.mtimeMs });
+  }
+  let total = entries.reduce((n, e) => n + e.size, 0);
+  entries.sort((a, b) => a.used - b.used);
+  for (const e of entries) {
+    if (total <= limitBytes) break;
+    if (e.file === keep) continue;
+    await fs.rm(e.file, { force: true });
+    total -= e.size;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The small API `activate()` returns, used by the e2e tests (and handy for the bench): what each
+ * open timeline editor reported last — its view state, its last painted frame and payload.
+ */
+import type { EditorReport, TraceEditorProvider } from './traceEditorProvider';
+import type { ViewState } from '../protocol/webview';
+
+export interface MpeTraceApi {
+  /** URIs of the documents with an open timeline editor. */
+  documents(): string[];
+  /** Every open timeline editor's last report. */
+  editors(): EditorReport[];
+  /** The view state last reported by an editor of `uri` (the active one when several). */
+  lastViewState(uri: string): ViewState | undefined;
+  /** Resolves when an editor of `uri` has painted data (or rejects after `timeoutMs`). */
+  waitForPaint(uri: string, timeoutMs?: number): Promise<EditorReport>;
+}
+
+export function makeTestApi(provider: TraceEditorProvider): MpeTraceApi {
+  const of = (uri: string): EditorReport[] => provider.reports().filter((r) => r.uri === uri || decodeURIComponent(r.uri) === uri);
+  return {
+    documents: () => [...new Set(provider.reports().map((r) => r.uri))],
+    editors: () => provider.reports(),
+    lastViewState: (uri) => {
+      const rs = of(uri);
+      return (rs.find((r) => r.active) ?? rs[0])?.viewState;
+    },
+    waitForPaint: (uri, timeoutMs = 20000) =>
+      new Promise((resolve, reject) => {
+        const started = Date.now();
+        const poll = (): void => {
+          const hit = of(uri).find((r) => r.painted !== undefined);
+          if (hit) return resolve(hit);
+          if (Date.now() - started > timeoutMs) return reject(new Error(`no paint of ${uri} within ${timeoutMs} ms`));
+          setTimeout(poll, 50);
+        };
+        poll();
+      }),
+  };
+}

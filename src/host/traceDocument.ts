@@ -1,0 +1,191 @@
+/**
+ * One opened trace file, shared by every editor showing it: the lazily opened SLOG-2 reader (only
+ * header, categories, Y maps and tree directory are read at open), the row layouts of its Y maps
+ * and a cache of built window payloads. CLOG/CLOG2 inputs go through a cached conversion first.
+ * When the file changes on disk the document reloads and bumps its generation; editors then drop
+ * everything they have and start over.
+ */
+import * as vscode from 'vscode';
+import type { Slog2File } from '../format/slog2/slog2File';
+import { LruCache } from '../format/query/windowKey';
+import { defaultMapIndex, rowLayoutOf, type RowLayout } from '../format/query/rows';
+import type { InitMessage, StatusMessage, CategoryInfo } from '../protocol/webview';
+import type { WireWindow } from '../protocol/wire';
+import { openSlog2 } from './openSlog2';
+import { cachedSlog2For, ConversionUnavailableError } from './clogConversion';
+import { displayName, openTraceSource, traceKind, TooLargeError } from './traceSource';
+import { editorSettings } from './config';
+
+export type DocumentState =
+  | { readonly phase: 'opening' }
+  | { readonly phase: 'converting'; readonly progress: number; readonly message: string }
+  | { readonly phase: 'ready'; readonly file: Slog2File; readonly layouts: readonly RowLayout[]; readonly openMs: number }
+  | { readonly phase: 'error' | 'unsupported'; readonly message: string };
+
+/** Built payloads kept per document (shared by its editors). */
+const WINDOW_CACHE_ENTRIES = 48;
+const RELOAD_DEBOUNCE_MS = 400;
+
+export class TraceDocument implements vscode.CustomDocument {
+  private stateValue: DocumentState = { phase: 'opening' };
+  private generationValue = 0;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when the state or generation changes (editors re-send init/status). */
+  readonly onDidChange = this.changed.event;
+  readonly windows = new LruCache<WireWindow>(WINDOW_CACHE_ENTRIES);
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private loading: AbortController | undefined;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+
+  constructor(
+    readonly uri: vscode.Uri,
+    private readonly storage: vscode.Uri,
+  ) {
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.slice(uri.path.lastIndexOf('/') + 1)),
+    );
+    this.disposables.push(watcher, watcher.onDidChange(() => this.scheduleReload()), watcher.onDidCreate(() => this.scheduleReload()));
+    void this.load();
+  }
+
+  get state(): DocumentState {
+    return this.stateValue;
+  }
+
+  get generation(): number {
+    return this.generationValue;
+  }
+
+  private setState(s: DocumentState): void {
+    this.stateValue = s;
+    this.changed.fire();
+  }
+
+  private scheduleReload(): void {
+    if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => void this.reload(), RELOAD_DEBOUNCE_MS);
+  }
+
+  /** Re-reads the file (it changed on disk): new generation, empty caches. */
+  async reload(): Promise<void> {
+    if (this.disposed) return;
+    await this.closeFile();
+    this.setState({ phase: 'opening' });
+    await this.load();
+  }
+
+  private async load(): Promise<void> {
+    const ac = new AbortController();
+    this.loading?.abort();
+    this.loading = ac;
+    const started = Date.now();
+    const settings = editorSettings();
+    try {
+      let file: Slog2File;
+      const kind = traceKind(this.uri);
+      if (kind === 'clog' || kind === 'clog2') {
+        const converted = await this.convert(settings.conversionCacheBytes, ac.signal);
+        file = await openSlog2(await openTraceSource(vscode.Uri.file(converted), settings.wholeFileLimitBytes));
+      } else {
+        file = await openSlog2(await openTraceSource(this.uri, settings.wholeFileLimitBytes));
+      }
+      if (ac.signal.aborted || this.disposed) {
+        await file.close();
+        return;
+      }
+      this.windows.clear();
+      this.generationValue++;
+      this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started });
+    } catch (e) {
+      if (ac.signal.aborted || this.disposed) return;
+      const message = e instanceof Error ? e.message : String(e);
+      const unsupported = e instanceof ConversionUnavailableError || e instanceof TooLargeError;
+      this.generationValue++;
+      this.setState({ phase: unsupported ? 'unsupported' : 'error', message });
+      if (!unsupported) void vscode.window.showErrorMessage(`MPE Trace Viewer: cannot open ${displayName(this.uri)}: ${message}`);
+    }
+  }
+
+  private async convert(cacheBytes: number, signal: AbortSignal): Promise<string> {
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Converting ${this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1)} to SLOG-2`, cancellable: true },
+      async (progress, token) => {
+        const ac = new AbortController();
+        const onSignal = (): void => ac.abort(new Error('conversion cancelled'));
+        signal.addEventListener('abort', onSignal);
+        const sub = token.onCancellationRequested(onSignal);
+        let last = 0;
+        try {
+          return await cachedSlog2For(
+            this.storage,
+            this.uri,
+            cacheBytes,
+            {
+              report: (fraction, message) => {
+                const f = Math.max(0, Math.min(1, fraction));
+                progress.report({ increment: (f - last) * 100, ...(message ? { message } : {}) });
+                last = f;
+                this.setState({ phase: 'converting', progress: f, message: message ?? 'Converting to SLOG-2…' });
+              },
+            },
+            ac.signal,
+          );
+        } finally {
+          sub.dispose();
+          signal.removeEventListener('abort', onSignal);
+        }
+      },
+    );
+  }
+
+  /** The message that (re)starts an editor on this document, or its status when not ready. */
+  initOrStatus(): InitMessage | StatusMessage {
+    const s = this.stateValue;
+    switch (s.phase) {
+      case 'ready':
+        return initMessageFor(s.file, s.layouts, this.generationValue, displayName(this.uri));
+      case 'opening':
+        return { kind: 'status', phase: 'opening', message: `Opening ${displayName(this.uri)}…` };
+      case 'converting':
+        return { kind: 'status', phase: 'converting', message: s.message, progress: s.progress };
+      default:
+        return { kind: 'status', phase: s.phase, message: s.message };
+    }
+  }
+
+  private async closeFile(): Promise<void> {
+    this.loading?.abort();
+    const s = this.stateValue;
+    this.windows.clear();
+    if (s.phase === 'ready') await s.file.close();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
+    void this.closeFile();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function initMessageFor(file: Slog2File, layouts: readonly RowLayout[], generation: number, fileName: string): InitMessage {
+  const categories: CategoryInfo[] = [...file.categories.values()].map((c) => ({
+    index: c.index,
+    name: c.name,
+    topology: c.topology,
+    rgba: [c.rgba[0], c.rgba[1], c.rgba[2], c.rgba[3]],
+    width: c.width,
+  }));
+  return {
+    kind: 'init',
+    generation,
+    fileName,
+    timeRange: [file.timeRange[0], file.timeRange[1]],
+    categories,
+    yMaps: layouts.map((l) => ({ title: l.title, columns: l.columns, rows: l.labels })),
+    defaultMap: defaultMapIndex(file.lineIDMaps),
+    treeDepth: file.maxDepth,
+    warnings: file.warnings.slice(0, 50),
+  };
+}

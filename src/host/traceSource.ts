@@ -1,0 +1,49 @@
+/**
+ * Opens the bytes of a trace URI as a ByteSource. Local files (`file:` — also on Remote-SSH/WSL,
+ * where the extension host runs beside the data) get a Node file handle with positional reads, so
+ * a SLOG-2 file is never read whole. Other schemes have no ranged read in `workspace.fs`, so they
+ * are read whole, but only below a size limit. Gzip'd files are decompressed into memory under
+ * the same limit (SLOG-2 needs random access).
+ */
+import * as vscode from 'vscode';
+import type { ByteSource } from '../format/bytes/byteSource';
+import { MemorySource } from '../format/bytes/memorySource';
+import { FileSource } from '../io/fileSource';
+import { gunzipToMemory, isGzipName } from '../io/gzip';
+
+export class TooLargeError extends Error {}
+
+export function displayName(uri: vscode.Uri): string {
+  return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
+}
+
+export async function openTraceSource(uri: vscode.Uri, wholeFileLimitBytes: number): Promise<ByteSource> {
+  const raw = await openRaw(uri, wholeFileLimitBytes);
+  if (!isGzipName(uri.path)) return raw;
+  try {
+    return await gunzipToMemory(raw, wholeFileLimitBytes);
+  } finally {
+    await raw.close();
+  }
+}
+
+async function openRaw(uri: vscode.Uri, limit: number): Promise<ByteSource> {
+  if (uri.scheme === 'file') return FileSource.open(uri.fsPath);
+  const stat = await vscode.workspace.fs.stat(uri);
+  if (stat.size > limit) {
+    throw new TooLargeError(
+      `${displayName(uri)} is ${(stat.size / 1048576).toFixed(0)} MB; files on '${uri.scheme}:' file systems must be read whole and the limit is ` +
+        `${(limit / 1048576).toFixed(0)} MB (setting mpeTrace.editor.wholeFileLimitMB). Open the file from a local folder or a remote window instead.`,
+    );
+  }
+  return new MemorySource(displayName(uri), await vscode.workspace.fs.readFile(uri));
+}
+
+/** The trace kind from the file name (the editor handles SLOG-2 directly, CLOG/CLOG2 via conversion). */
+export function traceKind(uri: vscode.Uri): 'slog2' | 'clog2' | 'clog' | undefined {
+  const name = uri.path.toLowerCase().replace(/\.gz$/, '');
+  if (name.endsWith('.slog2')) return 'slog2';
+  if (name.endsWith('.clog2')) return 'clog2';
+  if (name.endsWith('.clog')) return 'clog';
+  return undefined;
+}
