@@ -17,6 +17,7 @@
  *   i32    version (1)
  *   i32    table byte size, magic included (must equal the gap size)
  *   i64    records: source-location records in the input trace (CLOG2 SRCLOC / CLOG srcloc)
+ *   i64    input sites: distinct (file, line) among those records (what `info` reports as sites)
  *   i32    nfiles, then nfiles × str (i16 n + n UTF-8 bytes)
  *   i32    nsites, then nsites × { i32 file index, i32 line }         — the distinct call sites
  *   i32    nnodes, then per tree node that holds located drawables:
@@ -51,7 +52,9 @@ export interface SourceLocationTable {
   readonly version: number;
   /** Source-location records of the input trace (what `info --json` reports as records). */
   readonly records: number;
-  /** Distinct call sites. */
+  /** Distinct (file, line) among the input's records, as the input's `info` reports them. */
+  readonly inputSites: number;
+  /** The call sites the entries refer to. */
   readonly sites: readonly SourceLocation[];
   /** Number of drawables with at least one location. */
   readonly locatedDrawables: number;
@@ -126,6 +129,8 @@ export class SourceLocationTableBuilder {
   private located = 0;
   /** Input record count; defaults to the number of locations attached. */
   records: number | undefined;
+  /** Distinct sites among the input records; defaults to the number of sites in the table. */
+  inputSites: number | undefined;
   private attached = 0;
 
   get locatedDrawables(): number {
@@ -186,7 +191,7 @@ export class SourceLocationTableBuilder {
 
   /** True when the table would say nothing (no sites, no records): the writer then omits it. */
   get isEmpty(): boolean {
-    return this.sites.length === 0 && this.located === 0 && !this.records;
+    return this.sites.length === 0 && this.located === 0 && !this.records && !this.inputSites;
   }
 
   encode(): Uint8Array {
@@ -200,6 +205,7 @@ export class SourceLocationTableBuilder {
     out.i32(SRCLOC_VERSION);
     out.i32(0); // size, patched below
     out.i64(this.records ?? this.attached);
+    out.i64(this.inputSites ?? this.sites.length);
     out.i32(fileBytes.length);
     for (const b of fileBytes) {
       out.i16(b.length);
@@ -221,6 +227,7 @@ class DecodedTable implements SourceLocationTable {
   constructor(
     readonly version: number,
     readonly records: number,
+    readonly inputSites: number,
     readonly sites: readonly SourceLocation[],
     readonly locatedDrawables: number,
     private readonly nodes: ReadonlyMap<string, NodeSourceLocations>,
@@ -251,6 +258,8 @@ export function decodeSourceLocationTable(bytes: Uint8Array, base: number, file:
   if (size !== bytes.length) throw r.error(`source-location table size ${size} does not match its ${bytes.length}-byte slot`, r.pos - 4);
   const records = r.i64('source-location record count');
   if (records < 0) throw r.error(`negative source-location record count ${records}`, r.pos - 8);
+  const inputSites = r.i64('input site count');
+  if (inputSites < 0) throw r.error(`negative input site count ${inputSites}`, r.pos - 8);
   const nfiles = r.checkCount(r.i32('file count'), 2, 'file');
   const files: string[] = [];
   for (let i = 0; i < nfiles; i++) files.push(r.javaString('source file name'));
@@ -287,5 +296,5 @@ export function decodeSourceLocationTable(bytes: Uint8Array, base: number, file:
     nodes.set(nodeKey(depth, xpos), { depth, xpos, nestless, nestable });
   }
   if (r.remaining !== 0) throw r.error(`${r.remaining} unexpected bytes after the source-location table`);
-  return new DecodedTable(version, records, sites, located, nodes);
+  return new DecodedTable(version, records, inputSites, sites, located, nodes);
 }

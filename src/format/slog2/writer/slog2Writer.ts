@@ -5,7 +5,7 @@
  * (depth + 1 nodes, each ≤ ~leaf size of drawables) and its shadow buffers. `finish()` closes the
  * trunk and writes the source-location table, CategoryMap, LineIDMapList, TreeDir and the header.
  */
-import type { Category, Drawable, LineIDMap, LineIDMapRow, Primitive, SourceLocation, Topology } from '../../model/types';
+import type { Category, Drawable, LineIDMap, LineIDMapRow, Primitive, Topology } from '../../model/types';
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../model/types';
 import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
 import { ByteWriter } from './byteWriter';
@@ -43,8 +43,8 @@ export interface Slog2Trailer {
   readonly categories: Iterable<Category>;
   /** The trace's Y-axis maps; the Identity Map is appended unless one is present (§5). */
   readonly lineIDMaps: readonly LineIDMap[];
-  /** Source-location facts of the input (records seen, all call sites), for the srcloc table. */
-  readonly sourceLocations?: { readonly records: number; readonly sites: readonly SourceLocation[] };
+  /** Source-location facts of the input (records seen, distinct sites among them), for the srcloc table. */
+  readonly sourceLocations?: { readonly records: number; readonly sites: number };
 }
 
 export interface Slog2WriteSummary {
@@ -201,7 +201,7 @@ export class Slog2Writer {
 
     if (trailer.sourceLocations) {
       this.srcloc.records = trailer.sourceLocations.records;
-      for (const s of trailer.sourceLocations.sites) this.srcloc.site(s);
+      this.srcloc.inputSites = trailer.sourceLocations.sites;
     }
     if (!this.srcloc.isEmpty) this.append(this.srcloc.encode(), false);
 
