@@ -1,0 +1,106 @@
+/**
+ * The public shape of a CLOG2 / old CLOG conversion: a single-use stream of drawables in SLOG-2
+ * arrival order, and a summary (final categories, Y-axis maps, counts) available once the stream
+ * has been read to the end — definitions at the end of the input decide names and colours.
+ */
+import type { Category, LineIDMap, Primitive } from '../model/types';
+
+export interface ConvertOptions {
+  /** File name for messages. */
+  readonly name: string;
+  readonly signal?: AbortSignal;
+  /** Called after each input chunk with the number of input bytes consumed so far. */
+  readonly onProgress?: (bytesRead: number) => void;
+  /** Reproduce the reference's `msg_size=0` for receive-before-send arrows (tests). */
+  readonly referenceQuirks?: boolean;
+}
+
+export interface UnmatchedSummary {
+  /** The reference converter's `Number of Unmatched Events` (CLOG2.md §11.10). */
+  readonly reference: number;
+  /** States left open at the end, per category (our detailed count). */
+  readonly openStates: readonly { readonly category: number; readonly name: string; readonly count: number }[];
+  readonly sends: number;
+  readonly receives: number;
+  /** Final events with no open state (dropped). */
+  readonly droppedFinals: number;
+  /** Event records dropped because their etype's role does not fit the record kind (§11.6). */
+  readonly droppedRecords: number;
+}
+
+export interface ConversionSummary {
+  readonly format: 'clog2' | 'clog';
+  /** "CLOG-02.44" or "CLOG". */
+  readonly version: string;
+  /** Used categories (at least one drawable), by index, with their final names and colours. */
+  readonly categories: readonly Category[];
+  /** Drawables per category index (used categories only). */
+  readonly categoryCounts: ReadonlyMap<number, number>;
+  /** Process / Communicator (-Thread) views of the used lines, then the identity map. */
+  readonly lineIDMaps: readonly LineIDMap[];
+  /** Distinct lineIDs used by drawable vertices, ascending. */
+  readonly lineIDs: readonly number[];
+  /** Drawable time range (min earliest, max latest); undefined when there are no drawables. */
+  readonly timeRange: readonly [number, number] | undefined;
+  readonly drawables: { readonly total: number; readonly state: number; readonly arrow: number; readonly event: number };
+  readonly unmatched: UnmatchedSummary;
+  /** SRCLOC records read and distinct (file, line) sites among them. */
+  readonly sourceLocations: { readonly records: number; readonly sites: number };
+  /** Records parsed, by record-type name. */
+  readonly records: Readonly<Record<string, number>>;
+  readonly truncated: boolean;
+  /** Drawables released before a drawable with an earlier end time (only if records were out of time order). */
+  readonly outOfOrder: number;
+  readonly warnings: readonly string[];
+}
+
+export interface ClogConversion {
+  /** The drawables, in non-decreasing latest time (ties: decreasing earliest). Single use. */
+  readonly drawables: AsyncIterable<Primitive>;
+  /** The same stream in batches (cheaper per drawable). Single use; use either this or `drawables`. */
+  readonly batches: AsyncIterable<readonly Primitive[]>;
+  /** Live category objects by index (names/colours final only when `finished`). */
+  category(index: number): Category | undefined;
+  readonly finished: boolean;
+  /** Available once the stream has been read to the end; throws before. */
+  readonly summary: ConversionSummary;
+}
+
+/** Turns a batch generator into the ClogConversion object. */
+export function makeConversion(
+  run: () => AsyncGenerator<readonly Primitive[]>,
+  getSummary: () => ConversionSummary | undefined,
+  category: (index: number) => Category | undefined,
+): ClogConversion {
+  let started = false;
+  const start = (): AsyncGenerator<readonly Primitive[]> => {
+    if (started) throw new Error('a conversion stream can be read only once');
+    started = true;
+    return run();
+  };
+  return {
+    batches: { [Symbol.asyncIterator]: () => start() },
+    drawables: {
+      [Symbol.asyncIterator]: () =>
+        (async function* () {
+          for await (const batch of start()) yield* batch;
+        })(),
+    },
+    category,
+    get finished() {
+      return getSummary() !== undefined;
+    },
+    get summary() {
+      const s = getSummary();
+      if (s === undefined) throw new Error('the conversion summary is available only after the drawable stream has been read to the end');
+      return s;
+    },
+  };
+}
+
+/** Reads a whole conversion into memory (small files, tests). */
+export async function collectConversion(c: ClogConversion): Promise<{ drawables: Primitive[]; summary: ConversionSummary }> {
+  const drawables: Primitive[] = [];
+  for await (const batch of c.batches) for (const p of batch) drawables.push(p);
+  return { drawables, summary: c.summary };
+}

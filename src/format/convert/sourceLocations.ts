@@ -1,0 +1,90 @@
+/**
+ * Source locations (CLOG2.md §10, CLOG.md §5): interned file/line values, the "pending location per
+ * (world rank, thread)" rule of CLOG2 SRCLOC records, and locations carried in info values whose
+ * format pairs a `file` key with a `line` key (e.g. `file %s line %d`).
+ */
+import { decodeInfo } from '../model/infoFormat';
+import type { Category, SourceLocation } from '../model/types';
+
+export class SourceLocationTable {
+  private readonly sites = new Map<string, SourceLocation>();
+  private readonly recordSites = new Set<SourceLocation>();
+  /** SRCLOC records read. */
+  records = 0;
+
+  /** Counts one SRCLOC record and returns its interned location. */
+  record(file: string, line: number): SourceLocation {
+    const loc = this.intern(file, line);
+    this.records++;
+    this.recordSites.add(loc);
+    return loc;
+  }
+
+  /** One shared object per distinct (file, line). */
+  intern(file: string, line: number): SourceLocation {
+    const key = `${line}\u0000${file}`;
+    let loc = this.sites.get(key);
+    if (loc === undefined) {
+      loc = { file, line };
+      this.sites.set(key, loc);
+    }
+    return loc;
+  }
+
+  /** Distinct (file, line) among SRCLOC records (info-derived locations not included). */
+  get distinctSites(): number {
+    return this.recordSites.size;
+  }
+}
+
+/** The most recent SRCLOC per (world rank, thread), taken by that process's next event record. */
+export class PendingLocations {
+  private readonly pending = new Map<number, SourceLocation>();
+
+  get isEmpty(): boolean {
+    return this.pending.size === 0;
+  }
+
+  set(key: number, loc: SourceLocation): void {
+    this.pending.set(key, loc);
+  }
+
+  /** Returns and clears the pending location of `key`. */
+  take(key: number): SourceLocation | undefined {
+    const loc = this.pending.get(key);
+    if (loc !== undefined) this.pending.delete(key);
+    return loc;
+  }
+}
+
+const FILE_KEY = /(^|[^a-z])(file|filename|file_name|path)\s*[:=]?\s*$/i;
+const LINE_KEY = /(^|[^a-z])(line|lineno|line_no|line_number)\s*[:=]?\s*$/i;
+
+/**
+ * Where the file and line values sit in a category's info, or undefined: the key before a
+ * string value ends in "file" and the key before an integer value ends in "line".
+ */
+export function infoLocationSlots(keys: readonly string[], types: string): { file: number; line: number } | undefined {
+  let file = -1;
+  let line = -1;
+  for (let i = 0; i < types.length && i < keys.length; i++) {
+    const t = types[i];
+    if (file < 0 && t === 's' && FILE_KEY.test(keys[i]!)) file = i;
+    else if (line < 0 && (t === 'd' || t === 'h' || t === 'l') && LINE_KEY.test(keys[i]!)) line = i;
+  }
+  return file >= 0 && line >= 0 ? { file, line } : undefined;
+}
+
+/** A file/line decoded from a drawable's info bytes when its category's format carries one. */
+export function sourceFromInfo(category: Category, info: Uint8Array | undefined, table?: SourceLocationTable): SourceLocation | undefined {
+  if (info === undefined || info.length === 0) return undefined;
+  const slots = infoLocationSlots(category.infoKeys, category.infoTypes);
+  if (slots === undefined) return undefined;
+  const decoded = decodeInfo(info, category.infoTypes);
+  const file = decoded.values[slots.file];
+  const line = decoded.values[slots.line];
+  if (typeof file !== 'string' || file === '' || line === undefined) return undefined;
+  const n = Number(line);
+  if (!Number.isSafeInteger(n) || n <= 0) return undefined;
+  return table ? table.intern(file, n) : { file, line: n };
+}
