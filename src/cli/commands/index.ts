@@ -1,3 +1,4 @@
 // One import per subcommand; each module calls registerCommand() from ../registry.
 import './info';
 import './dump';
+import './stats';

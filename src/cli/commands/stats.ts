@@ -1,0 +1,131 @@
+/**
+ * `mpe-trace stats FILE [--from T] [--to T] [--by category|row|pair] [--json|--csv] [--quick]`:
+ * exact summary statistics of a time range (default: the whole trace), the same numbers as the
+ * side panel (SLOG2.md §16). SLOG-2 files are read node by node (only nodes overlapping the
+ * range); other formats through their time-ordered drawable stream.
+ */
+import type { LineIDMap } from '../../format/model/types';
+import { looksLikeSlog2 } from '../../format/slog2/header';
+import { Slog2File } from '../../format/slog2/slog2File';
+import {
+  batchesOf,
+  computeRangeStats,
+  nodeBatches,
+  statsJson,
+  statsTable,
+  summaryStats,
+  toCsv,
+  type RangeStats,
+  type Table,
+  type TableName,
+} from '../../format/stats';
+import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
+import { openByteSource, openTrace } from '../openTrace';
+import { registerCommand } from '../registry';
+
+const USAGE =
+  'usage: mpe-trace stats FILE [--from T] [--to T] [--by category|row|pair] [--json|--csv] [--quick]\n' +
+  '  Per category (count, inclusive/exclusive time, min/mean/max duration, share of the range),\n' +
+  '  per timeline, and messages per sender/receiver pair, for [from, to] (seconds, closed;\n' +
+  '  default the whole trace). --json prints everything; --csv the table chosen by --by.\n' +
+  '  --quick: whole-trace numbers from the SLOG-2 category summaries, without reading any node.';
+
+type By = 'category' | 'row' | 'pair';
+
+function byOption(args: ParsedArgs): By {
+  const v = args.values.get('--by') ?? 'category';
+  if (v !== 'category' && v !== 'row' && v !== 'pair') throw new UsageError(`--by must be category, row or pair, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function resolveRange(args: ParsedArgs, whole: readonly [number, number]): [number, number] {
+  const from = numberOption(args, '--from') ?? whole[0];
+  const to = numberOption(args, '--to') ?? whole[1];
+  if (!(from <= to)) throw new UsageError(`--from ${from} is after --to ${to}`);
+  return [from, to];
+}
+
+async function slog2Stats(path: string, args: ParsedArgs): Promise<RangeStats | undefined> {
+  const source = await openByteSource(path);
+  let file: Slog2File | undefined;
+  try {
+    const head = await source.read(0, Math.min(64, source.size));
+    if (!looksLikeSlog2(head)) return undefined;
+    file = await Slog2File.open(source);
+    if (args.flags.has('--quick')) {
+      if (args.values.has('--from') || args.values.has('--to')) throw new UsageError('--quick gives whole-trace numbers only (no --from/--to)');
+      const quick = summaryStats(file.categories, file.timeRange);
+      if (quick === undefined) throw new UsageError(`${path}: no category summaries (SLOG-2 2.0.5?); run without --quick`);
+      return quick;
+    }
+    const range = resolveRange(args, file.timeRange);
+    const stats = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0 })), range);
+    for (const w of file.warnings) process.stderr.write(`warning: ${w}\n`);
+    return stats;
+  } finally {
+    if (file !== undefined) await file.close();
+    else await source.close();
+  }
+}
+
+/** Any other format the CLI can open: its drawables come in increasing start time. */
+async function streamStats(path: string, args: ParsedArgs): Promise<RangeStats> {
+  if (args.flags.has('--quick')) throw new UsageError('--quick needs a SLOG-2 file (category summaries)');
+  const trace = await openTrace(path);
+  try {
+    const lineIDMaps: readonly LineIDMap[] = 'lineIDMaps' in trace && Array.isArray(trace.lineIDMaps) ? (trace.lineIDMaps as LineIDMap[]) : [];
+    const whole = args.values.has('--from') && args.values.has('--to') ? ([0, 0] as const) : (await trace.info()).timeRange;
+    const range = resolveRange(args, whole);
+    const stats = await computeRangeStats(
+      { categories: trace.categories, lineIDMaps },
+      batchesOf(trace.drawables(range[0], range[1]), { ordered: true }),
+      range,
+    );
+    for (const w of trace.warnings) process.stderr.write(`warning: ${w}\n`);
+    return stats;
+  } finally {
+    await trace.close();
+  }
+}
+
+const TABLE_OF: Record<By, TableName> = { category: 'categories', row: 'rows', pair: 'pairs' };
+
+function num(v: string | number | undefined): string {
+  if (v === undefined) return '-';
+  if (typeof v === 'string') return v;
+  if (Number.isInteger(v)) return String(v);
+  return v.toPrecision(6);
+}
+
+/** A readable fixed-width table (text columns left-aligned, numbers right-aligned). */
+export function formatTable(t: Table): string {
+  const cells = [t.columns.map(String), ...t.rows.map((r) => r.map(num))];
+  const numeric = t.columns.map((_, i) => t.rows.every((r) => r[i] === undefined || typeof r[i] === 'number'));
+  const widths = t.columns.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  return cells.map((r) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+export async function runStats(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ['--from', '--to', '--by'], ['--json', '--csv', '--quick']);
+  if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE\n${USAGE}`);
+  if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');
+  const by = byOption(args);
+  const path = args.positionals[0]!;
+  const stats = (await slog2Stats(path, args)) ?? (await streamStats(path, args));
+  if (args.flags.has('--json')) {
+    process.stdout.write(JSON.stringify(statsJson(stats)) + '\n');
+    return 0;
+  }
+  const table = statsTable(stats, TABLE_OF[by]);
+  if (args.flags.has('--csv')) {
+    process.stdout.write(toCsv(table));
+    return 0;
+  }
+  const [t0, t1] = stats.range;
+  const note = stats.kind === 'exact' ? '' : ` (${stats.kind}: from the category summaries; no rows or messages)`;
+  process.stdout.write(`range ${t0} .. ${t1} s (${t1 - t0} s), ${stats.drawables} drawables, ${stats.messages.count} messages${note}\n\n`);
+  process.stdout.write(formatTable(table));
+  return 0;
+}
+
+registerCommand('stats', { summary: 'summary statistics of a time range (per category, timeline, message pair)', usage: USAGE, run: runStats });
