@@ -1,0 +1,3 @@
+export * from './sidecar';
+export * from './edits';
+export * from './store';
