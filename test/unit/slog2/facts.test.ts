@@ -1,7 +1,6 @@
 // `info` against the reference facts of every SLOG-2 sample: the library for all, the built CLI for some.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { slog2TraceInfo } from '../../../src/format/info/slog2Info';
@@ -9,6 +8,7 @@ import type { TraceInfo } from '../../../src/format/info/traceInfo';
 import { Slog2File } from '../../../src/format/slog2/slog2File';
 import { repoRoot } from '../../helpers/paths';
 import { samples, sampleSource, slog2Facts, type Sample } from './samples';
+import { runCli } from '../cli/runCli';
 
 function expectedInfo(s: Sample): TraceInfo {
   const f = slog2Facts(s);
@@ -45,21 +45,6 @@ for (const s of samples) {
       await file.close();
     }
   });
-}
-
-/** Builds the CLI from the current sources (so the test never runs a stale dist/). */
-function buildCli(): string {
-  const out = path.join(repoRoot, 'out', 'test-cli', 'cli.js');
-  const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
-  const r = spawnSync(esbuild, [path.join(repoRoot, 'src/cli/main.ts'), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return out;
-}
-
-let cli: string | undefined;
-function runCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  cli ??= buildCli();
-  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
 }
 
 for (const name of ['user_states_4', 'bigrun_medium_4', 'data', 'fpilog']) {
