@@ -1,0 +1,53 @@
+// Benchmark runner: bundles each test/bench/*.bench.ts with esbuild (like test/run.mjs) and runs
+// them one after another, each in its own node process, printing a header per bench, the bench's
+// own figures (it prints them) and that process's peak RSS. Figures only, no pass/fail.
+//   node test/bench/run.mjs            every bench
+//   node test/bench/run.mjs slog2      only benches whose file name contains "slog2"
+// Benches find the repository root in MPE_TRACE_ROOT (as tests do).
+import * as esbuild from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+const benchDir = path.join(root, 'test', 'bench');
+const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const benches = fs
+  .readdirSync(benchDir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
+
+const outdir = path.join(root, 'out', 'bench');
+fs.rmSync(outdir, { recursive: true, force: true });
+fs.mkdirSync(outdir, { recursive: true });
+await esbuild.build({
+  entryPoints: benches.map((f) => path.join(benchDir, f)),
+  outdir,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: 'inline',
+  external: ['vscode'],
+  logLevel: 'warning',
+});
+
+// Preloaded into every bench process: reports its peak resident set size when it exits.
+const peak = path.join(outdir, 'peak-rss.cjs');
+fs.writeFileSync(
+  peak,
+  "process.on('exit', (code) => { process.stdout.write(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB (exit ${code})\\n`); });\n",
+);
+
+let failed = 0;
+for (const f of benches) {
+  const js = path.join(outdir, f.replace(/\.ts$/, '.js'));
+  console.log(`\n=== ${f} ===`);
+  const start = Date.now();
+  const r = spawnSync(process.execPath, ['--expose-gc', '--require', peak, js], { stdio: 'inherit', cwd: root, env: { ...process.env, MPE_TRACE_ROOT: root } });
+  console.log(`(${((Date.now() - start) / 1000).toFixed(1)} s wall)`);
+  if (r.status !== 0) failed++;
+}
+if (benches.length === 0) console.log('no benchmarks matched');
+process.exit(failed === 0 ? 0 : 1);
