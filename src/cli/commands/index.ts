@@ -2,3 +2,4 @@
 import './info';
 import './dump';
 import './stats';
+import './convert';

@@ -1,0 +1,71 @@
+/** `mpe-trace convert IN.clog2|IN.clog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]` */
+import { convertFile, defaultOutputPath } from '../../worker/convertJob';
+import { intOption, parseArgs, UsageError } from '../args';
+import { registerCommand } from '../registry';
+
+const USAGE = [
+  'usage: mpe-trace convert IN.clog2|IN.clog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]',
+  '  Converts a CLOG2 or old CLOG trace to SLOG-2 2.0.6 (readable by Jumpshot-4), keeping source locations.',
+  '  -o OUT          output file (default: the input name with .slog2)',
+  '  --force         overwrite OUT if it exists',
+  '  --children N    children per tree node (default 2)',
+  '  --leaf-bytes B  leaf node byte size (default 65536)',
+].join('\n');
+
+export async function runConvert(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ['-o', '--output', '--children', '--leaf-bytes'], ['--force', '--quiet']);
+  if (args.positionals.length !== 1) throw new UsageError(`convert needs exactly one input file\n${USAGE}`);
+  const input = args.positionals[0]!;
+  const output = args.values.get('-o') ?? args.values.get('--output') ?? defaultOutputPath(input);
+  if (output === input) throw new UsageError('the output would overwrite the input; give another name with -o');
+  const childrenPerNode = intOption(args, '--children', 2, 32767);
+  const leafBytes = intOption(args, '--leaf-bytes', 64, 0x7fffffff);
+
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const tty = process.stderr.isTTY === true && !args.flags.has('--quiet');
+  let lastPercent = -1;
+  const started = Date.now();
+  try {
+    const result = await convertFile(input, output, {
+      childrenPerNode,
+      leafBytes,
+      force: args.flags.has('--force'),
+      signal: controller.signal,
+      onProgress: tty
+        ? (read, total) => {
+            const percent = total > 0 ? Math.floor((100 * read) / total) : 100;
+            if (percent !== lastPercent) {
+              lastPercent = percent;
+              process.stderr.write(`\rconverting ${input}: ${percent}%`);
+            }
+          }
+        : undefined,
+    });
+    if (tty) process.stderr.write('\r\x1b[K');
+    const w = result.written;
+    const seconds = (Date.now() - started) / 1000;
+    process.stderr.write(
+      `${output}: ${w.drawables} drawables, ${w.nodes} tree nodes (depth ${w.maxTreeDepth}), ${w.bytes} bytes in ${seconds.toFixed(2)} s` +
+        (result.sourceLocations.records > 0 ? `; source locations: ${result.sourceLocations.records} records, ${w.locatedDrawables} drawables located` : '') +
+        (result.unmatchedEvents > 0 ? `; ${result.unmatchedEvents} unmatched events` : '') +
+        '\n',
+    );
+    for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
+    return 0;
+  } catch (e) {
+    if (tty) process.stderr.write('\r\x1b[K');
+    if (controller.signal.aborted) {
+      process.stderr.write(`mpe-trace: conversion interrupted; ${output} was not written\n`);
+      return 130;
+    }
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+registerCommand('convert', { summary: 'convert a CLOG2/CLOG trace to SLOG-2 (keeps source locations)', usage: USAGE, run: runConvert });

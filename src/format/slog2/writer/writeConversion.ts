@@ -1,0 +1,35 @@
+/**
+ * CLOG2/CLOG conversion → SLOG-2: streams the converter's drawable batches (already in arrival
+ * order) into the one-pass writer, handing encoded nodes to the sink as they accumulate, and
+ * finishes with the converter's final categories, Y maps and source-location counts.
+ */
+import type { ClogConversion } from '../../convert/result';
+import { Slog2Writer, type Slog2WriteSummary } from './slog2Writer';
+import type { OutputSink } from './sink';
+
+export interface WriteConversionOptions {
+  readonly childrenPerNode?: number;
+  readonly leafBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Queued output is handed to the sink once it exceeds this (bounds memory, amortises awaits). */
+const DRAIN_BYTES = 4 << 20;
+
+export async function writeConversion(conversion: ClogConversion, sink: OutputSink, options: WriteConversionOptions = {}): Promise<Slog2WriteSummary> {
+  const writer = new Slog2Writer(sink, {
+    childrenPerNode: options.childrenPerNode,
+    leafBytes: options.leafBytes,
+    topologyOf: (c) => conversion.category(c)?.topology,
+  });
+  const signal = options.signal;
+  for await (const batch of conversion.batches) {
+    signal?.throwIfAborted();
+    for (let i = 0; i < batch.length; i++) writer.add(batch[i]!);
+    if (writer.pendingBytes > DRAIN_BYTES) await writer.drain();
+  }
+  signal?.throwIfAborted();
+  const summary = conversion.summary;
+  if (writer.drawables === 0) throw new Error(`${summary.format.toUpperCase()} input has no drawables: nothing to write (an SLOG-2 file needs at least one)`);
+  return writer.finish({ categories: summary.categories, lineIDMaps: summary.lineIDMaps, sourceLocations: summary.sourceLocations });
+}

@@ -1,0 +1,105 @@
+/**
+ * The conversion job shared by `mpe-trace convert` and the worker thread: input path (CLOG2 or
+ * old CLOG, optionally gzip'd) → SLOG-2 output path, atomically, with progress in input bytes
+ * consumed and cancellation through an AbortSignal (which leaves no file behind).
+ */
+import type { ByteChunks, ByteSource } from '../format/bytes/byteSource';
+import { FormatError } from '../format/bytes/formatError';
+import { chunksOf } from '../format/bytes/memorySource';
+import { convertClogFormat, detectClogFormat } from '../format/info/clogInfo';
+import { writeConversion, type Slog2WriteSummary } from '../format/slog2/writer';
+import { writeAtomically } from '../io/atomicWrite';
+import { FileSource } from '../io/fileSource';
+import { gunzipChunks, hasGzipMagic } from '../io/gzip';
+
+export interface ConvertJobOptions {
+  readonly childrenPerNode?: number;
+  readonly leafBytes?: number;
+  /** Replace an existing output. */
+  readonly force?: boolean;
+  readonly signal?: AbortSignal;
+  /** Input bytes read so far (of the file on disk, compressed if gzip'd) and the file size. */
+  readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+}
+
+export interface ConvertJobResult {
+  readonly input: string;
+  readonly output: string;
+  readonly format: 'clog2' | 'clog';
+  readonly inputBytes: number;
+  readonly written: Slog2WriteSummary;
+  readonly unmatchedEvents: number;
+  readonly sourceLocations: { readonly records: number; readonly sites: number };
+  readonly warnings: readonly string[];
+}
+
+/** Default output name: IN.clog2 / IN.clog / IN.clog2.gz → IN.slog2. */
+export function defaultOutputPath(input: string): string {
+  return input.replace(/\.gz$/i, '').replace(/\.(clog2|clog)$/i, '') + '.slog2';
+}
+
+/** A ByteSource that remembers how far into the file reads have got (progress). */
+class ProgressSource implements ByteSource {
+  private furthest = 0;
+  constructor(
+    private readonly inner: ByteSource,
+    private readonly report: (bytesRead: number, total: number) => void,
+  ) {}
+  get name(): string {
+    return this.inner.name;
+  }
+  get size(): number {
+    return this.inner.size;
+  }
+  async read(offset: number, length: number): Promise<Uint8Array> {
+    const bytes = await this.inner.read(offset, length);
+    if (offset + length > this.furthest) {
+      this.furthest = offset + length;
+      this.report(this.furthest, this.inner.size);
+    }
+    return bytes;
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** Splits off the first chunk (for format detection) and re-yields it. */
+async function peek(chunks: ByteChunks): Promise<{ first: Uint8Array; all: ByteChunks }> {
+  const it = chunks[Symbol.asyncIterator]();
+  const head = await it.next();
+  const first = head.done ? new Uint8Array(0) : head.value;
+  async function* all(): AsyncGenerator<Uint8Array> {
+    if (!head.done) yield first;
+    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+  }
+  return { first, all: all() };
+}
+
+export async function convertFile(input: string, output: string, options: ConvertJobOptions = {}): Promise<ConvertJobResult> {
+  const file = await FileSource.open(input, { maxBlocks: 2 });
+  try {
+    const source = new ProgressSource(file, options.onProgress ?? (() => undefined));
+    const gz = await hasGzipMagic(file);
+    const { first, all } = await peek(gz ? gunzipChunks(source, 1 << 20) : chunksOf(source, 1 << 20));
+    const format = detectClogFormat(first);
+    if (format === undefined) throw new FormatError(input, 0, 'not a CLOG2 or CLOG trace (expected "CLOG-02…" or an old-CLOG record header)');
+    const conversion = convertClogFormat(format, all, { name: input, signal: options.signal });
+    const written = await writeAtomically(output, { force: options.force }, (sink) =>
+      writeConversion(conversion, sink, { childrenPerNode: options.childrenPerNode, leafBytes: options.leafBytes, signal: options.signal }),
+    );
+    const summary = conversion.summary;
+    return {
+      input,
+      output,
+      format,
+      inputBytes: file.size,
+      written,
+      unmatchedEvents: summary.unmatched.reference,
+      sourceLocations: summary.sourceLocations,
+      warnings: summary.warnings,
+    };
+  } finally {
+    await file.close();
+  }
+}
