@@ -1,0 +1,119 @@
+// Benchmark of exact range statistics (issue 7): a synthetic MPI-like SLOG-2 file is written once
+// with our writer into a temp dir, then each measurement runs in a fresh child process so that
+// process.resourceUsage().maxRSS is the statistics' own peak, not the generator's.
+//   BENCH_STATS_MB  target file size in MiB (default 1024)
+// Measured: the whole trace and a 1 % range in the middle (time, drawables/s, peak RSS).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { open } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Category, Drawable, LineIDMap } from '../../src/format/model/types';
+import { makePrimitive } from '../../src/format/model/types';
+import { Slog2File } from '../../src/format/slog2/slog2File';
+import { Slog2Writer } from '../../src/format/slog2/writer';
+import { computeRangeStats, nodeBatches } from '../../src/format/stats';
+import { FileSink } from '../../src/io/fileSink';
+import { FileSource } from '../../src/io/fileSource';
+
+const RANKS = 16;
+const CATS: Category[] = [
+  cat(0, 'message', 'arrow', ['msg_tag=', ', msg_size=', ''], 'dd'),
+  cat(1, 'Main', 'state'),
+  cat(2, 'Step', 'state'),
+  cat(3, 'MPI_Isend', 'state'),
+  cat(4, 'MPI_Irecv', 'state'),
+  cat(5, 'MPI_Waitall', 'state'),
+  cat(6, 'Mark', 'event'),
+];
+
+function cat(index: number, name: string, topology: Category['topology'], infoKeys: string[] = [], infoTypes = ''): Category {
+  return { index, name, topology, rgba: [(index * 70) % 256, 120, 200, 255], modifiable: true, width: 1, infoKeys, infoTypes, methods: [] };
+}
+
+/** One iteration per rank: Step ⊃ Isend, Irecv, Waitall; a message to the next rank; an event. */
+function iteration(i: number, out: Drawable[]): void {
+  const base = 1 + i * 1e-3;
+  for (let r = 0; r < RANKS; r++) {
+    const j = ((i * 7 + r * 13) % 97) * 1e-7;
+    const s0 = base + r * 1e-6 + j;
+    const s = (a: number, b: number, c: number) => makePrimitive(c, [{ time: a, lineID: r }, { time: b, lineID: r }]);
+    out.push(s(s0 + 1e-5, s0 + 2e-5, 3), s(s0 + 3e-5, s0 + 3.5e-5, 4), s(s0 + 4e-5, s0 + 6e-4 + j, 5));
+    out.push(makePrimitive(6, [{ time: s0 + 5e-5, lineID: r }]));
+    const info = new Uint8Array(8);
+    new DataView(info.buffer).setInt32(0, i % 5);
+    new DataView(info.buffer).setInt32(4, 64 << (i % 12));
+    out.push(makePrimitive(0, [{ time: s0 + 1.5e-5, lineID: r }, { time: s0 + 5e-4, lineID: (r + 1) % RANKS }], info));
+    out.push(s(s0, s0 + 7e-4 + j, 2));
+  }
+}
+
+async function generate(file: string, targetBytes: number): Promise<{ bytes: number; drawables: number; seconds: number }> {
+  const started = performance.now();
+  const handle = await open(file, 'w');
+  const sink = new FileSink(handle);
+  const topo = new Map(CATS.map((c) => [c.index, c.topology]));
+  const writer = new Slog2Writer(sink, { topologyOf: (c) => topo.get(c) });
+  const batch: Drawable[] = [];
+  let i = 0;
+  // ~45 bytes per drawable on disk, 6 drawables per rank and iteration.
+  const iterations = Math.max(10, Math.round(targetBytes / (45 * 6 * RANKS)));
+  for (; i < iterations; i++) {
+    batch.length = 0;
+    iteration(i, batch);
+    batch.sort((a, b) => a.latest - b.latest || b.earliest - a.earliest);
+    for (const d of batch) writer.add(d);
+    if (writer.pendingBytes > 8 << 20) await writer.drain();
+  }
+  const end = 1 + i * 1e-3 + 1e-3;
+  for (let r = 0; r < RANKS; r++) writer.add(makePrimitive(1, [{ time: 0.5, lineID: r }, { time: end, lineID: r }]));
+  const maps: LineIDMap[] = [{ title: 'Process View', columns: ['world_rank'], rows: Array.from({ length: RANKS }, (_, r) => ({ lineID: r, path: [r] })), methods: [] }];
+  const summary = await writer.finish({ categories: CATS, lineIDMaps: maps });
+  await sink.flush();
+  await handle.close();
+  return { bytes: summary.bytes, drawables: summary.drawables, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Child: exact statistics of a fraction of the file; prints one JSON line. */
+async function measure(file: string, fraction: number): Promise<void> {
+  const started = performance.now();
+  const f = await Slog2File.open(await FileSource.open(file));
+  const [a, b] = f.timeRange;
+  const mid = (a + b) / 2;
+  const half = ((b - a) * fraction) / 2;
+  const range: [number, number] = fraction >= 1 ? [a, b] : [mid - half, mid + half];
+  const s = await computeRangeStats(f, nodeBatches(f.query(range[0], range[1], { lowestDepth: 0 })), range);
+  const seconds = (performance.now() - started) / 1000;
+  const main = s.categories.find((c) => c.name === 'Step');
+  process.stdout.write(
+    JSON.stringify({ fraction, seconds, drawables: s.drawables, nodesRead: f.nodesRead, maxRssMiB: process.resourceUsage().maxRSS / 1024, messages: s.messages.count, stepExclusive: main?.exclusive }) + '\n',
+  );
+  await f.close();
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === '--measure') return measure(process.argv[3]!, Number(process.argv[4]));
+  const mib = Number(process.env.BENCH_STATS_MB ?? 1024);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-stats-bench-'));
+  const file = path.join(dir, 'synthetic.slog2');
+  try {
+    const g = await generate(file, mib * 1024 * 1024);
+    console.log(`stats bench: generated ${(g.bytes / 2 ** 20).toFixed(0)} MiB, ${g.drawables} drawables, ${RANKS} ranks in ${g.seconds.toFixed(1)} s`);
+    for (const fraction of [1, 0.01]) {
+      const r = spawnSync(process.execPath, [process.argv[1]!, '--measure', file, String(fraction)], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`measurement failed: ${r.stderr}`);
+      const m = JSON.parse(r.stdout) as { seconds: number; drawables: number; maxRssMiB: number; nodesRead: number };
+      console.log(
+        `stats bench: ${fraction >= 1 ? 'whole trace' : `${fraction * 100} % range`}: ${m.seconds.toFixed(2)} s, ${m.drawables} drawables ` +
+          `(${(m.drawables / m.seconds / 1e6).toFixed(2)} M/s), ${m.nodesRead} nodes, peak RSS ${m.maxRssMiB.toFixed(0)} MiB`,
+      );
+    }
+  } finally {
+    if (process.env.BENCH_KEEP === undefined) fs.rmSync(dir, { recursive: true, force: true }); else console.log(file);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
