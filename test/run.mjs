@@ -23,7 +23,8 @@ function findTests(dir) {
 }
 
 const tests = findTests(path.join(root, 'test')).filter((t) => filters.length === 0 || filters.some((f) => t.includes(f)));
-const outdir = path.join(root, 'out', 'test');
+// One output directory per run: several runs may share the working tree at the same time.
+const outdir = path.join(root, 'out', 'test', `run-${process.pid}`);
 fs.rmSync(outdir, { recursive: true, force: true });
 await esbuild.build({
   entryPoints: tests,
@@ -45,4 +46,5 @@ const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test
   cwd: root,
   env: { ...process.env, MPE_TRACE_ROOT: root },
 });
+fs.rmSync(outdir, { recursive: true, force: true });
 process.exit(r.status ?? 1);
