@@ -8,7 +8,7 @@ import { FormatError } from '../bytes/formatError';
 import type { Category, Drawable, LineIDMap, Shadow } from '../model/types';
 import { parseCategoryMap, unknownCategory } from './categoryMap';
 import { drawingOrderCompare } from './drawingOrder';
-import { checkBlock, HEADER_BYTES, parseHeader, type FBinfo, type Slog2Header } from './header';
+import { checkBlock, HEADER_BYTES, isNullFBinfo, parseHeader, type FBinfo, type Slog2Header } from './header';
 import { parseLineIDMapList } from './lineIDMaps';
 import { LruCache } from './lruCache';
 import { TreeIndex, parseTreeDir, type TreeNodeInfo } from './treeDir';
@@ -70,6 +70,7 @@ export class Slog2File {
     const file = source.name;
     const headBytes = await source.read(0, Math.min(HEADER_BYTES, source.size));
     const { header, warnings } = parseHeader(headBytes, file, source.size);
+    checkNoOverlap(file, header, []);
     const readReader = async (fb: FBinfo, what: string) => new BinaryReader(await readChecked(source, header, fb, what), fb.fptr, file);
 
     const catReader = await readReader(header.categories, 'CategoryMap');
@@ -83,6 +84,7 @@ export class Slog2File {
     const entries = parseTreeDir(dirReader);
     trailing(dirReader, 'TreeDir', warnings);
     const { nodes, root } = validateTreeDir(entries, header, source, warnings);
+    checkNoOverlap(file, header, nodes);
     return new Slog2File(source, header, categories, lineIDMaps, nodes, root, warnings, options);
   }
 
@@ -227,6 +229,29 @@ export class Slog2File {
 async function readChecked(source: ByteSource, header: Slog2Header, fb: { fptr: number; size: number }, what: string): Promise<Uint8Array> {
   checkBlock(source.name, source.size, header.maxBufferByteSize, fb, what, fb.fptr);
   return source.read(fb.fptr, fb.size);
+}
+
+/** Blocks are packed back to back and never share bytes (SLOG2.md §2, §17): overlapping pointers mean a corrupt file. */
+function checkNoOverlap(file: string, header: Slog2Header, nodes: readonly TreeNodeInfo[]): void {
+  const blocks: { fptr: number; size: number; what: string; at: number }[] = [];
+  const named: [string, FBinfo, number][] = [
+    ['CategoryMap', header.categories, 24],
+    ['MethodDefs', header.methodDefs, 36],
+    ['LineIDMapList', header.lineIDMaps, 48],
+    ['TreeDir', header.treeDir, 72],
+    ['Annotations', header.annotations, 84],
+    ['Postamble', header.postamble, 96],
+  ];
+  for (const [what, fb, at] of named) if (!isNullFBinfo(fb)) blocks.push({ ...fb, what, at });
+  for (const n of nodes) blocks.push({ fptr: n.fptr, size: n.size, what: `tree node (${n.depth},${n.xpos})`, at: n.entryOffset });
+  blocks.sort((x, y) => x.fptr - y.fptr);
+  for (let i = 1; i < blocks.length; i++) {
+    const prev = blocks[i - 1]!;
+    const cur = blocks[i]!;
+    if (cur.fptr < prev.fptr + prev.size) {
+      throw new FormatError(file, cur.at, `${cur.what} block at ${cur.fptr} overlaps ${prev.what} block (${prev.size} bytes at ${prev.fptr})`);
+    }
+  }
 }
 
 function trailing(r: BinaryReader, what: string, warnings: string[]): void {

@@ -129,6 +129,16 @@ test('header problems: placeholder, short file, wrong version, pointers past EOF
   assert.match((await openError(huge)).message, /^bad\.slog2:\d+: categories fptr \d+ is outside the supported range/);
 });
 
+test('overlapping blocks are refused', async () => {
+  const good = build('SLOG 2.0.6');
+  const bad = good.slice();
+  const dv = new DataView(bad.buffer);
+  // Point the LineIDMapList into the CategoryMap block.
+  dv.setBigInt64(48, dv.getBigInt64(24) + 4n);
+  const e = await openError(bad, false);
+  assert.match(e.message, /overlaps/);
+});
+
 test('counts are checked before allocation: a huge drawable count fails at once', async () => {
   const good = build('SLOG 2.0.6');
   const bad = good.slice();
