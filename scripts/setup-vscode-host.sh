@@ -31,8 +31,13 @@ if ((${#missing[@]})); then
   fi
   say "apt-get install ${missing[*]}"
   t0=$SECONDS
-  $SUDO apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  apt_log="$(mktemp -t mpe-trace-apt.XXXXXX)"
+  if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$apt_log" 2>&1; then
+    tail -30 "$apt_log" >&2
+    say "apt-get failed (log: $apt_log)"
+    exit 1
+  fi
+  rm -f "$apt_log"
   say "Debian packages installed in $((SECONDS - t0)) s"
 fi
 [ "${1:-}" = --system ] && exit 0

@@ -1,0 +1,38 @@
+// Builds a fresh copy of the test/sample workspace: the committed template (test/e2e/workspace: the C
+// source of the user_states corpus program) plus copies of real traces from test/fixtures.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { repoRoot } from './codeServer.mjs';
+
+export const templateDir = path.join(repoRoot, 'test', 'e2e', 'workspace');
+const fixturesDir = path.join(repoRoot, 'test', 'fixtures');
+
+/** Trace files copied into the workspace root (name in the workspace -> fixture name). */
+export const traceFiles = {
+  'user_states_4.clog2': 'user_states_4.clog2',
+  'user_states_4.slog2': 'user_states_4.slog2',
+  'ring_p2p_4.slog2': 'ring_p2p_4.slog2',
+  'pi_bcast_4.slog2': 'pi_bcast_4.slog2',
+};
+/** Gzip-compressed copies made at build time (the editor also opens *.gz). */
+export const gzipFiles = { 'pi_bcast_4.slog2.gz': 'pi_bcast_4.slog2' };
+
+export function buildWorkspace(dest) {
+  fs.cpSync(templateDir, dest, { recursive: true });
+  for (const [name, fixture] of Object.entries(traceFiles)) fs.copyFileSync(path.join(fixturesDir, fixture), path.join(dest, name));
+  for (const [name, fixture] of Object.entries(gzipFiles)) {
+    fs.writeFileSync(path.join(dest, name), zlib.gzipSync(fs.readFileSync(path.join(fixturesDir, fixture))));
+  }
+  return dest;
+}
+
+export function readPackageJson() {
+  return JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+}
+
+/** The custom editor view type if package.json contributes it (the UI checks for it are guarded by this). */
+export function contributedViewType(pkg, viewType = 'mpeTrace.timeline') {
+  const editors = pkg.contributes?.customEditors ?? [];
+  return editors.some((e) => e.viewType === viewType) ? viewType : undefined;
+}
