@@ -1,0 +1,2 @@
+export * from './matcher';
+export * from './treeSearch';
