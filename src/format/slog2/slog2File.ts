@@ -148,6 +148,15 @@ export class Slog2File {
         `${this.source.name}:${info.fptr}: ${what} header says (${h.depth},${h.xpos}) FBinfo(${h.size} @ ${h.fptr}), the tree directory says FBinfo(${info.size} @ ${info.fptr})`,
       );
     }
+    // The child stubs are the reference viewer's only parent→child links: they must agree with the TreeDir.
+    for (const { child } of node.shadowBuffers) {
+      const entry = this.index.find(child.depth, child.xpos);
+      if (child.depth !== h.depth - 1 || entry === undefined || entry.fptr !== child.fptr || entry.size !== child.size) {
+        this.warnings.push(
+          `${this.source.name}:${info.fptr}: ${what} has a child stub (${child.depth},${child.xpos}) FBinfo(${child.size} @ ${child.fptr}) that the tree directory does not list`,
+        );
+      }
+    }
     return node;
   }
 

@@ -38,14 +38,22 @@ export class TreeIndex {
   private readonly levels: TreeNodeInfo[][] = [];
   /** Per level: true when xpos order is also time order (bounds non-decreasing), which makes the binary search exact. */
   private readonly ordered: boolean[] = [];
+  private readonly byId = new Map<string, TreeNodeInfo>();
 
   constructor(nodes: readonly TreeNodeInfo[], readonly maxDepth: number) {
     for (let d = 0; d <= maxDepth; d++) this.levels.push([]);
-    for (const n of nodes) this.levels[n.depth]?.push(n);
+    for (const n of nodes) {
+      this.levels[n.depth]?.push(n);
+      this.byId.set(`${n.depth},${n.xpos}`, n);
+    }
     for (const level of this.levels) {
       level.sort((a, b) => a.xpos - b.xpos);
       this.ordered.push(level.every((n, i) => i === 0 || (n.earliest >= level[i - 1]!.earliest && n.latest >= level[i - 1]!.latest)));
     }
+  }
+
+  find(depth: number, xpos: number): TreeNodeInfo | undefined {
+    return this.byId.get(`${depth},${xpos}`);
   }
 
   level(depth: number): readonly TreeNodeInfo[] {
