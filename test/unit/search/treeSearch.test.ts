@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { compileQuery, countMatches, findNext, type DrawableMatcher, type SearchFrom, type SearchMatch, type SearchQuery } from '../../../src/format/search';
+import { compileQuery, countMatches, findNext, type DrawableMatcher, type FindResult, type SearchFrom, type SearchMatch, type SearchQuery } from '../../../src/format/search';
 import { Slog2File } from '../../../src/format/slog2/slog2File';
 import { drawingOrderCompare } from '../../../src/format/slog2/drawingOrder';
 import { FileSource } from '../../../src/io/fileSource';
@@ -53,7 +53,7 @@ async function walk(file: Slog2File, m: DrawableMatcher, direction: 1 | -1): Pro
   const out: SearchMatch[] = [];
   let from: SearchFrom = { time: direction === 1 ? -Infinity : Infinity };
   for (;;) {
-    const r = await findNext(file, m, from, direction);
+    const r: FindResult = await findNext(file, m, from, direction);
     if (r.match === undefined) return out;
     out.push(r.match);
     from = { drawable: r.match.drawable };
