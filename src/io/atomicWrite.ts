@@ -13,6 +13,12 @@ import { FileSink } from './fileSink';
 export interface AtomicWriteOptions {
   /** Replace an existing target. */
   readonly force?: boolean;
+  /**
+   * fsync before the rename, so even a power loss cannot leave a truncated target. Off by default:
+   * it can cost seconds on a busy disk, and the rename-after-complete-write already guarantees
+   * that a crash or cancellation of this process never exposes a partial file.
+   */
+  readonly durable?: boolean;
 }
 
 /** Thrown when the target exists and `force` is not set (code EEXIST, like fs errors). */
@@ -33,6 +39,7 @@ export class AtomicFile {
     private readonly handle: FileHandle,
     readonly sink: FileSink,
     private readonly force: boolean,
+    private readonly durable: boolean,
   ) {}
 
   static async create(target: string, options: AtomicWriteOptions = {}): Promise<AtomicFile> {
@@ -41,7 +48,7 @@ export class AtomicFile {
     const dir = path.dirname(target);
     const tempPath = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     const handle = await open(tempPath, 'wx');
-    return new AtomicFile(target, tempPath, handle, new FileSink(handle), force);
+    return new AtomicFile(target, tempPath, handle, new FileSink(handle), force, options.durable ?? false);
   }
 
   /** Flushes, closes and moves the temporary file onto the target. */
@@ -50,7 +57,7 @@ export class AtomicFile {
     this.done = true;
     try {
       await this.sink.flush();
-      await this.handle.sync();
+      if (this.durable) await this.handle.sync();
       await this.handle.close();
       if (this.force) await rename(this.tempPath, this.target);
       else await this.linkWithoutOverwrite();

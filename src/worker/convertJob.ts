@@ -20,6 +20,8 @@ export interface ConvertJobOptions {
   readonly signal?: AbortSignal;
   /** Input bytes read so far (of the file on disk, compressed if gzip'd) and the file size. */
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Reproduce the reference converter's quirks (msg_size 0 of receive-before-send arrows): tests. */
+  readonly referenceQuirks?: boolean;
 }
 
 export interface ConvertJobResult {
@@ -81,10 +83,10 @@ export async function convertFile(input: string, output: string, options: Conver
   try {
     const source = new ProgressSource(file, options.onProgress ?? (() => undefined));
     const gz = await hasGzipMagic(file);
-    const { first, all } = await peek(gz ? gunzipChunks(source, 1 << 20) : chunksOf(source, 1 << 20));
+    const { first, all } = await peek(gz ? gunzipChunks(source, 256 << 10) : chunksOf(source, 1 << 20));
     const format = detectClogFormat(first);
     if (format === undefined) throw new FormatError(input, 0, 'not a CLOG2 or CLOG trace (expected "CLOG-02…" or an old-CLOG record header)');
-    const conversion = convertClogFormat(format, all, { name: input, signal: options.signal });
+    const conversion = convertClogFormat(format, all, { name: input, signal: options.signal, referenceQuirks: options.referenceQuirks });
     const written = await writeAtomically(output, { force: options.force }, (sink) =>
       writeConversion(conversion, sink, { childrenPerNode: options.childrenPerNode, leafBytes: options.leafBytes, signal: options.signal }),
     );
