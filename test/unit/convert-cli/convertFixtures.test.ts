@@ -11,7 +11,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { MemorySource } from '../../../src/format/bytes/memorySource';
 import { infoText } from '../../../src/format/model/infoFormat';
-import type { Drawable } from '../../../src/format/model/types';
+import type { Drawable, DrawableSource } from '../../../src/format/model/types';
 import { Slog2File } from '../../../src/format/slog2/slog2File';
 import { drawablesWithSources, readSourceLocations, sourceLocationCounts } from '../../../src/format/srcloc';
 import { convertClogFormat } from '../../../src/format/info/clogInfo';
@@ -122,7 +122,7 @@ for (const t of traces) {
     if (table) {
       for (const info of ours.treeDir) {
         for (const d of await drawablesWithSources(ours, table, info)) {
-          const s = d.kind === 'primitive' ? d.source : undefined;
+          const s: DrawableSource | undefined = d.kind === 'primitive' ? d.source : undefined;
           assert.deepEqual(s, expected.get(drawingKey(d)), drawingKey(d));
           if (s) located++;
         }
