@@ -220,8 +220,12 @@ export class Slog2File {
       for (let depth = this.maxDepth; depth >= 0; depth--) {
         for (const info of this.index.overlapping(depth, lookup0, lookup1)) {
           throwIfAborted(options.signal);
-          const node = await this.readNode(info);
-          for (const d of node.drawables) if (d.earliest >= a && d.earliest < b && overlaps(d, t0, t1)) batch.push(d);
+          const byStart = byEarliest(await this.readNode(info));
+          // Upper nodes are visited once per leaf below them: binary-search the start-time slice.
+          for (let k = firstAtOrAfter(byStart, a); k < byStart.length && byStart[k]!.earliest < b; k++) {
+            const d = byStart[k]!;
+            if (overlaps(d, t0, t1)) batch.push(d);
+          }
         }
       }
       batch.sort(drawingOrderCompare);
@@ -233,6 +237,30 @@ export class Slog2File {
     this.cache.clear();
     return this.source.close();
   }
+}
+
+const sortedByEarliest = new WeakMap<TreeNode, readonly Drawable[]>();
+
+/** A node's drawables sorted by earliest time (computed once per parsed node). */
+function byEarliest(node: TreeNode): readonly Drawable[] {
+  let sorted = sortedByEarliest.get(node);
+  if (sorted === undefined) {
+    sorted = [...node.drawables].sort((x, y) => x.earliest - y.earliest);
+    sortedByEarliest.set(node, sorted);
+  }
+  return sorted;
+}
+
+/** Index of the first drawable with earliest >= t in an array sorted by earliest. */
+function firstAtOrAfter(sorted: readonly Drawable[], t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]!.earliest < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 async function readChecked(source: ByteSource, header: Slog2Header, fb: { fptr: number; size: number }, what: string): Promise<Uint8Array> {
