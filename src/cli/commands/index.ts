@@ -3,3 +3,4 @@ import './info';
 import './dump';
 import './stats';
 import './convert';
+import './synth';
