@@ -1,3 +1,4 @@
 export * from './recordedPath';
 export * from './mappings';
 export * from './resolve';
+export * from './glob';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  baseName, mappingFromPick, mayBeTruncated, normalizePath, parseMappings, parsePath, resolveSourcePath,
+  baseName, fileNameGlob, mappingFromPick, mayBeTruncated, normalizePath, parseMappings, parsePath, resolveSourcePath,
   type ResolveOptions, type SourceFileSystem,
 } from '../../../src/format/sourcePath';
 
@@ -207,4 +207,11 @@ test('parseMappings rejects non-objects without throwing', () => {
   assert.equal(parseMappings([1, 2]).problems.length, 1);
   assert.equal(parseMappings('x').mappings.length, 0);
   assert.deepEqual(parseMappings(undefined), { mappings: [], problems: [] });
+});
+
+test('fileNameGlob neutralises glob syntax and can ignore case', () => {
+  assert.equal(fileNameGlob('user_states.c', false), 'user_states.c');
+  assert.equal(fileNameGlob('a[1]{x,y}*.c', false), 'a?1??x?y??.c');
+  assert.equal(fileNameGlob('Ring.c', true), '[rR][iI][nN][gG].[cC]');
+  assert.equal(fileNameGlob('_1.F90', true), '_1.[fF]90');
 });
