@@ -1,7 +1,73 @@
-// worker_threads entry: conversion, indexing, search and statistics run here, off the extension
-// host's event loop. The message protocol is src/protocol/worker.ts.
+// worker_threads entry: conversion runs here, off the extension host's event loop. The message
+// protocol is src/protocol/worker.ts: `convert` starts a job, `cancel` aborts it (the temporary
+// output is removed), and the worker answers with `progress`, then `done` or `error`.
 import { parentPort } from 'node:worker_threads';
+import { isFormatError } from '../format/bytes/formatError';
+import { isHostToWorker, type ConvertStart, type WorkerToHost } from '../protocol/worker';
+import { TargetExistsError } from '../io/atomicWrite';
+import { convertFile } from './convertJob';
 
-parentPort?.on('message', () => {
-  // Filled in with the conversion worker (issue 4).
+/** Progress is posted at most this often (ms), plus at 100 %. */
+const PROGRESS_INTERVAL_MS = 100;
+
+const jobs = new Map<number, AbortController>();
+
+function post(message: WorkerToHost): void {
+  parentPort?.postMessage(message);
+}
+
+async function runJob(m: ConvertStart): Promise<void> {
+  const controller = new AbortController();
+  jobs.set(m.id, controller);
+  const started = Date.now();
+  let lastPost = 0;
+  try {
+    const r = await convertFile(m.input, m.output, {
+      force: m.force,
+      childrenPerNode: m.childrenPerNode,
+      leafBytes: m.leafBytes,
+      signal: controller.signal,
+      onProgress: (bytesRead, totalBytes) => {
+        const now = Date.now();
+        if (now - lastPost < PROGRESS_INTERVAL_MS && bytesRead < totalBytes) return;
+        lastPost = now;
+        post({ kind: 'progress', id: m.id, bytesRead, totalBytes });
+      },
+    });
+    post({
+      kind: 'done',
+      id: m.id,
+      result: {
+        output: r.output,
+        format: r.format,
+        inputBytes: r.inputBytes,
+        outputBytes: r.written.bytes,
+        drawables: r.written.drawables,
+        nodes: r.written.nodes,
+        maxTreeDepth: r.written.maxTreeDepth,
+        seconds: (Date.now() - started) / 1000,
+        sourceLocations: r.sourceLocations,
+        locatedDrawables: r.written.locatedDrawables,
+        unmatchedEvents: r.unmatchedEvents,
+        warnings: r.warnings,
+      },
+    });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const reason = controller.signal.aborted ? 'cancelled' : e instanceof TargetExistsError ? 'exists' : isFormatError(e) || isMissingFile(e) ? 'input' : 'failed';
+    post({ kind: 'error', id: m.id, reason, message: reason === 'cancelled' ? 'conversion cancelled' : message });
+  } finally {
+    jobs.delete(m.id);
+  }
+}
+
+function isMissingFile(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR';
+}
+
+parentPort?.on('message', (m: unknown) => {
+  if (!isHostToWorker(m)) return;
+  if (m.kind === 'cancel') jobs.get(m.id)?.abort(new Error('conversion cancelled'));
+  else void runJob(m);
 });

@@ -1,0 +1,91 @@
+/**
+ * The host ↔ worker-thread protocol for CLOG2/CLOG → SLOG-2 conversion (src/worker/main.ts runs
+ * the job; src/worker/client.ts drives it from the extension host). Every message has a
+ * string-literal `kind` and the `id` of the job it belongs to, so one worker can serve several
+ * jobs in turn and late messages of a finished job are recognisable.
+ */
+
+//#region host → worker
+
+/** Start converting `input` into `output` (atomically; refuses an existing output unless `force`). */
+export interface ConvertStart {
+  readonly kind: 'convert';
+  readonly id: number;
+  readonly input: string;
+  readonly output: string;
+  readonly force: boolean;
+  readonly childrenPerNode?: number;
+  readonly leafBytes?: number;
+}
+
+/** Stop job `id`: the worker aborts it, removes the temporary file and answers with `error` (`cancelled`). */
+export interface ConvertCancel {
+  readonly kind: 'cancel';
+  readonly id: number;
+}
+
+export type HostToWorker = ConvertStart | ConvertCancel;
+
+//#endregion
+
+//#region worker → host
+
+/** Input bytes consumed so far (of the file on disk, compressed if gzip'd) out of `totalBytes`. */
+export interface ConvertProgress {
+  readonly kind: 'progress';
+  readonly id: number;
+  readonly bytesRead: number;
+  readonly totalBytes: number;
+}
+
+/** What a finished conversion produced; the output file is complete and in place. */
+export interface ConvertResult {
+  readonly output: string;
+  readonly format: 'clog2' | 'clog';
+  readonly inputBytes: number;
+  readonly outputBytes: number;
+  readonly drawables: number;
+  readonly nodes: number;
+  readonly maxTreeDepth: number;
+  readonly seconds: number;
+  readonly sourceLocations: { readonly records: number; readonly sites: number };
+  readonly locatedDrawables: number;
+  readonly unmatchedEvents: number;
+  readonly warnings: readonly string[];
+}
+
+export interface ConvertDone {
+  readonly kind: 'done';
+  readonly id: number;
+  readonly result: ConvertResult;
+}
+
+/**
+ * Job `id` failed; no output was written and no temporary file remains. `reason`: `cancelled` on
+ * request, `exists` when the output exists and `force` was not set, `input` for a bad or
+ * unreadable trace, `failed` for anything else.
+ */
+export interface ConvertError {
+  readonly kind: 'error';
+  readonly id: number;
+  readonly reason: 'cancelled' | 'exists' | 'input' | 'failed';
+  readonly message: string;
+}
+
+export type WorkerToHost = ConvertProgress | ConvertDone | ConvertError;
+
+//#endregion
+
+export function isHostToWorker(m: unknown): m is HostToWorker {
+  if (typeof m !== 'object' || m === null) return false;
+  const r = m as { kind?: unknown; id?: unknown; input?: unknown; output?: unknown };
+  if (typeof r.id !== 'number') return false;
+  if (r.kind === 'cancel') return true;
+  return r.kind === 'convert' && typeof r.input === 'string' && typeof r.output === 'string';
+}
+
+export function isWorkerToHost(m: unknown): m is WorkerToHost {
+  if (typeof m !== 'object' || m === null) return false;
+  const r = m as { kind?: unknown; id?: unknown };
+  return typeof r.id === 'number' && (r.kind === 'progress' || r.kind === 'done' || r.kind === 'error');
+}
