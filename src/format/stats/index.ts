@@ -5,3 +5,4 @@ export * from './tables';
 export { rowNaming, type RowNaming } from './rowLabels';
 export { compareDrawingOrder } from './nesting';
 export { nodeBatches, type NodeSliceLike } from './nodeBatches';
+export { messageTagAndSize } from './messages';

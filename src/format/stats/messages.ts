@@ -97,22 +97,7 @@ export class MessageAccumulator {
   private decode(category: number, info: Uint8Array): { tag?: number; size?: number } | undefined {
     let s = this.slots.get(category);
     if (s === undefined) this.slots.set(category, (s = slotsOf(this.categories.get(category))));
-    if (s.fast) {
-      if (info.length < 8) return undefined;
-      const dv = new DataView(info.buffer, info.byteOffset, info.byteLength);
-      return { tag: dv.getInt32(0), size: dv.getInt32(4) };
-    }
-    if (s.tag === undefined && s.size === undefined) return undefined;
-    const types = this.categories.get(category)?.infoTypes ?? '';
-    const { values } = decodeInfo(info, types);
-    const num = (i: number | undefined): number | undefined => {
-      if (i === undefined) return undefined;
-      const v = values[i];
-      return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined;
-    };
-    const tag = num(s.tag);
-    const size = num(s.size);
-    return { ...(tag !== undefined ? { tag } : {}), ...(size !== undefined ? { size } : {}) };
+    return decodeWithSlots(s, this.categories.get(category), info);
   }
 
   result(): MessageStats {
@@ -137,4 +122,29 @@ export class MessageAccumulator {
       sizes,
     };
   }
+}
+
+function decodeWithSlots(s: InfoSlots, category: Category | undefined, info: Uint8Array): { tag?: number; size?: number } | undefined {
+  if (s.fast) {
+    if (info.length < 8) return undefined;
+    const dv = new DataView(info.buffer, info.byteOffset, info.byteLength);
+    return { tag: dv.getInt32(0), size: dv.getInt32(4) };
+  }
+  if (s.tag === undefined && s.size === undefined) return undefined;
+  const types = category?.infoTypes ?? '';
+  const { values } = decodeInfo(info, types);
+  const num = (i: number | undefined): number | undefined => {
+    if (i === undefined) return undefined;
+    const v = values[i];
+    return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined;
+  };
+  const tag = num(s.tag);
+  const size = num(s.size);
+  return { ...(tag !== undefined ? { tag } : {}), ...(size !== undefined ? { size } : {}) };
+}
+
+/** Tag and size of one message (arrow) from its info bytes, as the statistics read them. */
+export function messageTagAndSize(category: Category | undefined, info: Uint8Array | undefined): { tag?: number; size?: number } {
+  if (info === undefined) return {};
+  return decodeWithSlots(slotsOf(category), category, info) ?? {};
 }

@@ -1,0 +1,312 @@
+/**
+ * The "Statistics" webview view (activity-bar container "MPE Trace"): follows the active trace
+ * editor and shows, for the whole trace or the timeline's selected range, first the instant
+ * numbers (CategoryMap summaries; shadows of a coarse level for big ranges, flagged approximate),
+ * then the exact ones computed from every real drawable overlapping the range, with progress and
+ * cancellation (SLOG2.md §16). Exports tables as CSV/JSON (save dialog) and copies them as TSV.
+ */
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import type { Category, LineIDMap } from '../format/model/types';
+import {
+  computeRangeStats,
+  messageTagAndSize,
+  nodeBatches,
+  statsTable,
+  summaryStats,
+  toCsv,
+  toTsv,
+  type InstanceRef,
+  type NodeSliceLike,
+  type RangeStats,
+  type TableName,
+} from '../format/stats';
+import { isStatsToHost, type HostToStats, type MessageItem, type StatsToHost } from '../protocol/stats';
+import { webviewOptions } from './webviewHtml';
+
+/** What the panel needs of an open SLOG-2 file (Slog2File has all of it). */
+export interface StatsTraceFile {
+  readonly categories: ReadonlyMap<number, Category>;
+  readonly lineIDMaps: readonly LineIDMap[];
+  readonly timeRange: readonly [number, number];
+  readonly maxDepth: number;
+  query(t0: number, t1: number, options: { lowestDepth?: number; signal?: AbortSignal }): AsyncIterable<NodeSliceLike>;
+  nodesOverlapping(depth: number, t0: number, t1: number): readonly unknown[];
+}
+
+/** The trace the panel follows: the active trace editor's document and its selected range. */
+export interface ActiveTrace {
+  readonly uri: vscode.Uri;
+  readonly file: StatsTraceFile;
+  /** The range drag-selected in the timeline; undefined = whole trace. */
+  readonly range?: readonly [number, number];
+}
+
+/** Timeline actions the panel can trigger (each optional; wired by the editor). */
+export interface TimelineLinks {
+  highlightCategory?(uri: vscode.Uri, index: number): void;
+  revealRow?(uri: vscode.Uri, lineID: number): void;
+  revealInstance?(uri: vscode.Uri, category: number, instance: InstanceRef): void;
+}
+
+export interface StatsViewOptions {
+  /** Fires when the active trace editor, its document or its selected range changes. */
+  readonly onDidChangeActiveTrace: vscode.Event<unknown>;
+  readonly links?: TimelineLinks;
+}
+
+export const STATS_VIEW_ID = 'mpeTrace.statistics';
+
+/** Above this many leaves in the range, show shadow-based numbers first. */
+const APPROXIMATE_ABOVE_LEAVES = 256;
+/** Nodes an approximate pass may read. */
+const APPROXIMATE_NODE_BUDGET = 64;
+const PROGRESS_INTERVAL_MS = 150;
+const MAX_LISTED_MESSAGES = 500;
+
+export function registerStatsView(
+  context: vscode.ExtensionContext,
+  getActiveTrace: () => ActiveTrace | undefined,
+  options: StatsViewOptions,
+): StatsViewProvider {
+  const provider = new StatsViewProvider(context.extensionUri, getActiveTrace, options);
+  context.subscriptions.push(vscode.window.registerWebviewViewProvider(STATS_VIEW_ID, provider), provider);
+  return provider;
+}
+
+export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private running: AbortController | undefined;
+  private shown: { file: StatsTraceFile; uri: string; range: readonly [number, number] } | undefined;
+  private latest: RangeStats | undefined;
+  /** Set by the panel's "whole trace" button until the selection changes again. */
+  private ignoreSelection: readonly [number, number] | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly getActiveTrace: () => ActiveTrace | undefined,
+    private readonly options: StatsViewOptions,
+  ) {
+    this.disposables.push(options.onDidChangeActiveTrace(() => this.refresh()));
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    view.webview.options = webviewOptions(this.extensionUri);
+    view.webview.html = statsHtml(view.webview, this.extensionUri);
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((m: unknown) => {
+        if (isStatsToHost(m)) void this.onMessage(m);
+      }),
+      view.onDidChangeVisibility(() => {
+        if (view.visible) this.refresh(true);
+      }),
+      view.onDidDispose(() => {
+        this.running?.abort();
+        this.view = undefined;
+        this.shown = undefined;
+      }),
+    );
+  }
+
+  /** The numbers on display (for tests and the lead's wiring). */
+  get current(): RangeStats | undefined {
+    return this.latest;
+  }
+
+  private post(m: HostToStats): void {
+    void this.view?.webview.postMessage(m);
+  }
+
+  /** Recomputes when the followed trace or range changed (or always, with `force`). */
+  refresh(force = false): void {
+    if (this.view === undefined || !this.view.visible) return;
+    const active = this.getActiveTrace();
+    if (active === undefined) {
+      this.running?.abort();
+      this.shown = undefined;
+      this.latest = undefined;
+      this.post({ kind: 'empty' });
+      return;
+    }
+    const selection = active.range !== undefined && !sameRange(active.range, this.ignoreSelection) ? active.range : undefined;
+    if (active.range === undefined) this.ignoreSelection = undefined;
+    const range = selection ?? active.file.timeRange;
+    const key = { file: active.file, uri: active.uri.toString(), range };
+    if (!force && this.shown !== undefined && this.shown.file === key.file && this.shown.uri === key.uri && sameRange(this.shown.range, range)) return;
+    this.shown = key;
+    void this.compute(active, range, selection === undefined);
+  }
+
+  private async compute(active: ActiveTrace, range: readonly [number, number], whole: boolean): Promise<void> {
+    this.running?.abort();
+    const ac = new AbortController();
+    this.running = ac;
+    const { file } = active;
+    this.latest = undefined;
+    this.post({
+      kind: 'trace',
+      fileName: active.uri.path.slice(active.uri.path.lastIndexOf('/') + 1),
+      timeRange: file.timeRange,
+      range,
+      rowColumns: file.lineIDMaps[0]?.columns ?? [],
+    });
+    try {
+      if (whole) {
+        const quick = summaryStats(file.categories, file.timeRange);
+        if (quick !== undefined) this.publish(quick, ac);
+      }
+      const level = approximateLevel(file, range);
+      if (level !== undefined) {
+        const approx = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: level, signal: ac.signal })), range, {
+          signal: ac.signal,
+          approximate: true,
+        });
+        this.publish(approx, ac);
+      }
+      let last = 0;
+      const exact = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0, signal: ac.signal })), range, {
+        signal: ac.signal,
+        onProgress: (p) => {
+          const now = Date.now();
+          if (now - last < PROGRESS_INTERVAL_MS) return;
+          last = now;
+          this.post({ kind: 'progress', drawables: p.drawables, ...(p.fraction !== undefined ? { fraction: p.fraction } : {}) });
+        },
+      });
+      this.publish(exact, ac);
+    } catch (e) {
+      if (ac.signal.aborted) return;
+      this.post({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
+    } finally {
+      if (this.running === ac) this.running = undefined;
+    }
+  }
+
+  private publish(stats: RangeStats, ac: AbortController): void {
+    if (ac.signal.aborted) return;
+    this.latest = stats;
+    this.post({ kind: 'stats', stats });
+  }
+
+  private async onMessage(m: StatsToHost): Promise<void> {
+    const uri = this.shown === undefined ? undefined : vscode.Uri.parse(this.shown.uri);
+    switch (m.kind) {
+      case 'ready':
+        this.refresh(true);
+        return;
+      case 'cancel':
+        this.running?.abort();
+        this.post({ kind: 'error', message: 'Cancelled: the numbers shown are not exact.' });
+        return;
+      case 'wholeTrace':
+        this.ignoreSelection = this.getActiveTrace()?.range;
+        this.refresh(true);
+        return;
+      case 'export':
+        return this.export(m.format, m.table);
+      case 'copy':
+        if (this.latest === undefined) return;
+        await vscode.env.clipboard.writeText(toTsv(statsTable(this.latest, m.table)));
+        void vscode.window.setStatusBarMessage(`Copied the ${m.table} table`, 3000);
+        return;
+      case 'highlightCategory':
+        if (uri !== undefined) this.options.links?.highlightCategory?.(uri, m.index);
+        return;
+      case 'revealRow':
+        if (uri !== undefined) this.options.links?.revealRow?.(uri, m.lineID);
+        return;
+      case 'revealInstance':
+        if (uri !== undefined) this.options.links?.revealInstance?.(uri, m.category, m.instance);
+        return;
+      case 'listMessages':
+        return this.listMessages(m.from, m.to);
+    }
+  }
+
+  private async export(format: 'csv' | 'json', table: TableName): Promise<void> {
+    const stats = this.latest;
+    const shown = this.shown;
+    if (stats === undefined || shown === undefined) return;
+    const source = vscode.Uri.parse(shown.uri);
+    const base = source.path.slice(source.path.lastIndexOf('/') + 1).replace(/\.(slog2|clog2?)(\.gz)?$/i, '');
+    const name = format === 'json' ? `${base}.stats.json` : `${base}.${table}.csv`;
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.joinPath(source, '..', name),
+      filters: format === 'json' ? { JSON: ['json'] } : { CSV: ['csv'] },
+      title: format === 'json' ? 'Export statistics as JSON' : `Export the ${table} table as CSV`,
+    });
+    if (target === undefined) return;
+    const text = format === 'json' ? JSON.stringify(stats, undefined, 1) + '\n' : toCsv(statsTable(stats, table));
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  }
+
+  /** The messages of one matrix cell (sender → receiver) in the shown range, first ones first. */
+  private async listMessages(from: number, to: number): Promise<void> {
+    const shown = this.shown;
+    if (shown === undefined) return;
+    const { file, range } = shown;
+    const items: MessageItem[] = [];
+    let truncated = false;
+    try {
+      outer: for await (const slice of file.query(range[0], range[1], { lowestDepth: 0 })) {
+        for (const d of slice.drawables) {
+          if (d.kind !== 'primitive' || file.categories.get(d.category)?.topology !== 'arrow') continue;
+          const a = d.vertices[0];
+          const b = d.vertices[d.vertices.length - 1];
+          if (a === undefined || b === undefined || a.lineID !== from || b.lineID !== to) continue;
+          if (items.length >= MAX_LISTED_MESSAGES) {
+            truncated = true;
+            break outer;
+          }
+          items.push({ send: a.time, recv: b.time, ...messageTagAndSize(file.categories.get(d.category), d.info) });
+        }
+      }
+    } catch (e) {
+      this.post({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    items.sort((x, y) => x.send - y.send);
+    this.post({ kind: 'messages', from, to, items, truncated });
+  }
+
+  dispose(): void {
+    this.running?.abort();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function sameRange(a: readonly [number, number] | undefined, b: readonly [number, number] | undefined): boolean {
+  return a !== undefined && b !== undefined && a[0] === b[0] && a[1] === b[1];
+}
+
+/** The depth whose shadows give a cheap first look, or undefined when the exact pass is cheap anyway. */
+function approximateLevel(file: StatsTraceFile, range: readonly [number, number]): number | undefined {
+  if (file.maxDepth === 0 || file.nodesOverlapping(0, range[0], range[1]).length <= APPROXIMATE_ABOVE_LEAVES) return undefined;
+  for (let depth = 1; depth <= file.maxDepth; depth++) {
+    if (file.nodesOverlapping(depth, range[0], range[1]).length <= APPROXIMATE_NODE_BUDGET) return depth;
+  }
+  return file.maxDepth;
+}
+
+function statsHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const nonce = randomBytes(16).toString('base64');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'stats.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'stats.css'));
+  const csp = ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>Statistics</title>
+</head>
+<body>
+<div id="root"></div>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+}

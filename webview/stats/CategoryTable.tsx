@@ -1,0 +1,91 @@
+// Per-category table: sortable columns, colour swatches; clicking a name highlights the category
+// in the timeline, clicking min/max jumps to the shortest/longest instance.
+import type { CategoryStat, InstanceRef } from '../../src/format/stats/types';
+import { formatCount, formatPercent, formatSeconds, rgbaCss } from './format';
+import type { SortKey } from './vscodeApi';
+
+interface Props {
+  readonly categories: readonly CategoryStat[];
+  readonly sortKey: SortKey;
+  readonly descending: boolean;
+  readonly onSort: (key: SortKey) => void;
+  readonly onHighlight: (index: number) => void;
+  readonly onReveal: (index: number, instance: InstanceRef) => void;
+}
+
+const COLUMNS: readonly { key: SortKey; label: string; title: string }[] = [
+  { key: 'name', label: 'Category', title: 'Category (click a name to highlight it in the timeline)' },
+  { key: 'count', label: 'Count', title: 'Drawables overlapping the range' },
+  { key: 'inclusive', label: 'Incl.', title: 'Inclusive time: durations clipped to the range, summed over timelines' },
+  { key: 'exclusive', label: 'Excl.', title: 'Exclusive time: inclusive minus directly nested states on the same timeline' },
+  { key: 'mean', label: 'Mean', title: 'Mean full duration' },
+  { key: 'max', label: 'Max', title: 'Longest full duration (click to jump to it)' },
+  { key: 'share', label: 'Share', title: 'Inclusive time / range length (summed over timelines, can exceed 100 %)' },
+];
+
+function sortValue(c: CategoryStat, key: SortKey): number | string {
+  if (key === 'name') return c.name.toLowerCase();
+  return c[key] ?? -Infinity;
+}
+
+export function sortCategories(categories: readonly CategoryStat[], key: SortKey, descending: boolean): CategoryStat[] {
+  const sign = descending ? -1 : 1;
+  return [...categories].sort((a, b) => {
+    const x = sortValue(a, key);
+    const y = sortValue(b, key);
+    return (x < y ? -1 : x > y ? 1 : 0) * sign || a.index - b.index;
+  });
+}
+
+export function CategoryTable(p: Props) {
+  const rows = sortCategories(p.categories, p.sortKey, p.descending);
+  return (
+    <table class="stats-table" aria-label="Statistics per category">
+      <thead>
+        <tr>
+          {COLUMNS.map((c) => (
+            <th
+              key={c.key}
+              title={c.title}
+              class={c.key === 'name' ? 'text' : 'num'}
+              aria-sort={p.sortKey === c.key ? (p.descending ? 'descending' : 'ascending') : 'none'}
+            >
+              <button class="link" onClick={() => p.onSort(c.key)}>
+                {c.label}
+                {p.sortKey === c.key ? (p.descending ? ' ▾' : ' ▴') : ''}
+              </button>
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((c) => (
+          <tr key={c.index}>
+            <td class="text">
+              <span class="swatch" style={{ background: rgbaCss(c.rgba) }} />
+              <button class="link" title={`${c.kind} ${c.index}: highlight in the timeline`} onClick={() => p.onHighlight(c.index)}>
+                {c.name}
+              </button>
+            </td>
+            <td class="num">{formatCount(c.count)}</td>
+            <td class="num">{c.kind === 'event' ? '–' : formatSeconds(c.inclusive)}</td>
+            <td class="num">{c.kind === 'state' ? formatSeconds(c.exclusive) : '–'}</td>
+            <td class="num">{c.kind === 'event' ? '–' : formatSeconds(c.mean)}</td>
+            <td class="num">
+              {c.longest !== undefined && c.kind !== 'event' ? (
+                <button class="link" title={`Jump to the longest instance (shortest: ${formatSeconds(c.min)})`} onClick={() => p.onReveal(c.index, c.longest!)}>
+                  {formatSeconds(c.max)}
+                </button>
+              ) : c.kind === 'event' ? (
+                '–'
+              ) : (
+                formatSeconds(c.max)
+              )}
+            </td>
+            <td class="num">{c.kind === 'event' ? '–' : formatPercent(c.share)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

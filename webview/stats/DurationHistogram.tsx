@@ -1,0 +1,48 @@
+// Duration distribution of one category: log-scale buckets (BUCKETS_PER_DECADE per ×10) as bars.
+import uPlot from 'uplot';
+import { useMemo } from 'preact/hooks';
+import type { DurationHistogram as Histogram } from '../../src/format/stats/types';
+import { formatSeconds } from './format';
+import type { Theme } from './theme';
+import { useUplot } from './useUplot';
+
+interface Props {
+  readonly histogram: Histogram;
+  readonly colour: string;
+  readonly theme: Theme;
+}
+
+export function DurationHistogram(p: Props) {
+  const data = useMemo((): uPlot.AlignedData | undefined => {
+    const b = p.histogram.buckets;
+    if (b.length === 0) return undefined;
+    return [b.map((_, i) => i), b.map((x) => x.count)];
+  }, [p.histogram]);
+  const { container } = useUplot(
+    (width) => ({
+      width,
+      height: 160,
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false }, points: { show: false } },
+      scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] } },
+      axes: [
+        {
+          stroke: p.theme.foreground,
+          grid: { show: false },
+          font: p.theme.font,
+          values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && p.histogram.buckets[v] !== undefined ? formatSeconds(p.histogram.buckets[v]!.lower) : '')),
+        },
+        { stroke: p.theme.foreground, grid: { stroke: p.theme.grid }, font: p.theme.font, size: 50 },
+      ],
+      series: [{}, { label: 'count', fill: p.colour, stroke: p.theme.highContrast ? p.theme.foreground : p.colour, width: p.theme.highContrast ? 1 : 0, paths: uPlot.paths.bars!({ size: [0.9, 40] }), points: { show: false } }],
+    }),
+    data,
+    [p.theme, p.colour, p.histogram],
+  );
+  return (
+    <div>
+      {data === undefined ? <p class="muted">Every instance has zero duration.</p> : <div ref={container} class="chart" />}
+      {p.histogram.zero > 0 ? <p class="muted">{p.histogram.zero} instances of zero duration (not shown).</p> : undefined}
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+// Jumpshot's histogram window as a stacked bar chart: one bar per timeline, one segment per
+// category (the largest categories, the rest as "other"), inclusive or exclusive time.
+// Clicking a bar scrolls the timeline to that row.
+import uPlot from 'uplot';
+import { useMemo } from 'preact/hooks';
+import type { CategoryStat, RowStat } from '../../src/format/stats/types';
+import { formatSeconds, rgbaCss } from './format';
+import type { Theme } from './theme';
+import { useUplot } from './useUplot';
+
+const MAX_SEGMENTS = 12;
+const HEIGHT_PX = 220;
+
+interface Props {
+  readonly rows: readonly RowStat[];
+  readonly categories: readonly CategoryStat[];
+  readonly mode: 'inclusive' | 'exclusive';
+  readonly theme: Theme;
+  readonly onRow: (lineID: number) => void;
+}
+
+interface Stack {
+  readonly labels: string[];
+  readonly lineIDs: number[];
+  readonly segments: { name: string; colour: string; values: number[] }[];
+}
+
+/** Per row, the time of the top categories (states and arrows by the chosen measure) plus "other". */
+export function stackRows(rows: readonly RowStat[], categories: readonly CategoryStat[], mode: 'inclusive' | 'exclusive'): Stack {
+  const timed = categories.filter((c) => c.kind === 'state' || (mode === 'inclusive' && c.kind === 'arrow'));
+  const top = [...timed].sort((a, b) => b[mode] - a[mode]).slice(0, MAX_SEGMENTS);
+  const topIndex = new Map(top.map((c, i) => [c.index, i]));
+  const timedSet = new Set(timed.map((c) => c.index));
+  const segments = top.map((c) => ({ name: c.name, colour: rgbaCss(c.rgba), values: rows.map(() => 0) }));
+  const other = { name: 'other', colour: 'rgba(128,128,128,0.6)', values: rows.map(() => 0) };
+  rows.forEach((r, i) => {
+    for (const c of r.categories) {
+      if (!timedSet.has(c.index)) continue;
+      const seg = topIndex.get(c.index);
+      (seg === undefined ? other : segments[seg]!).values[i]! += c[mode];
+    }
+  });
+  if (other.values.some((v) => v > 0)) segments.push(other);
+  return { labels: rows.map((r) => r.label), lineIDs: rows.map((r) => r.lineID), segments };
+}
+
+export function RowChart(p: Props) {
+  const stack = useMemo(() => stackRows(p.rows, p.categories, p.mode), [p.rows, p.categories, p.mode]);
+  // uPlot draws series in order: draw cumulative sums from the top segment down, so each bar shows
+  // every segment at its own height.
+  const data = useMemo((): uPlot.AlignedData | undefined => {
+    if (stack.segments.length === 0 || stack.labels.length === 0) return undefined;
+    const xs = stack.labels.map((_, i) => i);
+    const cumulative: number[][] = [];
+    let run = xs.map(() => 0);
+    for (const s of stack.segments) {
+      run = run.map((v, i) => v + s.values[i]!);
+      cumulative.push(run);
+    }
+    return [xs, ...cumulative.reverse()];
+  }, [stack]);
+  const { container } = useUplot(
+    (width) => ({
+      width,
+      height: HEIGHT_PX,
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false }, points: { show: false } },
+      scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] } },
+      axes: [
+        {
+          stroke: p.theme.foreground,
+          grid: { show: false },
+          ticks: { stroke: p.theme.grid },
+          font: p.theme.font,
+          values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? (stack.labels[v] ?? '') : '')),
+        },
+        { stroke: p.theme.foreground, grid: { stroke: p.theme.grid }, font: p.theme.font, size: 70, values: (_u, splits) => splits.map((v) => formatSeconds(v)) },
+      ],
+      series: [
+        {},
+        ...[...stack.segments].reverse().map((s) => ({
+          label: s.name,
+          fill: s.colour,
+          stroke: p.theme.highContrast ? p.theme.foreground : s.colour,
+          width: p.theme.highContrast ? 1 : 0,
+          paths: uPlot.paths.bars!({ size: [0.7, 60] }),
+          points: { show: false },
+        })),
+      ],
+    }),
+    data,
+    [p.theme, stack],
+    (u) => {
+      u.over.addEventListener('click', () => {
+        const i = u.cursor.idx;
+        if (i !== undefined && i !== null && stack.lineIDs[i] !== undefined) p.onRow(stack.lineIDs[i]!);
+      });
+      u.over.title = 'Click a bar to scroll the timeline to that row';
+    },
+  );
+  if (data === undefined) return <p class="muted">No timed states in this range.</p>;
+  return (
+    <div>
+      <div ref={container} class="chart" />
+      <div class="legend">
+        {stack.segments.map((s) => (
+          <span key={s.name} class="legend-item">
+            <span class="swatch" style={{ background: s.colour }} />
+            {s.name}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,231 @@
+// The statistics side panel: state from the host's messages, the sections, exports.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { RangeStats } from '../../src/format/stats/types';
+import type { MessageItem, TraceMessage } from '../../src/protocol/stats';
+import { CategoryTable } from './CategoryTable';
+import { DurationHistogram } from './DurationHistogram';
+import { formatBytes, formatCount, formatSeconds, rgbaCss } from './format';
+import { MessageList, MessageMatrix } from './MessageMatrix';
+import { RowChart } from './RowChart';
+import { useTheme } from './theme';
+import { loadSettings, onHostMessage, saveSettings, send, type PanelSettings, type SortKey } from './vscodeApi';
+
+type TableName = 'categories' | 'rows' | 'pairs' | 'tags' | 'comms' | 'sizes' | 'durations';
+const TABLES: readonly TableName[] = ['categories', 'rows', 'pairs', 'tags', 'comms', 'sizes', 'durations'];
+
+interface PanelState {
+  readonly trace?: TraceMessage;
+  readonly stats?: RangeStats;
+  readonly progress?: { readonly drawables: number; readonly fraction?: number };
+  readonly error?: string;
+  readonly messages?: { readonly from: number; readonly to: number; readonly items: readonly MessageItem[]; readonly truncated: boolean };
+  readonly empty: boolean;
+}
+
+const KIND_TEXT: Record<RangeStats['kind'], string> = {
+  exact: 'exact',
+  approximate: 'approximate (from preview shadows; exact numbers follow)',
+  summary: 'whole-file summary (exact numbers follow)',
+};
+
+export function StatsPanel() {
+  const theme = useTheme();
+  const [state, setState] = useState<PanelState>({ empty: true });
+  const [settings, setSettingsState] = useState<PanelSettings>(loadSettings);
+  const setSettings = (patch: Partial<PanelSettings>) =>
+    setSettingsState((s) => {
+      const next = { ...s, ...patch };
+      saveSettings(next);
+      return next;
+    });
+
+  useEffect(() => {
+    const off = onHostMessage((m) => {
+      switch (m.kind) {
+        case 'empty':
+          setState({ empty: true });
+          return;
+        case 'trace':
+          setState({ empty: false, trace: m });
+          return;
+        case 'stats':
+          setState((s) => {
+            const { progress: _p, error: _e, ...rest } = s;
+            return m.stats.kind === 'exact' ? { ...rest, stats: m.stats } : { ...s, stats: m.stats };
+          });
+          return;
+        case 'progress':
+          setState((s) => ({ ...s, progress: { drawables: m.drawables, ...(m.fraction !== undefined ? { fraction: m.fraction } : {}) } }));
+          return;
+        case 'error':
+          setState((s) => {
+            const { progress: _p, ...rest } = s;
+            return { ...rest, error: m.message };
+          });
+          return;
+        case 'messages':
+          setState((s) => ({ ...s, messages: { from: m.from, to: m.to, items: m.items, truncated: m.truncated } }));
+          return;
+      }
+    });
+    send({ kind: 'ready' });
+    return off;
+  }, []);
+
+  const stats = state.stats;
+  const labels = useMemo(() => new Map((stats?.rows ?? []).map((r) => [r.lineID, r.label])), [stats]);
+  const labelOf = (lineID: number) => labels.get(lineID) ?? String(lineID);
+  const histograms = stats?.durations ?? [];
+  const chosen = histograms.find((h) => h.index === settings.histogramCategory) ?? histograms.find((h) => h.index === stats?.categories.find((c) => c.kind === 'state')?.index) ?? histograms[0];
+  const chosenCategory = stats?.categories.find((c) => c.index === chosen?.index);
+
+  if (state.empty) {
+    return (
+      <div class="empty">
+        <p>Open an MPE trace (.slog2, .clog2, .clog) to see its statistics.</p>
+        <p class="muted">Select a time range in the timeline to see the numbers for that range.</p>
+      </div>
+    );
+  }
+  const trace = state.trace;
+  const isSelection = trace !== undefined && (trace.range[0] !== trace.timeRange[0] || trace.range[1] !== trace.timeRange[1]);
+  const exportTable = (TABLES as readonly string[]).includes(settings.exportTable) ? (settings.exportTable as TableName) : 'categories';
+
+  return (
+    <div class="panel">
+      <header class="status">
+        <div>
+          <strong>{trace?.fileName}</strong>
+          {trace !== undefined ? (
+            <span class="muted">
+              {' '}
+              {isSelection ? 'selection' : 'whole trace'} {formatSeconds(trace.range[0])} – {formatSeconds(trace.range[1])} ({formatSeconds(trace.range[1] - trace.range[0])})
+            </span>
+          ) : undefined}
+          {isSelection ? (
+            <button class="link" onClick={() => send({ kind: 'wholeTrace' })}>
+              whole trace
+            </button>
+          ) : undefined}
+        </div>
+        {stats !== undefined ? (
+          <div class={stats.kind === 'exact' ? 'muted' : 'warning'} data-kind={stats.kind}>
+            {KIND_TEXT[stats.kind]} · {formatCount(stats.drawables)} drawables · {formatCount(stats.messages.count)} messages
+          </div>
+        ) : undefined}
+        {state.progress !== undefined ? (
+          <div class="progress">
+            <progress max={1} value={state.progress.fraction ?? 0} />
+            <span class="muted"> {formatCount(state.progress.drawables)} read </span>
+            <button class="link" onClick={() => send({ kind: 'cancel' })}>
+              cancel
+            </button>
+          </div>
+        ) : undefined}
+        {state.error !== undefined ? <div class="error">{state.error}</div> : undefined}
+        <div class="toolbar">
+          <select aria-label="Table to export" value={exportTable} onChange={(e) => setSettings({ exportTable: (e.target as HTMLSelectElement).value })}>
+            {TABLES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+          <button disabled={stats === undefined} onClick={() => send({ kind: 'export', format: 'csv', table: exportTable })}>
+            CSV…
+          </button>
+          <button disabled={stats === undefined} onClick={() => send({ kind: 'export', format: 'json', table: exportTable })}>
+            JSON…
+          </button>
+          <button disabled={stats === undefined} onClick={() => send({ kind: 'copy', table: exportTable })}>
+            Copy TSV
+          </button>
+        </div>
+      </header>
+
+      {stats === undefined ? (
+        <p class="muted">Computing…</p>
+      ) : (
+        <>
+          <section>
+            <h3>Categories</h3>
+            <CategoryTable
+              categories={stats.categories}
+              sortKey={settings.sortKey}
+              descending={settings.sortDescending}
+              onSort={(key: SortKey) => setSettings(key === settings.sortKey ? { sortDescending: !settings.sortDescending } : { sortKey: key, sortDescending: key !== 'name' })}
+              onHighlight={(index) => send({ kind: 'highlightCategory', index })}
+              onReveal={(category, instance) => send({ kind: 'revealInstance', category, instance })}
+            />
+          </section>
+
+          {stats.rows.length > 0 ? (
+            <section>
+              <h3>
+                Time per timeline
+                <span class="toggle">
+                  {(['inclusive', 'exclusive'] as const).map((m) => (
+                    <button key={m} class={settings.barMode === m ? 'on' : ''} aria-pressed={settings.barMode === m} onClick={() => setSettings({ barMode: m })}>
+                      {m}
+                    </button>
+                  ))}
+                </span>
+              </h3>
+              <RowChart rows={stats.rows} categories={stats.categories} mode={settings.barMode} theme={theme} onRow={(lineID) => send({ kind: 'revealRow', lineID })} />
+            </section>
+          ) : undefined}
+
+          {stats.messages.pairs.length > 0 ? (
+            <section>
+              <h3>
+                Messages <span class="muted">{formatBytes(stats.messages.bytes)}</span>
+                <span class="toggle">
+                  {(['count', 'bytes'] as const).map((m) => (
+                    <button key={m} class={settings.matrixMode === m ? 'on' : ''} aria-pressed={settings.matrixMode === m} onClick={() => setSettings({ matrixMode: m })}>
+                      {m}
+                    </button>
+                  ))}
+                </span>
+              </h3>
+              <MessageMatrix
+                pairs={stats.messages.pairs}
+                labelOf={labelOf}
+                mode={settings.matrixMode}
+                theme={theme}
+                {...(state.messages !== undefined ? { selected: { from: state.messages.from, to: state.messages.to } } : {})}
+                onSelect={(from, to) => send({ kind: 'listMessages', from, to })}
+              />
+              {state.messages !== undefined ? (
+                <MessageList
+                  title={`${labelOf(state.messages.from)} → ${labelOf(state.messages.to)}`}
+                  items={state.messages.items}
+                  truncated={state.messages.truncated}
+                />
+              ) : undefined}
+            </section>
+          ) : undefined}
+
+          {chosen !== undefined ? (
+            <section>
+              <h3>
+                Durations of{' '}
+                <select
+                  aria-label="Category of the duration histogram"
+                  value={String(chosen.index)}
+                  onChange={(e) => setSettings({ histogramCategory: Number((e.target as HTMLSelectElement).value) })}
+                >
+                  {histograms.map((h) => (
+                    <option key={h.index} value={String(h.index)}>
+                      {stats.categories.find((c) => c.index === h.index)?.name ?? h.index}
+                    </option>
+                  ))}
+                </select>
+              </h3>
+              <DurationHistogram histogram={chosen} colour={chosenCategory !== undefined ? rgbaCss(chosenCategory.rgba) : theme.accent} theme={theme} />
+            </section>
+          ) : undefined}
+        </>
+      )}
+    </div>
+  );
+}
