@@ -1,8 +1,6 @@
-// Webview entry: one acquireVsCodeApi(), then the timeline app (issue 5).
+// Webview entry: the timeline app (issue 5). Styles are bundled by esbuild into dist/webview.css.
 import { render } from 'preact';
+import { App } from './App';
+import './styles.css';
 
-function App() {
-  return <div id="app">MPE Trace Viewer</div>;
-}
-
-render(<App />, document.body);
+render(<App />, document.getElementById('root')!);

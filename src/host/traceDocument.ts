@@ -8,8 +8,9 @@
 import * as vscode from 'vscode';
 import type { Slog2File } from '../format/slog2/slog2File';
 import { LruCache } from '../format/query/windowKey';
-import { defaultMapIndex, rowLayoutOf, type RowLayout } from '../format/query/rows';
-import type { InitMessage, StatusMessage, CategoryInfo } from '../protocol/webview';
+import { rowLayoutOf, type RowLayout } from '../format/query/rows';
+import { describeDocument } from '../format/query/windowService';
+import type { InitMessage, StatusMessage } from '../protocol/webview';
 import type { WireWindow } from '../protocol/wire';
 import { openSlog2 } from './openSlog2';
 import { cachedSlog2For, ConversionUnavailableError } from './clogConversion';
@@ -144,7 +145,7 @@ export class TraceDocument implements vscode.CustomDocument {
     const s = this.stateValue;
     switch (s.phase) {
       case 'ready':
-        return initMessageFor(s.file, s.layouts, this.generationValue, displayName(this.uri));
+        return describeDocument(s.file, s.layouts, this.generationValue, displayName(this.uri));
       case 'opening':
         return { kind: 'status', phase: 'opening', message: `Opening ${displayName(this.uri)}…` };
       case 'converting':
@@ -167,25 +168,4 @@ export class TraceDocument implements vscode.CustomDocument {
     void this.closeFile();
     for (const d of this.disposables) d.dispose();
   }
-}
-
-export function initMessageFor(file: Slog2File, layouts: readonly RowLayout[], generation: number, fileName: string): InitMessage {
-  const categories: CategoryInfo[] = [...file.categories.values()].map((c) => ({
-    index: c.index,
-    name: c.name,
-    topology: c.topology,
-    rgba: [c.rgba[0], c.rgba[1], c.rgba[2], c.rgba[3]],
-    width: c.width,
-  }));
-  return {
-    kind: 'init',
-    generation,
-    fileName,
-    timeRange: [file.timeRange[0], file.timeRange[1]],
-    categories,
-    yMaps: layouts.map((l) => ({ title: l.title, columns: l.columns, rows: l.labels })),
-    defaultMap: defaultMapIndex(file.lineIDMaps),
-    treeDepth: file.maxDepth,
-    warnings: file.warnings.slice(0, 50),
-  };
 }

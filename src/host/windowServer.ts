@@ -5,11 +5,9 @@
  * cancels the one in flight (its AbortSignal goes into the reader's query); stale generations
  * are refused.
  */
-import type { WindowFailedMessage, WindowMessage, RequestWindowMessage } from '../protocol/webview';
-import { encodeWindow, wireBytes, type WireWindow } from '../protocol/wire';
-import { buildWindow } from '../format/query/buildWindow';
-import { nodeBudget } from '../format/query/lod';
-import { chooseLowestDepth } from '../format/slog2/levelOfDetail';
+import type { RequestWindowMessage, WindowChannel, WindowFailedMessage, WindowMessage } from '../protocol/webview';
+import { wireBytes, type WireWindow } from '../protocol/wire';
+import { buildRequestedWindow, checkRequest, depthFor, payloadKey } from '../format/query/windowService';
 import type { TraceDocument } from './traceDocument';
 
 export interface PayloadInfo {
@@ -26,7 +24,7 @@ export interface PayloadInfo {
 }
 
 export class WindowServer {
-  private inflight: { readonly requestId: number; readonly ac: AbortController } | undefined;
+  private readonly inflight = new Map<WindowChannel, { readonly requestId: number; readonly ac: AbortController }>();
   lastPayload: PayloadInfo | undefined;
 
   constructor(
@@ -34,10 +32,13 @@ export class WindowServer {
     private readonly post: (m: WindowMessage | WindowFailedMessage) => void,
   ) {}
 
-  cancel(requestId?: number): void {
-    if (this.inflight !== undefined && (requestId === undefined || this.inflight.requestId === requestId)) {
-      this.inflight.ac.abort(new Error('superseded'));
-      this.inflight = undefined;
+  /** Cancels the request `requestId` (or every request of `channel`, or everything). */
+  cancel(requestId?: number, channel?: WindowChannel): void {
+    for (const [ch, f] of this.inflight) {
+      if ((requestId === undefined || f.requestId === requestId) && (channel === undefined || ch === channel)) {
+        f.ac.abort(new Error('superseded'));
+        this.inflight.delete(ch);
+      }
     }
   }
 
@@ -48,36 +49,30 @@ export class WindowServer {
       this.post({ kind: 'windowFailed', requestId: msg.requestId, generation: msg.generation, cancelled, message });
     if (state.phase !== 'ready' || msg.generation !== doc.generation) return fail('stale generation', true);
     const r = msg.request;
-    const layout = state.layouts[r.mapIndex];
-    if (layout === undefined || !(r.t0 < r.t1) || r.rowStart < 0 || r.rowEnd < r.rowStart || r.pixelWidth <= 0) return fail('invalid window request', false);
-    this.cancel();
+    const layout = checkRequest(state.layouts, r);
+    if (layout === undefined) return fail('invalid window request', false);
+    this.cancel(undefined, msg.channel);
     const ac = new AbortController();
-    this.inflight = { requestId: msg.requestId, ac };
+    this.inflight.set(msg.channel, { requestId: msg.requestId, ac });
 
     const file = state.file;
-    const rowEnd = Math.min(r.rowEnd, layout.labels.length);
-    const depth = chooseLowestDepth(file, r.t0, r.t1, nodeBudget(r.pixelWidth, r.visibleSpan, r.t1 - r.t0));
-    const key = `${r.mapIndex}|${r.t0}|${r.t1}|${r.rowStart}|${rowEnd}|${depth}`;
+    const depth = depthFor(file, r);
+    const key = payloadKey(r, Math.min(r.rowEnd, layout.labels.length), depth);
     let wire = doc.windows.get(key);
     const cached = wire !== undefined;
     try {
       if (wire === undefined) {
-        const columns = await buildWindow(
-          file,
-          { t0: r.t0, t1: r.t1, rowStart: r.rowStart, rowEnd, mapIndex: r.mapIndex, lowestDepth: depth, rowOfLine: layout.rowOfLine },
-          ac.signal,
-        );
-        wire = encodeWindow(columns);
+        wire = await buildRequestedWindow(file, layout, r, depth, ac.signal);
         doc.windows.set(key, wire);
       }
     } catch (e) {
       if (ac.signal.aborted) return fail('cancelled', true);
       return fail(e instanceof Error ? e.message : String(e), false);
     } finally {
-      if (this.inflight?.ac === ac) this.inflight = undefined;
+      if (this.inflight.get(msg.channel)?.ac === ac) this.inflight.delete(msg.channel);
     }
     if (ac.signal.aborted || msg.generation !== doc.generation) return fail('cancelled', true);
-    this.lastPayload = infoOf(msg.requestId, wire, cached);
+    if (msg.channel === 'main') this.lastPayload = infoOf(msg.requestId, wire, cached);
     // VS Code serialises ArrayBuffers in webview messages as binary (copied into the IPC message,
     // not detached), so the cached buffers can be posted as they are.
     this.post({ kind: 'window', requestId: msg.requestId, generation: msg.generation, payload: wire });

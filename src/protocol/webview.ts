@@ -36,6 +36,8 @@ export interface WindowRequest {
   readonly visibleSpan: number;
 }
 
+export type WindowChannel = 'main' | 'overview';
+
 /** What one editor shows; persisted by the webview and echoed to the host for tests. */
 export interface ViewState {
   readonly t0: number;
@@ -107,6 +109,8 @@ export interface ReadyMessage {
 /** Fetch this window; a newer request supersedes (and cancels) older ones of the same editor. */
 export interface RequestWindowMessage {
   readonly kind: 'requestWindow';
+  /** Independent request streams: the timeline itself and the overview strip (each cancels only its own). */
+  readonly channel: WindowChannel;
   readonly requestId: number;
   readonly generation: number;
   readonly request: WindowRequest;
@@ -149,8 +153,8 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
     case 'ready':
       return true;
     case 'requestWindow': {
-      const m = x as { requestId?: unknown; generation?: unknown; request?: unknown };
-      if (typeof m.requestId !== 'number' || typeof m.generation !== 'number') return false;
+      const m = x as { requestId?: unknown; generation?: unknown; request?: unknown; channel?: unknown };
+      if (typeof m.requestId !== 'number' || typeof m.generation !== 'number' || (m.channel !== 'main' && m.channel !== 'overview')) return false;
       const r = m.request as Record<string, unknown> | undefined;
       return (
         typeof r === 'object' &&

@@ -165,14 +165,18 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
   const limit = Math.max(t1 - t0, 1e-12) * OFFSET_LIMIT_SPANS;
   const off = (t: number): number => clampOffset(t, base, limit);
 
+  // States go out outermost first (by nesting depth), so drawing in array order paints enclosing
+  // states behind the states they contain.
   const st = allocateTable(STATE_SPEC, nState);
-  for (let i = 0; i < nState; i++) {
-    st.start[i] = off(states.t0[i]!);
-    st.end[i] = off(states.t1[i]!);
-    st.row[i] = states.row[i]!;
-    st.category[i] = states.category[i]!;
-    st.depth[i] = Math.min(255, nest.depth[i]!);
-    st.flags[i] = states.flags[i]!;
+  const byDepth = orderByDepth(nest.depth, 0, nState);
+  for (let k = 0; k < nState; k++) {
+    const i = byDepth[k]!;
+    st.start[k] = off(states.t0[i]!);
+    st.end[k] = off(states.t1[i]!);
+    st.row[k] = states.row[i]!;
+    st.category[k] = states.category[i]!;
+    st.depth[k] = Math.min(255, nest.depth[i]!);
+    st.flags[k] = states.flags[i]!;
   }
 
   const sh = allocateTable(SHADOW_SPEC, nShadow);
@@ -238,6 +242,18 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
     arrows: ar,
     events: ev,
   };
+}
+
+/** Indices [from, from + n) stably sorted by depth[i] (counting sort; depths are small). */
+function orderByDepth(depth: Uint32Array, from: number, n: number): Uint32Array {
+  let max = 0;
+  for (let i = 0; i < n; i++) max = Math.max(max, depth[from + i]!);
+  const counts = new Uint32Array(max + 2);
+  for (let i = 0; i < n; i++) counts[depth[from + i]! + 1]!++;
+  for (let d = 1; d < counts.length; d++) counts[d]! += counts[d - 1]!;
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[counts[depth[from + i]!]!++] = i;
+  return out;
 }
 
 /** Ratios may be NaN/∞ in reference files (zero-duration shadows): treat those as 0. */

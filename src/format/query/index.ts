@@ -3,3 +3,4 @@ export * from './rows';
 export * from './nesting';
 export * from './lod';
 export * from './buildWindow';
+export * from './windowService';

@@ -1,12 +1,13 @@
 /**
  * Level of detail: how many tree nodes one window may read, from the pixel width. A leaf holds
  * ~64 KiB of drawables (1–2 thousand), so reading about one leaf per PIXELS_PER_NODE pixels keeps
- * the drawables per pixel column small; when more leaves overlap the fetched span the query stops
- * at a higher level and the shadows of that level summarise the rest (SLOG2.md §13).
+ * the drawables per pixel column and row around one; when more leaves overlap the fetched span
+ * the query stops at a higher level and the shadows of that level summarise the rest
+ * (SLOG2.md §13: "pick L so that the overlapping nodes number ≈ pixels / a few hundred").
  */
 
-export const PIXELS_PER_NODE = 96;
-export const MIN_NODE_BUDGET = 4;
+export const PIXELS_PER_NODE = 100;
+export const MIN_NODE_BUDGET = 2;
 export const MAX_NODE_BUDGET = 256;
 
 /**

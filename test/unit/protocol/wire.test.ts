@@ -120,9 +120,10 @@ test('offsets keep float32 precision relative to the base at deep zoom', () => {
 test('messages from the webview are checked structurally', () => {
   assert.equal(isWebviewToHost({ kind: 'ready' }), true);
   const request = { t0: 0, t1: 1, rowStart: 0, rowEnd: 64, mapIndex: 0, pixelWidth: 800, visibleSpan: 0.25 };
-  assert.equal(isWebviewToHost({ kind: 'requestWindow', requestId: 1, generation: 1, request }), true);
-  assert.equal(isWebviewToHost({ kind: 'requestWindow', requestId: 1, generation: 1, request: { ...request, t1: Number.NaN } }), false);
-  assert.equal(isWebviewToHost({ kind: 'requestWindow', requestId: '1', generation: 1, request }), false);
+  assert.equal(isWebviewToHost({ kind: 'requestWindow', channel: 'main', requestId: 1, generation: 1, request }), true);
+  assert.equal(isWebviewToHost({ kind: 'requestWindow', channel: 'main', requestId: 1, generation: 1, request: { ...request, t1: Number.NaN } }), false);
+  assert.equal(isWebviewToHost({ kind: 'requestWindow', channel: 'other', requestId: 1, generation: 1, request }), false);
+  assert.equal(isWebviewToHost({ kind: 'requestWindow', channel: 'main', requestId: '1', generation: 1, request }), false);
   assert.equal(isWebviewToHost({ kind: 'openFile', path: '/etc/passwd' }), false);
   assert.equal(isWebviewToHost(undefined), false);
 });

@@ -50,6 +50,7 @@ test('user_states_4 at full detail: every state/event once, nesting Phase > Solv
     assert.deepEqual(depthsOf('Solve'), new Set([1]));
     assert.deepEqual(depthsOf('Kernel'), new Set([2]));
     assert.equal(w.header.maxNesting >= 2, true);
+    for (let i = 1; i < w.states.depth.length; i++) assert.ok(w.states.depth[i - 1]! <= w.states.depth[i]!, 'outermost states come first');
     // offsets are relative to the window start and end ≥ start for states
     for (let i = 0; i < w.states.start.length; i++) assert.ok(w.states.start[i]! >= -1e-6 && w.states.end[i]! >= w.states.start[i]!);
     assert.equal(w.header.baseTime, file.timeRange[0]);

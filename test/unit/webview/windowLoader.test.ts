@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { WindowLoader } from '../../../webview/timeline/windowLoader';
+import type { CancelWindowMessage, RequestWindowMessage } from '../../../src/protocol/webview';
+import { STATE_SPEC, SHADOW_SPEC, SHADOW_WEIGHT_SPEC, ARROW_SPEC, EVENT_SPEC, allocateTable, encodeWindow } from '../../../src/protocol/wire';
+
+function payloadFor(r: RequestWindowMessage['request'], states: number) {
+  return encodeWindow({
+    header: { baseTime: r.t0, t0: r.t0, t1: r.t1, rowStart: r.rowStart, rowEnd: r.rowEnd, mapIndex: r.mapIndex, lowestDepth: 0, maxNesting: 0, truncated: false, nodesRead: 1, buildMs: 0 },
+    states: allocateTable(STATE_SPEC, states),
+    shadows: allocateTable(SHADOW_SPEC, 0),
+    shadowWeights: allocateTable(SHADOW_WEIGHT_SPEC, 0),
+    arrows: allocateTable(ARROW_SPEC, 0),
+    events: allocateTable(EVENT_SPEC, 0),
+  });
+}
+
+const view = (t0: number, t1: number, mapIndex = 0) => ({ t0, t1, rowStart: 0, rowEnd: 10, rowCount: 100, mapIndex, pixelWidth: 1000 });
+
+test('small pans need no request; a new key cancels the one in flight; stale answers are dropped', () => {
+  const sent: (RequestWindowMessage | CancelWindowMessage)[] = [];
+  const l = new WindowLoader('main', (m) => sent.push(m));
+  assert.equal(l.update(view(10, 11)), false, 'nothing before init');
+  l.reset(1);
+  assert.equal(l.update(view(10, 11)), true);
+  const first = sent[0] as RequestWindowMessage;
+  assert.equal(first.kind, 'requestWindow');
+  assert.equal(first.channel, 'main');
+  assert.deepEqual([first.request.t0, first.request.t1], [9, 13]);
+  assert.equal(l.update(view(10.2, 11.2)), false, 'same key while loading');
+  assert.equal(l.update(view(12, 13)), true, 'left the span: new request');
+  assert.deepEqual(sent[1], { kind: 'cancelWindow', requestId: first.requestId });
+  const second = sent[2] as RequestWindowMessage;
+  // the answer to the cancelled first request arrives late: dropped
+  assert.equal(l.receive({ kind: 'window', requestId: first.requestId, generation: 1, payload: payloadFor(first.request, 5) }), false);
+  assert.equal(l.loaded?.requestId, undefined);
+  assert.equal(l.receive({ kind: 'window', requestId: second.requestId, generation: 1, payload: payloadFor(second.request, 7) }), true);
+  assert.equal(l.loaded?.drawables, 7);
+  assert.equal(l.loading, false);
+  assert.equal(l.update(view(12.3, 13.3)), false, 'cache hit: the loaded payload covers the pan');
+  assert.equal(l.complete(view(12.3, 13.3)), true);
+  assert.equal(l.complete(view(12.3, 13.3, 1)), false, 'another Y map is not covered');
+});
+
+test('a new generation (file changed on disk) drops everything, old answers included', () => {
+  const sent: (RequestWindowMessage | CancelWindowMessage)[] = [];
+  const l = new WindowLoader('overview', (m) => sent.push(m));
+  l.reset(1);
+  l.update(view(0, 1));
+  const r = sent[0] as RequestWindowMessage;
+  l.receive({ kind: 'window', requestId: r.requestId, generation: 1, payload: payloadFor(r.request, 3) });
+  l.reset(2);
+  assert.equal(l.loaded, undefined);
+  assert.equal(l.update(view(0, 1)), true);
+  const r2 = sent[sent.length - 1] as RequestWindowMessage;
+  assert.equal(r2.generation, 2);
+  assert.equal(l.receive({ kind: 'window', requestId: r2.requestId, generation: 1, payload: payloadFor(r2.request, 3) }), false);
+});
+
+test('a failed window is not re-requested in a loop; a cancelled one is', () => {
+  const sent: (RequestWindowMessage | CancelWindowMessage)[] = [];
+  const l = new WindowLoader('main', (m) => sent.push(m));
+  l.reset(1);
+  l.update(view(0, 1));
+  const r = sent[0] as RequestWindowMessage;
+  l.failed({ kind: 'windowFailed', requestId: r.requestId, generation: 1, cancelled: false, message: 'boom' });
+  assert.equal(l.lastError, 'boom');
+  assert.equal(l.update(view(0, 1)), false);
+  l.update(view(5, 6));
+  const r2 = sent[sent.length - 1] as RequestWindowMessage;
+  l.failed({ kind: 'windowFailed', requestId: r2.requestId, generation: 1, cancelled: true, message: 'superseded' });
+  assert.equal(l.update(view(5, 6)), true);
+});

@@ -1,0 +1,170 @@
+// The timeline editor's chrome (toolbar, status, overview, row labels, plot); drawing lives in TimelineController.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { HostToWebview, InitMessage, StatusMessage } from '../src/protocol/webview';
+import { TimelineController, type ViewSummary } from './timeline/controller';
+import { formatDuration, parseTime } from './timeline/timeScale';
+import { onHostMessage, postToHost, saveView, savedView } from './host';
+
+export function App() {
+  const [init, setInit] = useState<InitMessage | undefined>(undefined);
+  const [status, setStatus] = useState<StatusMessage | undefined>({ kind: 'status', phase: 'opening', message: 'Opening…' });
+  const [summary, setSummary] = useState<ViewSummary | undefined>(undefined);
+  const controller = useRef<TimelineController | undefined>(undefined);
+  const refs = {
+    root: useRef<HTMLDivElement>(null),
+    axis: useRef<HTMLCanvasElement>(null),
+    labels: useRef<HTMLCanvasElement>(null),
+    grid: useRef<HTMLCanvasElement>(null),
+    data: useRef<HTMLCanvasElement>(null),
+    overlay: useRef<HTMLCanvasElement>(null),
+    plot: useRef<HTMLDivElement>(null),
+    vscroll: useRef<HTMLDivElement>(null),
+    vspacer: useRef<HTMLDivElement>(null),
+    overview: useRef<HTMLCanvasElement>(null),
+    overviewWindow: useRef<HTMLDivElement>(null),
+  };
+
+  useEffect(() => {
+    const c = new TimelineController(
+      {
+        root: refs.root.current!,
+        axis: refs.axis.current!,
+        labels: refs.labels.current!,
+        grid: refs.grid.current!,
+        data: refs.data.current!,
+        overlay: refs.overlay.current!,
+        plot: refs.plot.current!,
+        vscroll: refs.vscroll.current!,
+        vspacer: refs.vspacer.current!,
+        overview: refs.overview.current!,
+        overviewWindow: refs.overviewWindow.current!,
+      },
+      postToHost,
+      saveView,
+      savedView(),
+      setSummary,
+    );
+    controller.current = c;
+    const off = onHostMessage((m: HostToWebview) => {
+      switch (m.kind) {
+        case 'init':
+          setInit(m);
+          setStatus(undefined);
+          c.setInit(m);
+          return;
+        case 'status':
+          setStatus(m);
+          document.body.dataset.state = m.phase;
+          return;
+        case 'window':
+          c.onWindow(m);
+          return;
+        case 'windowFailed':
+          c.onWindowFailed(m);
+          return;
+        case 'command':
+          c.command(m.command);
+          return;
+      }
+    });
+    postToHost({ kind: 'ready' });
+    refs.root.current?.focus();
+    return () => {
+      off();
+      c.dispose();
+    };
+  }, []);
+
+  const c = controller.current;
+  return (
+    <div class="app">
+      <Toolbar init={init} summary={summary} controller={c} />
+      {status && (
+        <div class={`status status-${status.phase}`} role="status">
+          {status.message}
+          {status.progress !== undefined && <progress max={1} value={status.progress} />}
+        </div>
+      )}
+      <div class="timeline" ref={refs.root} tabIndex={0} aria-label="Trace timeline. W/S zoom, A/D pan, Home whole trace, Z undo zoom">
+        <div class="corner">{init?.yMaps[summary?.mapIndex ?? init.defaultMap]?.columns.join(' / ')}</div>
+        <div class="overview-wrap">
+          <canvas ref={refs.overview} class="overview" />
+          <div ref={refs.overviewWindow} class="overview-window" />
+        </div>
+        <div class="corner2" />
+        <div class="axis-wrap">
+          <canvas ref={refs.axis} />
+        </div>
+        <div class="labels-wrap">
+          <canvas ref={refs.labels} />
+        </div>
+        <div class="plot" ref={refs.plot}>
+          <canvas ref={refs.grid} class="layer" />
+          <canvas ref={refs.data} class="layer" />
+          <canvas ref={refs.overlay} class="layer overlay" />
+        </div>
+        <div class="vscroll" ref={refs.vscroll}>
+          <div ref={refs.vspacer} class="vspacer" />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Toolbar(props: { init: InitMessage | undefined; summary: ViewSummary | undefined; controller: TimelineController | undefined }) {
+  const { init, summary, controller: c } = props;
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [bad, setBad] = useState(false);
+  useEffect(() => {
+    if (summary) {
+      setFrom(String(Number(summary.view.t0.toPrecision(12))));
+      setTo(String(Number(summary.view.t1.toPrecision(12))));
+      setBad(false);
+    }
+  }, [summary?.view.t0, summary?.view.t1]);
+  const apply = (e: Event) => {
+    e.preventDefault();
+    const t0 = parseTime(from);
+    const t1 = parseTime(to);
+    if (t0 === undefined || t1 === undefined || !(t1 > t0)) return setBad(true);
+    c?.setWindow({ t0, t1 });
+  };
+  const disabled = !init || !c;
+  return (
+    <form class="toolbar" onSubmit={apply}>
+      <button type="button" disabled={disabled} title="Whole trace (Home)" onClick={() => c?.showAll()}>⤢</button>
+      <button type="button" disabled={disabled || !summary?.canUndo} title="Undo zoom (Z)" onClick={() => c?.undo()}>↶</button>
+      <button type="button" disabled={disabled || !summary?.canRedo} title="Redo zoom (Shift+Z)" onClick={() => c?.redo()}>↷</button>
+      <button type="button" disabled={disabled} title="Zoom out (S, -)" onClick={() => c?.zoomCentre(1 / 1.6)}>−</button>
+      <button type="button" disabled={disabled} title="Zoom in (W, +)" onClick={() => c?.zoomCentre(1.6)}>+</button>
+      <label class={bad ? 'bad' : ''}>
+        from <input aria-label="window start" value={from} onInput={(e) => setFrom((e.target as HTMLInputElement).value)} size={14} />
+      </label>
+      <label class={bad ? 'bad' : ''}>
+        to <input aria-label="window end" value={to} onInput={(e) => setTo((e.target as HTMLInputElement).value)} size={14} />
+      </label>
+      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us, ns)">Go</button>
+      <span class="span">{summary ? formatDuration(summary.view.t1 - summary.view.t0) : ''}</span>
+      <label>
+        rows{' '}
+        <select aria-label="Y map" disabled={disabled} value={String(summary?.mapIndex ?? init?.defaultMap ?? 0)} onChange={(e) => c?.setMap(Number((e.target as HTMLSelectElement).value))}>
+          {init?.yMaps.map((m, i) => (
+            <option value={String(i)} key={i}>
+              {m.title} ({m.rows.length})
+            </option>
+          ))}
+        </select>
+      </label>
+      <span class="lod" title="Tree depth read: 0 = every drawable, higher = summarised (shadows)">
+        {summary?.lowestDepth !== undefined ? (summary.lowestDepth === 0 ? 'exact' : `summary level ${summary.lowestDepth}`) : ''}
+        {summary?.loading ? ' · loading…' : ''}
+      </span>
+      {init && init.warnings.length > 0 && (
+        <span class="warn" title={init.warnings.join('\n')}>
+          ⚠ {init.warnings.length}
+        </span>
+      )}
+    </form>
+  );
+}

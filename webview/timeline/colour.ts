@@ -1,0 +1,56 @@
+/**
+ * Category colours on the current theme background (pure). SLOG-2 colours were chosen for
+ * Jumpshot's black canvas; on a light theme white or yellow drawables would vanish, so colours
+ * too close in luminance to the background are darkened/lightened until they stand out (WCAG
+ * contrast ≥ MIN_CONTRAST), keeping their hue. Packed as CSS strings once per theme.
+ */
+
+export type Rgb = readonly [number, number, number];
+
+export const MIN_CONTRAST = 1.9;
+
+function channel(c: number): number {
+  const s = c / 255;
+  return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+}
+
+export function luminance([r, g, b]: Rgb): number {
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+}
+
+export function contrast(a: Rgb, b: Rgb): number {
+  const la = luminance(a);
+  const lb = luminance(b);
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+/** `c` moved towards black (light background) or white (dark background) until it contrasts enough. */
+export function adjustForBackground(c: Rgb, background: Rgb, minContrast = MIN_CONTRAST): Rgb {
+  if (contrast(c, background) >= minContrast) return c;
+  const towardsBlack = luminance(background) > 0.4;
+  let best: Rgb = c;
+  for (let k = 1; k <= 20; k++) {
+    const f = k / 20;
+    best = towardsBlack
+      ? [Math.round(c[0] * (1 - f)), Math.round(c[1] * (1 - f)), Math.round(c[2] * (1 - f))]
+      : [Math.round(c[0] + (255 - c[0]) * f), Math.round(c[1] + (255 - c[1]) * f), Math.round(c[2] + (255 - c[2]) * f)];
+    if (contrast(best, background) >= minContrast) return best;
+  }
+  return best;
+}
+
+/** Parses "#rgb", "#rrggbb", "#rrggbbaa" and "rgb(a)(…)" CSS colours; undefined otherwise. */
+export function parseCssColour(s: string): Rgb | undefined {
+  const t = s.trim();
+  let m = /^#([0-9a-f]{3})$/i.exec(t);
+  if (m) return [0, 1, 2].map((i) => parseInt(m![1]![i]! + m![1]![i]!, 16)) as unknown as Rgb;
+  m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(t);
+  if (m) return [0, 2, 4].map((i) => parseInt(m![1]!.slice(i, i + 2), 16)) as unknown as Rgb;
+  m = /^rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)/i.exec(t);
+  if (m) return [Number(m[1]), Number(m[2]), Number(m[3])];
+  return undefined;
+}
+
+export function cssRgba([r, g, b]: Rgb, alpha = 1): string {
+  return alpha >= 1 ? `rgb(${r},${g},${b})` : `rgba(${r},${g},${b},${alpha.toFixed(3)})`;
+}

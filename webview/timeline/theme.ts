@@ -1,0 +1,68 @@
+/**
+ * Canvas colours from the VS Code theme: reads the --vscode-* CSS variables (and the body's
+ * vscode-light / vscode-dark / vscode-high-contrast class), and adjusts category colours for
+ * contrast on the editor background. Re-read whenever the theme changes (see watchTheme).
+ */
+import type { CategoryInfo } from '../../src/protocol/webview';
+import { adjustForBackground, cssRgba, parseCssColour, type Rgb } from './colour';
+
+export interface Palette {
+  readonly background: Rgb;
+  readonly backgroundCss: string;
+  readonly foreground: string;
+  readonly muted: string;
+  readonly grid: string;
+  readonly rowAlt: string;
+  readonly border: string;
+  readonly accent: string;
+  readonly selection: string;
+  readonly loading: string;
+  readonly highContrast: boolean;
+  readonly font: string;
+  /** CSS colour per category index (adjusted for the background). */
+  readonly fill: ReadonlyMap<number, string>;
+  readonly fillRgb: ReadonlyMap<number, Rgb>;
+}
+
+export function readPalette(categories: readonly CategoryInfo[]): Palette {
+  const style = getComputedStyle(document.body);
+  const v = (name: string, fallback: string): string => style.getPropertyValue(name).trim() || fallback;
+  const cls = document.body.classList;
+  const highContrast = cls.contains('vscode-high-contrast') || cls.contains('vscode-high-contrast-light');
+  const light = cls.contains('vscode-light') || cls.contains('vscode-high-contrast-light');
+  const backgroundCss = v('--vscode-editor-background', light ? '#ffffff' : '#1e1e1e');
+  const background = parseCssColour(backgroundCss) ?? (light ? [255, 255, 255] : [30, 30, 30]);
+  const foreground = v('--vscode-editor-foreground', light ? '#333333' : '#cccccc');
+  const fill = new Map<number, string>();
+  const fillRgb = new Map<number, Rgb>();
+  for (const c of categories) {
+    const rgb = adjustForBackground([c.rgba[0], c.rgba[1], c.rgba[2]], background, highContrast ? 3 : undefined);
+    fillRgb.set(c.index, rgb);
+    fill.set(c.index, cssRgba(rgb));
+  }
+  const fg = parseCssColour(foreground) ?? [200, 200, 200];
+  return {
+    background,
+    backgroundCss,
+    foreground,
+    muted: v('--vscode-descriptionForeground', cssRgba(fg, 0.7)),
+    grid: cssRgba(fg, highContrast ? 0.35 : 0.12),
+    rowAlt: cssRgba(fg, highContrast ? 0 : 0.035),
+    border: v('--vscode-contrastBorder', '') || v('--vscode-editorWidget-border', cssRgba(fg, 0.3)),
+    accent: v('--vscode-focusBorder', '#007fd4'),
+    selection: v('--vscode-editor-selectionBackground', 'rgba(38,79,120,0.5)'),
+    loading: cssRgba(fg, 0.1),
+    highContrast,
+    font: `${v('--vscode-editor-font-size', '12px').replace(/^(\d+)$/, '$1px')} ${v('--vscode-font-family', 'sans-serif')}`,
+    fill,
+    fillRgb,
+  };
+}
+
+/** Calls `onChange` when the theme changes (body class or the root's CSS variables). */
+export function watchTheme(onChange: () => void): () => void {
+  const observer = new MutationObserver(() => onChange());
+  observer.observe(document.body, { attributes: true, attributeFilter: ['class', 'data-vscode-theme-id'] });
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
+  return () => observer.disconnect();
+}
