@@ -3,7 +3,7 @@
  * keyed by path + size + mtime, so reopening an unchanged trace is instant. The cache is kept
  * under a size limit (oldest first out; a hit refreshes the entry's mtime).
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -15,21 +15,17 @@ export interface ConversionProgress {
   report(fraction: number, message?: string): void;
 }
 
-/** Runs one CLOG/CLOG2 → SLOG-2 conversion (input path → output path) with progress and cancel. */
-export type ConversionJob = (input: string, output: string, progress: ConversionProgress, signal: AbortSignal) => Promise<void>;
-
 /**
- * THE seam to the conversion worker (src/host/convertCommand.ts, src/worker/). Returns undefined
- * while no conversion job is available; the editor then tells the user so.
+ * Runs one CLOG/CLOG2 → SLOG-2 conversion (input path → output path, written atomically) with
+ * progress and cancel: `workerConversionJob` of src/host/convertCommand.ts (a worker thread).
  */
-export function conversionJob(): ConversionJob | undefined {
-  return undefined;
-}
+export type ConversionJob = (input: string, output: string, progress: ConversionProgress, signal: AbortSignal) => Promise<void>;
 
 export async function cachedSlog2For(
   storage: vscode.Uri,
   input: vscode.Uri,
   cacheLimitBytes: number,
+  job: ConversionJob | undefined,
   progress: ConversionProgress,
   signal: AbortSignal,
 ): Promise<string> {
@@ -47,15 +43,8 @@ export async function cachedSlog2For(
   } catch {
     // not cached yet: convert below
   }
-  const job = conversionJob();
-  if (job === undefined) throw new ConversionUnavailableError('Conversion of CLOG/CLOG2 files is not available yet in this build; convert the file to SLOG-2 first.');
-  const temp = `${target}.${process.pid}.tmp`;
-  try {
-    await job(input.fsPath, temp, progress, signal);
-    await fs.rename(temp, target);
-  } finally {
-    await fs.rm(temp, { force: true });
-  }
+  if (job === undefined) throw new ConversionUnavailableError('Conversion of CLOG/CLOG2 files is not available in this build; convert the file to SLOG-2 first.');
+  await job(input.fsPath, target, progress, signal);
   await trimCache(dir, cacheLimitBytes, target);
   return target;
 }

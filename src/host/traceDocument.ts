@@ -13,7 +13,7 @@ import { describeDocument } from '../format/query/windowService';
 import type { InitMessage, StatusMessage } from '../protocol/webview';
 import type { WireWindow } from '../protocol/wire';
 import { openSlog2 } from './openSlog2';
-import { cachedSlog2For, ConversionUnavailableError } from './clogConversion';
+import { cachedSlog2For, ConversionUnavailableError, type ConversionJob } from './clogConversion';
 import { displayName, openTraceSource, traceKind, TooLargeError } from './traceSource';
 import { editorSettings } from './config';
 
@@ -42,6 +42,7 @@ export class TraceDocument implements vscode.CustomDocument {
   constructor(
     readonly uri: vscode.Uri,
     private readonly storage: vscode.Uri,
+    private readonly conversion: ConversionJob | undefined,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(
       new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.slice(uri.path.lastIndexOf('/') + 1)),
@@ -122,6 +123,7 @@ export class TraceDocument implements vscode.CustomDocument {
             this.storage,
             this.uri,
             cacheBytes,
+            this.conversion,
             {
               report: (fraction, message) => {
                 const f = Math.max(0, Math.min(1, fraction));

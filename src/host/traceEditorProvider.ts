@@ -9,6 +9,7 @@ import { assertUnreachable, isWebviewToHost, type CommandMessage, type HostToWeb
 import { TraceDocument } from './traceDocument';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
+import { workerConversionJob } from './convertCommand';
 
 export const VIEW_TYPE = 'mpeTrace.timeline';
 
@@ -110,7 +111,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   openCustomDocument(uri: vscode.Uri): TraceDocument {
     // Returns at once: the document opens the file in the background and editors show its status.
-    return new TraceDocument(uri, this.context.globalStorageUri);
+    return new TraceDocument(uri, this.context.globalStorageUri, workerConversionJob(this.context.extensionUri));
   }
 
   resolveCustomEditor(document: TraceDocument, panel: vscode.WebviewPanel): void {

@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type * as vscode from 'vscode';
+import { cachedSlog2For, ConversionUnavailableError, trimCache, type ConversionJob } from '../../../src/host/clogConversion';
+
+const uri = (p: string) => ({ scheme: 'file', fsPath: p, toString: () => `file://${p}` }) as unknown as vscode.Uri;
+const progress = { report: () => undefined };
+
+test('CLOG conversions are cached by path + size + mtime and reused', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-cache-'));
+  try {
+    const input = path.join(dir, 'a.clog2');
+    fs.writeFileSync(input, 'clog');
+    const calls: string[] = [];
+    const job: ConversionJob = async (i, o) => {
+      calls.push(i);
+      fs.writeFileSync(o, `converted ${fs.readFileSync(i, 'utf8')}`);
+    };
+    const storage = uri(path.join(dir, 'storage'));
+    const a = await cachedSlog2For(storage, uri(input), 1 << 20, job, progress, new AbortController().signal);
+    const b = await cachedSlog2For(storage, uri(input), 1 << 20, job, progress, new AbortController().signal);
+    assert.equal(a, b);
+    assert.equal(calls.length, 1, 'second open reuses the cached SLOG-2');
+    assert.equal(fs.readFileSync(a, 'utf8'), 'converted clog');
+    fs.writeFileSync(input, 'clog changed');
+    const c = await cachedSlog2For(storage, uri(input), 1 << 20, job, progress, new AbortController().signal);
+    assert.notEqual(c, a, 'a changed file gets a new conversion');
+    assert.equal(calls.length, 2);
+    await assert.rejects(cachedSlog2For(storage, uri(path.join(dir, 'b.clog2')), 1 << 20, undefined, progress, new AbortController().signal), /ENOENT/);
+    fs.writeFileSync(path.join(dir, 'b.clog2'), 'x');
+    await assert.rejects(cachedSlog2For(storage, uri(path.join(dir, 'b.clog2')), 1 << 20, undefined, progress, new AbortController().signal), ConversionUnavailableError);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the cache is trimmed to its size limit, least recently used first, never the new entry', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-trim-'));
+  try {
+    const files = ['old', 'mid', 'new'].map((n, i) => {
+      const f = path.join(dir, `${n}.slog2`);
+      fs.writeFileSync(f, Buffer.alloc(100));
+      const t = new Date(Date.now() - (3 - i) * 60_000);
+      fs.utimesSync(f, t, t);
+      return f;
+    });
+    await trimCache(dir, 150, files[0]!);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['old.slog2']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
