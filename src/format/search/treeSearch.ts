@@ -88,6 +88,40 @@ export async function findNext<N extends SearchNodeInfo>(
   return { match: undefined, wrapped: false, slicesRead };
 }
 
+/**
+ * The position of a match among all matches in drawing order (0-based), for "3 of 24".
+ * Reads the slices from the start of the file up to the drawable's slice.
+ */
+export async function matchOrdinal<N extends SearchNodeInfo>(
+  tree: SearchableTree<N>, matcher: DrawableMatcher, drawable: Drawable, options: { readonly signal?: AbortSignal } = {},
+): Promise<number> {
+  const slices = sliceBounds(tree);
+  const origin = sliceOf(slices, drawable.earliest);
+  let before = 0;
+  for (let i = 0; i <= origin; i++) {
+    throwIfAborted(options.signal);
+    const batch = await sliceDrawables(tree, slices[i]!, options.signal);
+    for (const d of i === origin ? remainder(batch, { drawable }, -1) : batch) if (matcher.test(d) !== undefined) before++;
+  }
+  return before;
+}
+
+/** The n-th match (0-based) in drawing order, or undefined when there are fewer. */
+export async function findNth<N extends SearchNodeInfo>(
+  tree: SearchableTree<N>, matcher: DrawableMatcher, n: number, options: { readonly signal?: AbortSignal } = {},
+): Promise<SearchMatch | undefined> {
+  if (!Number.isSafeInteger(n) || n < 0) return undefined;
+  let seen = 0;
+  for (const slice of sliceBounds(tree)) {
+    throwIfAborted(options.signal);
+    for (const d of await sliceDrawables(tree, slice, options.signal)) {
+      const place = matcher.test(d);
+      if (place !== undefined && seen++ === n) return toMatch(tree, d, place);
+    }
+  }
+  return undefined;
+}
+
 export interface CountOptions {
   readonly signal?: AbortSignal;
   /** Histogram bins over the time range (default 256). */

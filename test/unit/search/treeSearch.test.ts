@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { compileQuery, countMatches, findNext, type DrawableMatcher, type FindResult, type SearchFrom, type SearchMatch, type SearchQuery } from '../../../src/format/search';
+import { compileQuery, countMatches, findNext, findNth, matchOrdinal, type DrawableMatcher, type FindResult, type SearchFrom, type SearchMatch, type SearchQuery } from '../../../src/format/search';
 import { Slog2File } from '../../../src/format/slog2/slog2File';
 import { drawingOrderCompare } from '../../../src/format/slog2/drawingOrder';
 import { FileSource } from '../../../src/io/fileSource';
@@ -174,6 +174,13 @@ test('next/previous from a time; equal start times stepped in order; wrap around
     // Events at the same time on different ranks (MPE_Comm_init) are all visited once.
     const init = await walk(file, matcher(file, { text: 'MPE_Comm_init' }), 1);
     assert.deepEqual(init.map((x) => x.rows[0]).sort(), [0, 1, 2, 3]);
+    // "n of m": the ordinal of each match, and the n-th match, agree with the walk.
+    for (const i of [0, 1, 2, 11, 23]) {
+      assert.equal(await matchOrdinal(file, m, all[i]!.drawable), i);
+      assert.equal((await findNth(file, m, i))?.drawable, all[i]!.drawable);
+    }
+    assert.equal(await findNth(file, m, 24), undefined);
+    assert.equal(await findNth(file, m, -1), undefined);
     const none = await findNext(file, matcher(file, { text: 'no such thing' }), { time: 0 }, 1, { wrap: true });
     assert.equal(none.match, undefined);
   } finally {
@@ -225,6 +232,8 @@ test('multi-level tree (bigrun_medium_4, depth 5): counts equal the facts; next 
     walked.forEach((w, i) => assert.equal(w.earliest, (reference[i] as { earliest: number }).earliest));
     const back = await walk(file, ticks, -1);
     assert.deepEqual(back.map((x) => x.earliest).reverse(), walked.map((x) => x.earliest));
+    for (let i = 0; i < walked.length; i++) assert.equal(await matchOrdinal(file, ticks, walked[i]!.drawable), i);
+    assert.equal((await findNth(file, ticks, 5))?.earliest, walked[5]!.earliest);
 
     // Early exit: the first MPI_Comm_rank is near the start; only a few slices are read.
     const leaves = file.level(0).length;
