@@ -109,3 +109,56 @@ export function workspaceFsIo(file: vscode.Uri): SidecarIo {
     },
   };
 }
+
+/** Asks for a name (and an optional note) and adds a bookmark for the given window. */
+export async function promptAndAddBookmark(
+  store: BookmarkStore, view: { t0: number; t1: number; rows?: readonly number[]; yMap?: number; hidden?: readonly number[] },
+): Promise<Bookmark | undefined> {
+  const name = await vscode.window.showInputBox({
+    title: 'MPE Trace: add bookmark',
+    prompt: `Name for the window ${formatSeconds(view.t0)} – ${formatSeconds(view.t1)}`,
+    value: `Bookmark ${store.bookmarks.length + 1}`,
+    validateInput: (v) => (v.trim() === '' ? 'Enter a name' : v.length > 1000 ? 'At most 1000 characters' : undefined),
+  });
+  if (name === undefined) return undefined;
+  const note = await vscode.window.showInputBox({ title: 'MPE Trace: add bookmark', prompt: 'Note (optional; Enter to skip)' });
+  const trimmedNote = note?.trim() ?? '';
+  return store.add({
+    name: name.trim(),
+    t0: view.t0,
+    t1: view.t1,
+    ...(trimmedNote !== '' ? { note: trimmedNote } : {}),
+    ...(view.rows !== undefined ? { rows: [...view.rows] } : {}),
+    ...(view.yMap !== undefined ? { yMap: view.yMap } : {}),
+    ...(view.hidden !== undefined && view.hidden.length > 0 ? { hidden: [...view.hidden] } : {}),
+  });
+}
+
+/** Quick pick of the trace's bookmarks (name, window, note); resolves with the chosen one. */
+export async function pickBookmark(store: BookmarkStore): Promise<Bookmark | undefined> {
+  const state = store.state;
+  if (state.status === 'error') void vscode.window.showWarningMessage(`MPE Trace bookmarks: ${state.error}`);
+  if (store.bookmarks.length === 0) {
+    void vscode.window.showInformationMessage('This trace has no bookmarks yet.');
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(
+    store.bookmarks.map((b) => ({
+      label: b.name,
+      description: `${formatSeconds(b.t0)} – ${formatSeconds(b.t1)}`,
+      detail: b.note,
+      bookmark: b,
+    })),
+    { title: 'MPE Trace: go to bookmark', matchOnDescription: true, matchOnDetail: true },
+  );
+  return pick?.bookmark;
+}
+
+/** Seconds with a unit that suits the size (e.g. "12.5 ms"). */
+export function formatSeconds(t: number): string {
+  const a = Math.abs(t);
+  if (a === 0) return '0 s';
+  if (a < 1e-3) return `${(t * 1e6).toPrecision(4)} µs`;
+  if (a < 1) return `${(t * 1e3).toPrecision(4)} ms`;
+  return `${t.toPrecision(6)} s`;
+}
