@@ -10,7 +10,7 @@
  */
 import { applyMappings, type PathMapping } from './mappings';
 import {
-  commonSuffixLength, formatPath, isUnder, mayBeTruncated, parsePath, type ParsedPath,
+  commonSuffixLength, formatPath, isUnder, joinPath, mayBeTruncated, parsePath, type ParsedPath,
 } from './recordedPath';
 
 /** What the resolver needs from the file system (the host implements it with vscode.workspace). */
@@ -115,7 +115,7 @@ export async function resolveSourcePath(recorded: string, options: ResolveOption
     const rel = parsed.segments.filter((s) => s !== '..');
     if (rel.length === parsed.segments.length) {
       for (const r of roots) {
-        const p = formatPath({ ...parsePath(r), segments: [...parsePath(r).segments, ...rel] });
+        const p = joinPath(r, rel.join('/'));
         if (await options.fs.exists(p)) add(p, 'relative', rel.length);
       }
     }
