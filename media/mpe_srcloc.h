@@ -42,8 +42,9 @@
  *   - It relies on libmpe INTERNALS (MPE 2.x, CLOG2): the global buffer
  *     CLOG_Buffer, the communicator table CLOG_CommSet and the writer
  *     routine CLOG_Buffer_save_srcloc(), which exist in libmpe but are not a
- *     public API (MPE itself never calls the routine).  It is known to work
- *     with MPE 2.4.5 (CLOG-02.44); other versions may differ.
+ *     public API (MPE itself never calls the routine).  These are the calls
+ *     the viewer's test traces were made with, under MPE 2.4.5 (CLOG-02.44);
+ *     other MPE versions may differ.
  *   - File names are stored in 40 bytes: at most 39 characters survive.
  *     When __FILE__ is longer, the macros pass the longest tail of the path
  *     that fits and starts at a directory boundary ("src/solver/cg.c"), or
@@ -55,8 +56,9 @@
  *     events between MPE_SRCLOC() and the event it describes.
  *   - The reference converter clog2TOslog2 drops SRCLOC records; our own
  *     conversion keeps them in a side table of the .slog2 file.
- *   - Before MPI_Init (or MPE_Init_log) and after MPI_Finalize the macros do
- *     nothing.  Ids are only labels: two sites may share one.
+ *   - Before MPE logging is set up (MPI_Init with MPE's wrappers, or
+ *     MPE_Init_log) the macros do nothing; do not use them after
+ *     MPI_Finalize / MPE_Finish_log.  Ids are only labels: sites may share one.
  */
 #ifndef MPE_TRACE_VIEWER_SRCLOC_H
 #define MPE_TRACE_VIEWER_SRCLOC_H
