@@ -15,6 +15,9 @@ import { Slog2Writer } from '../../src/format/slog2/writer';
 import { computeRangeStats, nodeBatches } from '../../src/format/stats';
 import { FileSink } from '../../src/io/fileSink';
 import { FileSource } from '../../src/io/fileSource';
+import { MemorySource } from '../../src/format/bytes/memorySource';
+import { gunzipSync } from 'node:zlib';
+import { fixture, sharedTracesDir } from '../helpers/paths';
 
 const RANKS = 16;
 const CATS: Category[] = [
@@ -77,7 +80,8 @@ async function generate(file: string, targetBytes: number): Promise<{ bytes: num
 /** Child: exact statistics of a fraction of the file; prints one JSON line. */
 async function measure(file: string, fraction: number): Promise<void> {
   const started = performance.now();
-  const f = await Slog2File.open(await FileSource.open(file));
+  const source = file.endsWith('.gz') ? new MemorySource(file, new Uint8Array(gunzipSync(fs.readFileSync(file)))) : await FileSource.open(file);
+  const f = await Slog2File.open(source);
   const [a, b] = f.timeRange;
   const mid = (a + b) / 2;
   const half = ((b - a) * fraction) / 2;
@@ -91,23 +95,37 @@ async function measure(file: string, fraction: number): Promise<void> {
   await f.close();
 }
 
+/** The largest real SLOG-2 available: in ../shared/traces, else the bigrun fixture. */
+function largestRealSlog2(): string {
+  const found = sharedTracesDir === undefined ? [] : fs.readdirSync(sharedTracesDir).filter((n) => n.endsWith('.slog2')).map((n) => path.join(sharedTracesDir!, n));
+  found.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
+  return found[0] ?? fixture('bigrun_medium_4.slog2.gz');
+}
+
+function runMeasurements(file: string): void {
+  for (const fraction of [1, 0.01]) {
+    const r = spawnSync(process.execPath, [process.argv[1]!, '--measure', file, String(fraction)], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`measurement failed: ${r.stderr}`);
+    const m = JSON.parse(r.stdout) as { seconds: number; drawables: number; maxRssMiB: number; nodesRead: number };
+    console.log(
+      `stats bench: ${fraction >= 1 ? 'whole trace' : `${fraction * 100} % range`}: ${m.seconds.toFixed(2)} s, ${m.drawables} drawables ` +
+        `(${(m.drawables / m.seconds / 1e6).toFixed(2)} M/s), ${m.nodesRead} nodes, peak RSS ${m.maxRssMiB.toFixed(0)} MiB`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   if (process.argv[2] === '--measure') return measure(process.argv[3]!, Number(process.argv[4]));
+  const real = largestRealSlog2();
+  console.log(`stats bench: ${path.basename(real)} (${(fs.statSync(real).size / 2 ** 20).toFixed(1)} MiB on disk)`);
+  runMeasurements(real);
   const mib = Number(process.env.BENCH_STATS_MB ?? 1024);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-stats-bench-'));
   const file = path.join(dir, 'synthetic.slog2');
   try {
     const g = await generate(file, mib * 1024 * 1024);
     console.log(`stats bench: generated ${(g.bytes / 2 ** 20).toFixed(0)} MiB, ${g.drawables} drawables, ${RANKS} ranks in ${g.seconds.toFixed(1)} s`);
-    for (const fraction of [1, 0.01]) {
-      const r = spawnSync(process.execPath, [process.argv[1]!, '--measure', file, String(fraction)], { encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`measurement failed: ${r.stderr}`);
-      const m = JSON.parse(r.stdout) as { seconds: number; drawables: number; maxRssMiB: number; nodesRead: number };
-      console.log(
-        `stats bench: ${fraction >= 1 ? 'whole trace' : `${fraction * 100} % range`}: ${m.seconds.toFixed(2)} s, ${m.drawables} drawables ` +
-          `(${(m.drawables / m.seconds / 1e6).toFixed(2)} M/s), ${m.nodesRead} nodes, peak RSS ${m.maxRssMiB.toFixed(0)} MiB`,
-      );
-    }
+    runMeasurements(file);
   } finally {
     if (process.env.BENCH_KEEP === undefined) fs.rmSync(dir, { recursive: true, force: true }); else console.log(file);
   }
