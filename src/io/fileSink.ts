@@ -13,7 +13,7 @@ export class FileSink implements OutputSink {
 
   constructor(
     private readonly handle: FileHandle,
-    chunkBytes = 4 << 20,
+    chunkBytes = 1 << 20,
   ) {
     this.buffer = new Uint8Array(chunkBytes);
   }

@@ -122,6 +122,8 @@ export class SourceLocationTableBuilder {
   private readonly fileIndex = new Map<string, number>();
   private readonly sites: SourceLocation[] = [];
   private readonly siteIndex = new Map<string, number>();
+  /** Converters intern locations (one object per site): identity lookups skip the string key. */
+  private readonly siteByObject = new Map<SourceLocation, number>();
   private readonly entries = new GrowableBytes();
   private nodes = 0;
   private openCountAt = -1;
@@ -139,6 +141,8 @@ export class SourceLocationTableBuilder {
 
   /** Registers a call site (also sites the input saw but no drawable kept). */
   site(loc: SourceLocation): number {
+    const known = this.siteByObject.get(loc);
+    if (known !== undefined) return known;
     const key = `${loc.line}\u0000${loc.file}`;
     let i = this.siteIndex.get(key);
     if (i === undefined) {
@@ -152,6 +156,7 @@ export class SourceLocationTableBuilder {
       this.sites.push({ file: loc.file, line: loc.line });
       this.siteIndex.set(key, i);
     }
+    if (this.siteByObject.size < 1 << 16) this.siteByObject.set(loc, i);
     return i;
   }
 

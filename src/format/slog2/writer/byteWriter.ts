@@ -10,9 +10,10 @@ export class ByteWriter {
   private readonly view: DataView;
   pos = 0;
 
-  constructor(size: number) {
-    this.bytes = new Uint8Array(size);
-    this.view = new DataView(this.bytes.buffer);
+  /** A new block of `size` bytes, or a view into a larger output buffer. */
+  constructor(target: number | Uint8Array) {
+    this.bytes = typeof target === 'number' ? new Uint8Array(target) : target;
+    this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
   }
 
   u8(v: number): void {

@@ -6,7 +6,7 @@
  */
 import type { Primitive } from '../../model/types';
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../model/types';
-import { compareBounds, compareDrawables } from './drawingOrder';
+import { compareBounds } from './drawingOrder';
 
 const f32 = Math.fround;
 
@@ -39,6 +39,9 @@ export class Shadow {
   memberPositions: Map<number, number[]> | undefined;
   /** Child shadows merged into an own state shadow: their time covers reduce exclusive time. */
   childShadows: Shadow[] | undefined;
+  /** memberPositions list of the last category added (members mostly repeat one category). */
+  private lastCategory = NaN;
+  private lastPositions: number[] | undefined;
 
   constructor(
     readonly topology: number,
@@ -92,9 +95,15 @@ export class Shadow {
     this.numRealObjs = n + 1;
     const pos = this.members!.length;
     this.members!.push(p);
-    const list = this.memberPositions!.get(p.category);
+    if (p.category === this.lastCategory) {
+      this.lastPositions!.push(pos);
+      return;
+    }
+    let list = this.memberPositions!.get(p.category);
     if (list) list.push(pos);
-    else this.memberPositions!.set(p.category, [pos]);
+    else this.memberPositions!.set(p.category, (list = [pos]));
+    this.lastCategory = p.category;
+    this.lastPositions = list;
   }
 
   /** §12.2 first half: inclusive ratios and counts of the own members, once the bounds are final. */
@@ -161,6 +170,7 @@ export class Shadow {
     this.members = undefined;
     this.memberPositions = undefined;
     this.childShadows = undefined;
+    this.lastPositions = undefined;
   }
 
   /**
@@ -171,27 +181,47 @@ export class Shadow {
   private exclusiveDurations(): Float64Array {
     const members = this.members!;
     const children = this.childShadows!;
-    const exclusion = new Float64Array(members.length);
-    const order = members.map((_, i) => i);
-    order.sort((a, b) => compareDrawables(members[a]!, members[b]!));
-    const stack: number[] = [];
+    const n = members.length;
+    const exclusion = new Float64Array(n);
+    // Members share this shadow's lineIDs, so drawing order reduces to earliest ↑, latest ↓, category ↑.
+    const earliest = new Float64Array(n);
+    const latest = new Float64Array(n);
+    const category = new Int32Array(n);
+    let sorted = true;
+    for (let i = 0; i < n; i++) {
+      const m = members[i]!;
+      earliest[i] = m.earliest;
+      latest[i] = m.latest;
+      category[i] = m.category;
+      if (i > 0 && sorted && compareMembers(earliest, latest, category, i - 1, i) > 0) sorted = false;
+    }
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    if (!sorted) order.sort((a, b) => compareMembers(earliest, latest, category, a, b) || a - b);
+    const stack = new Uint32Array(n);
+    let depth = 0;
     let previous = -1;
-    for (const idx of order) {
-      const cur = members[idx]!;
-      if (previous >= 0 && compareDrawables(members[previous]!, cur) === 0) continue;
+    for (let k = 0; k < n; k++) {
+      const idx = order[k]!;
+      if (previous >= 0 && compareMembers(earliest, latest, category, previous, idx) === 0) continue;
       previous = idx;
-      let ex = cur.latest - cur.earliest;
-      for (let c = children.length - 1; c >= 0; c--) ex -= intersection(cur, children[c]!);
+      const e = earliest[idx]!;
+      const l = latest[idx]!;
+      let ex = l - e;
+      for (let c = children.length - 1; c >= 0; c--) {
+        const child = children[c]!;
+        if (!(e > child.latest || child.earliest > l)) ex -= Math.min(l, child.latest) - Math.max(e, child.earliest);
+      }
       exclusion[idx] = ex;
-      while (stack.length > 0) {
-        const top = members[stack[stack.length - 1]!]!;
-        if (top.earliest <= cur.earliest && cur.latest <= top.latest) {
-          exclusion[stack[stack.length - 1]!] -= exclusion[idx]!;
+      while (depth > 0) {
+        const top = stack[depth - 1]!;
+        if (earliest[top]! <= e && l <= latest[top]!) {
+          exclusion[top] -= ex;
           break;
         }
-        stack.pop();
+        depth--;
       }
-      stack.push(idx);
+      stack[depth++] = idx;
     }
     return exclusion;
   }
@@ -202,9 +232,14 @@ export class Shadow {
   }
 }
 
-function intersection(a: { earliest: number; latest: number }, b: { earliest: number; latest: number }): number {
-  if (a.earliest > b.latest || b.earliest > a.latest) return 0;
-  return Math.min(a.latest, b.latest) - Math.max(a.earliest, b.earliest);
+function compareMembers(earliest: Float64Array, latest: Float64Array, category: Int32Array, a: number, b: number): number {
+  const ea = earliest[a]!;
+  const eb = earliest[b]!;
+  if (ea !== eb) return ea < eb ? -1 : 1;
+  const la = latest[a]!;
+  const lb = latest[b]!;
+  if (la !== lb) return la > lb ? -1 : 1;
+  return category[a]! - category[b]!;
 }
 
 export function compareShadows(a: Shadow, b: Shadow): number {

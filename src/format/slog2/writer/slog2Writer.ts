@@ -11,7 +11,6 @@ import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../
 import { ByteWriter } from './byteWriter';
 import { compareDrawables } from './drawingOrder';
 import {
-  drawableBytes,
   encodeCategoryMap,
   encodeHeader,
   encodeLineIDMaps,
@@ -26,6 +25,7 @@ import {
   type CategoryRecord,
   type TreeDirEntry,
 } from './encode';
+import { IntSet } from './intSet';
 import { ARROW, EVENT, STATE, ShadowBuffer } from './shadows';
 import type { OutputSink } from './sink';
 
@@ -58,6 +58,9 @@ export interface Slog2WriteSummary {
   readonly addedMapRows: number;
   readonly locatedDrawables: number;
 }
+
+/** Size of the reusable output chunks node blocks are encoded into. */
+const OUTPUT_CHUNK_BYTES = 1 << 20;
 
 const PREVIEW_CATEGORIES: readonly Category[] = [
   previewCategory(PREVIEW_EVENT, 'Preview_Event', 'event', [255, 255, 255, 191]),
@@ -117,17 +120,24 @@ export class Slog2Writer {
   /** trunk[0] = current leaf … trunk[last] = current root. */
   private readonly trunk: OpenNode[] = [new OpenNode(0, 0)];
   private readonly treeDir: TreeDirEntry[] = [];
-  private readonly queue: Uint8Array[] = [];
+  /** Blocks ready for the sink, in file order; `recycle` goes back to the pool once written. */
+  private readonly queue: { bytes: Uint8Array; recycle?: Uint8Array }[] = [];
   private queuedBytes = 0;
+  /** Node blocks are encoded back to back into reusable chunks (no per-node allocation). */
+  private chunk: Uint8Array = new Uint8Array(OUTPUT_CHUNK_BYTES);
+  private chunkUsed = 0;
+  private readonly pool: Uint8Array[] = [];
   private offset = HEADER_BYTES;
   private maxBufferBytes = 0;
   private lastLatest = -Infinity;
   private count = 0;
   private rootPointer: BlockPointer = NULL_BLOCK;
   private rootBuffer: ShadowBuffer | undefined;
-  private readonly usedCategories = new Set<number>();
+  private readonly usedCategories = new IntSet(1 << 16);
   private readonly usedTopologies = new Set<number>();
-  private readonly usedLineIDs = new Set<number>();
+  private readonly usedLineIDs = new IntSet();
+  /** Topology code + 1 by category index (0 = not looked up yet), for indices in [0, 65536). */
+  private readonly topologyByCategory = new Int8Array(1 << 16);
   private readonly srcloc = new SourceLocationTableBuilder();
   private failed: unknown;
   private finished = false;
@@ -148,7 +158,7 @@ export class Slog2Writer {
 
   /** Bytes encoded but not yet handed to the sink; call drain() when this grows. */
   get pendingBytes(): number {
-    return this.queuedBytes;
+    return this.queuedBytes + this.chunkUsed;
   }
 
   get drawables(): number {
@@ -179,11 +189,14 @@ export class Slog2Writer {
 
   /** Hands queued blocks to the sink. */
   async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const block = this.queue.shift()!;
-      this.queuedBytes -= block.length;
-      await this.sink.write(block);
+    this.flushChunk();
+    for (let i = 0; i < this.queue.length; i++) {
+      const item = this.queue[i]!;
+      this.queuedBytes -= item.bytes.length;
+      await this.sink.write(item.bytes);
+      if (item.recycle && this.pool.length < 2) this.pool.push(item.recycle);
     }
+    this.queue.length = 0;
   }
 
   /** Closes the tree and writes everything after it; the output is complete when this resolves. */
@@ -230,40 +243,50 @@ export class Slog2Writer {
 
   /** Validates a drawable and returns its byte size (without the kind byte). */
   private check(d: Drawable): number {
-    if (!Number.isFinite(d.earliest) || !Number.isFinite(d.latest) || d.earliest > d.latest) {
+    if (!(d.earliest <= d.latest) || d.earliest === -Infinity || d.latest === Infinity) {
       throw new RangeError(`drawable ${this.count} (category ${d.category}) has invalid time bounds [${d.earliest}, ${d.latest}]`);
     }
     if (d.latest < this.lastLatest) {
       throw new RangeError(`drawable ${this.count} (category ${d.category}) ends at ${d.latest}, before the previous one (${this.lastLatest}): input must be in non-decreasing end time`);
     }
+    if (d.kind === 'primitive') return this.checkPrimitive(d);
     if (d.info && d.info.length > 32767) throw new RangeError(`drawable ${this.count}: info buffer of ${d.info.length} bytes exceeds 32767`);
-    if (d.kind === 'composite') {
-      if (d.primitives.length === 0 || d.primitives.length > 32767) throw new RangeError(`composite ${this.count} has ${d.primitives.length} members`);
-      for (const p of d.primitives) this.checkPrimitive(p);
-    } else this.checkPrimitive(d);
-    return drawableBytes(d);
+    if (d.primitives.length === 0 || d.primitives.length > 32767) throw new RangeError(`composite ${this.count} has ${d.primitives.length} members`);
+    let size = 8 + (d.info ? d.info.length : 0);
+    for (const p of d.primitives) size += this.checkPrimitive(p);
+    return size;
   }
 
-  private checkPrimitive(p: Primitive): void {
-    if (p.vertices.length === 0 || p.vertices.length > 32767) throw new RangeError(`drawable ${this.count}: ${p.vertices.length} vertices`);
-    if (p.info && p.info.length > 32767) throw new RangeError(`drawable ${this.count}: info buffer of ${p.info.length} bytes exceeds 32767`);
+  /** Validates a primitive body and returns its size (§7.2: 8 + infolen + 12·nverts). */
+  private checkPrimitive(p: Primitive): number {
+    const nverts = p.vertices.length;
+    if (nverts === 0 || nverts > 32767) throw new RangeError(`drawable ${this.count}: ${nverts} vertices`);
+    const infolen = p.info ? p.info.length : 0;
+    if (infolen > 32767) throw new RangeError(`drawable ${this.count}: info buffer of ${infolen} bytes exceeds 32767`);
+    return 8 + infolen + 12 * nverts;
   }
 
   private topology(category: number): number {
+    if (category >= 0 && category < 65536) {
+      const cached = this.topologyByCategory[category]!;
+      if (cached !== 0) return cached - 1;
+    }
     let t = this.topologyCache.get(category);
     if (t === undefined) {
       const topo = this.topologyOf(category);
       if (topo === undefined) throw new RangeError(`drawable ${this.count} uses category ${category}, which has no known topology`);
       t = topologyNumber(topo);
       this.topologyCache.set(category, t);
+      this.usedTopologies.add(t);
+      if (category >= 0 && category < 65536) this.topologyByCategory[category] = t + 1;
     }
     return t;
   }
 
   private place(node: OpenNode, d: Drawable, size: number): void {
-    this.usedCategories.add(d.category);
     node.drawableBytes += 1 + size;
     if (d.kind === 'composite') {
+      this.usedCategories.add(d.category);
       node.nestable.push(d);
       for (const p of d.primitives) this.shadowPrimitive(node, p);
     } else {
@@ -275,8 +298,8 @@ export class Slog2Writer {
   private shadowPrimitive(node: OpenNode, p: Primitive): number {
     const t = this.topology(p.category);
     this.usedCategories.add(p.category);
-    this.usedTopologies.add(t);
-    for (const v of p.vertices) this.usedLineIDs.add(v.lineID);
+    const vs = p.vertices;
+    for (let i = 0; i < vs.length; i++) this.usedLineIDs.add(vs[i]!.lineID);
     node.buffer.add(t, p);
     return t;
   }
@@ -333,7 +356,7 @@ export class Slog2Writer {
 
     node.nestless.sort(compareDrawables);
     node.nestable.sort(compareDrawables);
-    const w = new ByteWriter(size);
+    const w = this.reserve(size);
     writeNodeHeader(w, node.earliest, node.latest, node.depth, node.xpos, self);
     this.srcloc.beginNode(node.depth, node.xpos);
     w.i32(node.nestless.length);
@@ -352,7 +375,6 @@ export class Slog2Writer {
     w.i32(node.childBuffers.length);
     for (const b of node.childBuffers) writeShadowBuffer(w, b);
     if (w.pos !== size) throw new Error(`internal error: node (${node.depth}, ${node.xpos}) encoded ${w.pos} bytes, expected ${size}`);
-    this.append(w.bytes, true);
 
     // The parent writes this buffer as its child stub; this node starts over empty.
     const parent = this.trunk[i + 1];
@@ -366,14 +388,39 @@ export class Slog2Writer {
     node.buffer.xpos = node.xpos;
   }
 
-  private enqueue(block: Uint8Array): void {
-    this.queue.push(block);
+  private enqueue(block: Uint8Array, recycle?: Uint8Array): void {
+    this.queue.push({ bytes: block, recycle });
     this.queuedBytes += block.length;
+  }
+
+  private flushChunk(): void {
+    if (this.chunkUsed === 0) return;
+    this.enqueue(this.chunk.subarray(0, this.chunkUsed), this.chunk);
+    this.chunk = this.pool.pop() ?? new Uint8Array(OUTPUT_CHUNK_BYTES);
+    this.chunkUsed = 0;
+  }
+
+  /** A writer over the next `size` bytes of the file (a node block), accounted like append(). */
+  private reserve(size: number): ByteWriter {
+    let w: ByteWriter;
+    if (size > OUTPUT_CHUNK_BYTES) {
+      this.flushChunk();
+      w = new ByteWriter(size);
+      this.enqueue(w.bytes);
+    } else {
+      if (this.chunkUsed + size > OUTPUT_CHUNK_BYTES) this.flushChunk();
+      w = new ByteWriter(this.chunk.subarray(this.chunkUsed, this.chunkUsed + size));
+      this.chunkUsed += size;
+    }
+    this.offset += size;
+    if (size > this.maxBufferBytes) this.maxBufferBytes = size;
+    return w;
   }
 
   /** Queues a block at the current end of file; `counts` = it is a block max_buffer_bytesize must cover. */
   private append(block: Uint8Array, counts: boolean): BlockPointer {
     const p = { fptr: this.offset, size: block.length };
+    this.flushChunk();
     this.enqueue(block);
     this.offset += block.length;
     if (counts && block.length > this.maxBufferBytes) this.maxBufferBytes = block.length;
@@ -406,7 +453,7 @@ export class Slog2Writer {
       const s = summaries.get(c.index);
       records.push({ category: c, incl: s?.incl ?? 0, excl: s?.excl ?? 0, count: s?.count ?? 0 });
     }
-    const missing = [...this.usedCategories].filter((c) => !seen.has(c));
+    const missing = this.usedCategories.values().filter((c) => !seen.has(c));
     if (missing.length > 0) throw new RangeError(`drawables use categories with no definition: ${missing.slice(0, 10).join(', ')}`);
     records.sort((a, b) => a.category.index - b.category.index);
     return records;
@@ -414,7 +461,7 @@ export class Slog2Writer {
 
   /** Every used lineID in every map (§5), plus the Identity Map when absent. */
   private completeMaps(given: readonly LineIDMap[]): { maps: LineIDMap[]; added: number } {
-    const used = [...this.usedLineIDs].sort((a, b) => a - b);
+    const used = this.usedLineIDs.values();
     let added = 0;
     const maps = given.map((m) => {
       const have = new Set(m.rows.map((r) => r.lineID));
@@ -437,6 +484,7 @@ export class Slog2Writer {
     this.finished = true;
     this.queue.length = 0;
     this.queuedBytes = 0;
+    this.chunkUsed = 0;
   }
 
   get abandonedReason(): unknown {
