@@ -1,2 +1,3 @@
 export * from './matcher';
 export * from './treeSearch';
+export * from './searchSession';
