@@ -68,6 +68,7 @@ class OldClogConverter {
   }
 
   raw(time: number, procid: number, etype: number, data: number, srcloc: number, text: string | undefined, at: number): void {
+    this.builder.advance(time);
     if (etype === -201 || etype === 0) return;
     const h = this.categories.handler(etype);
     if (h < 0) {
@@ -108,7 +109,6 @@ class OldClogParser {
   received = 0;
   sawEndLog = false;
   truncated = false;
-  lastEventTime = -Infinity;
   private buf: Uint8Array = new Uint8Array(0);
   private dv: DataView = new DataView(this.buf.buffer);
   private bufStart = 0;
@@ -238,7 +238,6 @@ class OldClogParser {
           this.nextBlock();
           break;
         case 1:
-          this.lastEventTime = time;
           this.conv.raw(time, procid, dv.getInt32(b, le), dv.getInt32(b + 4, le), dv.getInt32(b + 8, le), decodeFixedText(buf.subarray(b + 16, b + 32)), at);
           break;
         case 6: {
@@ -264,22 +263,19 @@ export function convertClog(chunks: ByteChunks, options: ConvertOptions): ClogCo
   let summary: ConversionSummary | undefined;
 
   async function* run(): AsyncGenerator<readonly Primitive[]> {
-    let out: Primitive[] = [];
     for await (const chunk of chunks) {
       for (let off = 0; off < chunk.length; off += 1 << 20) {
         options.signal?.throwIfAborted();
         parser.push(chunk.subarray(off, off + (1 << 20)));
-        conv.builder.release(parser.lastEventTime, out);
-        if (out.length > 0) {
-          yield out;
-          out = [];
-        }
+        const out = conv.builder.take();
+        if (out.length > 0) yield out;
       }
       options.onProgress?.(parser.received);
     }
     parser.end();
     summary = summarize(conv, parser);
-    conv.builder.finish(out);
+    conv.builder.finish();
+    const out = conv.builder.take();
     if (out.length > 0) yield out;
   }
 

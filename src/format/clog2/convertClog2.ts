@@ -18,7 +18,7 @@ const SEND = -101;
 const RECEIVE = -102;
 
 /** Largest piece of a chunk parsed at once, so one huge chunk does not produce a huge batch. */
-const SLICE = 1 << 20;
+const SLICE = 1 << 18;
 
 class Clog2Converter implements Clog2Sink {
   readonly categories = new CategoryTable();
@@ -56,6 +56,7 @@ class Clog2Converter implements Clog2Sink {
   }
 
   event(time: number, icomm: number, rank: number, thread: number, etype: number, info: Uint8Array | undefined): void {
+    this.builder.advance(time);
     if (etype === -1) return;
     let h = this.categories.handler(etype);
     if (h < 0) {
@@ -84,6 +85,7 @@ class Clog2Converter implements Clog2Sink {
   }
 
   message(time: number, icomm: number, rank: number, thread: number, etype: number, partnerComm: number, partnerRank: number, tag: number, size: number): void {
+    this.builder.advance(time);
     if (etype === -1) return;
     const h = this.categories.handler(etype);
     const role = h < 0 ? -1 : h & 7;
@@ -136,22 +138,21 @@ export function convertClog2(chunks: ByteChunks, options: ConvertOptions): ClogC
   let summary: ConversionSummary | undefined;
 
   async function* run(): AsyncGenerator<readonly Primitive[]> {
-    let out: Primitive[] = [];
     for await (const chunk of chunks) {
       for (let off = 0; off < chunk.length; off += SLICE) {
         options.signal?.throwIfAborted();
         parser.push(off === 0 && chunk.length <= SLICE ? chunk : chunk.subarray(off, off + SLICE));
-        if (conv.builder !== undefined) conv.builder.release(parser.lastEventTime, out);
-        if (out.length > 0) {
-          yield out;
-          out = [];
+        if (conv.builder !== undefined) {
+          const out = conv.builder.take();
+          if (out.length > 0) yield out;
         }
       }
       options.onProgress?.(parser.received);
     }
     parser.end();
     summary = summarize(conv, parser);
-    conv.builder.finish(out);
+    conv.builder.finish();
+    const out = conv.builder.take();
     if (out.length > 0) yield out;
   }
 

@@ -32,8 +32,14 @@ export function looksLikeClog2(first: Uint8Array): boolean {
   return first.length >= 5 && first[0] === 0x43 && first[1] === 0x4c && first[2] === 0x4f && first[3] === 0x47 && first[4] === 0x2d;
 }
 
-/** Largest id-range count we accept: placeholders are created per slot, so cap them. */
-const MAX_SLOTS = 1 << 20;
+/**
+ * Largest id-range count we accept: the converter creates a placeholder category per slot up front,
+ * so a corrupt count of 2^20 cost > 256 MB and > 10 s (fuzzer finding). MPE's own counts are a few
+ * hundred (known_stateID_count = 300); 2^14 per range keeps the worst case well under a second.
+ */
+const MAX_SLOTS = 1 << 14;
+/** max_comm_world_size: processes, not placeholders (lineIDs are computed, not tabulated). */
+const MAX_WORLD_SIZE = 1 << 20;
 
 export function parsePreamble(bytes: Uint8Array, file: string): Clog2Preamble {
   if (bytes.length < PREAMBLE_BYTES) throw new FormatError(file, bytes.length, `not a CLOG2 file: ${bytes.length} bytes, the preamble alone is ${PREAMBLE_BYTES}`);
@@ -76,7 +82,7 @@ export function parsePreamble(bytes: Uint8Array, file: string): Clog2Preamble {
     isFinalized: bool(4, 'is_finalzed'),
     blockSize,
     numBufferedBlocks: int(8, 'num_buffered_blocks'),
-    maxCommWorldSize: int(10, 'max_comm_world_size', 1, MAX_SLOTS),
+    maxCommWorldSize: int(10, 'max_comm_world_size', 1, MAX_WORLD_SIZE),
     maxThreadCount: int(12, 'max_thread_count', 1, 4096),
     knownEventIDStart: int(14, 'known_eventID_start'),
     userEventIDStart: int(16, 'user_eventID_start'),

@@ -48,6 +48,16 @@ export interface CommTableEntry {
   readonly host: string | undefined;
 }
 
+/** Bytes of a new chunk copied into the seam buffer (more than the largest record). */
+const SEAM = 256;
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
 /** Largest communicator table we keep (entries). */
 const MAX_COMMS = 1 << 20;
 
@@ -85,8 +95,6 @@ export class Clog2Parser {
   private le = false;
   private localShift = 0;
   private finalized = true;
-  /** Time of the last event record, for the drawable reorder buffer. */
-  lastEventTime = -Infinity;
 
   constructor(
     readonly file: string,
@@ -96,20 +104,27 @@ export class Clog2Parser {
   ) {}
 
   push(chunk: Uint8Array): void {
-    if (chunk.length === 0 || this.phase === Phase.Done) {
-      this.received += chunk.length;
+    const chunkStart = this.received;
+    this.received += chunk.length;
+    if (chunk.length === 0 || this.phase === Phase.Done) return;
+    const left = this.buf.length - this.pos;
+    if (left === 0) {
+      this.setBuf(chunk, chunkStart);
+      this.run();
       return;
     }
-    const left = this.buf.length - this.pos;
-    if (left > 0) {
-      const joined = new Uint8Array(left + chunk.length);
-      joined.set(this.buf.subarray(this.pos));
-      joined.set(chunk, left);
-      this.setBuf(joined, this.bufStart + this.pos);
-    } else {
-      this.setBuf(chunk, this.received);
+    if (this.phase !== Phase.Blocks || left + chunk.length <= SEAM * 4) {
+      this.setBuf(concat(this.buf.subarray(this.pos), chunk), chunkStart - left);
+      this.run();
+      return;
     }
-    this.received += chunk.length;
+    // A record straddles the chunk boundary: parse across a small seam (the carried-over bytes plus
+    // the chunk's first bytes), then continue in the chunk itself — no copy of the whole chunk.
+    this.setBuf(concat(this.buf.subarray(this.pos), chunk.subarray(0, SEAM)), chunkStart - left);
+    this.run();
+    const consumed = this.bufStart + this.pos;
+    this.setBuf(chunk, chunkStart);
+    this.pos = Math.max(0, consumed - chunkStart);
     this.run();
   }
 
@@ -240,15 +255,12 @@ export class Clog2Parser {
         const b = pos + 24;
         switch (rectype) {
           case 5: // BAREEVT
-            this.lastEventTime = time;
             sink.event(time, icomm, rank, thread, dv.getInt32(b, le), undefined);
             break;
           case 7: // MSGEVT
-            this.lastEventTime = time;
             sink.message(time, icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), dv.getInt32(b + 8, le), dv.getInt32(b + 12, le), dv.getInt32(b + 16, le));
             break;
           case 6: // CARGOEVT
-            this.lastEventTime = time;
             sink.event(time, icomm, rank, thread, dv.getInt32(b, le), buf.slice(b + 8, b + 40));
             break;
           case 1: // ENDBLOCK

@@ -19,6 +19,10 @@ export const enum Role {
   Receive = 4,
 }
 
+/** Etypes looked up in a flat table: MPE's solo events, message etypes, known and user states and solo events. */
+const DENSE_MIN = -256;
+const DENSE_MAX = 16384;
+
 const PINK: Rgba = [255, 192, 203, 255];
 const WHITE: Rgba = [255, 255, 255, 255];
 
@@ -44,8 +48,10 @@ export interface Definition {
 
 export class CategoryTable {
   readonly entries: ConvCategory[] = [];
-  /** etype → index·8 + role. */
+  /** etype → index·8 + role, for etypes outside the dense range. */
   private readonly handlers = new Map<number, number>();
+  /** The same for etypes in [DENSE_MIN, DENSE_MAX): index·8 + role + 1, 0 = none (hot-path lookup). */
+  private readonly dense = new Int32Array(DENSE_MAX - DENSE_MIN);
   private readonly palette = new DefaultPalette();
   private finished: Category[] | undefined;
   readonly warnings: string[] = [];
@@ -58,21 +64,21 @@ export class CategoryTable {
     const layout = parseInfoFormat('msg_tag=%d, msg_size=%d');
     c.infoKeys = layout.keys;
     c.infoTypes = layout.types;
-    this.handlers.set(send, index * 8 + Role.Send);
-    this.handlers.set(receive, index * 8 + Role.Receive);
+    this.register(send, index * 8 + Role.Send);
+    this.register(receive, index * 8 + Role.Receive);
     return index;
   }
 
   addStatePlaceholder(start: number, final: number): number {
     const index = this.create('state', undefined, PINK, false);
-    this.handlers.set(start, index * 8 + Role.Start);
-    this.handlers.set(final, index * 8 + Role.Final);
+    this.register(start, index * 8 + Role.Start);
+    this.register(final, index * 8 + Role.Final);
     return index;
   }
 
   addSoloPlaceholder(etype: number): number {
     const index = this.create('event', undefined, PINK, false);
-    this.handlers.set(etype, index * 8 + Role.Solo);
+    this.register(etype, index * 8 + Role.Solo);
     return index;
   }
 
@@ -85,8 +91,16 @@ export class CategoryTable {
 
   /** Handler code (index·8 + role) of an etype, or −1. */
   handler(etype: number): number {
+    if (etype >= DENSE_MIN && etype < DENSE_MAX) return this.dense[etype - DENSE_MIN]! - 1;
     const h = this.handlers.get(etype);
     return h === undefined ? -1 : h;
+  }
+
+  private register(etype: number, code: number): void {
+    if (etype >= DENSE_MIN && etype < DENSE_MAX) this.dense[etype - DENSE_MIN] = code + 1;
+    // Etypes outside the dense range go to the map (this used to recurse into register() forever:
+    // any such etype in a file, e.g. a corrupt one, overflowed the stack; found by the fuzzer).
+    else this.handlers.set(etype, code);
   }
 
   /** STATEDEF (§11.2). Returns a warning text when the definition is ignored. */
@@ -97,8 +111,8 @@ export class CategoryTable {
       const index = this.create('state', def.name, PINK, def.name !== undefined);
       this.apply(index, def);
       this.entries[index]!.stateDefs++;
-      this.handlers.set(start, index * 8 + Role.Start);
-      this.handlers.set(final, index * 8 + Role.Final);
+      this.register(start, index * 8 + Role.Start);
+      this.register(final, index * 8 + Role.Final);
       return;
     }
     const index = hs >> 3;
@@ -121,7 +135,7 @@ export class CategoryTable {
     if (h < 0) {
       const index = this.create('event', def.name, PINK, def.name !== undefined);
       this.apply(index, def);
-      this.handlers.set(etype, index * 8 + Role.Solo);
+      this.register(etype, index * 8 + Role.Solo);
       return;
     }
     const index = h >> 3;
@@ -136,7 +150,7 @@ export class CategoryTable {
   addUnknownSolo(etype: number): number {
     const index = this.create('event', `UnknownType-e${etype}`, PINK, true);
     this.entries[index]!.needsPaletteColor = true;
-    this.handlers.set(etype, index * 8 + Role.Solo);
+    this.register(etype, index * 8 + Role.Solo);
     return index;
   }
 

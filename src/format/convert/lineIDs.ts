@@ -13,9 +13,13 @@ interface LineInfo {
   readonly commRank: number;
 }
 
+const USED_BITS = 1 << 16;
+
 export class LineTable {
   private readonly known = new Map<number, LineInfo>();
   private readonly used = new Set<number>();
+  /** Fast "already used" flags for small lineIDs. */
+  private readonly usedBits = new Uint8Array(USED_BITS);
   /** Fallback rows for lines no COMMEVT described when first used. */
   private readonly fallback = new Map<number, LineInfo>();
   readonly warnings: string[] = [];
@@ -41,7 +45,10 @@ export class LineTable {
 
   /** Marks a line as used by a drawable vertex. */
   use(lineID: number): void {
-    if (this.used.has(lineID)) return;
+    if (lineID >= 0 && lineID < USED_BITS) {
+      if (this.usedBits[lineID] === 1) return;
+      this.usedBits[lineID] = 1;
+    } else if (this.used.has(lineID)) return;
     this.used.add(lineID);
     // Invert the lineID formula (only needed for the warnings and fallback rows below).
     const perComm = this.worldSize * this.threads;

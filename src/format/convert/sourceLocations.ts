@@ -75,10 +75,21 @@ export function infoLocationSlots(keys: readonly string[], types: string): { fil
   return file >= 0 && line >= 0 ? { file, line } : undefined;
 }
 
+const slotCache = new WeakMap<Category, { keys: readonly string[]; types: string; slots: { file: number; line: number } | undefined }>();
+
+/** infoLocationSlots of a category, recomputed only when a definition changed its format. */
+function slotsOf(category: Category): { file: number; line: number } | undefined {
+  const c = slotCache.get(category);
+  if (c !== undefined && c.keys === category.infoKeys && c.types === category.infoTypes) return c.slots;
+  const slots = infoLocationSlots(category.infoKeys, category.infoTypes);
+  slotCache.set(category, { keys: category.infoKeys, types: category.infoTypes, slots });
+  return slots;
+}
+
 /** A file/line decoded from a drawable's info bytes when its category's format carries one. */
 export function sourceFromInfo(category: Category, info: Uint8Array | undefined, table?: SourceLocationTable): SourceLocation | undefined {
-  if (info === undefined || info.length === 0) return undefined;
-  const slots = infoLocationSlots(category.infoKeys, category.infoTypes);
+  if (info === undefined || info.length === 0 || category.infoTypes === '') return undefined;
+  const slots = slotsOf(category);
   if (slots === undefined) return undefined;
   const decoded = decodeInfo(info, category.infoTypes);
   const file = decoded.values[slots.file];

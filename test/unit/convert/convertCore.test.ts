@@ -121,7 +121,8 @@ test('states pair first-in-first-out per (category, lineID), not as a stack', ()
   b.closeState(1, 3, 0, undefined, undefined);
   b.closeState(1, 4, 0, undefined, undefined);
   b.closeState(1, 5, 0, undefined, undefined); // no open state: dropped
-  b.finish(out);
+  b.finish();
+  out.push(...b.take());
   assert.deepEqual(out.map((p) => p.vertices.map((v) => v.time)), [[1, 3], [2, 4]]);
   assert.equal(b.droppedFinals, 1);
   const u = b.unmatched(0);
@@ -149,7 +150,8 @@ test('arrows match per (tag, sender, receiver) FIFO in either order; info = tag,
   b.receive(0, 7, 0, 1, 2.0, 1, undefined); // matches the first tag-7 send
   b.receive(0, 9, 2, 1, 0.5, 1, undefined); // receive before its send
   b.send(0, 9, 2, 1, 0.9, 2, 400, undefined);
-  b.finish(out);
+  b.finish();
+  out.push(...b.take());
   const arrows = out.map((p) => ({ v: p.vertices.map((x) => [x.time, x.lineID]), info: [...p.info!] }));
   assert.deepEqual(arrows, [
     { v: [[0.9, 2], [0.5, 1]], info: [0, 0, 0, 9, 0, 0, 1, 144] },
