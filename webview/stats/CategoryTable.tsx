@@ -2,6 +2,7 @@
 // in the timeline, clicking min/max jumps to the shortest/longest instance.
 import type { CategoryStat, InstanceRef } from '../../src/format/stats/types';
 import { formatCount, formatPercent, formatSeconds, rgbaCss } from './format';
+import { sortCategories } from './model';
 import type { SortKey } from './vscodeApi';
 
 interface Props {
@@ -22,20 +23,6 @@ const COLUMNS: readonly { key: SortKey; label: string; title: string }[] = [
   { key: 'max', label: 'Max', title: 'Longest full duration (click to jump to it)' },
   { key: 'share', label: 'Share', title: 'Inclusive time / range length (summed over timelines, can exceed 100 %)' },
 ];
-
-function sortValue(c: CategoryStat, key: SortKey): number | string {
-  if (key === 'name') return c.name.toLowerCase();
-  return c[key] ?? -Infinity;
-}
-
-export function sortCategories(categories: readonly CategoryStat[], key: SortKey, descending: boolean): CategoryStat[] {
-  const sign = descending ? -1 : 1;
-  return [...categories].sort((a, b) => {
-    const x = sortValue(a, key);
-    const y = sortValue(b, key);
-    return (x < y ? -1 : x > y ? 1 : 0) * sign || a.index - b.index;
-  });
-}
 
 export function CategoryTable(p: Props) {
   const rows = sortCategories(p.categories, p.sortKey, p.descending);

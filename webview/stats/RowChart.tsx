@@ -4,11 +4,11 @@
 import uPlot from 'uplot';
 import { useMemo } from 'preact/hooks';
 import type { CategoryStat, RowStat } from '../../src/format/stats/types';
-import { formatSeconds, rgbaCss } from './format';
+import { formatSeconds } from './format';
+import { stackRows } from './model';
 import type { Theme } from './theme';
 import { useUplot } from './useUplot';
 
-const MAX_SEGMENTS = 12;
 const HEIGHT_PX = 220;
 
 interface Props {
@@ -17,31 +17,6 @@ interface Props {
   readonly mode: 'inclusive' | 'exclusive';
   readonly theme: Theme;
   readonly onRow: (lineID: number) => void;
-}
-
-interface Stack {
-  readonly labels: string[];
-  readonly lineIDs: number[];
-  readonly segments: { name: string; colour: string; values: number[] }[];
-}
-
-/** Per row, the time of the top categories (states and arrows by the chosen measure) plus "other". */
-export function stackRows(rows: readonly RowStat[], categories: readonly CategoryStat[], mode: 'inclusive' | 'exclusive'): Stack {
-  const timed = categories.filter((c) => c.kind === 'state' || (mode === 'inclusive' && c.kind === 'arrow'));
-  const top = [...timed].sort((a, b) => b[mode] - a[mode]).slice(0, MAX_SEGMENTS);
-  const topIndex = new Map(top.map((c, i) => [c.index, i]));
-  const timedSet = new Set(timed.map((c) => c.index));
-  const segments = top.map((c) => ({ name: c.name, colour: rgbaCss(c.rgba), values: rows.map(() => 0) }));
-  const other = { name: 'other', colour: 'rgba(128,128,128,0.6)', values: rows.map(() => 0) };
-  rows.forEach((r, i) => {
-    for (const c of r.categories) {
-      if (!timedSet.has(c.index)) continue;
-      const seg = topIndex.get(c.index);
-      (seg === undefined ? other : segments[seg]!).values[i]! += c[mode];
-    }
-  });
-  if (other.values.some((v) => v > 0)) segments.push(other);
-  return { labels: rows.map((r) => r.label), lineIDs: rows.map((r) => r.lineID), segments };
 }
 
 export function RowChart(p: Props) {

@@ -31,7 +31,8 @@ export interface PanelSettings {
   readonly exportTable: string;
 }
 
-export type SortKey = 'name' | 'count' | 'inclusive' | 'exclusive' | 'mean' | 'max' | 'share';
+import type { SortKey } from './model';
+export type { SortKey };
 
 export const DEFAULT_SETTINGS: PanelSettings = {
   sortKey: 'inclusive',
