@@ -9,6 +9,7 @@ import {
   BookmarkStoreCore, newBookmark, SIDECAR_SUFFIX,
   type Bookmark, type BookmarkChanges, type SidecarIo, type StoreState,
 } from '../format/bookmarks';
+import { fileNameGlob } from '../format/sourcePath/glob';
 
 export type { Bookmark, BookmarkChanges, StoreState };
 
@@ -29,7 +30,8 @@ export class BookmarkStore implements vscode.Disposable {
     });
     const dir = vscode.Uri.joinPath(this.sidecar, '..');
     const name = this.sidecar.path.slice(this.sidecar.path.lastIndexOf('/') + 1);
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, name));
+    // Glob characters in the name become '?': at worst another file's change triggers a harmless reload.
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, fileNameGlob(name, false)));
     const reload = (): void => void this.reload();
     this.disposables.push(watcher, watcher.onDidChange(reload), watcher.onDidCreate(reload), watcher.onDidDelete(reload), this.emitter);
   }
