@@ -112,8 +112,8 @@ async function healthy(url) {
  * Starts code-server in its own process group (entry.js forks the real server, which starts extension
  * hosts: only killing the whole group stops all of them). Resolves once /healthz answers.
  */
-export async function startCodeServer(host, run, { env = {}, logFile = path.join(run.dir, 'code-server.log') } = {}) {
-  const port = await freePort();
+export async function startCodeServer(host, run, { env = {}, port: requestedPort, logFile = path.join(run.dir, 'code-server.log') } = {}) {
+  const port = requestedPort ?? (await freePort());
   const log = fs.openSync(logFile, 'a');
   const child = spawn(host.node, [host.entry,
     '--config', path.join(run.dir, 'config.yaml'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
