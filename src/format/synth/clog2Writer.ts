@@ -22,6 +22,8 @@ export class Clog2BlockWriter {
   constructor(
     private readonly sink: ChunkSink,
     readonly blockSize: number,
+    /** Host byte order of a local (unmerged) file; merged files are big-endian. */
+    private readonly le = false,
   ) {
     this.block = new Uint8Array(blockSize);
     this.dv = new DataView(this.block.buffer);
@@ -53,11 +55,11 @@ export class Clog2BlockWriter {
   private header(rectype: number, time: number, icomm: number, rank: number, thread: number): void {
     const dv = this.dv;
     const p = this.used;
-    dv.setFloat64(p, time);
-    dv.setInt32(p + 8, icomm);
-    dv.setInt32(p + 12, rank);
-    dv.setInt32(p + 16, thread);
-    dv.setInt32(p + 20, rectype);
+    dv.setFloat64(p, time, this.le);
+    dv.setInt32(p + 8, icomm, this.le);
+    dv.setInt32(p + 12, rank, this.le);
+    dv.setInt32(p + 16, thread, this.le);
+    dv.setInt32(p + 20, rectype, this.le);
     if (rectype === REC.ENDBLOCK || rectype === REC.ENDLOG) this.used += 24;
     this.recordCounts[rectype]++;
   }
@@ -84,63 +86,63 @@ export class Clog2BlockWriter {
 
   async bare(time: number, icomm: number, rank: number, thread: number, etype: number): Promise<void> {
     const b = await this.at(REC.BAREEVT, time, icomm, rank, thread);
-    this.dv.setInt32(b, etype);
-    this.dv.setInt32(b + 4, 0);
+    this.dv.setInt32(b, etype, this.le);
+    this.dv.setInt32(b + 4, 0, this.le);
   }
 
   async cargo(time: number, icomm: number, rank: number, thread: number, etype: number, info: Uint8Array): Promise<void> {
     const b = await this.at(REC.CARGOEVT, time, icomm, rank, thread);
-    this.dv.setInt32(b, etype);
-    this.dv.setInt32(b + 4, 0);
+    this.dv.setInt32(b, etype, this.le);
+    this.dv.setInt32(b + 4, 0, this.le);
     this.block.set(info.subarray(0, 32), b + 8);
   }
 
   async msg(time: number, icomm: number, rank: number, thread: number, etype: number, partnerComm: number, partnerRank: number, tag: number, size: number): Promise<void> {
     const b = await this.at(REC.MSGEVT, time, icomm, rank, thread);
     const dv = this.dv;
-    dv.setInt32(b, etype);
-    dv.setInt32(b + 4, partnerComm);
-    dv.setInt32(b + 8, partnerRank);
-    dv.setInt32(b + 12, tag);
-    dv.setInt32(b + 16, size);
-    dv.setInt32(b + 20, 0);
+    dv.setInt32(b, etype, this.le);
+    dv.setInt32(b + 4, partnerComm, this.le);
+    dv.setInt32(b + 8, partnerRank, this.le);
+    dv.setInt32(b + 12, tag, this.le);
+    dv.setInt32(b + 16, size, this.le);
+    dv.setInt32(b + 20, 0, this.le);
   }
 
   async comm(time: number, icomm: number, rank: number, thread: number, commEtype: number, lid: number, commRank: number, worldRank: number, gid: Uint8Array): Promise<void> {
     const b = await this.at(REC.COMMEVT, time, icomm, rank, thread);
     const dv = this.dv;
-    dv.setInt32(b, commEtype);
-    dv.setInt32(b + 4, lid);
-    dv.setInt32(b + 8, commRank);
-    dv.setInt32(b + 12, worldRank);
+    dv.setInt32(b, commEtype, this.le);
+    dv.setInt32(b + 4, lid, this.le);
+    dv.setInt32(b + 8, commRank, this.le);
+    dv.setInt32(b + 12, worldRank, this.le);
     this.block.set(gid.subarray(0, 32), b + 16);
   }
 
   async srcloc(time: number, rank: number, thread: number, id: number, line: number, file: string): Promise<void> {
     const b = await this.at(REC.SRCLOC, time, 0, rank, thread);
-    this.dv.setInt32(b, id);
-    this.dv.setInt32(b + 4, line);
+    this.dv.setInt32(b, id, this.le);
+    this.dv.setInt32(b + 4, line, this.le);
     this.text(b + 8, 40, file);
   }
 
   async timeshift(time: number, rank: number, shift: number): Promise<void> {
     const b = await this.at(REC.TIMESHIFT, time, 0, rank, 0);
-    this.dv.setFloat64(b, shift);
+    this.dv.setFloat64(b, shift, this.le);
   }
 
   async constDef(time: number, value: number, name: string): Promise<void> {
     const b = await this.at(REC.CONSTDEF, time, 0, 0, 0);
-    this.dv.setInt32(b, -201);
-    this.dv.setInt32(b + 4, value);
+    this.dv.setInt32(b, -201, this.le);
+    this.dv.setInt32(b + 4, value, this.le);
     this.text(b + 8, 32, name);
   }
 
   async stateDef(time: number, rank: number, stateID: number, start: number, final: number, color: string, name: string, format = ''): Promise<void> {
     const b = await this.at(REC.STATEDEF, time, 0, rank, 0);
-    this.dv.setInt32(b, stateID);
-    this.dv.setInt32(b + 4, start);
-    this.dv.setInt32(b + 8, final);
-    this.dv.setInt32(b + 12, 0);
+    this.dv.setInt32(b, stateID, this.le);
+    this.dv.setInt32(b + 4, start, this.le);
+    this.dv.setInt32(b + 8, final, this.le);
+    this.dv.setInt32(b + 12, 0, this.le);
     this.text(b + 16, 24, color);
     this.text(b + 40, 32, name);
     this.text(b + 72, 40, format);
@@ -148,8 +150,8 @@ export class Clog2BlockWriter {
 
   async eventDef(time: number, rank: number, etype: number, color: string, name: string, format = ''): Promise<void> {
     const b = await this.at(REC.EVENTDEF, time, 0, rank, 0);
-    this.dv.setInt32(b, etype);
-    this.dv.setInt32(b + 4, 0);
+    this.dv.setInt32(b, etype, this.le);
+    this.dv.setInt32(b + 4, 0, this.le);
     this.text(b + 8, 24, color);
     this.text(b + 32, 32, name);
     this.text(b + 64, 40, format);

@@ -28,6 +28,8 @@ export interface SynthOptions {
   readonly srcloc?: boolean;
   readonly seed?: number;
   readonly blockSize?: number;
+  /** Write little-endian binary data (is_big_endian=FALSE), as a local file on x86 would be. */
+  readonly littleEndian?: boolean;
   /** Receives the file bytes in order. */
   readonly sink: ChunkSink;
   /**
@@ -223,11 +225,11 @@ function cargo(parts: (['d', number] | ['E', number] | ['s', string])[]): Uint8A
   return b;
 }
 
-function gid(rng: Prng, time: number): Uint8Array {
+function gid(rng: Prng, time: number, le: boolean): Uint8Array {
   const b = new Uint8Array(32);
   const dv = new DataView(b.buffer);
-  dv.setInt32(0, rng.int(0, 0x7fffffff));
-  dv.setFloat64(4, time);
+  dv.setInt32(0, rng.int(0, 0x7fffffff), le);
+  dv.setFloat64(4, time, le);
   const host = 'synthhost';
   for (let i = 0; i < host.length; i++) b[12 + i] = host.charCodeAt(i);
   return b;
@@ -346,10 +348,11 @@ export async function synthesizeClog2(options: SynthOptions): Promise<SynthRepor
   const seconds = options.seconds ?? (options.bytes === undefined ? 1 : Infinity);
   const maxBytes = options.bytes ?? Infinity;
   const g = new Generator(options);
-  const w = new Clog2BlockWriter(options.sink, blockSize);
+  const le = options.littleEndian === true;
+  const w = new Clog2BlockWriter(options.sink, blockSize, le);
   const userStates = T > 1 ? USER_STATES.length : USER_STATES.length - 1;
   const preambleFields = {
-    isBigEndian: true,
+    isBigEndian: !le,
     isFinalized: true,
     blockSize,
     numBufferedBlocks: 128,
@@ -368,8 +371,8 @@ export async function synthesizeClog2(options: SynthOptions): Promise<SynthRepor
 
   // MPI_Init on every rank: time shift, WORLD/SELF creation, MPE_Comm_init, Comm_rank/size.
   let t0 = 1e-6;
-  const gids: Uint8Array[] = [gid(g.rng, t0)];
-  for (let r = 0; r < R; r++) gids.push(gid(g.rng, t0 + r * 1e-6));
+  const gids: Uint8Array[] = [gid(g.rng, t0, le)];
+  for (let r = 0; r < R; r++) gids.push(gid(g.rng, t0 + r * 1e-6, le));
   for (let r = 0; r < R; r++) {
     const t = t0 + r * 2e-6;
     await w.timeshift(t, r, r === 0 ? -0 : -g.rng.next() * 1e-3);
@@ -414,11 +417,11 @@ export async function synthesizeClog2(options: SynthOptions): Promise<SynthRepor
   const commtableFptr = w.written;
   const table = new Uint8Array(4 + 40 * (R + 1));
   const dv = new DataView(table.buffer);
-  dv.setInt32(0, R + 1);
+  dv.setInt32(0, R + 1, le);
   for (let i = 0; i <= R; i++) {
     table.set(gids[i]!, 4 + 40 * i);
-    dv.setInt32(4 + 40 * i + 32, i);
-    dv.setInt32(4 + 40 * i + 36, 1);
+    dv.setInt32(4 + 40 * i + 32, i, le);
+    dv.setInt32(4 + 40 * i + 36, 1, le);
   }
   await w.raw(table);
   if (options.rewritePreamble) await options.rewritePreamble(formatPreamble({ ...preambleFields, commtableFptr }));

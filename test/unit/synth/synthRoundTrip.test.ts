@@ -21,6 +21,7 @@ const SHAPES: Omit<SynthOptions, 'sink'>[] = [
   { ranks: 3, seconds: 0.01, seed: 42, threads: 2, srcloc: true },
   { ranks: 1, seconds: 0.005, seed: 3, srcloc: true },
   { ranks: 4, seconds: 0.005, seed: 9, threads: 3, blockSize: 1024 },
+  { ranks: 3, seconds: 0.005, seed: 21, srcloc: true, littleEndian: true },
 ];
 
 for (const shape of SHAPES) {
@@ -30,6 +31,7 @@ for (const shape of SHAPES) {
     const pre = parsePreamble(bytes.subarray(0, 1024), 'synth');
     assert.equal(pre.commtableFptr, report.commtableFptr);
     assert.equal(pre.maxCommWorldSize, shape.ranks);
+    assert.equal(pre.isBigEndian, shape.littleEndian !== true);
     assert.ok(report.iterations > 0);
     const { drawables, summary } = await collectConversion(convertClog2(chunked(bytes, 10007), { name: 'synth' }));
     assert.deepEqual(summary.warnings, []);
