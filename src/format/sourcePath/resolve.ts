@@ -78,8 +78,12 @@ const KIND_RANK: Record<MatchKind, number> = { mapped: 0, absolute: 1, relative:
 export async function resolveSourcePath(recorded: string, options: ResolveOptions): Promise<Resolution> {
   const parsed = parsePath(recorded.trim());
   const name = parsed.segments[parsed.segments.length - 1];
-  if (name === undefined || name === '..') {
+  if (name === undefined || name === '..' || name === '.') {
     return { found: false, reason: `the trace records no usable file name ("${recorded}")` };
+  }
+  if (/[\\/]$/.test(recorded.trim())) {
+    // A name cut right after a separator (old CLOG's "/sandbox/.../mpe/"): only a directory is left.
+    return { found: false, reason: `the trace records only the directory "${recorded}"; the file name was cut off` };
   }
   const roots = options.roots.map((r) => formatPath(parsePath(r)));
   const ignoreCase = parsed.windowsStyle;

@@ -177,11 +177,17 @@ test('a 38-byte name is not treated as truncated (no prefix search)', async () =
 });
 
 test('not found: clear reason and a mapping suggestion for absolute paths', async () => {
-  const r = await resolveSourcePath('/sandbox/chan/mpich_work/mpich_tmp/mpe/', opts(['/ws/app/a.c']));
+  const r = await resolveSourcePath('/home/alice/proj/src/particle_interacti', opts(['/ws/app/a.c']));
   assert.equal(r.found, false);
   assert.match(r.reason, /no file in the workspace matches/);
   assert.match(r.reason, /39-byte/);
-  assert.deepEqual(r.suggestion, { from: '/sandbox/chan/mpich_work/mpich_tmp', to: '${workspaceFolder}' });
+  assert.deepEqual(r.suggestion, { from: '/home/alice/proj/src', to: '${workspaceFolder}' });
+  // Cut right after a '/': only a directory is left; no prefix search on "mpe" (it is not a file name).
+  const fs = fakeFs(['/ws/app/mpe_log.c']);
+  const dirOnly = await resolveSourcePath('/sandbox/chan/mpich_work/mpich_tmp/mpe/', { roots: ['/ws/app'], mappings: [], fs });
+  assert.equal(dirOnly.found, false);
+  assert.match(dirOnly.reason, /only the directory .* the file name was cut off/);
+  assert.deepEqual(fs.calls, []);
   const rel = await resolveSourcePath('missing.c', opts([]));
   assert.equal(rel.found, false);
   assert.equal(rel.suggestion, undefined);
