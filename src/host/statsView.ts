@@ -21,7 +21,7 @@ import {
   type RangeStats,
   type TableName,
 } from '../format/stats';
-import { isStatsToHost, type HostToStats, type MessageItem, type StatsToHost } from '../protocol/stats';
+import { isStatsToHost, type HostToStats, type MessageItem, type StatsToHost, type TraceMessage } from '../protocol/stats';
 import { webviewOptions } from './webviewHtml';
 
 /** What the panel needs of an open SLOG-2 file (Slog2File has all of it). */
@@ -80,6 +80,7 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   private running: AbortController | undefined;
   private shown: { file: StatsTraceFile; uri: string; range: readonly [number, number] } | undefined;
   private latest: RangeStats | undefined;
+  private traceMessage: TraceMessage | undefined;
   /** Set by the panel's "whole trace" button until the selection changes again. */
   private ignoreSelection: readonly [number, number] | undefined;
 
@@ -100,7 +101,7 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         if (isStatsToHost(m)) void this.onMessage(m);
       }),
       view.onDidChangeVisibility(() => {
-        if (view.visible) this.refresh(true);
+        if (view.visible) this.refresh();
       }),
       view.onDidDispose(() => {
         this.running?.abort();
@@ -119,14 +120,18 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     void this.view?.webview.postMessage(m);
   }
 
-  /** Recomputes when the followed trace or range changed (or always, with `force`). */
-  refresh(force = false): void {
+  /**
+   * Recomputes when the followed trace or range changed. `resend`: the webview was (re)created and
+   * has nothing, so an unchanged result is posted again instead of being recomputed.
+   */
+  refresh(resend = false): void {
     if (this.view === undefined || !this.view.visible) return;
     const active = this.getActiveTrace();
     if (active === undefined) {
       this.running?.abort();
       this.shown = undefined;
       this.latest = undefined;
+      this.traceMessage = undefined;
       this.post({ kind: 'empty' });
       return;
     }
@@ -134,7 +139,13 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     if (active.range === undefined) this.ignoreSelection = undefined;
     const range = selection ?? active.file.timeRange;
     const key = { file: active.file, uri: active.uri.toString(), range };
-    if (!force && this.shown !== undefined && this.shown.file === key.file && this.shown.uri === key.uri && sameRange(this.shown.range, range)) return;
+    if (this.shown !== undefined && this.shown.file === key.file && this.shown.uri === key.uri && sameRange(this.shown.range, range)) {
+      if (resend && this.traceMessage !== undefined) {
+        this.post(this.traceMessage);
+        if (this.latest !== undefined) this.post({ kind: 'stats', stats: this.latest });
+      }
+      return;
+    }
     this.shown = key;
     void this.compute(active, range, selection === undefined);
   }
@@ -145,13 +156,14 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     this.running = ac;
     const { file } = active;
     this.latest = undefined;
-    this.post({
+    this.traceMessage = {
       kind: 'trace',
       fileName: active.uri.path.slice(active.uri.path.lastIndexOf('/') + 1),
       timeRange: file.timeRange,
       range,
       rowColumns: file.lineIDMaps[0]?.columns ?? [],
-    });
+    };
+    this.post(this.traceMessage);
     try {
       if (whole) {
         const quick = summaryStats(file.categories, file.timeRange);
@@ -197,12 +209,15 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         this.refresh(true);
         return;
       case 'cancel':
-        this.running?.abort();
-        this.post({ kind: 'error', message: 'Cancelled: the numbers shown are not exact.' });
+        if (this.running === undefined) return;
+        this.running.abort();
+        // Forget the key so that the next change or reopening of the view computes again.
+        this.shown = undefined;
+        this.post({ kind: 'error', message: this.latest === undefined ? 'Cancelled.' : `Cancelled: the numbers shown are ${this.latest.kind}, not exact.` });
         return;
       case 'wholeTrace':
         this.ignoreSelection = this.getActiveTrace()?.range;
-        this.refresh(true);
+        this.refresh();
         return;
       case 'export':
         return this.export(m.format, m.table);
