@@ -39,13 +39,19 @@ async function synthesize(file: string, ranks: number): Promise<void> {
   }
 }
 
+/** Node's read stream as ByteChunks (1 MiB chunks, no extra copy). */
+async function* fileStream(file: string): AsyncGenerator<Uint8Array> {
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
+}
+
 /** Child process: read + convert one file, discarding the drawables as a streaming consumer would. */
-async function child(file: string): Promise<void> {
+async function child(file: string, how: string): Promise<void> {
   const source = await FileSource.open(file);
   try {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const conversion = convertClog2(chunksOf(source, 1 << 20), { name: file });
+    const chunks = how === 'stream' ? fileStream(file) : chunksOf(source, 1 << 20);
+    const conversion = convertClog2(chunks, { name: file });
     let drawables = 0;
     let lastLatest = -Infinity;
     let outOfOrder = 0;
@@ -60,7 +66,8 @@ async function child(file: string): Promise<void> {
     const cpu = process.cpuUsage(cpu0);
     const mb = source.size / 1e6;
     const summary = conversion.summary;
-    console.log(`read    ${mb.toFixed(1)} MB in ${s.toFixed(2)} s: ${(mb / s).toFixed(1)} MB/s, ${(drawables / s / 1e6).toFixed(2)} M drawables/s (${drawables} drawables, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s)`);
+    const cpuS = (cpu.user + cpu.system) / 1e6;
+    console.log(`read (${how === 'stream' ? 'fs read stream' : 'FileSource chunks'}) ${mb.toFixed(1)} MB in ${s.toFixed(2)} s wall: ${(mb / s).toFixed(1)} MB/s, ${(drawables / s / 1e6).toFixed(2)} M drawables/s; CPU ${cpuS.toFixed(2)} s = ${(mb / cpuS).toFixed(0)} MB per CPU-second (${drawables} drawables)`);
     console.log(`        ${summary.categories.length} categories, ${summary.lineIDs.length} lines, unmatched ${summary.unmatched.reference}, out of order ${outOfOrder}, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   } finally {
     await source.close();
@@ -68,15 +75,17 @@ async function child(file: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === '--read') return child(process.argv[3]!);
+  if (process.argv[2] === '--read') return child(process.argv[3]!, process.argv[4]!);
   console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-clog2-bench-'));
   try {
     for (const ranks of [2, 64]) {
       const file = path.join(dir, `synth-r${ranks}.clog2`);
       await synthesize(file, ranks);
-      const r = spawnSync(process.execPath, [process.argv[1]!, '--read', file], { stdio: 'inherit' });
-      if (r.status !== 0) throw new Error(`reader child failed (${r.status})`);
+      for (const how of ['stream', 'source']) {
+        const r = spawnSync(process.execPath, [process.argv[1]!, '--read', file, how], { stdio: 'inherit' });
+        if (r.status !== 0) throw new Error(`reader child failed (${r.status})`);
+      }
       fs.rmSync(file);
     }
   } finally {
