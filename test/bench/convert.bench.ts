@@ -8,6 +8,9 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { synthesizeClog2 } from '../../src/format/synth/synthClog2';
 import { convertFile } from '../../src/worker/convertJob';
+import { chunksOf } from '../../src/format/bytes/memorySource';
+import { convertClogFormat } from '../../src/format/info/clogInfo';
+import { FileSource } from '../../src/io/fileSource';
 
 const root = process.env.MPE_TRACE_ROOT ?? process.cwd();
 const targetMB = Number(process.env.MPE_BENCH_CONVERT_MB ?? 300);
@@ -59,6 +62,19 @@ async function child(): Promise<void> {
   console.log(`vs reference (scaled to this input): ${(refWall[0]! / seconds).toFixed(1)}–${(refWall[1]! / seconds).toFixed(1)}× faster, ${(REFERENCE.peakRssMB[0]! / rssMB).toFixed(1)}–${(REFERENCE.peakRssMB[1]! / rssMB).toFixed(1)}× less memory`);
   console.log(`targets ≤ ${((2 * inMB) / 300).toFixed(2)} s (2 s per 300 MB): ${seconds <= (2 * inMB) / 300 ? 'met' : 'NOT met'}; ≤ 200 MB RSS: ${rssMB <= 200 ? 'met' : 'NOT met'}`);
   fs.rmSync(output, { force: true });
+
+  // The same input through the CLOG2 converter alone (drawables discarded): the writer's share.
+  const c1 = process.cpuUsage();
+  const t1 = performance.now();
+  const source = await FileSource.open(input, { maxBlocks: 2 });
+  let n = 0;
+  for await (const batch of convertClogFormat('clog2', chunksOf(source, 1 << 20), { name: input }).batches) n += batch.length;
+  await source.close();
+  const convertOnly = (performance.now() - t1) / 1000;
+  const convertCpu = process.cpuUsage(c1);
+  const totalCpu = (cpu.user + cpu.system) / 1e6;
+  const onlyCpu = (convertCpu.user + convertCpu.system) / 1e6;
+  console.log(`split   converter alone ${convertOnly.toFixed(2)} s wall / ${onlyCpu.toFixed(2)} s CPU (${n} drawables); writer + I/O ≈ ${(seconds - convertOnly).toFixed(2)} s wall / ${(totalCpu - onlyCpu).toFixed(2)} s CPU`);
 }
 
 async function main(): Promise<void> {

@@ -36,3 +36,28 @@ export function compareDrawables(a: Drawable, b: Drawable): number {
   if (s !== 0) return s;
   return finalVertex(a).lineID - finalVertex(b).lineID;
 }
+
+/**
+ * Stable in-place sort for lists that arrive nearly in order (drawables come in end-time order,
+ * so drawing order differs only around nested or overlapping ones): insertion sort while the
+ * number of moves stays below a budget, else the built-in sort. Linear for typical traces.
+ */
+export function sortNearlySorted<T>(items: T[], compare: (a: T, b: T) => number): void {
+  const n = items.length;
+  let budget = 8 * n + 64;
+  for (let i = 1; i < n; i++) {
+    const item = items[i]!;
+    let j = i - 1;
+    if (compare(items[j]!, item) <= 0) continue;
+    while (j >= 0 && compare(items[j]!, item) > 0) {
+      items[j + 1] = items[j]!;
+      j--;
+      if (--budget < 0) {
+        items[j + 1] = item;
+        items.sort(compare);
+        return;
+      }
+    }
+    items[j + 1] = item;
+  }
+}

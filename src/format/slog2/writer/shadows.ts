@@ -197,7 +197,7 @@ export class Shadow {
     }
     const order = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
-    if (!sorted) order.sort((a, b) => compareMembers(earliest, latest, category, a, b) || a - b);
+    if (!sorted) sortMembers(order, earliest, latest, category);
     const stack = new Uint32Array(n);
     let depth = 0;
     let previous = -1;
@@ -229,6 +229,26 @@ export class Shadow {
   byteSize(): number {
     const nweights = this.weights ? this.weights.size : this.memberPositions!.size;
     return 36 + 12 * this.times.length + 20 * nweights;
+  }
+}
+
+/** Stable sort of member indices: insertion sort (members arrive nearly in order), built-in sort past a move budget. */
+function sortMembers(order: Uint32Array, earliest: Float64Array, latest: Float64Array, category: Int32Array): void {
+  const n = order.length;
+  let budget = 8 * n + 64;
+  for (let i = 1; i < n; i++) {
+    const item = order[i]!;
+    let j = i - 1;
+    while (j >= 0 && compareMembers(earliest, latest, category, order[j]!, item) > 0) {
+      order[j + 1] = order[j]!;
+      j--;
+      if (--budget < 0) {
+        order[j + 1] = item;
+        order.sort((a, b) => compareMembers(earliest, latest, category, a, b) || a - b);
+        return;
+      }
+    }
+    order[j + 1] = item;
   }
 }
 

@@ -9,7 +9,7 @@ import type { Category, Drawable, LineIDMap, LineIDMapRow, Primitive, Topology }
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../model/types';
 import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
 import { ByteWriter } from './byteWriter';
-import { compareDrawables } from './drawingOrder';
+import { compareDrawables, sortNearlySorted } from './drawingOrder';
 import {
   encodeCategoryMap,
   encodeHeader,
@@ -354,8 +354,8 @@ export class Slog2Writer {
     for (const b of node.childBuffers) own.mergeChild(b);
     own.finalizeWeights();
 
-    node.nestless.sort(compareDrawables);
-    node.nestable.sort(compareDrawables);
+    sortNearlySorted(node.nestless, compareDrawables);
+    sortNearlySorted(node.nestable, compareDrawables);
     const w = this.reserve(size);
     writeNodeHeader(w, node.earliest, node.latest, node.depth, node.xpos, self);
     this.srcloc.beginNode(node.depth, node.xpos);
