@@ -210,12 +210,17 @@ export class Slog2File {
    */
   async *drawablesInTimeOrder(t0 = -Infinity, t1 = Infinity, options: { signal?: AbortSignal } = {}): AsyncGenerator<Drawable> {
     const leaves = this.index.overlapping(0, Math.max(t0, this.root.earliest), Math.min(t1, this.root.latest));
+    // The slices [a, b) must be disjoint and increasing even when a damaged TreeDir gives leaves
+    // overlapping bounds (else drawables are yielded twice, out of order: fuzzer finding), so each
+    // starts no earlier than the previous one ended. For a valid file a = leaf.earliest, b = leaf.latest.
+    let previousEnd = -Infinity;
     for (let i = 0; i < leaves.length; i++) {
       const leaf = leaves[i]!;
-      const a = i === 0 ? -Infinity : leaf.earliest;
-      const b = i === leaves.length - 1 ? Infinity : leaf.latest;
-      const lookup0 = i === 0 ? Math.min(this.root.earliest, leaf.earliest) : leaf.earliest;
-      const lookup1 = i === leaves.length - 1 ? Math.max(this.root.latest, leaf.latest) : leaf.latest;
+      const a = i === 0 ? -Infinity : Math.max(leaf.earliest, previousEnd);
+      const b = i === leaves.length - 1 ? Infinity : Math.max(leaf.latest, a);
+      previousEnd = b;
+      const lookup0 = i === 0 ? Math.min(this.root.earliest, leaf.earliest) : a;
+      const lookup1 = i === leaves.length - 1 ? Math.max(this.root.latest, leaf.latest) : b;
       const batch: Drawable[] = [];
       for (let depth = this.maxDepth; depth >= 0; depth--) {
         for (const info of this.index.overlapping(depth, lookup0, lookup1)) {
