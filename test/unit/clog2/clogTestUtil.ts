@@ -42,6 +42,8 @@ export interface DumpDrawable {
   readonly earliest: number;
   readonly latest: number;
   readonly lineIDs: readonly number[];
+  /** Vertex times as the dump prints them (Java float precision). */
+  readonly times: readonly number[];
   readonly info: string;
 }
 
@@ -55,20 +57,22 @@ export function parseDumpDrawables(text: string): DumpDrawable[] {
     if (!m) continue;
     const category = Number(m[3]);
     if (category < 0) continue;
-    const lineIDs = [...m[5]!.matchAll(/\(([^,]+), (-?\d+)\)/g)].map((v) => Number(v[2]));
-    out.push({ category, earliest: Number(m[1]), latest: Number(m[2]), lineIDs, info: m[4]! });
+    const vertices = [...m[5]!.matchAll(/\(([^,]+), (-?\d+)\)/g)];
+    const lineIDs = vertices.map((v) => Number(v[2]));
+    const times = vertices.map((v) => Math.fround(Number(v[1])));
+    out.push({ category, earliest: Number(m[1]), latest: Number(m[2]), lineIDs, times, info: m[4]! });
   }
   return out;
 }
 
 export function dumpKey(d: DumpDrawable): string {
-  return `${d.category}|${d.earliest}|${d.latest}|${d.lineIDs.join(',')}|${d.info}`;
+  return `${d.category}|${d.earliest}|${d.latest}|${d.lineIDs.join(',')}|${d.times.join(',')}|${d.info}`;
 }
 
 /** The same key for one of our drawables (popup text through infoText, like the reference). */
 export function drawableKey(p: Primitive, category: Category): string {
   const info = infoText(category.infoKeys, category.infoTypes, p.info);
-  return `${p.category}|${p.earliest}|${p.latest}|${p.vertices.map((v) => v.lineID).join(',')}|${info}`;
+  return `${p.category}|${p.earliest}|${p.latest}|${p.vertices.map((v) => v.lineID).join(',')}|${p.vertices.map((v) => Math.fround(v.time)).join(',')}|${info}`;
 }
 
 export function multiset(keys: Iterable<string>): Map<string, number> {
