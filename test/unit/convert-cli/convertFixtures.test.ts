@@ -18,7 +18,7 @@ import { convertClogFormat } from '../../../src/format/info/clogInfo';
 import { collectConversion } from '../../../src/format/convert/result';
 import { chunksOf } from '../../../src/format/bytes/memorySource';
 import { convertFile } from '../../../src/worker/convertJob';
-import { fixture, fixturesDir } from '../../helpers/paths';
+import { fixture, fixturesDir, sharedTracesDir } from '../../helpers/paths';
 import { canonicalNode } from '../slog2writer/nodeBytes';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-convert-'));
@@ -46,12 +46,11 @@ async function sortedDrawables(f: Slog2File): Promise<Drawable[]> {
   return all.sort((a, b) => (drawingKey(a) < drawingKey(b) ? -1 : drawingKey(a) > drawingKey(b) ? 1 : 0));
 }
 
-for (const t of traces) {
-  test(`convert ${t.name}: same tree, categories and drawables as the reference`, { skip: t.slog2 === undefined ? 'the reference converter fails on it' : false }, async () => {
-    const out = path.join(tmp, `${t.name}.quirks.slog2`);
-    const result = await convertFile(t.clog2, out, { referenceQuirks: true });
+async function expectReferenceTree(input: string, reference: string, leafBytes?: number): Promise<void> {
+    const out = path.join(tmp, `${path.basename(input)}.${leafBytes ?? 'default'}.quirks.slog2`);
+    const result = await convertFile(input, out, { referenceQuirks: true, leafBytes });
     const ours = await openSlog2(out);
-    const ref = await openSlog2(t.slog2!);
+    const ref = await openSlog2(reference);
     assert.deepEqual(ours.warnings, []);
     assert.equal(result.written.nodes, ref.treeDir.length);
     for (const block of ['lineIDMaps', 'treeDir'] as const) {
@@ -87,7 +86,17 @@ for (const t of traces) {
     }
     await ours.close();
     await ref.close();
-  });
+}
+
+const upstream = sharedTracesDir && path.join(sharedTracesDir, 'upstream');
+const fpilog = upstream && path.join(upstream, 'fpilog.clog');
+test('convert the old-CLOG fpilog.clog: the reference trees (default leaves, and the shipped 400-byte leaves)', { skip: fpilog && fs.existsSync(fpilog) ? false : 'shared traces not present' }, async () => {
+  await expectReferenceTree(fpilog!, path.join(upstream!, 'fpilog_reconv.slog2'));
+  await expectReferenceTree(fpilog!, path.join(upstream!, 'fpilog.slog2'), 400);
+});
+
+for (const t of traces) {
+  test(`convert ${t.name}: same tree, categories and drawables as the reference`, { skip: t.slog2 === undefined ? 'the reference converter fails on it' : false }, () => expectReferenceTree(t.clog2, t.slog2!));
 
   test(`convert ${t.name} (default mode): reference facts and source locations`, async () => {
     const out = path.join(tmp, `${t.name}.slog2`);
