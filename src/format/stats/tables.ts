@@ -34,6 +34,10 @@ export interface StatsJson {
     readonly categories: readonly { readonly name: string; readonly inclusive: number; readonly exclusive: number; readonly count: number }[];
   }[];
   readonly messages: readonly { readonly from: number; readonly to: number; readonly count: number; readonly bytes: number }[];
+  /** Beyond the shape: messages per tag, per sender communicator, and the log2 size distribution. */
+  readonly messageTags: readonly { readonly tag: number; readonly count: number; readonly bytes: number }[];
+  readonly messageComms: readonly { readonly comm: number; readonly count: number; readonly bytes: number }[];
+  readonly messageSizes: readonly { readonly lower: number; readonly upper: number; readonly count: number }[];
 }
 
 export function statsJson(s: RangeStats): StatsJson {
@@ -56,6 +60,9 @@ export function statsJson(s: RangeStats): StatsJson {
       categories: r.categories.map((c) => ({ name: c.name, inclusive: c.inclusive, exclusive: c.exclusive, count: c.count })),
     })),
     messages: s.messages.pairs.map((p) => ({ from: p.from, to: p.to, count: p.count, bytes: p.bytes })),
+    messageTags: s.messages.tags.map((t) => ({ tag: t.key, count: t.count, bytes: t.bytes })),
+    messageComms: s.messages.comms.map((t) => ({ comm: t.key, count: t.count, bytes: t.bytes })),
+    messageSizes: s.messages.sizes.map((b) => ({ lower: b.lower, upper: b.upper, count: b.count })),
   };
 }
 

@@ -105,32 +105,49 @@ test('single-node traces: exclusive ratios equal the reference too (no shadows i
   }
 });
 
-test('ring_p2p_4: message matrix = the arrows (category 0) of the reference dump', async () => {
-  const expected = new Map<string, { count: number; bytes: number }>();
+/** The message arrows (category 0) of a reference slog2printrecur dump: per pair and per tag. */
+function referenceMessages(name: string) {
+  const pairs = new Map<string, { count: number; bytes: number }>();
+  const tags = new Map<number, { count: number; bytes: number }>();
   const arrow = /^\d+: Primitive\[ infobox\[ TimeBBox\([^)]*\) Category=Category\[ index=0,.*msg_tag=(-?\d+), msg_size=(-?\d+)\] \(([^,]+), (\d+)\) \(([^,]+), (\d+)\) \]/;
-  let arrows = 0;
-  for (const line of fs.readFileSync(fixture('ring_p2p_4.slog2recur.txt'), 'utf8').split('\n')) {
+  let count = 0;
+  const bump = <K>(m: Map<K, { count: number; bytes: number }>, k: K, bytes: number) => {
+    const e = m.get(k) ?? { count: 0, bytes: 0 };
+    e.count++;
+    e.bytes += bytes;
+    m.set(k, e);
+  };
+  for (const line of fs.readFileSync(fixture(`${name}.slog2recur.txt`), 'utf8').split('\n')) {
     const m = arrow.exec(line);
     if (m === null) continue;
-    arrows++;
-    const key = `${m[4]}->${m[6]}`;
-    const e = expected.get(key) ?? { count: 0, bytes: 0 };
-    e.count++;
-    e.bytes += Number(m[2]);
-    expected.set(key, e);
+    count++;
+    bump(pairs, `${m[4]}->${m[6]}`, Number(m[2]));
+    bump(tags, Number(m[1]), Number(m[2]));
   }
-  assert.equal(arrows, 60);
-  const file = await open('ring_p2p_4');
-  try {
-    const s = await exactWhole(file);
-    const mine = new Map(s.messages.pairs.map((p) => [`${p.from}->${p.to}`, { count: p.count, bytes: p.bytes }]));
-    assert.deepEqual(mine, expected);
-    assert.equal(s.messages.count, 60);
-    assert.equal(s.messages.withoutSize, 0);
-  } finally {
-    await file.close();
-  }
-});
+  return { count, pairs, tags };
+}
+
+for (const [name, messages] of [
+  ['ring_p2p_4', 60],
+  ['grid_comms_16', 48],
+] as const) {
+  test(`${name}: message matrix and tags = the arrows (category 0) of the reference dump`, async () => {
+    const expected = referenceMessages(name);
+    assert.equal(expected.count, messages);
+    const file = await open(name);
+    try {
+      const s = await exactWhole(file);
+      assert.deepEqual(new Map(s.messages.pairs.map((p) => [`${p.from}->${p.to}`, { count: p.count, bytes: p.bytes }])), expected.pairs);
+      assert.deepEqual(new Map(s.messages.tags.map((t) => [t.key, { count: t.count, bytes: t.bytes }])), expected.tags);
+      assert.equal(s.messages.count, messages);
+      assert.equal(s.messages.withoutSize, 0);
+      // Every message is on some communicator (Communicator View), and those add up.
+      assert.equal(s.messages.comms.reduce((n, c) => n + c.count, 0), messages);
+    } finally {
+      await file.close();
+    }
+  });
+}
 
 test('bigrun_medium_4: a range via node slices equals the same range via the time-ordered stream', async () => {
   const file = await open('bigrun_medium_4');
