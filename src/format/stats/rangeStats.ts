@@ -298,7 +298,8 @@ export class RangeStatsAccumulator {
         inclusive: c.inclusive,
         exclusive: c.exclusive,
         share: width > 0 ? c.inclusive / width : 0,
-        ...(c.durations > 0
+        // Shadow-based results know durations of a few real drawables only: no min/mean/max then.
+        ...(c.durations > 0 && kind === 'exact'
           ? { min: c.min, mean: c.sum / c.durations, max: c.max, shortest: c.shortest!, longest: c.longest! }
           : {}),
       };

@@ -216,6 +216,7 @@ test('approximate: shadows count with their time share (Jumpshot §16), flagged 
   close(a.exclusive, 2, 'shadow excl');
   close(a.count, 1.5, 'fractional count');
   assert.equal(a.min, undefined);
+  assert.equal(cat(s, B).max, undefined, 'no durations in approximate results');
   const b = cat(s, B);
   close(b.inclusive, 2, 'real incl');
   close(b.count, 1 + 1 / 3, 'real fractional count');
