@@ -23,7 +23,7 @@ export async function* nodeBatches(slices: AsyncIterable<NodeSliceLike> | Iterab
   let lastLeafStart = -Infinity;
   let sawLeaf = false;
   for await (const s of slices) {
-    const base = { drawables: s.drawables, latest: s.latest, ...(s.shadows !== undefined ? { shadows: s.shadows } : {}) };
+    const base = { drawables: s.drawables, ...(s.shadows !== undefined ? { shadows: s.shadows } : {}) };
     if (s.depth !== 0) {
       // An upper node after a leaf means some other order: watermarks would not be safe.
       if (sawLeaf) trusted = false;
@@ -34,6 +34,7 @@ export async function* nodeBatches(slices: AsyncIterable<NodeSliceLike> | Iterab
     if (trusted && s.earliest < lastLeafStart) trusted = false;
     if (trusted) for (const d of s.drawables) if (d.earliest < s.earliest) trusted = false;
     lastLeafStart = s.earliest;
-    yield trusted ? { ...base, watermark: s.earliest } : base;
+    // Only leaves tell progress: upper nodes span most of the range and come first.
+    yield trusted ? { ...base, latest: s.latest, watermark: s.earliest } : { ...base, latest: s.latest };
   }
 }

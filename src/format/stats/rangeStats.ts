@@ -370,7 +370,7 @@ export async function computeRangeStats(
     count++;
     if (options.onProgress !== undefined) {
       if (batch.latest !== undefined && batch.latest > reached) reached = Math.min(batch.latest, range[1]);
-      const fraction = width > 0 && batch.latest !== undefined ? (reached - range[0]) / width : undefined;
+      const fraction = width > 0 && reached > range[0] ? (reached - range[0]) / width : undefined;
       options.onProgress({ drawables: acc.drawablesSeen, batches: count, ...(fraction !== undefined ? { fraction } : {}) });
     }
   }

@@ -188,3 +188,18 @@ test('bigrun_medium_4: approximate whole-trace result from level-3 shadows has t
     await file.close();
   }
 });
+
+test('bigrun_medium_4: progress goes up with the leaves, from near 0 to 1', async () => {
+  const file = await open('bigrun_medium_4');
+  try {
+    const [t0, t1] = file.timeRange;
+    const fractions: number[] = [];
+    await computeRangeStats(file, nodeBatches(file.query(t0, t1)), [t0, t1], { onProgress: (p) => p.fraction !== undefined && fractions.push(p.fraction) });
+    assert.ok(fractions.length > 10);
+    assert.ok(fractions[0]! < 0.1, `first ${fractions[0]}`);
+    assert.equal(fractions.at(-1), 1);
+    for (let i = 1; i < fractions.length; i++) assert.ok(fractions[i]! >= fractions[i - 1]!);
+  } finally {
+    await file.close();
+  }
+});
