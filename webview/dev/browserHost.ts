@@ -13,6 +13,9 @@ import { copyWire, wireBytes, windowBuffers } from '../../src/protocol/wire';
 
 interface HarnessStats {
   openMs: number;
+  /** performance.now() when the init message was sent and when the first `painted` arrived. */
+  initAt: number;
+  firstPaintAt: number;
   requests: number;
   payloadBytes: number[];
   buildMs: number[];
@@ -27,11 +30,14 @@ declare global {
   }
 }
 
-const stats: HarnessStats = { openMs: 0, requests: 0, payloadBytes: [], buildMs: [], messages: [] };
+const stats: HarnessStats = { openMs: 0, initAt: 0, firstPaintAt: 0, requests: 0, payloadBytes: [], buildMs: [], messages: [] };
 window.__harness = stats;
 window.__mpeFrameLog = [];
 
-const trace = new URLSearchParams(location.search).get('trace') ?? 'trace.slog2';
+const params = new URLSearchParams(location.search);
+const trace = params.get('trace') ?? 'trace.slog2';
+/** ?depth=N forces the tree depth read (the bench uses 0 to put ≥ 200 k real drawables on screen). */
+const forcedDepth = params.has('depth') ? Number(params.get('depth')) : undefined;
 const opened = (async () => {
   const t = performance.now();
   const bytes = new Uint8Array(await (await fetch(trace)).arrayBuffer());
@@ -52,7 +58,11 @@ async function handle(m: WebviewToHost): Promise<void> {
   const { file, layouts } = await opened;
   switch (m.kind) {
     case 'ready':
+      stats.initAt = performance.now();
       toWebview(describeDocument(file, layouts, 1, trace));
+      return;
+    case 'painted':
+      if (stats.firstPaintAt === 0) stats.firstPaintAt = performance.now();
       return;
     case 'requestWindow': {
       inflight.get(m.channel)?.abort(new Error('superseded'));
@@ -62,7 +72,7 @@ async function handle(m: WebviewToHost): Promise<void> {
       if (!layout) return toWebview({ kind: 'windowFailed', requestId: m.requestId, generation: m.generation, cancelled: false, message: 'invalid request' });
       try {
         const t = performance.now();
-        const wire = copyWire(await buildRequestedWindow(file, layout, m.request, depthFor(file, m.request), ac.signal));
+        const wire = copyWire(await buildRequestedWindow(file, layout, m.request, forcedDepth ?? depthFor(file, m.request), ac.signal));
         stats.requests++;
         stats.buildMs.push(performance.now() - t);
         stats.payloadBytes.push(wireBytes(wire));

@@ -1,0 +1,228 @@
+// Viewport benchmark (issue 5). Figures only, no pass/fail.
+//
+// Host side, on a big synthetic SLOG-2 (default 1 GiB; MPE_BENCH_VIEWPORT_MB to change; made once
+// with `mpe-trace synth` + `convert` from dist/cli.js and cached in the OS temp dir):
+//   open → first window payload (the webview's quantised whole-trace request at 1200 px), payload
+//   sizes and drawables per zoom level, and how many small pans hit the quantised key cache.
+// Webview side, in headless Chromium (Debian's /usr/bin/chromium through playwright-core, when
+// present) on a smaller synthetic trace loaded whole by the browser harness
+// (webview/dev/browserHost.ts): time from init to first paint, data-layer frame times while
+// panning/zooming with ≥ 200 k drawables on screen (tree depth forced to 0), JS heap.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { Slog2File } from '../../src/format/slog2/slog2File';
+import { FileSource } from '../../src/io/fileSource';
+import { rowLayoutOf, defaultMapIndex } from '../../src/format/query/rows';
+import { keyId, keySpan, windowKeyFor, type VisibleWindow } from '../../src/format/query/windowKey';
+import { buildRequestedWindow, depthFor } from '../../src/format/query/windowService';
+import { wireBytes } from '../../src/protocol/wire';
+import type { WindowRequest } from '../../src/protocol/webview';
+import { repoRoot } from '../helpers/paths';
+
+// Loaded at run time from the repository's node_modules (the bench runner bundles this file, and
+// neither esbuild nor playwright-core survives bundling).
+const requireFromRepo = createRequire(path.join(repoRoot, 'package.json'));
+
+const WIDTH_PX = 1200;
+const VISIBLE_ROWS = 40;
+const fmt = (x: number, d = 1): string => x.toFixed(d);
+const mib = (b: number): string => `${(b / 2 ** 20).toFixed(2)} MiB`;
+
+function cli(args: string[]): void {
+  const r = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), ...args], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`mpe-trace ${args.join(' ')} failed`);
+}
+
+/** A synthetic SLOG-2 of about `mb` MiB, made once and cached in the temp dir. */
+function syntheticSlog2(mb: number, ranks: number): string {
+  const dir = path.join(os.tmpdir(), 'mpe-trace-bench');
+  fs.mkdirSync(dir, { recursive: true });
+  const slog2 = path.join(dir, `viewport-${mb}M-${ranks}r.slog2`);
+  if (fs.existsSync(slog2)) return slog2;
+  if (!fs.existsSync(path.join(repoRoot, 'dist', 'cli.js'))) throw new Error('dist/cli.js missing: run `npm run build` first');
+  const clog2 = slog2.replace(/\.slog2$/, '.clog2');
+  console.log(`making ${path.basename(slog2)} (synth + convert, once)…`);
+  cli(['synth', '--ranks', String(ranks), '--bytes', `${mb}M`, '--seed', '7', '-o', clog2]);
+  cli(['convert', clog2, '-o', slog2]);
+  fs.rmSync(clog2, { force: true });
+  return slog2;
+}
+
+function requestFor(v: VisibleWindow): WindowRequest {
+  const key = windowKeyFor(v);
+  const [t0, t1] = keySpan(key);
+  return { t0, t1, rowStart: key.rowStart, rowEnd: key.rowEnd, mapIndex: key.mapIndex, pixelWidth: v.pixelWidth, visibleSpan: v.t1 - v.t0 };
+}
+
+async function hostSide(file: string): Promise<void> {
+  const size = fs.statSync(file).size;
+  console.log(`\n-- host side: ${path.basename(file)} (${mib(size)})`);
+  const started = performance.now();
+  const slog2 = await Slog2File.open(await FileSource.open(file));
+  const openMs = performance.now() - started;
+  const mapIndex = defaultMapIndex(slog2.lineIDMaps);
+  const layout = rowLayoutOf(slog2.lineIDMaps[mapIndex]!);
+  const layoutMs = performance.now() - started - openMs;
+  const [a, b] = slog2.timeRange;
+  const rows = layout.labels.length;
+  const visible = (t0: number, t1: number): VisibleWindow => ({ t0, t1, rowStart: 0, rowEnd: Math.min(rows, VISIBLE_ROWS), rowCount: rows, mapIndex, pixelWidth: WIDTH_PX });
+  const first = requestFor(visible(a, b));
+  const depth = depthFor(slog2, first);
+  const wire = await buildRequestedWindow(slog2, layout, first, depth);
+  const firstMs = performance.now() - started;
+  console.log(
+    `open ${fmt(openMs)} ms (header, categories, ${slog2.lineIDMaps.length} Y maps, tree dir of ${slog2.treeDir.length} nodes, depth ${slog2.maxDepth}); rows ${fmt(layoutMs)} ms`,
+  );
+  console.log(
+    `open → first window payload: ${fmt(firstMs)} ms  (whole trace, ${WIDTH_PX} px, depth ${depth}, ${wire.header.nodesRead} nodes read, ` +
+      `${wire.states.count} states + ${wire.shadows.count} shadows + ${wire.arrows.count} arrows + ${wire.events.count} events, ${fmt(wireBytes(wire) / 1024)} KiB)`,
+  );
+
+  console.log('zoom (visible fraction) | depth | build ms (cold) | nodes | drawables | payload KiB');
+  let seed = 12345;
+  const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (const zoom of [1, 10, 100, 1000, 10000, 100000]) {
+    const times: number[] = [];
+    const bytes: number[] = [];
+    const drawables: number[] = [];
+    const nodes: number[] = [];
+    let d = 0;
+    for (let i = 0; i < 5; i++) {
+      const span = (b - a) / zoom;
+      const t0 = a + rand() * (b - a - span);
+      const req = requestFor(visible(t0, t0 + span));
+      d = depthFor(slog2, req);
+      const t = performance.now();
+      const w = await buildRequestedWindow(slog2, layout, req, d);
+      times.push(performance.now() - t);
+      bytes.push(wireBytes(w));
+      nodes.push(w.header.nodesRead);
+      drawables.push(w.states.count + w.shadows.count + w.arrows.count + w.events.count);
+    }
+    const med = (xs: number[]): number => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)]!;
+    console.log(`1/${zoom} | ${d} | ${fmt(med(times))} (max ${fmt(Math.max(...times))}) | ${med(nodes)} | ${med(drawables)} | ${fmt(med(bytes) / 1024)}`);
+  }
+
+  // Small pans (5 % of the view each) from the middle at 1/100 zoom: how many change the key?
+  const span = (b - a) / 100;
+  let t0 = a + (b - a) / 2;
+  let last = '';
+  let requests = 0;
+  for (let i = 0; i < 100; i++) {
+    const id = keyId(windowKeyFor(visible(t0, t0 + span)));
+    if (id !== last) requests++;
+    last = id;
+    t0 += span * 0.05;
+  }
+  console.log(`100 pans of 5 % at 1/100 zoom: ${requests} window requests (${100 - requests} served from the loaded payload)`);
+  await slog2.close();
+}
+
+async function webviewSide(file: string): Promise<void> {
+  let chromium: typeof import('playwright-core').chromium;
+  try {
+    chromium = (requireFromRepo('playwright-core') as typeof import('playwright-core')).chromium;
+  } catch {
+    console.log('\n-- webview side: skipped (playwright-core not installed)');
+    return;
+  }
+  const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+  if (!executablePath || !fs.existsSync(path.join(repoRoot, 'dist', 'webview.js'))) {
+    console.log('\n-- webview side: skipped (no Chromium or no dist/webview.js)');
+    return;
+  }
+  console.log(`\n-- webview side (headless Chromium): ${path.basename(file)} (${mib(fs.statSync(file).size)}), ${WIDTH_PX}×700 px`);
+  const esbuild = requireFromRepo('esbuild') as typeof import('esbuild');
+  const harness = await esbuild.build({
+    entryPoints: [path.join(repoRoot, 'webview', 'dev', 'browserHost.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    write: false,
+    logLevel: 'warning',
+  });
+  const harnessJs = harness.outputFiles[0]!.contents;
+  const page = `<!DOCTYPE html><html><head><link rel="stylesheet" href="/webview.css"></head>
+<body class="vscode-dark" style="--vscode-editor-background:#1e1e1e;--vscode-editor-foreground:#cccccc;--vscode-font-family:sans-serif;--vscode-editor-font-size:12px">
+<div id="root"></div><script src="/harness.js"></script><script src="/webview.js"></script></body></html>`;
+  const server = http
+    .createServer((req, res): void => {
+      const p = new URL(req.url ?? '/', 'http://x').pathname;
+      if (p === '/') res.end(page);
+      else if (p === '/harness.js') res.end(harnessJs);
+      else if (p === '/webview.js' || p === '/webview.css') res.end(fs.readFileSync(path.join(repoRoot, 'dist', p.slice(1))));
+      else if (p === '/trace.slog2') fs.createReadStream(file).pipe(res);
+      else {
+        res.statusCode = 404;
+        res.end();
+      }
+    })
+    .listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const port = (server.address() as { port: number }).port;
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--enable-precise-memory-info'] });
+  try {
+    for (const [label, query] of [
+      ['level of detail (as shipped)', ''],
+      ['forced full detail (depth 0)', '&depth=0'],
+    ] as const) {
+      const tab = await browser.newPage({ viewport: { width: WIDTH_PX + 180, height: 760 } });
+      tab.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+      await tab.goto(`http://127.0.0.1:${port}/?trace=/trace.slog2${query}`);
+      await tab.waitForSelector('body[data-state=painted]', { timeout: 120_000 });
+      const first = (await tab.evaluate('({ open: __harness.openMs, paint: __harness.firstPaintAt - __harness.initAt })')) as { open: number; paint: number };
+      // zoom to the busiest part: with depth 0 keep zooming out until ≥ 200 k drawables are drawn
+      const plot = (await tab.locator('.plot').boundingBox())!;
+      await tab.mouse.move(plot.x + plot.width / 2, plot.y + 100);
+      if (query) {
+        for (let i = 0; i < 6; i++) await tab.keyboard.press('w');
+        await tab.waitForTimeout(300);
+        for (let i = 0; i < 12; i++) {
+          await tab.waitForFunction("document.querySelector('.timeline')?.getAttribute('data-complete') === 'true'", undefined, { timeout: 120_000 }).catch(() => undefined);
+          const drawn = Number(await tab.locator('.timeline').getAttribute('data-drawables'));
+          if (drawn >= 200_000) break;
+          await tab.keyboard.press('s');
+          await tab.waitForTimeout(200);
+        }
+      }
+      await tab.waitForTimeout(500);
+      const drawnBefore = Number(await tab.locator('.timeline').getAttribute('data-drawables'));
+      await tab.evaluate('__mpeFrameLog.length = 0');
+      // pan by dragging, then zoom by wheel, on whatever is loaded (new windows load meanwhile)
+      await tab.mouse.down();
+      for (let i = 0; i < 30; i++) await tab.mouse.move(plot.x + plot.width / 2 - i * 8, plot.y + 100);
+      await tab.mouse.up();
+      for (let i = 0; i < 10; i++) await tab.mouse.wheel(0, i < 5 ? -120 : 120);
+      await tab.waitForTimeout(1500);
+      const r = (await tab.evaluate(
+        '({ frames: [...__mpeFrameLog], heap: performance.memory?.usedJSHeapSize ?? 0, payloads: __harness.payloadBytes.length, maxPayload: Math.max(...__harness.payloadBytes) })',
+      )) as { frames: number[]; heap: number; payloads: number; maxPayload: number };
+      const sorted = [...r.frames].sort((p, q) => p - q);
+      const pct = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+      console.log(
+        `${label}: open in page ${fmt(first.open)} ms, init → first paint ${fmt(first.paint)} ms; ${drawnBefore} drawables on screen; ` +
+          `${r.frames.length} data frames while panning/zooming: median ${fmt(pct(0.5))} ms, p95 ${fmt(pct(0.95))} ms, max ${fmt(sorted[sorted.length - 1] ?? 0)} ms; ` +
+          `${r.payloads} payloads (largest ${fmt(r.maxPayload / 1024)} KiB); JS heap ${mib(r.heap)} (includes the whole trace file loaded by the harness)`,
+      );
+      await tab.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const bigMb = Number(process.env.MPE_BENCH_VIEWPORT_MB ?? 1024);
+  await hostSide(syntheticSlog2(bigMb, 256));
+  await webviewSide(syntheticSlog2(Math.min(bigMb, 100), 64));
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
