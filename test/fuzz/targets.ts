@@ -1,0 +1,173 @@
+/**
+ * Fuzz targets: each takes the (mutated) bytes and a Prng for its own choices (chunk sizes,
+ * windows), drives one part of the format core end to end and checks invariants. A target returns
+ * normally ('ok'), throws a FormatError ('rejected': the input was refused properly), or throws
+ * anything else: a crash, or an InvariantError when a result breaks a rule stated below.
+ */
+import { MemorySource } from '../../src/format/bytes/memorySource';
+import { isFormatError } from '../../src/format/bytes/formatError';
+import type { ByteChunks } from '../../src/format/bytes/byteSource';
+import { convertClogFormat, detectClogFormat, traceInfoFromSummary } from '../../src/format/info/clogInfo';
+import { slog2TraceInfo } from '../../src/format/info/slog2Info';
+import type { ClogConversion, ConversionSummary } from '../../src/format/convert/result';
+import { Slog2File } from '../../src/format/slog2/slog2File';
+import { MemorySink, writeConversion } from '../../src/format/slog2/writer';
+import { drawablesWithSources, readSourceLocations } from '../../src/format/srcloc/readSourceLocations';
+import { Prng } from '../../src/format/synth/prng';
+
+export const TARGETS = ['slog2', 'clog2', 'clog', 'convert', 'writer'] as const;
+export type Target = (typeof TARGETS)[number];
+
+export class InvariantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvariantError';
+  }
+}
+
+function check(ok: boolean, message: string): void {
+  if (!ok) throw new InvariantError(message);
+}
+
+/** The input as chunks of a size chosen per case (1 byte … whole), like a stream or gunzip would deliver. */
+async function* chunked(bytes: Uint8Array, size: number): ByteChunks {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+function chunkSize(rng: Prng, length: number): number {
+  return rng.pick([1 + rng.int(0, 31), 24, 1000, 4096, 7919, 65536, 1 << 20, Math.max(1, length)]);
+}
+
+export interface TargetOptions {
+  /** Set for a CLOG2 input that is an undamaged seed cut at this byte: a partial read is required. */
+  readonly truncatedAt?: number;
+  /** The seed's ENDLOG end, to know whether the cut lost the end-of-log record. */
+  readonly endLogEnd?: number;
+}
+
+export async function runTarget(target: Target, bytes: Uint8Array, rng: Prng, options: TargetOptions = {}): Promise<void> {
+  switch (target) {
+    case 'slog2':
+      return slog2Target(bytes, rng);
+    case 'clog2':
+    case 'clog':
+      return clogTarget(target, bytes, rng, options);
+    case 'convert':
+      return convertTarget(bytes, rng);
+    case 'writer':
+      return writerTarget(bytes, rng);
+  }
+}
+
+/** SLOG-2: open, every drawable, window queries at several depths, time-ordered stream, source table, info. */
+async function slog2Target(bytes: Uint8Array, rng: Prng): Promise<void> {
+  const file = await Slog2File.open(new MemorySource('fuzz.slog2', bytes), { nodeCacheSize: rng.int(1, 8) });
+  let all = 0;
+  for await (const d of file.allDrawables()) {
+    all++;
+    check(d.earliest <= d.latest, `a drawable with earliest ${d.earliest} > latest ${d.latest}`);
+  }
+  const [t0, t1] = file.timeRange;
+  const span = t1 - t0;
+  const windows: [number, number][] = [
+    [t0, t1],
+    [t0 + span * rng.next(), t0 + span * rng.next()],
+    [-Infinity, Infinity],
+    [t1 + 1, t1 + 2],
+  ];
+  for (const [a, b] of windows) {
+    const lowestDepth = rng.int(0, file.maxDepth);
+    for await (const slice of file.query(Math.min(a, b), Math.max(a, b), { lowestDepth })) {
+      check(slice.depth >= lowestDepth, 'query returned a node below lowestDepth');
+    }
+  }
+  // Each drawable at most once, in non-decreasing start time, even when the TreeDir lies about bounds.
+  let ordered = 0;
+  let last = -Infinity;
+  for await (const d of file.drawablesInTimeOrder(t0, t1)) {
+    check(!(d.earliest < last), `drawablesInTimeOrder went back in time (${d.earliest} after ${last})`);
+    last = d.earliest;
+    ordered++;
+  }
+  check(ordered <= all, `drawablesInTimeOrder yielded ${ordered} drawables, the file has ${all}`);
+  const table = await readSourceLocations(file);
+  if (table !== undefined) {
+    for (const info of file.level(0).slice(0, 3)) await drawablesWithSources(file, table, info);
+  }
+  await slog2TraceInfo(file);
+  await file.close();
+}
+
+async function drain(conversion: ClogConversion): Promise<{ count: number; summary: ConversionSummary }> {
+  let count = 0;
+  const categories = new Set<number>();
+  for await (const batch of conversion.batches) {
+    for (const p of batch) {
+      count++;
+      categories.add(p.category);
+      check(p.vertices.length > 0, 'a drawable without vertices');
+    }
+  }
+  const summary = conversion.summary;
+  check(summary.drawables.total === count, `summary says ${summary.drawables.total} drawables, the stream had ${count}`);
+  const known = new Set(summary.categories.map((c) => c.index));
+  for (const c of categories) check(known.has(c), `drawable category ${c} is missing from the summary's categories`);
+  return { count, summary };
+}
+
+/** CLOG2 / CLOG conversion drained to the end; truncated clean seeds must give a partial result. */
+async function clogTarget(format: 'clog2' | 'clog', bytes: Uint8Array, rng: Prng, options: TargetOptions): Promise<void> {
+  const conversion = convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name: `fuzz.${format}` });
+  let result: { count: number; summary: ConversionSummary };
+  try {
+    result = await drain(conversion);
+  } catch (e) {
+    if (options.truncatedAt !== undefined && isFormatError(e)) {
+      throw new InvariantError(`a CLOG2 cut at byte ${options.truncatedAt} was refused instead of read partially: ${e.message}`);
+    }
+    throw e;
+  }
+  traceInfoFromSummary(result.summary);
+  if (options.truncatedAt !== undefined && options.endLogEnd !== undefined && options.truncatedAt < options.endLogEnd) {
+    check(result.summary.truncated, `a CLOG2 cut at byte ${options.truncatedAt} (before its ENDLOG) is not flagged truncated`);
+    check(result.summary.warnings.some((w) => w.includes('truncated')), `a CLOG2 cut at byte ${options.truncatedAt} has no truncation warning`);
+  }
+}
+
+/** The conversion entry as the worker runs it: detect the CLOG family from the first bytes, then convert. */
+async function convertTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
+  const format = detectClogFormat(bytes.subarray(0, 1024));
+  if (format === undefined) return;
+  await drain(convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name: 'fuzz.convert', referenceQuirks: rng.next() < 0.3 }));
+}
+
+/** Message of the writer's refusal of an input without drawables (a plain Error by design, see ROBUSTNESS.md). */
+const NO_DRAWABLES = /input has no drawables: nothing to write/;
+
+/** Converted drawables through the one-pass writer, then the written file read back in full. */
+async function writerTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
+  const format = detectClogFormat(bytes.subarray(0, 1024));
+  if (format === undefined) return;
+  const conversion = convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name: 'fuzz.writer' });
+  const sink = new MemorySink();
+  let written;
+  try {
+    written = await writeConversion(conversion, sink, { leafBytes: rng.pick([512, 2048, 65536]), childrenPerNode: rng.int(2, 4) });
+  } catch (e) {
+    if (e instanceof Error && NO_DRAWABLES.test(e.message)) return;
+    throw e;
+  }
+  const out = sink.bytes();
+  check(out.length === written.bytes, `the writer reports ${written.bytes} bytes, the sink holds ${out.length}`);
+  let file: Slog2File;
+  let read = 0;
+  try {
+    file = await Slog2File.open(new MemorySource('written.slog2', out));
+    for await (const _ of file.allDrawables()) read++;
+    await readSourceLocations(file);
+  } catch (e) {
+    throw new InvariantError(`the written SLOG-2 file cannot be read back: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  check(read === written.drawables, `the writer wrote ${written.drawables} drawables, the reader finds ${read}`);
+  check(file.warnings.length === 0, `reading the written SLOG-2 warns: ${file.warnings.slice(0, 3).join('; ')}`);
+}

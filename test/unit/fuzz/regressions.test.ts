@@ -1,0 +1,92 @@
+/**
+ * Replays every fuzzer crasher saved in test/fixtures/regressions/ through its target (named by the
+ * file: `<target>-<seed>-<index>[-label].bin` or `<target>-<label>.bin`): only FormatErrors, within
+ * 2 s. Then the specific outcome each fix promises (docs/ROBUSTNESS.md lists the findings).
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { isFormatError } from '../../../src/format/bytes/formatError';
+import { MemorySource } from '../../../src/format/bytes/memorySource';
+import { convertClog2 } from '../../../src/format/clog2/convertClog2';
+import { collectConversion } from '../../../src/format/convert/result';
+import { Slog2File } from '../../../src/format/slog2/slog2File';
+import { MemorySink, writeConversion } from '../../../src/format/slog2/writer';
+import { idFromFileName, targetRng } from '../../fuzz/cases';
+import { runTarget } from '../../fuzz/targets';
+import { fixture } from '../../helpers/paths';
+
+const dir = fixture('regressions');
+const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.bin')).sort() : [];
+
+function bytesOf(name: string): Uint8Array {
+  return new Uint8Array(fs.readFileSync(path.join(dir, name)));
+}
+
+async function* once(b: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield b;
+}
+
+test('the regression inputs exist', () => {
+  for (const f of ['clog2-1-266.bin', 'clog2-1-12.bin', 'clog2-preamble-counts-at-cap.bin', 'writer-1-133.bin', 'slog2-1-356.bin']) assert.ok(files.includes(f), f);
+});
+
+for (const name of files) {
+  test(`replay ${name}: only FormatErrors, within 2 s`, async () => {
+    const id = idFromFileName(name);
+    assert.ok(id !== undefined, `${name}: the file name does not start with a target`);
+    const started = Date.now();
+    try {
+      await runTarget(id.target, bytesOf(name), targetRng(id));
+    } catch (e) {
+      assert.ok(isFormatError(e), `${name}: ${e instanceof Error ? e.stack : String(e)}`);
+    }
+    assert.ok(Date.now() - started < 2000, `${name} took ${Date.now() - started} ms`);
+  });
+}
+
+test('an etype outside the flat handler range becomes an UnknownType-e solo category (was: stack overflow)', async () => {
+  const { summary } = await collectConversion(convertClog2(once(bytesOf('clog2-1-266.bin')), { name: 'r' }));
+  assert.ok(summary.categories.some((c) => c.name === 'UnknownType-e2147483647'), summary.categories.map((c) => c.name).join(', '));
+  assert.equal(summary.truncated, true);
+  assert.ok(summary.drawables.total > 0);
+});
+
+test('a preamble id-range count of 2^20 is refused at once (was: > 256 MB and > 10 s of placeholders)', async () => {
+  await assert.rejects(collectConversion(convertClog2(once(bytesOf('clog2-1-12.bin')), { name: 'r' })), (e: unknown) => isFormatError(e) && /user_solo_eventID_count = 1048576 is outside \[0, 16384\]/.test(e.message));
+});
+
+test('every id-range count at the 2^14 cap still converts quickly', async () => {
+  const started = Date.now();
+  const { summary } = await collectConversion(convertClog2(once(bytesOf('clog2-preamble-counts-at-cap.bin')), { name: 'r' }));
+  assert.ok(summary.drawables.total > 0);
+  assert.ok(Date.now() - started < 1500, `${Date.now() - started} ms`);
+});
+
+test('a drawable ending before one already written is dropped and counted, the file stays readable (was: RangeError)', async () => {
+  const sink = new MemorySink();
+  const written = await writeConversion(convertClog2(once(bytesOf('writer-1-133.bin')), { name: 'r' }), sink);
+  assert.equal(written.droppedDrawables, 1);
+  const file = await Slog2File.open(new MemorySource('w.slog2', sink.bytes()));
+  let n = 0;
+  for await (const _ of file.allDrawables()) n++;
+  assert.equal(n, written.drawables);
+  assert.deepEqual(file.warnings, []);
+});
+
+test('drawablesInTimeOrder yields each drawable once, in start order, when TreeDir leaf bounds overlap (was: duplicates)', async () => {
+  const file = await Slog2File.open(new MemorySource('r.slog2', bytesOf('slog2-1-356.bin')));
+  const all = new Set<unknown>();
+  for await (const d of file.allDrawables()) all.add(d);
+  const seen = new Set<unknown>();
+  let last = -Infinity;
+  for await (const d of file.drawablesInTimeOrder()) {
+    assert.ok(!seen.has(d), 'a drawable was yielded twice');
+    assert.ok(all.has(d));
+    assert.ok(d.earliest >= last, `${d.earliest} after ${last}`);
+    seen.add(d);
+    last = d.earliest;
+  }
+  assert.ok(seen.size > 0);
+});
