@@ -7,6 +7,7 @@
 //   npm start -- --check           start, check in headless Chromium that the trace editor shows, exit 0/1
 //   npm start -- --port 8080       fixed port instead of a free random one
 //   npm start -- --no-package      reuse the existing mpe-trace-viewer-<version>.vsix
+//   npm start -- --vsix FILE       install that .vsix (no build)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -46,8 +47,9 @@ try {
   say('checking chromium/code-server (installs them once if missing; the first time takes ~3 minutes)');
   const host = ensureHost();
 
-  const vsix = path.join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
-  if (!argv.includes('--no-package') || !fs.existsSync(vsix)) {
+  const givenVsix = argv.includes('--vsix') ? path.resolve(argv[argv.indexOf('--vsix') + 1]) : undefined;
+  const vsix = givenVsix ?? path.join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
+  if (!givenVsix && (!argv.includes('--no-package') || !fs.existsSync(vsix))) {
     say('npm run package (build + .vsix)');
     const r = spawnSync('npm', ['run', 'package'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
     if (r.status !== 0) throw new Error(`npm run package failed (exit ${r.status})`);

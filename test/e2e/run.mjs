@@ -6,7 +6,8 @@
 // 1. installs/reuses code-server (cache outside the repo), 2. `npm run package` -> mpe-trace-viewer-<v>.vsix,
 // 3. installs THAT .vsix into a fresh extensions dir, 4. starts code-server on 127.0.0.1:<random port>,
 // 5. UI steps from test/e2e/ui/*.mjs in one browser page (file order), 6. the mocha suites of
-// test/e2e/suite/*.test.js inside the extension host (extensionTestsPath), against the installed extension.
+// test/e2e/suite/*.test.js inside the extension host (extensionTestsPath), against the installed extension,
+// 7. `npm start -- --check` (the README's demo command) with the same .vsix.
 // Screenshots and logs: test-results/e2e/. Prints "N passed, N failed, N skipped"; exit 0 only if none failed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -155,7 +156,26 @@ try {
 } finally {
   await cleanup();
 }
+// ---- 7. the README's main job: `npm start -- --check` (own code-server; the .vsix built above)
+if (!only && vsix && fs.existsSync(vsix)) await runStartCheck();
 finish();
+
+async function runStartCheck() {
+  const name = 'npm start -- --check opens the sample trace in the trace editor';
+  if (!viewType) return record(name, 'skip', 'the installed package.json contributes no customEditor "mpeTrace.timeline" yet');
+  await step(name, () => {
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'start.mjs'), '--check', '--vsix', vsix],
+      { cwd: repoRoot, encoding: 'utf8', timeout: 180_000, killSignal: 'SIGTERM' });
+    fs.writeFileSync(path.join(outDir, 'start-check.log'), `${r.stdout}\n${r.stderr}`);
+    for (const f of ['start-check.png', 'start-check-failed.png']) {
+      const shot = path.join(repoRoot, 'test-results', f);
+      if (fs.existsSync(shot)) fs.renameSync(shot, path.join(outDir, f));
+    }
+    timings.startCheckMs = Date.now() - started;
+    if (r.status !== 0) throw new Error(`exit ${r.status}: ${(r.stdout.trim().split('\n').filter((l) => /FAILED|failed/.test(l)).pop() ?? r.stderr.trim().split('\n').pop())} (test-results/e2e/start-check.log)`);
+  });
+}
 
 async function runUiSteps(workspace) {
   const uiDir = path.join(repoRoot, 'test', 'e2e', 'ui');
