@@ -1,16 +1,37 @@
 /**
- * Reader side of the source-location table (layout and placement: table.ts): finds it in an
- * SLOG-2 file, and attaches each drawable's {file, line} to the drawables of a node.
+ * Reader side of the source locations (layout and placement: table.ts): finds the table of an
+ * SLOG-2 file and attaches each drawable's {file, line} to the drawables of a node.
  */
 import { FormatError } from '../bytes/formatError';
 import type { Drawable, DrawableSource } from '../model/types';
 import type { Slog2File } from '../slog2/slog2File';
 import type { TreeNodeInfo } from '../slog2/treeDir';
-import { decodeSourceLocationTable, hasSourceLocationMagic, type SourceLocationTable } from './table';
+import {
+  decodeNodeRecord,
+  decodeSourceLocationTable,
+  hasNodeRecordMagic,
+  hasSourceLocationMagic,
+  NODE_RECORD_PREFIX_BYTES,
+  nodeRecordSize,
+  type NodeSourceLocations,
+  type SourceLocationTable,
+} from './table';
 
-/** Tables larger than this are refused (13 bytes per located drawable: ~80 M drawables). */
-const MAX_TABLE_BYTES = 1 << 30;
-const PREFIX_BYTES = 16;
+/** Refused beyond this (the table holds files and sites only; node records 13 bytes per entry). */
+const MAX_RECORD_BYTES = 1 << 30;
+
+async function readPrefix(file: Slog2File, at: number, limit: number): Promise<Uint8Array | undefined> {
+  if (at < 108 || at + NODE_RECORD_PREFIX_BYTES > limit || at + NODE_RECORD_PREFIX_BYTES > file.source.size) return undefined;
+  return file.source.read(at, NODE_RECORD_PREFIX_BYTES);
+}
+
+/** Reads `size` bytes at `at` after checking they lie before `limit` and inside the file. */
+async function readRecord(file: Slog2File, at: number, size: number, limit: number, what: string): Promise<Uint8Array> {
+  if (size > MAX_RECORD_BYTES || at + size > limit || at + size > file.source.size) {
+    throw new FormatError(file.source.name, at, `${what} of ${size} bytes does not fit before offset ${Math.min(limit, file.source.size)}`);
+  }
+  return (await file.source.read(at, size)).slice();
+}
 
 /**
  * The table of a file written by our writer, or undefined when the file has none (every
@@ -18,16 +39,16 @@ const PREFIX_BYTES = 16;
  */
 export async function readSourceLocations(file: Slog2File): Promise<SourceLocationTable | undefined> {
   const h = file.header;
-  const source = file.source;
-  const start = h.treeRoot.fptr + h.treeRoot.size;
   const end = h.categories.fptr;
-  if (end - start < PREFIX_BYTES || start < 108 || end > source.size) return undefined;
-  const prefix = await source.read(start, PREFIX_BYTES);
-  if (!hasSourceLocationMagic(prefix)) return undefined;
-  const size = end - start;
-  if (size > MAX_TABLE_BYTES) throw new FormatError(source.name, start, `source-location table of ${size} bytes exceeds the ${MAX_TABLE_BYTES}-byte limit`);
-  const bytes = (await source.read(start, size)).slice();
-  return decodeSourceLocationTable(bytes, start, source.name);
+  let at = h.treeRoot.fptr + h.treeRoot.size;
+  let prefix = await readPrefix(file, at, end);
+  if (prefix && hasNodeRecordMagic(prefix)) {
+    at += nodeRecordSize(prefix, at, file.source.name);
+    prefix = await readPrefix(file, at, end);
+  }
+  if (prefix === undefined || !hasSourceLocationMagic(prefix)) return undefined;
+  const bytes = await readRecord(file, at, end - at, end, 'source-location table');
+  return decodeSourceLocationTable(bytes, at, file.source.name);
 }
 
 /** `info --json` sourceLocations of a file: the input's record and site counts, or zeros. */
@@ -35,26 +56,37 @@ export function sourceLocationCounts(table: SourceLocationTable | undefined): { 
   return table ? { records: table.records, sites: table.inputSites } : { records: 0, sites: 0 };
 }
 
+/** The located drawables of one node (its record right after its block), or undefined. */
+export async function nodeSourceLocations(file: Slog2File, table: SourceLocationTable, info: TreeNodeInfo): Promise<NodeSourceLocations | undefined> {
+  const at = info.fptr + info.size;
+  // Blocks after a node: another node, the table, or the CategoryMap; the record never passes the file end.
+  const prefix = await readPrefix(file, at, file.source.size);
+  if (prefix === undefined || !hasNodeRecordMagic(prefix)) return undefined;
+  const size = nodeRecordSize(prefix, at, file.source.name);
+  const bytes = await readRecord(file, at, size, file.source.size, 'source-location node record');
+  return decodeNodeRecord(bytes, at, file.source.name, table);
+}
+
 /**
  * The source of each drawable of a node, aligned with `drawables` as the reader returns them
- * (nestless list, then nestable list, each in file order). `nestlessCount` is the node's nestless
- * list length; use nodeSources() to have it read from the file.
+ * (nestless list, then nestable list, each in file order); `nestlessCount` = nestless list length.
  */
-export function sourcesFor(table: SourceLocationTable, depth: number, xpos: number, drawableCount: number, nestlessCount: number): (DrawableSource | undefined)[] {
+export function sourcesFor(node: NodeSourceLocations | undefined, drawableCount: number, nestlessCount: number): (DrawableSource | undefined)[] {
   const out = new Array<DrawableSource | undefined>(drawableCount).fill(undefined);
-  const node = table.forNode(depth, xpos);
   if (node === undefined) return out;
   for (const [i, s] of node.nestless) if (i < nestlessCount && i < drawableCount) out[i] = s;
   for (const [i, s] of node.nestable) if (nestlessCount + i < drawableCount) out[nestlessCount + i] = s;
   return out;
 }
 
-/** Reads a node and returns its drawables with `source` set from the table. */
+/** Reads a node and returns its drawables with `source` set from the file's source locations. */
 export async function drawablesWithSources(file: Slog2File, table: SourceLocationTable, info: TreeNodeInfo): Promise<Drawable[]> {
   const node = await file.readNode(info);
+  const located = await nodeSourceLocations(file, table, info);
+  if (located === undefined) return [...node.drawables];
   const countBytes = await file.source.read(info.fptr + 34, 4);
   const nestlessCount = new DataView(countBytes.buffer, countBytes.byteOffset, 4).getInt32(0);
-  const sources = sourcesFor(table, info.depth, info.xpos, node.drawables.length, nestlessCount);
+  const sources = sourcesFor(located, node.drawables.length, nestlessCount);
   return node.drawables.map((d, i) => {
     const s = sources[i];
     return s !== undefined && d.kind === 'primitive' ? { ...d, source: s } : d;

@@ -69,13 +69,23 @@ test('a file without located drawables or counts has no table', async () => {
 test('a damaged table is a FormatError naming its offset', async () => {
   const { bytes } = await write(65536);
   const good = await Slog2File.open(new MemorySource('a.slog2', bytes));
-  const at = good.header.treeRoot.fptr + good.header.treeRoot.size;
+  // The root's node record, then the table.
+  const rootEnd = good.header.treeRoot.fptr + good.header.treeRoot.size;
+  const at = rootEnd + new DataView(bytes.buffer).getInt32(rootEnd + 8);
   const bad = bytes.slice();
   new DataView(bad.buffer).setInt32(at + 12, 5); // the size field
   const file = await Slog2File.open(new MemorySource('bad.slog2', bad));
   await assert.rejects(readSourceLocations(file), (e: unknown) => e instanceof FormatError && e.offset === at + 12 && /size/.test(e.message));
   const bad2 = bytes.slice();
-  // nfiles (after magic, version, size, records, inputSites) set huge.
-  new DataView(bad2.buffer).setInt32(at + 32, 0x7fffffff);
+  // nfiles (after magic, version, size, records, inputSites, located) set huge.
+  new DataView(bad2.buffer).setInt32(at + 40, 0x7fffffff);
   await assert.rejects(readSourceLocations(await Slog2File.open(new MemorySource('bad2.slog2', bad2))), (e: unknown) => e instanceof FormatError && /file count/.test(e.message));
+  // A node record whose site index is out of range.
+  const table = (await readSourceLocations(good))!;
+  const leaf = good.treeDir.find((n) => n.depth === 0)!;
+  const bad3 = bytes.slice();
+  const rec = leaf.fptr + leaf.size;
+  new DataView(bad3.buffer).setInt32(rec + 16 + 5, 1000); // first entry's start site
+  const file3 = await Slog2File.open(new MemorySource('bad3.slog2', bad3));
+  await assert.rejects(drawablesWithSources(file3, table, leaf), (e: unknown) => e instanceof FormatError && e.offset === rec + 21 && /site index 1000/.test(e.message));
 });

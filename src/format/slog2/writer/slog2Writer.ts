@@ -358,7 +358,6 @@ export class Slog2Writer {
     sortNearlySorted(node.nestable, compareDrawables);
     const w = this.reserve(size);
     writeNodeHeader(w, node.earliest, node.latest, node.depth, node.xpos, self);
-    this.srcloc.beginNode(node.depth, node.xpos);
     w.i32(node.nestless.length);
     for (let k = 0; k < node.nestless.length; k++) {
       const d = node.nestless[k]!;
@@ -371,10 +370,12 @@ export class Slog2Writer {
       writeDrawable(w, d);
       if (d.kind === 'primitive' && d.source) this.srcloc.add(NESTABLE_LIST, k, d.source);
     }
-    this.srcloc.endNode();
     w.i32(node.childBuffers.length);
     for (const b of node.childBuffers) writeShadowBuffer(w, b);
     if (w.pos !== size) throw new Error(`internal error: node (${node.depth}, ${node.xpos}) encoded ${w.pos} bytes, expected ${size}`);
+    // Source locations of this node's drawables go right after its block (unreferenced bytes).
+    const record = this.srcloc.takeNodeRecord();
+    if (record) this.reserve(record.length, false).raw(record);
 
     // The parent writes this buffer as its child stub; this node starts over empty.
     const parent = this.trunk[i + 1];
@@ -401,7 +402,7 @@ export class Slog2Writer {
   }
 
   /** A writer over the next `size` bytes of the file (a node block), accounted like append(). */
-  private reserve(size: number): ByteWriter {
+  private reserve(size: number, counts = true): ByteWriter {
     let w: ByteWriter;
     if (size > OUTPUT_CHUNK_BYTES) {
       this.flushChunk();
@@ -413,7 +414,7 @@ export class Slog2Writer {
       this.chunkUsed += size;
     }
     this.offset += size;
-    if (size > this.maxBufferBytes) this.maxBufferBytes = size;
+    if (counts && size > this.maxBufferBytes) this.maxBufferBytes = size;
     return w;
   }
 
