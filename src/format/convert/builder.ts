@@ -254,7 +254,8 @@ export class DrawableBuilder {
     q.drop();
     this.openCount--;
     if (finalInfo !== undefined && startLoc === undefined) {
-      startLoc = sourceFromInfo(this.categories.entries[category]!.category, finalInfo, this.locations);
+      const entry = this.categories.entries[category]!;
+      if (entry.infoLocation !== undefined) startLoc = sourceFromInfo(entry.category, entry.infoLocation, finalInfo, this.locations);
     }
     this.emit(category, [
       { time: startTime, lineID },
@@ -264,7 +265,10 @@ export class DrawableBuilder {
   }
 
   solo(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
-    if (loc === undefined && info !== undefined) loc = sourceFromInfo(this.categories.entries[category]!.category, info, this.locations);
+    if (loc === undefined && info !== undefined) {
+      const entry = this.categories.entries[category]!;
+      if (entry.infoLocation !== undefined) loc = sourceFromInfo(entry.category, entry.infoLocation, info, this.locations);
+    }
     this.emit(category, [{ time, lineID }], info, loc, undefined);
     this.events++;
   }

@@ -8,6 +8,7 @@
 import { parseInfoFormat } from '../model/infoFormat';
 import type { Category, Rgba, Topology } from '../model/types';
 import { DefaultPalette } from './palette';
+import { infoLocationSlots, type InfoLocationSlots } from './sourceLocations';
 import { x11Color } from './x11Colors';
 
 /** What an etype does when an event record carries it. */
@@ -37,6 +38,8 @@ export interface ConvCategory {
   stateDefs: number;
   /** Drawables produced so far. */
   drawables: number;
+  /** Where a file/line sits in this category's info values (set by definitions), if anywhere. */
+  infoLocation: InfoLocationSlots | undefined;
 }
 
 export interface Definition {
@@ -189,7 +192,7 @@ export class CategoryTable {
       infoTypes: '',
       methods: [],
     };
-    this.entries.push({ category, named, needsPaletteColor: false, stateDefs: 0, drawables: 0 });
+    this.entries.push({ category, named, needsPaletteColor: false, stateDefs: 0, drawables: 0, infoLocation: undefined });
     return index;
   }
 
@@ -215,6 +218,7 @@ export class CategoryTable {
     const layout = parseInfoFormat(def.format);
     c.infoKeys = layout.keys;
     c.infoTypes = layout.types;
+    entry.infoLocation = infoLocationSlots(layout.keys, layout.types);
   }
 
   private warn(text: string): void {

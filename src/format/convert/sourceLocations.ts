@@ -64,7 +64,12 @@ const LINE_KEY = /(^|[^a-z])(line|lineno|line_no|line_number)\s*[:=]?\s*$/i;
  * Where the file and line values sit in a category's info, or undefined: the key before a
  * string value ends in "file" and the key before an integer value ends in "line".
  */
-export function infoLocationSlots(keys: readonly string[], types: string): { file: number; line: number } | undefined {
+export interface InfoLocationSlots {
+  readonly file: number;
+  readonly line: number;
+}
+
+export function infoLocationSlots(keys: readonly string[], types: string): InfoLocationSlots | undefined {
   let file = -1;
   let line = -1;
   for (let i = 0; i < types.length && i < keys.length; i++) {
@@ -75,22 +80,12 @@ export function infoLocationSlots(keys: readonly string[], types: string): { fil
   return file >= 0 && line >= 0 ? { file, line } : undefined;
 }
 
-const slotCache = new WeakMap<Category, { keys: readonly string[]; types: string; slots: { file: number; line: number } | undefined }>();
-
-/** infoLocationSlots of a category, recomputed only when a definition changed its format. */
-function slotsOf(category: Category): { file: number; line: number } | undefined {
-  const c = slotCache.get(category);
-  if (c !== undefined && c.keys === category.infoKeys && c.types === category.infoTypes) return c.slots;
-  const slots = infoLocationSlots(category.infoKeys, category.infoTypes);
-  slotCache.set(category, { keys: category.infoKeys, types: category.infoTypes, slots });
-  return slots;
-}
-
-/** A file/line decoded from a drawable's info bytes when its category's format carries one. */
-export function sourceFromInfo(category: Category, info: Uint8Array | undefined, table?: SourceLocationTable): SourceLocation | undefined {
-  if (info === undefined || info.length === 0 || category.infoTypes === '') return undefined;
-  const slots = slotsOf(category);
-  if (slots === undefined) return undefined;
+/**
+ * A file/line decoded from a drawable's info bytes when its category's format carries one
+ * (`slots` from infoLocationSlots of the category's keys/types).
+ */
+export function sourceFromInfo(category: Category, slots: InfoLocationSlots | undefined, info: Uint8Array | undefined, table?: SourceLocationTable): SourceLocation | undefined {
+  if (slots === undefined || info === undefined || info.length === 0) return undefined;
   const decoded = decodeInfo(info, category.infoTypes);
   const file = decoded.values[slots.file];
   const line = decoded.values[slots.line];
