@@ -190,5 +190,6 @@ function summarize(conv: Clog2Converter, parser: Clog2Parser): ConversionSummary
     truncated: parser.truncated,
     outOfOrder: b.reorder.lateArrivals,
     warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.lines.warnings, ...conv.warnings],
+    clog2: { preamble: parser.preamble!, commTable: parser.commTable },
   };
 }

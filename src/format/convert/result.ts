@@ -3,6 +3,8 @@
  * arrival order, and a summary (final categories, Y-axis maps, counts) available once the stream
  * has been read to the end — definitions at the end of the input decide names and colours.
  */
+import type { Clog2Preamble } from '../clog2/preamble';
+import type { CommTableEntry } from '../clog2/reader';
 import type { Category, LineIDMap, Primitive } from '../model/types';
 
 export interface ConvertOptions {
@@ -52,6 +54,8 @@ export interface ConversionSummary {
   /** Drawables released before a drawable with an earlier end time (only if records were out of time order). */
   readonly outOfOrder: number;
   readonly warnings: readonly string[];
+  /** CLOG2 only: the preamble and the communicator table (undefined if missing or damaged). */
+  readonly clog2?: { readonly preamble: Clog2Preamble; readonly commTable: readonly CommTableEntry[] | undefined };
 }
 
 export interface ClogConversion {

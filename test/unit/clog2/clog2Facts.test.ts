@@ -45,6 +45,16 @@ function checkAgainstFacts(info: TraceInfo, summary: ConversionSummary, facts: J
   assert.deepEqual(summary.records, byType);
   assert.equal(summary.truncated, false);
   assert.equal(summary.outOfOrder, 0);
+  const p = facts.clog2.preamble;
+  const q = summary.clog2!.preamble;
+  assert.deepEqual(
+    [q.version, q.isBigEndian, q.isFinalized, q.blockSize, q.numBufferedBlocks, q.maxCommWorldSize, q.maxThreadCount, q.knownEventIDStart, q.userEventIDStart, q.knownSoloEventIDStart, q.userSoloEventIDStart, q.knownStateIDCount, q.userStateIDCount, q.knownSoloEventIDCount, q.userSoloEventIDCount, q.commtableFptr],
+    [p.version, p.is_big_endian, p.is_finalized, p.block_size, p.num_buffered_blocks, p.max_comm_world_size, p.max_thread_count, p.known_eventID_start, p.user_eventID_start, p.known_solo_eventID_start, p.user_solo_eventID_start, p.known_stateID_count, p.user_stateID_count, p.known_solo_eventID_count, p.user_solo_eventID_count, p.commtable_fptr],
+  );
+  // The communicator table: MPI_COMM_WORLD is LID 0, intra (CLOG2.md §8).
+  const table = summary.clog2!.commTable!;
+  assert.ok(table.length >= facts.producer.ranks, `${table.length} communicators`);
+  assert.deepEqual([table[0]!.lid, table[0]!.kind], [0, 1]);
 }
 
 for (const name of TRACES) {

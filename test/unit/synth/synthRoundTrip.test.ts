@@ -36,6 +36,8 @@ for (const shape of SHAPES) {
     const { drawables, summary } = await collectConversion(convertClog2(chunked(bytes, 10007), { name: 'synth' }));
     assert.deepEqual(summary.warnings, []);
     assert.deepEqual(summary.records, report.records);
+    // The communicator table: world (LID 0) and every process's MPI_COMM_SELF, all intra.
+    assert.deepEqual(summary.clog2?.commTable?.map((c) => [c.lid, c.kind, c.host]), Array.from({ length: shape.ranks + 1 }, (_, i) => [i, 1, 'synthhost']));
     assert.equal(summary.unmatched.reference, 0);
     assert.equal(summary.unmatched.droppedFinals, 0);
     const got = new Map<string, { kind: string; count: number; sourcedStart: number; sourcedEnd: number }>();
