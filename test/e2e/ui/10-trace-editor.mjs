@@ -7,23 +7,28 @@ import { selectors } from '../lib/workbench.mjs';
 
 const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet');
 
-/** Waits until the visible webview has a <canvas> with a size and (for 2D canvases) more than one colour. */
+/**
+ * Waits until the largest <canvas> in the visible webview (the timeline, not the overview strip) has a size
+ * and, for a 2D canvas, more than one colour.
+ */
 async function waitForPaintedCanvas(page, timeout = 30_000) {
   const frame = page.frameLocator(selectors.webviewReady).frameLocator(selectors.webviewContent);
-  const canvas = frame.locator('canvas').first();
-  await canvas.waitFor({ state: 'attached', timeout });
+  const canvases = frame.locator('canvas');
+  await canvases.first().waitFor({ state: 'attached', timeout });
   const deadline = Date.now() + timeout;
   let last;
   while (Date.now() < deadline) {
-    last = await canvas.evaluate((c) => {
-      if (!c.width || !c.height) return { painted: false, why: `canvas is ${c.width}x${c.height}` };
+    last = await canvases.evaluateAll((all) => {
+      const c = all.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
+      const what = `largest of ${all.length} canvas(es) ${c.width}x${c.height}`;
+      if (!c.width || !c.height) return { painted: false, why: what };
       const g = c.getContext('2d');
-      if (!g) return { painted: true, why: 'non-2D canvas with a size' };
+      if (!g) return { painted: true, why: `${what}, not 2D` };
       const data = g.getImageData(0, 0, c.width, c.height).data;
       const colours = new Set();
-      const step = Math.max(4, Math.floor(data.length / 4 / 5000)) * 4;
-      for (let i = 0; i < data.length && colours.size < 3; i += step) colours.add((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]);
-      return { painted: colours.size > 1, why: `${c.width}x${c.height}, ${colours.size} colour(s) sampled` };
+      const step = Math.max(1, Math.floor(data.length / 4 / 20000)) * 4;
+      for (let i = 0; i < data.length && colours.size < 8; i += step) colours.add((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]);
+      return { painted: colours.size > 1, why: `${what}, ${colours.size}${colours.size >= 8 ? '+' : ''} colours sampled` };
     }).catch((e) => ({ painted: false, why: e.message }));
     if (last.painted) return last;
     await page.waitForTimeout(250);
