@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import type { Category, LineIDMap } from '../format/model/types';
 import {
+  chooseApproximateLevel,
   computeRangeStats,
   messageTagAndSize,
   nodeBatches,
@@ -57,10 +58,6 @@ export interface StatsViewOptions {
 
 export const STATS_VIEW_ID = 'mpeTrace.statistics';
 
-/** Above this many leaves in the range, show shadow-based numbers first. */
-const APPROXIMATE_ABOVE_LEAVES = 256;
-/** Nodes an approximate pass may read. */
-const APPROXIMATE_NODE_BUDGET = 64;
 const PROGRESS_INTERVAL_MS = 150;
 const MAX_LISTED_MESSAGES = 500;
 
@@ -169,7 +166,7 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         const quick = summaryStats(file.categories, file.timeRange);
         if (quick !== undefined) this.publish(quick, ac);
       }
-      const level = approximateLevel(file, range);
+      const level = chooseApproximateLevel(file.maxDepth, (depth) => file.nodesOverlapping(depth, range[0], range[1]).length);
       if (level !== undefined) {
         const approx = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: level, signal: ac.signal })), range, {
           signal: ac.signal,
@@ -294,15 +291,6 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
 
 function sameRange(a: readonly [number, number] | undefined, b: readonly [number, number] | undefined): boolean {
   return a !== undefined && b !== undefined && a[0] === b[0] && a[1] === b[1];
-}
-
-/** The depth whose shadows give a cheap first look, or undefined when the exact pass is cheap anyway. */
-function approximateLevel(file: StatsTraceFile, range: readonly [number, number]): number | undefined {
-  if (file.maxDepth === 0 || file.nodesOverlapping(0, range[0], range[1]).length <= APPROXIMATE_ABOVE_LEAVES) return undefined;
-  for (let depth = 1; depth <= file.maxDepth; depth++) {
-    if (file.nodesOverlapping(depth, range[0], range[1]).length <= APPROXIMATE_NODE_BUDGET) return depth;
-  }
-  return file.maxDepth;
 }
 
 function statsHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {

@@ -9,6 +9,7 @@ import { looksLikeSlog2 } from '../../format/slog2/header';
 import { Slog2File } from '../../format/slog2/slog2File';
 import {
   batchesOf,
+  chooseApproximateLevel,
   computeRangeStats,
   nodeBatches,
   statsJson,
@@ -24,11 +25,12 @@ import { openByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';
 
 const USAGE =
-  'usage: mpe-trace stats FILE [--from T] [--to T] [--by category|row|pair] [--json|--csv] [--quick]\n' +
+  'usage: mpe-trace stats FILE [--from T] [--to T] [--by category|row|pair] [--json|--csv] [--quick|--approximate]\n' +
   '  Per category (count, inclusive/exclusive time, min/mean/max duration, share of the range),\n' +
   '  per timeline, and messages per sender/receiver pair, for [from, to] (seconds, closed;\n' +
   '  default the whole trace). --json prints everything; --csv the table chosen by --by.\n' +
-  '  --quick: whole-trace numbers from the SLOG-2 category summaries, without reading any node.';
+  '  --quick: whole-trace numbers from the SLOG-2 category summaries, without reading any node.\n' +
+  '  --approximate: from the preview shadows of a coarse tree level (Jumpshot\'s way; SLOG-2 only).';
 
 type By = 'category' | 'row' | 'pair';
 
@@ -59,7 +61,9 @@ async function slog2Stats(path: string, args: ParsedArgs): Promise<RangeStats | 
       return quick;
     }
     const range = resolveRange(args, file.timeRange);
-    const stats = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0 })), range);
+    const f = file;
+    const level = args.flags.has('--approximate') ? chooseApproximateLevel(f.maxDepth, (d) => f.nodesOverlapping(d, range[0], range[1]).length, { exactLeaves: 0 }) : undefined;
+    const stats = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: level ?? 0 })), range, { approximate: level !== undefined });
     for (const w of file.warnings) process.stderr.write(`warning: ${w}\n`);
     return stats;
   } finally {
@@ -71,6 +75,7 @@ async function slog2Stats(path: string, args: ParsedArgs): Promise<RangeStats | 
 /** Any other format the CLI can open: its drawables come in increasing start time. */
 async function streamStats(path: string, args: ParsedArgs): Promise<RangeStats> {
   if (args.flags.has('--quick')) throw new UsageError('--quick needs a SLOG-2 file (category summaries)');
+  if (args.flags.has('--approximate')) throw new UsageError('--approximate needs a SLOG-2 file (preview shadows)');
   const trace = await openTrace(path);
   try {
     const lineIDMaps: readonly LineIDMap[] = 'lineIDMaps' in trace && Array.isArray(trace.lineIDMaps) ? (trace.lineIDMaps as LineIDMap[]) : [];
@@ -106,7 +111,8 @@ export function formatTable(t: Table): string {
 }
 
 export async function runStats(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--from', '--to', '--by'], ['--json', '--csv', '--quick']);
+  const args = parseArgs(argv, ['--from', '--to', '--by'], ['--json', '--csv', '--quick', '--approximate']);
+  if (args.flags.has('--quick') && args.flags.has('--approximate')) throw new UsageError('choose one of --quick and --approximate');
   if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE\n${USAGE}`);
   if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');
   const by = byOption(args);
@@ -122,7 +128,12 @@ export async function runStats(argv: string[]): Promise<number> {
     return 0;
   }
   const [t0, t1] = stats.range;
-  const note = stats.kind === 'exact' ? '' : ` (${stats.kind}: from the category summaries; no rows or messages)`;
+  const note =
+    stats.kind === 'summary'
+      ? ' (summary: from the category summaries; no rows or messages)'
+      : stats.kind === 'approximate'
+        ? ' (approximate: from preview shadows; fractional counts, no durations)'
+        : '';
   process.stdout.write(`range ${t0} .. ${t1} s (${t1 - t0} s), ${stats.drawables} drawables, ${stats.messages.count} messages${note}\n\n`);
   process.stdout.write(formatTable(table));
   return 0;

@@ -56,10 +56,15 @@ test('stats --csv --by pair / row, and the text table', () => {
   assert.match(text.stdout, /\nMPI_Waitall\s+state\s+16\s/);
   const quick = runCli([RING, '--quick', '--json']);
   assert.equal(JSON.parse(quick.stdout).kind, 'summary');
+  const approx = runCli([fixture('bigrun_medium_4.slog2.gz'), '--approximate', '--json']);
+  assert.equal(approx.status, 0, approx.stderr);
+  const doc = JSON.parse(approx.stdout);
+  assert.equal(doc.kind, 'approximate');
+  assert.equal(doc.categories.find((c: { name: string }) => c.name === 'message').count, 12000);
 });
 
 test('stats usage errors: one line, exit code 2', () => {
-  for (const args of [[RING, '--by', 'rank'], [RING, '--from', '1', '--to', '0'], [RING, '--json', '--csv'], [], [RING, '--quick', '--from', '0']]) {
+  for (const args of [[RING, '--by', 'rank'], [RING, '--from', '1', '--to', '0'], [RING, '--json', '--csv'], [], [RING, '--quick', '--from', '0'], [RING, '--quick', '--approximate']]) {
     const r = runCli(args);
     assert.equal(r.status, 2, args.join(' '));
     assert.equal(r.stdout, '');
