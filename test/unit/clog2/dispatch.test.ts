@@ -91,3 +91,44 @@ test('dispatch of records to handlers, with our rules where the reference crashe
   assert.deepEqual(rows?.path, [3, 1]);
   assert.deepEqual(summary.lineIDMaps[0]!.rows.find((r) => r.lineID === line)?.path, [-1]);
 });
+
+test('local (unmerged, little-endian) file: times shifted by its TIMESHIFT, with a warning', async () => {
+  const parts: Uint8Array[] = [];
+  const w = new Clog2BlockWriter(async (c) => {
+    parts.push(c.slice());
+  }, 2048, true);
+  await w.raw(
+    formatPreamble({
+      isBigEndian: false,
+      isFinalized: false,
+      blockSize: 2048,
+      numBufferedBlocks: 1,
+      maxCommWorldSize: 1,
+      maxThreadCount: 1,
+      knownEventIDStart: 0,
+      userEventIDStart: 600,
+      knownSoloEventIDStart: -10,
+      userSoloEventIDStart: 5000,
+      knownStateIDCount: 300,
+      userStateIDCount: 100,
+      knownSoloEventIDCount: 10,
+      userSoloEventIDCount: 100,
+      commtableFptr: 0,
+    }),
+  );
+  await w.timeshift(0, 0, 0.5);
+  await w.comm(0, 0, 0, 0, 0, 0, 0, 0, new Uint8Array(32));
+  await w.bare(1, 0, 0, 0, 600);
+  await w.bare(2, 0, 0, 0, 601);
+  await w.endLog();
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let off = 0;
+  for (const p of parts) {
+    bytes.set(p, off);
+    off += p.length;
+  }
+  const { drawables, summary } = await collectConversion(convertClog2(bytesChunks(bytes, 100), { name: 'local.clog2' }));
+  assert.deepEqual(drawables.map((p) => p.vertices.map((v) => v.time)), [[1.5, 2.5]]);
+  assert.match(summary.warnings.join('\n'), /local \(unmerged\) file/);
+  assert.equal(summary.clog2?.preamble.isBigEndian, false);
+});
