@@ -3,7 +3,8 @@
  * fuzzing and round-trip tests. It models the corpus programs: per iteration every rank runs nested
  * user states Phase ⊃ Solve ⊃ Kernel ⊃ MPI_Allreduce, an info state Compute (cargo on its end
  * event), a ring exchange (Irecv/Isend/Waitall with the send MSGEVT inside MPI_Isend and the
- * receive inside MPE_Irecv_waited), a periodic MPI_Bcast, solo events Tick and cargo events Progress;
+ * receive inside MPE_Irecv_waited), periodic blocking MPI_Send/MPI_Recv pairs and MPI_Bcast, solo
+ * events Tick and cargo events Progress;
  * worker threads run ThreadWork ⊃ MPI_Sendrecv. Optional SRCLOC records precede the events they
  * describe. Definitions are placed as MPE places them (user ones at the start, MPI ones at the end).
  *
@@ -291,6 +292,27 @@ function iteration(g: Generator, k: number, base: number): number {
       g.end((t += 1e-7), r, 0, MPI_STATES.irecvWaited.id * 2 + 1);
       g.end((t += g.dt(1e-7, 2e-6)), r, 0, MPI_STATES.waitall.id * 2 + 1);
       clock[r] = t;
+    }
+  }
+  // Every 7th iteration a blocking exchange: even ranks MPI_Send to the next odd rank (the send
+  // MSGEVT right after the state's start), which MPI_Recv's it (the receive MSGEVT just before the
+  // state's end).
+  if (k % 7 === 3) {
+    for (let r = 0; r + 1 < R; r += 2) {
+      const tag = 400 + (k % 8);
+      const size = g.rng.pick(SIZES);
+      let ts = clock[r]! + g.dt(1e-7, 1e-6);
+      g.begin(ts, r, 0, MPI_STATES.send.id * 2, 'MPI_Send', MPI_STATES.send);
+      g.send((ts += 1e-7), r, 0, r + 1, tag, size);
+      const sent = ts;
+      g.end((ts += g.dt(5e-7, 5e-6) + size * 1e-10), r, 0, MPI_STATES.send.id * 2 + 1);
+      clock[r] = ts;
+      let tr = clock[r + 1]! + g.dt(1e-7, 1e-6);
+      g.begin(tr, r + 1, 0, MPI_STATES.recv.id * 2, 'MPI_Recv', MPI_STATES.recv);
+      tr = Math.max(tr + 1e-7, sent + g.dt(2e-6, 20e-6) + size * 1e-10);
+      g.receive(tr, r + 1, 0, r, tag, size);
+      g.end((tr += 1e-7), r + 1, 0, MPI_STATES.recv.id * 2 + 1);
+      clock[r + 1] = tr;
     }
   }
   // A broadcast every 10 iterations.

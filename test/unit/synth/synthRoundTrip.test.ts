@@ -59,6 +59,10 @@ for (const shape of SHAPES) {
     // The MPI states keep MPE's colours through the definitions written at the end.
     const send = summary.categories.find((c) => c.name === 'MPI_Isend')!;
     if (shape.ranks > 1) assert.deepEqual(send.rgba, [135, 206, 235, 255]);
+    if (shape.ranks > 1 && report.iterations > 3) {
+      assert.deepEqual(summary.categories.find((c) => c.name === 'MPI_Send')?.rgba, [0, 0, 255, 255]);
+      assert.deepEqual(summary.categories.find((c) => c.name === 'MPI_Recv')?.rgba, [0, 255, 0, 255]);
+    }
   });
 }
 
