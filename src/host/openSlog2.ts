@@ -4,7 +4,8 @@ import { Slog2File } from '../format/slog2/slog2File';
 
 export async function openSlog2(source: ByteSource): Promise<Slog2File> {
   try {
-    return await Slog2File.open(source);
+    // Parsed upper nodes are large (shadow buffers); 64 keeps a few zoom levels of one region warm.
+    return await Slog2File.open(source, { nodeCacheSize: 64 });
   } catch (e) {
     await source.close();
     throw e;

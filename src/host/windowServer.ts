@@ -7,7 +7,7 @@
  */
 import type { RequestWindowMessage, WindowChannel, WindowFailedMessage, WindowMessage } from '../protocol/webview';
 import { wireBytes, type WireWindow } from '../protocol/wire';
-import { buildRequestedWindow, checkRequest, depthFor, payloadKey } from '../format/query/windowService';
+import { buildRequestedWindow, checkRequest, coarseDepthFor, depthFor, payloadKey } from '../format/query/windowService';
 import type { TraceDocument } from './traceDocument';
 
 export interface PayloadInfo {
@@ -57,11 +57,25 @@ export class WindowServer {
 
     const file = state.file;
     const depth = depthFor(file, r);
-    const key = payloadKey(r, Math.min(r.rowEnd, layout.labels.length), depth);
+    const rowEnd = Math.min(r.rowEnd, layout.labels.length);
+    const key = payloadKey(r, rowEnd, depth);
     let wire = doc.windows.get(key);
     const cached = wire !== undefined;
     try {
       if (wire === undefined) {
+        // A full answer that reads many nodes is preceded by a coarse one (a few upper nodes), so
+        // something correct is on screen within tens of milliseconds.
+        const coarse = coarseDepthFor(file, r, depth);
+        if (coarse > depth) {
+          const coarseKey = payloadKey(r, rowEnd, coarse);
+          let quick = doc.windows.get(coarseKey);
+          if (quick === undefined) {
+            quick = await buildRequestedWindow(file, layout, r, coarse, ac.signal);
+            doc.windows.set(coarseKey, quick);
+          }
+          if (ac.signal.aborted || msg.generation !== doc.generation) return fail('cancelled', true);
+          this.post({ kind: 'window', requestId: msg.requestId, generation: msg.generation, final: false, payload: quick });
+        }
         wire = await buildRequestedWindow(file, layout, r, depth, ac.signal);
         doc.windows.set(key, wire);
       }
@@ -75,7 +89,7 @@ export class WindowServer {
     if (msg.channel === 'main') this.lastPayload = infoOf(msg.requestId, wire, cached);
     // VS Code serialises ArrayBuffers in webview messages as binary (copied into the IPC message,
     // not detached), so the cached buffers can be posted as they are.
-    this.post({ kind: 'window', requestId: msg.requestId, generation: msg.generation, payload: wire });
+    this.post({ kind: 'window', requestId: msg.requestId, generation: msg.generation, final: true, payload: wire });
   }
 }
 

@@ -72,11 +72,15 @@ export interface StatusMessage {
   readonly progress?: number;
 }
 
-/** Answer to a `requestWindow` with the same id (drop it when the generation or id is stale). */
+/**
+ * Answer to a `requestWindow` with the same id (drop it when the generation or id is stale).
+ * `final: false` marks a quick coarse answer (fewer tree levels) that a finer one will replace.
+ */
 export interface WindowMessage {
   readonly kind: 'window';
   readonly requestId: number;
   readonly generation: number;
+  readonly final: boolean;
   readonly payload: WireWindow;
 }
 

@@ -76,7 +76,7 @@ async function handle(m: WebviewToHost): Promise<void> {
         stats.requests++;
         stats.buildMs.push(performance.now() - t);
         stats.payloadBytes.push(wireBytes(wire));
-        toWebview({ kind: 'window', requestId: m.requestId, generation: m.generation, payload: wire }, windowBuffers(wire));
+        toWebview({ kind: 'window', requestId: m.requestId, generation: m.generation, final: true, payload: wire }, windowBuffers(wire));
       } catch (e) {
         toWebview({ kind: 'windowFailed', requestId: m.requestId, generation: m.generation, cancelled: ac.signal.aborted, message: String(e) });
       }

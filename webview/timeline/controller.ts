@@ -351,7 +351,7 @@ export class TimelineController {
         this.el.root.dataset.drawables = String(frame.drawn);
         frameLog()?.push(performance.now() - started);
         this.el.root.dataset.complete = String(frame.complete);
-        if (loaded && loaded.requestId !== this.paintedRequest) {
+        if (loaded && loaded.final && loaded.requestId !== this.paintedRequest) {
           this.paintedRequest = loaded.requestId;
           document.body.dataset.state = 'painted';
           this.post({ kind: 'painted', generation: this.init.generation, drawables: frame.drawn, frameMs: performance.now() - started });

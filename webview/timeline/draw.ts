@@ -15,6 +15,7 @@ type Ctx = CanvasRenderingContext2D;
 
 const ROW_PAD = 2;
 const ARROW_HEAD_PX = 6;
+const MAX_ARROWS_WITH_HEADS = 20_000;
 
 export function drawGrid(ctx: Ctx, w: number, h: number, scale: TimeScale, rows: RowViewport, p: Palette): void {
   ctx.fillStyle = p.backgroundCss;
@@ -220,21 +221,33 @@ function drawArrows(ctx: Ctx, w: number, h: number, x: (o: number) => number, ro
     ctx.stroke();
     ctx.beginPath();
     ctx.fillStyle = style;
+    // (no closePath: fill() closes each triangle, and closePath is slow on long paths in Skia)
     for (let k = 0; k < heads.length; k += 4) {
-      const [hx, hy, dx, dy] = [heads[k]!, heads[k + 1]!, heads[k + 2]!, heads[k + 3]!];
+      const hx = heads[k]!;
+      const hy = heads[k + 1]!;
+      const dx = heads[k + 2]!;
+      const dy = heads[k + 3]!;
       ctx.moveTo(hx, hy);
       ctx.lineTo(hx - dx * ARROW_HEAD_PX - dy * ARROW_HEAD_PX * 0.5, hy - dy * ARROW_HEAD_PX + dx * ARROW_HEAD_PX * 0.5);
       ctx.lineTo(hx - dx * ARROW_HEAD_PX + dy * ARROW_HEAD_PX * 0.5, hy - dy * ARROW_HEAD_PX - dx * ARROW_HEAD_PX * 0.5);
-      ctx.closePath();
     }
     ctx.fill();
     ctx.beginPath();
     heads.length = 0;
   };
+  // Heads only while they can be told apart (dense views show the lines only).
+  const withHeads = ar.start.length <= MAX_ARROWS_WITH_HEADS;
+  let lastKey = '';
   for (let i = 0; i < ar.start.length; i++) {
     const x0 = x(ar.start[i]!);
     const x1 = x(ar.end[i]!);
     if ((x0 < 0 && x1 < 0) || (x0 > w && x1 > w)) continue;
+    if (Math.abs(x1 - x0) < 1) {
+      // sub-pixel arrows between the same rows in the same pixel column look identical
+      const key = `${Math.round(x0)}:${ar.fromRow[i]}:${ar.toRow[i]}`;
+      if (key === lastKey) continue;
+      lastKey = key;
+    }
     const y0 = rowTop(rows, ar.fromRow[i]!) + mid;
     const y1 = rowTop(rows, ar.toRow[i]!) + mid;
     if ((y0 < 0 && y1 < 0) || (y0 > h && y1 > h)) continue;
@@ -252,7 +265,7 @@ function drawArrows(ctx: Ctx, w: number, h: number, x: (o: number) => number, ro
     ctx.moveTo(x0, y0);
     ctx.lineTo(x1, y1);
     const len = Math.hypot(x1 - x0, y1 - y0);
-    if (!shadow && len > 2 * ARROW_HEAD_PX) heads.push(x1, y1, (x1 - x0) / len, (y1 - y0) / len);
+    if (withHeads && !shadow && len > 2 * ARROW_HEAD_PX) heads.push(x1, y1, (x1 - x0) / len, (y1 - y0) / len);
     drawn++;
   }
   if (style !== '') flushHeads();
@@ -262,33 +275,43 @@ function drawArrows(ctx: Ctx, w: number, h: number, x: (o: number) => number, ro
 function drawEvents(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewport, first: number, end: number, loaded: LoadedWindow, p: Palette): number {
   const ev = loaded.columns.events;
   let drawn = 0;
+  // Real events: a stem and a small triangle on top, batched into one path per colour run.
+  let style = '';
+  const lastCol = new Float64Array(Math.max(0, end - first)).fill(-Infinity);
+  ctx.beginPath();
   for (let i = 0; i < ev.time.length; i++) {
     const row = ev.row[i]!;
     if (row < first || row >= end) continue;
     const top = rowTop(rows, row);
-    const shadow = (ev.flags[i]! & FLAG_SHADOW) !== 0;
-    if (shadow) {
+    if ((ev.flags[i]! & FLAG_SHADOW) !== 0) {
       const x0 = Math.max(-1, x(ev.start[i]!));
       const x1 = Math.min(w + 1, x(ev.end[i]!));
       if (x1 < 0 || x0 > w) continue;
       ctx.fillStyle = p.fill.get(PREVIEW_EVENT) ?? p.muted;
       ctx.fillRect(x0, top + rows.rowHeight - 5, Math.max(1, x1 - x0), 2);
-      const xp = x(ev.time[i]!);
-      ctx.fillRect(xp - 1, top + 3, 2, rows.rowHeight - 6);
-    } else {
-      const xe = x(ev.time[i]!);
-      if (xe < -4 || xe > w + 4) continue;
-      ctx.fillStyle = p.fill.get(ev.category[i]!) ?? p.foreground;
-      ctx.fillRect(Math.round(xe) - 0.5, top + 2, 1.5, rows.rowHeight - 4);
-      ctx.beginPath();
-      ctx.moveTo(xe - 3.5, top + 1);
-      ctx.lineTo(xe + 3.5, top + 1);
-      ctx.lineTo(xe, top + 6);
-      ctx.closePath();
-      ctx.fill();
+      ctx.fillRect(x(ev.time[i]!) - 1, top + 3, 2, rows.rowHeight - 6);
+      drawn++;
+      continue;
     }
+    const xe = x(ev.time[i]!);
+    if (xe < -4 || xe > w + 4) continue;
+    const col = Math.round(xe);
+    if (lastCol[row - first] === col) continue;
+    lastCol[row - first] = col;
+    const s = p.fill.get(ev.category[i]!) ?? p.foreground;
+    if (s !== style) {
+      if (style !== '') ctx.fill();
+      ctx.beginPath();
+      style = s;
+      ctx.fillStyle = s;
+    }
+    ctx.rect(col - 0.5, top + 2, 1.5, rows.rowHeight - 4);
+    ctx.moveTo(xe - 3.5, top + 1);
+    ctx.lineTo(xe + 3.5, top + 1);
+    ctx.lineTo(xe, top + 6);
     drawn++;
   }
+  if (style !== '') ctx.fill();
   return drawn;
 }
 

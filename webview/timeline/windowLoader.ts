@@ -15,6 +15,8 @@ export interface LoadedWindow {
   readonly key: WindowKey;
   readonly columns: WindowColumns;
   readonly drawables: number;
+  /** False for a coarse first answer still being refined. */
+  readonly final: boolean;
 }
 
 let nextRequestId = 1;
@@ -65,13 +67,16 @@ export class WindowLoader {
     return true;
   }
 
-  /** Accepts the answer to the latest request; returns false (and drops it) when stale. */
+  /**
+   * Accepts an answer to the latest request; returns false (and drops it) when stale. A coarse
+   * answer (`final: false`) is drawn at once but the request stays pending for the final one.
+   */
   receive(m: WindowMessage): boolean {
     if (m.generation !== this.generation || this.pending?.requestId !== m.requestId) return false;
     const columns = decodeWindow(m.payload);
     const drawables = columns.states.start.length + columns.shadows.start.length + columns.arrows.start.length + columns.events.time.length;
-    this.loaded = { requestId: m.requestId, keyId: this.pending.keyId, key: this.pending.key, columns, drawables };
-    this.pending = undefined;
+    this.loaded = { requestId: m.requestId, keyId: this.pending.keyId, key: this.pending.key, columns, drawables, final: m.final };
+    if (m.final) this.pending = undefined;
     this.lastError = undefined;
     return true;
   }

@@ -9,6 +9,35 @@
 export const PIXELS_PER_NODE = 100;
 export const MIN_NODE_BUDGET = 2;
 export const MAX_NODE_BUDGET = 256;
+/**
+ * The fetched span is 4–8× the visible one; the budget grows with it only up to 3×, so a deep
+ * over-fetch costs a coarser level rather than many more node reads.
+ */
+export const MAX_OVERFETCH_FOR_BUDGET = 3;
+/** A first, coarse answer reads at most this many nodes (all depths ≥ its depth together). */
+export const COARSE_NODE_LIMIT = 4;
+
+/** What the coarse-depth choice needs from a reader (Slog2File satisfies it). */
+export interface TreeLevels {
+  readonly maxDepth: number;
+  nodesOverlapping(depth: number, t0: number, t1: number): readonly unknown[];
+}
+
+/**
+ * The depth of a quick first answer: the lowest depth ≥ `target` whose nodes, together with all
+ * the nodes above it that a query also reads, number at most COARSE_NODE_LIMIT. Equal to
+ * `target` when the target itself is that cheap (then no coarse answer is needed).
+ */
+export function coarseDepth(tree: TreeLevels, t0: number, t1: number, target: number): number {
+  const counts: number[] = [];
+  for (let d = 0; d <= tree.maxDepth; d++) counts.push(d < target ? 0 : tree.nodesOverlapping(d, t0, t1).length);
+  let total = 0;
+  for (let d = tree.maxDepth; d >= target; d--) {
+    total += counts[d]!;
+    if (total > COARSE_NODE_LIMIT) return Math.min(tree.maxDepth, d + 1);
+  }
+  return target;
+}
 
 /**
  * Node budget for a fetched span of `fetchedSpan` seconds when `pixelWidth` pixels show
@@ -16,6 +45,6 @@ export const MAX_NODE_BUDGET = 256;
  */
 export function nodeBudget(pixelWidth: number, visibleSpan: number, fetchedSpan: number): number {
   const scale = visibleSpan > 0 && fetchedSpan > 0 ? fetchedSpan / visibleSpan : 1;
-  const pixels = Math.max(1, pixelWidth) * Math.min(Math.max(scale, 1), 16);
+  const pixels = Math.max(1, pixelWidth) * Math.min(Math.max(scale, 1), MAX_OVERFETCH_FOR_BUDGET);
   return Math.max(MIN_NODE_BUDGET, Math.min(MAX_NODE_BUDGET, Math.ceil(pixels / PIXELS_PER_NODE)));
 }

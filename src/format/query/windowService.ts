@@ -8,7 +8,7 @@ import { chooseLowestDepth } from '../slog2/levelOfDetail';
 import type { CategoryInfo, InitMessage, WindowRequest } from '../../protocol/webview';
 import { encodeWindow, type WireWindow } from '../../protocol/wire';
 import { buildWindow } from './buildWindow';
-import { nodeBudget } from './lod';
+import { coarseDepth, nodeBudget } from './lod';
 import { defaultMapIndex, type RowLayout } from './rows';
 
 export function describeDocument(file: Slog2File, layouts: readonly RowLayout[], generation: number, fileName: string): InitMessage {
@@ -41,6 +41,11 @@ export function depthFor(file: Slog2File, r: WindowRequest): number {
   const t1 = Math.min(r.t1, file.timeRange[1]);
   if (!(t0 <= t1)) return 0;
   return chooseLowestDepth(file, t0, t1, nodeBudget(r.pixelWidth, r.visibleSpan, t1 - t0));
+}
+
+/** Depth of a quick first answer for a request whose full answer reads `depth` (equal: none needed). */
+export function coarseDepthFor(file: Slog2File, r: WindowRequest, depth: number): number {
+  return coarseDepth(file, Math.max(r.t0, file.timeRange[0]), Math.min(r.t1, file.timeRange[1]), depth);
 }
 
 /** Cache key of a request once its depth is known (identical payloads share it). */

@@ -32,14 +32,29 @@ test('small pans need no request; a new key cancels the one in flight; stale ans
   assert.deepEqual(sent[1], { kind: 'cancelWindow', requestId: first.requestId });
   const second = sent[2] as RequestWindowMessage;
   // the answer to the cancelled first request arrives late: dropped
-  assert.equal(l.receive({ kind: 'window', requestId: first.requestId, generation: 1, payload: payloadFor(first.request, 5) }), false);
+  assert.equal(l.receive({ kind: 'window', final: true, requestId: first.requestId, generation: 1, payload: payloadFor(first.request, 5) }), false);
   assert.equal(l.loaded?.requestId, undefined);
-  assert.equal(l.receive({ kind: 'window', requestId: second.requestId, generation: 1, payload: payloadFor(second.request, 7) }), true);
+  assert.equal(l.receive({ kind: 'window', final: true, requestId: second.requestId, generation: 1, payload: payloadFor(second.request, 7) }), true);
   assert.equal(l.loaded?.drawables, 7);
   assert.equal(l.loading, false);
   assert.equal(l.update(view(12.3, 13.3)), false, 'cache hit: the loaded payload covers the pan');
   assert.equal(l.complete(view(12.3, 13.3)), true);
   assert.equal(l.complete(view(12.3, 13.3, 1)), false, 'another Y map is not covered');
+});
+
+test('a coarse first answer is drawn while the request stays pending for the final one', () => {
+  const sent: (RequestWindowMessage | CancelWindowMessage)[] = [];
+  const l = new WindowLoader('main', (m) => sent.push(m));
+  l.reset(1);
+  l.update(view(0, 1));
+  const r = sent[0] as RequestWindowMessage;
+  assert.equal(l.receive({ kind: 'window', final: false, requestId: r.requestId, generation: 1, payload: payloadFor(r.request, 2) }), true);
+  assert.equal(l.loaded?.final, false);
+  assert.equal(l.loading, true);
+  assert.equal(l.update(view(0.1, 1.1)), false, 'no second request for the same key');
+  assert.equal(l.receive({ kind: 'window', final: true, requestId: r.requestId, generation: 1, payload: payloadFor(r.request, 9) }), true);
+  assert.equal(l.loaded?.drawables, 9);
+  assert.equal(l.loading, false);
 });
 
 test('a new generation (file changed on disk) drops everything, old answers included', () => {
@@ -48,13 +63,13 @@ test('a new generation (file changed on disk) drops everything, old answers incl
   l.reset(1);
   l.update(view(0, 1));
   const r = sent[0] as RequestWindowMessage;
-  l.receive({ kind: 'window', requestId: r.requestId, generation: 1, payload: payloadFor(r.request, 3) });
+  l.receive({ kind: 'window', final: true, requestId: r.requestId, generation: 1, payload: payloadFor(r.request, 3) });
   l.reset(2);
   assert.equal(l.loaded, undefined);
   assert.equal(l.update(view(0, 1)), true);
   const r2 = sent[sent.length - 1] as RequestWindowMessage;
   assert.equal(r2.generation, 2);
-  assert.equal(l.receive({ kind: 'window', requestId: r2.requestId, generation: 1, payload: payloadFor(r2.request, 3) }), false);
+  assert.equal(l.receive({ kind: 'window', final: true, requestId: r2.requestId, generation: 1, payload: payloadFor(r2.request, 3) }), false);
 });
 
 test('a failed window is not re-requested in a loop; a cancelled one is', () => {
