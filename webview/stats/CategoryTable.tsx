@@ -27,52 +27,54 @@ const COLUMNS: readonly { key: SortKey; label: string; title: string }[] = [
 export function CategoryTable(p: Props) {
   const rows = sortCategories(p.categories, p.sortKey, p.descending);
   return (
-    <table class="stats-table" aria-label="Statistics per category">
-      <thead>
-        <tr>
-          {COLUMNS.map((c) => (
-            <th
-              key={c.key}
-              title={c.title}
-              class={c.key === 'name' ? 'text' : 'num'}
-              aria-sort={p.sortKey === c.key ? (p.descending ? 'descending' : 'ascending') : 'none'}
-            >
-              <button class="link" onClick={() => p.onSort(c.key)}>
-                {c.label}
-                {p.sortKey === c.key ? (p.descending ? ' ▾' : ' ▴') : ''}
-              </button>
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((c) => (
-          <tr key={c.index}>
-            <td class="text">
-              <span class="swatch" style={{ background: rgbaCss(c.rgba) }} />
-              <button class="link" title={`${c.kind} ${c.index}: highlight in the timeline`} onClick={() => p.onHighlight(c.index)}>
-                {c.name}
-              </button>
-            </td>
-            <td class="num">{formatCount(c.count)}</td>
-            <td class="num">{c.kind === 'event' ? '–' : formatSeconds(c.inclusive)}</td>
-            <td class="num">{c.kind === 'state' ? formatSeconds(c.exclusive) : '–'}</td>
-            <td class="num">{c.kind === 'event' ? '–' : formatSeconds(c.mean)}</td>
-            <td class="num">
-              {c.longest !== undefined && c.kind !== 'event' ? (
-                <button class="link" title={`Jump to the longest instance (shortest: ${formatSeconds(c.min)})`} onClick={() => p.onReveal(c.index, c.longest!)}>
-                  {formatSeconds(c.max)}
+    <div class="table-wrap">
+      <table class="stats-table" aria-label="Statistics per category">
+        <thead>
+          <tr>
+            {COLUMNS.map((c) => (
+              <th
+                key={c.key}
+                title={c.title}
+                class={c.key === 'name' ? 'text' : 'num'}
+                aria-sort={p.sortKey === c.key ? (p.descending ? 'descending' : 'ascending') : 'none'}
+              >
+                <button class="link" onClick={() => p.onSort(c.key)}>
+                  {c.label}
+                  {p.sortKey === c.key ? (p.descending ? ' ▾' : ' ▴') : ''}
                 </button>
-              ) : c.kind === 'event' ? (
-                '–'
-              ) : (
-                formatSeconds(c.max)
-              )}
-            </td>
-            <td class="num">{c.kind === 'event' ? '–' : formatPercent(c.share)}</td>
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((c) => (
+            <tr key={c.index}>
+              <td class="text">
+                <span class="swatch" style={{ background: rgbaCss(c.rgba) }} />
+                <button class="link" title={`${c.kind} ${c.index}: highlight in the timeline`} onClick={() => p.onHighlight(c.index)}>
+                  {c.name}
+                </button>
+              </td>
+              <td class="num">{formatCount(c.count)}</td>
+              <td class="num">{c.kind === 'event' ? '–' : formatSeconds(c.inclusive)}</td>
+              <td class="num">{c.kind === 'state' ? formatSeconds(c.exclusive) : '–'}</td>
+              <td class="num">{c.kind === 'event' ? '–' : formatSeconds(c.mean)}</td>
+              <td class="num">
+                {c.longest !== undefined && c.kind !== 'event' ? (
+                  <button class="link" title={`Jump to the longest instance (shortest: ${formatSeconds(c.min)})`} onClick={() => p.onReveal(c.index, c.longest!)}>
+                    {formatSeconds(c.max)}
+                  </button>
+                ) : c.kind === 'event' ? (
+                  '–'
+                ) : (
+                  formatSeconds(c.max)
+                )}
+              </td>
+              <td class="num">{c.kind === 'event' ? '–' : formatPercent(c.share)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

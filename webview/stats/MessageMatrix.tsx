@@ -23,7 +23,7 @@ export function MessageMatrix(p: Props) {
   const [hover, setHover] = useState<MessagePairStat | undefined>(undefined);
   const axis = useMemo(() => [...new Set(p.pairs.flatMap((x) => [x.from, x.to]))].sort((a, b) => a - b), [p.pairs]);
   const position = useMemo(() => new Map(axis.map((l, i) => [l, i])), [axis]);
-  const cell = Math.max(2, Math.min(24, Math.floor((MAX_SIDE_PX - LABEL_PX) / Math.max(1, axis.length))));
+  const cell = Math.max(2, Math.min(40, Math.floor((MAX_SIDE_PX - LABEL_PX) / Math.max(1, axis.length))));
   const side = LABEL_PX + cell * axis.length;
 
   useEffect(() => {

@@ -40,7 +40,7 @@ export function RowChart(p: Props) {
       height: HEIGHT_PX,
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { show: false } },
-      scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] } },
+      scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
       axes: [
         {
           stroke: p.theme.foreground,
