@@ -43,8 +43,14 @@ export class ByteWriter {
     this.pos += 8;
   }
   raw(b: Uint8Array): void {
-    this.bytes.set(b, this.pos);
-    this.pos += b.length;
+    const n = b.length;
+    if (n <= 32) {
+      // A loop beats TypedArray.set for the short info buffers that dominate.
+      const out = this.bytes;
+      let p = this.pos;
+      for (let i = 0; i < n; i++) out[p++] = b[i]!;
+    } else this.bytes.set(b, this.pos);
+    this.pos += n;
   }
   /** Java `str`: i16 byte count + bytes (callers size it with encodedString). */
   str(s: Uint8Array): void {

@@ -38,26 +38,47 @@ export function compareDrawables(a: Drawable, b: Drawable): number {
 }
 
 /**
- * Stable in-place sort for lists that arrive nearly in order (drawables come in end-time order,
- * so drawing order differs only around nested or overlapping ones): insertion sort while the
- * number of moves stays below a budget, else the built-in sort. Linear for typical traces.
+ * The drawing-order permutation of a node list (stable). Keys are copied once into typed arrays
+ * (one pass over the drawables), then indices are insertion-sorted — drawables arrive in end-time
+ * order, so drawing order differs only around nested or overlapping ones — with a move budget
+ * after which the built-in sort takes over. Linear for typical traces.
  */
-export function sortNearlySorted<T>(items: T[], compare: (a: T, b: T) => number): void {
+export function drawingOrderIndex(items: readonly Drawable[]): Uint32Array {
   const n = items.length;
+  const e = new Float64Array(n);
+  const l = new Float64Array(n);
+  const c = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const d = items[i]!;
+    e[i] = d.earliest;
+    l[i] = d.latest;
+    c[i] = d.category;
+  }
+  const cmp = (a: number, b: number): number => {
+    if (e[a] !== e[b]) return e[a]! < e[b]! ? -1 : 1;
+    if (l[a] !== l[b]) return l[a]! > l[b]! ? -1 : 1;
+    if (c[a] !== c[b]) return c[a]! - c[b]!;
+    // Rare full ties of the bounds and category: compare the line IDs.
+    const x = items[a]!;
+    const y = items[b]!;
+    return startVertex(x).lineID - startVertex(y).lineID || finalVertex(x).lineID - finalVertex(y).lineID;
+  };
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
   let budget = 8 * n + 64;
   for (let i = 1; i < n; i++) {
-    const item = items[i]!;
+    const item = order[i]!;
     let j = i - 1;
-    if (compare(items[j]!, item) <= 0) continue;
-    while (j >= 0 && compare(items[j]!, item) > 0) {
-      items[j + 1] = items[j]!;
+    while (j >= 0 && cmp(order[j]!, item) > 0) {
+      order[j + 1] = order[j]!;
       j--;
       if (--budget < 0) {
-        items[j + 1] = item;
-        items.sort(compare);
-        return;
+        order[j + 1] = item;
+        order.sort((a, b) => cmp(a, b) || a - b);
+        return order;
       }
     }
-    items[j + 1] = item;
+    order[j + 1] = item;
   }
+  return order;
 }

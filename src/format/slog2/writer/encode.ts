@@ -126,7 +126,7 @@ export function writeShadowBuffer(w: ByteWriter, b: ShadowBuffer): void {
   writeNodeHeader(w, b.earliest, b.latest, b.depth, b.xpos, { fptr: b.fptr, size: b.size });
   const nestless: Shadow[] = [];
   const nestable: Shadow[] = [];
-  for (const s of b.shadows.values()) (s.topology === STATE ? nestable : nestless).push(s);
+  for (const s of b.shadows) (s.topology === STATE ? nestable : nestless).push(s);
   nestless.sort(compareShadows);
   nestable.sort(compareShadows);
   w.i32(nestless.length);

@@ -34,8 +34,13 @@ export class Shadow {
   readonly lineIDs: readonly number[];
   /** Set when the node's latest time is fixed (own shadows) or copied from a child shadow. */
   weights: Map<number, Weight> | undefined;
-  /** Own real members in insertion order, and their positions per category (own shadows only). */
-  members: Primitive[] | undefined;
+  /**
+   * Own real members in insertion order, as plain numbers (bounds, category) — all the weights
+   * need — so no drawable object is retained or re-read; positions per category (own shadows only).
+   */
+  memberEarliest: number[] | undefined;
+  memberLatest: number[] | undefined;
+  memberCategory: number[] | undefined;
   memberPositions: Map<number, number[]> | undefined;
   /** Child shadows merged into an own state shadow: their time covers reduce exclusive time. */
   childShadows: Shadow[] | undefined;
@@ -45,6 +50,7 @@ export class Shadow {
 
   constructor(
     readonly topology: number,
+    readonly key: number | string,
     times: number[],
     lineIDs: readonly number[],
     earliest: number,
@@ -61,25 +67,30 @@ export class Shadow {
     return previewCategory(this.topology);
   }
 
-  static fromPrimitive(topology: number, p: Primitive): Shadow {
-    const n = p.vertices.length;
+  static fromPrimitive(topology: number, key: number | string, p: Primitive): Shadow {
+    const vs = p.vertices;
+    const n = vs.length;
     const times = new Array<number>(n);
     const lines = new Array<number>(n);
     for (let i = 0; i < n; i++) {
-      times[i] = p.vertices[i]!.time;
-      lines[i] = p.vertices[i]!.lineID;
+      times[i] = vs[i]!.time;
+      lines[i] = vs[i]!.lineID;
     }
-    const s = new Shadow(topology, times, lines, p.earliest, p.latest);
+    const s = new Shadow(topology, key, times, lines, p.earliest, p.latest);
     s.numRealObjs = 1;
-    s.members = [p];
-    s.memberPositions = new Map([[p.category, [0]]]);
+    s.memberEarliest = [p.earliest];
+    s.memberLatest = [p.latest];
+    s.memberCategory = [p.category];
+    s.lastPositions = [0];
+    s.lastCategory = p.category;
+    s.memberPositions = new Map([[p.category, s.lastPositions]]);
     if (topology === STATE) s.childShadows = [];
     return s;
   }
 
   /** A copy of a finished child shadow (weights deep-copied, no members). */
   static copyOf(c: Shadow): Shadow {
-    const s = new Shadow(c.topology, c.times.slice(), c.lineIDs, c.earliest, c.latest);
+    const s = new Shadow(c.topology, c.key, c.times.slice(), c.lineIDs, c.earliest, c.latest);
     s.numRealObjs = c.numRealObjs;
     s.weights = new Map();
     for (const [k, w] of c.weights!) s.weights.set(k, { category: w.category, incl: w.incl, excl: w.excl, count: w.count });
@@ -89,20 +100,26 @@ export class Shadow {
   addPrimitive(p: Primitive): void {
     const n = this.numRealObjs;
     const vs = p.vertices;
-    for (let i = 0; i < this.times.length; i++) this.times[i] = (this.times[i]! * n + vs[i]!.time) / (n + 1);
-    if (p.earliest < this.earliest) this.earliest = p.earliest;
-    if (p.latest > this.latest) this.latest = p.latest;
+    const times = this.times;
+    for (let i = 0; i < times.length; i++) times[i] = (times[i]! * n + vs[i]!.time) / (n + 1);
+    const e = p.earliest;
+    const l = p.latest;
+    const c = p.category;
+    if (e < this.earliest) this.earliest = e;
+    if (l > this.latest) this.latest = l;
     this.numRealObjs = n + 1;
-    const pos = this.members!.length;
-    this.members!.push(p);
-    if (p.category === this.lastCategory) {
+    const pos = this.memberEarliest!.length;
+    this.memberEarliest!.push(e);
+    this.memberLatest!.push(l);
+    this.memberCategory!.push(c);
+    if (c === this.lastCategory) {
       this.lastPositions!.push(pos);
       return;
     }
-    let list = this.memberPositions!.get(p.category);
+    let list = this.memberPositions!.get(c);
     if (list) list.push(pos);
-    else this.memberPositions!.set(p.category, (list = [pos]));
-    this.lastCategory = p.category;
+    else this.memberPositions!.set(c, (list = [pos]));
+    this.lastCategory = c;
     this.lastPositions = list;
   }
 
@@ -111,12 +128,13 @@ export class Shadow {
     if (!this.memberPositions) return;
     const weights = this.weights ?? new Map<number, Weight>();
     const duration = this.latest - this.earliest;
-    const members = this.members!;
+    const earliest = this.memberEarliest!;
+    const latest = this.memberLatest!;
     for (const [category, positions] of this.memberPositions) {
       let incl = 0;
-      for (const pos of positions) {
-        const m = members[pos]!;
-        incl = f32(incl + f32((m.latest - m.earliest) / duration));
+      for (let k = 0; k < positions.length; k++) {
+        const pos = positions[k]!;
+        incl = f32(incl + f32((latest[pos]! - earliest[pos]!) / duration));
       }
       weights.set(category, { category, incl, excl: 0, count: positions.length });
     }
@@ -157,17 +175,19 @@ export class Shadow {
 
   /** §12.2 second half: exclusive ratios of own state members (nesting and child covers), then drop members. */
   finalizeWeights(): void {
-    if (this.childShadows && this.members) {
+    if (this.childShadows && this.memberPositions) {
       const exclusion = this.exclusiveDurations();
       const duration = this.latest - this.earliest;
-      for (const [category, positions] of this.memberPositions!) {
+      for (const [category, positions] of this.memberPositions) {
         let excl = 0;
-        for (const pos of positions) excl = f32(excl + f32(exclusion[pos]! / duration));
+        for (let k = 0; k < positions.length; k++) excl = f32(excl + f32(exclusion[positions[k]!]! / duration));
         const w = this.weights!.get(category)!;
         w.excl = f32(w.excl + excl);
       }
     }
-    this.members = undefined;
+    this.memberEarliest = undefined;
+    this.memberLatest = undefined;
+    this.memberCategory = undefined;
     this.memberPositions = undefined;
     this.childShadows = undefined;
     this.lastPositions = undefined;
@@ -179,22 +199,15 @@ export class Shadow {
    * drawing order count once (the reference keeps them in a sorted set); the others keep 0.
    */
   private exclusiveDurations(): Float64Array {
-    const members = this.members!;
+    const earliest = this.memberEarliest!;
+    const latest = this.memberLatest!;
+    const category = this.memberCategory!;
     const children = this.childShadows!;
-    const n = members.length;
+    const n = earliest.length;
     const exclusion = new Float64Array(n);
     // Members share this shadow's lineIDs, so drawing order reduces to earliest ↑, latest ↓, category ↑.
-    const earliest = new Float64Array(n);
-    const latest = new Float64Array(n);
-    const category = new Int32Array(n);
     let sorted = true;
-    for (let i = 0; i < n; i++) {
-      const m = members[i]!;
-      earliest[i] = m.earliest;
-      latest[i] = m.latest;
-      category[i] = m.category;
-      if (i > 0 && sorted && compareMembers(earliest, latest, category, i - 1, i) > 0) sorted = false;
-    }
+    for (let i = 1; i < n && sorted; i++) if (compareMembers(earliest, latest, category, i - 1, i) > 0) sorted = false;
     const order = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
     if (!sorted) sortMembers(order, earliest, latest, category);
@@ -233,7 +246,7 @@ export class Shadow {
 }
 
 /** Stable sort of member indices: insertion sort (members arrive nearly in order), built-in sort past a move budget. */
-function sortMembers(order: Uint32Array, earliest: Float64Array, latest: Float64Array, category: Int32Array): void {
+function sortMembers(order: Uint32Array, earliest: readonly number[], latest: readonly number[], category: readonly number[]): void {
   const n = order.length;
   let budget = 8 * n + 64;
   for (let i = 1; i < n; i++) {
@@ -252,7 +265,7 @@ function sortMembers(order: Uint32Array, earliest: Float64Array, latest: Float64
   }
 }
 
-function compareMembers(earliest: Float64Array, latest: Float64Array, category: Int32Array, a: number, b: number): number {
+function compareMembers(earliest: readonly number[], latest: readonly number[], category: readonly number[], a: number, b: number): number {
   const ea = earliest[a]!;
   const eb = earliest[b]!;
   if (ea !== eb) return ea < eb ? -1 : 1;
@@ -276,23 +289,36 @@ export function compareInclRatio(a: Weight, b: Weight): number {
   return d < 0 ? -1 : d === 0 ? 0 : 1;
 }
 
-/** Shadow key: topology + the vertex lineIDs; numeric for the common small-lineID cases. */
+/** Keys below this index the line array of a ShadowBuffer (lineIDs < 4096); the rest go to a Map. */
+const LINE_INDEX_LIMIT = 1 << 14;
+
+/**
+ * Shadow key: topology + the vertex lineIDs. One line (an event, or a state/arrow whose two
+ * vertices share it) → lineID·4 + topology, a small index; two lines → a number above the index
+ * range; anything else → a string.
+ */
 export function shadowKey(topology: number, p: Primitive): number | string {
   const vs = p.vertices;
+  const small = LINE_INDEX_LIMIT / 4;
   if (vs.length === 1) {
     const a = vs[0]!.lineID;
-    if (a >= 0 && a < 0x40000000) return (a * 4 + topology) * 2;
+    if (topology === EVENT && a >= 0 && a < small) return a * 4;
+    if (a >= 0 && a < 0x40000000) return LINE_INDEX_LIMIT + (a * 4 + topology) * 2;
   } else if (vs.length === 2) {
     const a = vs[0]!.lineID;
     const b = vs[1]!.lineID;
-    if (a >= 0 && b >= 0 && a < 0x1000000 && b < 0x1000000) return ((a * 0x1000000 + b) * 4 + topology) * 2 + 1;
+    if (a === b && topology !== EVENT && a >= 0 && a < small) return a * 4 + topology;
+    if (a >= 0 && b >= 0 && a < 0x1000000 && b < 0x1000000) return LINE_INDEX_LIMIT + ((a * 0x1000000 + b) * 4 + topology) * 2 + 1;
   }
   let k = `${topology}`;
   for (const v of vs) k += `,${v.lineID}`;
   return k;
 }
 
-/** A node's own shadow buffer (§7.4 ShadowBuffer once written into the parent). */
+/**
+ * A node's own shadow buffer (§7.4 ShadowBuffer once written into the parent). Shadows of
+ * single-line keys (states, events: the bulk) are found by array index, the others by key.
+ */
 export class ShadowBuffer {
   earliest = Infinity;
   latest = -Infinity;
@@ -300,23 +326,40 @@ export class ShadowBuffer {
   xpos = 0;
   fptr = 0;
   size = 0;
-  readonly shadows = new Map<number | string, Shadow>();
+  /** Every shadow, in creation order. */
+  readonly shadows: Shadow[] = [];
+  /** Index: (lineID·4 + topology) → shadow, for keys of one vertex or two on the same line. */
+  private readonly byLine: (Shadow | undefined)[] = [];
+  private readonly byKey = new Map<number | string, Shadow>();
+
+  private find(key: number | string): Shadow | undefined {
+    return typeof key === 'number' && key < LINE_INDEX_LIMIT ? this.byLine[key] : this.byKey.get(key);
+  }
+
+  private insert(s: Shadow): void {
+    this.shadows.push(s);
+    const key = s.key;
+    if (typeof key === 'number' && key < LINE_INDEX_LIMIT) {
+      while (this.byLine.length < key) this.byLine.push(undefined);
+      this.byLine[key] = s;
+    } else this.byKey.set(key, s);
+  }
 
   add(topology: number, p: Primitive): void {
     const key = shadowKey(topology, p);
-    const s = this.shadows.get(key);
-    if (s === undefined) this.shadows.set(key, Shadow.fromPrimitive(topology, p));
+    const s = this.find(key);
+    if (s === undefined) this.insert(Shadow.fromPrimitive(topology, key, p));
     else s.addPrimitive(p);
   }
 
   initializeWeights(): void {
-    for (const s of this.shadows.values()) s.initializeWeights();
+    for (const s of this.shadows) s.initializeWeights();
   }
 
   mergeChild(child: ShadowBuffer): void {
-    for (const [key, c] of child.shadows) {
-      const s = this.shadows.get(key);
-      if (s === undefined) this.shadows.set(key, Shadow.copyOf(c));
+    for (const c of child.shadows) {
+      const s = this.find(c.key);
+      if (s === undefined) this.insert(Shadow.copyOf(c));
       else s.mergeShadow(c);
     }
     if (child.earliest < this.earliest) this.earliest = child.earliest;
@@ -324,12 +367,12 @@ export class ShadowBuffer {
   }
 
   finalizeWeights(): void {
-    for (const s of this.shadows.values()) s.finalizeWeights();
+    for (const s of this.shadows) s.finalizeWeights();
   }
 
   byteSize(): number {
     let n = 42;
-    for (const s of this.shadows.values()) n += s.byteSize();
+    for (const s of this.shadows) n += s.byteSize();
     return n;
   }
 }

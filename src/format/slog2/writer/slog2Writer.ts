@@ -9,7 +9,7 @@ import type { Category, Drawable, LineIDMap, LineIDMapRow, Primitive, Topology }
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../model/types';
 import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
 import { ByteWriter } from './byteWriter';
-import { compareDrawables, sortNearlySorted } from './drawingOrder';
+import { drawingOrderIndex } from './drawingOrder';
 import {
   encodeCategoryMap,
   encodeHeader,
@@ -354,22 +354,10 @@ export class Slog2Writer {
     for (const b of node.childBuffers) own.mergeChild(b);
     own.finalizeWeights();
 
-    sortNearlySorted(node.nestless, compareDrawables);
-    sortNearlySorted(node.nestable, compareDrawables);
     const w = this.reserve(size);
     writeNodeHeader(w, node.earliest, node.latest, node.depth, node.xpos, self);
-    w.i32(node.nestless.length);
-    for (let k = 0; k < node.nestless.length; k++) {
-      const d = node.nestless[k]!;
-      writeDrawable(w, d);
-      if (d.kind === 'primitive' && d.source) this.srcloc.add(NESTLESS_LIST, k, d.source);
-    }
-    w.i32(node.nestable.length);
-    for (let k = 0; k < node.nestable.length; k++) {
-      const d = node.nestable[k]!;
-      writeDrawable(w, d);
-      if (d.kind === 'primitive' && d.source) this.srcloc.add(NESTABLE_LIST, k, d.source);
-    }
+    this.writeList(w, node.nestless, NESTLESS_LIST);
+    this.writeList(w, node.nestable, NESTABLE_LIST);
     w.i32(node.childBuffers.length);
     for (const b of node.childBuffers) writeShadowBuffer(w, b);
     if (w.pos !== size) throw new Error(`internal error: node (${node.depth}, ${node.xpos}) encoded ${w.pos} bytes, expected ${size}`);
@@ -387,6 +375,17 @@ export class Slog2Writer {
     node.buffer = new ShadowBuffer();
     node.buffer.depth = node.depth;
     node.buffer.xpos = node.xpos;
+  }
+
+  /** A node list in drawing order (§7.3), noting where located drawables end up. */
+  private writeList(w: ByteWriter, list: readonly Drawable[], which: number): void {
+    const order = drawingOrderIndex(list);
+    w.i32(list.length);
+    for (let k = 0; k < order.length; k++) {
+      const d = list[order[k]!]!;
+      writeDrawable(w, d);
+      if (d.kind === 'primitive' && d.source) this.srcloc.add(which, k, d.source);
+    }
   }
 
   private enqueue(block: Uint8Array, recycle?: Uint8Array): void {
@@ -433,7 +432,7 @@ export class Slog2Writer {
     const summaries = new Map<number, { incl: number; excl: number; count: number }>();
     const root = this.rootBuffer!;
     const rootDuration = root.latest - root.earliest;
-    for (const s of root.shadows.values()) {
+    for (const s of root.shadows) {
       const ratio = Math.fround((s.latest - s.earliest) / rootDuration);
       for (const w of s.weights!.values()) {
         const sum = summaries.get(w.category) ?? { incl: 0, excl: 0, count: 0 };
