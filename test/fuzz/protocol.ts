@@ -13,6 +13,10 @@ export interface CaseResult {
   readonly id: CaseId;
   readonly outcome: Outcome;
   readonly ms: number;
+  /** Process CPU time of the case (user + system). */
+  readonly cpuMs: number;
+  /** Input size. */
+  readonly bytes: number;
   readonly seedName: string;
   readonly steps: readonly string[];
   readonly message?: string;

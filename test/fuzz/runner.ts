@@ -13,11 +13,12 @@ import { loadCorpus, type Seed } from './corpus';
 import type { CaseResult, ToWorker } from './protocol';
 import { TARGETS, type Target } from './targets';
 
-type FailureKind = 'crash' | 'invariant' | 'hang' | 'oom' | 'memory';
+type FailureKind = 'crash' | 'invariant' | 'hang' | 'slow' | 'oom' | 'memory';
 
 interface RunResult {
-  readonly outcome: CaseResult['outcome'] | 'hang' | 'oom' | 'memory';
+  readonly outcome: CaseResult['outcome'] | 'hang' | 'slow' | 'oom' | 'memory';
   readonly ms: number;
+  readonly cpuMs?: number;
   readonly message?: string;
   readonly stack?: string;
   readonly steps?: readonly string[];
@@ -29,6 +30,8 @@ interface Options {
   readonly seed: number;
   readonly targets: readonly Target[];
   readonly timeLimitMs: number;
+  /** The watchdog kills a case after timeLimitMs × wallSlack of wall time (a hang). */
+  readonly wallSlack: number;
   readonly heapMb: number;
   readonly rssMb: number;
   readonly saveDir: string | undefined;
@@ -37,6 +40,8 @@ interface Options {
   readonly json: boolean;
   readonly maxFailures: number;
   readonly jobs: number;
+  /** Stop starting cases after this many seconds (0 = no budget): keeps the CI slice bounded on a slow machine. */
+  readonly timeBudgetS: number;
   readonly dumpTo: string | undefined;
   readonly replay: string | undefined;
   readonly root: string;
@@ -57,7 +62,7 @@ function parseOptions(argv: readonly string[], root: string): Options {
     if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${v}`);
     return n;
   };
-  const known = new Set(['--cases', '--seed', '--target', '--time-limit-ms', '--heap-mb', '--rss-mb', '--save-dir', '--case', '--max-failures', '--jobs', '--out', '--replay', '--no-save', '--quiet', '--json']);
+  const known = new Set(['--cases', '--seed', '--target', '--time-limit-ms', '--wall-slack', '--heap-mb', '--rss-mb', '--save-dir', '--case', '--max-failures', '--jobs', '--time-budget-s', '--out', '--replay', '--no-save', '--quiet', '--json']);
   for (const a of argv) if (a.startsWith('--') && !known.has(a)) throw new Error(`unknown option ${a}`);
   const target = value('--target') ?? 'all';
   if (target !== 'all' && !(TARGETS as readonly string[]).includes(target)) throw new Error(`--target must be one of all, ${TARGETS.join(', ')}`);
@@ -67,6 +72,7 @@ function parseOptions(argv: readonly string[], root: string): Options {
     seed: int('--seed', Math.floor(Math.random() * 2 ** 31)),
     targets: target === 'all' ? TARGETS : [target as Target],
     timeLimitMs: int('--time-limit-ms', 2000),
+    wallSlack: Math.max(1, int('--wall-slack', 5)),
     heapMb: int('--heap-mb', 256),
     rssMb: int('--rss-mb', 1536),
     saveDir: argv.includes('--no-save') ? undefined : path.resolve(root, value('--save-dir') ?? 'test/fixtures/regressions'),
@@ -75,6 +81,7 @@ function parseOptions(argv: readonly string[], root: string): Options {
     json: argv.includes('--json'),
     maxFailures: int('--max-failures', 20),
     jobs: int('--jobs', 1),
+    timeBudgetS: int('--time-budget-s', 0),
     dumpTo: value('--out'),
     replay: value('--replay'),
     root,
@@ -141,15 +148,20 @@ class CaseWorker {
         void w.terminate();
         done(r);
       };
-      const timer = setTimeout(() => kill({ outcome: 'hang', ms: performance.now() - started, message: `did not finish within ${this.options.timeLimitMs} ms` }), this.options.timeLimitMs);
+      const wallLimit = this.options.timeLimitMs * this.options.wallSlack;
+      const timer = setTimeout(() => kill({ outcome: 'hang', ms: performance.now() - started, message: `did not finish within ${wallLimit} ms of wall time` }), wallLimit);
       const memory = setInterval(() => {
         const rss = process.memoryUsage.rss();
         if (rss > this.options.rssMb * 2 ** 20) kill({ outcome: 'memory', ms: performance.now() - started, message: `process RSS ${Math.round(rss / 2 ** 20)} MB exceeded the ${this.options.rssMb} MB cap` });
       }, 20);
       this.onMessage = (m) => {
         const r = m as CaseResult;
-        // Wall time seen by the runner (includes message passing), checked against the limit too.
-        done({ ...r, ms: performance.now() - started });
+        const ms = performance.now() - started;
+        // The time invariant: CPU time with one worker (exact), wall time with several (CPU is shared).
+        const used = this.options.jobs === 1 ? r.cpuMs : ms;
+        if ((r.outcome === 'ok' || r.outcome === 'rejected') && used > this.options.timeLimitMs) {
+          done({ ...r, outcome: 'slow', ms, message: `took ${used.toFixed(0)} ms of ${this.options.jobs === 1 ? 'CPU' : 'wall'} time for ${r.bytes} bytes (limit ${this.options.timeLimitMs} ms); it ended: ${r.outcome}${r.message ? ` (${r.message})` : ''}` });
+        } else done({ ...r, ms });
       };
       this.onFailure = (kind, message) => {
         this.worker = undefined;
@@ -183,7 +195,7 @@ function shape(r: RunResult): string {
 /** Shortest failing prefix by bisection (the formats are read front to back, so prefixes usually keep the bug). */
 async function minimise(worker: CaseWorker, id: CaseId, bytes: Uint8Array, failure: RunResult, extra: { truncatedAt?: number; endLogEnd?: number }): Promise<Uint8Array> {
   const want = shape(failure);
-  const budget = failure.outcome === 'hang' ? 6 : 24;
+  const budget = failure.outcome === 'hang' ? 4 : 24;
   let lo = 0;
   let hi = bytes.length;
   for (let tries = 0; tries < budget && hi - lo > 1; tries++) {
@@ -196,7 +208,11 @@ async function minimise(worker: CaseWorker, id: CaseId, bytes: Uint8Array, failu
 }
 
 function describe(r: RunResult): string {
-  return `${r.outcome.toUpperCase()} after ${r.ms.toFixed(0)} ms: ${r.message ?? ''}`;
+  return `${r.outcome.toUpperCase()} after ${timing(r)}: ${r.message ?? ''}`;
+}
+
+function timing(r: RunResult): string {
+  return `${r.ms.toFixed(0)} ms wall${r.cpuMs === undefined ? '' : `, ${r.cpuMs.toFixed(0)} ms CPU`}`;
 }
 
 export async function main(argv: readonly string[], root: string): Promise<number> {
@@ -221,14 +237,14 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
       // A saved input (e.g. test/fixtures/regressions/clog2-1-266.bin): its target and case id come from the name.
       const id = idFromFileName(path.basename(options.replay)) ?? { target: options.targets[0]!, seed: 0, index: 0 };
       const r = await worker.run({ type: 'replay', id, bytes: new Uint8Array(fs.readFileSync(options.replay)) });
-      console.log(`${options.replay} through ${id.target}: ${isFailure(r) ? describe(r) : `${r.outcome} in ${r.ms.toFixed(0)} ms${r.message ? `: ${r.message}` : ''}`}`);
+      console.log(`${options.replay} through ${id.target}: ${isFailure(r) ? describe(r) : `${r.outcome} in ${timing(r)}${r.message ? `: ${r.message}` : ''}`}`);
       if (r.stack) console.log(r.stack);
       return isFailure(r) ? 1 : 0;
     }
     if (options.single !== undefined) {
       const r = await worker.run({ type: 'run', id: options.single });
       console.log(`case ${formatCaseId(options.single)}: seed input ${r.seedName ?? '?'}; mutations: ${(r.steps ?? []).join('; ') || '(see below)'}`);
-      console.log(r.outcome === 'ok' || r.outcome === 'rejected' ? `${r.outcome} in ${r.ms.toFixed(0)} ms${r.message ? `: ${r.message}` : ''}` : describe(r));
+      console.log(r.outcome === 'ok' || r.outcome === 'rejected' ? `${r.outcome} in ${timing(r)}${r.message ? `: ${r.message}` : ''}` : describe(r));
       if (r.stack) console.log(r.stack);
       if (isFailure(r) && (r.outcome === 'hang' || r.outcome === 'oom' || r.outcome === 'memory')) {
         const c = makeCase(options.single, await getCorpus());
@@ -242,24 +258,30 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
     const targets = options.targets.filter((t) => t === 'convert' || t === 'writer' || seedFormats.has(t));
     for (const t of options.targets) if (!targets.includes(t)) log(`fuzz: target ${t} skipped: no seed inputs of that format (../shared/traces/upstream/fpilog.clog missing?)`);
     if (targets.length === 0) throw new Error('no target has seed inputs');
-    log(`fuzz: seed ${options.seed}, ${options.cases} cases, ${workers.length} worker(s), targets ${targets.join(', ')}, ${worker.seeds.length} seed inputs, limit ${options.timeLimitMs} ms / heap ${options.heapMb} MB / RSS ${options.rssMb} MB`);
+    log(`fuzz: seed ${options.seed}, ${options.cases} cases, ${workers.length} worker(s), targets ${targets.join(', ')}, ${worker.seeds.length} seed inputs, limit ${options.timeLimitMs} ms ${options.jobs === 1 ? 'CPU' : 'wall'} (watchdog ${options.timeLimitMs * options.wallSlack} ms wall) / heap ${options.heapMb} MB / RSS ${options.rssMb} MB`);
 
     const perTarget = new Map<Target, { cases: number; ok: number; rejected: number; slowestMs: number; slowestId: string }>();
     const failures: { id: string; result: RunResult; saved?: string }[] = [];
     let next = 0;
     let done = 0;
+    let stoppedByBudget = false;
     // One lane per worker thread (--jobs); case ids do not depend on which lane runs them.
     const lane = async (w: CaseWorker): Promise<void> => {
       for (;;) {
         const index = next++;
         if (index >= options.cases || failures.length >= options.maxFailures) return;
+        if (options.timeBudgetS > 0 && performance.now() - started > options.timeBudgetS * 1000) {
+          stoppedByBudget = true;
+          return;
+        }
         const id: CaseId = { target: targetOf(options.seed, index, targets), seed: options.seed, index };
         const r = await w.run({ type: 'run', id });
         const stats = perTarget.get(id.target) ?? { cases: 0, ok: 0, rejected: 0, slowestMs: 0, slowestId: '' };
         perTarget.set(id.target, stats);
         stats.cases++;
-        if (r.ms > stats.slowestMs) {
-          stats.slowestMs = r.ms;
+        const used = r.cpuMs ?? r.ms;
+        if (used > stats.slowestMs) {
+          stats.slowestMs = used;
           stats.slowestId = formatCaseId(id);
         }
         if (r.outcome === 'ok') stats.ok++;
@@ -271,12 +293,12 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
     const report = async (w: CaseWorker, id: CaseId, r: RunResult): Promise<void> => {
       const text = formatCaseId(id);
       console.log(`FAIL case ${text} (reproduce: npm run fuzz -- --case ${text}) ${describe(r)}`);
-      console.log(`  seed input ${r.seedName ?? '?'}; mutations: ${(r.steps ?? []).join('; ')}`);
+      const c = options.saveDir !== undefined || r.seedName === undefined ? makeCase(id, await getCorpus()) : undefined;
+      console.log(`  seed input ${c?.seedName ?? r.seedName}; mutations: ${(c?.steps ?? r.steps ?? []).join('; ')}`);
       if (r.stack) console.log(r.stack.split('\n').slice(0, 8).map((l) => `  ${l}`).join('\n'));
       const failure: { id: string; result: RunResult; saved?: string } = { id: text, result: r };
       failures.push(failure);
-      if (options.saveDir === undefined) return;
-      const c = makeCase(id, await getCorpus());
+      if (options.saveDir === undefined || c === undefined) return;
       const extra = { truncatedAt: c.truncatedAt, endLogEnd: c.endLogEnd };
       const small = await minimise(w, id, c.bytes, r, extra);
       fs.mkdirSync(options.saveDir, { recursive: true });
@@ -290,10 +312,10 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
     await Promise.all(workers.map(lane));
     const seconds = (performance.now() - started) / 1000;
     const total = [...perTarget.values()].reduce((n, s) => n + s.cases, 0);
-    console.log(`fuzz: seed ${options.seed}: ${total} cases in ${seconds.toFixed(1)} s (${(total / seconds).toFixed(0)}/s), ${failures.length} failures`);
-    for (const [t, s] of perTarget) console.log(`  ${t}: ${s.cases} cases (${s.ok} read, ${s.rejected} refused with a FormatError), slowest ${s.slowestMs.toFixed(0)} ms (${s.slowestId})`);
+    console.log(`fuzz: seed ${options.seed}: ${total} cases in ${seconds.toFixed(1)} s (${(total / seconds).toFixed(0)}/s), ${failures.length} failures${stoppedByBudget ? ` (stopped by the ${options.timeBudgetS} s time budget; ${options.cases} were asked)` : ''}`);
+    for (const [t, s] of perTarget) console.log(`  ${t}: ${s.cases} cases (${s.ok} read, ${s.rejected} refused with a FormatError), slowest ${s.slowestMs.toFixed(0)} ms CPU (${s.slowestId})`);
     if (options.json) {
-      const summary = { seed: options.seed, cases: total, seconds, failures: failures.map((f) => ({ id: f.id, outcome: f.result.outcome, message: f.result.message })), targets: Object.fromEntries(perTarget) };
+      const summary = { seed: options.seed, cases: total, asked: options.cases, stoppedByBudget, seconds, failures: failures.map((f) => ({ id: f.id, outcome: f.result.outcome, message: f.result.message })), targets: Object.fromEntries(perTarget) };
       console.log(`FUZZ-SUMMARY ${JSON.stringify(summary)}`);
     }
     return failures.length > 0 ? 1 : 0;

@@ -15,14 +15,21 @@ let corpus: Seed[] = [];
 
 async function execute(id: CaseId, bytes: Uint8Array, truncatedAt: number | undefined, endLogEnd: number | undefined, meta: { seedName: string; steps: readonly string[] }): Promise<CaseResult> {
   const started = performance.now();
+  // Process CPU time (this thread does nearly all of it while a case runs): the time limit is
+  // checked on it, so a machine shared with other jobs does not turn slow wall time into failures.
+  const cpu0 = process.cpuUsage();
+  const cpuMs = (): number => {
+    const d = process.cpuUsage(cpu0);
+    return (d.user + d.system) / 1000;
+  };
   try {
     await runTarget(id.target, bytes, targetRng(id), { truncatedAt, endLogEnd });
-    return { id, outcome: 'ok', ms: performance.now() - started, ...meta };
+    return { id, outcome: 'ok', ms: performance.now() - started, cpuMs: cpuMs(), bytes: bytes.length, ...meta };
   } catch (e) {
     const ms = performance.now() - started;
-    if (isFormatError(e)) return { id, outcome: 'rejected', ms, message: e.message, ...meta };
+    if (isFormatError(e)) return { id, outcome: 'rejected', ms, cpuMs: cpuMs(), bytes: bytes.length, message: e.message, ...meta };
     const err = e instanceof Error ? e : new Error(String(e));
-    return { id, outcome: err.name === 'InvariantError' ? 'invariant' : 'crash', ms, message: `${err.name}: ${err.message}`, stack: err.stack, ...meta };
+    return { id, outcome: err.name === 'InvariantError' ? 'invariant' : 'crash', ms, cpuMs: cpuMs(), bytes: bytes.length, message: `${err.name}: ${err.message}`, stack: err.stack, ...meta };
   }
 }
 
