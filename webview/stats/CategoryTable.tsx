@@ -19,10 +19,22 @@ const COLUMNS: readonly { key: SortKey; label: string; title: string }[] = [
   { key: 'count', label: 'Count', title: 'Drawables overlapping the range' },
   { key: 'inclusive', label: 'Incl.', title: 'Inclusive time: durations clipped to the range, summed over timelines' },
   { key: 'exclusive', label: 'Excl.', title: 'Exclusive time: inclusive minus directly nested states on the same timeline' },
+  { key: 'min', label: 'Min', title: 'Shortest full duration (click to jump to it)' },
   { key: 'mean', label: 'Mean', title: 'Mean full duration' },
   { key: 'max', label: 'Max', title: 'Longest full duration (click to jump to it)' },
   { key: 'share', label: 'Share', title: 'Inclusive time / range length (summed over timelines, can exceed 100 %)' },
 ];
+
+/** A duration that jumps to its instance in the timeline when there is one to jump to. */
+function InstanceLink(p: { value: number | undefined; instance: InstanceRef | undefined; what: string; onReveal: (i: InstanceRef) => void }) {
+  if (p.instance === undefined) return <>{p.value === undefined ? '–' : formatSeconds(p.value)}</>;
+  const instance = p.instance;
+  return (
+    <button class="link" title={`Jump to the ${p.what} instance (line ${instance.lineID}, t = ${instance.earliest})`} onClick={() => p.onReveal(instance)}>
+      {formatSeconds(p.value)}
+    </button>
+  );
+}
 
 export function CategoryTable(p: Props) {
   const rows = sortCategories(p.categories, p.sortKey, p.descending);
@@ -58,17 +70,12 @@ export function CategoryTable(p: Props) {
               <td class="num">{formatCount(c.count)}</td>
               <td class="num">{c.kind === 'event' ? '–' : formatSeconds(c.inclusive)}</td>
               <td class="num">{c.kind === 'state' ? formatSeconds(c.exclusive) : '–'}</td>
+              <td class="num">
+                <InstanceLink value={c.kind === 'event' ? undefined : c.min} instance={c.kind === 'event' ? undefined : c.shortest} what="shortest" onReveal={(i) => p.onReveal(c.index, i)} />
+              </td>
               <td class="num">{c.kind === 'event' ? '–' : formatSeconds(c.mean)}</td>
               <td class="num">
-                {c.longest !== undefined && c.kind !== 'event' ? (
-                  <button class="link" title={`Jump to the longest instance (shortest: ${formatSeconds(c.min)})`} onClick={() => p.onReveal(c.index, c.longest!)}>
-                    {formatSeconds(c.max)}
-                  </button>
-                ) : c.kind === 'event' ? (
-                  '–'
-                ) : (
-                  formatSeconds(c.max)
-                )}
+                <InstanceLink value={c.kind === 'event' ? undefined : c.max} instance={c.kind === 'event' ? undefined : c.longest} what="longest" onReveal={(i) => p.onReveal(c.index, i)} />
               </td>
               <td class="num">{c.kind === 'event' ? '–' : formatPercent(c.share)}</td>
             </tr>

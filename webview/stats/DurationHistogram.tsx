@@ -1,6 +1,6 @@
 // Duration distribution of one category: log-scale buckets (BUCKETS_PER_DECADE per ×10) as bars.
 import uPlot from 'uplot';
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { DurationHistogram as Histogram } from '../../src/format/stats/types';
 import { formatSeconds } from './format';
 import type { Theme } from './theme';
@@ -13,6 +13,7 @@ interface Props {
 }
 
 export function DurationHistogram(p: Props) {
+  const [hover, setHover] = useState<number | undefined>(undefined);
   const data = useMemo((): uPlot.AlignedData | undefined => {
     const b = p.histogram.buckets;
     if (b.length === 0) return undefined;
@@ -24,6 +25,7 @@ export function DurationHistogram(p: Props) {
       height: 160,
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { show: false } },
+      hooks: { setCursor: [(u) => setHover(u.cursor.idx ?? undefined)] },
       scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
       axes: [
         {
@@ -42,6 +44,11 @@ export function DurationHistogram(p: Props) {
   return (
     <div>
       {data === undefined ? <p class="muted">Every instance has zero duration.</p> : <div ref={container} class="chart" />}
+      {hover !== undefined && p.histogram.buckets[hover] !== undefined ? (
+        <p class="muted hover-line">
+          {formatSeconds(p.histogram.buckets[hover]!.lower)} – {formatSeconds(p.histogram.buckets[hover]!.upper)}: {p.histogram.buckets[hover]!.count} instances
+        </p>
+      ) : undefined}
       {p.histogram.zero > 0 ? <p class="muted">{p.histogram.zero} instances of zero duration (not shown).</p> : undefined}
     </div>
   );

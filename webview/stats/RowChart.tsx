@@ -2,7 +2,7 @@
 // category (the largest categories, the rest as "other"), inclusive or exclusive time.
 // Clicking a bar scrolls the timeline to that row.
 import uPlot from 'uplot';
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { CategoryStat, RowStat } from '../../src/format/stats/types';
 import { formatSeconds } from './format';
 import { stackRows } from './model';
@@ -21,6 +21,7 @@ interface Props {
 
 export function RowChart(p: Props) {
   const stack = useMemo(() => stackRows(p.rows, p.categories, p.mode), [p.rows, p.categories, p.mode]);
+  const [hover, setHover] = useState<number | undefined>(undefined);
   // uPlot draws series in order: draw cumulative sums from the top segment down, so each bar shows
   // every segment at its own height.
   const data = useMemo((): uPlot.AlignedData | undefined => {
@@ -40,6 +41,7 @@ export function RowChart(p: Props) {
       height: HEIGHT_PX,
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { show: false } },
+      hooks: { setCursor: [(u) => setHover(u.cursor.idx ?? undefined)] },
       scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
       axes: [
         {
@@ -77,6 +79,7 @@ export function RowChart(p: Props) {
   return (
     <div>
       <div ref={container} class="chart" />
+      <p class="muted hover-line">{hover === undefined ? 'Click a bar to scroll the timeline to that row.' : describeBar(stack, hover)}</p>
       <div class="legend">
         {stack.segments.map((s) => (
           <span key={s.name} class="legend-item">
@@ -87,4 +90,12 @@ export function RowChart(p: Props) {
       </div>
     </div>
   );
+}
+
+/** "3: 312.4 ms — MPI_Recv 180.1 ms, MPI_Waitall 90.2 ms, …" for the hovered bar. */
+function describeBar(stack: ReturnType<typeof stackRows>, i: number): string {
+  const parts = stack.segments.map((s) => [s.name, s.values[i] ?? 0] as const).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  const total = parts.reduce((t, [, v]) => t + v, 0);
+  const top = parts.slice(0, 3).map(([n, v]) => `${n} ${formatSeconds(v)}`).join(', ');
+  return `${stack.labels[i] ?? i}: ${formatSeconds(total)} — ${top}${parts.length > 3 ? ', …' : ''}`;
 }

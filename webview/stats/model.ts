@@ -2,7 +2,7 @@
 import type { CategoryStat, RowStat } from '../../src/format/stats/types';
 import { rgbaCss } from './format';
 
-export type SortKey = 'name' | 'count' | 'inclusive' | 'exclusive' | 'mean' | 'max' | 'share';
+export type SortKey = 'name' | 'count' | 'inclusive' | 'exclusive' | 'min' | 'mean' | 'max' | 'share';
 
 /** Segments per bar in the per-timeline chart; the rest is summed as "other". */
 export const MAX_SEGMENTS = 12;

@@ -90,11 +90,28 @@ test('statistics webview renders table, charts and matrix, and talks back', { sk
     assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
     assert.equal(counts[0], 60);
 
+    // Max / Min jump to the longest / shortest instance; a name click highlights the category.
+    await page.click('.stats-table tbody tr:first-child td:nth-child(7) button');
+    await page.click('.stats-table tbody tr:first-child td:nth-child(5) button');
+    await page.click('.stats-table tbody tr:first-child td:first-child button');
+    const message = stats.categories.find((c) => c.name === 'message')!;
+    assert.deepEqual((await posted(page)).slice(-3), [
+      { kind: 'revealInstance', category: message.index, instance: message.longest },
+      { kind: 'revealInstance', category: message.index, instance: message.shortest },
+      { kind: 'highlightCategory', index: message.index },
+    ]);
+
     // The per-timeline bars (uPlot) and the duration histogram draw something.
     await page.waitForSelector('.chart .uplot canvas');
     assert.equal(await page.locator('.chart .uplot').count(), 2);
     assert.ok(await inked(page, '.chart .uplot canvas'), 'stacked bars drawn');
     assert.ok(await inked(page, 'canvas.matrix'), 'matrix drawn');
+    // Hovering a bar names the row and its time; clicking it asks to reveal that row.
+    const bars = (await page.locator('.chart .uplot .u-over').first().boundingBox())!;
+    await page.mouse.move(bars.x + bars.width * (3.5 / 4), bars.y + bars.height - 2);
+    assert.match((await page.locator('.hover-line').first().textContent()) ?? '', /^3: .* — MPI_/);
+    await page.mouse.click(bars.x + bars.width * (3.5 / 4), bars.y + bars.height - 2);
+    assert.deepEqual((await posted(page)).at(-1), { kind: 'revealRow', lineID: 3 });
 
     // A matrix cell click asks for that pair's messages; the answer is listed.
     const box = (await page.locator('canvas.matrix').boundingBox())!;
