@@ -3,12 +3,14 @@ import * as vscode from 'vscode';
 import { TraceEditorProvider } from './host/traceEditorProvider';
 import { registerTimelineCommands } from './host/commands';
 import { makeTestApi, type MpeTraceApi } from './host/testApi';
+import { registerViewLinkHandler } from './host/uriHandler';
 
 export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   const log = vscode.window.createOutputChannel('MPE Trace Viewer', { log: true });
   context.subscriptions.push(log);
   const traceEditors = TraceEditorProvider.register(context, log);
   registerTimelineCommands(context, traceEditors);
+  registerViewLinkHandler(context, (uri, view) => traceEditors.openAt(uri, view));
   return makeTestApi(traceEditors);
 }
 

@@ -65,6 +65,9 @@ export function App() {
         case 'command':
           c.command(m.command);
           return;
+        case 'showView':
+          c.showView(m.view);
+          return;
       }
     });
     postToHost({ kind: 'ready' });

@@ -28,6 +28,7 @@ class TimelineEditor implements vscode.Disposable {
   viewState: ViewState | undefined;
   painted: EditorReport['painted'];
   private ready = false;
+  private pendingView: ViewState | undefined;
 
   constructor(
     readonly document: TraceDocument,
@@ -42,9 +43,18 @@ class TimelineEditor implements vscode.Disposable {
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
       document.onDidChange(() => {
-        if (this.ready) this.post(document.initOrStatus());
+        if (this.ready) this.sendInit();
       }),
     );
+  }
+
+  private sendInit(): void {
+    const m = this.document.initOrStatus();
+    if (m.kind === 'init' && this.pendingView !== undefined) {
+      this.post({ ...m, initialView: this.pendingView });
+      this.post({ kind: 'showView', view: this.pendingView });
+      this.pendingView = undefined;
+    } else this.post(m);
   }
 
   get lastPayload(): PayloadInfo | undefined {
@@ -53,6 +63,12 @@ class TimelineEditor implements vscode.Disposable {
 
   post(m: HostToWebview): void {
     void this.panel.webview.postMessage(m);
+  }
+
+  /** Moves this editor to `view` (after its init when it is not ready yet). */
+  showView(view: ViewState): void {
+    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view });
+    else this.pendingView = view;
   }
 
   command(command: CommandMessage['command']): void {
@@ -67,7 +83,7 @@ class TimelineEditor implements vscode.Disposable {
     switch (m.kind) {
       case 'ready':
         this.ready = true;
-        this.post(this.document.initOrStatus());
+        this.sendInit();
         return;
       case 'requestWindow':
         void this.server.serve(m);
@@ -95,6 +111,8 @@ class TimelineEditor implements vscode.Disposable {
 
 export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<TraceDocument> {
   private readonly editors = new Set<TimelineEditor>();
+  /** Views requested by links for editors that are still opening. */
+  private readonly pendingViews = new Map<string, ViewState>();
 
   static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): TraceEditorProvider {
     const provider = new TraceEditorProvider(context, log);
@@ -117,6 +135,11 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   resolveCustomEditor(document: TraceDocument, panel: vscode.WebviewPanel): void {
     const editor = new TimelineEditor(document, panel, this.context.extensionUri, this.log);
     this.editors.add(editor);
+    const pending = this.pendingViews.get(document.uri.toString());
+    if (pending) {
+      this.pendingViews.delete(document.uri.toString());
+      editor.showView(pending);
+    }
     panel.onDidDispose(() => {
       this.editors.delete(editor);
       editor.dispose();
@@ -137,6 +160,22 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       lastPayload: e.lastPayload,
       active: e.panel.active,
     }));
+  }
+
+  /**
+   * Opens `uri` in the timeline (or reveals it) at a time window and Y map — the target of
+   * `vscode://` view links (src/host/uriHandler.ts).
+   */
+  async openAt(uri: vscode.Uri, view: { readonly t0: number; readonly t1: number; readonly yMap?: number }): Promise<void> {
+    const state: ViewState = { t0: view.t0, t1: view.t1, mapIndex: view.yMap ?? -1, scrollRow: 0 };
+    const existing = [...this.editors].find((e) => e.document.uri.toString() === uri.toString());
+    if (existing) {
+      existing.panel.reveal();
+      existing.showView(state);
+      return;
+    }
+    this.pendingViews.set(uri.toString(), state);
+    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
   }
 
   /** Re-read every open document of this URI (also done automatically on file change). */

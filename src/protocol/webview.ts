@@ -99,7 +99,13 @@ export interface CommandMessage {
   readonly command: 'zoomIn' | 'zoomOut' | 'home' | 'undoZoom' | 'redoZoom';
 }
 
-export type HostToWebview = InitMessage | StatusMessage | WindowMessage | WindowFailedMessage | CommandMessage;
+/** Show this view (a `vscode://` link to an already open trace); recorded in the zoom history. */
+export interface ShowViewMessage {
+  readonly kind: 'showView';
+  readonly view: ViewState;
+}
+
+export type HostToWebview = InitMessage | StatusMessage | WindowMessage | WindowFailedMessage | CommandMessage | ShowViewMessage;
 
 //#endregion
 

@@ -185,6 +185,13 @@ export class TimelineController {
     this.viewChanged();
   }
 
+  /** A view from the host (a link): Y map (when valid) and window, recorded in the history. */
+  showView(v: ViewState): void {
+    if (!this.init) return;
+    if (v.mapIndex >= 0 && v.mapIndex < this.init.yMaps.length) this.setMap(v.mapIndex);
+    this.setWindow({ t0: v.t0, t1: v.t1 });
+  }
+
   setMap(i: number): void {
     if (!this.init || i === this.mapIndex || i < 0 || i >= this.init.yMaps.length) return;
     this.mapIndex = i;
