@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Slog2File } from '../../../src/format/slog2/slog2File';
+import { FileSource } from '../../../src/io/fileSource';
+import { gunzipToMemory } from '../../../src/io/gzip';
+import { rowLayoutOf } from '../../../src/format/query/rows';
+import { LruCache } from '../../../src/format/query/windowKey';
+import { WindowServer } from '../../../src/host/windowServer';
+import type { TraceDocument } from '../../../src/host/traceDocument';
+import type { RequestWindowMessage, WindowFailedMessage, WindowMessage } from '../../../src/protocol/webview';
+import { decodeWindow, type WireWindow } from '../../../src/protocol/wire';
+import { fixture } from '../../helpers/paths';
+
+async function bigrun(): Promise<Slog2File> {
+  const gz = await FileSource.open(fixture('bigrun_medium_4.slog2.gz'));
+  try {
+    return await Slog2File.open(await gunzipToMemory(gz, 64 << 20));
+  } finally {
+    await gz.close();
+  }
+}
+
+function fakeDocument(file: Slog2File, generation = 3) {
+  return {
+    state: { phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: 0 },
+    generation,
+    windows: new LruCache<WireWindow>(8),
+  } as unknown as TraceDocument;
+}
+
+const request = (file: Slog2File, id: number, channel: 'main' | 'overview' = 'main', zoom = 1): RequestWindowMessage => {
+  const [a, b] = file.timeRange;
+  const span = (b - a) / zoom;
+  return { kind: 'requestWindow', channel, requestId: id, generation: 3, request: { t0: a, t1: a + span, rowStart: 0, rowEnd: 4, mapIndex: 0, pixelWidth: 1200, visibleSpan: span } };
+};
+
+test('whole trace: a coarse answer first, then the final one; the second ask is a cache hit', async () => {
+  const file = await bigrun();
+  try {
+    const posted: (WindowMessage | WindowFailedMessage)[] = [];
+    const doc = fakeDocument(file);
+    const server = new WindowServer(doc, (m) => posted.push(m));
+    await server.serve(request(file, 1));
+    const windows = posted.filter((m): m is WindowMessage => m.kind === 'window');
+    assert.deepEqual(windows.map((m) => m.final), [false, true]);
+    const coarse = decodeWindow(windows[0]!.payload).header;
+    const final = decodeWindow(windows[1]!.payload).header;
+    assert.ok(coarse.lowestDepth > final.lowestDepth, `coarse depth ${coarse.lowestDepth} vs ${final.lowestDepth}`);
+    assert.ok(coarse.nodesRead <= 4);
+    assert.equal(server.lastPayload?.cached, false);
+    posted.length = 0;
+    await server.serve(request(file, 2));
+    assert.deepEqual(posted.map((m) => m.kind === 'window' && m.final), [true], 'cached: only the final answer');
+    assert.equal(server.lastPayload?.cached, true);
+  } finally {
+    await file.close();
+  }
+});
+
+test('a newer request cancels the one in flight on its channel only; stale generations are refused', async () => {
+  const file = await bigrun();
+  try {
+    const posted: (WindowMessage | WindowFailedMessage)[] = [];
+    const server = new WindowServer(fakeDocument(file), (m) => posted.push(m));
+    const first = server.serve(request(file, 10, 'main', 3));
+    const overview = server.serve(request(file, 11, 'overview', 1));
+    const second = server.serve(request(file, 12, 'main', 7));
+    await Promise.all([first, overview, second]);
+    const byId = (id: number) => posted.filter((m) => m.requestId === id);
+    assert.deepEqual(byId(10).map((m) => m.kind + (m.kind === 'windowFailed' ? `:${m.cancelled}` : '')), ['windowFailed:true']);
+    assert.ok(byId(11).some((m) => m.kind === 'window' && m.final), 'the overview request is not cancelled by main');
+    assert.ok(byId(12).some((m) => m.kind === 'window' && m.final));
+    posted.length = 0;
+    await server.serve({ ...request(file, 13), generation: 2 });
+    assert.deepEqual(posted, [{ kind: 'windowFailed', requestId: 13, generation: 2, cancelled: true, message: 'stale generation' }]);
+    posted.length = 0;
+    await server.serve({ ...request(file, 14), request: { ...request(file, 14).request, mapIndex: 99 } });
+    assert.equal(posted[0]?.kind, 'windowFailed');
+    assert.equal((posted[0] as WindowFailedMessage).cancelled, false);
+  } finally {
+    await file.close();
+  }
+});
