@@ -1,5 +1,5 @@
 /**
- * `mpe-trace synth --ranks R [--seconds S] [--bytes N] [--threads T] [--srcloc] [--seed N]
+ * `mpe-trace synth --ranks R [--seconds S] [--bytes N] [--threads T] [--srcloc] [--comms] [--seed N]
  * [--block-size B] -o FILE.clog2`: writes a realistic synthetic MPE trace (CLOG2, big-endian merged
  * file) of any size, streaming, for benchmarks and fuzzing (src/format/synth).
  */
@@ -9,9 +9,10 @@ import { intOption, numberOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
 
 const USAGE =
-  'usage: mpe-trace synth --ranks R [--seconds S] [--bytes N[K|M|G]] [--threads T] [--srcloc] [--seed N] [--block-size B] -o FILE.clog2\n' +
+  'usage: mpe-trace synth --ranks R [--seconds S] [--bytes N[K|M|G]] [--threads T] [--srcloc] [--comms] [--seed N] [--block-size B] -o FILE.clog2\n' +
   '  Writes a synthetic CLOG2 trace as MPE would: MPI states, nested user states, ring messages,\n' +
-  '  collectives, solo and info events, optional SRCLOC records. Stops after S simulated seconds\n' +
+  '  collectives, solo and info events, optional SRCLOC records (--srcloc) and two sub-communicators\n' +
+  '  (--comms). Stops after S simulated seconds\n' +
   '  (default 1) or about N bytes, whichever comes first. Same seed, same file.';
 
 function bytesOption(v: string | undefined): number | undefined {
@@ -23,7 +24,7 @@ function bytesOption(v: string | undefined): number | undefined {
 }
 
 async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--ranks', '--seconds', '--bytes', '--threads', '--seed', '--block-size', '-o'], ['--srcloc']);
+  const args = parseArgs(argv, ['--ranks', '--seconds', '--bytes', '--threads', '--seed', '--block-size', '-o'], ['--srcloc', '--comms']);
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}\n${USAGE}`);
   const ranks = intOption(args, '--ranks', 1, 4096);
   const out = args.values.get('-o');
@@ -40,6 +41,7 @@ async function run(argv: string[]): Promise<number> {
       bytes,
       threads: intOption(args, '--threads', 1, 64),
       srcloc: args.flags.has('--srcloc'),
+      subComms: args.flags.has('--comms'),
       seed: intOption(args, '--seed', 0, 2 ** 32 - 1),
       blockSize: intOption(args, '--block-size', 1024, 2 ** 30),
       sink: async (chunk) => {

@@ -16,6 +16,7 @@ export const MPI_STATES = {
   reduce: { id: 12, name: 'MPI_Reduce', color: 'MediumPurple' },
   commRank: { id: 24, name: 'MPI_Comm_rank', color: 'white' },
   commSize: { id: 27, name: 'MPI_Comm_size', color: 'white' },
+  commSplit: { id: 28, name: 'MPI_Comm_split', color: 'DarkOliveGreen2' },
   irecv: { id: 70, name: 'MPI_Irecv', color: 'PaleGreen' },
   isend: { id: 72, name: 'MPI_Isend', color: 'SkyBlue' },
   recv: { id: 77, name: 'MPI_Recv', color: 'green' },

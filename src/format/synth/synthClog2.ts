@@ -27,6 +27,8 @@ export interface SynthOptions {
   readonly threads?: number;
   /** Write SRCLOC records before the user events. */
   readonly srcloc?: boolean;
+  /** Split the ranks into two sub-communicators at init and run an MPI_Allreduce on them every 4th iteration. */
+  readonly subComms?: boolean;
   readonly seed?: number;
   readonly blockSize?: number;
   /** Write little-endian binary data (is_big_endian=FALSE), as a local file on x86 would be. */
@@ -106,6 +108,14 @@ interface Rec {
   readonly c: number;
   readonly d: number;
   readonly info: Uint8Array | undefined;
+  /** Logged on a sub-communicator (header icomm = its LID, rank = the comm rank), else on world. */
+  readonly comm: SubComm | undefined;
+}
+
+/** A process's membership in a sub-communicator. */
+interface SubComm {
+  readonly lid: number;
+  readonly rank: number;
 }
 
 class Generator {
@@ -113,6 +123,8 @@ class Generator {
   readonly ranks: number;
   readonly threads: number;
   readonly srcloc: boolean;
+  /** Per world rank: its half-communicator (made by MPI_Comm_split at init), when enabled. */
+  readonly halves: SubComm[] | undefined;
   readonly recs: Rec[] = [];
   private seq = 0;
   readonly expect = new Map<string, SynthExpectation>();
@@ -129,6 +141,12 @@ class Generator {
     this.ranks = o.ranks;
     this.threads = o.threads ?? 1;
     this.srcloc = o.srcloc === true;
+    if (o.subComms === true && o.ranks >= 2) {
+      // Ranks [0, h) and [h, R) split into two communicators with LIDs R+1 and R+2 (after world
+      // and the R MPI_COMM_SELFs, as MPE numbers them in a merged file).
+      const h = Math.ceil(o.ranks / 2);
+      this.halves = Array.from({ length: o.ranks }, (_, r) => (r < h ? { lid: o.ranks + 1, rank: r } : { lid: o.ranks + 2, rank: r - h }));
+    }
   }
 
   private expectation(name: string, kind: 'state' | 'arrow' | 'event'): SynthExpectation {
@@ -137,8 +155,8 @@ class Generator {
     return e;
   }
 
-  private push(t: number, kind: Kind, rank: number, thread: number, etype: number, a = 0, b = 0, c = 0, d = 0, info?: Uint8Array): void {
-    this.recs.push({ t, seq: this.seq++, kind, rank, thread, etype, a, b, c, d, info });
+  private push(t: number, kind: Kind, rank: number, thread: number, etype: number, a = 0, b = 0, c = 0, d = 0, info?: Uint8Array, comm?: SubComm): void {
+    this.recs.push({ t, seq: this.seq++, kind, rank, thread, etype, a, b, c, d, info, comm });
   }
 
   /** Takes the pending location of (rank, thread), like the reader's rule. */
@@ -155,19 +173,19 @@ class Generator {
     this.srclocSites.add(line);
   }
 
-  begin(t: number, rank: number, thread: number, etype: number, name: string, known?: KnownState): void {
+  begin(t: number, rank: number, thread: number, etype: number, name: string, known?: KnownState, comm?: SubComm): void {
     if (known) this.usedStates.add(known);
     const sourced = this.take(rank, thread);
-    this.push(t, Kind.Bare, rank, thread, etype);
+    this.push(t, Kind.Bare, rank, thread, etype, 0, 0, 0, 0, undefined, comm);
     const key = rank * this.threads + thread;
     let s = this.stacks.get(key);
     if (s === undefined) this.stacks.set(key, (s = []));
     s.push({ name, sourced });
   }
 
-  end(t: number, rank: number, thread: number, etype: number, info?: Uint8Array): void {
+  end(t: number, rank: number, thread: number, etype: number, info?: Uint8Array, comm?: SubComm): void {
     const sourced = this.take(rank, thread);
-    this.push(t, info ? Kind.Cargo : Kind.Bare, rank, thread, etype, 0, 0, 0, 0, info);
+    this.push(t, info ? Kind.Cargo : Kind.Bare, rank, thread, etype, 0, 0, 0, 0, info, comm);
     const s = this.stacks.get(rank * this.threads + thread)!.pop()!;
     const e = this.expectation(s.name, 'state');
     e.count++;
@@ -175,9 +193,9 @@ class Generator {
     if (sourced) e.sourcedEnd++;
   }
 
-  solo(t: number, rank: number, thread: number, etype: number, name: string, info?: Uint8Array): void {
+  solo(t: number, rank: number, thread: number, etype: number, name: string, info?: Uint8Array, comm?: SubComm): void {
     const sourced = this.take(rank, thread);
-    this.push(t, info ? Kind.Cargo : Kind.Bare, rank, thread, etype, 0, 0, 0, 0, info);
+    this.push(t, info ? Kind.Cargo : Kind.Bare, rank, thread, etype, 0, 0, 0, 0, info, comm);
     const e = this.expectation(name, 'event');
     e.count++;
     if (sourced) e.sourcedStart++;
@@ -315,6 +333,16 @@ function iteration(g: Generator, k: number, base: number): number {
       clock[r + 1] = tr;
     }
   }
+  // Every 4th iteration an MPI_Allreduce on each half-communicator (records on its LID).
+  if (g.halves !== undefined && k % 4 === 1) {
+    const halves = g.halves;
+    for (let r = 0; r < R; r++) g.begin((clock[r]! += 1e-7), r, 0, MPI_STATES.allreduce.id * 2, 'MPI_Allreduce', MPI_STATES.allreduce, halves[r]);
+    for (const lid of [R + 1, R + 2]) {
+      const members = [...Array(R).keys()].filter((r) => halves[r]!.lid === lid);
+      const done = Math.max(...members.map((r) => clock[r]!)) + g.dt(2e-6, 10e-6);
+      for (const r of members) g.end((clock[r] = done + g.dt(0, 2e-6)), r, 0, MPI_STATES.allreduce.id * 2 + 1, undefined, halves[r]);
+    }
+  }
   // A broadcast every 10 iterations.
   if (k % 10 === 0) {
     for (let r = 0; r < R; r++) g.begin((clock[r]! += 1e-7), r, 0, MPI_STATES.bcast.id * 2, 'MPI_Bcast', MPI_STATES.bcast);
@@ -395,6 +423,7 @@ export async function synthesizeClog2(options: SynthOptions): Promise<SynthRepor
   let t0 = 1e-6;
   const gids: Uint8Array[] = [gid(g.rng, t0, le)];
   for (let r = 0; r < R; r++) gids.push(gid(g.rng, t0 + r * 1e-6, le));
+  if (g.halves !== undefined) for (let h = 0; h < 2; h++) gids.push(gid(g.rng, t0 + 1e-3 + h * 1e-6, le));
   for (let r = 0; r < R; r++) {
     const t = t0 + r * 2e-6;
     await w.timeshift(t, r, r === 0 ? -0 : -g.rng.next() * 1e-3);
@@ -419,8 +448,23 @@ export async function synthesizeClog2(options: SynthOptions): Promise<SynthRepor
     g.end(t + 4e-8, r, 0, MPI_STATES.commSize.id * 2 + 1);
   }
   await flushRecords(g, w);
+  let tInit = t0 + 2e-6 + R * 1e-7;
+  if (g.halves !== undefined) {
+    // MPI_Comm_split: the state on world, the INTRA_CREATE COMMEVT, then MPE_Comm_init on the new comm.
+    for (let r = 0; r < R; r++) {
+      const half = g.halves[r]!;
+      const t = tInit + r * 1e-7;
+      g.begin(t, r, 0, MPI_STATES.commSplit.id * 2, 'MPI_Comm_split', MPI_STATES.commSplit);
+      g.end(t + 3e-8, r, 0, MPI_STATES.commSplit.id * 2 + 1);
+      g.solo(t + 4e-8, r, 0, COMM_INIT.etype, COMM_INIT.name, undefined, half);
+    }
+    // The COMMEVTs come before the records that use the new LIDs (same times, written first).
+    for (let r = 0; r < R; r++) await w.comm(tInit + r * 1e-7, 0, r, 0, 100, g.halves[r]!.lid, g.halves[r]!.rank, r, gids[g.halves[r]!.lid]!);
+    await flushRecords(g, w);
+    tInit += R * 1e-7 + 1e-6;
+  }
 
-  let base = t0 + 1e-5;
+  let base = Math.max(tInit, t0 + 1e-5);
   let k = 0;
   while (base < seconds && w.written < maxBytes) {
     base = iteration(g, k++, base);
@@ -435,12 +479,13 @@ export async function synthesizeClog2(options: SynthOptions): Promise<SynthRepor
   await w.eventDef(tEnd, 0, COMM_FINALIZE.etype, COMM_FINALIZE.color, COMM_FINALIZE.name);
   await w.endLog();
 
-  // Communicator table: world, then every process's MPI_COMM_SELF.
+  // Communicator table: world, every process's MPI_COMM_SELF, then the two halves if any.
   const commtableFptr = w.written;
-  const table = new Uint8Array(4 + 40 * (R + 1));
+  const comms = gids.length;
+  const table = new Uint8Array(4 + 40 * comms);
   const dv = new DataView(table.buffer);
-  dv.setInt32(0, R + 1, le);
-  for (let i = 0; i <= R; i++) {
+  dv.setInt32(0, comms, le);
+  for (let i = 0; i < comms; i++) {
     table.set(gids[i]!, 4 + 40 * i);
     dv.setInt32(4 + 40 * i + 32, i, le);
     dv.setInt32(4 + 40 * i + 36, 1, le);
@@ -470,10 +515,10 @@ async function flushRecords(g: Generator, w: Clog2BlockWriter): Promise<void> {
   for (const r of recs) {
     switch (r.kind) {
       case Kind.Bare:
-        await w.bare(r.t, 0, r.rank, r.thread, r.etype);
+        await w.bare(r.t, r.comm?.lid ?? 0, r.comm?.rank ?? r.rank, r.thread, r.etype);
         break;
       case Kind.Cargo:
-        await w.cargo(r.t, 0, r.rank, r.thread, r.etype, r.info!);
+        await w.cargo(r.t, r.comm?.lid ?? 0, r.comm?.rank ?? r.rank, r.thread, r.etype, r.info!);
         break;
       case Kind.Msg:
         await w.msg(r.t, 0, r.rank, r.thread, r.etype, 0, r.b, r.c, r.d);

@@ -22,6 +22,7 @@ const SHAPES: Omit<SynthOptions, 'sink'>[] = [
   { ranks: 1, seconds: 0.005, seed: 3, srcloc: true },
   { ranks: 4, seconds: 0.005, seed: 9, threads: 3, blockSize: 1024 },
   { ranks: 3, seconds: 0.005, seed: 21, srcloc: true, littleEndian: true },
+  { ranks: 5, seconds: 0.01, seed: 8, srcloc: true, subComms: true, threads: 2 },
 ];
 
 for (const shape of SHAPES) {
@@ -37,7 +38,8 @@ for (const shape of SHAPES) {
     assert.deepEqual(summary.warnings, []);
     assert.deepEqual(summary.records, report.records);
     // The communicator table: world (LID 0) and every process's MPI_COMM_SELF, all intra.
-    assert.deepEqual(summary.clog2?.commTable?.map((c) => [c.lid, c.kind, c.host]), Array.from({ length: shape.ranks + 1 }, (_, i) => [i, 1, 'synthhost']));
+    const comms = shape.ranks + 1 + (shape.subComms ? 2 : 0);
+    assert.deepEqual(summary.clog2?.commTable?.map((c) => [c.lid, c.kind, c.host]), Array.from({ length: comms }, (_, i) => [i, 1, 'synthhost']));
     assert.equal(summary.unmatched.reference, 0);
     assert.equal(summary.unmatched.droppedFinals, 0);
     const got = new Map<string, { kind: string; count: number; sourcedStart: number; sourcedEnd: number }>();
@@ -51,7 +53,13 @@ for (const shape of SHAPES) {
     }
     assert.deepEqual(Object.fromEntries([...got].sort()), Object.fromEntries([...report.drawables].sort()));
     assert.deepEqual(summary.sourceLocations, { records: report.srclocRecords, sites: report.srclocSites });
-    assert.equal(summary.lineIDMaps[0]!.rows.length, shape.ranks * (shape.threads ?? 1));
+    // One line per (rank, thread) on world, plus one per rank on its half-communicator.
+    assert.equal(summary.lineIDMaps[0]!.rows.length, shape.ranks * (shape.threads ?? 1) + (shape.subComms ? shape.ranks : 0));
+    if (shape.subComms) {
+      const half = Math.ceil(shape.ranks / 2);
+      const commView = summary.lineIDMaps[1]!.rows.map((r) => r.path.slice(0, 2).join(':'));
+      for (let r = 0; r < shape.ranks; r++) assert.ok(commView.includes(r < half ? `${shape.ranks + 1}:${r}` : `${shape.ranks + 2}:${r - half}`), `rank ${r}`);
+    }
     for (let i = 1; i < drawables.length; i++) {
       const [a, b] = [drawables[i - 1]!, drawables[i]!];
       assert.ok(a.latest < b.latest || (a.latest === b.latest && a.earliest >= b.earliest), `order at ${i}`);
