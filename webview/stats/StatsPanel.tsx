@@ -6,6 +6,7 @@ import { CategoryTable } from './CategoryTable';
 import { DurationHistogram } from './DurationHistogram';
 import { formatBytes, formatCount, formatSeconds, rgbaCss } from './format';
 import { MessageList, MessageMatrix } from './MessageMatrix';
+import { MessageSizes } from './MessageSizes';
 import { RowChart } from './RowChart';
 import { useTheme } from './theme';
 import { loadSettings, onHostMessage, saveSettings, send, type PanelSettings, type SortKey } from './vscodeApi';
@@ -195,6 +196,7 @@ export function StatsPanel() {
                 {...(state.messages !== undefined ? { selected: { from: state.messages.from, to: state.messages.to } } : {})}
                 onSelect={(from, to) => send({ kind: 'listMessages', from, to })}
               />
+              <MessageSizes sizes={stats.messages.sizes} tags={stats.messages.tags} />
               {state.messages !== undefined ? (
                 <MessageList
                   title={`${labelOf(state.messages.from)} → ${labelOf(state.messages.to)}`}

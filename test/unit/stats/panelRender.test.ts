@@ -113,6 +113,11 @@ test('statistics webview renders table, charts and matrix, and talks back', { sk
     await page.mouse.click(bars.x + bars.width * (3.5 / 4), bars.y + bars.height - 2);
     assert.deepEqual((await posted(page)).at(-1), { kind: 'revealRow', lineID: 3 });
 
+    // Size distribution and tags: 60 messages in each.
+    const sizeCounts = await page.$$eval('table.bars:first-of-type td.num', (tds) => tds.map((td) => Number(td.textContent)));
+    assert.equal(sizeCounts.reduce((a, b) => a + b, 0), 60);
+    assert.match((await page.textContent('.message-breakdown')) ?? '', /Sizes.*0 B.*Tags.*tag 100/s);
+
     // A matrix cell click asks for that pair's messages; the answer is listed.
     const box = (await page.locator('canvas.matrix').boundingBox())!;
     const side = (box.width - 34) / 4;
