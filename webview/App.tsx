@@ -54,6 +54,7 @@ export function App() {
           return;
         case 'status':
           setStatus(m);
+          c.suspend();
           document.body.dataset.state = m.phase;
           return;
         case 'window':

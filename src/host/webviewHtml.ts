@@ -22,7 +22,6 @@ export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, 
     `script-src 'nonce-${nonce}'`,
     `style-src ${webview.cspSource}`,
     `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource} data:`,
   ].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">

@@ -42,7 +42,7 @@ export interface ViewSummary {
   readonly lowestDepth: number | undefined;
 }
 
-export const ROW_HEIGHT_PX = 20;
+export const ROW_HEIGHT_PX = 24;
 
 /** Data-frame durations are appended here when a harness (bench) provides the array. */
 function frameLog(): number[] | undefined {
@@ -53,6 +53,7 @@ const PAN_STEP = 0.2;
 const WHEEL_ZOOM_PER_PX = 0.002;
 const DRAG_THRESHOLD_PX = 3;
 const PERSIST_DELAY_MS = 250;
+const WHEEL_GESTURE_MS = 400;
 
 type Drag =
   | { readonly kind: 'pan'; readonly x: number; readonly y: number; readonly view: TimeWindow; readonly scroll: number; moved: boolean }
@@ -82,6 +83,7 @@ export class TimelineController {
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cleanups: (() => void)[] = [];
   private summaryPending = false;
+  private lastWheelAt = -Infinity;
 
   constructor(
     private readonly el: TimelineElements,
@@ -143,6 +145,15 @@ export class TimelineController {
     this.scrollPx = clampScroll(this.rowViewport(), this.scrollPx);
     this.el.vscroll.scrollTop = this.scrollPx;
     this.viewChanged();
+  }
+
+  /** The document is reloading or failed: drop what is loaded (it is no longer current). */
+  suspend(): void {
+    this.main.reset(-1);
+    this.overview.reset(-1);
+    this.overviewDirty = true;
+    this.markAll();
+    this.summary();
   }
 
   onWindow(m: WindowMessage): void {
@@ -475,6 +486,10 @@ export class TimelineController {
       const d = e.shiftKey && dx === 0 ? dy : dx;
       return this.setWindow(panBy(this.view, d / this.width, this.fullRange()), false);
     }
+    // One history entry per wheel gesture (a pause of WHEEL_GESTURE_MS starts a new one).
+    const now = performance.now();
+    if (now - this.lastWheelAt > WHEEL_GESTURE_MS) this.history.push(this.view);
+    this.lastWheelAt = now;
     const anchor = this.scale().pxToTime(e.offsetX);
     this.setWindow(zoomAt(this.view, Math.exp(-dy * WHEEL_ZOOM_PER_PX), anchor, this.fullRange()), false);
   }
