@@ -2,8 +2,8 @@
  * Opens a trace file for the CLI: gunzips `.gz` (or gzip-magic) input into memory, detects the
  * format from the first bytes and hands the source to that format's opener.
  *
- * Extension point: CLOG2 / CLOG readers plug in with `registerTraceOpener('clog2', opener)`;
- * `info` and `dump` then work for them unchanged.
+ * CLOG2 / CLOG inputs are streamed through the converter (openClogTrace.ts); other formats plug
+ * in with `registerTraceOpener`.
  */
 import type { ByteSource } from '../format/bytes/byteSource';
 import { FormatError } from '../format/bytes/formatError';
@@ -14,6 +14,8 @@ import { looksLikeSlog2 } from '../format/slog2/header';
 import { Slog2File } from '../format/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
 import { gunzipToMemory, hasGzipMagic } from '../io/gzip';
+import { openTraceInput } from '../io/traceInput';
+import { openClogTrace } from './openClogTrace';
 
 export type TraceFormat = TraceInfo['format'];
 
@@ -79,6 +81,10 @@ export async function openByteSource(path: string): Promise<ByteSource> {
 }
 
 export async function openTrace(path: string): Promise<OpenedTrace> {
+  // CLOG2 / CLOG are read as a stream (gzip decompressed on the fly), everything else by position.
+  const input = await openTraceInput(path);
+  if (input.format === 'clog2' || input.format === 'clog') return openClogTrace(input);
+  await input.file.close();
   const source = await openByteSource(path);
   try {
     const head = await source.read(0, Math.min(64, source.size));

@@ -1,7 +1,7 @@
 /** `mpe-trace dump FILE [--from T] [--to T] [--json]`: every real drawable intersecting the window, one per line. */
 import { infoText } from '../../format/model/infoFormat';
 import { javaDouble } from '../../format/model/javaNumber';
-import type { Category, Drawable, Primitive } from '../../format/model/types';
+import type { Category, Drawable, Primitive, SourceLocation } from '../../format/model/types';
 import { unknownCategory } from '../../format/slog2/categoryMap';
 import { numberOption, parseArgs, UsageError } from '../args';
 import { openTrace } from '../openTrace';
@@ -10,7 +10,8 @@ import { registerCommand } from '../registry';
 const USAGE =
   'usage: mpe-trace dump FILE [--from T] [--to T] [--json]\n' +
   '  One line per real drawable intersecting [from, to] (seconds, closed), in increasing start time:\n' +
-  '  category, kind, vertices (time, lineID), popup text. --json prints JSON lines.';
+  '  category, kind, vertices (time, lineID), popup text, and "@ file:line .. file:line" where the\n' +
+  '  trace recorded a source location (start .. end). --json prints JSON lines.';
 
 export interface DumpRecord {
   readonly category: number;
@@ -20,6 +21,8 @@ export interface DumpRecord {
   readonly latest: number;
   readonly vertices: [number, number][];
   readonly info: string;
+  /** Where the drawable was logged in the code (start = state start / arrow send / event; end = state end / arrow receive). */
+  readonly source?: { readonly start?: SourceLocation; readonly end?: SourceLocation };
   readonly members?: DumpRecord[];
 }
 
@@ -33,6 +36,7 @@ function primitiveRecord(p: Primitive, categories: ReadonlyMap<number, Category>
     latest: p.latest,
     vertices: p.vertices.map((v) => [v.time, v.lineID]),
     info: infoText(c.infoKeys, c.infoTypes, p.info),
+    ...(p.source !== undefined && (p.source.start !== undefined || p.source.end !== undefined) ? { source: p.source } : {}),
   };
 }
 
@@ -56,7 +60,9 @@ export function dumpRecord(d: Drawable, categories: ReadonlyMap<number, Category
 export function formatDumpLine(r: DumpRecord): string {
   const head = (x: DumpRecord) => `${x.name}[${x.category}] ${x.kind} ${x.vertices.map(([t, l]) => `(${javaDouble(t)}, ${l})`).join(' ')}`;
   const text = (x: DumpRecord) => (x.info === '' ? '' : ` : ${JSON.stringify(x.info).slice(1, -1)}`);
-  if (r.members === undefined) return head(r) + text(r);
+  const at = (l: SourceLocation | undefined) => (l === undefined ? '' : `${l.file}:${l.line}`);
+  const source = (x: DumpRecord) => (x.source === undefined ? '' : ` @ ${at(x.source.start) || '-'}${x.source.end ? ` .. ${at(x.source.end)}` : ''}`);
+  if (r.members === undefined) return head(r) + text(r) + source(r);
   return `${r.name}[${r.category}] composite [${javaDouble(r.earliest)}, ${javaDouble(r.latest)}]${text(r)} { ${r.members.map((m) => head(m) + text(m)).join(' ; ')} }`;
 }
 
