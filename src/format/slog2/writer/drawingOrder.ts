@@ -37,48 +37,80 @@ export function compareDrawables(a: Drawable, b: Drawable): number {
   return finalVertex(a).lineID - finalVertex(b).lineID;
 }
 
+/** Reusable key and index arrays (the writer is single-threaded; results are consumed at once). */
+let keyEarliest = new Float64Array(1024);
+let keyLatest = new Float64Array(1024);
+let keyCategory = new Int32Array(1024);
+let orderA = new Uint32Array(1024);
+let orderB = new Uint32Array(1024);
+
+function ensureScratch(n: number): void {
+  if (n <= orderA.length) return;
+  let cap = orderA.length;
+  while (cap < n) cap *= 2;
+  keyEarliest = new Float64Array(cap);
+  keyLatest = new Float64Array(cap);
+  keyCategory = new Int32Array(cap);
+  orderA = new Uint32Array(cap);
+  orderB = new Uint32Array(cap);
+}
+
 /**
- * The drawing-order permutation of a node list (stable). Keys are copied once into typed arrays
- * (one pass over the drawables), then indices are insertion-sorted — drawables arrive in end-time
- * order, so drawing order differs only around nested or overlapping ones — with a move budget
- * after which the built-in sort takes over. Linear for typical traces.
+ * The drawing-order permutation of a node list (stable): keys copied once into typed arrays,
+ * then a natural merge sort of indices — drawables arrive in end-time order, so long ascending
+ * runs are common and the sort is close to linear; O(n log n) at worst. The returned array is
+ * scratch space, valid until the next call.
  */
 export function drawingOrderIndex(items: readonly Drawable[]): Uint32Array {
   const n = items.length;
-  const e = new Float64Array(n);
-  const l = new Float64Array(n);
-  const c = new Int32Array(n);
+  ensureScratch(n);
+  const e = keyEarliest;
+  const l = keyLatest;
+  const c = keyCategory;
   for (let i = 0; i < n; i++) {
     const d = items[i]!;
     e[i] = d.earliest;
     l[i] = d.latest;
     c[i] = d.category;
   }
-  const cmp = (a: number, b: number): number => {
-    if (e[a] !== e[b]) return e[a]! < e[b]! ? -1 : 1;
-    if (l[a] !== l[b]) return l[a]! > l[b]! ? -1 : 1;
-    if (c[a] !== c[b]) return c[a]! - c[b]!;
-    // Rare full ties of the bounds and category: compare the line IDs.
+  // a strictly before b in drawing order (equal in all five keys: not before, which keeps stability).
+  const before = (a: number, b: number): boolean => {
+    if (e[a] !== e[b]) return e[a]! < e[b]!;
+    if (l[a] !== l[b]) return l[a]! > l[b]!;
+    if (c[a] !== c[b]) return c[a]! < c[b]!;
     const x = items[a]!;
     const y = items[b]!;
-    return startVertex(x).lineID - startVertex(y).lineID || finalVertex(x).lineID - finalVertex(y).lineID;
+    const s = startVertex(x).lineID - startVertex(y).lineID;
+    return s !== 0 ? s < 0 : finalVertex(x).lineID < finalVertex(y).lineID;
   };
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  let budget = 8 * n + 64;
-  for (let i = 1; i < n; i++) {
-    const item = order[i]!;
-    let j = i - 1;
-    while (j >= 0 && cmp(order[j]!, item) > 0) {
-      order[j + 1] = order[j]!;
-      j--;
-      if (--budget < 0) {
-        order[j + 1] = item;
-        order.sort((a, b) => cmp(a, b) || a - b);
-        return order;
+  let src = orderA;
+  let dst = orderB;
+  for (let i = 0; i < n; i++) src[i] = i;
+  // Natural merge sort: merge neighbouring ascending runs pairwise until one run remains.
+  for (;;) {
+    let runs = 0;
+    let start = 0;
+    while (start < n) {
+      let mid = start + 1;
+      while (mid < n && !before(src[mid]!, src[mid - 1]!)) mid++;
+      let end = mid;
+      if (mid < n) {
+        end = mid + 1;
+        while (end < n && !before(src[end]!, src[end - 1]!)) end++;
       }
+      let a = start;
+      let b = mid;
+      let k = start;
+      while (a < mid && b < end) dst[k++] = before(src[b]!, src[a]!) ? src[b++]! : src[a++]!;
+      while (a < mid) dst[k++] = src[a++]!;
+      while (b < end) dst[k++] = src[b++]!;
+      runs++;
+      start = end;
     }
-    order[j + 1] = item;
+    const t = src;
+    src = dst;
+    dst = t;
+    if (runs <= 1) break;
   }
-  return order;
+  return src.subarray(0, n);
 }

@@ -204,14 +204,16 @@ export class Shadow {
     const category = this.memberCategory!;
     const children = this.childShadows!;
     const n = earliest.length;
-    const exclusion = new Float64Array(n);
+    ensureMemberScratch(n);
+    const exclusion = scratchExclusion;
+    exclusion.fill(0, 0, n);
     // Members share this shadow's lineIDs, so drawing order reduces to earliest ↑, latest ↓, category ↑.
     let sorted = true;
     for (let i = 1; i < n && sorted; i++) if (compareMembers(earliest, latest, category, i - 1, i) > 0) sorted = false;
-    const order = new Uint32Array(n);
+    const order = scratchOrder.subarray(0, n);
     for (let i = 0; i < n; i++) order[i] = i;
     if (!sorted) sortMembers(order, earliest, latest, category);
-    const stack = new Uint32Array(n);
+    const stack = scratchStack;
     let depth = 0;
     let previous = -1;
     for (let k = 0; k < n; k++) {
@@ -245,24 +247,54 @@ export class Shadow {
   }
 }
 
-/** Stable sort of member indices: insertion sort (members arrive nearly in order), built-in sort past a move budget. */
+/** Reusable arrays for exclusiveDurations (single-threaded writer; consumed before the next call). */
+let scratchExclusion = new Float64Array(1024);
+let scratchOrder = new Uint32Array(1024);
+let scratchStack = new Uint32Array(1024);
+
+function ensureMemberScratch(n: number): void {
+  if (n <= scratchOrder.length) return;
+  let cap = scratchOrder.length;
+  while (cap < n) cap *= 2;
+  scratchExclusion = new Float64Array(cap);
+  scratchOrder = new Uint32Array(cap);
+  scratchStack = new Uint32Array(cap);
+}
+
+let scratchMerge = new Uint32Array(1024);
+
+/** Stable natural merge sort of member indices (members arrive nearly in order: few runs). */
 function sortMembers(order: Uint32Array, earliest: readonly number[], latest: readonly number[], category: readonly number[]): void {
   const n = order.length;
-  let budget = 8 * n + 64;
-  for (let i = 1; i < n; i++) {
-    const item = order[i]!;
-    let j = i - 1;
-    while (j >= 0 && compareMembers(earliest, latest, category, order[j]!, item) > 0) {
-      order[j + 1] = order[j]!;
-      j--;
-      if (--budget < 0) {
-        order[j + 1] = item;
-        order.sort((a, b) => compareMembers(earliest, latest, category, a, b) || a - b);
-        return;
+  if (scratchMerge.length < n) scratchMerge = new Uint32Array(Math.max(n, scratchMerge.length * 2));
+  let src: Uint32Array = order;
+  let dst: Uint32Array = scratchMerge.subarray(0, n);
+  for (;;) {
+    let runs = 0;
+    let start = 0;
+    while (start < n) {
+      let mid = start + 1;
+      while (mid < n && compareMembers(earliest, latest, category, src[mid - 1]!, src[mid]!) <= 0) mid++;
+      let end = mid;
+      if (mid < n) {
+        end = mid + 1;
+        while (end < n && compareMembers(earliest, latest, category, src[end - 1]!, src[end]!) <= 0) end++;
       }
+      let a = start;
+      let b = mid;
+      let k = start;
+      while (a < mid && b < end) dst[k++] = compareMembers(earliest, latest, category, src[b]!, src[a]!) < 0 ? src[b++]! : src[a++]!;
+      while (a < mid) dst[k++] = src[a++]!;
+      while (b < end) dst[k++] = src[b++]!;
+      runs++;
+      start = end;
     }
-    order[j + 1] = item;
+    const t = src;
+    src = dst;
+    dst = t;
+    if (runs <= 1) break;
   }
+  if (src !== order) order.set(src);
 }
 
 function compareMembers(earliest: readonly number[], latest: readonly number[], category: readonly number[], a: number, b: number): number {
