@@ -1,7 +1,9 @@
-// Benchmark of exact range statistics (issue 7): a synthetic MPI-like SLOG-2 file is written once
-// with our writer into a temp dir, then each measurement runs in a fresh child process so that
-// process.resourceUsage().maxRSS is the statistics' own peak, not the generator's.
-//   BENCH_STATS_MB  target file size in MiB (default 1024)
+// Benchmark of exact range statistics (issue 7): a big SLOG-2 file is made once in a temp dir —
+// `mpe-trace synth` (realistic CLOG2) + `mpe-trace convert` from the built CLI when dist/cli.js has
+// them, else a simpler generator through our writer — then each measurement runs in a fresh child
+// process so that process.resourceUsage().maxRSS is the statistics' own peak, not the generator's.
+//   BENCH_STATS_MB      target SLOG-2 size in MiB (default 1024)
+//   BENCH_STATS_SOURCE  synth | writer (default: synth when available)
 // Measured: the whole trace and a 1 % range in the middle (time, drawables/s, peak RSS).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -49,6 +51,29 @@ function iteration(i: number, out: Drawable[]): void {
     out.push(makePrimitive(0, [{ time: s0 + 1.5e-5, lineID: r }, { time: s0 + 5e-4, lineID: (r + 1) % RANKS }], info));
     out.push(s(s0, s0 + 7e-4 + j, 2));
   }
+}
+
+/** CLOG2 bytes per SLOG-2 byte after conversion (measured on synth output: 100 MB → 67 MB). */
+const CLOG2_PER_SLOG2 = 1.5;
+
+function synthAvailable(cli: string): boolean {
+  if (!fs.existsSync(cli)) return false;
+  const r = spawnSync(process.execPath, [cli, 'synth', '--help'], { encoding: 'utf8' });
+  return r.status === 0 && /usage: mpe-trace synth/.test(r.stdout);
+}
+
+/** synth → convert with the built CLI; the CLOG2 is deleted once converted. */
+function generateWithSynth(cli: string, dir: string, file: string, targetBytes: number): { bytes: number; drawables: number; seconds: number } {
+  const started = performance.now();
+  const clog2 = path.join(dir, 'synthetic.clog2');
+  const mib = Math.max(1, Math.round((targetBytes * CLOG2_PER_SLOG2) / 2 ** 20));
+  const synth = spawnSync(process.execPath, [cli, 'synth', '--ranks', String(RANKS), '--bytes', `${mib}M`, '--seed', '7', '-o', clog2], { encoding: 'utf8' });
+  if (synth.status !== 0) throw new Error(`synth failed: ${synth.stderr}`);
+  const conv = spawnSync(process.execPath, [cli, 'convert', clog2, '-o', file], { encoding: 'utf8' });
+  if (conv.status !== 0) throw new Error(`convert failed: ${conv.stderr}`);
+  fs.rmSync(clog2, { force: true });
+  const drawables = Number(/(\d+) drawables/.exec(conv.stdout + conv.stderr)?.[1] ?? Number.NaN);
+  return { bytes: fs.statSync(file).size, drawables, seconds: (performance.now() - started) / 1000 };
 }
 
 async function generate(file: string, targetBytes: number): Promise<{ bytes: number; drawables: number; seconds: number }> {
@@ -123,8 +148,12 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-stats-bench-'));
   const file = path.join(dir, 'synthetic.slog2');
   try {
-    const g = await generate(file, mib * 1024 * 1024);
-    console.log(`stats bench: generated ${(g.bytes / 2 ** 20).toFixed(0)} MiB, ${g.drawables} drawables, ${RANKS} ranks in ${g.seconds.toFixed(1)} s`);
+    const cli = path.join(process.env.MPE_TRACE_ROOT ?? process.cwd(), 'dist', 'cli.js');
+    const useSynth = process.env.BENCH_STATS_SOURCE !== 'writer' && synthAvailable(cli);
+    const g = useSynth ? generateWithSynth(cli, dir, file, mib * 2 ** 20) : await generate(file, mib * 2 ** 20);
+    console.log(
+      `stats bench: generated ${(g.bytes / 2 ** 20).toFixed(0)} MiB SLOG-2 (${useSynth ? 'mpe-trace synth + convert' : 'writer generator'}), ${g.drawables} drawables, ${RANKS} ranks in ${g.seconds.toFixed(1)} s`,
+    );
     runMeasurements(file);
   } finally {
     if (process.env.BENCH_KEEP === undefined) fs.rmSync(dir, { recursive: true, force: true }); else console.log(file);
