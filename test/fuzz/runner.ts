@@ -42,6 +42,8 @@ interface Options {
   readonly jobs: number;
   /** Stop starting cases after this many seconds (0 = no budget): keeps the CI slice bounded on a slow machine. */
   readonly timeBudgetS: number;
+  /** Harness self-test: case 1 hangs / crashes / exhausts the heap / grows RSS on purpose. */
+  readonly selfTest: string | undefined;
   readonly dumpTo: string | undefined;
   readonly replay: string | undefined;
   readonly root: string;
@@ -62,7 +64,7 @@ function parseOptions(argv: readonly string[], root: string): Options {
     if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${v}`);
     return n;
   };
-  const known = new Set(['--cases', '--seed', '--target', '--time-limit-ms', '--wall-slack', '--heap-mb', '--rss-mb', '--save-dir', '--case', '--max-failures', '--jobs', '--time-budget-s', '--out', '--replay', '--no-save', '--quiet', '--json']);
+  const known = new Set(['--cases', '--seed', '--target', '--time-limit-ms', '--wall-slack', '--heap-mb', '--rss-mb', '--save-dir', '--case', '--max-failures', '--jobs', '--time-budget-s', '--self-test', '--out', '--replay', '--no-save', '--quiet', '--json']);
   for (const a of argv) if (a.startsWith('--') && !known.has(a)) throw new Error(`unknown option ${a}`);
   const target = value('--target') ?? 'all';
   if (target !== 'all' && !(TARGETS as readonly string[]).includes(target)) throw new Error(`--target must be one of all, ${TARGETS.join(', ')}`);
@@ -82,6 +84,7 @@ function parseOptions(argv: readonly string[], root: string): Options {
     maxFailures: int('--max-failures', 20),
     jobs: int('--jobs', 1),
     timeBudgetS: int('--time-budget-s', 0),
+    selfTest: value('--self-test'),
     dumpTo: value('--out'),
     replay: value('--replay'),
     root,
@@ -100,7 +103,7 @@ class CaseWorker {
 
   private async spawn(): Promise<Worker> {
     const w = new Worker(path.join(__dirname, 'worker.js'), {
-      workerData: { root: this.options.root },
+      workerData: { root: this.options.root, selfTest: this.options.selfTest, slowMs: this.options.timeLimitMs * 1.5 },
       resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
     // Events of a worker already terminated (a hang) must not reach the handlers of its successor.

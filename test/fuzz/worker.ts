@@ -33,8 +33,38 @@ async function execute(id: CaseId, bytes: Uint8Array, truncatedAt: number | unde
   }
 }
 
+const selfTest = (workerData as { selfTest?: string }).selfTest;
+
+/** `--self-test KIND`: case 1 misbehaves on purpose, so a test can see the watchdog and caps catch it. */
+function misbehave(kind: string): void {
+  if (kind === 'hang') for (;;);
+  if (kind === 'crash') throw new TypeError('self-test crash');
+  if (kind === 'slow') {
+    // Spin on CPU time, not wall time: the limit is checked on CPU time.
+    const cpu0 = process.cpuUsage();
+    const limit = (workerData as { slowMs: number }).slowMs * 1000;
+    for (let d = process.cpuUsage(cpu0); d.user + d.system < limit; d = process.cpuUsage(cpu0));
+    return;
+  }
+  const keep: unknown[] = [];
+  // 'oom': V8 heap (caught by resourceLimits); 'memory': array buffers outside the heap (caught by the RSS cap).
+  for (;;) keep.push(kind === 'oom' ? new Array(1 << 16).fill({ x: keep.length }) : new Uint8Array(64 << 20).fill(1));
+}
+
 port.on('message', (msg: ToWorker) => {
   void (async () => {
+    if (selfTest !== undefined && msg.type === 'run' && msg.id.index === 1) {
+      try {
+        const started = performance.now();
+        const cpu0 = process.cpuUsage();
+        misbehave(selfTest);
+        const d = process.cpuUsage(cpu0);
+        port.postMessage({ id: msg.id, outcome: 'ok', ms: performance.now() - started, cpuMs: (d.user + d.system) / 1000, bytes: 0, seedName: 'self-test', steps: [] });
+      } catch (e) {
+        port.postMessage({ id: msg.id, outcome: 'crash', ms: 0, cpuMs: 0, bytes: 0, seedName: 'self-test', steps: [], message: String(e) });
+      }
+      return;
+    }
     if (msg.type === 'run') {
       const c = makeCase(msg.id, corpus);
       port.postMessage(await execute(c.id, c.bytes, c.truncatedAt, c.endLogEnd, { seedName: c.seedName, steps: c.steps }));
