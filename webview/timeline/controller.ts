@@ -54,6 +54,7 @@ const WHEEL_ZOOM_PER_PX = 0.002;
 const DRAG_THRESHOLD_PX = 3;
 const PERSIST_DELAY_MS = 250;
 const WHEEL_GESTURE_MS = 400;
+const OVERVIEW_MAX_ROWS = 256;
 
 type Drag =
   | { readonly kind: 'pan'; readonly x: number; readonly y: number; readonly view: TimeWindow; readonly scroll: number; moved: boolean }
@@ -257,6 +258,11 @@ export class TimelineController {
     return this.init?.yMaps[this.mapIndex]?.rows.length ?? 0;
   }
 
+  /** The overview strip summarises the first OVERVIEW_MAX_ROWS rows (it is for moving in time). */
+  private overviewRows(): number {
+    return Math.min(this.rowCount(), OVERVIEW_MAX_ROWS);
+  }
+
   private rowViewport(): RowViewport {
     return { rowCount: this.rowCount(), rowHeight: ROW_HEIGHT_PX, scrollPx: this.scrollPx, heightPx: this.height };
   }
@@ -279,7 +285,7 @@ export class TimelineController {
     this.main.update(this.visible());
     if (this.overviewWidth > 0) {
       const full = this.fullRange();
-      const rc = this.rowCount();
+      const rc = this.overviewRows();
       this.overview.update({ t0: full.t0, t1: full.t1, rowStart: 0, rowEnd: rc, rowCount: rc, mapIndex: this.mapIndex, pixelWidth: this.overviewWidth });
     }
     this.scheduler.mark(...layers);
@@ -406,7 +412,7 @@ export class TimelineController {
       off.height = Math.max(1, Math.round(h * dpr));
       const octx = off.getContext('2d')!;
       octx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawOverviewData(octx, w, h, fullScale, this.rowCount(), this.overview.drawableFor({ mapIndex: this.mapIndex }), p);
+      drawOverviewData(octx, w, h, fullScale, this.overviewRows(), this.overview.drawableFor({ mapIndex: this.mapIndex }), p);
       this.overviewDirty = this.overview.drawableFor({ mapIndex: this.mapIndex }) === undefined;
     }
     const ctx = this.el.overview.getContext('2d')!;
