@@ -22,6 +22,7 @@ export function App() {
     vspacer: useRef<HTMLDivElement>(null),
     overview: useRef<HTMLCanvasElement>(null),
     overviewWindow: useRef<HTMLDivElement>(null),
+    tooltip: useRef<HTMLDivElement>(null),
   };
 
   useEffect(() => {
@@ -38,6 +39,7 @@ export function App() {
         vspacer: refs.vspacer.current!,
         overview: refs.overview.current!,
         overviewWindow: refs.overviewWindow.current!,
+        tooltip: refs.tooltip.current!,
       },
       postToHost,
       saveView,
@@ -106,6 +108,7 @@ export function App() {
           <canvas ref={refs.grid} class="layer" />
           <canvas ref={refs.data} class="layer" />
           <canvas ref={refs.overlay} class="layer overlay" />
+          <div ref={refs.tooltip} class="tooltip" role="tooltip" hidden />
         </div>
         <div class="vscroll" ref={refs.vscroll}>
           <div ref={refs.vspacer} class="vspacer" />

@@ -8,11 +8,13 @@ import type { CommandMessage, InitMessage, ViewState, WebviewToHost, WindowFaile
 import type { VisibleWindow } from '../../src/format/query/windowKey';
 import { FrameScheduler, type LayerName } from './scheduler';
 import { WindowLoader } from './windowLoader';
-import { TimeScale, clampWindow, panBy, zoomAt, type TimeWindow } from './timeScale';
+import { TimeScale, clampWindow, formatDuration, formatTime, panBy, zoomAt, type TimeWindow } from './timeScale';
 import { clampScroll, rowAt, visibleRows, type RowViewport } from './rowLayout';
 import { ZoomHistory } from './zoomHistory';
 import { readPalette, watchTheme, type Palette } from './theme';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
+import { hitTest, type Hit } from './hitTest';
+import { FLAG_SHADOW, type WindowColumns } from '../../src/protocol/wire';
 
 export interface TimelineElements {
   readonly root: HTMLElement;
@@ -26,6 +28,7 @@ export interface TimelineElements {
   readonly vspacer: HTMLElement;
   readonly overview: HTMLCanvasElement;
   readonly overviewWindow: HTMLElement;
+  readonly tooltip: HTMLElement;
 }
 
 export interface PersistedView extends ViewState {
@@ -444,6 +447,7 @@ export class TimelineController {
     on(overlay, 'pointermove', (e) => this.onPointerMove(e));
     on(overlay, 'pointerup', (e) => this.onPointerUp(e));
     on(overlay, 'pointerleave', () => {
+      this.updateTooltip(undefined);
       this.hoverX = undefined;
       this.hoverRow = undefined;
       this.scheduler.mark('overlay', 'labels');
@@ -482,8 +486,60 @@ export class TimelineController {
     });
   }
 
+  /** A light tooltip for what is under the pointer (DOM, so hover never repaints the canvases). */
+  private updateTooltip(e: PointerEvent | undefined): void {
+    const tip = this.el.tooltip;
+    const loaded = this.main.drawableFor(this.visible());
+    const hit = e && loaded && this.init ? hitTest(loaded.columns, this.scale().offsetMapper(loaded.columns.header.baseTime), this.rowViewport(), e.offsetX, e.offsetY) : undefined;
+    if (!e || !hit || !loaded) {
+      tip.hidden = true;
+      return;
+    }
+    tip.textContent = this.describe(hit, loaded.columns);
+    tip.hidden = false;
+    const left = Math.min(e.offsetX + 14, Math.max(0, this.width - tip.offsetWidth - 4));
+    const top = e.offsetY + 18 + tip.offsetHeight > this.height ? e.offsetY - tip.offsetHeight - 8 : e.offsetY + 18;
+    tip.style.transform = `translate(${left}px, ${top}px)`;
+  }
+
+  private describe(hit: Hit, c: WindowColumns): string {
+    const init = this.init!;
+    const name = (cat: number): string => init.categories.find((k) => k.index === cat)?.name ?? `category ${cat}`;
+    const label = (row: number): string => `${init.yMaps[this.mapIndex]?.columns.join('/') ?? 'row'} ${init.yMaps[this.mapIndex]?.rows[row] ?? row}`;
+    const base = c.header.baseTime;
+    switch (hit.kind) {
+      case 'state': {
+        const st = c.states;
+        const d = st.end[hit.index]! - st.start[hit.index]!;
+        return `${name(st.category[hit.index]!)} · ${formatDuration(d)} · ${label(st.row[hit.index]!)}${st.depth[hit.index]! > 0 ? ` · nesting ${st.depth[hit.index]}` : ''}`;
+      }
+      case 'shadow': {
+        const sh = c.shadows;
+        const w = c.shadowWeights;
+        const from = sh.weightStart[hit.index]!;
+        const parts: string[] = [];
+        for (let k = from; k < from + Math.min(3, sh.weightCount[hit.index]!); k++) parts.push(`${name(w.category[k]!)} ${(w.excl[k]! * 100).toFixed(0)}%`);
+        return `summary of ${sh.count[hit.index]} drawables · ${label(sh.row[hit.index]!)} · ${parts.join(', ')}`;
+      }
+      case 'arrow': {
+        const ar = c.arrows;
+        const shadow = (ar.flags[hit.index]! & FLAG_SHADOW) !== 0;
+        const what = shadow ? `summary of ${ar.count[hit.index]} arrows` : name(ar.category[hit.index]!);
+        return `${what} · ${formatDuration(ar.end[hit.index]! - ar.start[hit.index]!)} · ${label(ar.fromRow[hit.index]!)} → ${label(ar.toRow[hit.index]!)}`;
+      }
+      case 'event': {
+        const ev = c.events;
+        const shadow = (ev.flags[hit.index]! & FLAG_SHADOW) !== 0;
+        const what = shadow ? `summary of ${ev.count[hit.index]} events` : name(ev.category[hit.index]!);
+        const span = this.view.t1 - this.view.t0;
+        return `${what} · ${formatTime(base + ev.time[hit.index]!, span / 10, span / 1000)} · ${label(ev.row[hit.index]!)}`;
+      }
+    }
+  }
+
   private onWheel(e: WheelEvent): void {
     e.preventDefault();
+    this.el.tooltip.hidden = true;
     const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? this.height : 1;
     const dx = e.deltaX * unit;
     const dy = e.deltaY * unit;
@@ -516,6 +572,7 @@ export class TimelineController {
       this.scheduler.mark('labels');
     }
     const d = this.drag;
+    this.updateTooltip(d === undefined ? e : undefined);
     if (d?.kind === 'pan') {
       const dx = e.offsetX - d.x;
       const dy = e.offsetY - d.y;
