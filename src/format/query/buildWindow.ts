@@ -17,6 +17,8 @@ import {
   STATE_SPEC,
   allocateTable,
   clampOffset,
+  type Columns,
+  type ShadowWeightSpec,
   type WindowColumns,
 } from '../../protocol/wire';
 import { nestingDepths } from './nesting';
@@ -70,7 +72,7 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
   const { t0, t1, rowStart, rowEnd, rowOfLine } = spec;
   const states = new Growing();
   const stateShadows = new Growing();
-  const shadowWeights: (readonly Shadow['weights'][number][])[] = [];
+  const shadowWeights: Shadow['weights'][] = [];
   const arrows = new Growing();
   const events = new Growing();
   let total = 0;
@@ -120,7 +122,7 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
     if (s.category === PREVIEW_STATE) {
       if (!rowIn(row)) return;
       push(stateShadows, s.earliest, s.latest, row, 0, s.category, FLAG_SHADOW, s.numRealObjs, first.time);
-      shadowWeights.push([...s.weights].sort((a, b) => ratio(b.excl) - ratio(a.excl) || ratio(b.incl) - ratio(a.incl) || a.category - b.category));
+      shadowWeights.push(s.weights);
     } else if (s.category === PREVIEW_ARROW) {
       const to = rowOfLine.get(last.lineID);
       if (row === undefined || to === undefined || Math.max(row, to) < rowStart || Math.min(row, to) >= rowEnd) return;
@@ -191,6 +193,7 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
     sh.count[i] = stateShadows.count[i]!;
     sh.weightStart[i] = w;
     sh.weightCount[i] = shadowWeights[i]!.length;
+    const first = w;
     for (const cw of shadowWeights[i]!) {
       sw.category[w] = cw.category;
       sw.excl[w] = ratio(cw.excl);
@@ -198,6 +201,7 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
       sw.count[w] = cw.count;
       w++;
     }
+    sortWeights(sw, first, w);
   }
 
   const ar = allocateTable(ARROW_SPEC, arrows.length);
@@ -242,6 +246,29 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
     arrows: ar,
     events: ev,
   };
+}
+
+function swapDown(arr: Float32Array | Float64Array | Int32Array, j: number): void {
+  const t = arr[j]!;
+  arr[j] = arr[j - 1]!;
+  arr[j - 1] = t;
+}
+
+/**
+ * Sorts the weights [from, to) by exclusion ratio descending (then inclusion ratio, then category):
+ * the largest band is drawn at the bottom. Insertion sort: a shadow has a handful of categories.
+ */
+function sortWeights(sw: Columns<ShadowWeightSpec>, from: number, to: number): void {
+  const before = (a: number, b: number): boolean =>
+    sw.excl[a]! > sw.excl[b]! || (sw.excl[a] === sw.excl[b] && (sw.incl[a]! > sw.incl[b]! || (sw.incl[a] === sw.incl[b] && sw.category[a]! < sw.category[b]!)));
+  for (let i = from + 1; i < to; i++) {
+    for (let j = i; j > from && before(j, j - 1); j--) {
+      swapDown(sw.category, j);
+      swapDown(sw.excl, j);
+      swapDown(sw.incl, j);
+      swapDown(sw.count, j);
+    }
+  }
 }
 
 /** Indices [from, from + n) stably sorted by depth[i] (counting sort; depths are small). */
