@@ -21,6 +21,28 @@ export interface ConversionProgress {
  */
 export type ConversionJob = (input: string, output: string, progress: ConversionProgress, signal: AbortSignal) => Promise<void>;
 
+/** Where the conversion of `input` (as it is now: path, size, mtime) lives in the cache. */
+async function cacheEntry(storage: vscode.Uri, input: vscode.Uri): Promise<{ readonly dir: string; readonly target: string }> {
+  if (input.scheme !== 'file') throw new ConversionUnavailableError(`CLOG/CLOG2 files must be on a local (or remote-window) file system to be converted: ${input.toString(true)}`);
+  const st = await fs.stat(input.fsPath);
+  const key = createHash('sha256').update(`${input.fsPath}\n${st.size}\n${st.mtimeMs}`).digest('hex').slice(0, 32);
+  const dir = path.join(storage.fsPath, 'slog2-cache');
+  return { dir, target: path.join(dir, `${key}.slog2`) };
+}
+
+/** The cached conversion of `input` when there is one (marked as just used), else undefined. */
+export async function findCachedSlog2(storage: vscode.Uri, input: vscode.Uri): Promise<string | undefined> {
+  const { target } = await cacheEntry(storage, input);
+  try {
+    await fs.access(target);
+  } catch {
+    return undefined;
+  }
+  const now = new Date();
+  await fs.utimes(target, now, now);
+  return target;
+}
+
 export async function cachedSlog2For(
   storage: vscode.Uri,
   input: vscode.Uri,
@@ -29,20 +51,10 @@ export async function cachedSlog2For(
   progress: ConversionProgress,
   signal: AbortSignal,
 ): Promise<string> {
-  if (input.scheme !== 'file') throw new ConversionUnavailableError(`CLOG/CLOG2 files must be on a local (or remote-window) file system to be converted: ${input.toString(true)}`);
-  const st = await fs.stat(input.fsPath);
-  const key = createHash('sha256').update(`${input.fsPath}\n${st.size}\n${st.mtimeMs}`).digest('hex').slice(0, 32);
-  const dir = path.join(storage.fsPath, 'slog2-cache');
+  const hit = await findCachedSlog2(storage, input);
+  if (hit !== undefined) return hit;
+  const { dir, target } = await cacheEntry(storage, input);
   await fs.mkdir(dir, { recursive: true });
-  const target = path.join(dir, `${key}.slog2`);
-  try {
-    await fs.access(target);
-    const now = new Date();
-    await fs.utimes(target, now, now);
-    return target;
-  } catch {
-    // not cached yet: convert below
-  }
   if (job === undefined) throw new ConversionUnavailableError('Conversion of CLOG/CLOG2 files is not available in this build; convert the file to SLOG-2 first.');
   await job(input.fsPath, target, progress, signal);
   await trimCache(dir, cacheLimitBytes, target);

@@ -13,7 +13,7 @@ import { describeDocument } from '../format/query/windowService';
 import type { InitMessage, StatusMessage } from '../protocol/webview';
 import type { WireWindow } from '../protocol/wire';
 import { openSlog2 } from './openSlog2';
-import { cachedSlog2For, ConversionUnavailableError, type ConversionJob } from './clogConversion';
+import { cachedSlog2For, ConversionUnavailableError, findCachedSlog2, type ConversionJob } from './clogConversion';
 import { displayName, openTraceSource, traceKind, TooLargeError } from './traceSource';
 import { editorSettings } from './config';
 
@@ -110,6 +110,9 @@ export class TraceDocument implements vscode.CustomDocument {
   }
 
   private async convert(cacheBytes: number, signal: AbortSignal): Promise<string> {
+    // A cached conversion opens without a progress notification.
+    const cached = await findCachedSlog2(this.storage, this.uri);
+    if (cached !== undefined) return cached;
     return await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Converting ${this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1)} to SLOG-2`, cancellable: true },
       async (progress, token) => {
