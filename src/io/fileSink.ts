@@ -1,21 +1,26 @@
 /**
- * An OutputSink over a Node file handle: sequential writes are coalesced into large chunks (few
- * syscalls for many small blocks), positional writes go straight to the handle after a flush.
+ * An OutputSink over a Node file handle: sequential writes are coalesced into large chunks and
+ * written behind (double buffering: one chunk fills while the previous one is being written), so
+ * the encoder rarely waits for the disk; positional writes go straight to the handle after a flush.
  */
 import type { FileHandle } from 'node:fs/promises';
 import type { OutputSink } from '../format/slog2/writer/sink';
 
 export class FileSink implements OutputSink {
   private buffer: Uint8Array;
+  private spare: Uint8Array;
   private buffered = 0;
   /** File offset where `buffer` starts. */
   private position = 0;
+  /** The chunk being written, if any (its failure surfaces at the next write/flush). */
+  private inflight: Promise<void> | undefined;
 
   constructor(
     private readonly handle: FileHandle,
     chunkBytes = 1 << 20,
   ) {
     this.buffer = new Uint8Array(chunkBytes);
+    this.spare = new Uint8Array(chunkBytes);
   }
 
   /** Bytes accepted so far (= file size once flushed). */
@@ -23,15 +28,16 @@ export class FileSink implements OutputSink {
     return this.position + this.buffered;
   }
 
+  /** Copies `bytes` (the caller may reuse them at once), writing full chunks behind. */
   async write(bytes: Uint8Array): Promise<void> {
-    if (this.buffered + bytes.length > this.buffer.length) await this.flush();
-    if (bytes.length >= this.buffer.length) {
-      await this.writeFully(bytes, this.position);
-      this.position += bytes.length;
-      return;
+    let from = 0;
+    while (from < bytes.length) {
+      const n = Math.min(bytes.length - from, this.buffer.length - this.buffered);
+      this.buffer.set(n === bytes.length ? bytes : bytes.subarray(from, from + n), this.buffered);
+      this.buffered += n;
+      from += n;
+      if (this.buffered === this.buffer.length) await this.rotate();
     }
-    this.buffer.set(bytes, this.buffered);
-    this.buffered += bytes.length;
   }
 
   async writeAt(offset: number, bytes: Uint8Array): Promise<void> {
@@ -40,12 +46,30 @@ export class FileSink implements OutputSink {
     await this.writeFully(bytes, offset);
   }
 
+  /** Writes everything accepted so far and waits for it. */
   async flush(): Promise<void> {
+    await this.rotate();
+    await this.settle();
+  }
+
+  /** Starts writing the filled chunk (after the previous one finished) and switches buffers. */
+  private async rotate(): Promise<void> {
     if (this.buffered === 0) return;
+    await this.settle();
+    const full = this.buffer;
     const n = this.buffered;
+    const at = this.position;
+    this.buffer = this.spare;
+    this.spare = full;
     this.buffered = 0;
-    await this.writeFully(this.buffer.subarray(0, n), this.position);
     this.position += n;
+    this.inflight = this.writeFully(full.subarray(0, n), at);
+  }
+
+  private async settle(): Promise<void> {
+    const pending = this.inflight;
+    this.inflight = undefined;
+    if (pending) await pending;
   }
 
   private async writeFully(bytes: Uint8Array, at: number): Promise<void> {

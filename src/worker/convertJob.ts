@@ -66,6 +66,27 @@ class ProgressSource implements ByteSource {
   }
 }
 
+/**
+ * Re-yields a chunk stream while the next chunk is already being read (the disk works while the
+ * converter parses).
+ */
+async function* readAhead(chunks: ByteChunks): AsyncGenerator<Uint8Array> {
+  const it = chunks[Symbol.asyncIterator]();
+  let next = it.next();
+  try {
+    for (;;) {
+      const r = await next;
+      if (r.done) return;
+      next = it.next();
+      // A failure of the prefetch surfaces when it is awaited; never as an unhandled rejection.
+      next.catch(() => undefined);
+      yield r.value;
+    }
+  } finally {
+    await it.return?.();
+  }
+}
+
 /** Splits off the first chunk (for format detection) and re-yields it. */
 async function peek(chunks: ByteChunks): Promise<{ first: Uint8Array; all: ByteChunks }> {
   const it = chunks[Symbol.asyncIterator]();
@@ -83,7 +104,7 @@ export async function convertFile(input: string, output: string, options: Conver
   try {
     const source = new ProgressSource(file, options.onProgress ?? (() => undefined));
     const gz = await hasGzipMagic(file);
-    const { first, all } = await peek(gz ? gunzipChunks(source, 256 << 10) : chunksOf(source, 1 << 20));
+    const { first, all } = await peek(readAhead(gz ? gunzipChunks(source, 256 << 10) : chunksOf(source, 1 << 20)));
     const format = detectClogFormat(first);
     if (format === undefined) throw new FormatError(input, 0, 'not a CLOG2 or CLOG trace (expected "CLOG-02…" or an old-CLOG record header)');
     const conversion = convertClogFormat(format, all, { name: input, signal: options.signal, referenceQuirks: options.referenceQuirks });
