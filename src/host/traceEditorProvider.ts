@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { assertUnreachable, isWebviewToHost, type CommandMessage, type HostToWebview, type ViewState } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
+import type { Slog2File } from '../format/slog2/slog2File';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
 import { workerConversionJob } from './convertCommand';
@@ -111,12 +112,18 @@ class TimelineEditor implements vscode.Disposable {
 
 export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<TraceDocument> {
   private readonly editors = new Set<TimelineEditor>();
+  /** The timeline editor the user used last (the side panels follow it). */
+  private lastActive: TimelineEditor | undefined;
+  private readonly activeChanged = new vscode.EventEmitter<void>();
+  /** Fires when the last-active timeline editor, or its document, changes. */
+  readonly onDidChangeActiveTrace = this.activeChanged.event;
   /** Views requested by links for editors that are still opening. */
   private readonly pendingViews = new Map<string, ViewState>();
 
   static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): TraceEditorProvider {
     const provider = new TraceEditorProvider(context, log);
     context.subscriptions.push(
+      provider.activeChanged,
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, { supportsMultipleEditorsPerDocument: true }),
     );
     return provider;
@@ -140,10 +147,36 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       this.pendingViews.delete(document.uri.toString());
       editor.showView(pending);
     }
+    const track = (): void => {
+      if (panel.active && this.lastActive !== editor) {
+        this.lastActive = editor;
+        this.activeChanged.fire();
+      }
+    };
+    track();
+    const subs = [
+      panel.onDidChangeViewState(track),
+      document.onDidChange(() => {
+        if (this.lastActive === editor) this.activeChanged.fire();
+      }),
+    ];
     panel.onDidDispose(() => {
       this.editors.delete(editor);
+      for (const s of subs) s.dispose();
       editor.dispose();
+      if (this.lastActive === editor) {
+        this.lastActive = [...this.editors].find((e) => e.panel.active);
+        this.activeChanged.fire();
+      }
     });
+  }
+
+  /** The last-active timeline's document, when it is open and readable (for the side panels). */
+  activeTrace(): { readonly uri: vscode.Uri; readonly file: Slog2File } | undefined {
+    const e = this.lastActive;
+    if (e === undefined) return undefined;
+    const s = e.document.state;
+    return s.phase === 'ready' ? { uri: e.document.uri, file: s.file } : undefined;
   }
 
   /** The editor the user is looking at (for commands). */
