@@ -1,0 +1,72 @@
+// Ctrl-C during `mpe-trace convert`: exit code 130, one line, and neither the target nor the
+// temporary file remains.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { open } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { synthesizeClog2 } from '../../../src/format/synth/synthClog2';
+import { repoRoot } from '../../helpers/paths';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-interrupt-'));
+process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+
+function buildCli(): string {
+  const out = path.join(dir, 'cli.js');
+  const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
+  const r = spawnSync(esbuild, [path.join(repoRoot, 'src/cli/main.ts'), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return out;
+}
+
+async function synthesize(file: string, bytes: number): Promise<void> {
+  const handle = await open(file, 'w');
+  let position = 0;
+  try {
+    await synthesizeClog2({
+      ranks: 8,
+      bytes,
+      seed: 7,
+      sink: async (chunk) => {
+        await handle.write(chunk, 0, chunk.length, position);
+        position += chunk.length;
+      },
+      rewritePreamble: async (preamble) => {
+        await handle.write(preamble, 0, preamble.length, 0);
+      },
+    });
+  } finally {
+    await handle.close();
+  }
+}
+
+test('SIGINT during a conversion exits 130 and leaves no file', async () => {
+  const cli = buildCli();
+  const input = path.join(dir, 'big.clog2');
+  await synthesize(input, 12e6);
+  const outDir = path.join(dir, 'out');
+  fs.mkdirSync(outDir);
+  const target = path.join(outDir, 'big.slog2');
+  const child = spawn(process.execPath, [cli, 'convert', input, '-o', target], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // Interrupt once the temporary output exists (the conversion is under way).
+  const deadline = Date.now() + 60_000;
+  let sawTemp = false;
+  while (Date.now() < deadline && child.exitCode === null) {
+    if (fs.readdirSync(outDir).some((f) => f.endsWith('.tmp'))) {
+      sawTemp = true;
+      child.kill('SIGINT');
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const code = await exited;
+  assert.ok(sawTemp, `no temporary file seen (exit ${code}, stderr ${stderr})`);
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /interrupted; .* was not written/);
+  assert.deepEqual(fs.readdirSync(outDir), []);
+});
