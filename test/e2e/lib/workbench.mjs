@@ -29,9 +29,12 @@ export function workbench(page) {
     async statusSelection() {
       return (await page.locator(selectors.statusSelection).textContent()) ?? '';
     },
+    /** Closes every editor (Close All Editor Groups) and waits until no tab and no webview is left. */
     async closeAllEditors() {
       await page.keyboard.press('Control+K');
       await page.keyboard.press('Control+Shift+W');
+      await page.waitForFunction(([tab, webview]) => !document.querySelector(tab) && !document.querySelector(webview),
+        [selectors.allTabs, selectors.webviewReady], { timeout: 15_000 });
     },
     /**
      * Opens a file by clicking it in the Explorer, as a person would. For a file our custom editor owns, waits
