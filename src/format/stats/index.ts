@@ -7,3 +7,4 @@ export { compareDrawingOrder } from './nesting';
 export { nodeBatches, type NodeSliceLike } from './nodeBatches';
 export { messageTagAndSize } from './messages';
 export { chooseApproximateLevel, DEFAULT_EXACT_LEAVES, DEFAULT_NODE_BUDGET, type LevelOptions } from './approximateLevel';
+export * from './compute';

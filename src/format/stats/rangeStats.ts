@@ -18,7 +18,6 @@ import type {
   RowCategoryStat,
   RowStat,
   StatsKind,
-  StatsProgress,
 } from './types';
 
 /** What the statistics need of a trace besides its drawables. */
@@ -38,11 +37,6 @@ export interface DrawableBatch {
   readonly watermark?: number;
   /** Bounds of the batch (e.g. the node's), for progress. */
   readonly latest?: number;
-}
-
-export interface StatsOptions {
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (progress: StatsProgress) => void;
 }
 
 /** Duration histogram resolution: buckets per factor of 10. */
@@ -345,57 +339,4 @@ function mergeIntervals(blocks: [number, number][]): [number, number][] {
     else out.push([a, b]);
   }
   return out;
-}
-
-/**
- * Runs the accumulator over batches, checking the signal between batches (throws its reason when
- * aborted) and reporting progress after each.
- */
-export async function computeRangeStats(
-  meta: StatsMeta,
-  batches: AsyncIterable<DrawableBatch> | Iterable<DrawableBatch>,
-  range: readonly [number, number],
-  options: StatsOptions & { readonly approximate?: boolean } = {},
-): Promise<RangeStats> {
-  const acc = new RangeStatsAccumulator(meta, range, options.approximate === true ? 'approximate' : 'exact');
-  const width = range[1] - range[0];
-  let count = 0;
-  let reached = range[0];
-  options.signal?.throwIfAborted();
-  for await (const batch of batches) {
-    options.signal?.throwIfAborted();
-    for (const d of batch.drawables) acc.addDrawable(d);
-    if (batch.shadows !== undefined) for (const s of batch.shadows) acc.addShadow(s);
-    if (batch.watermark !== undefined) acc.advance(batch.watermark);
-    count++;
-    if (options.onProgress !== undefined) {
-      if (batch.latest !== undefined && batch.latest > reached) reached = Math.min(batch.latest, range[1]);
-      const fraction = width > 0 && reached > range[0] ? (reached - range[0]) / width : undefined;
-      options.onProgress({ drawables: acc.drawablesSeen, batches: count, ...(fraction !== undefined ? { fraction } : {}) });
-    }
-  }
-  options.signal?.throwIfAborted();
-  return acc.result();
-}
-
-/**
- * Groups a stream of single drawables into batches. With `ordered` (drawables come in
- * non-decreasing earliest time, e.g. a converter's or a serial reader's output), each batch
- * carries a watermark so nested states are settled as the stream goes.
- */
-export async function* batchesOf(
-  drawables: AsyncIterable<Drawable> | Iterable<Drawable>,
-  options: { readonly size?: number; readonly ordered?: boolean } = {},
-): AsyncGenerator<DrawableBatch> {
-  const size = Math.max(1, options.size ?? 4096);
-  let batch: Drawable[] = [];
-  for await (const d of drawables) {
-    batch.push(d);
-    if (batch.length >= size) {
-      const last = batch[batch.length - 1]!;
-      yield options.ordered === true ? { drawables: batch, watermark: last.earliest, latest: last.earliest } : { drawables: batch };
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield { drawables: batch };
 }
