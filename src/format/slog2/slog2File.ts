@@ -333,6 +333,9 @@ function validateTreeDir(entries: TreeNodeInfo[], header: Slog2Header, source: B
     );
   }
   if (!nodes.some((n) => n.depth === 0)) throw new FormatError(file, header.treeDir.fptr, 'the tree directory has no leaf node (depth 0)');
-  if (!(root.earliest <= root.latest)) throw new FormatError(file, root.entryOffset, `the root node's time bounds [${root.earliest}, ${root.latest}] are invalid`);
+  // Infinite bounds too: every view spans the root's time range (fuzzer finding: NaN window spans).
+  if (!(root.earliest <= root.latest) || !Number.isFinite(root.earliest) || !Number.isFinite(root.latest)) {
+    throw new FormatError(file, root.entryOffset, `the root node's time bounds [${root.earliest}, ${root.latest}] are invalid`);
+  }
   return { nodes, root };
 }
