@@ -6,8 +6,11 @@ export type ToWorker =
   /** Runs the target on given bytes (minimisation and --case replays of saved inputs). */
   | { readonly type: 'replay'; readonly id: CaseId; readonly bytes: Uint8Array; readonly truncatedAt?: number; readonly endLogEnd?: number };
 
-/** ok: read fine; rejected: a FormatError (proper refusal); crash: any other exception; invariant: a wrong result. */
-export type Outcome = 'ok' | 'rejected' | 'crash' | 'invariant';
+/**
+ * ok: read fine; rejected: a FormatError (proper refusal); known: a listed plain-Error refusal
+ * (targets.ts KNOWN_REFUSALS); crash: any other exception; invariant: a wrong result.
+ */
+export type Outcome = 'ok' | 'rejected' | 'known' | 'crash' | 'invariant';
 
 export interface CaseResult {
   readonly id: CaseId;

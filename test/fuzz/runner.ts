@@ -162,7 +162,7 @@ class CaseWorker {
         const ms = performance.now() - started;
         // The time invariant: CPU time with one worker (exact), wall time with several (CPU is shared).
         const used = this.options.jobs === 1 ? r.cpuMs : ms;
-        if ((r.outcome === 'ok' || r.outcome === 'rejected') && used > this.options.timeLimitMs) {
+        if (!isFailure(r) && used > this.options.timeLimitMs) {
           done({ ...r, outcome: 'slow', ms, message: `took ${used.toFixed(0)} ms of ${this.options.jobs === 1 ? 'CPU' : 'wall'} time for ${r.bytes} bytes (limit ${this.options.timeLimitMs} ms); it ended: ${r.outcome}${r.message ? ` (${r.message})` : ''}` });
         } else done({ ...r, ms });
       };
@@ -187,7 +187,7 @@ class CaseWorker {
 }
 
 function isFailure(r: RunResult): r is RunResult & { outcome: FailureKind } {
-  return r.outcome !== 'ok' && r.outcome !== 'rejected';
+  return r.outcome !== 'ok' && r.outcome !== 'rejected' && r.outcome !== 'known';
 }
 
 /** The failure's shape: kind plus message with numbers masked, so a minimised input must fail the same way. */
@@ -247,7 +247,7 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
     if (options.single !== undefined) {
       const r = await worker.run({ type: 'run', id: options.single });
       console.log(`case ${formatCaseId(options.single)}: seed input ${r.seedName ?? '?'}; mutations: ${(r.steps ?? []).join('; ') || '(see below)'}`);
-      console.log(r.outcome === 'ok' || r.outcome === 'rejected' ? `${r.outcome} in ${timing(r)}${r.message ? `: ${r.message}` : ''}` : describe(r));
+      console.log(!isFailure(r) ? `${r.outcome} in ${timing(r)}${r.message ? `: ${r.message}` : ''}` : describe(r));
       if (r.stack) console.log(r.stack);
       if (isFailure(r) && (r.outcome === 'hang' || r.outcome === 'oom' || r.outcome === 'memory')) {
         const c = makeCase(options.single, await getCorpus());
@@ -258,12 +258,12 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
     // Targets without seeds (old CLOG needs ../shared/traces) are left out, and said so.
     await worker.run({ type: 'replay', id: { target: 'convert', seed: 0, index: 0 }, bytes: new Uint8Array(0) });
     const seedFormats = new Set(worker.seeds.map((s) => /\((\w+),/.exec(s)?.[1]));
-    const targets = options.targets.filter((t) => t === 'convert' || t === 'writer' || seedFormats.has(t));
+    const targets = options.targets.filter((t) => t === 'convert' || t === 'writer' || seedFormats.has(t === 'views' ? 'slog2' : t));
     for (const t of options.targets) if (!targets.includes(t)) log(`fuzz: target ${t} skipped: no seed inputs of that format (../shared/traces/upstream/fpilog.clog missing?)`);
     if (targets.length === 0) throw new Error('no target has seed inputs');
     log(`fuzz: seed ${options.seed}, ${options.cases} cases, ${workers.length} worker(s), targets ${targets.join(', ')}, ${worker.seeds.length} seed inputs, limit ${options.timeLimitMs} ms ${options.jobs === 1 ? 'CPU' : 'wall'} (watchdog ${options.timeLimitMs * options.wallSlack} ms wall) / heap ${options.heapMb} MB / RSS ${options.rssMb} MB`);
 
-    const perTarget = new Map<Target, { cases: number; ok: number; rejected: number; slowestMs: number; slowestId: string }>();
+    const perTarget = new Map<Target, { cases: number; ok: number; rejected: number; known: number; slowestMs: number; slowestId: string }>();
     const failures: { id: string; result: RunResult; saved?: string }[] = [];
     let next = 0;
     let done = 0;
@@ -279,7 +279,7 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
         }
         const id: CaseId = { target: targetOf(options.seed, index, targets), seed: options.seed, index };
         const r = await w.run({ type: 'run', id });
-        const stats = perTarget.get(id.target) ?? { cases: 0, ok: 0, rejected: 0, slowestMs: 0, slowestId: '' };
+        const stats = perTarget.get(id.target) ?? { cases: 0, ok: 0, rejected: 0, known: 0, slowestMs: 0, slowestId: '' };
         perTarget.set(id.target, stats);
         stats.cases++;
         const used = r.cpuMs ?? r.ms;
@@ -289,6 +289,7 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
         }
         if (r.outcome === 'ok') stats.ok++;
         else if (r.outcome === 'rejected') stats.rejected++;
+        else if (r.outcome === 'known') stats.known++;
         if (isFailure(r)) await report(w, id, r);
         if (++done % 1000 === 0) log(`fuzz: ${done} cases, ${failures.length} failures, ${((performance.now() - started) / 1000).toFixed(1)} s`);
       }
@@ -316,7 +317,7 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
     const seconds = (performance.now() - started) / 1000;
     const total = [...perTarget.values()].reduce((n, s) => n + s.cases, 0);
     console.log(`fuzz: seed ${options.seed}: ${total} cases in ${seconds.toFixed(1)} s (${(total / seconds).toFixed(0)}/s), ${failures.length} failures${stoppedByBudget ? ` (stopped by the ${options.timeBudgetS} s time budget; ${options.cases} were asked)` : ''}`);
-    for (const [t, s] of perTarget) console.log(`  ${t}: ${s.cases} cases (${s.ok} read, ${s.rejected} refused with a FormatError), slowest ${s.slowestMs.toFixed(0)} ms CPU (${s.slowestId})`);
+    for (const [t, s] of perTarget) console.log(`  ${t}: ${s.cases} cases (${s.ok} read, ${s.rejected} refused with a FormatError${s.known > 0 ? `, ${s.known} known refusals` : ''}), slowest ${s.slowestMs.toFixed(0)} ms CPU (${s.slowestId})`);
     if (options.json) {
       const summary = { seed: options.seed, cases: total, asked: options.cases, stoppedByBudget, seconds, failures: failures.map((f) => ({ id: f.id, outcome: f.result.outcome, message: f.result.message })), targets: Object.fromEntries(perTarget) };
       console.log(`FUZZ-SUMMARY ${JSON.stringify(summary)}`);

@@ -66,15 +66,12 @@ export function slog2Structure(b: Uint8Array): SeedStructure {
       const fptr = Number(dv.getBigInt64(e + 22));
       const size = dv.getInt32(e + 30);
       if (fptr >= 108 && size >= 42 && fptr + size <= b.length) {
-        // Node header (34 bytes), then the nestless drawable count.
         fields.push(
           { offset: fptr, kind: 'f64', what: `node[${i}] earliest` },
           { offset: fptr + 16, kind: 'i16', what: `node[${i}] depth` },
           { offset: fptr + 26, kind: 'i32', what: `node[${i}] size` },
-          { offset: fptr + 34, kind: 'i32', what: `node[${i}] nestless count` },
         );
-        // First drawable: kind byte, category, info length, vertex count.
-        if (size > 60) fields.push({ offset: fptr + 39, kind: 'i32', what: `node[${i}] first category` }, { offset: fptr + 43, kind: 'i16', what: `node[${i}] first info length` });
+        walkNode(dv, fptr, fptr + size, `node[${i}]`, fields, /2\.0\.6/.test(String.fromCharCode(...b.subarray(2, 12))));
       }
     }
   }
@@ -173,4 +170,85 @@ export function clogStructure(b: Uint8Array): SeedStructure {
     }
   }
   return { ...EMPTY, fields, blockStarts, blockSize: 65536 };
+}
+
+/**
+ * Every count, category, length, time and lineID field inside a tree node (SLOG2.md §7): drawables
+ * of both lists, then each child's shadow buffer. Stops quietly at anything that does not parse.
+ */
+function walkNode(dv: DataView, start: number, end: number, name: string, fields: Field[], v206: boolean): void {
+  let p = start + 34;
+  const need = (n: number): boolean => p + n <= end && fields.length < MAX_FIELDS;
+  const primitiveBody = (what: string): boolean => {
+    if (!need(6)) return false;
+    fields.push({ offset: p, kind: 'i32', what: `${what} category` }, { offset: p + 4, kind: 'i16', what: `${what} info length` });
+    const info = dv.getInt16(p + 4);
+    p += 6 + Math.max(0, info);
+    if (!need(2)) return false;
+    fields.push({ offset: p, kind: 'i16', what: `${what} vertex count` });
+    const n = dv.getInt16(p);
+    p += 2;
+    for (let v = 0; v < n; v++) {
+      if (!need(12)) return false;
+      fields.push({ offset: p, kind: 'f64', what: `${what} vertex ${v} time` }, { offset: p + 8, kind: 'i32', what: `${what} vertex ${v} lineID` });
+      p += 12;
+    }
+    return true;
+  };
+  for (const list of ['nestless', 'nestable']) {
+    if (!need(4)) return;
+    fields.push({ offset: p, kind: 'i32', what: `${name} ${list} count` });
+    const n = dv.getInt32(p);
+    p += 4;
+    for (let k = 0; k < n; k++) {
+      if (!need(1)) return;
+      const kind = dv.getUint8(p++);
+      const what = `${name} ${list}[${k}]`;
+      if (kind === 0) {
+        if (!primitiveBody(what)) return;
+      } else if (kind === 1) {
+        if (!need(8)) return;
+        fields.push({ offset: p, kind: 'i32', what: `${what} composite category` });
+        const info = dv.getInt16(p + 4);
+        p += 6 + Math.max(0, info);
+        if (!need(2)) return;
+        fields.push({ offset: p, kind: 'i16', what: `${what} member count` });
+        const m = dv.getInt16(p);
+        p += 2;
+        for (let j = 0; j < m; j++) if (!primitiveBody(`${what} member ${j}`)) return;
+      } else return;
+    }
+  }
+  if (!need(4)) return;
+  fields.push({ offset: p, kind: 'i32', what: `${name} shadow buffer count` });
+  const nbufs = dv.getInt32(p);
+  p += 4;
+  for (let k = 0; k < nbufs; k++) {
+    if (!need(34)) return;
+    fields.push({ offset: p + 16, kind: 'i16', what: `${name} child ${k} depth` }, { offset: p + 22, kind: 'i64', what: `${name} child ${k} fptr` });
+    p += 34;
+    for (const list of ['nestless', 'nestable']) {
+      if (!need(4)) return;
+      fields.push({ offset: p, kind: 'i32', what: `${name} child ${k} ${list} shadow count` });
+      const n = dv.getInt32(p);
+      p += 4;
+      for (let j = 0; j < n; j++) {
+        const what = `${name} child ${k} shadow ${j}`;
+        if (!primitiveBody(what) || !need(28)) return;
+        fields.push(
+          { offset: p, kind: 'f64', what: `${what} earliest` },
+          { offset: p + 8, kind: 'f64', what: `${what} latest` },
+          { offset: p + 16, kind: 'i64', what: `${what} num_real_objs` },
+          { offset: p + 24, kind: 'i32', what: `${what} weight count` },
+        );
+        const w = dv.getInt32(p + 24);
+        p += 28;
+        for (let q = 0; q < w; q++) {
+          if (!need(v206 ? 20 : 12)) return;
+          fields.push({ offset: p, kind: 'i32', what: `${what} weight ${q} category` }, { offset: p + 4, kind: 'f64', what: `${what} weight ${q} ratios (as f64)` });
+          p += v206 ? 20 : 12;
+        }
+      }
+    }
+  }
 }

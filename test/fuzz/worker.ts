@@ -4,10 +4,9 @@
  * thread when a case exceeds its time limit or the process exceeds its memory cap.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { isFormatError } from '../../src/format/bytes/formatError';
 import { makeCase, targetRng, type CaseId } from './cases';
 import { loadCorpus, type Seed } from './corpus';
-import { runTarget } from './targets';
+import { classify, runTarget } from './targets';
 import type { CaseResult, ToWorker } from './protocol';
 
 const port = parentPort!;
@@ -27,9 +26,10 @@ async function execute(id: CaseId, bytes: Uint8Array, truncatedAt: number | unde
     return { id, outcome: 'ok', ms: performance.now() - started, cpuMs: cpuMs(), bytes: bytes.length, ...meta };
   } catch (e) {
     const ms = performance.now() - started;
-    if (isFormatError(e)) return { id, outcome: 'rejected', ms, cpuMs: cpuMs(), bytes: bytes.length, message: e.message, ...meta };
+    const outcome = classify(e);
+    if (outcome === 'rejected' || outcome === 'known') return { id, outcome, ms, cpuMs: cpuMs(), bytes: bytes.length, message: (e as Error).message, ...meta };
     const err = e instanceof Error ? e : new Error(String(e));
-    return { id, outcome: err.name === 'InvariantError' ? 'invariant' : 'crash', ms, cpuMs: cpuMs(), bytes: bytes.length, message: `${err.name}: ${err.message}`, stack: err.stack, ...meta };
+    return { id, outcome, ms, cpuMs: cpuMs(), bytes: bytes.length, message: `${err.name}: ${err.message}`, stack: err.stack, ...meta };
   }
 }
 
