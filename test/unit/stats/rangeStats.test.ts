@@ -223,3 +223,12 @@ test('approximate: shadows count with their time share (Jumpshot §16), flagged 
   close(b.exclusive, 0 + 1, 'own time minus shadow-covered time on row 0 only');
   close(s.messages.count, 2, 'arrow shadow share');
 });
+
+test('composites count through their member primitives, under the members\' categories', async () => {
+  const members = [state(A, 1, 3), state(B, 1.5, 2)];
+  const composite: Drawable = { kind: 'composite', category: EV, primitives: members, earliest: 1, latest: 3 };
+  const s = await stats([composite], [0, 10]);
+  assert.deepEqual(s.categories.map((c) => [c.index, c.count]), [[A, 1], [B, 1]]);
+  close(cat(s, A).exclusive, 1.5, 'nesting applies to members');
+  assert.equal(s.drawables, 2);
+});
