@@ -41,12 +41,8 @@ export class Shadow {
   memberEarliest: number[] | undefined;
   memberLatest: number[] | undefined;
   memberCategory: number[] | undefined;
-  memberPositions: Map<number, number[]> | undefined;
   /** Child shadows merged into an own state shadow: their time covers reduce exclusive time. */
   childShadows: Shadow[] | undefined;
-  /** memberPositions list of the last category added (members mostly repeat one category). */
-  private lastCategory = NaN;
-  private lastPositions: number[] | undefined;
 
   constructor(
     readonly topology: number,
@@ -81,9 +77,6 @@ export class Shadow {
     s.memberEarliest = [p.earliest];
     s.memberLatest = [p.latest];
     s.memberCategory = [p.category];
-    s.lastPositions = [0];
-    s.lastCategory = p.category;
-    s.memberPositions = new Map([[p.category, s.lastPositions]]);
     if (topology === STATE) s.childShadows = [];
     return s;
   }
@@ -108,35 +101,29 @@ export class Shadow {
     if (e < this.earliest) this.earliest = e;
     if (l > this.latest) this.latest = l;
     this.numRealObjs = n + 1;
-    const pos = this.memberEarliest!.length;
     this.memberEarliest!.push(e);
     this.memberLatest!.push(l);
     this.memberCategory!.push(c);
-    if (c === this.lastCategory) {
-      this.lastPositions!.push(pos);
-      return;
-    }
-    let list = this.memberPositions!.get(c);
-    if (list) list.push(pos);
-    else this.memberPositions!.set(c, (list = [pos]));
-    this.lastCategory = c;
-    this.lastPositions = list;
   }
 
   /** §12.2 first half: inclusive ratios and counts of the own members, once the bounds are final. */
   initializeWeights(): void {
-    if (!this.memberPositions) return;
+    const categories = this.memberCategory;
+    if (!categories) return;
     const weights = this.weights ?? new Map<number, Weight>();
     const duration = this.latest - this.earliest;
     const earliest = this.memberEarliest!;
     const latest = this.memberLatest!;
-    for (const [category, positions] of this.memberPositions) {
-      let incl = 0;
-      for (let k = 0; k < positions.length; k++) {
-        const pos = positions[k]!;
-        incl = f32(incl + f32((latest[pos]! - earliest[pos]!) / duration));
+    // Per category, members summed in insertion order (Java float accumulation, §12.2).
+    let w: Weight | undefined;
+    for (let k = 0; k < categories.length; k++) {
+      const c = categories[k]!;
+      if (w === undefined || w.category !== c) {
+        w = weights.get(c);
+        if (w === undefined) weights.set(c, (w = { category: c, incl: 0, excl: 0, count: 0 }));
       }
-      weights.set(category, { category, incl, excl: 0, count: positions.length });
+      w.incl = f32(w.incl + f32((latest[k]! - earliest[k]!) / duration));
+      w.count++;
     }
     this.weights = weights;
   }
@@ -175,22 +162,25 @@ export class Shadow {
 
   /** §12.2 second half: exclusive ratios of own state members (nesting and child covers), then drop members. */
   finalizeWeights(): void {
-    if (this.childShadows && this.memberPositions) {
+    const categories = this.memberCategory;
+    if (this.childShadows && categories) {
       const exclusion = this.exclusiveDurations();
       const duration = this.latest - this.earliest;
-      for (const [category, positions] of this.memberPositions) {
-        let excl = 0;
-        for (let k = 0; k < positions.length; k++) excl = f32(excl + f32(exclusion[positions[k]!]! / duration));
-        const w = this.weights!.get(category)!;
+      // Per category, the exclusive ratios summed in insertion order, then added once (§12.2).
+      const sums = new Map<number, number>();
+      for (let k = 0; k < categories.length; k++) {
+        const c = categories[k]!;
+        sums.set(c, f32((sums.get(c) ?? 0) + f32(exclusion[k]! / duration)));
+      }
+      for (const [c, excl] of sums) {
+        const w = this.weights!.get(c)!;
         w.excl = f32(w.excl + excl);
       }
     }
     this.memberEarliest = undefined;
     this.memberLatest = undefined;
     this.memberCategory = undefined;
-    this.memberPositions = undefined;
     this.childShadows = undefined;
-    this.lastPositions = undefined;
   }
 
   /**
@@ -242,7 +232,7 @@ export class Shadow {
   }
 
   byteSize(): number {
-    const nweights = this.weights ? this.weights.size : this.memberPositions!.size;
+    const nweights = this.weights ? this.weights.size : new Set(this.memberCategory).size;
     return 36 + 12 * this.times.length + 20 * nweights;
   }
 }
