@@ -5,13 +5,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'fflate';
+import { gunzipSync, gzipSync } from 'fflate';
 import { convertClog2 } from '../../src/format/clog2/convertClog2';
 import { MemorySink, writeConversion } from '../../src/format/slog2/writer';
 import { synthesizeClog2, type SynthOptions } from '../../src/format/synth/synthClog2';
-import { clog2Structure, clogStructure, slog2Structure, type SeedStructure } from './structure';
+import { clog2Structure, clogStructure, NO_STRUCTURE, slog2Structure, type SeedStructure } from './structure';
 
-export type SeedFormat = 'slog2' | 'clog2' | 'clog';
+/** `gz`: a gzip'd small CLOG2 (the `.clog2.gz` path: streaming gunzip, then conversion). */
+export type SeedFormat = 'slog2' | 'clog2' | 'clog' | 'gz';
 
 export interface Seed {
   readonly name: string;
@@ -68,7 +69,7 @@ export async function writtenSlog2(clog2: Uint8Array, leafBytes: number): Promis
 }
 
 function seed(name: string, format: SeedFormat, bytes: Uint8Array): Seed {
-  const structure = format === 'slog2' ? slog2Structure(bytes) : format === 'clog2' ? clog2Structure(bytes) : clogStructure(bytes);
+  const structure = format === 'slog2' ? slog2Structure(bytes) : format === 'clog2' ? clog2Structure(bytes) : format === 'clog' ? clogStructure(bytes) : NO_STRUCTURE;
   const weight = bytes.length > 1 << 20 ? 0.03 : bytes.length > 200_000 ? 0.3 : 1;
   return { name, format, bytes, structure, weight };
 }
@@ -94,6 +95,9 @@ export async function loadCorpus(root: string): Promise<Seed[]> {
     const bytes = await synthBytes(c);
     seeds.push(seed(`synth${i}.clog2`, 'clog2', bytes));
     seeds.push(seed(`synth${i}.slog2`, 'slog2', await writtenSlog2(bytes, 2048)));
+  }
+  for (const s of seeds.filter((x) => x.format === 'clog2' && x.bytes.length < 100_000).slice(0, 3)) {
+    seeds.push(seed(`${s.name}.gz`, 'gz', gzipSync(s.bytes, { level: 6, mtime: 0 })));
   }
   return seeds;
 }

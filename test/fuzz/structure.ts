@@ -25,13 +25,13 @@ export interface SeedStructure {
   readonly tokens: readonly (readonly [number, number])[];
 }
 
-const EMPTY: SeedStructure = { fields: [], blockStarts: [], blockSize: 0, endLogEnd: undefined, tokens: [] };
+export const NO_STRUCTURE: SeedStructure = { fields: [], blockStarts: [], blockSize: 0, endLogEnd: undefined, tokens: [] };
 
 /** Fields per record kind are capped so a big seed does not make a huge map. */
 const MAX_FIELDS = 20000;
 
 export function slog2Structure(b: Uint8Array): SeedStructure {
-  if (b.length < 108) return EMPTY;
+  if (b.length < 108) return NO_STRUCTURE;
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const fields: Field[] = [
     { offset: 12, kind: 'i16', what: 'num_children_per_node' },
@@ -75,14 +75,14 @@ export function slog2Structure(b: Uint8Array): SeedStructure {
       }
     }
   }
-  return { ...EMPTY, fields };
+  return { ...NO_STRUCTURE, fields };
 }
 
 /** CLOG2 record sizes by rectype (CLOG2.md §6). */
 const CLOG2_REC_SIZE = [24, 24, 136, 128, 64, 32, 64, 48, 40, 72, 72, 32];
 
 export function clog2Structure(b: Uint8Array): SeedStructure {
-  if (b.length < 1024) return EMPTY;
+  if (b.length < 1024) return NO_STRUCTURE;
   const tokens: [number, number][] = [];
   let start = 0;
   for (let i = 0; i <= 1024; i++) {
@@ -97,7 +97,7 @@ export function clog2Structure(b: Uint8Array): SeedStructure {
   const fields: Field[] = [];
   const blockStarts: number[] = [];
   let endLogEnd: number | undefined;
-  if (!Number.isInteger(blockSize) || blockSize < 24) return { ...EMPTY, tokens };
+  if (!Number.isInteger(blockSize) || blockSize < 24) return { ...NO_STRUCTURE, tokens };
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   outer: for (let block = 1024; block < b.length; block += blockSize) {
     blockStarts.push(block);
@@ -169,7 +169,7 @@ export function clogStructure(b: Uint8Array): SeedStructure {
       pos += length * 8;
     }
   }
-  return { ...EMPTY, fields, blockStarts, blockSize: 65536 };
+  return { ...NO_STRUCTURE, fields, blockStarts, blockSize: 65536 };
 }
 
 /**

@@ -5,7 +5,8 @@
  * anything else: a crash, or an InvariantError when a result breaks a rule stated below.
  */
 import { MemorySource } from '../../src/format/bytes/memorySource';
-import { isFormatError } from '../../src/format/bytes/formatError';
+import { FormatError, isFormatError } from '../../src/format/bytes/formatError';
+import { gunzipChunks } from '../../src/io/gzip';
 import type { ByteChunks } from '../../src/format/bytes/byteSource';
 import { convertClogFormat, detectClogFormat, traceInfoFromSummary } from '../../src/format/info/clogInfo';
 import { slog2TraceInfo } from '../../src/format/info/slog2Info';
@@ -187,11 +188,34 @@ async function clogTarget(format: 'clog2' | 'clog', bytes: Uint8Array, rng: Prng
   }
 }
 
-/** The conversion entry as the worker runs it: detect the CLOG family from the first bytes, then convert. */
+/**
+ * The conversion entry as the worker runs it: gunzip when the bytes are gzip'd (streaming), detect
+ * the CLOG family from the first bytes, then convert.
+ */
 async function convertTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    const stream = gunzipChunks(new MemorySource('fuzz.clog2.gz', bytes), rng.pick([512, 4096, 1 << 20]))[Symbol.asyncIterator]();
+    const first = await stream.next();
+    if (first.done === true) return;
+    const format = detectClogFormat(first.value.subarray(0, 1024));
+    if (format === undefined) return;
+    await drain(convertClogFormat(format, bounded(first.value, stream), { name: 'fuzz.clog2.gz' }));
+    return;
+  }
   const format = detectClogFormat(bytes.subarray(0, 1024));
   if (format === undefined) return;
   await drain(convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name: 'fuzz.convert', referenceQuirks: rng.next() < 0.3 }));
+}
+
+/** The first chunk, then the rest, stopping a gzip bomb at 64 MiB (the time limit would catch it later). */
+async function* bounded(first: Uint8Array, rest: AsyncIterator<Uint8Array>): ByteChunks {
+  let total = first.length;
+  yield first;
+  for (let r = await rest.next(); r.done !== true; r = await rest.next()) {
+    total += r.value.length;
+    if (total > 64 << 20) throw new FormatError('fuzz.clog2.gz', 0, "decompressed beyond the fuzzer's 64 MiB");
+    yield r.value;
+  }
 }
 
 /** Converted drawables through the one-pass writer, then the written file read back in full. */

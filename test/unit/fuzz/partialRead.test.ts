@@ -8,7 +8,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
-import { gunzipSync } from 'fflate';
+import { gunzipSync, gzipSync } from 'fflate';
+import { MemorySource } from '../../../src/format/bytes/memorySource';
+import { gunzipChunks } from '../../../src/io/gzip';
+import { isFormatError } from '../../../src/format/bytes/formatError';
 import { convertClog2 } from '../../../src/format/clog2/convertClog2';
 import { collectConversion, type ConversionSummary } from '../../../src/format/convert/result';
 import type { Primitive } from '../../../src/format/model/types';
@@ -75,4 +78,24 @@ test('user_states_4: cuts inside its block keep the drawables before the cut; af
   const { summary } = await convert(bytes.subarray(0, 66560 + 10));
   assert.equal(summary.truncated, false);
   assert.equal(summary.drawables.total, 290);
+});
+
+test('a .clog2.gz cut short converts what was decompressed, flagged truncated (was: corrupt gzip data, nothing)', async () => {
+  const raw = new Uint8Array(fs.readFileSync(fixture('user_states_4.clog2')));
+  const gz = gzipSync(raw, { level: 6, mtime: 0 });
+  const whole = await convert(raw);
+  let previous = 0;
+  for (const cut of [Math.floor(gz.length / 4), Math.floor(gz.length / 3), Math.floor(gz.length / 2)]) {
+    const conversion = convertClog2(gunzipChunks(new MemorySource('cut.clog2.gz', gz.subarray(0, cut)), 1024), { name: 'cut.clog2.gz' });
+    const { drawables, summary } = await collectConversion(conversion);
+    assert.ok(summary.truncated, `cut ${cut}`);
+    assert.ok(summary.warnings.some((w) => w.includes('truncated at byte')), `cut ${cut}`);
+    assert.ok(drawables.length > previous, `cut ${cut}: ${drawables.length} drawables`);
+    previous = drawables.length;
+    for (const d of drawables) assert.ok(whole.keys.has(key(d)), `cut ${cut}`);
+  }
+  // Damage that is not a cut is still an error: a bad deflate block type (BTYPE 3) after the header.
+  const bad = gz.slice();
+  bad[10] = 0xff;
+  await assert.rejects(collectConversion(convertClog2(gunzipChunks(new MemorySource('bad.clog2.gz', bad), 1024), { name: 'bad' })), (e: unknown) => isFormatError(e) && /corrupt gzip data/.test(e.message));
 });
