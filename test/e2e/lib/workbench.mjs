@@ -9,7 +9,12 @@ export const selectors = {
   statusSelection: '[id="status.editor.selection"]',
   notification: '.notifications-toasts .notification-toast',
   webviewReady: 'iframe.webview.ready',
+  /** The one visible webview (steps keep at most one on screen: side-bar views are closed again). */
+  visibleWebview: 'iframe.webview.ready >> visible=true',
   webviewContent: '#active-frame',
+  activityBarItem: '.part.activitybar .action-item a',
+  sideBar: '.part.sidebar',
+  editorPart: '.part.editor',
 };
 
 /** Helpers over one Playwright page showing the workbench. */
@@ -18,8 +23,8 @@ export function workbench(page) {
   return {
     page,
     explorerRow,
-    /** Both nested webview iframes; the content frame of the visible webview. */
-    webview: () => page.frameLocator(selectors.webviewReady).frameLocator(selectors.webviewContent),
+    /** The content frame of the visible webview (two nested iframes). */
+    webview: () => page.frameLocator(selectors.visibleWebview).frameLocator(selectors.webviewContent),
     async activeTabName() {
       return page.locator(selectors.activeTab).first().getAttribute('data-resource-name');
     },
@@ -29,12 +34,29 @@ export function workbench(page) {
     async statusSelection() {
       return (await page.locator(selectors.statusSelection).textContent()) ?? '';
     },
-    /** Closes every editor (Close All Editor Groups) and waits until no tab and no webview is left. */
+    /** Closes every editor (Close All Editor Groups) and waits until no tab and no webview over the editor area is left. */
     async closeAllEditors() {
       await page.keyboard.press('Control+K');
       await page.keyboard.press('Control+Shift+W');
-      await page.waitForFunction(([tab, webview]) => !document.querySelector(tab) && !document.querySelector(webview),
-        [selectors.allTabs, selectors.webviewReady], { timeout: 15_000 });
+      await page.waitForFunction(([tab, webview, editorPart]) => {
+        if (document.querySelector(tab)) return false;
+        const area = document.querySelector(editorPart)?.getBoundingClientRect();
+        if (!area) return true;
+        return [...document.querySelectorAll(webview)].every((f) => {
+          const r = f.getBoundingClientRect();
+          return r.width === 0 || r.height === 0 || r.right <= area.left || r.left >= area.right || r.bottom <= area.top || r.top >= area.bottom;
+        });
+      }, [selectors.allTabs, selectors.webviewReady, selectors.editorPart], { timeout: 15_000 });
+    },
+    /** Webview iframes whose box lies over the editor area (the trace editors, not side-bar views). */
+    async editorWebviewCount() {
+      return page.locator(selectors.webviewReady).evaluateAll((frames, editorPart) => {
+        const area = document.querySelector(editorPart)?.getBoundingClientRect();
+        return frames.filter((f) => {
+          const r = f.getBoundingClientRect();
+          return area && r.width > 0 && r.height > 0 && r.left >= area.left - 1 && r.right <= area.right + 1;
+        }).length;
+      }, selectors.editorPart);
     },
     /**
      * Opens a file by clicking it in the Explorer, as a person would. For a file our custom editor owns, waits
@@ -43,15 +65,17 @@ export function workbench(page) {
      */
     async openInCustomEditor(name, { attempts = 10, timeout = 30_000 } = {}) {
       const row = explorerRow(name);
-      const webviewFrame = page.locator(selectors.webviewReady);
       const binaryPlaceholder = page.getByRole('button', { name: 'Open Anyway' });
-      const before = await webviewFrame.count();
+      const before = await this.editorWebviewCount();
       for (let attempt = 1; ; attempt++) {
         await row.click();
-        await page.waitForFunction(
-          ([sel, n]) => document.querySelectorAll(sel).length > n || [...document.querySelectorAll('a.monaco-button, .monaco-button')].some((b) => b.textContent?.trim() === 'Open Anyway' && b.offsetParent),
-          [selectors.webviewReady, before], { timeout });
-        if (!(await binaryPlaceholder.isVisible().catch(() => false))) return attempt;
+        const deadline = Date.now() + timeout;
+        for (;;) {
+          if ((await this.editorWebviewCount()) > before) return attempt;
+          if (await binaryPlaceholder.isVisible().catch(() => false)) break;
+          if (Date.now() > deadline) throw new Error(`no webview for ${name} within ${timeout / 1000} s`);
+          await page.waitForTimeout(100);
+        }
         if (attempt >= attempts) throw new Error(`${name} keeps opening in the text editor`);
         await page.keyboard.press('Control+W');
         await page.waitForTimeout(1000);

@@ -13,7 +13,7 @@ const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contrib
  * colours. A background with grid lines has about 4; drawn states, arrows and events give hundreds.
  */
 async function waitForPaintedCanvas(page, timeout = 30_000, minColours = 8) {
-  const frame = page.frameLocator(selectors.webviewReady).frameLocator(selectors.webviewContent);
+  const frame = page.frameLocator(selectors.visibleWebview).frameLocator(selectors.webviewContent);
   const canvases = frame.locator('canvas');
   await canvases.first().waitFor({ state: 'attached', timeout });
   const deadline = Date.now() + timeout;
@@ -92,7 +92,7 @@ export default [
     skip: noEditor,
     async run({ page, wb }) {
       await wb.closeAllEditors();
-      await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 0, selectors.webviewReady, { timeout: 15_000 });
+      if ((await wb.editorWebviewCount()) !== 0) throw new Error('a trace editor webview is still shown');
     },
   },
 ];

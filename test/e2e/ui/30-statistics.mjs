@@ -1,0 +1,69 @@
+// The statistics panel: with a trace open, the "MPE Trace" activity-bar container shows the Statistics
+// webview view, and its text names categories of that trace. Guarded: needs the custom editor and the
+// contributed view container "mpeTrace" with the webview view "mpeTrace.statistics".
+import fs from 'node:fs';
+import path from 'node:path';
+import { selectors } from '../lib/workbench.mjs';
+import { repoRoot } from '../lib/codeServer.mjs';
+
+const trace = 'user_states_4.slog2';
+const facts = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'user_states_4.facts.json'), 'utf8'));
+const drawn = facts.slog2.categories.filter((c) => c.drawables > 0);
+const stateNames = drawn.filter((c) => c.kind === 'state').map((c) => c.name);
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function missingContribution({ viewType, installedDir }) {
+  if (!viewType) return 'package.json contributes no customEditor "mpeTrace.timeline" yet';
+  const pkg = JSON.parse(fs.readFileSync(path.join(installedDir, 'package.json'), 'utf8'));
+  const container = (pkg.contributes?.viewsContainers?.activitybar ?? []).find((c) => c.id === 'mpeTrace');
+  const view = (pkg.contributes?.views?.mpeTrace ?? []).find((v) => v.id === 'mpeTrace.statistics');
+  if (!container || !view) return 'package.json contributes no "mpeTrace" view container with the "mpeTrace.statistics" view yet';
+  return undefined;
+}
+
+export default [
+  {
+    name: `the Statistics view lists every category of ${trace} with its drawable count from the facts`,
+    skip: missingContribution,
+    timeout: 90_000,
+    async run({ page, wb, log, screenshot, installedDir }) {
+      await wb.closeAllEditors();
+      await wb.openInCustomEditor(trace);
+      const pkg = JSON.parse(fs.readFileSync(path.join(installedDir, 'package.json'), 'utf8'));
+      const title = pkg.contributes.viewsContainers.activitybar.find((c) => c.id === 'mpeTrace').title;
+      await page.locator(`${selectors.activityBarItem}[aria-label^="${title}"]`).first().click();
+      // Webview iframes live in one overlay layer of the workbench, not inside the side bar's DOM: the
+      // statistics one is the webview whose box lies in the side bar (left of the editor).
+      const sidebar = await page.locator(selectors.sideBar).boundingBox();
+      let statsIndex = -1;
+      const deadline = Date.now() + 30_000;
+      while (statsIndex < 0 && Date.now() < deadline) {
+        const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames) => frames.map((f) => {
+          const r = f.getBoundingClientRect();
+          return { x: r.x, width: r.width };
+        }));
+        statsIndex = boxes.findIndex((b) => b.width > 0 && b.x < sidebar.x + sidebar.width - 10);
+        if (statsIndex < 0) await page.waitForTimeout(250);
+      }
+      if (statsIndex < 0) throw new Error('no webview appeared in the side bar');
+      const view = page.frameLocator(`${selectors.webviewReady} >> nth=${statsIndex}`).frameLocator(selectors.webviewContent);
+      let text = '';
+      let found = [];
+      while (Date.now() < deadline) {
+        text = await view.locator('body').innerText().catch(() => '');
+        found = stateNames.filter((n) => text.includes(n));
+        if (found.length === stateNames.length) break;
+        await page.waitForTimeout(250);
+      }
+      log(`   statistics text (first 160 chars): ${JSON.stringify(text.slice(0, 160))}`);
+      if (found.length < 2) throw new Error(`the Statistics view names ${found.length} of the trace's states (${stateNames.join(', ')})`);
+      // Category table rows read "<name> <count> ..." (innerText separates cells with tabs).
+      const wrong = drawn.filter((c) => !new RegExp(`(^|\\n)${escape(c.name)}\\s+${c.drawables}(\\s|$)`).test(text)).map((c) => `${c.name} ${c.drawables}`);
+      if (wrong.length) throw new Error(`category rows missing or with other counts: ${wrong.join(', ')}`);
+      await screenshot('statistics');
+      // Tidy up: back to the Explorer, which hides the statistics webview again.
+      await page.locator(`${selectors.activityBarItem}[aria-label^="Explorer"]`).first().click();
+      await wb.closeAllEditors();
+    },
+  },
+];
