@@ -251,40 +251,50 @@ function ensureMemberScratch(n: number): void {
   scratchStack = new Uint32Array(cap);
 }
 
-let scratchMerge = new Uint32Array(1024);
+let scratchBuckets = new Uint32Array(1025);
 
-/** Stable natural merge sort of member indices (members arrive nearly in order: few runs). */
+/**
+ * Stable sort of member indices (`order` holds 0..n−1): counting sort into ~n buckets by earliest
+ * time, then insertion sort inside each bucket on the full key; crowded buckets use the built-in
+ * sort. Same scheme as drawingOrderIndex.
+ */
 function sortMembers(order: Uint32Array, earliest: readonly number[], latest: readonly number[], category: readonly number[]): void {
   const n = order.length;
-  if (scratchMerge.length < n) scratchMerge = new Uint32Array(Math.max(n, scratchMerge.length * 2));
-  let src: Uint32Array = order;
-  let dst: Uint32Array = scratchMerge.subarray(0, n);
-  for (;;) {
-    let runs = 0;
-    let start = 0;
-    while (start < n) {
-      let mid = start + 1;
-      while (mid < n && compareMembers(earliest, latest, category, src[mid - 1]!, src[mid]!) <= 0) mid++;
-      let end = mid;
-      if (mid < n) {
-        end = mid + 1;
-        while (end < n && compareMembers(earliest, latest, category, src[end - 1]!, src[end]!) <= 0) end++;
-      }
-      let a = start;
-      let b = mid;
-      let k = start;
-      while (a < mid && b < end) dst[k++] = compareMembers(earliest, latest, category, src[b]!, src[a]!) < 0 ? src[b++]! : src[a++]!;
-      while (a < mid) dst[k++] = src[a++]!;
-      while (b < end) dst[k++] = src[b++]!;
-      runs++;
-      start = end;
-    }
-    const t = src;
-    src = dst;
-    dst = t;
-    if (runs <= 1) break;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const t = earliest[i]!;
+    if (t < min) min = t;
+    if (t > max) max = t;
   }
-  if (src !== order) order.set(src);
+  const buckets = max > min ? n : 1;
+  const scale = max > min ? buckets / (max - min) : 0;
+  if (scratchBuckets.length < buckets + 1) scratchBuckets = new Uint32Array(Math.max(buckets + 1, scratchBuckets.length * 2));
+  const starts = scratchBuckets;
+  starts.fill(0, 0, buckets + 1);
+  for (let i = 0; i < n; i++) starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale)) + 1]!++;
+  for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
+  for (let i = 0; i < n; i++) order[starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale))]!++] = i;
+  let from = 0;
+  for (let b = 0; b < buckets; b++) {
+    const to = starts[b]!;
+    if (to - from > 48) {
+      const part = Array.from(order.subarray(from, to));
+      part.sort((x, y) => compareMembers(earliest, latest, category, x, y) || x - y);
+      order.set(part, from);
+    } else {
+      for (let k = from + 1; k < to; k++) {
+        const item = order[k]!;
+        let j = k - 1;
+        while (j >= from && compareMembers(earliest, latest, category, order[j]!, item) > 0) {
+          order[j + 1] = order[j]!;
+          j--;
+        }
+        order[j + 1] = item;
+      }
+    }
+    from = to;
+  }
 }
 
 function compareMembers(earliest: readonly number[], latest: readonly number[], category: readonly number[], a: number, b: number): number {
