@@ -10,6 +10,7 @@ const USAGE = [
   '  --force         overwrite OUT if it exists',
   '  --children N    children per tree node (default 2)',
   '  --leaf-bytes B  leaf node byte size (default 65536)',
+  '  --quiet         no progress line on the terminal',
 ].join('\n');
 
 export async function runConvert(argv: string[]): Promise<number> {
