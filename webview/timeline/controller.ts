@@ -88,6 +88,7 @@ export class TimelineController {
   private readonly cleanups: (() => void)[] = [];
   private summaryPending = false;
   private lastWheelAt = -Infinity;
+  private tooltipAt: { readonly x: number; readonly y: number } | undefined;
 
   constructor(
     private readonly el: TimelineElements,
@@ -398,6 +399,8 @@ export class TimelineController {
               ? 'too many drawables: partial view'
               : undefined;
         drawOverlay(this.ctx(this.el.overlay), this.width, this.height, scale, p, this.hoverX, select, note);
+        const at = this.tooltipAt;
+        this.updateTooltip(at ? { offsetX: at.x, offsetY: at.y } : undefined);
         return;
       }
     }
@@ -447,7 +450,8 @@ export class TimelineController {
     on(overlay, 'pointermove', (e) => this.onPointerMove(e));
     on(overlay, 'pointerup', (e) => this.onPointerUp(e));
     on(overlay, 'pointerleave', () => {
-      this.updateTooltip(undefined);
+      this.tooltipAt = undefined;
+      this.el.tooltip.hidden = true;
       this.hoverX = undefined;
       this.hoverRow = undefined;
       this.scheduler.mark('overlay', 'labels');
@@ -487,7 +491,7 @@ export class TimelineController {
   }
 
   /** A light tooltip for what is under the pointer (DOM, so hover never repaints the canvases). */
-  private updateTooltip(e: PointerEvent | undefined): void {
+  private updateTooltip(e: { readonly offsetX: number; readonly offsetY: number } | undefined): void {
     const tip = this.el.tooltip;
     const loaded = this.main.drawableFor(this.visible());
     const hit = e && loaded && this.init ? hitTest(loaded.columns, this.scale().offsetMapper(loaded.columns.header.baseTime), this.rowViewport(), e.offsetX, e.offsetY) : undefined;
@@ -539,7 +543,7 @@ export class TimelineController {
 
   private onWheel(e: WheelEvent): void {
     e.preventDefault();
-    this.el.tooltip.hidden = true;
+    this.tooltipAt = undefined;
     const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? this.height : 1;
     const dx = e.deltaX * unit;
     const dy = e.deltaY * unit;
@@ -572,7 +576,8 @@ export class TimelineController {
       this.scheduler.mark('labels');
     }
     const d = this.drag;
-    this.updateTooltip(d === undefined ? e : undefined);
+    // The hit test runs once per frame (in the overlay pass), not once per pointer event.
+    this.tooltipAt = d === undefined ? { x: e.offsetX, y: e.offsetY } : undefined;
     if (d?.kind === 'pan') {
       const dx = e.offsetX - d.x;
       const dy = e.offsetY - d.y;

@@ -16,6 +16,10 @@ type Ctx = CanvasRenderingContext2D;
 const ROW_PAD = 2;
 const ARROW_HEAD_PX = 6;
 const MAX_ARROWS_WITH_HEADS = 20_000;
+/** States narrower than this are drawn through the column runs (few wide rects, not many thin ones). */
+const COLUMN_RUN_MAX_PX = 4;
+/** Column marks store category + offset so that 0 means "nothing" (preview categories are −1…−3). */
+const CATEGORY_MARK_OFFSET = 1 << 20;
 
 export function drawGrid(ctx: Ctx, w: number, h: number, scale: TimeScale, rows: RowViewport, p: Palette): void {
   ctx.fillStyle = p.backgroundCss;
@@ -110,9 +114,39 @@ export function drawData(ctx: Ctx, w: number, h: number, scale: TimeScale, rows:
   const maxNest = hd.maxNesting;
   let drawn = 0;
 
-  // Sub-pixel decimation: last pixel column filled per (visible row, depth).
-  const nestSlots = maxNest + 1;
-  const lastCol = new Float64Array(Math.max(0, end - first) * nestSlots).fill(-Infinity);
+  // Wide states are filled directly. Narrow ones (< COLUMN_RUN_MAX_PX) only mark their pixel
+  // columns (per visible row, last one wins, as if painted) and are then filled as runs of equal colour,
+  // so a dense view costs at most one rectangle per column run instead of one per state. States
+  // come sorted by nesting depth, so the columns are flushed whenever the depth changes.
+  const visibleCount = Math.max(0, end - first);
+  const cols = Math.ceil(w) + 1;
+  const column = new Int32Array(visibleCount * cols);
+  let columnDepth = -1;
+  let columnMarks = 0;
+  const flushColumns = (): void => {
+    if (columnMarks === 0) return;
+    const inset = nestingInset(columnDepth, maxNest, boxH);
+    for (let r = 0; r < visibleCount; r++) {
+      const y = rowTop(rows, first + r) + ROW_PAD + inset;
+      const base = r * cols;
+      let c0 = 0;
+      while (c0 < cols) {
+        const mark = column[base + c0]!;
+        if (mark === 0) {
+          c0++;
+          continue;
+        }
+        let c1 = c0 + 1;
+        while (c1 < cols && column[base + c1] === mark) c1++;
+        ctx.fillStyle = p.fill.get(mark - CATEGORY_MARK_OFFSET) ?? p.muted;
+        ctx.fillRect(c0, y, c1 - c0, boxH - 2 * inset);
+        c0 = c1;
+      }
+    }
+    column.fill(0);
+    columnMarks = 0;
+    lastCat = Number.NaN;
+  };
 
   const st = c.states;
   let lastCat = Number.NaN;
@@ -123,25 +157,29 @@ export function drawData(ctx: Ctx, w: number, h: number, scale: TimeScale, rows:
     let x1 = x(st.end[i]!);
     if (x1 < 0 || x0 > w) continue;
     const depth = st.depth[i]!;
-    if (x1 - x0 < 1) {
-      const col = Math.floor(x0);
-      const slot = (row - first) * nestSlots + depth;
-      if (lastCol[slot] === col) continue;
-      lastCol[slot] = col;
-      x0 = col;
-      x1 = col + 1;
+    if (depth !== columnDepth) {
+      flushColumns();
+      columnDepth = depth;
+    }
+    const cat = st.category[i]!;
+    drawn++;
+    if (x1 - x0 < COLUMN_RUN_MAX_PX) {
+      const base = (row - first) * cols;
+      const c1 = Math.min(cols - 1, Math.max(Math.floor(x0) + 1, Math.round(x1)));
+      for (let col = Math.max(0, Math.floor(x0)); col < c1; col++) column[base + col] = cat + CATEGORY_MARK_OFFSET;
+      columnMarks++;
+      continue;
     }
     if (x0 < -1) x0 = -1;
     if (x1 > w + 1) x1 = w + 1;
-    const cat = st.category[i]!;
     if (cat !== lastCat) {
       ctx.fillStyle = p.fill.get(cat) ?? p.muted;
       lastCat = cat;
     }
     const inset = nestingInset(depth, maxNest, boxH);
     ctx.fillRect(x0, rowTop(rows, row) + ROW_PAD + inset, x1 - x0, boxH - 2 * inset);
-    drawn++;
   }
+  flushColumns();
 
   // State shadows: a box with one band per category, height ∝ exclusion ratio, largest at the
   // bottom, the stack centred vertically (Jumpshot's CumulativeExclusionRatio).
@@ -237,16 +275,21 @@ function drawArrows(ctx: Ctx, w: number, h: number, x: (o: number) => number, ro
   };
   // Heads only while they can be told apart (dense views show the lines only).
   const withHeads = ar.start.length <= MAX_ARROWS_WITH_HEADS;
-  let lastKey = '';
+  const seen = new Set<number>();
+  const rowsFirst = Math.floor(rows.scrollPx / rows.rowHeight);
   for (let i = 0; i < ar.start.length; i++) {
     const x0 = x(ar.start[i]!);
     const x1 = x(ar.end[i]!);
     if ((x0 < 0 && x1 < 0) || (x0 > w && x1 > w)) continue;
-    if (Math.abs(x1 - x0) < 1) {
-      // sub-pixel arrows between the same rows in the same pixel column look identical
-      const key = `${Math.round(x0)}:${ar.fromRow[i]}:${ar.toRow[i]}`;
-      if (key === lastKey) continue;
-      lastKey = key;
+    if (!withHeads) {
+      // dense: arrows with the same rounded ends on the same rows look identical; draw one
+      const cx0 = Math.max(-2, Math.min(8189, Math.round(x0))) + 2;
+      const cx1 = Math.max(-2, Math.min(8189, Math.round(x1))) + 2;
+      const fr = Math.max(-1, Math.min(1022, ar.fromRow[i]! - rowsFirst)) + 1;
+      const tr = Math.max(-1, Math.min(1022, ar.toRow[i]! - rowsFirst)) + 1;
+      const key = ((cx0 * 8192 + cx1) * 1024 + fr) * 1024 + tr;
+      if (seen.has(key)) continue;
+      seen.add(key);
     }
     const y0 = rowTop(rows, ar.fromRow[i]!) + mid;
     const y1 = rowTop(rows, ar.toRow[i]!) + mid;
