@@ -160,8 +160,11 @@ export class SourceLocationTableBuilder {
 
   /** Adds a located drawable of the node being written. */
   add(list: number, index: number, source: DrawableSource): void {
-    const start = source.start ? this.site(source.start) : -1;
-    const end = source.end ? this.site(source.end) : -1;
+    this.addSites(list, index, source.start ? this.site(source.start) : -1, source.end ? this.site(source.end) : -1);
+  }
+
+  /** Same, with site indices from site() (−1 = none). */
+  addSites(list: number, index: number, start: number, end: number): void {
     if (start < 0 && end < 0) return;
     if (this.nodeEntries === 0) {
       this.node.raw(ENCODER.encode(SRCLOC_NODE_MAGIC));

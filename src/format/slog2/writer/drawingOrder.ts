@@ -37,49 +37,45 @@ export function compareDrawables(a: Drawable, b: Drawable): number {
   return finalVertex(a).lineID - finalVertex(b).lineID;
 }
 
-/** Reusable key and index arrays (the writer is single-threaded; results are consumed at once). */
-let keyEarliest = new Float64Array(1024);
-let keyLatest = new Float64Array(1024);
-let keyCategory = new Int32Array(1024);
+/** Reusable index arrays (the writer is single-threaded; results are consumed at once). */
 let order = new Uint32Array(1024);
 let bucketStart = new Uint32Array(1025);
-
-function ensureScratch(n: number): void {
-  if (n < order.length) return;
-  let cap = order.length;
-  while (cap <= n) cap *= 2;
-  keyEarliest = new Float64Array(cap);
-  keyLatest = new Float64Array(cap);
-  keyCategory = new Int32Array(cap);
-  order = new Uint32Array(cap);
-  bucketStart = new Uint32Array(cap + 1);
-}
 
 /** Buckets holding more than this are sorted with the built-in sort instead of insertion. */
 const INSERTION_LIMIT = 48;
 
+/** Drawing-order keys of a node's entries (see NodeDrawables). */
+export interface OrderKeys {
+  readonly earliest: Float64Array;
+  readonly latest: Float64Array;
+  readonly category: Int32Array;
+  readonly startLine: Int32Array;
+  readonly finalLine: Int32Array;
+}
+
 /**
- * The drawing-order permutation of a node list (stable). Keys are copied once into typed arrays;
- * indices are distributed by earliest time (the primary key) into about n buckets over the
- * node's time span — a stable counting sort — and each bucket, a handful of drawables, is
- * finished by insertion sort on the full key. About two comparisons per drawable for the spread-
- * out start times of real traces; crowded buckets fall back to the built-in sort. The returned
- * array is scratch space, valid until the next call.
+ * The entries `subset[0..n)` of a node in drawing order (stable). Indices are distributed by
+ * earliest time (the primary key) into about n buckets over their time span — a stable counting
+ * sort — and each bucket, a handful of entries, is finished by insertion sort on the full key
+ * (about three comparisons per drawable on real traces); crowded buckets use the built-in sort.
+ * The returned array is scratch space, valid until the next call.
  */
-export function drawingOrderIndex(items: readonly Drawable[]): Uint32Array {
-  const n = items.length;
-  ensureScratch(n);
-  const e = keyEarliest;
-  const l = keyLatest;
-  const c = keyCategory;
+export function drawingOrderOf(keys: OrderKeys, subset: Uint32Array, n: number): Uint32Array {
+  if (n >= order.length) {
+    let cap = order.length;
+    while (cap <= n) cap *= 2;
+    order = new Uint32Array(cap);
+    bucketStart = new Uint32Array(cap + 1);
+  }
+  const e = keys.earliest;
+  const l = keys.latest;
+  const c = keys.category;
+  const sl = keys.startLine;
+  const fl = keys.finalLine;
   let min = Infinity;
   let max = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const d = items[i]!;
-    const t = d.earliest;
-    e[i] = t;
-    l[i] = d.latest;
-    c[i] = d.category;
+  for (let k = 0; k < n; k++) {
+    const t = e[subset[k]!]!;
     if (t < min) min = t;
     if (t > max) max = t;
   }
@@ -88,28 +84,21 @@ export function drawingOrderIndex(items: readonly Drawable[]): Uint32Array {
     if (e[a] !== e[b]) return e[a]! < e[b]!;
     if (l[a] !== l[b]) return l[a]! > l[b]!;
     if (c[a] !== c[b]) return c[a]! < c[b]!;
-    const x = items[a]!;
-    const y = items[b]!;
-    const s = startVertex(x).lineID - startVertex(y).lineID;
-    return s !== 0 ? s < 0 : finalVertex(x).lineID < finalVertex(y).lineID;
+    if (sl[a] !== sl[b]) return sl[a]! < sl[b]!;
+    return fl[a]! < fl[b]!;
   };
   const out = order;
   const starts = bucketStart;
-  // Counting sort by bucket of earliest (monotone in earliest, so buckets are in order).
   const buckets = max > min ? n : 1;
   const scale = max > min ? buckets / (max - min) : 0;
   starts.fill(0, 0, buckets + 1);
-  for (let i = 0; i < n; i++) {
-    const b = Math.min(buckets - 1, Math.floor((e[i]! - min) * scale));
-    starts[b + 1]!++;
-  }
+  for (let k = 0; k < n; k++) starts[Math.min(buckets - 1, Math.floor((e[subset[k]!]! - min) * scale)) + 1]!++;
   for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
   // Place in input order (stable); starts[b] advances to the end of bucket b.
-  for (let i = 0; i < n; i++) {
-    const b = Math.min(buckets - 1, Math.floor((e[i]! - min) * scale));
-    out[starts[b]!++] = i;
+  for (let k = 0; k < n; k++) {
+    const i = subset[k]!;
+    out[starts[Math.min(buckets - 1, Math.floor((e[i]! - min) * scale))]!++] = i;
   }
-  // Now starts[b] is the end of bucket b (= the start of b + 1).
   let from = 0;
   for (let b = 0; b < buckets; b++) {
     const to = starts[b]!;

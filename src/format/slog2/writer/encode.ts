@@ -2,7 +2,7 @@
  * Byte encoders for the SLOG-2 2.0.6 blocks the writer emits (SLOG2.md §3–§7). Every encoder
  * computes the exact block size first and fills one preallocated buffer.
  */
-import type { Category, Composite, Drawable, LineIDMap, Primitive } from '../../model/types';
+import type { Category, LineIDMap } from '../../model/types';
 import { topologyCode } from '../../model/types';
 import { ByteWriter, encodedString } from './byteWriter';
 import { compareInclRatio, compareShadows, STATE, type Shadow, type ShadowBuffer } from './shadows';
@@ -42,53 +42,6 @@ export function encodeHeader(h: HeaderFields): Uint8Array {
     w.i32(p.size);
   }
   return w.bytes;
-}
-
-/** Byte size of a Primitive body (no kind byte): §7.2. */
-export function primitiveBytes(p: Primitive): number {
-  return 8 + (p.info ? p.info.length : 0) + 12 * p.vertices.length;
-}
-
-export function drawableBytes(d: Drawable): number {
-  if (d.kind === 'primitive') return primitiveBytes(d);
-  let n = 8 + (d.info ? d.info.length : 0);
-  for (const p of d.primitives) n += primitiveBytes(p);
-  return n;
-}
-
-function writePrimitiveBody(w: ByteWriter, p: Primitive): void {
-  w.i32(p.category);
-  const info = p.info;
-  if (info) {
-    w.i16(info.length);
-    w.raw(info);
-  } else w.i16(0);
-  const vs = p.vertices;
-  w.i16(vs.length);
-  for (let i = 0; i < vs.length; i++) {
-    w.f64(vs[i]!.time);
-    w.i32(vs[i]!.lineID);
-  }
-}
-
-function writeComposite(w: ByteWriter, c: Composite): void {
-  w.i32(c.category);
-  if (c.info) {
-    w.i16(c.info.length);
-    w.raw(c.info);
-  } else w.i16(0);
-  w.i16(c.primitives.length);
-  for (const p of c.primitives) writePrimitiveBody(w, p);
-}
-
-export function writeDrawable(w: ByteWriter, d: Drawable): void {
-  if (d.kind === 'primitive') {
-    w.u8(0);
-    writePrimitiveBody(w, d);
-  } else {
-    w.u8(1);
-    writeComposite(w, d);
-  }
 }
 
 export function writeNodeHeader(w: ByteWriter, earliest: number, latest: number, depth: number, xpos: number, self: BlockPointer): void {

@@ -9,7 +9,8 @@ import type { Category, Drawable, LineIDMap, LineIDMapRow, Primitive, Topology }
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../model/types';
 import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
 import { ByteWriter } from './byteWriter';
-import { drawingOrderIndex } from './drawingOrder';
+import { drawingOrderOf } from './drawingOrder';
+import { NodeDrawables } from './nodeDrawables';
 import {
   encodeCategoryMap,
   encodeHeader,
@@ -18,7 +19,6 @@ import {
   HEADER_BYTES,
   NODE_FIXED_BYTES,
   NULL_BLOCK,
-  writeDrawable,
   writeNodeHeader,
   writeShadowBuffer,
   type BlockPointer,
@@ -80,8 +80,8 @@ function topologyNumber(t: Topology): number {
 class OpenNode {
   earliest = Infinity;
   latest = -Infinity;
-  readonly nestless: Drawable[] = [];
-  readonly nestable: Drawable[] = [];
+  /** The node's real drawables, already encoded (nestless and nestable lists interleaved). */
+  readonly drawables = new NodeDrawables();
   /** Σ (1 + drawable bytes) of the drawables held. */
   drawableBytes = 0;
   buffer = new ShadowBuffer();
@@ -139,6 +139,8 @@ export class Slog2Writer {
   /** Topology code + 1 by category index (0 = not looked up yet), for indices in [0, 65536). */
   private readonly topologyByCategory = new Int8Array(1 << 16);
   private readonly srcloc = new SourceLocationTableBuilder();
+  /** Scratch: entry indices of one node list. */
+  private subset = new Uint32Array(1024);
   private failed: unknown;
   private finished = false;
 
@@ -285,14 +287,21 @@ export class Slog2Writer {
 
   private place(node: OpenNode, d: Drawable, size: number): void {
     node.drawableBytes += 1 + size;
+    let nestable = true;
+    let siteStart = -1;
+    let siteEnd = -1;
     if (d.kind === 'composite') {
       this.usedCategories.add(d.category);
-      node.nestable.push(d);
       for (const p of d.primitives) this.shadowPrimitive(node, p);
     } else {
-      const t = this.shadowPrimitive(node, d);
-      (t === STATE ? node.nestable : node.nestless).push(d);
+      nestable = this.shadowPrimitive(node, d) === STATE;
+      const source = d.source;
+      if (source) {
+        if (source.start) siteStart = this.srcloc.site(source.start);
+        if (source.end) siteEnd = this.srcloc.site(source.end);
+      }
     }
+    node.drawables.add(d, size, nestable, siteStart, siteEnd);
   }
 
   private shadowPrimitive(node: OpenNode, p: Primitive): number {
@@ -356,8 +365,8 @@ export class Slog2Writer {
 
     const w = this.reserve(size);
     writeNodeHeader(w, node.earliest, node.latest, node.depth, node.xpos, self);
-    this.writeList(w, node.nestless, NESTLESS_LIST);
-    this.writeList(w, node.nestable, NESTABLE_LIST);
+    this.writeList(w, node.drawables, NESTLESS_LIST);
+    this.writeList(w, node.drawables, NESTABLE_LIST);
     w.i32(node.childBuffers.length);
     for (const b of node.childBuffers) writeShadowBuffer(w, b);
     if (w.pos !== size) throw new Error(`internal error: node (${node.depth}, ${node.xpos}) encoded ${w.pos} bytes, expected ${size}`);
@@ -369,23 +378,32 @@ export class Slog2Writer {
     const parent = this.trunk[i + 1];
     if (parent) parent.childBuffers.push(own);
     node.childBuffers.length = 0;
-    node.nestless.length = 0;
-    node.nestable.length = 0;
+    node.drawables.clear();
     node.drawableBytes = 0;
     node.buffer = new ShadowBuffer();
     node.buffer.depth = node.depth;
     node.buffer.xpos = node.xpos;
   }
 
-  /** A node list in drawing order (§7.3), noting where located drawables end up. */
-  private writeList(w: ByteWriter, list: readonly Drawable[], which: number): void {
-    const order = drawingOrderIndex(list);
-    w.i32(list.length);
-    for (let k = 0; k < order.length; k++) {
-      const d = list[order[k]!]!;
-      writeDrawable(w, d);
-      if (d.kind === 'primitive' && d.source) this.srcloc.add(which, k, d.source);
+  /** One node list (§7.3) in drawing order, noting where located drawables end up. */
+  private writeList(w: ByteWriter, entries: NodeDrawables, which: number): void {
+    const wanted = which === NESTABLE_LIST ? 1 : 0;
+    if (this.subset.length < entries.count) this.subset = new Uint32Array(Math.max(entries.count, this.subset.length * 2));
+    const subset = this.subset;
+    let n = 0;
+    for (let i = 0; i < entries.count; i++) if (entries.nestable[i] === wanted) subset[n++] = i;
+    const order = drawingOrderOf(entries, subset, n);
+    w.i32(n);
+    const out = w.bytes;
+    let at = w.pos;
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      at = entries.copyEntry(i, out, at);
+      const a = entries.siteStart[i]!;
+      const b = entries.siteEnd[i]!;
+      if (a >= 0 || b >= 0) this.srcloc.addSites(which, k, a, b);
     }
+    w.pos = at;
   }
 
   private enqueue(block: Uint8Array, recycle?: Uint8Array): void {
