@@ -18,8 +18,11 @@ suite('extension', () => {
     assert.strictEqual(ext.isActive, true);
   });
 
-  test('runs in the Node extension host of the workspace (extensionKind workspace)', () => {
-    assert.strictEqual(extension().extensionKind, vscode.ExtensionKind.Workspace);
+  test('runs in the extension host of the workspace (extensionKind workspace; UI when there is no remote)', () => {
+    assert.deepStrictEqual(pkg.extensionKind, ['workspace']);
+    // VS Code reports Workspace only when a remote extension host exists (code-server; remote desktops).
+    const expected = vscode.env.remoteName ? vscode.ExtensionKind.Workspace : vscode.ExtensionKind.UI;
+    assert.strictEqual(extension().extensionKind, expected);
   });
 
   test('every command in contributes.commands is registered', async function () {
