@@ -1,7 +1,7 @@
 // End-to-end tests in a real VS Code (code-server 4.139.1, see ../../scripts/setup-vscode-host.sh), driven
 // headless by Debian's Chromium through playwright-core. Part of `npm test`; alone: `npm run test:e2e`.
 //
-//   node test/e2e/run.mjs [--vsix FILE] [--keep] [--only ui|suite]
+//   node test/e2e/run.mjs [--vsix FILE] [--keep] [--only ui|suite] [--screenshots DIR]
 //
 // 1. installs/reuses code-server (cache outside the repo), 2. `npm run package` -> mpe-trace-viewer-<v>.vsix,
 // 3. installs THAT .vsix into a fresh extensions dir, 4. starts code-server on 127.0.0.1:<random port>,
@@ -255,8 +255,19 @@ function withTimeout(promise, ms) {
   ]).finally(() => clearTimeout(timer));
 }
 
+/** `--screenshots DIR`: copies the key-state screenshots (for the README) out of test-results/e2e. */
+function copyScreenshots() {
+  const dir = option('--screenshots');
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  const keep = fs.readdirSync(outDir).filter((f) => f.endsWith('.png') && !f.startsWith('fail-') && f !== 'suite-end.png' && f !== 'start-check-failed.png');
+  for (const f of keep) fs.copyFileSync(path.join(outDir, f), path.join(dir, f));
+  log(`copied ${keep.length} screenshots to ${dir}: ${keep.join(', ')}`);
+}
+
 function finish() {
   clearTimeout(watchdog);
+  copyScreenshots();
   const count = (s) => results.filter((r) => r.status === s).length;
   const summary = { passed: count('pass'), failed: count('fail'), skipped: count('skip'), timings: { ...timings, totalMs: Date.now() - t0 }, results };
   fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify(summary, null, 2));
