@@ -96,8 +96,12 @@ class TimelineEditor implements vscode.Disposable {
         this.viewState = m.state;
         return;
       case 'painted':
+        // the first paint of an editor is worth an info line; later ones only at debug level
+        (this.painted === undefined ? this.log.info : this.log.debug).call(
+          this.log,
+          `${this.document.uri.path}: painted ${m.drawables} drawables (frame ${m.frameMs.toFixed(1)} ms)`,
+        );
         this.painted = { drawables: m.drawables, frameMs: m.frameMs, at: Date.now() };
-        this.log.info(`${this.document.uri.path}: painted ${m.drawables} drawables (frame ${m.frameMs.toFixed(1)} ms)`);
         return;
       default:
         assertUnreachable(m);
