@@ -127,3 +127,34 @@ test('rows outside the requested range are left out; a cancelled query throws', 
     await file.close();
   }
 });
+
+test('ring_p2p_4: the reference sample drawables land on their rows at their times (f32 offsets + f64 base)', async () => {
+  interface Sample {
+    category_index: number;
+    first: { start: number; end: number; vertices: [number, number][] }[];
+  }
+  const samples = (JSON.parse(fs.readFileSync(fixture('ring_p2p_4.facts.json'), 'utf8').replace(/\bNaN\b/g, 'null')) as { slog2: { samples: Sample[] } }).slog2
+    .samples;
+  const file = await openFixture('ring_p2p_4.slog2');
+  try {
+    const spec = fullSpec(file, 0);
+    const w = await buildWindow(file, spec);
+    const base = w.header.baseTime;
+    const span = spec.t1 - spec.t0;
+    const near = (a: number, b: number): boolean => Math.abs(a - b) <= span * 1e-6;
+    const message = samples.find((s) => s.category_index === 0)!.first[0]!;
+    const arrow = [...w.arrows.start.keys()].find((i) => w.arrows.category[i] === 0 && near(base + w.arrows.start[i]!, message.vertices[0]![0]));
+    assert.ok(arrow !== undefined, 'the first message is an arrow');
+    assert.equal(w.arrows.fromRow[arrow], spec.rowOfLine.get(message.vertices[0]![1]));
+    assert.equal(w.arrows.toRow[arrow], spec.rowOfLine.get(message.vertices[1]![1]));
+    assert.ok(near(base + w.arrows.end[arrow]!, message.vertices[1]![0]));
+    for (const barrier of samples.find((s) => s.category_index === 6)!.first) {
+      const i = [...w.states.start.keys()].find((k) => w.states.category[k] === 6 && near(base + w.states.start[k]!, barrier.start));
+      assert.ok(i !== undefined, `MPI_Barrier at ${barrier.start}`);
+      assert.equal(w.states.row[i], spec.rowOfLine.get(barrier.vertices[0]![1]));
+      assert.ok(near(base + w.states.end[i]!, barrier.end));
+    }
+  } finally {
+    await file.close();
+  }
+});
