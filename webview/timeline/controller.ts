@@ -376,7 +376,15 @@ export class TimelineController {
         const started = performance.now();
         const loaded = this.main.drawableFor(this.visible());
         const frame = drawData(this.ctx(this.el.data), this.width, this.height, scale, rows, loaded, p);
-        this.el.root.dataset.drawables = String(frame.drawn);
+        // Geometry of the drawn frame, for UI tests that look for colours at times and rows:
+        // x = (t − t0) / (t1 − t0) · width and y = row · rowHeight − scrollPx + rowHeight / 2 in `.plot`.
+        const ds = this.el.root.dataset;
+        ds.t0 = String(this.view.t0);
+        ds.t1 = String(this.view.t1);
+        ds.rowHeight = String(ROW_HEIGHT_PX);
+        ds.scrollPx = String(this.scrollPx);
+        ds.mapIndex = String(this.mapIndex);
+        ds.drawables = String(frame.drawn);
         frameLog()?.push(performance.now() - started);
         this.el.root.dataset.complete = String(frame.complete);
         if (loaded && loaded.final && loaded.requestId !== this.paintedRequest) {
