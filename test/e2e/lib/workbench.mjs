@@ -7,7 +7,7 @@ export const selectors = {
   activeTab: '.editor-group-container.active .tab.active',
   allTabs: '.editor-group-container .tab',
   statusSelection: '[id="status.editor.selection"]',
-  notification: '.notifications-toasts .notification-toast',
+  notificationItem: '.notification-list-item',
   webviewReady: 'iframe.webview.ready',
   /** The one visible webview (steps keep at most one on screen: side-bar views are closed again). */
   visibleWebview: 'iframe.webview.ready >> visible=true',
@@ -30,6 +30,12 @@ export function workbench(page) {
     },
     async tabNames() {
       return page.locator(selectors.allTabs).evaluateAll((tabs) => tabs.map((t) => t.getAttribute('data-resource-name')));
+    },
+    /** Texts of the error notifications currently shown (toasts and the notification center). */
+    async errorNotifications() {
+      return page.locator(selectors.notificationItem).evaluateAll((items) => items
+        .filter((n) => n.querySelector('.codicon-error'))
+        .map((n) => (n.querySelector('.notification-list-item-message')?.textContent ?? n.textContent ?? '').trim()));
     },
     async statusSelection() {
       return (await page.locator(selectors.statusSelection).textContent()) ?? '';

@@ -88,6 +88,40 @@ export default [
   ...openTraceSteps('user_states_4.clog2', 'timeline-clog2'),
   ...openTraceSteps('pi_bcast_4.slog2.gz'),
   {
+    name: 'no error notification appeared while opening the traces',
+    skip: noEditor,
+    async run({ wb }) {
+      const errors = await wb.errorNotifications();
+      if (errors.length) throw new Error(`error notification(s): ${errors.map((t) => JSON.stringify(t)).join('; ')}`);
+    },
+  },
+  {
+    name: 'a damaged trace shows its error (file:offset: what) in the editor instead of hanging',
+    skip: noEditor,
+    timeout: 60_000,
+    async run({ page, wb, workspace, screenshot }) {
+      const name = 'damaged.slog2';
+      fs.writeFileSync(path.join(workspace, name), Buffer.alloc(3000, 7)); // no SLOG-2 header at all
+      try {
+        await wb.explorerRow(name).waitFor({ timeout: 20_000 });
+        await wb.closeAllEditors();
+        await wb.openInCustomEditor(name);
+        const pattern = new RegExp(`${name.replace('.', '\\.')}:\\d+: \\S`);
+        const deadline = Date.now() + 20_000;
+        let text = '';
+        while (!pattern.test(text)) {
+          if (Date.now() > deadline) throw new Error(`no "${name}:<offset>: ..." error in the webview; it shows ${JSON.stringify(text.slice(-200))}`);
+          await page.waitForTimeout(250);
+          text = await wb.webview().locator('body').innerText().catch(() => '');
+        }
+        await screenshot('damaged-trace');
+      } finally {
+        await wb.closeAllEditors().catch(() => {});
+        fs.rmSync(path.join(workspace, name), { force: true });
+      }
+    },
+  },
+  {
     name: 'closing all editors removes the webviews',
     skip: noEditor,
     async run({ page, wb }) {
