@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Slog2File } from '../format/slog2/slog2File';
 import { LruCache } from '../format/query/windowKey';
 import { rowLayoutOf, type RowLayout } from '../format/query/rows';
-import { describeDocument } from '../format/query/windowService';
+import { describeDocument, prewarmTopNodes } from '../format/query/windowService';
 import type { InitMessage, StatusMessage } from '../protocol/webview';
 import type { WireWindow } from '../protocol/wire';
 import { openSlog2 } from './openSlog2';
@@ -98,6 +98,7 @@ export class TraceDocument implements vscode.CustomDocument {
       }
       this.windows.clear();
       this.generationValue++;
+      void prewarmTopNodes(file, ac.signal);
       this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started });
     } catch (e) {
       if (ac.signal.aborted || this.disposed) return;

@@ -69,3 +69,20 @@ export async function buildRequestedWindow(file: Slog2File, layout: RowLayout, r
   );
   return encodeWindow(columns);
 }
+
+/**
+ * Reads the few top tree nodes (those of a coarse whole-trace answer) right after open, while the
+ * webview is still starting, so its first request finds them parsed.
+ */
+export async function prewarmTopNodes(file: Slog2File, signal?: AbortSignal): Promise<void> {
+  const [t0, t1] = file.timeRange;
+  const depth = coarseDepth(file, t0, t1, 0);
+  try {
+    for await (const _slice of file.query(t0, t1, { lowestDepth: depth, ...(signal ? { signal } : {}) })) {
+      // reading is the point: the reader keeps the parsed nodes in its cache
+    }
+  } catch (e) {
+    // the window request that reads the same node reports it to the user; keep a note here
+    if (!signal?.aborted) file.warnings.push(`reading the top tree nodes: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
