@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { isFormatError } from '../../../src/format/bytes/formatError';
 import { MemorySource } from '../../../src/format/bytes/memorySource';
 import { convertClog2 } from '../../../src/format/clog2/convertClog2';
+import { convertClog } from '../../../src/format/clog/convertClog';
 import { collectConversion } from '../../../src/format/convert/result';
 import { Slog2File } from '../../../src/format/slog2/slog2File';
 import { computeRangeStats, nodeBatches } from '../../../src/format/stats';
@@ -30,7 +31,7 @@ async function* once(b: Uint8Array): AsyncGenerator<Uint8Array> {
 }
 
 test('the regression inputs exist', () => {
-  for (const f of ['clog2-1-266.bin', 'clog2-1-12.bin', 'clog2-preamble-counts-at-cap.bin', 'writer-1-133.bin', 'slog2-1-356.bin', 'views-10-429.bin', 'views-10-455.bin']) {
+  for (const f of ['clog2-1-266.bin', 'clog2-1-12.bin', 'clog2-preamble-counts-at-cap.bin', 'writer-1-133.bin', 'slog2-1-356.bin', 'views-10-429.bin', 'views-10-455.bin', 'clog-24-103.bin']) {
     assert.ok(files.includes(f), f);
   }
 });
@@ -103,4 +104,16 @@ test('statistics over drawables outside their leaf bounds: the listed refusal, n
   const file = await Slog2File.open(new MemorySource('r.slog2', bytesOf('views-10-455.bin')));
   const [t0, t1] = file.timeRange;
   await assert.rejects(computeRangeStats(file, nodeBatches(file.query(t0, t1, { lowestDepth: 0 })), [t0, t1]), (e: unknown) => classify(e) === 'known');
+});
+
+test('old CLOG: an unknown record split across input chunks is warned about once, as with one chunk (was: twice)', async () => {
+  const bytes = bytesOf('clog-24-103.bin');
+  async function* chunked(n: number): AsyncGenerator<Uint8Array> {
+    for (let i = 0; i < bytes.length; i += n) yield bytes.subarray(i, i + n);
+  }
+  const whole = await collectConversion(convertClog(chunked(bytes.length), { name: 'r' }));
+  const pieces = await collectConversion(convertClog(chunked(59), { name: 'r' }));
+  assert.equal(whole.summary.warnings.filter((w) => /unknown record type 0 at byte 7176; skipped using its length 12/.test(w)).length, 1);
+  assert.deepEqual(pieces.summary.warnings, whole.summary.warnings);
+  assert.equal(pieces.drawables.length, whole.drawables.length);
 });
