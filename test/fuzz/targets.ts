@@ -295,18 +295,47 @@ async function* bounded(first: Uint8Array, rest: AsyncIterator<Uint8Array>): Byt
 async function writerTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
   const format = detectClogFormat(bytes.subarray(0, 1024));
   if (format === undefined) return;
-  const conversion = convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name: 'fuzz.writer' });
+  const inner = convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name: 'fuzz.writer' });
+  // Tap the converter's output: what is read back must be exactly what went in, minus the dropped.
+  const converted = new Map<string, number>();
+  const conversion: ClogConversion = {
+    batches: {
+      async *[Symbol.asyncIterator]() {
+        for await (const batch of inner.batches) {
+          for (const p of batch) converted.set(digest(p), (converted.get(digest(p)) ?? 0) + 1);
+          yield batch;
+        }
+      },
+    },
+    drawables: inner.drawables,
+    category: (i) => inner.category(i),
+    get finished() {
+      return inner.finished;
+    },
+    get summary() {
+      return inner.summary;
+    },
+  };
   const sink = new MemorySink();
   const written = await writeConversion(conversion, sink, { leafBytes: rng.pick([512, 2048, 65536]), childrenPerNode: rng.int(2, 4) });
+  const convertedCount = [...converted.values()].reduce((n, k) => n + k, 0);
+  check(convertedCount - written.droppedDrawables === written.drawables, `converted ${convertedCount}, dropped ${written.droppedDrawables}, written ${written.drawables}`);
   const out = sink.bytes();
   check(out.length === written.bytes, `the writer reports ${written.bytes} bytes, the sink holds ${out.length}`);
   let file: Slog2File;
   let read = 0;
   try {
     file = await Slog2File.open(new MemorySource('written.slog2', out));
-    for await (const _ of file.allDrawables()) read++;
+    for await (const d of file.allDrawables()) {
+      read++;
+      const key = digest(d);
+      const left = converted.get(key) ?? 0;
+      check(left > 0, `the written file holds a drawable the converter did not produce: ${key.slice(0, 200)}`);
+      converted.set(key, left - 1);
+    }
     await readSourceLocations(file);
   } catch (e) {
+    if (e instanceof InvariantError) throw e;
     throw new InvariantError(`the written SLOG-2 file cannot be read back: ${e instanceof Error ? e.message : String(e)}`);
   }
   check(read === written.drawables, `the writer wrote ${written.drawables} drawables, the reader finds ${read}`);
