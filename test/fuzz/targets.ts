@@ -4,21 +4,21 @@
  * normally ('ok'), throws a FormatError ('rejected': the input was refused properly), or throws
  * anything else: a crash, or an InvariantError when a result breaks a rule stated below.
  */
-import { checkRange, MemorySource } from '../../src/format/bytes/memorySource';
-import type { Drawable } from '../../src/format/model/types';
-import { FormatError, isFormatError } from '../../src/format/bytes/formatError';
-import { gunzipChunks } from '../../src/io/gzip';
 import type { ByteChunks, ByteSource } from '../../src/format/bytes/byteSource';
+import { FormatError, isFormatError } from '../../src/format/bytes/formatError';
+import { checkRange, MemorySource } from '../../src/format/bytes/memorySource';
+import type { ClogConversion, ConversionSummary } from '../../src/format/convert/result';
 import { convertClogFormat, detectClogFormat, traceInfoFromSummary } from '../../src/format/info/clogInfo';
 import { slog2TraceInfo } from '../../src/format/info/slog2Info';
-import type { ClogConversion, ConversionSummary } from '../../src/format/convert/result';
+import type { Drawable } from '../../src/format/model/types';
+import { buildWindow } from '../../src/format/query/buildWindow';
+import { compileQuery, countMatches, findNext } from '../../src/format/search';
 import { Slog2File } from '../../src/format/slog2/slog2File';
 import { MemorySink, writeConversion } from '../../src/format/slog2/writer';
 import { drawablesWithSources, readSourceLocations } from '../../src/format/srcloc/readSourceLocations';
-import { Prng } from '../../src/format/synth/prng';
-import { buildWindow } from '../../src/format/query/buildWindow';
 import { computeRangeStats, nodeBatches } from '../../src/format/stats';
-import { compileQuery, countMatches, findNext } from '../../src/format/search';
+import type { Prng } from '../../src/format/synth/prng';
+import { gunzipChunks } from '../../src/io/gzip';
 
 export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer'] as const;
 export type Target = (typeof TARGETS)[number];
