@@ -14,6 +14,8 @@ interface LineInfo {
 }
 
 const USED_BITS = 1 << 16;
+/** Most (lineID → line) entries COMMEVTs may register. */
+const MAX_KNOWN_LINES = 1 << 20;
 
 export class LineTable {
   private readonly known = new Map<number, LineInfo>();
@@ -24,6 +26,7 @@ export class LineTable {
   private readonly fallback = new Map<number, LineInfo>();
   readonly warnings: string[] = [];
   private warnedRange = false;
+  private warnedKnownCap = false;
 
   constructor(
     /** max_comm_world_size. */
@@ -36,8 +39,17 @@ export class LineTable {
     return (Math.imul(Math.imul(icomm, this.worldSize), this.threads) + Math.imul(rank, this.threads) + thread) | 0;
   }
 
-  /** A COMMEVT body: registers the lines of (LID, comm rank) for every thread (later wins). */
+  /**
+   * A COMMEVT body: registers the lines of (LID, comm rank) for every thread (later wins). The
+   * table is capped: a 1 MB file of COMMEVTs with max_thread_count 4096 asked for 60 M entries and
+   * killed the process (fuzzer finding). Real runs stay far below (16 k ranks × 16 comms × 4 threads).
+   */
   register(lid: number, commRank: number, worldRank: number): void {
+    if (this.known.size + this.threads > MAX_KNOWN_LINES && !this.known.has(this.lineID(lid, commRank, 0))) {
+      if (!this.warnedKnownCap) this.warn(`more than ${MAX_KNOWN_LINES} communicator lines: COMMEVT (comm ${lid}, rank ${commRank}) and later new ones are ignored`);
+      this.warnedKnownCap = true;
+      return;
+    }
     for (let t = 0; t < this.threads; t++) {
       this.known.set(this.lineID(lid, commRank, t), { worldRank, thread: t, commID: lid, commRank });
     }
