@@ -18,6 +18,7 @@ import { MemorySink, writeConversion } from '../../../src/format/slog2/writer';
 import { idFromFileName, targetRng } from '../../fuzz/cases';
 import { classify, runTarget } from '../../fuzz/targets';
 import { fixture } from '../../helpers/paths';
+import { gunzipSync } from 'fflate';
 
 const dir = fixture('regressions');
 const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.bin')).sort() : [];
@@ -31,7 +32,7 @@ async function* once(b: Uint8Array): AsyncGenerator<Uint8Array> {
 }
 
 test('the regression inputs exist', () => {
-  for (const f of ['clog2-1-266.bin', 'clog2-1-12.bin', 'clog2-preamble-counts-at-cap.bin', 'writer-1-133.bin', 'slog2-1-356.bin', 'views-10-429.bin', 'views-10-455.bin', 'clog-24-103.bin']) {
+  for (const f of ['clog2-1-266.bin', 'clog2-1-12.bin', 'clog2-preamble-counts-at-cap.bin', 'writer-1-133.bin', 'slog2-1-356.bin', 'views-10-429.bin', 'views-10-455.bin', 'clog-24-103.bin', 'convert-commevt-threads.bin']) {
     assert.ok(files.includes(f), f);
   }
 });
@@ -116,4 +117,13 @@ test('old CLOG: an unknown record split across input chunks is warned about once
   assert.equal(whole.summary.warnings.filter((w) => /unknown record type 0 at byte 7176; skipped using its length 12/.test(w)).length, 1);
   assert.deepEqual(pieces.summary.warnings, whole.summary.warnings);
   assert.equal(pieces.drawables.length, whole.drawables.length);
+});
+
+test('COMMEVTs × max_thread_count 4096: the line table is capped with a warning (was: 15 M entries, a fatal OOM)', async () => {
+  const bytes = gunzipSync(bytesOf('convert-commevt-threads.bin'));
+  const started = Date.now();
+  const { summary } = await collectConversion(convertClog2(once(bytes), { name: 'r' }));
+  assert.equal(summary.records.COMMEVT, 3640);
+  assert.ok(summary.warnings.some((w) => /more than 1048576 communicator lines: COMMEVT \(comm 258, rank 0\) and later new ones are ignored/.test(w)), summary.warnings.join(' | '));
+  assert.ok(Date.now() - started < 5000);
 });
