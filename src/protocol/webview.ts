@@ -178,8 +178,10 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       const s = (x as { state?: Record<string, unknown> }).state;
       return typeof s === 'object' && s !== null && ['t0', 't1', 'mapIndex', 'scrollRow'].every((k) => typeof s[k] === 'number');
     }
-    case 'painted':
-      return typeof (x as { drawables?: unknown }).drawables === 'number';
+    case 'painted': {
+      const m = x as { drawables?: unknown; frameMs?: unknown; generation?: unknown };
+      return typeof m.drawables === 'number' && typeof m.frameMs === 'number' && typeof m.generation === 'number';
+    }
     default:
       return false;
   }

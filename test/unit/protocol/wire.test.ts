@@ -126,4 +126,8 @@ test('messages from the webview are checked structurally', () => {
   assert.equal(isWebviewToHost({ kind: 'requestWindow', channel: 'main', requestId: '1', generation: 1, request }), false);
   assert.equal(isWebviewToHost({ kind: 'openFile', path: '/etc/passwd' }), false);
   assert.equal(isWebviewToHost(undefined), false);
+  assert.equal(isWebviewToHost({ kind: 'painted', generation: 1, drawables: 5, frameMs: 2 }), true);
+  assert.equal(isWebviewToHost({ kind: 'painted', drawables: 5 }), false);
+  assert.equal(isWebviewToHost({ kind: 'viewState', state: { t0: 0, t1: 1, mapIndex: 0, scrollRow: 0 } }), true);
+  assert.equal(isWebviewToHost({ kind: 'viewState', state: { t0: 0, t1: '1', mapIndex: 0, scrollRow: 0 } }), false);
 });
