@@ -91,6 +91,13 @@ function parseOptions(argv: readonly string[], root: string): Options {
   };
 }
 
+/** Cases running now, kept in a file (run.mjs reports them if a fatal error kills this process). */
+const inFlight = new Set<string>();
+function writeInFlight(): void {
+  const file = process.env.FUZZ_IN_FLIGHT_FILE;
+  if (file !== undefined) fs.writeFileSync(file, JSON.stringify([...inFlight]));
+}
+
 /** One worker thread plus its watchdog; respawned after a hang, an OOM or a death. */
 class CaseWorker {
   private worker: Worker | undefined;
@@ -109,6 +116,7 @@ class CaseWorker {
     // Events of a worker already terminated (a hang) must not reach the handlers of its successor.
     this.current = w;
     w.on('message', (m) => {
+      if ((m as { selfTestAbort?: boolean }).selfTestAbort === true) process.abort();
       if (this.current === w) this.onMessage?.(m);
     });
     w.on('error', (e: Error & { code?: string }) => {
@@ -134,6 +142,17 @@ class CaseWorker {
   }
 
   async run(msg: ToWorker): Promise<RunResult> {
+    inFlight.add(formatCaseId(msg.id));
+    writeInFlight();
+    try {
+      return await this.runOnce(msg);
+    } finally {
+      inFlight.delete(formatCaseId(msg.id));
+      writeInFlight();
+    }
+  }
+
+  private async runOnce(msg: ToWorker): Promise<RunResult> {
     const w = this.worker ?? (await this.spawn());
     const started = performance.now();
     const result = await new Promise<RunResult>((resolve) => {

@@ -35,7 +35,7 @@ async function execute(id: CaseId, bytes: Uint8Array, truncatedAt: number | unde
 
 const selfTest = (workerData as { selfTest?: string }).selfTest;
 
-/** `--self-test KIND`: case 1 misbehaves on purpose, so a test can see the watchdog and caps catch it. */
+/** `--self-test KIND`: case 1 misbehaves on purpose, so a test can see the watchdog and caps catch it (hang, crash, slow, oom, memory, fatal). */
 function misbehave(kind: string): void {
   if (kind === 'hang') for (;;);
   if (kind === 'crash') throw new TypeError('self-test crash');
@@ -45,6 +45,12 @@ function misbehave(kind: string): void {
     const limit = (workerData as { slowMs: number }).slowMs * 1000;
     for (let d = process.cpuUsage(cpu0); d.user + d.system < limit; d = process.cpuUsage(cpu0));
     return;
+  }
+  // Stands for a fatal V8 error (seen: a heap limit hit while a huge Map grows aborts the whole
+  // process): workers cannot abort, so the runner is asked to.
+  if (kind === 'fatal') {
+    port.postMessage({ selfTestAbort: true });
+    for (;;);
   }
   const keep: unknown[] = [];
   // 'oom': V8 heap (caught by resourceLimits); 'memory': array buffers outside the heap (caught by the RSS cap).
