@@ -141,7 +141,6 @@ export class Slog2Writer {
   private readonly srcloc = new SourceLocationTableBuilder();
   /** Scratch: entry indices of one node list. */
   private subset = new Uint32Array(1024);
-  private failed: unknown;
   private finished = false;
 
   constructor(
@@ -496,16 +495,4 @@ export class Slog2Writer {
     return { maps, added };
   }
 
-  /** For callers that stop early: drop queued blocks (the sink's owner discards the output). */
-  abandon(reason?: unknown): void {
-    this.failed = reason;
-    this.finished = true;
-    this.queue.length = 0;
-    this.queuedBytes = 0;
-    this.chunkUsed = 0;
-  }
-
-  get abandonedReason(): unknown {
-    return this.failed;
-  }
 }
