@@ -494,5 +494,4 @@ export class Slog2Writer {
     }
     return { maps, added };
   }
-
 }
