@@ -215,7 +215,7 @@ export class Slog2File {
     // starts no earlier than the previous one ended. For a valid file a = leaf.earliest, b = leaf.latest.
     let previousEnd = -Infinity;
     // Only the depths that have nodes: max_treedepth may claim up to 32767 levels, and leaves ×
-    // empty levels was seconds of work per thousand leaves in a crafted file.
+    // empty levels cost ~0.3 s per thousand leaves (half a minute for 100 000) in a crafted file.
     const depths: number[] = [];
     for (let depth = this.maxDepth; depth >= 0; depth--) if (this.index.level(depth).length > 0) depths.push(depth);
     for (let i = 0; i < leaves.length; i++) {
