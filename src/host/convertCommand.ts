@@ -99,8 +99,10 @@ async function convertOne(context: vscode.ExtensionContext, input: vscode.Uri): 
   if (result.sourceLocations.records > 0) details.push(`${result.locatedDrawables} with source locations`);
   if (result.unmatchedEvents > 0) details.push(`${result.unmatchedEvents} unmatched events`);
   if (result.warnings.length > 0) details.push(`${result.warnings.length} warnings`);
-  const open = await vscode.window.showInformationMessage(`Converted ${name} → ${path.basename(result.output)} (${details.join(', ')}).`, 'Open');
-  if (open === 'Open') await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(result.output), TIMELINE_VIEW_TYPE);
+  // Not awaited: the command completes when the file is written, whether or not anyone answers.
+  void vscode.window.showInformationMessage(`Converted ${name} → ${path.basename(result.output)} (${details.join(', ')}).`, 'Open').then((open) => {
+    if (open === 'Open') void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(result.output), TIMELINE_VIEW_TYPE);
+  });
   return true;
 }
 
