@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { link, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { link, open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { FileSink } from './fileSink';
 
@@ -30,6 +30,39 @@ export class TargetExistsError extends Error {
   }
 }
 
+/** Temporary files of `target` made by this process start with this (see removeStrayTempFiles). */
+function tempPrefix(target: string): string {
+  return `.${path.basename(target)}.${process.pid}.`;
+}
+
+/**
+ * Removes the temporary files this process left for `target` (a worker thread shares the
+ * process id): used after a conversion worker was terminated or crashed before it could clean up.
+ * Returns the paths removed.
+ */
+export async function removeStrayTempFiles(target: string): Promise<string[]> {
+  const dir = path.dirname(target);
+  const prefix = tempPrefix(target);
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return removed; // the directory is gone: nothing to clean
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !/^[0-9a-f]{8}\.tmp$/.test(name.slice(prefix.length))) continue;
+    const p = path.join(dir, name);
+    await unlink(p).then(
+      () => removed.push(p),
+      (e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e;
+      },
+    );
+  }
+  return removed;
+}
+
 export class AtomicFile {
   private done = false;
 
@@ -46,7 +79,7 @@ export class AtomicFile {
     const force = options.force ?? false;
     if (!force && existsSync(target)) throw new TargetExistsError(target);
     const dir = path.dirname(target);
-    const tempPath = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const tempPath = path.join(dir, `${tempPrefix(target)}${randomBytes(4).toString('hex')}.tmp`);
     const handle = await open(tempPath, 'wx');
     return new AtomicFile(target, tempPath, handle, new FileSink(handle), force, options.durable ?? false);
   }

@@ -2,8 +2,11 @@
  * Host side of the conversion worker (no VS Code API, so it is testable in plain Node): starts
  * dist/worker.js, sends one `convert` job, relays progress, and cancels cooperatively — the worker
  * removes its temporary file and answers; if it does not within a grace period it is terminated.
+ * The worker runs under a heap cap; whenever it ends without answering (crash, out of memory,
+ * terminated) the host removes the temporary file it left, so no partial output survives.
  */
 import { Worker } from 'node:worker_threads';
+import { removeStrayTempFiles } from '../io/atomicWrite';
 import { isWorkerToHost, type ConvertResult, type ConvertStart, type HostToWorker, type WorkerToHost } from '../protocol/worker';
 
 export interface ConversionRequest {
@@ -13,6 +16,14 @@ export interface ConversionRequest {
   readonly childrenPerNode?: number;
   readonly leafBytes?: number;
 }
+
+export interface ConversionLimits {
+  /** Heap cap of the worker (MB): a conversion needing more is stopped with a clear message, not an OOM of the host. */
+  readonly maxHeapMB?: number;
+}
+
+/** The writer needs tree depth × leaf size plus open drawables; 1 GiB leaves a wide margin. */
+const DEFAULT_MAX_HEAP_MB = 1024;
 
 export class ConversionFailed extends Error {
   constructor(
@@ -36,11 +47,18 @@ const CANCEL_GRACE_MS = 5000;
 
 let nextId = 1;
 
-export function startConversion(workerScript: string, request: ConversionRequest, onProgress: (bytesRead: number, totalBytes: number) => void): RunningConversion {
+export function startConversion(
+  workerScript: string,
+  request: ConversionRequest,
+  onProgress: (bytesRead: number, totalBytes: number) => void,
+  limits: ConversionLimits = {},
+): RunningConversion {
   const id = nextId++;
-  const worker = new Worker(workerScript);
+  const maxHeapMB = limits.maxHeapMB ?? DEFAULT_MAX_HEAP_MB;
+  const worker = new Worker(workerScript, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMB } });
   let settled = false;
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  let cancelRequested = false;
   const send = (m: HostToWorker): void => worker.postMessage(m);
 
   const done = new Promise<ConvertResult>((resolve, reject) => {
@@ -51,6 +69,19 @@ export function startConversion(workerScript: string, request: ConversionRequest
       void worker.terminate();
       action();
     };
+    /** The worker ended without its own answer (crash, out of memory, killed): it could not remove its temp file. */
+    const finishUnclean = (failure: ConversionFailed): void => {
+      if (settled) return;
+      settled = true;
+      if (graceTimer) clearTimeout(graceTimer);
+      void worker
+        .terminate()
+        .then(() => removeStrayTempFiles(request.output))
+        .then(
+          () => reject(failure),
+          (e: Error) => reject(new ConversionFailed(failure.reason, `${failure.message}; a temporary file next to ${request.output} could not be removed: ${e.message}`)),
+        );
+    };
     worker.on('message', (m: unknown) => {
       if (!isWorkerToHost(m) || m.id !== id) return;
       const msg: WorkerToHost = m;
@@ -58,8 +89,15 @@ export function startConversion(workerScript: string, request: ConversionRequest
       else if (msg.kind === 'done') finish(() => resolve(msg.result));
       else finish(() => reject(new ConversionFailed(msg.reason, msg.message)));
     });
-    worker.on('error', (e) => finish(() => reject(new ConversionFailed('failed', `conversion worker crashed: ${e.message}`))));
-    worker.on('exit', (code) => finish(() => reject(new ConversionFailed('failed', `conversion worker exited (code ${code})`))));
+    worker.on('error', (e: NodeJS.ErrnoException) => {
+      const outOfMemory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      finishUnclean(
+        new ConversionFailed('failed', outOfMemory ? `conversion stopped: it needed more than its memory cap of ${maxHeapMB} MB` : `conversion worker crashed: ${e.message}`),
+      );
+    });
+    worker.on('exit', (code) =>
+      finishUnclean(cancelRequested ? new ConversionFailed('cancelled', 'conversion cancelled') : new ConversionFailed('failed', `conversion worker exited (code ${code})`)),
+    );
   });
 
   const start: ConvertStart = { kind: 'convert', id, ...request };
@@ -68,7 +106,9 @@ export function startConversion(workerScript: string, request: ConversionRequest
     done,
     cancel: () => {
       if (settled || graceTimer) return;
+      cancelRequested = true;
       send({ kind: 'cancel', id });
+      // A worker stuck past the grace period is terminated; its 'exit' then removes the temp file.
       graceTimer = setTimeout(() => void worker.terminate(), CANCEL_GRACE_MS);
     },
   };

@@ -77,3 +77,39 @@ test('worker errors name the reason: existing output, bad input', async () => {
   assert.equal(fs.readFileSync(existing, 'utf8'), 'x');
   await assert.rejects(startConversion(workerJs, { input: path.join(dir, 'missing.clog2'), output: path.join(dir, 'm.slog2'), force: false }, () => {}).done, (e: unknown) => e instanceof ConversionFailed && e.reason === 'input');
 });
+
+function buildMisbehavingWorker(): string {
+  const out = path.join(dir, 'misbehaving-worker.js');
+  const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
+  const src = path.join(repoRoot, 'test/unit/convert-cli/misbehavingWorker.ts');
+  const r = spawnSync(esbuild, [src, '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return out;
+}
+
+for (const mode of ['crash', 'oom'] as const) {
+  test(`a conversion worker that dies (${mode}) leaves no temporary file and no target; the message says why`, async () => {
+    const output = path.join(dir, `dies-${mode}.slog2`);
+    const run = startConversion(buildMisbehavingWorker(), { input: mode, output, force: false }, () => undefined, { maxHeapMB: 32 });
+    await assert.rejects(run.done, (e: unknown) => {
+      assert.ok(e instanceof ConversionFailed);
+      assert.equal(e.reason, 'failed');
+      assert.match(e.message, mode === 'oom' ? /memory cap of 32 MB/ : /crashed: simulated crash/);
+      return true;
+    });
+    assert.equal(fs.existsSync(output), false, 'no target');
+    assert.deepEqual(fs.readdirSync(dir).filter((n) => n.startsWith(`.dies-${mode}.slog2.`)), [], 'no temporary file');
+  });
+}
+
+test('removeStrayTempFiles removes only this process temporary files of the target', async () => {
+  const { removeStrayTempFiles } = await import('../../../src/io/atomicWrite');
+  const target = path.join(dir, 'stray.slog2');
+  const mine = path.join(dir, `.stray.slog2.${process.pid}.0123abcd.tmp`);
+  const other = path.join(dir, `.stray.slog2.${process.pid + 1}.0123abcd.tmp`);
+  const unrelated = path.join(dir, `.stray.slog2.${process.pid}.notes.txt`);
+  for (const f of [mine, other, unrelated]) fs.writeFileSync(f, 'x');
+  assert.deepEqual(await removeStrayTempFiles(target), [mine]);
+  assert.equal(fs.existsSync(other), true);
+  assert.equal(fs.existsSync(unrelated), true);
+});
