@@ -2,12 +2,15 @@
 import { formatFromLayout } from '../model/infoFormat';
 import type { Drawable } from '../model/types';
 import type { Slog2File } from '../slog2/slog2File';
+import { readSourceLocations, sourceLocationCounts } from '../srcloc/readSourceLocations';
 import type { TraceInfo, TraceInfoCategory } from './traceInfo';
 
 /**
  * Counts as the reference facts do: a composite is one drawable of its own category, counted in
  * `composite` and under its category's topology (members are not counted separately); lineIDs
- * are those of every vertex, composite members included. SLOG-2 has no source-location records.
+ * are those of every vertex, composite members included. Source locations: the input trace's
+ * record and site counts from our source-location table (docs/FORMATS.md); 0/0 for files written
+ * by the reference converter, which has none.
  */
 export async function slog2TraceInfo(file: Slog2File, options: { signal?: AbortSignal } = {}): Promise<TraceInfo> {
   const perCategory = new Map<number, number>();
@@ -43,6 +46,6 @@ export async function slog2TraceInfo(file: Slog2File, options: { signal?: AbortS
     lineIDs: lineIDs.size,
     drawables,
     categories,
-    sourceLocations: { records: 0, sites: 0 },
+    sourceLocations: sourceLocationCounts(await readSourceLocations(file)),
   };
 }

@@ -13,6 +13,9 @@ import { parseLineIDMapList } from './lineIDMaps';
 import { LruCache } from './lruCache';
 import { TreeIndex, parseTreeDir, type TreeNodeInfo } from './treeDir';
 import { parseTreeNode, type TreeNode } from './treeNode';
+import { nodeSourceLocations, readSourceLocations, sourcesFor } from '../srcloc/readSourceLocations';
+import type { SourceLocationTable } from '../srcloc/table';
+import { isFormatError } from '../bytes/formatError';
 
 export interface NodeSlice {
   readonly depth: number;
@@ -48,6 +51,8 @@ export class Slog2File {
   private readonly cache: LruCache<number, Promise<TreeNode>>;
   private reads = 0;
   private readonly warnedCategories = new Set<number>();
+  /** Our source-location table (files written by this project's converter), else undefined. */
+  private sources: SourceLocationTable | undefined;
 
   private constructor(
     readonly source: ByteSource,
@@ -85,7 +90,20 @@ export class Slog2File {
     trailing(dirReader, 'TreeDir', warnings);
     const { nodes, root } = validateTreeDir(entries, header, source, warnings);
     checkNoOverlap(file, header, nodes);
-    return new Slog2File(source, header, categories, lineIDMaps, nodes, root, warnings, options);
+    const opened = new Slog2File(source, header, categories, lineIDMaps, nodes, root, warnings, options);
+    try {
+      opened.sources = await readSourceLocations(opened);
+    } catch (e) {
+      // A damaged table loses the click-through, not the trace.
+      if (!isFormatError(e)) throw e;
+      opened.warnings.push(`source locations ignored: ${e.message}`);
+    }
+    return opened;
+  }
+
+  /** The source-location table our converter stores (docs/FORMATS.md); undefined for reference files. */
+  get sourceLocationTable(): SourceLocationTable | undefined {
+    return this.sources;
   }
 
   /** By index, preview categories (< 0) included; placeholders are added for unknown indices met in nodes. */
@@ -137,11 +155,12 @@ export class Slog2File {
     const what = `tree node (${info.depth},${info.xpos})`;
     const bytes = await readChecked(this.source, this.header, info, what);
     const r = new BinaryReader(bytes, info.fptr, this.source.name);
-    const node = parseTreeNode(r, {
+    let node = parseTreeNode(r, {
       version: this.header.version,
       seeCategory: (index, offset) => this.seeCategory(index, offset),
       warn: (m) => this.warnings.push(m),
     });
+    if (this.sources !== undefined) node = await this.withSources(node, info, bytes);
     const h = node.header;
     if (h.depth !== info.depth || h.xpos !== info.xpos || h.fptr !== info.fptr || h.size !== info.size) {
       this.warnings.push(
@@ -158,6 +177,27 @@ export class Slog2File {
       }
     }
     return node;
+  }
+
+  /** Attaches each drawable's {file, line} from the node's source-location record, if it has one. */
+  private async withSources(node: TreeNode, info: TreeNodeInfo, bytes: Uint8Array): Promise<TreeNode> {
+    let located;
+    try {
+      located = await nodeSourceLocations(this, this.sources!, info);
+    } catch (e) {
+      if (!isFormatError(e)) throw e;
+      this.warnings.push(`source locations of tree node (${info.depth},${info.xpos}) ignored: ${e.message}`);
+      return node;
+    }
+    if (located === undefined) return node;
+    // The nestless count is the i32 right after the 34-byte node header (SLOG2.md §7).
+    const nestless = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(34);
+    const sources = sourcesFor(located, node.drawables.length, nestless);
+    const drawables = node.drawables.map((d, i) => {
+      const source = sources[i];
+      return source !== undefined && d.kind === 'primitive' ? { ...d, source } : d;
+    });
+    return { ...node, drawables };
   }
 
   private seeCategory(index: number, offset: number): void {

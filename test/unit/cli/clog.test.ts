@@ -93,3 +93,25 @@ test('mpe-trace info on a file that is not a trace fails with one line and exit 
   assert.match(r.stderr.trim(), /README\.md:0: .*unrecognised trace format/);
   assert.equal(r.stderr.trim().split('\n').length, 1);
 });
+
+test('source locations survive conversion: dump of the converted SLOG-2 equals dump of the CLOG2, locations included', () => {
+  const os = require('node:os') as typeof import('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-cli-'));
+  try {
+    const out = path.join(dir, 'us4.slog2');
+    const conv = runCli(['convert', fixture('user_states_4.clog2'), '-o', out, '--quiet']);
+    assert.equal(conv.status, 0, conv.stderr);
+    const fromClog = runCli(['dump', fixture('user_states_4.clog2'), '--json']);
+    const fromSlog = runCli(['dump', out, '--json']);
+    assert.equal(fromSlog.status, 0, fromSlog.stderr);
+    const parse = (s: string) => s.trim().split('\n').map((l) => JSON.parse(l));
+    const a = parse(fromClog.stdout);
+    const b = parse(fromSlog.stdout);
+    assert.equal(b.filter((d) => d.source !== undefined).length, 150, 'every located drawable of user_states_4');
+    assert.deepEqual(b, a);
+    const info = JSON.parse(runCli(['info', out, '--json']).stdout);
+    assert.deepEqual(info.sourceLocations, { records: 150, sites: 6 });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
