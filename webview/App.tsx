@@ -1,7 +1,8 @@
 // The timeline editor's chrome (toolbar, status, overview, row labels, plot); drawing lives in TimelineController.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { HostToWebview, InitMessage, StatusMessage } from '../src/protocol/webview';
-import { TimelineController, type ViewSummary } from './timeline/controller';
+import type { DetailsMessage, HostToWebview, InitMessage, SiteRef, StatusMessage } from '../src/protocol/webview';
+import { TimelineController, type Pick, type ViewSummary } from './timeline/controller';
+import { DetailsPopup, type PopupState } from './DetailsPopup';
 import { formatDuration, parseTime } from './timeline/timeScale';
 import { onHostMessage, postToHost, saveView, savedView } from './host';
 
@@ -10,6 +11,10 @@ export function App() {
   const [status, setStatus] = useState<StatusMessage | undefined>({ kind: 'status', phase: 'opening', message: 'Opening…' });
   const [summary, setSummary] = useState<ViewSummary | undefined>(undefined);
   const controller = useRef<TimelineController | undefined>(undefined);
+  const [popups, setPopups] = useState<readonly PopupState[]>([]);
+  const popupKey = useRef(1);
+  /** detailsId → open beside, for Ctrl/Cmd+clicks that go straight to the source. */
+  const toSource = useRef(new Map<number, boolean>());
   const refs = {
     root: useRef<HTMLDivElement>(null),
     axis: useRef<HTMLCanvasElement>(null),
@@ -45,6 +50,13 @@ export function App() {
       saveView,
       savedView(),
       setSummary,
+      (pick: Pick | undefined) => {
+        if (pick?.toSource && pick.detailsId !== undefined) toSource.current.set(pick.detailsId, pick.beside);
+        setPopups((ps) => {
+          const kept = ps.filter((p) => p.pinned);
+          return pick ? [...kept, { key: popupKey.current++, pick, details: undefined, message: undefined, pinned: false }] : kept;
+        });
+      },
     );
     controller.current = c;
     const off = onHostMessage((m: HostToWebview) => {
@@ -71,6 +83,14 @@ export function App() {
         case 'showView':
           c.showView(m.view);
           return;
+        case 'details': {
+          const beside = toSource.current.get(m.detailsId);
+          toSource.current.delete(m.detailsId);
+          const site = m.details?.sources.start ?? m.details?.sources.end;
+          if (beside !== undefined && site) postToHost({ kind: 'openSource', siteId: site.siteId, beside });
+          setPopups((ps) => ps.map((p) => (p.pick.detailsId === m.detailsId ? withDetails(p, m) : p)));
+          return;
+        }
       }
     });
     postToHost({ kind: 'ready' });
@@ -81,7 +101,18 @@ export function App() {
     };
   }, []);
 
+  useEffect(() => {
+    controller.current?.setMarkers(popups.filter((p) => p.pinned).flatMap((p) => (p.pick.selection.end > p.pick.selection.start ? [p.pick.selection.start, p.pick.selection.end] : [p.pick.selection.start])));
+  }, [popups]);
+
   const c = controller.current;
+  const plotBox = refs.plot.current?.getBoundingClientRect();
+  const mapIndex = summary?.mapIndex ?? init?.defaultMap ?? 0;
+  const rowLabel = (row: number): string => {
+    const m = init?.yMaps[mapIndex];
+    return m ? `${m.columns.join(' / ')} ${m.rows[row] ?? row}` : String(row);
+  };
+  const openSource = (site: SiteRef, beside: boolean): void => postToHost({ kind: 'openSource', siteId: site.siteId, beside });
   return (
     <div class="app">
       <Toolbar init={init} summary={summary} controller={c} />
@@ -109,6 +140,23 @@ export function App() {
           <canvas ref={refs.data} class="layer" />
           <canvas ref={refs.overlay} class="layer overlay" />
           <div ref={refs.tooltip} class="tooltip" role="tooltip" hidden />
+          {init &&
+            popups.map((p) => (
+              <DetailsPopup
+                key={p.key}
+                popup={p}
+                categories={init.categories}
+                rowLabel={rowLabel}
+                width={plotBox?.width ?? 800}
+                height={plotBox?.height ?? 400}
+                openSource={openSource}
+                onPin={() => setPopups((ps) => ps.map((q) => (q.key === p.key ? { ...q, pinned: !q.pinned } : q)))}
+                onClose={() => {
+                  setPopups((ps) => ps.filter((q) => q.key !== p.key));
+                  if (!p.pinned) c?.clearSelection();
+                }}
+              />
+            ))}
         </div>
         <div class="vscroll" ref={refs.vscroll}>
           <div ref={refs.vspacer} class="vspacer" />
@@ -116,6 +164,10 @@ export function App() {
       </div>
     </div>
   );
+}
+
+function withDetails(p: PopupState, m: DetailsMessage): PopupState {
+  return { ...p, details: m.details, message: m.message };
 }
 
 function Toolbar(props: { init: InitMessage | undefined; summary: ViewSummary | undefined; controller: TimelineController | undefined }) {

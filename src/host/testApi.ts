@@ -3,7 +3,7 @@
  * open timeline editor reported last — its view state, its last painted frame and payload.
  */
 import type { EditorReport, TraceEditorProvider } from './traceEditorProvider';
-import type { ViewState } from '../protocol/webview';
+import type { DetailsMessage, DrawableRef, ViewState } from '../protocol/webview';
 
 export interface MpeTraceApi {
   /** URIs of the documents with an open timeline editor. */
@@ -14,6 +14,10 @@ export interface MpeTraceApi {
   lastViewState(uri: string): ViewState | undefined;
   /** Resolves when an editor of `uri` has painted data (or rejects after `timeoutMs`). */
   waitForPaint(uri: string, timeoutMs?: number): Promise<EditorReport>;
+  /** The popup details of a drawable of an open trace, as its webview would get them. */
+  drawableDetails(uri: string, ref: DrawableRef): Promise<DetailsMessage>;
+  /** "Go to source" of a site id from `drawableDetails`: `uri:line` opened, or why not. */
+  openSource(uri: string, siteId: number, beside?: boolean): Promise<string>;
 }
 
 export function makeTestApi(provider: TraceEditorProvider): MpeTraceApi {
@@ -25,6 +29,8 @@ export function makeTestApi(provider: TraceEditorProvider): MpeTraceApi {
       const rs = of(uri);
       return (rs.find((r) => r.active) ?? rs[0])?.viewState;
     },
+    drawableDetails: (uri, ref) => provider.details(uri, ref),
+    openSource: (uri, siteId, beside = false) => provider.openSource(uri, siteId, beside),
     waitForPaint: (uri, timeoutMs = 20000) =>
       new Promise((resolve, reject) => {
         const started = Date.now();

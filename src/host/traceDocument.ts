@@ -16,6 +16,8 @@ import { openSlog2 } from './openSlog2';
 import { cachedSlog2For, ConversionUnavailableError, findCachedSlog2, type ConversionJob } from './clogConversion';
 import { displayName, openTraceSource, traceKind, TooLargeError } from './traceSource';
 import { editorSettings } from './config';
+import { SourceSites } from './sourceSites';
+import { readSourceLocations, type SourceLocationTable } from '../format/srcloc';
 
 export type DocumentState =
   | { readonly phase: 'opening' }
@@ -38,6 +40,9 @@ export class TraceDocument implements vscode.CustomDocument {
   private loading: AbortController | undefined;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** Source locations shown to this document's editors (ids the webviews may send back). */
+  readonly sites = new SourceSites();
+  private table: { readonly file: Slog2File; readonly table: Promise<SourceLocationTable | undefined> } | undefined;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -97,6 +102,7 @@ export class TraceDocument implements vscode.CustomDocument {
         return;
       }
       this.windows.clear();
+      this.sites.clear();
       this.generationValue++;
       void prewarmTopNodes(file, ac.signal);
       this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started });
@@ -144,6 +150,12 @@ export class TraceDocument implements vscode.CustomDocument {
         }
       },
     );
+  }
+
+  /** The source-location table of the open file (written by our converter), read once. */
+  sourceTable(file: Slog2File): Promise<SourceLocationTable | undefined> {
+    if (this.table?.file !== file) this.table = { file, table: readSourceLocations(file) };
+    return this.table.table;
   }
 
   /** The message that (re)starts an editor on this document, or its status when not ready. */

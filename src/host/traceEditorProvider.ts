@@ -5,12 +5,14 @@
  * a hidden webview is torn down and restores itself from its persisted state.
  */
 import * as vscode from 'vscode';
-import { assertUnreachable, isWebviewToHost, type CommandMessage, type HostToWebview, type ViewState } from '../protocol/webview';
+import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type ViewState } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
 import type { Slog2File } from '../format/slog2/slog2File';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
 import { workerConversionJob } from './convertCommand';
+import { answerDetails } from './detailsServer';
+import { SourceLinks } from './sourceLinks';
 
 export const VIEW_TYPE = 'mpeTrace.timeline';
 
@@ -21,6 +23,8 @@ export interface EditorReport {
   readonly painted: { readonly drawables: number; readonly frameMs: number; readonly at: number } | undefined;
   readonly lastPayload: PayloadInfo | undefined;
   readonly active: boolean;
+  /** What the last "Go to source" of this editor did: `uri:line`, or why nothing opened. */
+  readonly lastSourceOpen: string | undefined;
 }
 
 class TimelineEditor implements vscode.Disposable {
@@ -30,12 +34,15 @@ class TimelineEditor implements vscode.Disposable {
   painted: EditorReport['painted'];
   private ready = false;
   private pendingView: ViewState | undefined;
+  /** What the last "Go to source" did (for tests): `uri:line` or the reason it did not open. */
+  lastSourceOpen: string | undefined;
 
   constructor(
     readonly document: TraceDocument,
     readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
+    private readonly sourceLinks: SourceLinks,
   ) {
     const webview = panel.webview;
     webview.options = webviewOptions(extensionUri);
@@ -95,6 +102,16 @@ class TimelineEditor implements vscode.Disposable {
       case 'viewState':
         this.viewState = m.state;
         return;
+      case 'requestDetails':
+        void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`)).then((answer) => this.post(answer));
+        return;
+      case 'openSource':
+        void this.sourceLinks
+          .open(m.siteId, (id) => this.document.sites.get(id), { beside: m.beside })
+          .then((r) => {
+            this.lastSourceOpen = r.opened ? `${r.uri.toString()}:${r.line}` : r.reason;
+          });
+        return;
       case 'painted':
         // the first paint of an editor is worth an info line; later ones only at debug level
         (this.painted === undefined ? this.log.info : this.log.debug).call(
@@ -123,10 +140,12 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   readonly onDidChangeActiveTrace = this.activeChanged.event;
   /** Views requested by links for editors that are still opening. */
   private readonly pendingViews = new Map<string, ViewState>();
+  readonly sourceLinks: SourceLinks;
 
   static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): TraceEditorProvider {
     const provider = new TraceEditorProvider(context, log);
     context.subscriptions.push(
+      provider.sourceLinks,
       provider.activeChanged,
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, { supportsMultipleEditorsPerDocument: true }),
     );
@@ -136,7 +155,9 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   private constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+  ) {
+    this.sourceLinks = new SourceLinks(log);
+  }
 
   openCustomDocument(uri: vscode.Uri): TraceDocument {
     // Returns at once: the document opens the file in the background and editors show its status.
@@ -144,7 +165,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   }
 
   resolveCustomEditor(document: TraceDocument, panel: vscode.WebviewPanel): void {
-    const editor = new TimelineEditor(document, panel, this.context.extensionUri, this.log);
+    const editor = new TimelineEditor(document, panel, this.context.extensionUri, this.log, this.sourceLinks);
     this.editors.add(editor);
     const pending = this.pendingViews.get(document.uri.toString());
     if (pending) {
@@ -196,6 +217,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       painted: e.painted,
       lastPayload: e.lastPayload,
       active: e.panel.active,
+      lastSourceOpen: e.lastSourceOpen,
     }));
   }
 
@@ -213,6 +235,21 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     }
     this.pendingViews.set(uri.toString(), state);
     await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+  }
+
+  /** The popup details of a drawable of an open document (the webview's `requestDetails`, for tests). */
+  async details(uri: string, ref: DrawableRef): Promise<DetailsMessage> {
+    const e = [...this.editors].find((x) => x.document.uri.toString() === uri);
+    if (e === undefined) return { kind: 'details', detailsId: 0, message: 'not open' };
+    return answerDetails(e.document, { kind: 'requestDetails', detailsId: 0, generation: e.document.generation, ref }, (w) => this.log.warn(w));
+  }
+
+  /** "Go to source" for a site id an open document handed out (the webview's `openSource`, for tests). */
+  async openSource(uri: string, siteId: number, beside: boolean): Promise<string> {
+    const e = [...this.editors].find((x) => x.document.uri.toString() === uri);
+    if (e === undefined) return 'not open';
+    const r = await this.sourceLinks.open(siteId, (id) => e.document.sites.get(id), { beside });
+    return r.opened ? `${r.uri.toString()}:${r.line}` : r.reason;
   }
 
   /** Re-read every open document of this URI (also done automatically on file change). */

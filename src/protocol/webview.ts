@@ -4,6 +4,9 @@
  * Binary data travels only inside `window` messages, as the columnar buffers of wire.ts.
  */
 import type { WireWindow } from './wire';
+import type { DrawableDescription, DrawableRef } from '../format/query/details';
+
+export type { DrawableRef } from '../format/query/details';
 
 /** What the webview needs to know about a category to draw and label it. */
 export interface CategoryInfo {
@@ -105,7 +108,28 @@ export interface ShowViewMessage {
   readonly view: ViewState;
 }
 
-export type HostToWebview = InitMessage | StatusMessage | WindowMessage | WindowFailedMessage | CommandMessage | ShowViewMessage;
+/** A source location the host may open: `siteId` is all the webview can send back. */
+export interface SiteRef {
+  readonly siteId: number;
+  /** For display only (the recorded name and line). */
+  readonly file: string;
+  readonly line: number;
+}
+
+/** The popup contents of a drawable (source locations replaced by site ids). */
+export interface DrawableDetails extends Omit<DrawableDescription, 'source'> {
+  readonly sources: { readonly start?: SiteRef; readonly end?: SiteRef };
+}
+
+/** Answer to `requestDetails` (details undefined: not found, `message` says why). */
+export interface DetailsMessage {
+  readonly kind: 'details';
+  readonly detailsId: number;
+  readonly details?: DrawableDetails;
+  readonly message?: string;
+}
+
+export type HostToWebview = InitMessage | StatusMessage | WindowMessage | WindowFailedMessage | CommandMessage | ShowViewMessage | DetailsMessage;
 
 //#endregion
 
@@ -146,7 +170,29 @@ export interface PaintedMessage {
   readonly frameMs: number;
 }
 
-export type WebviewToHost = ReadyMessage | RequestWindowMessage | CancelWindowMessage | ViewStateMessage | PaintedMessage;
+/** The full details of one drawable (the click popup); answered by `details` with the same id. */
+export interface RequestDetailsMessage {
+  readonly kind: 'requestDetails';
+  readonly detailsId: number;
+  readonly generation: number;
+  readonly ref: DrawableRef;
+}
+
+/** Open the source location `siteId` (from a `details` answer) in a text editor. */
+export interface OpenSourceMessage {
+  readonly kind: 'openSource';
+  readonly siteId: number;
+  readonly beside: boolean;
+}
+
+export type WebviewToHost =
+  | ReadyMessage
+  | RequestWindowMessage
+  | CancelWindowMessage
+  | ViewStateMessage
+  | PaintedMessage
+  | RequestDetailsMessage
+  | OpenSourceMessage;
 
 //#endregion
 
@@ -182,7 +228,29 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       const m = x as { drawables?: unknown; frameMs?: unknown; generation?: unknown };
       return typeof m.drawables === 'number' && typeof m.frameMs === 'number' && typeof m.generation === 'number';
     }
+    case 'requestDetails': {
+      const m = x as { detailsId?: unknown; generation?: unknown; ref?: unknown };
+      return isCount(m.detailsId) && typeof m.generation === 'number' && isDrawableRef(m.ref);
+    }
+    case 'openSource': {
+      const m = x as { siteId?: unknown; beside?: unknown };
+      return isCount(m.siteId) && typeof m.beside === 'boolean';
+    }
     default:
       return false;
   }
+}
+
+function isCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+}
+
+function isDrawableRef(x: unknown): x is DrawableRef {
+  if (typeof x !== 'object' || x === null) return false;
+  const r = x as Record<string, unknown>;
+  if (r.drawable !== 'state' && r.drawable !== 'arrow' && r.drawable !== 'event') return false;
+  if (![r.mapIndex, r.row, r.toRow, r.lowestDepth].every(isCount)) return false;
+  if (typeof r.category !== 'number' || !Number.isSafeInteger(r.category)) return false;
+  if (![r.start, r.end, r.tolerance].every((v) => typeof v === 'number' && Number.isFinite(v))) return false;
+  return (r.tolerance as number) >= 0 && (r.tolerance as number) <= 1;
 }

@@ -15,6 +15,23 @@ import { readPalette, watchTheme, type Palette } from './theme';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
 import { hitTest, type Hit } from './hitTest';
 import { FLAG_SHADOW, type WindowColumns } from '../../src/protocol/wire';
+import { refOf, selectionOf, shadowSummaryOf, type Selection, type ShadowSummary } from './selection';
+import { drawMarks } from './drawMarks';
+
+/** A click on a drawable: what the popup shows (details come from the host under `detailsId`). */
+export interface Pick {
+  readonly selection: Selection;
+  /** Set when details were requested from the host. */
+  readonly detailsId: number | undefined;
+  /** Set for shadows (summaries): their ratios are in the payload. */
+  readonly shadow: ShadowSummary | undefined;
+  /** Position in the plot (CSS px) to place the popup at. */
+  readonly x: number;
+  readonly y: number;
+  /** Ctrl/Cmd+click: go straight to the source; Alt: open it beside. */
+  readonly toSource: boolean;
+  readonly beside: boolean;
+}
 
 export interface TimelineElements {
   readonly root: HTMLElement;
@@ -89,6 +106,10 @@ export class TimelineController {
   private summaryPending = false;
   private lastWheelAt = -Infinity;
   private tooltipAt: { readonly x: number; readonly y: number } | undefined;
+  private selected: Selection | undefined;
+  /** Times of pinned popups, drawn as markers. */
+  private markers: readonly number[] = [];
+  private nextDetailsId = 1;
 
   constructor(
     private readonly el: TimelineElements,
@@ -96,6 +117,7 @@ export class TimelineController {
     private readonly persist: (s: PersistedView) => void,
     private readonly restored: PersistedView | undefined,
     private readonly onViewChange: (s: ViewSummary) => void,
+    private readonly onPick: (p: Pick | undefined) => void = () => undefined,
   ) {
     this.main = new WindowLoader('main', post);
     this.overview = new WindowLoader('overview', post);
@@ -149,7 +171,63 @@ export class TimelineController {
     this.updateSpacer();
     this.scrollPx = clampScroll(this.rowViewport(), this.scrollPx);
     this.el.vscroll.scrollTop = this.scrollPx;
+    this.clearSelection();
     this.viewChanged();
+  }
+
+  // ---- selection and popups -------------------------------------------------------------------
+
+  get selection(): Selection | undefined {
+    return this.selected;
+  }
+
+  clearSelection(): void {
+    if (this.selected === undefined) return;
+    this.selected = undefined;
+    this.onPick(undefined);
+    this.scheduler.mark('overlay');
+  }
+
+  /** Times drawn as markers (the pinned popups). */
+  setMarkers(times: readonly number[]): void {
+    this.markers = times;
+    this.scheduler.mark('overlay');
+  }
+
+  /** Frames the selected drawable (F), with a margin of a fifth of its span on each side. */
+  frameSelection(): void {
+    const s = this.selected;
+    if (!s) return;
+    const span = Math.max(s.end - s.start, (this.view.t1 - this.view.t0) * 1e-6, 1e-9);
+    if (s.mapIndex !== this.mapIndex) this.setMap(s.mapIndex);
+    this.setWindow({ t0: s.start - span / 5, t1: s.end + span / 5 });
+    this.revealRow(s.row);
+  }
+
+  /** Scrolls the row into view (centred when it is off-screen). */
+  revealRow(row: number): void {
+    const top = row * ROW_HEIGHT_PX;
+    if (top >= this.scrollPx && top + ROW_HEIGHT_PX <= this.scrollPx + this.height) return;
+    this.scrollRows(top - this.height / 2 - this.scrollPx);
+  }
+
+  /** Selects what is at (x, y) of the plot and reports it (a click). */
+  private pickAt(x: number, y: number, toSource: boolean, beside: boolean): void {
+    const loaded = this.main.drawableFor(this.visible());
+    if (!loaded || !this.init) return;
+    const hit = hitTest(loaded.columns, this.scale().offsetMapper(loaded.columns.header.baseTime), this.rowViewport(), x, y);
+    if (!hit) return this.clearSelection();
+    const c = loaded.columns;
+    this.selected = selectionOf(hit, c, this.mapIndex);
+    const ref = refOf(hit, c, this.mapIndex);
+    let detailsId: number | undefined;
+    if (ref) {
+      detailsId = this.nextDetailsId++;
+      this.post({ kind: 'requestDetails', detailsId, generation: this.init.generation, ref });
+    }
+    const shadow = hit.kind === 'shadow' ? shadowSummaryOf(hit.index, c) : undefined;
+    this.onPick({ selection: this.selected, detailsId, shadow, x, y, toSource, beside });
+    this.scheduler.mark('overlay');
   }
 
   /** The document is reloading or failed: drop what is loaded (it is no longer current). */
@@ -384,6 +462,7 @@ export class TimelineController {
         ds.rowHeight = String(ROW_HEIGHT_PX);
         ds.scrollPx = String(this.scrollPx);
         ds.mapIndex = String(this.mapIndex);
+        ds.lowestDepth = String(loaded?.columns.header.lowestDepth ?? '');
         ds.drawables = String(frame.drawn);
         frameLog()?.push(performance.now() - started);
         this.el.root.dataset.complete = String(frame.complete);
@@ -406,7 +485,10 @@ export class TimelineController {
             : this.main.loaded?.columns.header.truncated
               ? 'too many drawables: partial view'
               : undefined;
-        drawOverlay(this.ctx(this.el.overlay), this.width, this.height, scale, p, this.hoverX, select, note);
+        const octx = this.ctx(this.el.overlay);
+        drawOverlay(octx, this.width, this.height, scale, p, this.hoverX, select, note);
+        const maxNesting = this.main.drawableFor(this.visible())?.columns.header.maxNesting ?? 0;
+        drawMarks(octx, this.width, this.height, scale, rows, p, this.selected?.mapIndex === this.mapIndex ? this.selected : undefined, maxNesting, this.markers);
         const at = this.tooltipAt;
         this.updateTooltip(at ? { offsetX: at.x, offsetY: at.y } : undefined);
         return;
@@ -606,16 +688,19 @@ export class TimelineController {
     this.drag = undefined;
     this.el.overlay.style.cursor = '';
     if (this.el.overlay.hasPointerCapture(e.pointerId)) this.el.overlay.releasePointerCapture(e.pointerId);
+    const click = (): void => this.pickAt(e.offsetX, e.offsetY, e.ctrlKey || e.metaKey, e.altKey);
     if (d?.kind === 'pan' && d.moved) {
       this.history.push(d.view);
       this.summary();
+    } else if (d?.kind === 'pan') {
+      click();
     } else if (d?.kind === 'select') {
       const a = Math.min(d.x, d.cur);
       const b = Math.max(d.x, d.cur);
       if (b - a >= 4) {
         const s = this.scale();
         this.setWindow({ t0: s.pxToTime(a), t1: s.pxToTime(b) });
-      }
+      } else click();
     }
     this.scheduler.mark('overlay');
   }
@@ -627,6 +712,15 @@ export class TimelineController {
     const full = this.fullRange();
     let handled = true;
     switch (e.key) {
+      case 'Escape':
+        if (this.selected === undefined) handled = false;
+        this.clearSelection();
+        break;
+      case 'f':
+      case 'F':
+        if (this.selected === undefined) handled = false;
+        this.frameSelection();
+        break;
       case 'w':
       case 'W':
       case '+':

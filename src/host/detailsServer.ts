@@ -1,0 +1,37 @@
+/**
+ * Answers a timeline's `requestDetails`: finds the clicked drawable in the document's file and
+ * returns its popup contents, with source locations replaced by site ids (see sourceSites.ts).
+ */
+import type { DetailsMessage, DrawableDetails, RequestDetailsMessage, SiteRef } from '../protocol/webview';
+import { describeDrawable, findDrawable } from '../format/query/details';
+import type { SourceLocation } from '../format/model/types';
+import type { SourceLocationTable } from '../format/srcloc';
+import type { TraceDocument } from './traceDocument';
+
+export async function answerDetails(doc: TraceDocument, m: RequestDetailsMessage, warn: (message: string) => void): Promise<DetailsMessage> {
+  const state = doc.state;
+  const none = (message: string): DetailsMessage => ({ kind: 'details', detailsId: m.detailsId, message });
+  if (state.phase !== 'ready' || m.generation !== doc.generation) return none('the trace was reloaded');
+  const layout = state.layouts[m.ref.mapIndex];
+  if (layout === undefined) return none('unknown Y map');
+  let table: SourceLocationTable | undefined;
+  try {
+    table = await doc.sourceTable(state.file);
+  } catch (e) {
+    // A damaged table costs only the "Go to source" links, not the popup.
+    warn(`source locations unreadable: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  try {
+    const p = await findDrawable(state.file, layout, table, m.ref);
+    if (p === undefined) return none('drawable not found in the file');
+    const { source, ...rest } = describeDrawable(state.file, p);
+    const site = (loc: SourceLocation | undefined): SiteRef | undefined =>
+      loc === undefined ? undefined : { siteId: doc.sites.idOf(loc), file: loc.file, line: loc.line };
+    const start = site(source?.start);
+    const end = site(source?.end);
+    const details: DrawableDetails = { ...rest, sources: { ...(start ? { start } : {}), ...(end ? { end } : {}) } };
+    return { kind: 'details', detailsId: m.detailsId, details };
+  } catch (e) {
+    return none(e instanceof Error ? e.message : String(e));
+  }
+}

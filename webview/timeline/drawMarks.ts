@@ -1,0 +1,54 @@
+/** Overlay marks: the selected drawable's outline and the time markers of pinned popups. */
+import type { Palette } from './theme';
+import type { TimeScale } from './timeScale';
+import { nestingInset, rowTop, visibleRows, type RowViewport } from './rowLayout';
+import type { Selection } from './selection';
+
+const ROW_PAD = 2;
+
+export function drawMarks(
+  ctx: CanvasRenderingContext2D,
+  w: number,
+  h: number,
+  scale: TimeScale,
+  rows: RowViewport,
+  p: Palette,
+  selected: Selection | undefined,
+  maxNesting: number,
+  markers: readonly number[],
+): void {
+  ctx.save();
+  ctx.setLineDash([4, 3]);
+  ctx.strokeStyle = p.foreground;
+  ctx.lineWidth = 1;
+  for (const t of markers) {
+    const x = Math.round(scale.timeToPx(t)) + 0.5;
+    if (x < 0 || x > w) continue;
+    ctx.beginPath();
+    ctx.moveTo(x, 0);
+    ctx.lineTo(x, h);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  if (selected) {
+    const { first, end } = visibleRows(rows);
+    const x0 = scale.timeToPx(selected.start);
+    const x1 = Math.max(scale.timeToPx(selected.end), x0 + 1);
+    ctx.strokeStyle = p.accent;
+    ctx.lineWidth = 2;
+    if (selected.kind === 'arrow') {
+      const mid = rows.rowHeight / 2;
+      ctx.beginPath();
+      ctx.moveTo(x0, rowTop(rows, selected.row) + mid);
+      ctx.lineTo(scale.timeToPx(selected.end), rowTop(rows, selected.toRow) + mid);
+      ctx.stroke();
+    } else if (selected.row >= first && selected.row < end) {
+      const boxH = rows.rowHeight - 2 * ROW_PAD;
+      const inset = selected.kind === 'event' ? 0 : nestingInset(selected.depth, maxNesting, boxH);
+      const top = rowTop(rows, selected.row) + ROW_PAD + inset;
+      const pad = selected.kind === 'event' ? 4 : 1;
+      ctx.strokeRect(Math.max(-2, x0 - pad), top - 1, Math.min(w + 4, x1 - x0 + 2 * pad), boxH - 2 * inset + 2);
+    }
+  }
+  ctx.restore();
+}

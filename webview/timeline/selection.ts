@@ -1,0 +1,96 @@
+/**
+ * The selected drawable, kept in absolute times and rows (not payload indices) so it survives new
+ * payloads, and what the popup of a click needs: the reference the host uses to find the drawable
+ * again, or — for a shadow — its per-category ratios straight from the payload. Pure.
+ */
+import type { DrawableRef } from '../../src/protocol/webview';
+import { FLAG_SHADOW, type WindowColumns } from '../../src/protocol/wire';
+import type { Hit } from './hitTest';
+
+export interface Selection {
+  readonly kind: Hit['kind'];
+  readonly start: number;
+  readonly end: number;
+  readonly row: number;
+  readonly toRow: number;
+  readonly depth: number;
+  readonly mapIndex: number;
+  readonly category: number;
+  /** True for shadows (a summary of many drawables; nothing to find on the host). */
+  readonly summary: boolean;
+}
+
+export interface ShadowShare {
+  readonly category: number;
+  readonly inclusive: number;
+  readonly exclusive: number;
+  readonly count: number;
+}
+
+export interface ShadowSummary {
+  readonly count: number;
+  readonly shares: readonly ShadowShare[];
+}
+
+/** Float32 offsets: a relative error of 2^-23 of the offset, plus a little. */
+function f32Error(offset: number): number {
+  return Math.abs(offset) * 1.2e-7 + 1e-12;
+}
+
+export function selectionOf(hit: Hit, c: WindowColumns, mapIndex: number): Selection {
+  const base = c.header.baseTime;
+  const i = hit.index;
+  switch (hit.kind) {
+    case 'state': {
+      const s = c.states;
+      return { kind: 'state', start: base + s.start[i]!, end: base + s.end[i]!, row: s.row[i]!, toRow: s.row[i]!, depth: s.depth[i]!, mapIndex, category: s.category[i]!, summary: false };
+    }
+    case 'shadow': {
+      const s = c.shadows;
+      return { kind: 'shadow', start: base + s.start[i]!, end: base + s.end[i]!, row: s.row[i]!, toRow: s.row[i]!, depth: s.depth[i]!, mapIndex, category: -3, summary: true };
+    }
+    case 'arrow': {
+      const a = c.arrows;
+      const summary = (a.flags[i]! & FLAG_SHADOW) !== 0;
+      return { kind: 'arrow', start: base + a.start[i]!, end: base + a.end[i]!, row: a.fromRow[i]!, toRow: a.toRow[i]!, depth: 0, mapIndex, category: a.category[i]!, summary };
+    }
+    case 'event': {
+      const e = c.events;
+      const summary = (e.flags[i]! & FLAG_SHADOW) !== 0;
+      const t = base + (summary ? e.start[i]! : e.time[i]!);
+      const t1 = base + (summary ? e.end[i]! : e.time[i]!);
+      return { kind: 'event', start: t, end: t1, row: e.row[i]!, toRow: e.row[i]!, depth: 0, mapIndex, category: e.category[i]!, summary };
+    }
+  }
+}
+
+/** The host-side reference of a real drawable (undefined for summaries). */
+export function refOf(hit: Hit, c: WindowColumns, mapIndex: number): DrawableRef | undefined {
+  const s = selectionOf(hit, c, mapIndex);
+  if (s.summary || s.kind === 'shadow') return undefined;
+  const base = c.header.baseTime;
+  const tolerance = Math.min(1, f32Error(s.start - base) + f32Error(s.end - base));
+  return {
+    drawable: s.kind,
+    mapIndex,
+    category: s.category,
+    row: s.row,
+    toRow: s.toRow,
+    start: s.start,
+    end: s.end,
+    lowestDepth: c.header.lowestDepth,
+    tolerance,
+  };
+}
+
+/** Per-category shares of a state shadow, largest exclusive share first (as the payload sorts them). */
+export function shadowSummaryOf(index: number, c: WindowColumns): ShadowSummary {
+  const sh = c.shadows;
+  const w = c.shadowWeights;
+  const from = sh.weightStart[index]!;
+  const shares: ShadowShare[] = [];
+  for (let k = from; k < from + sh.weightCount[index]!; k++) {
+    shares.push({ category: w.category[k]!, inclusive: w.incl[k]!, exclusive: w.excl[k]!, count: w.count[k]! });
+  }
+  return { count: sh.count[index]!, shares };
+}
