@@ -3,6 +3,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DetailsMessage, HostToWebview, InitMessage, SiteRef, StatusMessage } from '../src/protocol/webview';
 import { TimelineController, type Pick, type ViewSummary } from './timeline/controller';
 import { DetailsPopup, type PopupState } from './DetailsPopup';
+import { Legend } from './Legend';
+import type { Rgb } from '../src/protocol/webview';
 import { formatDuration, parseTime } from './timeline/timeScale';
 import { onHostMessage, postToHost, saveView, savedView } from './host';
 
@@ -15,6 +17,11 @@ export function App() {
   const popupKey = useRef(1);
   /** detailsId → open beside, for Ctrl/Cmd+clicks that go straight to the source. */
   const toSource = useRef(new Map<number, boolean>());
+  const [showLegend, setShowLegend] = useState(false);
+  const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
+  const [unsearchable, setUnsearchable] = useState<ReadonlySet<number>>(new Set());
+  /** Colours the user picked, by category name (from the host: per workspace). */
+  const [namedColours, setNamedColours] = useState<{ readonly [name: string]: Rgb }>({});
   const refs = {
     root: useRef<HTMLDivElement>(null),
     axis: useRef<HTMLCanvasElement>(null),
@@ -83,6 +90,9 @@ export function App() {
         case 'showView':
           c.showView(m.view);
           return;
+        case 'categoryColours':
+          setNamedColours(m.colours);
+          return;
         case 'details': {
           const beside = toSource.current.get(m.detailsId);
           toSource.current.delete(m.detailsId);
@@ -105,6 +115,16 @@ export function App() {
     controller.current?.setMarkers(popups.filter((p) => p.pinned).flatMap((p) => (p.pick.selection.end > p.pick.selection.start ? [p.pick.selection.start, p.pick.selection.end] : [p.pick.selection.start])));
   }, [popups]);
 
+  const colours = new Map<number, Rgb>();
+  for (const cat of init?.categories ?? []) {
+    const rgb = namedColours[cat.name];
+    if (rgb) colours.set(cat.index, rgb);
+  }
+  const coloursKey = [...colours].map(([i, rgb]) => `${i}:${rgb.join(',')}`).join(';');
+  useEffect(() => {
+    controller.current?.setCategoryStyle({ hidden, colours });
+  }, [hidden, coloursKey, init]);
+
   const c = controller.current;
   const plotBox = refs.plot.current?.getBoundingClientRect();
   const mapIndex = summary?.mapIndex ?? init?.defaultMap ?? 0;
@@ -115,13 +135,14 @@ export function App() {
   const openSource = (site: SiteRef, beside: boolean): void => postToHost({ kind: 'openSource', siteId: site.siteId, beside });
   return (
     <div class="app">
-      <Toolbar init={init} summary={summary} controller={c} />
+      <Toolbar init={init} summary={summary} controller={c} legend={showLegend} toggleLegend={() => setShowLegend((v) => !v)} />
       {status && (
         <div class={`status status-${status.phase}`} role="status">
           {status.message}
           {status.progress !== undefined && <progress max={1} value={status.progress} />}
         </div>
       )}
+      <div class="main-row">
       <div class="timeline" ref={refs.root} tabIndex={0} aria-label="Trace timeline. W/S zoom, A/D pan, Home whole trace, Z undo zoom">
         <div class="corner">{init?.yMaps[summary?.mapIndex ?? init.defaultMap]?.columns.join(' / ')}</div>
         <div class="overview-wrap">
@@ -137,7 +158,7 @@ export function App() {
         </div>
         <div class="plot" ref={refs.plot}>
           <canvas ref={refs.grid} class="layer" />
-          <canvas ref={refs.data} class="layer" />
+          <canvas ref={refs.data} class="layer data" />
           <canvas ref={refs.overlay} class="layer overlay" />
           <div ref={refs.tooltip} class="tooltip" role="tooltip" hidden />
           {init &&
@@ -162,6 +183,26 @@ export function App() {
           <div ref={refs.vspacer} class="vspacer" />
         </div>
       </div>
+      {showLegend && init && (
+        <Legend
+          categories={init.categories}
+          hidden={hidden}
+          unsearchable={unsearchable}
+          colours={colours}
+          setHidden={setHidden}
+          setUnsearchable={setUnsearchable}
+          setColour={(cat, rgb) => {
+            setNamedColours((m) => {
+              const next = { ...m };
+              if (rgb) next[cat.name] = rgb;
+              else delete next[cat.name];
+              return next;
+            });
+            postToHost({ kind: 'setCategoryColour', name: cat.name, ...(rgb ? { rgb } : {}) });
+          }}
+        />
+      )}
+      </div>
     </div>
   );
 }
@@ -170,7 +211,13 @@ function withDetails(p: PopupState, m: DetailsMessage): PopupState {
   return { ...p, details: m.details, message: m.message };
 }
 
-function Toolbar(props: { init: InitMessage | undefined; summary: ViewSummary | undefined; controller: TimelineController | undefined }) {
+function Toolbar(props: {
+  init: InitMessage | undefined;
+  summary: ViewSummary | undefined;
+  controller: TimelineController | undefined;
+  legend: boolean;
+  toggleLegend: () => void;
+}) {
   const { init, summary, controller: c } = props;
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -219,6 +266,9 @@ function Toolbar(props: { init: InitMessage | undefined; summary: ViewSummary | 
         {summary?.lowestDepth !== undefined ? (summary.lowestDepth === 0 ? 'exact' : `summary level ${summary.lowestDepth}`) : ''}
         {summary?.loading ? ' · loading…' : ''}
       </span>
+      <button type="button" class="legend-toggle" disabled={disabled} aria-pressed={props.legend} title="Legend: categories, colours, visible / searchable" onClick={props.toggleLegend}>
+        Legend
+      </button>
       {init && init.warnings.length > 0 && (
         <span class="warn" title={init.warnings.join('\n')}>
           ⚠ {init.warnings.length}

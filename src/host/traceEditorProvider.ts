@@ -13,6 +13,8 @@ import { timelineHtml, webviewOptions } from './webviewHtml';
 import { workerConversionJob } from './convertCommand';
 import { answerDetails } from './detailsServer';
 import { SourceLinks } from './sourceLinks';
+import { CategoryColours } from './categoryColours';
+import { SearchServer } from './searchServer';
 
 export const VIEW_TYPE = 'mpeTrace.timeline';
 
@@ -29,6 +31,7 @@ export interface EditorReport {
 
 class TimelineEditor implements vscode.Disposable {
   private readonly server: WindowServer;
+  private readonly search: SearchServer;
   private readonly disposables: vscode.Disposable[] = [];
   viewState: ViewState | undefined;
   painted: EditorReport['painted'];
@@ -43,11 +46,14 @@ class TimelineEditor implements vscode.Disposable {
     extensionUri: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
     private readonly sourceLinks: SourceLinks,
+    private readonly colours: CategoryColours,
+    private readonly onColoursChanged: () => void,
   ) {
     const webview = panel.webview;
     webview.options = webviewOptions(extensionUri);
     webview.html = timelineHtml(webview, extensionUri, document.uri.path.slice(document.uri.path.lastIndexOf('/') + 1));
     this.server = new WindowServer(document, (m) => this.post(m));
+    this.search = new SearchServer(document, (m) => this.post(m));
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
       document.onDidChange(() => {
@@ -58,6 +64,7 @@ class TimelineEditor implements vscode.Disposable {
 
   private sendInit(): void {
     const m = this.document.initOrStatus();
+    if (m.kind === 'init') this.post({ kind: 'categoryColours', colours: this.colours.all() });
     if (m.kind === 'init' && this.pendingView !== undefined) {
       this.post({ ...m, initialView: this.pendingView });
       this.post({ kind: 'showView', view: this.pendingView });
@@ -77,6 +84,10 @@ class TimelineEditor implements vscode.Disposable {
   showView(view: ViewState): void {
     if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view });
     else this.pendingView = view;
+  }
+
+  sendColours(): void {
+    if (this.ready) this.post({ kind: 'categoryColours', colours: this.colours.all() });
   }
 
   command(command: CommandMessage['command']): void {
@@ -105,6 +116,15 @@ class TimelineEditor implements vscode.Disposable {
       case 'requestDetails':
         void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`)).then((answer) => this.post(answer));
         return;
+      case 'search':
+        void this.search.handle(m);
+        return;
+      case 'searchClosed':
+        this.search.close();
+        return;
+      case 'setCategoryColour':
+        void this.colours.set(m.name, m.rgb).then(() => this.onColoursChanged());
+        return;
       case 'openSource':
         void this.sourceLinks
           .open(m.siteId, (id) => this.document.sites.get(id), { beside: m.beside })
@@ -127,6 +147,7 @@ class TimelineEditor implements vscode.Disposable {
 
   dispose(): void {
     this.server.cancel();
+    this.search.close();
     for (const d of this.disposables) d.dispose();
   }
 }
@@ -141,6 +162,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   /** Views requested by links for editors that are still opening. */
   private readonly pendingViews = new Map<string, ViewState>();
   readonly sourceLinks: SourceLinks;
+  private readonly colours: CategoryColours;
 
   static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): TraceEditorProvider {
     const provider = new TraceEditorProvider(context, log);
@@ -157,6 +179,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.sourceLinks = new SourceLinks(log);
+    this.colours = new CategoryColours(context.workspaceState);
   }
 
   openCustomDocument(uri: vscode.Uri): TraceDocument {
@@ -165,7 +188,9 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   }
 
   resolveCustomEditor(document: TraceDocument, panel: vscode.WebviewPanel): void {
-    const editor = new TimelineEditor(document, panel, this.context.extensionUri, this.log, this.sourceLinks);
+    const editor = new TimelineEditor(document, panel, this.context.extensionUri, this.log, this.sourceLinks, this.colours, () => {
+      for (const e of this.editors) e.sendColours();
+    });
     this.editors.add(editor);
     const pending = this.pendingViews.get(document.uri.toString());
     if (pending) {

@@ -15,7 +15,11 @@ export interface CategoryInfo {
   readonly topology: 'event' | 'state' | 'arrow';
   readonly rgba: readonly [number, number, number, number];
   readonly width: number;
+  /** Whole-trace figures from the file's category summaries (seconds), when it has them. */
+  readonly summary?: { readonly count: number; readonly inclusive: number; readonly exclusive: number };
 }
+
+export type Rgb = readonly [number, number, number];
 
 /** One Y-axis view ("Process View", …) as rows: row i is labelled `rows[i]`. */
 export interface YMapInfo {
@@ -129,7 +133,47 @@ export interface DetailsMessage {
   readonly message?: string;
 }
 
-export type HostToWebview = InitMessage | StatusMessage | WindowMessage | WindowFailedMessage | CommandMessage | ShowViewMessage | DetailsMessage;
+/** The colours the user picked per category name (this workspace); sent after `init` and on change. */
+export interface CategoryColoursMessage {
+  readonly kind: 'categoryColours';
+  readonly colours: { readonly [name: string]: Rgb };
+}
+
+/** A search match, placed on the rows of the map the search was asked for. */
+export interface SearchHit {
+  readonly drawable: 'state' | 'arrow' | 'event';
+  readonly category: number;
+  readonly start: number;
+  readonly end: number;
+  /** Undefined when the match has no row in that map. */
+  readonly row: number | undefined;
+  readonly toRow: number | undefined;
+}
+
+/** Answer to a `search` step: the match (framed by the webview) and its position "n of m". */
+export interface SearchResultMessage {
+  readonly kind: 'searchResult';
+  readonly searchId: number;
+  readonly hit?: SearchHit;
+  readonly ordinal?: number;
+  readonly wrapped: boolean;
+  readonly error?: string;
+}
+
+/** The count of the current query over the whole file, with matches per bin of the time range. */
+export interface SearchCountMessage {
+  readonly kind: 'searchCount';
+  readonly searchId: number;
+  readonly matches: number;
+  readonly histogram: readonly number[];
+  readonly range: readonly [number, number];
+}
+
+export type HostToWebview =
+  | SearchResultMessage
+  | SearchCountMessage
+  | CategoryColoursMessage
+  | InitMessage | StatusMessage | WindowMessage | WindowFailedMessage | CommandMessage | ShowViewMessage | DetailsMessage;
 
 //#endregion
 
@@ -185,7 +229,49 @@ export interface OpenSourceMessage {
   readonly beside: boolean;
 }
 
+/** The legend's colour of category `name` changed (`rgb` absent: back to the file's colour). */
+export interface SetCategoryColourMessage {
+  readonly kind: 'setCategoryColour';
+  readonly name: string;
+  readonly rgb?: Rgb;
+}
+
+export type SearchModeName = 'plain' | 'word' | 'regex';
+
+/** What the search box asks (rows are rows of `mapIndex`; durations in seconds). */
+export interface SearchRequestQuery {
+  readonly text: string;
+  readonly mode: SearchModeName;
+  readonly caseSensitive: boolean;
+  readonly mapIndex: number;
+  readonly rows?: readonly number[];
+  readonly minDuration?: number;
+  readonly maxDuration?: number;
+  readonly unsearchable: readonly number[];
+}
+
+/**
+ * A search step: a new query starts a count over the whole file; `direction` ±1 finds the next /
+ * previous match after the last one found (`fromTime` restarts at that time), 0 only counts.
+ */
+export interface SearchMessage {
+  readonly kind: 'search';
+  readonly searchId: number;
+  readonly generation: number;
+  readonly query: SearchRequestQuery;
+  readonly direction: 1 | -1 | 0;
+  readonly fromTime?: number;
+}
+
+/** The search box closed: stop counting. */
+export interface SearchClosedMessage {
+  readonly kind: 'searchClosed';
+}
+
 export type WebviewToHost =
+  | SearchMessage
+  | SearchClosedMessage
+  | SetCategoryColourMessage
   | ReadyMessage
   | RequestWindowMessage
   | CancelWindowMessage
@@ -232,6 +318,20 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       const m = x as { detailsId?: unknown; generation?: unknown; ref?: unknown };
       return isCount(m.detailsId) && typeof m.generation === 'number' && isDrawableRef(m.ref);
     }
+    case 'searchClosed':
+      return true;
+    case 'search': {
+      const m = x as { searchId?: unknown; generation?: unknown; query?: unknown; direction?: unknown; fromTime?: unknown };
+      if (!isCount(m.searchId) || typeof m.generation !== 'number') return false;
+      if (m.direction !== 1 && m.direction !== -1 && m.direction !== 0) return false;
+      if (m.fromTime !== undefined && !(typeof m.fromTime === 'number' && Number.isFinite(m.fromTime))) return false;
+      return isSearchQuery(m.query);
+    }
+    case 'setCategoryColour': {
+      const m = x as { name?: unknown; rgb?: unknown };
+      if (typeof m.name !== 'string' || m.name.length === 0 || m.name.length > MAX_CATEGORY_NAME) return false;
+      return m.rgb === undefined || isRgb(m.rgb);
+    }
     case 'openSource': {
       const m = x as { siteId?: unknown; beside?: unknown };
       return isCount(m.siteId) && typeof m.beside === 'boolean';
@@ -239,6 +339,28 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
     default:
       return false;
   }
+}
+
+const MAX_CATEGORY_NAME = 1024;
+
+export function isRgb(v: unknown): v is Rgb {
+  return Array.isArray(v) && v.length === 3 && v.every((c) => typeof c === 'number' && Number.isInteger(c) && c >= 0 && c <= 255);
+}
+
+const MAX_SEARCH_TEXT = 1000;
+const MAX_LIST = 1 << 20;
+
+function isSearchQuery(x: unknown): x is SearchRequestQuery {
+  if (typeof x !== 'object' || x === null) return false;
+  const q = x as Record<string, unknown>;
+  if (typeof q.text !== 'string' || q.text.length > MAX_SEARCH_TEXT) return false;
+  if (q.mode !== 'plain' && q.mode !== 'word' && q.mode !== 'regex') return false;
+  if (typeof q.caseSensitive !== 'boolean' || !isCount(q.mapIndex)) return false;
+  const list = (v: unknown): boolean => Array.isArray(v) && v.length <= MAX_LIST && v.every((n) => typeof n === 'number' && Number.isSafeInteger(n));
+  if (q.rows !== undefined && !(list(q.rows) && (q.rows as number[]).every((n) => n >= 0))) return false;
+  if (!list(q.unsearchable)) return false;
+  const duration = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
+  return duration(q.minDuration) && duration(q.maxDuration);
 }
 
 function isCount(v: unknown): v is number {

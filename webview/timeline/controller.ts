@@ -11,7 +11,7 @@ import { WindowLoader } from './windowLoader';
 import { TimeScale, clampWindow, formatDuration, formatTime, panBy, zoomAt, type TimeWindow } from './timeScale';
 import { clampScroll, rowAt, visibleRows, type RowViewport } from './rowLayout';
 import { ZoomHistory } from './zoomHistory';
-import { readPalette, watchTheme, type Palette } from './theme';
+import { DEFAULT_STYLE, readPalette, watchTheme, type CategoryStyle, type Palette } from './theme';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
 import { hitTest, type Hit } from './hitTest';
 import { FLAG_SHADOW, type WindowColumns } from '../../src/protocol/wire';
@@ -110,6 +110,7 @@ export class TimelineController {
   /** Times of pinned popups, drawn as markers. */
   private markers: readonly number[] = [];
   private nextDetailsId = 1;
+  private categoryStyle: CategoryStyle = DEFAULT_STYLE;
 
   constructor(
     private readonly el: TimelineElements,
@@ -188,6 +189,14 @@ export class TimelineController {
     this.scheduler.mark('overlay');
   }
 
+  /** The legend's hidden categories and colours; everything is redrawn with them. */
+  setCategoryStyle(style: CategoryStyle): void {
+    this.categoryStyle = style;
+    this.palette = undefined;
+    this.overviewDirty = true;
+    this.markAll();
+  }
+
   /** Times drawn as markers (the pinned popups). */
   setMarkers(times: readonly number[]): void {
     this.markers = times;
@@ -215,7 +224,7 @@ export class TimelineController {
   private pickAt(x: number, y: number, toSource: boolean, beside: boolean): void {
     const loaded = this.main.drawableFor(this.visible());
     if (!loaded || !this.init) return;
-    const hit = hitTest(loaded.columns, this.scale().offsetMapper(loaded.columns.header.baseTime), this.rowViewport(), x, y);
+    const hit = hitTest(loaded.columns, this.scale().offsetMapper(loaded.columns.header.baseTime), this.rowViewport(), x, y, this.categoryStyle.hidden);
     if (!hit) return this.clearSelection();
     const c = loaded.columns;
     this.selected = selectionOf(hit, c, this.mapIndex);
@@ -439,7 +448,7 @@ export class TimelineController {
 
   private drawLayer(layer: LayerName): void {
     if (!this.init) return;
-    const p = (this.palette ??= readPalette(this.init.categories));
+    const p = (this.palette ??= readPalette(this.init.categories, this.categoryStyle));
     const scale = this.scale();
     const rows = this.rowViewport();
     switch (layer) {
@@ -584,7 +593,7 @@ export class TimelineController {
   private updateTooltip(e: { readonly offsetX: number; readonly offsetY: number } | undefined): void {
     const tip = this.el.tooltip;
     const loaded = this.main.drawableFor(this.visible());
-    const hit = e && loaded && this.init ? hitTest(loaded.columns, this.scale().offsetMapper(loaded.columns.header.baseTime), this.rowViewport(), e.offsetX, e.offsetY) : undefined;
+    const hit = e && loaded && this.init ? hitTest(loaded.columns, this.scale().offsetMapper(loaded.columns.header.baseTime), this.rowViewport(), e.offsetX, e.offsetY, this.categoryStyle.hidden) : undefined;
     if (!e || !hit || !loaded) {
       tip.hidden = true;
       return;

@@ -162,6 +162,7 @@ export function drawData(ctx: Ctx, w: number, h: number, scale: TimeScale, rows:
       columnDepth = depth;
     }
     const cat = st.category[i]!;
+    if (p.hidden.has(cat)) continue;
     drawn++;
     if (x1 - x0 < COLUMN_RUN_MAX_PX) {
       const base = (row - first) * cols;
@@ -206,6 +207,11 @@ export function drawData(ctx: Ctx, w: number, h: number, scale: TimeScale, rows:
     for (let k = from; k < from + n; k++) {
       const band = sw.excl[k]! * scaleBand * bh;
       if (band <= 0) continue;
+      // a hidden category leaves its share of the box empty (the others keep their places)
+      if (p.hidden.has(sw.category[k]!)) {
+        y -= band;
+        continue;
+      }
       y -= band;
       ctx.fillStyle = p.fill.get(sw.category[k]!) ?? p.muted;
       ctx.fillRect(x0, y, x1 - x0, band);
@@ -296,6 +302,7 @@ function drawArrows(ctx: Ctx, w: number, h: number, x: (o: number) => number, ro
     if ((y0 < 0 && y1 < 0) || (y0 > h && y1 > h)) continue;
     const shadow = (ar.flags[i]! & FLAG_SHADOW) !== 0;
     const cat = shadow ? PREVIEW_ARROW : ar.category[i]!;
+    if (p.hidden.has(cat)) continue;
     const s = p.fill.get(cat) ?? p.foreground;
     const lw = shadow ? Math.min(10, 1 + Math.floor(Math.log(Math.max(1, ar.count[i]!)) / Math.log(5))) : 1;
     if (s !== style || lw !== width) {
@@ -336,6 +343,7 @@ function drawEvents(ctx: Ctx, w: number, x: (o: number) => number, rows: RowView
       drawn++;
       continue;
     }
+    if (p.hidden.has(ev.category[i]!)) continue;
     const xe = x(ev.time[i]!);
     if (xe < -4 || xe > w + 4) continue;
     const col = Math.round(xe);
@@ -376,6 +384,7 @@ export function drawOverviewData(ctx: Ctx, w: number, h: number, scale: TimeScal
     if (st.depth[i]! > 0 && rh < 3) continue;
     const x0 = x(st.start[i]!);
     const x1 = x(st.end[i]!);
+    if (p.hidden.has(st.category[i]!)) continue;
     ctx.fillStyle = p.fill.get(st.category[i]!) ?? p.muted;
     ctx.fillRect(x0, st.row[i]! * rh, Math.max(1, x1 - x0), bandH);
   }

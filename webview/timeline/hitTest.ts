@@ -25,7 +25,14 @@ function segmentDistance(px: number, py: number, x0: number, y0: number, x1: num
 }
 
 /** `x` maps a payload offset to a pixel (TimeScale.offsetMapper of the payload's base). */
-export function hitTest(c: WindowColumns, x: (offset: number) => number, rows: RowViewport, px: number, py: number): Hit | undefined {
+export function hitTest(
+  c: WindowColumns,
+  x: (offset: number) => number,
+  rows: RowViewport,
+  px: number,
+  py: number,
+  hidden: ReadonlySet<number> = new Set(),
+): Hit | undefined {
   const row = rowAt(rows, py);
   const boxH = rows.rowHeight - 2 * ROW_PAD;
   const maxNest = c.header.maxNesting;
@@ -33,7 +40,7 @@ export function hitTest(c: WindowColumns, x: (offset: number) => number, rows: R
   if (row !== undefined) {
     const ev = c.events;
     for (let i = ev.time.length - 1; i >= 0; i--) {
-      if (ev.row[i] !== row) continue;
+      if (ev.row[i] !== row || hidden.has(ev.category[i]!)) continue;
       const a = x(ev.start[i]!) - EVENT_TOLERANCE_PX;
       const b = x(ev.end[i]!) + EVENT_TOLERANCE_PX;
       if (px >= a && px <= b) return { kind: 'event', index: i };
@@ -42,6 +49,7 @@ export function hitTest(c: WindowColumns, x: (offset: number) => number, rows: R
   const ar = c.arrows;
   const mid = rows.rowHeight / 2;
   for (let i = ar.start.length - 1; i >= 0; i--) {
+    if (hidden.has(ar.category[i]!)) continue;
     const d = segmentDistance(px, py, x(ar.start[i]!), rowTop(rows, ar.fromRow[i]!) + mid, x(ar.end[i]!), rowTop(rows, ar.toRow[i]!) + mid);
     if (d <= ARROW_TOLERANCE_PX) return { kind: 'arrow', index: i };
   }
@@ -60,7 +68,7 @@ export function hitTest(c: WindowColumns, x: (offset: number) => number, rows: R
   }
   const st = c.states;
   for (let i = st.start.length - 1; i >= 0; i--) {
-    if (st.row[i] === row && inBox(st.start[i]!, st.end[i]!, st.depth[i]!)) return { kind: 'state', index: i };
+    if (st.row[i] === row && !hidden.has(st.category[i]!) && inBox(st.start[i]!, st.end[i]!, st.depth[i]!)) return { kind: 'state', index: i };
   }
   return undefined;
 }

@@ -22,11 +22,21 @@ export interface Palette {
   /** CSS colour per category index (adjusted for the background). */
   readonly fill: ReadonlyMap<number, string>;
   readonly fillRgb: ReadonlyMap<number, Rgb>;
+  /** Categories the legend hides (not drawn anywhere). */
+  readonly hidden: ReadonlySet<number>;
 }
 
-export function readPalette(categories: readonly CategoryInfo[]): Palette {
-  const style = getComputedStyle(document.body);
-  const v = (name: string, fallback: string): string => style.getPropertyValue(name).trim() || fallback;
+/** The user's legend choices: hidden categories and colours replacing the file's. */
+export interface CategoryStyle {
+  readonly hidden: ReadonlySet<number>;
+  readonly colours: ReadonlyMap<number, Rgb>;
+}
+
+export const DEFAULT_STYLE: CategoryStyle = { hidden: new Set(), colours: new Map() };
+
+export function readPalette(categories: readonly CategoryInfo[], style: CategoryStyle = DEFAULT_STYLE): Palette {
+  const css = getComputedStyle(document.body);
+  const v = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback;
   const cls = document.body.classList;
   const highContrast = cls.contains('vscode-high-contrast') || cls.contains('vscode-high-contrast-light');
   const light = cls.contains('vscode-light') || cls.contains('vscode-high-contrast-light');
@@ -36,7 +46,9 @@ export function readPalette(categories: readonly CategoryInfo[]): Palette {
   const fill = new Map<number, string>();
   const fillRgb = new Map<number, Rgb>();
   for (const c of categories) {
-    const rgb = adjustForBackground([c.rgba[0], c.rgba[1], c.rgba[2]], background, highContrast ? 3 : undefined);
+    const chosen = style.colours.get(c.index);
+    // a colour the user picked is drawn as picked; the file's colours are adjusted for contrast
+    const rgb = chosen ?? adjustForBackground([c.rgba[0], c.rgba[1], c.rgba[2]], background, highContrast ? 3 : undefined);
     fillRgb.set(c.index, rgb);
     fill.set(c.index, cssRgba(rgb));
   }
@@ -56,6 +68,7 @@ export function readPalette(categories: readonly CategoryInfo[]): Palette {
     font: `${v('--vscode-editor-font-size', '12px').replace(/^(\d+)$/, '$1px')} ${v('--vscode-font-family', 'sans-serif')}`,
     fill,
     fillRgb,
+    hidden: style.hidden,
   };
 }
 

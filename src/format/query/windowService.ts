@@ -10,15 +10,21 @@ import { encodeWindow, type WireWindow } from '../../protocol/wire';
 import { buildWindow } from './buildWindow';
 import { coarseDepth, nodeBudget } from './lod';
 import { defaultMapIndex, type RowLayout } from './rows';
+import { summaryStats } from '../stats/summaryStats';
 
 export function describeDocument(file: Slog2File, layouts: readonly RowLayout[], generation: number, fileName: string): InitMessage {
-  const categories: CategoryInfo[] = [...file.categories.values()].map((c) => ({
-    index: c.index,
-    name: c.name,
-    topology: c.topology,
-    rgba: [c.rgba[0], c.rgba[1], c.rgba[2], c.rgba[3]],
-    width: c.width,
-  }));
+  const summaries = new Map((summaryStats(file.categories, file.timeRange)?.categories ?? []).map((s) => [s.index, s]));
+  const categories: CategoryInfo[] = [...file.categories.values()].map((c) => {
+    const s = summaries.get(c.index);
+    return {
+      index: c.index,
+      name: c.name,
+      topology: c.topology,
+      rgba: [c.rgba[0], c.rgba[1], c.rgba[2], c.rgba[3]],
+      width: c.width,
+      ...(s ? { summary: { count: s.count, inclusive: s.inclusive, exclusive: s.exclusive } } : {}),
+    };
+  });
   return {
     kind: 'init',
     generation,

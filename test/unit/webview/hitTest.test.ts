@@ -47,3 +47,11 @@ test('the innermost state under the pointer wins; events and arrows before state
   assert.equal(hitTest(c, x, rows, 250, 12), undefined);
   assert.equal(hitTest(c, x, rows, 30, 90), undefined, 'below the last row');
 });
+
+test('hidden categories (legend V off) are never hit: the state below them is', () => {
+  const c = columns();
+  assert.deepEqual(hitTest(c, x, rows, 30, 12, new Set([2])), { kind: 'state', index: 0 }, 'inner hidden: the outer state');
+  assert.equal(hitTest(c, x, rows, 30, 12, new Set([1, 2])), undefined);
+  // the event has category 0 (zeroed column): hidden, the outer state under it wins
+  assert.deepEqual(hitTest(c, x, rows, 62, 12, new Set([0])), { kind: 'state', index: 0 });
+});
