@@ -12,6 +12,7 @@ import { chunksOf } from '../../src/format/bytes/memorySource';
 import { convertClog2 } from '../../src/format/clog2/convertClog2';
 import { synthesizeClog2 } from '../../src/format/synth/synthClog2';
 import { FileSource } from '../../src/io/fileSource';
+import { describeBaseline, ratio, readScanBaseline } from './baseline';
 
 const targetMB = Number(process.env.MPE_BENCH_CLOG2_MB ?? 300);
 
@@ -46,6 +47,8 @@ async function* fileStream(file: string): AsyncGenerator<Uint8Array> {
 
 /** Child process: read + convert one file, discarding the drawables as a streaming consumer would. */
 async function child(file: string, how: string): Promise<void> {
+  const baseline = await readScanBaseline(file);
+  console.log(describeBaseline(baseline));
   const source = await FileSource.open(file);
   try {
     const t0 = performance.now();
@@ -67,7 +70,7 @@ async function child(file: string, how: string): Promise<void> {
     const mb = source.size / 1e6;
     const summary = conversion.summary;
     const cpuS = (cpu.user + cpu.system) / 1e6;
-    console.log(`read (${how === 'stream' ? 'fs read stream' : 'FileSource chunks'}) ${mb.toFixed(1)} MB in ${s.toFixed(2)} s wall: ${(mb / s).toFixed(1)} MB/s, ${(drawables / s / 1e6).toFixed(2)} M drawables/s; CPU ${cpuS.toFixed(2)} s = ${(mb / cpuS).toFixed(0)} MB per CPU-second (${drawables} drawables)`);
+    console.log(`read (${how === 'stream' ? 'fs read stream' : 'FileSource chunks'}) ${mb.toFixed(1)} MB in ${s.toFixed(2)} s wall: ${(mb / s).toFixed(1)} MB/s, ${(drawables / s / 1e6).toFixed(2)} M drawables/s; CPU ${cpuS.toFixed(2)} s = ${(mb / cpuS).toFixed(0)} MB per CPU-second (${drawables} drawables); ${ratio(s, baseline)}`);
     console.log(`        ${summary.categories.length} categories, ${summary.lineIDs.length} lines, unmatched ${summary.unmatched.reference}, out of order ${outOfOrder}, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   } finally {
     await source.close();

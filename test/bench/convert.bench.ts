@@ -11,6 +11,7 @@ import { convertFile } from '../../src/worker/convertJob';
 import { chunksOf } from '../../src/format/bytes/memorySource';
 import { convertClogFormat } from '../../src/format/info/clogInfo';
 import { FileSource } from '../../src/io/fileSource';
+import { describeBaseline, ratio, readScanBaseline } from './baseline';
 
 const root = process.env.MPE_TRACE_ROOT ?? process.cwd();
 const targetMB = Number(process.env.MPE_BENCH_CONVERT_MB ?? 300);
@@ -47,6 +48,8 @@ async function synthesize(): Promise<void> {
 }
 
 async function child(): Promise<void> {
+  const baseline = await readScanBaseline(input);
+  console.log(describeBaseline(baseline));
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const r = await convertFile(input, output, { force: true });
@@ -57,7 +60,7 @@ async function child(): Promise<void> {
   const refWall = REFERENCE.wallSeconds.map((s) => (s * inMB) / REFERENCE.inputMB);
   console.log(`input   ${inMB.toFixed(1)} MB CLOG2 → ${(r.written.bytes / 1e6).toFixed(1)} MB SLOG-2`);
   console.log(`output  ${r.written.drawables} drawables, ${r.written.nodes} nodes, depth ${r.written.maxTreeDepth}, ${r.written.locatedDrawables} with source locations`);
-  console.log(`wall    ${seconds.toFixed(2)} s  (${(inMB / seconds).toFixed(1)} MB/s), CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`);
+  console.log(`wall    ${seconds.toFixed(2)} s  (${(inMB / seconds).toFixed(1)} MB/s) = ${ratio(seconds, baseline)}, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s`);
   console.log(`rss     ${rssMB.toFixed(0)} MB peak`);
   console.log(`vs reference (scaled to this input): ${(refWall[0]! / seconds).toFixed(1)}–${(refWall[1]! / seconds).toFixed(1)}× faster, ${(REFERENCE.peakRssMB[0]! / rssMB).toFixed(1)}–${(REFERENCE.peakRssMB[1]! / rssMB).toFixed(1)}× less memory`);
   console.log(`targets ≤ ${((2 * inMB) / 300).toFixed(2)} s (2 s per 300 MB): ${seconds <= (2 * inMB) / 300 ? 'met' : 'NOT met'}; ≤ 200 MB RSS: ${rssMB <= 200 ? 'met' : 'NOT met'}`);

@@ -11,6 +11,7 @@ import { chooseLowestDepth } from '../../src/format/slog2/levelOfDetail';
 import { Slog2File } from '../../src/format/slog2/slog2File';
 import { FileSource } from '../../src/io/fileSource';
 import { fixture, sharedTracesDir } from '../helpers/paths';
+import { describeBaseline, ratio, readScanBaseline } from './baseline';
 
 function largestSlog2(): string {
   const found: string[] = [];
@@ -48,17 +49,20 @@ async function main(): Promise<void> {
   const p = largestSlog2();
   const size = fs.statSync(p).size;
   console.log(`file: ${path.relative(process.cwd(), p)} (${(size / 2 ** 20).toFixed(2)} MiB on disk)`);
+  const baseline = p.endsWith('.gz') ? undefined : await readScanBaseline(p);
+  if (baseline) console.log(describeBaseline(baseline));
 
   let t = performance.now();
   const file = await Slog2File.open(await openSource(p));
   const openMs = performance.now() - t;
   const [a, b] = file.timeRange;
-  console.log(`open: ${fmt(openMs)} ms (header, ${file.categories.size} categories, ${file.lineIDMaps.length} line-ID maps, ${file.treeDir.length} TreeDir entries, depth ${file.maxDepth}); nodes read at open: ${file.nodesRead}`);
+  console.log(`open: ${fmt(openMs)} ms${baseline ? ` (${fmt((openMs / 1000 / baseline.seconds) * 100, 1)} % of reading the whole file)` : ''} (header, ${file.categories.size} categories, ${file.lineIDMaps.length} line-ID maps, ${file.treeDir.length} TreeDir entries, depth ${file.maxDepth}); nodes read at open: ${file.nodesRead}`);
 
   t = performance.now();
   let total = 0;
   for await (const _ of file.allDrawables()) total++;
-  console.log(`full scan: ${total} drawables, ${file.nodesRead} nodes, ${fmt(performance.now() - t)} ms`);
+  const scanMs = performance.now() - t;
+  console.log(`full scan: ${total} drawables, ${file.nodesRead} nodes, ${fmt(scanMs)} ms${baseline ? ` = ${ratio(scanMs / 1000, baseline)}` : ''}`);
 
   const MAX_NODES = 8;
   console.log(`\n100 random windows per zoom level, lowest depth = chooseLowestDepth(window, ${MAX_NODES} nodes); fresh reader (cache 32 nodes) per zoom level`);

@@ -20,6 +20,7 @@ import { FileSource } from '../../src/io/fileSource';
 import { MemorySource } from '../../src/format/bytes/memorySource';
 import { gunzipSync } from 'node:zlib';
 import { fixture, sharedTracesDir } from '../helpers/paths';
+import { describeBaseline, ratio, readScanBaseline } from './baseline';
 
 const RANKS = 16;
 const CATS: Category[] = [
@@ -127,14 +128,17 @@ function largestRealSlog2(): string {
   return found[0] ?? fixture('bigrun_medium_4.slog2.gz');
 }
 
-function runMeasurements(file: string): void {
+async function runMeasurements(file: string): Promise<void> {
+  const baseline = file.endsWith('.gz') ? undefined : await readScanBaseline(file);
+  if (baseline) console.log(`stats bench: ${describeBaseline(baseline)}`);
   for (const fraction of [1, 0.01]) {
     const r = spawnSync(process.execPath, [process.argv[1]!, '--measure', file, String(fraction)], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`measurement failed: ${r.stderr}`);
     const m = JSON.parse(r.stdout) as { seconds: number; drawables: number; maxRssMiB: number; nodesRead: number };
     console.log(
       `stats bench: ${fraction >= 1 ? 'whole trace' : `${fraction * 100} % range`}: ${m.seconds.toFixed(2)} s, ${m.drawables} drawables ` +
-        `(${(m.drawables / m.seconds / 1e6).toFixed(2)} M/s), ${m.nodesRead} nodes, peak RSS ${m.maxRssMiB.toFixed(0)} MiB`,
+        `(${(m.drawables / m.seconds / 1e6).toFixed(2)} M/s), ${m.nodesRead} nodes, peak RSS ${m.maxRssMiB.toFixed(0)} MiB` +
+        (baseline ? `; ${ratio(m.seconds, baseline)}` : ''),
     );
   }
 }
@@ -143,7 +147,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === '--measure') return measure(process.argv[3]!, Number(process.argv[4]));
   const real = largestRealSlog2();
   console.log(`stats bench: ${path.basename(real)} (${(fs.statSync(real).size / 2 ** 20).toFixed(1)} MiB on disk)`);
-  runMeasurements(real);
+  await runMeasurements(real);
   const mib = Number(process.env.BENCH_STATS_MB ?? 1024);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-stats-bench-'));
   const file = path.join(dir, 'synthetic.slog2');
@@ -154,7 +158,7 @@ async function main(): Promise<void> {
     console.log(
       `stats bench: generated ${(g.bytes / 2 ** 20).toFixed(0)} MiB SLOG-2 (${useSynth ? 'mpe-trace synth + convert' : 'writer generator'}), ${g.drawables} drawables, ${RANKS} ranks in ${g.seconds.toFixed(1)} s`,
     );
-    runMeasurements(file);
+    await runMeasurements(file);
   } finally {
     if (process.env.BENCH_KEEP === undefined) fs.rmSync(dir, { recursive: true, force: true }); else console.log(file);
   }
