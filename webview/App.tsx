@@ -4,6 +4,8 @@ import type { DetailsMessage, HostToWebview, InitMessage, SiteRef, StatusMessage
 import { TimelineController, type Pick, type ViewSummary } from './timeline/controller';
 import { DetailsPopup, type PopupState } from './DetailsPopup';
 import { Legend } from './Legend';
+import { SearchBox, type SearchStatus } from './SearchBox';
+import type { SearchRequestQuery } from '../src/protocol/webview';
 import type { Rgb } from '../src/protocol/webview';
 import { formatDuration, parseTime } from './timeline/timeScale';
 import { onHostMessage, postToHost, saveView, savedView } from './host';
@@ -18,6 +20,15 @@ export function App() {
   /** detailsId → open beside, for Ctrl/Cmd+clicks that go straight to the source. */
   const toSource = useRef(new Map<number, boolean>());
   const [showLegend, setShowLegend] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [searchFocus, setSearchFocus] = useState(0);
+  const [searchStatus, setSearchStatus] = useState<SearchStatus>({ ordinal: undefined, matches: undefined, error: undefined, searching: false, notFound: false });
+  /** The last query sent (a different one restarts from the current time) and the latest step's id. */
+  const search = useRef<{ key: string; searchId: number }>({ key: '', searchId: 0 });
+  const openSearch = (): void => {
+    setSearchOpen(true);
+    setSearchFocus((k) => k + 1);
+  };
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   const [unsearchable, setUnsearchable] = useState<ReadonlySet<number>>(new Set());
   /** Colours the user picked, by category name (from the host: per workspace). */
@@ -85,7 +96,19 @@ export function App() {
           c.onWindowFailed(m);
           return;
         case 'command':
-          c.command(m.command);
+          if (m.command === 'find') openSearch();
+          else if (m.command === 'findNext' || m.command === 'findPrevious') document.querySelector<HTMLButtonElement>(m.command === 'findNext' ? '.search-next' : '.search-prev')?.click();
+          else c.command(m.command);
+          return;
+        case 'searchResult':
+          if (m.searchId !== search.current.searchId) return;
+          if (m.hit) c.showHit(m.hit);
+          setSearchStatus((st) => ({ ...st, searching: false, error: m.error, notFound: !m.hit && !m.error, ordinal: m.ordinal }));
+          return;
+        case 'searchCount':
+          if (m.searchId > search.current.searchId) return;
+          c.setSearchMarks({ histogram: m.histogram, range: m.range });
+          setSearchStatus((st) => ({ ...st, matches: m.matches }));
           return;
         case 'showView':
           c.showView(m.view);
@@ -105,8 +128,17 @@ export function App() {
     });
     postToHost({ kind: 'ready' });
     refs.root.current?.focus();
+    // Ctrl/Cmd+F inside the editor (the contributed keybinding sends the same as a command)
+    const onKey = (e: KeyboardEvent): void => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'f' || e.key === 'F')) {
+        e.preventDefault();
+        openSearch();
+      }
+    };
+    window.addEventListener('keydown', onKey);
     return () => {
       off();
+      window.removeEventListener('keydown', onKey);
       c.dispose();
     };
   }, []);
@@ -132,10 +164,41 @@ export function App() {
     const m = init?.yMaps[mapIndex];
     return m ? `${m.columns.join(' / ')} ${m.rows[row] ?? row}` : String(row);
   };
+  const stepSearch = (query: SearchRequestQuery, direction: 1 | -1): void => {
+    if (!init || !c) return;
+    const key = JSON.stringify(query);
+    const fresh = key !== search.current.key;
+    const searchId = search.current.searchId + 1;
+    search.current = { key, searchId };
+    if (fresh) {
+      c.setSearchMarks(undefined);
+      setSearchStatus({ ordinal: undefined, matches: undefined, error: undefined, searching: true, notFound: false });
+    } else setSearchStatus((st) => ({ ...st, searching: true, notFound: false, error: undefined }));
+    // A new query starts at the current time (the left edge of the view); later steps go on from the last match.
+    postToHost({ kind: 'search', searchId, generation: init.generation, query, direction, ...(fresh ? { fromTime: summary?.view.t0 ?? init.timeRange[0] } : {}) });
+  };
+  const closeSearch = (): void => {
+    setSearchOpen(false);
+    search.current = { key: '', searchId: search.current.searchId + 1 };
+    c?.setSearchMarks(undefined);
+    postToHost({ kind: 'searchClosed' });
+    refs.root.current?.focus();
+  };
   const openSource = (site: SiteRef, beside: boolean): void => postToHost({ kind: 'openSource', siteId: site.siteId, beside });
   return (
     <div class="app">
-      <Toolbar init={init} summary={summary} controller={c} legend={showLegend} toggleLegend={() => setShowLegend((v) => !v)} />
+      <Toolbar init={init} summary={summary} controller={c} legend={showLegend} toggleLegend={() => setShowLegend((v) => !v)} openSearch={openSearch} />
+      {searchOpen && init && (
+        <SearchBox
+          mapIndex={mapIndex}
+          rowCount={init.yMaps[mapIndex]?.rows.length ?? 0}
+          unsearchable={unsearchable}
+          status={searchStatus}
+          focusKey={searchFocus}
+          step={stepSearch}
+          close={closeSearch}
+        />
+      )}
       {status && (
         <div class={`status status-${status.phase}`} role="status">
           {status.message}
@@ -217,6 +280,7 @@ function Toolbar(props: {
   controller: TimelineController | undefined;
   legend: boolean;
   toggleLegend: () => void;
+  openSearch: () => void;
 }) {
   const { init, summary, controller: c } = props;
   const [from, setFrom] = useState('');
@@ -266,6 +330,9 @@ function Toolbar(props: {
         {summary?.lowestDepth !== undefined ? (summary.lowestDepth === 0 ? 'exact' : `summary level ${summary.lowestDepth}`) : ''}
         {summary?.loading ? ' · loading…' : ''}
       </span>
+      <button type="button" class="search-toggle" disabled={disabled} title="Search (Ctrl/Cmd+F)" onClick={props.openSearch}>
+        Search
+      </button>
       <button type="button" class="legend-toggle" disabled={disabled} aria-pressed={props.legend} title="Legend: categories, colours, visible / searchable" onClick={props.toggleLegend}>
         Legend
       </button>

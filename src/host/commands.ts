@@ -9,6 +9,9 @@ const COMMANDS: readonly [string, CommandMessage['command']][] = [
   ['mpeTrace.showWholeTrace', 'home'],
   ['mpeTrace.undoZoom', 'undoZoom'],
   ['mpeTrace.redoZoom', 'redoZoom'],
+  ['mpeTrace.find', 'find'],
+  ['mpeTrace.findNext', 'findNext'],
+  ['mpeTrace.findPrevious', 'findPrevious'],
 ];
 
 export function registerTimelineCommands(context: vscode.ExtensionContext, provider: TraceEditorProvider): void {

@@ -103,7 +103,7 @@ export interface WindowFailedMessage {
 /** A host command for this editor (keybindings/commands routed to the focused editor). */
 export interface CommandMessage {
   readonly kind: 'command';
-  readonly command: 'zoomIn' | 'zoomOut' | 'home' | 'undoZoom' | 'redoZoom';
+  readonly command: 'zoomIn' | 'zoomOut' | 'home' | 'undoZoom' | 'redoZoom' | 'find' | 'findNext' | 'findPrevious';
 }
 
 /** Show this view (a `vscode://` link to an already open trace); recorded in the zoom history. */

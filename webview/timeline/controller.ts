@@ -4,7 +4,7 @@
  * scheduler. Preact renders the chrome around it and calls in; nothing here re-renders Preact
  * except the small `onViewChange` notification (coalesced to one per frame).
  */
-import type { CommandMessage, InitMessage, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
+import type { CommandMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
 import type { VisibleWindow } from '../../src/format/query/windowKey';
 import { FrameScheduler, type LayerName } from './scheduler';
 import { WindowLoader } from './windowLoader';
@@ -111,6 +111,8 @@ export class TimelineController {
   private markers: readonly number[] = [];
   private nextDetailsId = 1;
   private categoryStyle: CategoryStyle = DEFAULT_STYLE;
+  /** Search matches per bin of `range` (drawn on the overview strip). */
+  private searchMarks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined;
 
   constructor(
     private readonly el: TimelineElements,
@@ -185,6 +187,7 @@ export class TimelineController {
   clearSelection(): void {
     if (this.selected === undefined) return;
     this.selected = undefined;
+    this.markSelection();
     this.onPick(undefined);
     this.scheduler.mark('overlay');
   }
@@ -195,6 +198,45 @@ export class TimelineController {
     this.palette = undefined;
     this.overviewDirty = true;
     this.markAll();
+  }
+
+  /** Selects and frames a search match (it keeps its row; nesting depth unknown: outlined as outermost). */
+  showHit(hit: SearchHit): void {
+    if (!this.init) return;
+    const row = hit.row ?? 0;
+    this.selected = {
+      kind: hit.drawable,
+      start: hit.start,
+      end: hit.end,
+      row,
+      toRow: hit.toRow ?? row,
+      depth: 0,
+      mapIndex: this.mapIndex,
+      category: hit.category,
+      summary: false,
+    };
+    this.frameSelection();
+    this.markSelection();
+    this.scheduler.mark('overlay');
+  }
+
+  /** Where the matches are, per bin of `range` (undefined: no search). */
+  setSearchMarks(marks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined): void {
+    this.searchMarks = marks;
+    this.scheduler.mark('overview');
+  }
+
+  private markSelection(): void {
+    const ds = this.el.root.dataset;
+    if (this.selected) {
+      ds.selStart = String(this.selected.start);
+      ds.selEnd = String(this.selected.end);
+      ds.selRow = String(this.selected.row);
+    } else {
+      delete ds.selStart;
+      delete ds.selEnd;
+      delete ds.selRow;
+    }
   }
 
   /** Times drawn as markers (the pinned popups). */
@@ -228,6 +270,7 @@ export class TimelineController {
     if (!hit) return this.clearSelection();
     const c = loaded.columns;
     this.selected = selectionOf(hit, c, this.mapIndex);
+    this.markSelection();
     const ref = refOf(hit, c, this.mapIndex);
     let detailsId: number | undefined;
     if (ref) {
@@ -524,6 +567,21 @@ export class TimelineController {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.el.overview.width, this.el.overview.height);
     if (this.overviewCache) ctx.drawImage(this.overviewCache, 0, 0);
+    const marks = this.searchMarks;
+    if (marks && marks.histogram.length > 0) {
+      // a tick on top of the strip for every bin with matches (taller for more)
+      const dpr = window.devicePixelRatio || 1;
+      const max = Math.max(...marks.histogram);
+      const binSpan = (marks.range[1] - marks.range[0]) / marks.histogram.length;
+      ctx.fillStyle = p.accent;
+      marks.histogram.forEach((n, i) => {
+        if (n === 0) return;
+        const x0 = fullScale.timeToPx(marks.range[0] + i * binSpan);
+        const x1 = fullScale.timeToPx(marks.range[0] + (i + 1) * binSpan);
+        const bh = 3 + (n / max) * (h / 3);
+        ctx.fillRect(Math.floor(x0 * dpr), 0, Math.max(dpr * 2, Math.ceil((x1 - x0) * dpr)), bh * dpr);
+      });
+    }
     // the current window as a DOM box (cheap to move, draggable)
     const x0 = Math.max(0, fullScale.timeToPx(this.view.t0));
     const x1 = Math.min(w, fullScale.timeToPx(this.view.t1));

@@ -34,3 +34,18 @@ test('openSource carries a site id, never a path', () => {
   assert.equal(isWebviewToHost({ kind: 'openSource', siteId: -2, beside: false }), false);
   assert.equal(isWebviewToHost({ kind: 'openSource', siteId: 2 }), false);
 });
+
+test('search requests: text length, mode, rows, durations and direction are checked', () => {
+  const q = { text: 'Region', mode: 'plain', caseSensitive: false, mapIndex: 0, unsearchable: [] };
+  const ok = (query: unknown, extra: Record<string, unknown> = {}) => isWebviewToHost({ kind: 'search', searchId: 1, generation: 1, query, direction: 1, ...extra });
+  assert.ok(ok(q));
+  assert.ok(ok({ ...q, rows: [0, 3], minDuration: 0, maxDuration: 1 }, { fromTime: 0.5 }));
+  assert.equal(ok({ ...q, text: 'x'.repeat(1001) }), false);
+  assert.equal(ok({ ...q, mode: 'glob' }), false);
+  assert.equal(ok({ ...q, rows: [-1] }), false);
+  assert.equal(ok({ ...q, minDuration: -1 }), false);
+  assert.equal(ok({ ...q, unsearchable: undefined }), false);
+  assert.equal(ok(q, { direction: 2 }), false);
+  assert.equal(ok(q, { fromTime: Number.NaN }), false);
+  assert.ok(isWebviewToHost({ kind: 'searchClosed' }));
+});
