@@ -181,6 +181,9 @@ export class Slog2File {
 
   /** Attaches each drawable's {file, line} from the node's source-location record, if it has one. */
   private async withSources(node: TreeNode, info: TreeNodeInfo, bytes: Uint8Array): Promise<TreeNode> {
+    // Read before the next source read: a ByteSource may recycle the buffer `bytes` views.
+    // The nestless count is the i32 right after the 34-byte node header (SLOG2.md §7).
+    const nestless = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(34);
     let located;
     try {
       located = await nodeSourceLocations(this, this.sources!, info);
@@ -190,8 +193,6 @@ export class Slog2File {
       return node;
     }
     if (located === undefined) return node;
-    // The nestless count is the i32 right after the 34-byte node header (SLOG2.md §7).
-    const nestless = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(34);
     const sources = sourcesFor(located, node.drawables.length, nestless);
     const drawables = node.drawables.map((d, i) => {
       const source = sources[i];
