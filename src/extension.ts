@@ -6,15 +6,29 @@ import { makeTestApi, type MpeTraceApi } from './host/testApi';
 import { registerViewLinkHandler } from './host/uriHandler';
 import { registerConvertCommand } from './host/convertCommand';
 import { registerStatsView } from './host/statsView';
+import { Bookmarks, registerBookmarkCommands } from './host/bookmarkCommands';
 
 export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   const log = vscode.window.createOutputChannel('MPE Trace Viewer', { log: true });
   context.subscriptions.push(log);
   const traceEditors = TraceEditorProvider.register(context, log);
   registerTimelineCommands(context, traceEditors);
+  registerBookmarkCommands(context, traceEditors, new Bookmarks(log));
   registerViewLinkHandler(context, (uri, view) => traceEditors.openAt(uri, view));
   registerConvertCommand(context);
-  registerStatsView(context, () => traceEditors.activeTrace(), { onDidChangeActiveTrace: traceEditors.onDidChangeActiveTrace });
+  registerStatsView(context, () => traceEditors.activeTrace(), {
+    onDidChangeActiveTrace: traceEditors.onDidChangeActiveTrace,
+    links: {
+      highlightCategory: (uri, index) => traceEditors.link(uri, { kind: 'link', highlightCategory: index }),
+      revealRow: (uri, lineID) => traceEditors.link(uri, { kind: 'link' }, lineID),
+      revealInstance: (uri, category, instance) =>
+        traceEditors.link(
+          uri,
+          { kind: 'link', reveal: { drawable: 'state', category, start: instance.earliest, end: instance.latest, row: undefined, toRow: undefined } },
+          instance.lineID,
+        ),
+    },
+  });
   return makeTestApi(traceEditors);
 }
 

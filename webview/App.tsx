@@ -30,6 +30,8 @@ export function App() {
     setSearchFocus((k) => k + 1);
   };
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
+  /** A category the statistics panel asked to highlight (the others fade). */
+  const [highlight, setHighlight] = useState<number | undefined>(undefined);
   const [unsearchable, setUnsearchable] = useState<ReadonlySet<number>>(new Set());
   /** Colours the user picked, by category name (from the host: per workspace). */
   const [namedColours, setNamedColours] = useState<{ readonly [name: string]: Rgb }>({});
@@ -100,6 +102,11 @@ export function App() {
           else if (m.command === 'findNext' || m.command === 'findPrevious') document.querySelector<HTMLButtonElement>(m.command === 'findNext' ? '.search-next' : '.search-prev')?.click();
           else c.command(m.command);
           return;
+        case 'link':
+          if (m.highlightCategory !== undefined) setHighlight((h) => (m.highlightCategory === null || h === m.highlightCategory ? undefined : m.highlightCategory!));
+          if (m.revealRow !== undefined) c.revealRow(m.revealRow);
+          if (m.reveal) c.showHit(m.reveal);
+          return;
         case 'searchResult':
           if (m.searchId !== search.current.searchId) return;
           if (m.hit) c.showHit(m.hit);
@@ -154,8 +161,11 @@ export function App() {
   }
   const coloursKey = [...colours].map(([i, rgb]) => `${i}:${rgb.join(',')}`).join(';');
   useEffect(() => {
-    controller.current?.setCategoryStyle({ hidden, colours });
-  }, [hidden, coloursKey, init]);
+    controller.current?.setCategoryStyle({ hidden, colours, ...(highlight !== undefined ? { highlight } : {}) });
+  }, [hidden, coloursKey, init, highlight]);
+  useEffect(() => {
+    if (init) postToHost({ kind: 'legendState', hidden: [...hidden] });
+  }, [hidden, init]);
 
   const c = controller.current;
   const plotBox = refs.plot.current?.getBoundingClientRect();
@@ -330,12 +340,29 @@ function Toolbar(props: {
         {summary?.lowestDepth !== undefined ? (summary.lowestDepth === 0 ? 'exact' : `summary level ${summary.lowestDepth}`) : ''}
         {summary?.loading ? ' · loading…' : ''}
       </span>
+      <button type="button" class="bookmark-add" disabled={disabled} title="Add a bookmark for this window (Ctrl/Cmd+Alt+B)" onClick={() => postToHost({ kind: 'runCommand', command: 'addBookmark' })}>
+        Bookmark
+      </button>
+      <button type="button" class="bookmark-go" disabled={disabled} title="Go to a bookmark…" onClick={() => postToHost({ kind: 'runCommand', command: 'goToBookmark' })}>
+        Bookmarks…
+      </button>
+      <button type="button" class="copy-link" disabled={disabled} title="Copy a vscode:// link to this view" onClick={() => postToHost({ kind: 'runCommand', command: 'copyViewLink' })}>
+        Link
+      </button>
       <button type="button" class="search-toggle" disabled={disabled} title="Search (Ctrl/Cmd+F)" onClick={props.openSearch}>
         Search
       </button>
       <button type="button" class="legend-toggle" disabled={disabled} aria-pressed={props.legend} title="Legend: categories, colours, visible / searchable" onClick={props.toggleLegend}>
         Legend
       </button>
+      {summary?.range && (
+        <span class="range" title="Selected range (Ctrl/Cmd+drag in the timeline; the Statistics view shows it)">
+          range {formatDuration(summary.range[1] - summary.range[0])}
+          <button type="button" class="range-clear" title="Clear the selected range (Esc)" onClick={() => c?.setRange(undefined)}>
+            ✕
+          </button>
+        </span>
+      )}
       {init && init.warnings.length > 0 && (
         <span class="warn" title={init.warnings.join('\n')}>
           ⚠ {init.warnings.length}

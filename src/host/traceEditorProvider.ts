@@ -5,7 +5,7 @@
  * a hidden webview is torn down and restores itself from its persisted state.
  */
 import * as vscode from 'vscode';
-import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type ViewState } from '../protocol/webview';
+import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type ViewState } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
 import type { Slog2File } from '../format/slog2/slog2File';
 import { WindowServer, type PayloadInfo } from './windowServer';
@@ -37,6 +37,10 @@ class TimelineEditor implements vscode.Disposable {
   painted: EditorReport['painted'];
   private ready = false;
   private pendingView: ViewState | undefined;
+  /** Categories hidden in this editor's legend (for bookmarks and links). */
+  hiddenCategories: readonly number[] = [];
+  /** The time range selected in this editor's timeline (the statistics panel follows it). */
+  range: readonly [number, number] | undefined;
   /** What the last "Go to source" did (for tests): `uri:line` or the reason it did not open. */
   lastSourceOpen: string | undefined;
 
@@ -48,6 +52,7 @@ class TimelineEditor implements vscode.Disposable {
     private readonly sourceLinks: SourceLinks,
     private readonly colours: CategoryColours,
     private readonly onColoursChanged: () => void,
+    private readonly onRangeChanged: () => void,
   ) {
     const webview = panel.webview;
     webview.options = webviewOptions(extensionUri);
@@ -115,6 +120,17 @@ class TimelineEditor implements vscode.Disposable {
         return;
       case 'requestDetails':
         void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`)).then((answer) => this.post(answer));
+        return;
+      case 'legendState':
+        this.hiddenCategories = [...m.hidden];
+        return;
+      case 'runCommand':
+        this.panel.reveal(undefined, false);
+        void vscode.commands.executeCommand(`mpeTrace.${m.command}`);
+        return;
+      case 'selectRange':
+        this.range = m.range;
+        this.onRangeChanged();
         return;
       case 'search':
         void this.search.handle(m);
@@ -188,9 +204,20 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   }
 
   resolveCustomEditor(document: TraceDocument, panel: vscode.WebviewPanel): void {
-    const editor = new TimelineEditor(document, panel, this.context.extensionUri, this.log, this.sourceLinks, this.colours, () => {
-      for (const e of this.editors) e.sendColours();
-    });
+    const editor = new TimelineEditor(
+      document,
+      panel,
+      this.context.extensionUri,
+      this.log,
+      this.sourceLinks,
+      this.colours,
+      () => {
+        for (const e of this.editors) e.sendColours();
+      },
+      () => {
+        if (this.lastActive === editor) this.activeChanged.fire();
+      },
+    );
     this.editors.add(editor);
     const pending = this.pendingViews.get(document.uri.toString());
     if (pending) {
@@ -222,11 +249,34 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   }
 
   /** The last-active timeline's document, when it is open and readable (for the side panels). */
-  activeTrace(): { readonly uri: vscode.Uri; readonly file: Slog2File } | undefined {
+  activeTrace(): { readonly uri: vscode.Uri; readonly file: Slog2File; readonly range?: readonly [number, number] } | undefined {
     const e = this.lastActive;
     if (e === undefined) return undefined;
     const s = e.document.state;
-    return s.phase === 'ready' ? { uri: e.document.uri, file: s.file } : undefined;
+    if (s.phase !== 'ready') return undefined;
+    return e.range ? { uri: e.document.uri, file: s.file, range: e.range } : { uri: e.document.uri, file: s.file };
+  }
+
+  /** Links from the statistics panel into the last-active timeline of `uri`. */
+  link(uri: vscode.Uri, message: LinkMessage, lineID?: number): void {
+    const e = this.lastActive?.document.uri.toString() === uri.toString() ? this.lastActive : [...this.editors].find((x) => x.document.uri.toString() === uri.toString());
+    if (e === undefined) return;
+    e.panel.reveal(undefined, true);
+    if (lineID === undefined) return e.post(message);
+    const s = e.document.state;
+    if (s.phase !== 'ready') return;
+    const map = e.viewState?.mapIndex ?? -1;
+    const layout = s.layouts[map] ?? s.layouts[0];
+    const row = layout?.rowOfLine.get(lineID);
+    if (row === undefined) return;
+    const topology = message.reveal ? s.file.categories.get(message.reveal.category)?.topology : undefined;
+    if (message.reveal) e.post({ ...message, reveal: { ...message.reveal, drawable: topology ?? 'state', row, toRow: row } });
+    else e.post({ ...message, revealRow: row });
+  }
+
+  /** The timeline editor used last, even when focus is elsewhere (e.g. in a quick pick). */
+  lastActiveEditor(): TimelineEditor | undefined {
+    return this.lastActive;
   }
 
   /** The editor the user is looking at (for commands). */

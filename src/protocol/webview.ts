@@ -169,7 +169,16 @@ export interface SearchCountMessage {
   readonly range: readonly [number, number];
 }
 
+/** From the statistics panel: highlight a category (undefined: none), show a row, select and frame a drawable. */
+export interface LinkMessage {
+  readonly kind: 'link';
+  readonly highlightCategory?: number | null;
+  readonly revealRow?: number;
+  readonly reveal?: SearchHit;
+}
+
 export type HostToWebview =
+  | LinkMessage
   | SearchResultMessage
   | SearchCountMessage
   | CategoryColoursMessage
@@ -268,7 +277,31 @@ export interface SearchClosedMessage {
   readonly kind: 'searchClosed';
 }
 
+/** The time range selected in the timeline (Ctrl/Cmd+drag), or none; the statistics panel follows it. */
+export interface SelectRangeMessage {
+  readonly kind: 'selectRange';
+  readonly range?: readonly [number, number];
+}
+
+/** The legend's hidden categories changed (kept by the host for bookmarks and links). */
+export interface LegendStateMessage {
+  readonly kind: 'legendState';
+  readonly hidden: readonly number[];
+}
+
+export const TOOLBAR_COMMANDS = ['addBookmark', 'goToBookmark', 'copyViewLink'] as const;
+export type ToolbarCommand = (typeof TOOLBAR_COMMANDS)[number];
+
+/** A toolbar button that runs one of the extension's commands (only these). */
+export interface RunCommandMessage {
+  readonly kind: 'runCommand';
+  readonly command: ToolbarCommand;
+}
+
 export type WebviewToHost =
+  | LegendStateMessage
+  | RunCommandMessage
+  | SelectRangeMessage
   | SearchMessage
   | SearchClosedMessage
   | SetCategoryColourMessage
@@ -320,6 +353,16 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
     }
     case 'searchClosed':
       return true;
+    case 'legendState': {
+      const h = (x as { hidden?: unknown }).hidden;
+      return Array.isArray(h) && h.length <= MAX_LIST && h.every((n) => typeof n === 'number' && Number.isSafeInteger(n));
+    }
+    case 'runCommand':
+      return (TOOLBAR_COMMANDS as readonly unknown[]).includes((x as { command?: unknown }).command);
+    case 'selectRange': {
+      const r = (x as { range?: unknown }).range;
+      return r === undefined || (Array.isArray(r) && r.length === 2 && r.every((t) => typeof t === 'number' && Number.isFinite(t)) && r[0] < r[1]);
+    }
     case 'search': {
       const m = x as { searchId?: unknown; generation?: unknown; query?: unknown; direction?: unknown; fromTime?: unknown };
       if (!isCount(m.searchId) || typeof m.generation !== 'number') return false;

@@ -60,6 +60,7 @@ export interface ViewSummary {
   readonly loading: boolean;
   readonly error: string | undefined;
   readonly lowestDepth: number | undefined;
+  readonly range: readonly [number, number] | undefined;
 }
 
 export const ROW_HEIGHT_PX = 24;
@@ -79,6 +80,7 @@ const OVERVIEW_MAX_ROWS = 256;
 type Drag =
   | { readonly kind: 'pan'; readonly x: number; readonly y: number; readonly view: TimeWindow; readonly scroll: number; moved: boolean }
   | { readonly kind: 'select'; readonly x: number; cur: number }
+  | { readonly kind: 'range'; readonly x: number; cur: number }
   | { readonly kind: 'overview'; readonly x: number; readonly view: TimeWindow };
 
 export class TimelineController {
@@ -111,6 +113,8 @@ export class TimelineController {
   private markers: readonly number[] = [];
   private nextDetailsId = 1;
   private categoryStyle: CategoryStyle = DEFAULT_STYLE;
+  /** The selected time range (Ctrl/Cmd+drag), reported to the host for the statistics panel. */
+  private range: readonly [number, number] | undefined;
   /** Search matches per bin of `range` (drawn on the overview strip). */
   private searchMarks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined;
 
@@ -198,6 +202,26 @@ export class TimelineController {
     this.palette = undefined;
     this.overviewDirty = true;
     this.markAll();
+  }
+
+  get selectedRange(): readonly [number, number] | undefined {
+    return this.range;
+  }
+
+  /** Sets (or clears) the selected time range and tells the host. */
+  setRange(range: readonly [number, number] | undefined): void {
+    this.range = range;
+    const ds = this.el.root.dataset;
+    if (range) {
+      ds.rangeStart = String(range[0]);
+      ds.rangeEnd = String(range[1]);
+    } else {
+      delete ds.rangeStart;
+      delete ds.rangeEnd;
+    }
+    this.post(range ? { kind: 'selectRange', range: [range[0], range[1]] } : { kind: 'selectRange' });
+    this.scheduler.mark('overlay');
+    this.summary();
   }
 
   /** Selects and frames a search match (it keeps its row; nesting depth unknown: outlined as outermost). */
@@ -440,6 +464,7 @@ export class TimelineController {
         loading: this.main.loading,
         error: this.main.lastError,
         lowestDepth: this.main.loaded?.columns.header.lowestDepth,
+        range: this.range,
       });
     });
   }
@@ -529,7 +554,7 @@ export class TimelineController {
         this.drawOverview(p);
         return;
       case 'overlay': {
-        const select = this.drag?.kind === 'select' ? ([this.drag.x, this.drag.cur] as const) : undefined;
+        const select = this.drag?.kind === 'select' || this.drag?.kind === 'range' ? ([this.drag.x, this.drag.cur] as const) : undefined;
         const note = this.main.lastError
           ? `⚠ ${this.main.lastError}`
           : this.main.loading
@@ -540,7 +565,7 @@ export class TimelineController {
         const octx = this.ctx(this.el.overlay);
         drawOverlay(octx, this.width, this.height, scale, p, this.hoverX, select, note);
         const maxNesting = this.main.drawableFor(this.visible())?.columns.header.maxNesting ?? 0;
-        drawMarks(octx, this.width, this.height, scale, rows, p, this.selected?.mapIndex === this.mapIndex ? this.selected : undefined, maxNesting, this.markers);
+        drawMarks(octx, this.width, this.height, scale, rows, p, this.selected?.mapIndex === this.mapIndex ? this.selected : undefined, maxNesting, this.markers, this.range);
         const at = this.tooltipAt;
         this.updateTooltip(at ? { offsetX: at.x, offsetY: at.y } : undefined);
         return;
@@ -721,7 +746,8 @@ export class TimelineController {
     if (e.button !== 0) return;
     this.el.root.focus();
     this.el.overlay.setPointerCapture(e.pointerId);
-    if (e.shiftKey || e.altKey) this.drag = { kind: 'select', x: e.offsetX, cur: e.offsetX };
+    if (e.ctrlKey || e.metaKey) this.drag = { kind: 'range', x: e.offsetX, cur: e.offsetX };
+    else if (e.shiftKey || e.altKey) this.drag = { kind: 'select', x: e.offsetX, cur: e.offsetX };
     else this.drag = { kind: 'pan', x: e.offsetX, y: e.offsetY, view: this.view, scroll: this.scrollPx, moved: false };
   }
 
@@ -744,7 +770,7 @@ export class TimelineController {
       const dt = (dx / this.width) * (d.view.t1 - d.view.t0);
       this.scrollRows(d.scroll - dy - this.scrollPx);
       this.setWindow({ t0: d.view.t0 - dt, t1: d.view.t1 - dt }, false);
-    } else if (d?.kind === 'select') {
+    } else if (d?.kind === 'select' || d?.kind === 'range') {
       d.cur = e.offsetX;
     }
     this.scheduler.mark('overlay');
@@ -768,6 +794,13 @@ export class TimelineController {
         const s = this.scale();
         this.setWindow({ t0: s.pxToTime(a), t1: s.pxToTime(b) });
       } else click();
+    } else if (d?.kind === 'range') {
+      const a = Math.min(d.x, d.cur);
+      const b = Math.max(d.x, d.cur);
+      if (b - a >= 4) {
+        const s = this.scale();
+        this.setRange([s.pxToTime(a), s.pxToTime(b)]);
+      } else click();
     }
     this.scheduler.mark('overlay');
   }
@@ -780,8 +813,10 @@ export class TimelineController {
     let handled = true;
     switch (e.key) {
       case 'Escape':
-        if (this.selected === undefined) handled = false;
-        this.clearSelection();
+        // the selected drawable first, then the selected range
+        if (this.selected !== undefined) this.clearSelection();
+        else if (this.range !== undefined) this.setRange(undefined);
+        else handled = false;
         break;
       case 'f':
       case 'F':

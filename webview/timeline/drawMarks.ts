@@ -1,6 +1,6 @@
 /** Overlay marks: the selected drawable's outline and the time markers of pinned popups. */
 import type { Palette } from './theme';
-import type { TimeScale } from './timeScale';
+import { formatDuration, type TimeScale } from './timeScale';
 import { nestingInset, rowTop, visibleRows, type RowViewport } from './rowLayout';
 import type { Selection } from './selection';
 
@@ -16,8 +16,31 @@ export function drawMarks(
   selected: Selection | undefined,
   maxNesting: number,
   markers: readonly number[],
+  range: readonly [number, number] | undefined,
 ): void {
   ctx.save();
+  if (range) {
+    // the selected range: a shaded band with its duration (the ruler)
+    const a = scale.timeToPx(range[0]);
+    const b = scale.timeToPx(range[1]);
+    ctx.fillStyle = p.selection;
+    ctx.globalAlpha = 0.5;
+    ctx.fillRect(a, 0, b - a, h);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = p.accent;
+    ctx.fillRect(Math.round(a), 0, 1, h);
+    ctx.fillRect(Math.round(b), 0, 1, h);
+    const label = `range ${formatDuration(range[1] - range[0])}`;
+    ctx.font = p.font;
+    ctx.textBaseline = 'bottom';
+    ctx.textAlign = 'left';
+    const tw = ctx.measureText(label).width;
+    const lx = Math.min(Math.max(2, a + 4), w - tw - 4);
+    ctx.fillStyle = p.backgroundCss;
+    ctx.fillRect(lx - 2, h - 20, tw + 4, 18);
+    ctx.fillStyle = p.foreground;
+    ctx.fillText(label, lx, h - 5);
+  }
   ctx.setLineDash([4, 3]);
   ctx.strokeStyle = p.foreground;
   ctx.lineWidth = 1;

@@ -30,9 +30,13 @@ export interface Palette {
 export interface CategoryStyle {
   readonly hidden: ReadonlySet<number>;
   readonly colours: ReadonlyMap<number, Rgb>;
+  /** One category stands out: the others are faded toward the background. */
+  readonly highlight?: number;
 }
 
 export const DEFAULT_STYLE: CategoryStyle = { hidden: new Set(), colours: new Map() };
+
+const FADE = 0.75;
 
 export function readPalette(categories: readonly CategoryInfo[], style: CategoryStyle = DEFAULT_STYLE): Palette {
   const css = getComputedStyle(document.body);
@@ -48,7 +52,11 @@ export function readPalette(categories: readonly CategoryInfo[], style: Category
   for (const c of categories) {
     const chosen = style.colours.get(c.index);
     // a colour the user picked is drawn as picked; the file's colours are adjusted for contrast
-    const rgb = chosen ?? adjustForBackground([c.rgba[0], c.rgba[1], c.rgba[2]], background, highContrast ? 3 : undefined);
+    let rgb = chosen ?? adjustForBackground([c.rgba[0], c.rgba[1], c.rgba[2]], background, highContrast ? 3 : undefined);
+    if (style.highlight !== undefined && c.index !== style.highlight && c.index >= 0) {
+      const fade = (a: number, b: number): number => Math.round(a * (1 - FADE) + b * FADE);
+      rgb = [fade(rgb[0], background[0]), fade(rgb[1], background[1]), fade(rgb[2], background[2])];
+    }
     fillRgb.set(c.index, rgb);
     fill.set(c.index, cssRgba(rgb));
   }

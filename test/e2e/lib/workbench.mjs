@@ -15,6 +15,8 @@ export const selectors = {
   activityBarItem: '.part.activitybar .action-item a',
   sideBar: '.part.sidebar',
   editorPart: '.part.editor',
+  /** The input of the quick pick / input box (showInputBox, showQuickPick). */
+  quickInput: '.quick-input-widget input.input',
 };
 
 /** Helpers over one Playwright page showing the workbench. */
