@@ -7,6 +7,7 @@ import { registerViewLinkHandler } from './host/uriHandler';
 import { registerConvertCommand } from './host/convertCommand';
 import { registerStatsView } from './host/statsView';
 import { Bookmarks, registerBookmarkCommands } from './host/bookmarkCommands';
+import { AnalysisClient } from './worker/analysisClient';
 
 export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   const log = vscode.window.createOutputChannel('MPE Trace Viewer', { log: true });
@@ -16,8 +17,12 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   registerBookmarkCommands(context, traceEditors, new Bookmarks(log));
   registerViewLinkHandler(context, (uri, view) => traceEditors.openAt(uri, view));
   registerConvertCommand(context);
+  // Statistics (and search) over files on disk run in a worker thread, off this event loop.
+  const analysis = new AnalysisClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'analysis.js').fsPath);
+  context.subscriptions.push({ dispose: () => analysis.dispose() });
   registerStatsView(context, () => traceEditors.activeTrace(), {
     onDidChangeActiveTrace: traceEditors.onDidChangeActiveTrace,
+    analysis,
     links: {
       highlightCategory: (uri, index) => traceEditors.link(uri, { kind: 'link', highlightCategory: index }),
       revealRow: (uri, lineID) => traceEditors.link(uri, { kind: 'link' }, lineID),

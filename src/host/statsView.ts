@@ -24,6 +24,8 @@ import {
 } from '../format/stats';
 import { isStatsToHost, type HostToStats, type MessageItem, type StatsToHost, type TraceMessage } from '../protocol/stats';
 import { webviewOptions } from './webviewHtml';
+import { FileSource } from '../io/fileSource';
+import type { AnalysisClient } from '../worker/analysisClient';
 
 /** What the panel needs of an open SLOG-2 file (Slog2File has all of it). */
 export interface StatsTraceFile {
@@ -54,6 +56,14 @@ export interface StatsViewOptions {
   /** Fires when the active trace editor, its document or its selected range changes. */
   readonly onDidChangeActiveTrace: vscode.Event<unknown>;
   readonly links?: TimelineLinks;
+  /** Computes off the extension host's thread for files on disk (others are computed here). */
+  readonly analysis?: AnalysisClient;
+}
+
+/** The path a worker can open, when the trace is a file on disk read through a FileSource. */
+function localPathOf(file: StatsTraceFile): string | undefined {
+  const source = (file as { readonly source?: unknown }).source;
+  return source instanceof FileSource ? source.name : undefined;
 }
 
 export const STATS_VIEW_ID = 'mpeTrace.statistics';
@@ -152,6 +162,8 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     const ac = new AbortController();
     this.running = ac;
     const { file } = active;
+    const analysis = this.options.analysis;
+    const path = localPathOf(file);
     this.latest = undefined;
     this.traceMessage = {
       kind: 'trace',
@@ -168,22 +180,29 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       }
       const level = chooseApproximateLevel(file.maxDepth, (depth) => file.nodesOverlapping(depth, range[0], range[1]).length);
       if (level !== undefined) {
-        const approx = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: level, signal: ac.signal })), range, {
-          signal: ac.signal,
-          approximate: true,
-        });
+        const approx =
+          path !== undefined && analysis !== undefined
+            ? await analysis.stats(path, range, level, { signal: ac.signal })
+            : await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: level, signal: ac.signal })), range, {
+                signal: ac.signal,
+                approximate: true,
+              });
         this.publish(approx, ac);
       }
       let last = 0;
-      const exact = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0, signal: ac.signal })), range, {
-        signal: ac.signal,
-        onProgress: (p) => {
-          const now = Date.now();
-          if (now - last < PROGRESS_INTERVAL_MS) return;
-          last = now;
-          this.post({ kind: 'progress', drawables: p.drawables, ...(p.fraction !== undefined ? { fraction: p.fraction } : {}) });
-        },
-      });
+      const progress = (drawables: number, fraction: number | undefined): void => {
+        const now = Date.now();
+        if (now - last < PROGRESS_INTERVAL_MS) return;
+        last = now;
+        this.post({ kind: 'progress', drawables, ...(fraction !== undefined ? { fraction } : {}) });
+      };
+      const exact =
+        path !== undefined && analysis !== undefined
+          ? await analysis.stats(path, range, 0, { signal: ac.signal, onProgress: (fraction, drawables) => progress(drawables ?? 0, fraction) })
+          : await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0, signal: ac.signal })), range, {
+              signal: ac.signal,
+              onProgress: (p) => progress(p.drawables, p.fraction),
+            });
       this.publish(exact, ac);
     } catch (e) {
       if (ac.signal.aborted) return;

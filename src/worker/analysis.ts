@@ -1,0 +1,145 @@
+/**
+ * worker_threads entry for statistics and search (protocol: src/protocol/analysis.ts). Keeps up to
+ * a few SLOG-2 files open by path (each with its node cache) so successive requests on the same
+ * trace reuse what was read; requests run concurrently and are cancelled by id.
+ */
+import { stat } from 'node:fs/promises';
+import { parentPort } from 'node:worker_threads';
+import { isFormatError } from '../format/bytes/formatError';
+import { compileQuery, type SearchQuery } from '../format/search/matcher';
+import { countMatches, findNext } from '../format/search/treeSearch';
+import { Slog2File } from '../format/slog2/slog2File';
+import { computeRangeStats } from '../format/stats/compute';
+import { nodeBatches } from '../format/stats/nodeBatches';
+import { FileSource } from '../io/fileSource';
+import { isHostToAnalysis, type AnalysisToHost, type HostToAnalysis, type WireSearchQuery } from '../protocol/analysis';
+
+const MAX_OPEN_FILES = 4;
+const PROGRESS_INTERVAL_MS = 100;
+
+/** Open files by path + size + mtime (a file changed on disk is opened anew), in recency order. */
+const files = new Map<string, Promise<Slog2File>>();
+const running = new Map<number, AbortController>();
+
+function post(m: AnalysisToHost): void {
+  parentPort?.postMessage(m);
+}
+
+async function fileAt(path: string): Promise<Slog2File> {
+  const st = await stat(path);
+  const key = `${path}\u0000${st.size}\u0000${st.mtimeMs}`;
+  const hit = files.get(key);
+  if (hit !== undefined) {
+    files.delete(key);
+    files.set(key, hit);
+    return hit;
+  }
+  const opened = FileSource.open(path).then((source) =>
+    Slog2File.open(source).catch(async (e: unknown) => {
+      await source.close();
+      throw e;
+    }),
+  );
+  opened.catch(() => files.delete(key));
+  files.set(key, opened);
+  while (files.size > MAX_OPEN_FILES) {
+    const [oldest, f] = files.entries().next().value!;
+    files.delete(oldest);
+    void f.then((x) => x.close()).catch(() => undefined);
+  }
+  return opened;
+}
+
+/**
+ * Re-yields `items`, giving the event loop a turn every few milliseconds: nodes served from the
+ * cache resolve as microtasks only, and a `cancel` message could not be received until the end.
+ */
+async function* yielding<T>(items: AsyncIterable<T>): AsyncGenerator<T> {
+  let last = Date.now();
+  for await (const x of items) {
+    yield x;
+    if (Date.now() - last > 10) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      last = Date.now();
+    }
+  }
+}
+
+function toQuery(q: WireSearchQuery): SearchQuery {
+  return { ...q, ...(q.rows ? { rows: new Set(q.rows) } : {}), ...(q.unsearchable ? { unsearchable: new Set(q.unsearchable) } : {}) };
+}
+
+async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<void> {
+  if (m.kind === 'forget') {
+    for (const [key, f] of [...files]) {
+      if (!key.startsWith(`${m.path}\u0000`)) continue;
+      files.delete(key);
+      await f.then((x) => x.close()).catch(() => undefined);
+    }
+    return;
+  }
+  const controller = new AbortController();
+  running.set(m.id, controller);
+  const signal = controller.signal;
+  let lastProgress = 0;
+  try {
+    const file = await fileAt(m.path);
+    if (m.kind === 'stats') {
+      await new Promise<void>((resolve) => setImmediate(resolve)); // a cancel sent right after the request is seen
+      const stats = await computeRangeStats(file, yielding(nodeBatches(file.query(m.range[0], m.range[1], { lowestDepth: m.lowestDepth, signal }))), m.range, {
+        signal,
+        approximate: m.approximate,
+        onProgress: (p) => {
+          const now = Date.now();
+          if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
+          lastProgress = now;
+          post({ kind: 'progress', id: m.id, drawables: p.drawables, ...(p.fraction !== undefined ? { fraction: p.fraction } : {}) });
+        },
+      });
+      post({ kind: 'stats', id: m.id, stats });
+      return;
+    }
+    const compiled = compileQuery(toQuery(m.query), file.categories);
+    if (!compiled.ok) {
+      post({ kind: 'error', id: m.id, reason: 'query', message: compiled.error });
+      return;
+    }
+    if (m.kind === 'count') {
+      const r = await countMatches(file, compiled.matcher, {
+        signal,
+        bins: m.bins,
+        ...(m.range ? { range: m.range } : {}),
+        onProgress: (p) => {
+          const now = Date.now();
+          if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
+          lastProgress = now;
+          post({ kind: 'progress', id: m.id, fraction: p.nodesDone / p.nodesTotal });
+        },
+      });
+      post({ kind: 'count', id: m.id, matches: r.matches, histogram: r.histogram, range: r.range });
+      return;
+    }
+    const r = await findNext(file, compiled.matcher, m.from, m.direction, { signal, wrap: m.wrap });
+    post({
+      kind: 'find',
+      id: m.id,
+      wrapped: r.wrapped,
+      ...(r.match ? { match: { drawable: r.match.drawable, earliest: r.match.earliest, latest: r.match.latest } } : {}),
+    });
+  } catch (e) {
+    if (signal.aborted) post({ kind: 'error', id: m.id, reason: 'cancelled', message: 'cancelled' });
+    else if (isFormatError(e)) post({ kind: 'error', id: m.id, reason: 'format', message: e.message });
+    else post({ kind: 'error', id: m.id, reason: 'failed', message: e instanceof Error ? e.message : String(e) });
+  } finally {
+    running.delete(m.id);
+  }
+}
+
+parentPort?.on('message', (m: unknown) => {
+  if (!isHostToAnalysis(m)) return;
+  if (m.kind === 'cancel') {
+    running.get(m.id)?.abort(new Error('cancelled'));
+    return;
+  }
+  void handle(m);
+});

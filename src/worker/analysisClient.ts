@@ -1,0 +1,154 @@
+/**
+ * Host side of the analysis worker (no VS Code API, so it is testable in plain Node): one lazily
+ * started worker thread under a heap cap, shared by every editor and view; each request is a
+ * promise with progress and an AbortSignal; the worker is stopped after a while without requests
+ * and restarted (pending requests fail with a clear message) if it crashes.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Drawable } from '../format/model/types';
+import type { RangeStats } from '../format/stats/types';
+import {
+  isAnalysisToHost,
+  type AnalysisToHost,
+  type CountDone,
+  type FindDone,
+  type HostToAnalysis,
+  type WireSearchQuery,
+} from '../protocol/analysis';
+
+export class AnalysisFailed extends Error {
+  constructor(
+    readonly reason: 'cancelled' | 'format' | 'query' | 'failed',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AnalysisFailed';
+  }
+}
+
+export interface AnalysisOptions {
+  readonly maxHeapMB?: number;
+  /** Stop the worker after this long without requests (ms). */
+  readonly idleMs?: number;
+}
+
+interface Pending {
+  readonly resolve: (m: AnalysisToHost) => void;
+  readonly reject: (e: Error) => void;
+  readonly onProgress?: (fraction: number | undefined, drawables: number | undefined) => void;
+}
+
+export class AnalysisClient {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+  private readonly maxHeapMB: number;
+  private readonly idleMs: number;
+
+  constructor(
+    private readonly workerScript: string,
+    options: AnalysisOptions = {},
+  ) {
+    this.maxHeapMB = options.maxHeapMB ?? 1024;
+    this.idleMs = options.idleMs ?? 30_000;
+  }
+
+  stats(path: string, range: readonly [number, number], lowestDepth: number, options: { signal?: AbortSignal; onProgress?: Pending['onProgress'] } = {}): Promise<RangeStats> {
+    return this.request({ kind: 'stats', id: 0, path, range, lowestDepth, approximate: lowestDepth > 0 }, options).then((m) => (m as { stats: RangeStats }).stats);
+  }
+
+  count(path: string, query: WireSearchQuery, bins: number, options: { signal?: AbortSignal; range?: readonly [number, number]; onProgress?: Pending['onProgress'] } = {}): Promise<CountDone> {
+    return this.request({ kind: 'count', id: 0, path, query, bins, ...(options.range ? { range: options.range } : {}) }, options) as Promise<CountDone>;
+  }
+
+  find(path: string, query: WireSearchQuery, from: { time: number } | { drawable: Drawable }, direction: 1 | -1, wrap: boolean, options: { signal?: AbortSignal } = {}): Promise<FindDone> {
+    return this.request({ kind: 'find', id: 0, path, query, from, direction, wrap }, options) as Promise<FindDone>;
+  }
+
+  /** The file changed or closed: the worker drops its open reader. */
+  forget(path: string): void {
+    if (this.worker) this.worker.postMessage({ kind: 'forget', id: this.nextId++, path } satisfies HostToAnalysis);
+  }
+
+  /** Number of live worker threads (0 or 1), for leak tests. */
+  get liveWorkers(): number {
+    return this.worker ? 1 : 0;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.stop(new AnalysisFailed('cancelled', 'analysis worker disposed'));
+  }
+
+  private request(message: Exclude<HostToAnalysis, { kind: 'cancel' | 'forget' }>, options: { signal?: AbortSignal; onProgress?: Pending['onProgress'] }): Promise<AnalysisToHost> {
+    if (this.disposed) return Promise.reject(new AnalysisFailed('cancelled', 'analysis worker disposed'));
+    if (options.signal?.aborted) return Promise.reject(new AnalysisFailed('cancelled', 'cancelled'));
+    const id = this.nextId++;
+    const worker = this.ensureWorker();
+    return new Promise<AnalysisToHost>((resolve, reject) => {
+      const onAbort = (): void => worker.postMessage({ kind: 'cancel', id } satisfies HostToAnalysis);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = (): void => {
+        options.signal?.removeEventListener('abort', onAbort);
+        this.pending.delete(id);
+        if (this.pending.size === 0) this.armIdleTimer();
+      };
+      this.pending.set(id, {
+        resolve: (m) => {
+          settle();
+          resolve(m);
+        },
+        reject: (e) => {
+          settle();
+          reject(e);
+        },
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      });
+      worker.postMessage({ ...message, id });
+    });
+  }
+
+  private ensureWorker(): Worker {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.workerScript, { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMB } });
+    worker.unref();
+    worker.on('message', (m: unknown) => {
+      if (!isAnalysisToHost(m)) return;
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      if (m.kind === 'progress') p.onProgress?.(m.fraction, m.drawables);
+      else if (m.kind === 'error') p.reject(new AnalysisFailed(m.reason, m.message));
+      else p.resolve(m);
+    });
+    worker.on('error', (e: NodeJS.ErrnoException) => {
+      const message = e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `analysis stopped: it needed more than its memory cap of ${this.maxHeapMB} MB` : `analysis worker crashed: ${e.message}`;
+      this.stop(new AnalysisFailed('failed', message));
+    });
+    worker.on('exit', () => {
+      if (this.worker === worker) this.stop(new AnalysisFailed('failed', 'analysis worker exited'));
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  private armIdleTimer(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.stop(undefined), this.idleMs);
+    this.idleTimer.unref?.();
+  }
+
+  /** Terminates the worker; pending requests fail with `failure`. */
+  private stop(failure: AnalysisFailed | undefined): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    const worker = this.worker;
+    this.worker = undefined;
+    for (const p of [...this.pending.values()]) p.reject(failure ?? new AnalysisFailed('cancelled', 'analysis worker stopped'));
+    this.pending.clear();
+    if (worker) void worker.terminate();
+  }
+}
