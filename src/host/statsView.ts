@@ -6,7 +6,6 @@
  * cancellation (SLOG2.md §16). Exports tables as CSV/JSON (save dialog) and copies them as TSV.
  */
 import * as vscode from 'vscode';
-import { randomBytes } from 'node:crypto';
 import type { Category, LineIDMap } from '../format/model/types';
 import {
   chooseApproximateLevel,
@@ -23,7 +22,7 @@ import {
   type TableName,
 } from '../format/stats';
 import { isStatsToHost, type HostToStats, type MessageItem, type StatsToHost, type TraceMessage } from '../protocol/stats';
-import { webviewOptions } from './webviewHtml';
+import { webviewOptions, webviewPageHtml } from './webviewHtml';
 import { FileSource } from '../io/fileSource';
 import type { AnalysisClient } from '../worker/analysisClient';
 
@@ -313,22 +312,5 @@ function sameRange(a: readonly [number, number] | undefined, b: readonly [number
 }
 
 function statsHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'stats.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'stats.css'));
-  const csp = ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Statistics</title>
-</head>
-<body>
-<div id="root"></div>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+  return webviewPageHtml(webview, extensionUri, { script: 'stats.js', style: 'stats.css', title: 'Statistics', images: true });
 }

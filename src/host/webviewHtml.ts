@@ -13,15 +13,28 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
-export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
+export interface PageOptions {
+  /** Bundle in dist/ (e.g. `webview.js`) and its stylesheet. */
+  readonly script: string;
+  readonly style: string;
+  readonly title: string;
+  /** `data-state` of <body> before the script runs (tests wait on it). */
+  readonly bodyState?: string;
+  /** Allow images from the webview's own origin and data: URLs (charts). */
+  readonly images?: boolean;
+}
+
+/** The one HTML shell of our webviews: strict CSP, one script by nonce, styles from the extension. */
+export function webviewPageHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: PageOptions): string {
   const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.css'));
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', page.script));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', page.style));
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
     `style-src ${webview.cspSource}`,
     `font-src ${webview.cspSource}`,
+    ...(page.images ? [`img-src ${webview.cspSource} data:`] : []),
   ].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">
@@ -30,13 +43,17 @@ export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, 
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style.toString()}">
-<title>${escapeHtml(title)}</title>
+<title>${escapeHtml(page.title)}</title>
 </head>
-<body data-state="loading">
+<body${page.bodyState !== undefined ? ` data-state="${escapeHtml(page.bodyState)}"` : ''}>
 <div id="root"></div>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
+}
+
+export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
+  return webviewPageHtml(webview, extensionUri, { script: 'webview.js', style: 'webview.css', title, bodyState: 'loading' });
 }
 
 function escapeHtml(s: string): string {
