@@ -11,6 +11,7 @@ import { writeConversion, type Slog2WriteSummary } from '../format/slog2/writer'
 import { writeAtomically } from '../io/atomicWrite';
 import { FileSource } from '../io/fileSource';
 import { gunzipChunks, hasGzipMagic } from '../io/gzip';
+import { peekChunks } from '../io/traceInput';
 
 export interface ConvertJobOptions {
   readonly childrenPerNode?: number;
@@ -87,24 +88,12 @@ async function* readAhead(chunks: ByteChunks): AsyncGenerator<Uint8Array> {
   }
 }
 
-/** Splits off the first chunk (for format detection) and re-yields it. */
-async function peek(chunks: ByteChunks): Promise<{ first: Uint8Array; all: ByteChunks }> {
-  const it = chunks[Symbol.asyncIterator]();
-  const head = await it.next();
-  const first = head.done ? new Uint8Array(0) : head.value;
-  async function* all(): AsyncGenerator<Uint8Array> {
-    if (!head.done) yield first;
-    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
-  }
-  return { first, all: all() };
-}
-
 export async function convertFile(input: string, output: string, options: ConvertJobOptions = {}): Promise<ConvertJobResult> {
   const file = await FileSource.open(input, { maxBlocks: 2 });
   try {
     const source = new ProgressSource(file, options.onProgress ?? (() => undefined));
     const gz = await hasGzipMagic(file);
-    const { first, all } = await peek(readAhead(gz ? gunzipChunks(source, 256 << 10) : chunksOf(source, 1 << 20)));
+    const { first, all } = await peekChunks(readAhead(gz ? gunzipChunks(source, 256 << 10) : chunksOf(source, 1 << 20)));
     const format = detectClogFormat(first);
     if (format === undefined) throw new FormatError(input, 0, 'not a CLOG2 or CLOG trace (expected "CLOG-02…" or an old-CLOG record header)');
     const conversion = convertClogFormat(format, all, { name: input, signal: options.signal, referenceQuirks: options.referenceQuirks });
