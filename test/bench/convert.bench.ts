@@ -4,9 +4,8 @@
 //   MPE_BENCH_CONVERT_MB=50 node test/bench/run.mjs convert     (smaller input)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { synthesizeClog2 } from '../../src/format/synth/synthClog2';
+import { synthesizeClog2File } from '../../src/io/synthFile';
 import { convertFile } from '../../src/worker/convertJob';
 import { chunksOf } from '../../src/format/bytes/memorySource';
 import { convertClogFormat } from '../../src/format/info/clogInfo';
@@ -23,28 +22,8 @@ const REFERENCE = { inputMB: 310, wallSeconds: [9.4, 10.9], peakRssMB: [300, 480
 
 async function synthesize(): Promise<void> {
   fs.mkdirSync(dataDir, { recursive: true });
-  const temp = `${input}.partial`;
-  const handle = await open(temp, 'w');
-  let position = 0;
-  try {
-    const report = await synthesizeClog2({
-      ranks: 16,
-      bytes: targetMB * 1e6,
-      srcloc: true,
-      seed: 4,
-      sink: async (chunk) => {
-        await handle.write(chunk, 0, chunk.length, position);
-        position += chunk.length;
-      },
-      rewritePreamble: async (preamble) => {
-        await handle.write(preamble, 0, preamble.length, 0);
-      },
-    });
-    console.log(`synthesized ${input}: ${(report.bytes / 1e6).toFixed(1)} MB, ${report.iterations} iterations, ${report.srclocRecords} SRCLOC records`);
-  } finally {
-    await handle.close();
-  }
-  fs.renameSync(temp, input);
+  const report = await synthesizeClog2File(input, { ranks: 16, bytes: targetMB * 1e6, srcloc: true, seed: 4 });
+  console.log(`synthesized ${input}: ${(report.bytes / 1e6).toFixed(1)} MB, ${report.iterations} iterations, ${report.srclocRecords} SRCLOC records`);
 }
 
 async function child(): Promise<void> {

@@ -4,12 +4,11 @@
 //   MPE_BENCH_LAG_CLOG2_MB=300  size of the synthesized CLOG2 (cached in out/bench-data)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { countMatches, compileQuery, findNext } from '../../src/format/search';
 import { Slog2File } from '../../src/format/slog2/slog2File';
-import { synthesizeClog2 } from '../../src/format/synth/synthClog2';
+import { synthesizeClog2File } from '../../src/io/synthFile';
 import { FileSource } from '../../src/io/fileSource';
 import { startConversion } from '../../src/worker/client';
 
@@ -21,27 +20,7 @@ const output = path.join(dataDir, `lag-${clogMB}MB.slog2`);
 
 async function synthesize(): Promise<void> {
   fs.mkdirSync(dataDir, { recursive: true });
-  const temp = `${input}.partial`;
-  const handle = await open(temp, 'w');
-  let position = 0;
-  try {
-    await synthesizeClog2({
-      ranks: 16,
-      bytes: clogMB * 1e6,
-      srcloc: true,
-      seed: 9,
-      sink: async (chunk) => {
-        await handle.write(chunk, 0, chunk.length, position);
-        position += chunk.length;
-      },
-      rewritePreamble: async (preamble) => {
-        await handle.write(preamble, 0, preamble.length, 0);
-      },
-    });
-  } finally {
-    await handle.close();
-  }
-  fs.renameSync(temp, input);
+  await synthesizeClog2File(input, { ranks: 16, bytes: clogMB * 1e6, srcloc: true, seed: 9 });
 }
 
 function buildWorker(): string {

@@ -3,8 +3,7 @@
  * [--block-size B] -o FILE.clog2`: writes a realistic synthetic MPE trace (CLOG2, big-endian merged
  * file) of any size, streaming, for benchmarks and fuzzing (src/format/synth).
  */
-import { open } from 'node:fs/promises';
-import { synthesizeClog2 } from '../../format/synth/synthClog2';
+import { synthesizeClog2File } from '../../io/synthFile';
 import { intOption, numberOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
 
@@ -32,31 +31,18 @@ async function run(argv: string[]): Promise<number> {
   const bytes = bytesOption(args.values.get('--bytes'));
   const seconds = numberOption(args, '--seconds') ?? (bytes === undefined ? 1 : undefined);
   if (seconds !== undefined && !(seconds > 0)) throw new UsageError('--seconds must be positive');
-  const handle = await open(out, 'w');
-  try {
-    let position = 0;
-    const report = await synthesizeClog2({
-      ranks,
-      seconds,
-      bytes,
-      threads: intOption(args, '--threads', 1, 64),
-      srcloc: args.flags.has('--srcloc'),
-      subComms: args.flags.has('--comms'),
-      seed: intOption(args, '--seed', 0, 2 ** 32 - 1),
-      blockSize: intOption(args, '--block-size', 1024, 2 ** 30),
-      sink: async (chunk) => {
-        await handle.write(chunk, 0, chunk.length, position);
-        position += chunk.length;
-      },
-      rewritePreamble: async (preamble) => {
-        await handle.write(preamble, 0, preamble.length, 0);
-      },
-    });
-    const drawables = [...report.drawables.values()].reduce((n, e) => n + e.count, 0);
-    process.stdout.write(`${out}: ${report.bytes} bytes, ${report.blocks} blocks, ${report.iterations} iterations, ${drawables} drawables, ${report.srclocRecords} SRCLOC records\n`);
-  } finally {
-    await handle.close();
-  }
+  const report = await synthesizeClog2File(out, {
+    ranks,
+    seconds,
+    bytes,
+    threads: intOption(args, '--threads', 1, 64),
+    srcloc: args.flags.has('--srcloc'),
+    subComms: args.flags.has('--comms'),
+    seed: intOption(args, '--seed', 0, 2 ** 32 - 1),
+    blockSize: intOption(args, '--block-size', 1024, 2 ** 30),
+  });
+  const drawables = [...report.drawables.values()].reduce((n, e) => n + e.count, 0);
+  process.stdout.write(`${out}: ${report.bytes} bytes, ${report.blocks} blocks, ${report.iterations} iterations, ${drawables} drawables, ${report.srclocRecords} SRCLOC records\n`);
   return 0;
 }
 

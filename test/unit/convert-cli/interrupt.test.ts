@@ -4,10 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { synthesizeClog2 } from '../../../src/format/synth/synthClog2';
+import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { repoRoot } from '../../helpers/paths';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-interrupt-'));
@@ -22,24 +21,7 @@ function buildCli(): string {
 }
 
 async function synthesize(file: string, bytes: number): Promise<void> {
-  const handle = await open(file, 'w');
-  let position = 0;
-  try {
-    await synthesizeClog2({
-      ranks: 8,
-      bytes,
-      seed: 7,
-      sink: async (chunk) => {
-        await handle.write(chunk, 0, chunk.length, position);
-        position += chunk.length;
-      },
-      rewritePreamble: async (preamble) => {
-        await handle.write(preamble, 0, preamble.length, 0);
-      },
-    });
-  } finally {
-    await handle.close();
-  }
+  await synthesizeClog2File(file, { ranks: 8, bytes, seed: 7 });
 }
 
 test('SIGINT during a conversion exits 130 and leaves no file', async () => {
