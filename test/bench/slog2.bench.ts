@@ -12,6 +12,7 @@ import { Slog2File } from '../../src/format/slog2/slog2File';
 import { FileSource } from '../../src/io/fileSource';
 import { fixture, sharedTracesDir } from '../helpers/paths';
 import { describeBaseline, ratio, readScanBaseline } from './baseline';
+import { Prng } from '../../src/format/synth/prng';
 
 function largestSlog2(): string {
   const found: string[] = [];
@@ -32,15 +33,10 @@ async function openSource(p: string): Promise<ByteSource> {
   return FileSource.open(p);
 }
 
+/** Seeded (mulberry32) so failures reproduce. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const prng = new Prng(seed);
+  return () => prng.next();
 }
 
 const fmt = (x: number, d = 2) => x.toFixed(d);

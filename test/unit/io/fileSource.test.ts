@@ -9,16 +9,12 @@ import { FormatError } from '../../../src/format/bytes/formatError';
 import { FileSource } from '../../../src/io/fileSource';
 import { gunzipToMemory, hasGzipMagic } from '../../../src/io/gzip';
 import { fixture } from '../../helpers/paths';
+import { Prng } from '../../../src/format/synth/prng';
 
+/** Seeded (mulberry32) so failures reproduce. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const prng = new Prng(seed);
+  return () => prng.next();
 }
 
 test('reads straddling block-cache boundaries equal the bytes read directly (seeded random cache sizes)', async () => {

@@ -9,17 +9,12 @@ import { infoText } from '../../../src/format/model/infoFormat';
 import { unknownCategory } from '../../../src/format/slog2/categoryMap';
 import { Slog2File } from '../../../src/format/slog2/slog2File';
 import { samples, sampleBytes } from './samples';
+import { Prng } from '../../../src/format/synth/prng';
 
-/** mulberry32: small seeded PRNG so failures reproduce. */
+/** Seeded (mulberry32) so failures reproduce. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const prng = new Prng(seed);
+  return () => prng.next();
 }
 
 const MEMORY_CAP = 1.5 * 2 ** 30;
