@@ -216,7 +216,7 @@ export function App() {
         </div>
       )}
       <div class="main-row">
-      <div class="timeline" ref={refs.root} tabIndex={0} aria-label="Trace timeline. W/S zoom, A/D pan, Home whole trace, Z undo zoom">
+      <div class="timeline" ref={refs.root} tabIndex={0} aria-label="Trace timeline. W/S zoom, A/D pan, Home whole trace, Z undo zoom. Click selects (Ctrl/Cmd+click: go to source), Esc clears, F frames, period/comma next/previous on the row, Alt+Up/Down neighbouring row, E other end of an arrow, Ctrl/Cmd+drag selects a range">
         <div class="corner">{init?.yMaps[summary?.mapIndex ?? init.defaultMap]?.columns.join(' / ')}</div>
         <div class="overview-wrap">
           <canvas ref={refs.overview} class="overview" />

@@ -15,7 +15,7 @@ import { DEFAULT_STYLE, readPalette, watchTheme, type CategoryStyle, type Palett
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
 import { hitTest, type Hit } from './hitTest';
 import { FLAG_SHADOW, type WindowColumns } from '../../src/protocol/wire';
-import { refOf, selectionOf, shadowSummaryOf, type Selection, type ShadowSummary } from './selection';
+import { atTimeOnRow, nextOnRow, refOf, selectionOf, shadowSummaryOf, type Selection, type ShadowSummary } from './selection';
 import { drawMarks } from './drawMarks';
 
 /** A click on a drawable: what the popup shows (details come from the host under `detailsId`). */
@@ -292,7 +292,44 @@ export class TimelineController {
     if (!loaded || !this.init) return;
     const hit = hitTest(loaded.columns, this.scale().offsetMapper(loaded.columns.header.baseTime), this.rowViewport(), x, y, this.categoryStyle.hidden);
     if (!hit) return this.clearSelection();
+    this.select(hit, loaded.columns, x, y, toSource, beside);
+  }
+
+  /**
+   * Keyboard moves of the selection: next/previous drawable on its row (`.` / `,`), the drawable
+   * at the same time on the row above/below (Alt+↑/↓), an arrow's other end (E).
+   */
+  private moveSelection(move: 'next' | 'previous' | 'up' | 'down' | 'otherEnd'): boolean {
+    const s = this.selected;
+    const loaded = this.main.drawableFor(this.visible());
+    if (!s || !loaded || s.mapIndex !== this.mapIndex) return false;
     const c = loaded.columns;
+    if (move === 'otherEnd') {
+      if (s.kind !== 'arrow') return false;
+      const t = s.end;
+      if (t < this.view.t0 || t > this.view.t1) {
+        const half = (this.view.t1 - this.view.t0) / 2;
+        this.setWindow({ t0: t - half, t1: t + half });
+      }
+      this.revealRow(s.toRow);
+      return true;
+    }
+    const hit = move === 'next' || move === 'previous' ? nextOnRow(c, s, move === 'next' ? 1 : -1) : atTimeOnRow(c, s, s.row + (move === 'down' ? 1 : -1));
+    if (!hit) return false;
+    const next = selectionOf(hit, c, this.mapIndex);
+    if (next.end < this.view.t0 || next.start > this.view.t1) {
+      const half = (this.view.t1 - this.view.t0) / 2;
+      this.setWindow({ t0: (next.start + next.end) / 2 - half, t1: (next.start + next.end) / 2 + half });
+    }
+    this.revealRow(next.row);
+    const x = this.scale().timeToPx(next.start);
+    const y = next.row * ROW_HEIGHT_PX - this.scrollPx + ROW_HEIGHT_PX;
+    this.select(hit, c, Math.max(0, Math.min(this.width - 20, x)), Math.max(0, y), false, false);
+    return true;
+  }
+
+  private select(hit: Hit, c: WindowColumns, x: number, y: number, toSource: boolean, beside: boolean): void {
+    if (!this.init) return;
     this.selected = selectionOf(hit, c, this.mapIndex);
     this.markSelection();
     const ref = refOf(hit, c, this.mapIndex);
@@ -818,6 +855,16 @@ export class TimelineController {
         else if (this.range !== undefined) this.setRange(undefined);
         else handled = false;
         break;
+      case '.':
+        handled = this.moveSelection('next');
+        break;
+      case ',':
+        handled = this.moveSelection('previous');
+        break;
+      case 'e':
+      case 'E':
+        handled = this.moveSelection('otherEnd');
+        break;
       case 'f':
       case 'F':
         if (this.selected === undefined) handled = false;
@@ -846,10 +893,10 @@ export class TimelineController {
         this.setWindow(panBy(this.view, PAN_STEP, full));
         break;
       case 'ArrowUp':
-        this.scrollRows(-ROW_HEIGHT_PX);
+        if (!(e.altKey && this.moveSelection('up'))) this.scrollRows(-ROW_HEIGHT_PX);
         break;
       case 'ArrowDown':
-        this.scrollRows(ROW_HEIGHT_PX);
+        if (!(e.altKey && this.moveSelection('down'))) this.scrollRows(ROW_HEIGHT_PX);
         break;
       case 'PageUp':
         this.scrollRows(-this.height + ROW_HEIGHT_PX);

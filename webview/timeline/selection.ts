@@ -94,3 +94,65 @@ export function shadowSummaryOf(index: number, c: WindowColumns): ShadowSummary 
   }
   return { count: sh.count[index]!, shares };
 }
+
+/** A drawable of the payload: its hit (to select it) and its times. */
+interface Candidate {
+  readonly hit: Hit;
+  readonly start: number;
+  readonly depth: number;
+}
+
+function realOnRow(c: WindowColumns, row: number): Candidate[] {
+  const base = c.header.baseTime;
+  const out: Candidate[] = [];
+  const st = c.states;
+  for (let i = 0; i < st.start.length; i++) if (st.row[i] === row) out.push({ hit: { kind: 'state', index: i }, start: base + st.start[i]!, depth: st.depth[i]! });
+  const ev = c.events;
+  for (let i = 0; i < ev.time.length; i++) {
+    if (ev.row[i] === row && (ev.flags[i]! & FLAG_SHADOW) === 0) out.push({ hit: { kind: 'event', index: i }, start: base + ev.time[i]!, depth: 0 });
+  }
+  return out;
+}
+
+/**
+ * The next (+1) or previous (−1) real state or event on the selection's row, by start time (ties:
+ * outer before inner), among what is loaded; undefined at the ends.
+ */
+export function nextOnRow(c: WindowColumns, sel: Selection, direction: 1 | -1): Hit | undefined {
+  type Place = Pick<Candidate, 'start' | 'depth'>;
+  const order = (a: Place, b: Place): number => a.start - b.start || a.depth - b.depth;
+  const all = realOnRow(c, sel.row).sort(order);
+  const here: Place = { start: sel.start, depth: sel.depth };
+  if (direction === 1) return all.find((x) => order(x, here) > 0)?.hit;
+  for (let i = all.length - 1; i >= 0; i--) if (order(all[i]!, here) < 0) return all[i]!.hit;
+  return undefined;
+}
+
+/**
+ * The drawable at the selection's time on row `row` (the innermost state covering it, or else the
+ * state or event starting nearest to it); undefined when the row has nothing loaded.
+ */
+export function atTimeOnRow(c: WindowColumns, sel: Selection, row: number): Hit | undefined {
+  const base = c.header.baseTime;
+  const t = sel.kind === 'state' ? (sel.start + sel.end) / 2 : sel.start;
+  const st = c.states;
+  let best: Hit | undefined;
+  let bestDepth = -1;
+  for (let i = 0; i < st.start.length; i++) {
+    if (st.row[i] !== row || base + st.start[i]! > t || base + st.end[i]! < t) continue;
+    if (st.depth[i]! > bestDepth) {
+      bestDepth = st.depth[i]!;
+      best = { kind: 'state', index: i };
+    }
+  }
+  if (best) return best;
+  let nearest = Infinity;
+  for (const x of realOnRow(c, row)) {
+    const d = Math.abs(x.start - t);
+    if (d < nearest) {
+      nearest = d;
+      best = x.hit;
+    }
+  }
+  return best;
+}

@@ -62,3 +62,28 @@ test('a state shadow lists its per-category shares and counts', () => {
     ],
   });
 });
+
+test('keyboard moves: next/previous on the row by start time, the same time on a neighbouring row', async () => {
+  const { nextOnRow, atTimeOnRow } = await import('../../../webview/timeline/selection');
+  const states = allocateTable(STATE_SPEC, 4);
+  // row 0: [0, 10] depth 0, [2, 4] depth 1, [6, 8] depth 1; row 1: [1, 9] depth 0
+  states.start.set([0, 2, 6, 1]);
+  states.end.set([10, 4, 8, 9]);
+  states.row.set([0, 0, 0, 1]);
+  states.depth.set([0, 1, 1, 0]);
+  const c: WindowColumns = {
+    ...columns(),
+    header: { ...columns().header, baseTime: 0 },
+    states,
+    events: allocateTable(EVENT_SPEC, 0),
+  };
+  const sel = (i: number) => selectionOf({ kind: 'state', index: i }, c, 0);
+  assert.deepEqual(nextOnRow(c, sel(0), 1), { kind: 'state', index: 1 });
+  assert.deepEqual(nextOnRow(c, sel(1), 1), { kind: 'state', index: 2 });
+  assert.equal(nextOnRow(c, sel(2), 1), undefined);
+  assert.deepEqual(nextOnRow(c, sel(2), -1), { kind: 'state', index: 1 });
+  assert.deepEqual(nextOnRow(c, sel(1), -1), { kind: 'state', index: 0 });
+  assert.deepEqual(atTimeOnRow(c, sel(3), 0), { kind: 'state', index: 0 }, 'time 5 on row 0: only the outer state covers it');
+  assert.deepEqual(atTimeOnRow(c, sel(2), 1), { kind: 'state', index: 3 });
+  assert.equal(atTimeOnRow(c, sel(0), 2), undefined);
+});
