@@ -119,6 +119,7 @@ export function App() {
           return;
         case 'showView':
           c.showView(m.view);
+          if (m.view.hidden) setHidden(new Set(m.view.hidden));
           return;
         case 'categoryColours':
           setNamedColours(m.colours);

@@ -50,7 +50,7 @@ export function registerBookmarkCommands(context: vscode.ExtensionContext, provi
       if (!e) return void vscode.window.showInformationMessage('MPE Trace: open a trace in the timeline first.');
       const store = await bookmarks.store(e.document.uri);
       const b = await pickBookmark(store);
-      if (b) await provider.openAt(e.document.uri, { t0: b.t0, t1: b.t1 > b.t0 ? b.t1 : b.t0 + 1e-9, ...(b.yMap !== undefined ? { yMap: b.yMap } : {}) });
+      if (b) await provider.openAt(e.document.uri, { t0: b.t0, t1: b.t1 > b.t0 ? b.t1 : b.t0 + 1e-9, ...(b.yMap !== undefined ? { yMap: b.yMap } : {}), ...(b.hidden ? { hidden: b.hidden } : {}) });
     }),
     vscode.commands.registerCommand('mpeTrace.copyViewLink', async () => {
       const e = current();

@@ -300,8 +300,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
    * Opens `uri` in the timeline (or reveals it) at a time window and Y map — the target of
    * `vscode://` view links (src/host/uriHandler.ts).
    */
-  async openAt(uri: vscode.Uri, view: { readonly t0: number; readonly t1: number; readonly yMap?: number }): Promise<void> {
-    const state: ViewState = { t0: view.t0, t1: view.t1, mapIndex: view.yMap ?? -1, scrollRow: 0 };
+  async openAt(uri: vscode.Uri, view: { readonly t0: number; readonly t1: number; readonly yMap?: number; readonly hidden?: readonly number[] }): Promise<void> {
+    const state: ViewState = { t0: view.t0, t1: view.t1, mapIndex: view.yMap ?? -1, scrollRow: 0, ...(view.hidden ? { hidden: view.hidden } : {}) };
     const existing = [...this.editors].find((e) => e.document.uri.toString() === uri.toString());
     if (existing) {
       existing.panel.reveal();

@@ -51,6 +51,8 @@ export interface ViewState {
   readonly t1: number;
   readonly mapIndex: number;
   readonly scrollRow: number;
+  /** Categories to hide (a bookmark or link made with some hidden); only in `showView`. */
+  readonly hidden?: readonly number[];
 }
 
 //#region host → webview
