@@ -48,6 +48,15 @@ export interface FindRequest {
   readonly wrap: boolean;
 }
 
+/** 0-based position of `drawable` among all matches in drawing order (for "3 of 24"). */
+export interface OrdinalRequest {
+  readonly kind: 'ordinal';
+  readonly id: number;
+  readonly path: string;
+  readonly query: WireSearchQuery;
+  readonly drawable: Drawable;
+}
+
 /** Stop request `id` (its answer is an `error` with reason `cancelled`). */
 export interface CancelRequest {
   readonly kind: 'cancel';
@@ -61,7 +70,7 @@ export interface ForgetRequest {
   readonly path: string;
 }
 
-export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | CancelRequest | ForgetRequest;
+export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | CancelRequest | ForgetRequest;
 
 //#endregion
 
@@ -96,6 +105,12 @@ export interface FindDone {
   readonly wrapped: boolean;
 }
 
+export interface OrdinalDone {
+  readonly kind: 'ordinal';
+  readonly id: number;
+  readonly ordinal: number;
+}
+
 /** `format`: the file is damaged (message names file and offset); `query`: a bad search query. */
 export interface AnalysisError {
   readonly kind: 'error';
@@ -104,12 +119,12 @@ export interface AnalysisError {
   readonly message: string;
 }
 
-export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | AnalysisError;
+export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | AnalysisError;
 
 //#endregion
 
-const HOST_KINDS = new Set(['stats', 'count', 'find', 'cancel', 'forget']);
-const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'error']);
+const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'cancel', 'forget']);
+const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'error']);
 
 export function isHostToAnalysis(m: unknown): m is HostToAnalysis {
   if (typeof m !== 'object' || m === null) return false;

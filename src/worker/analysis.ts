@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { isFormatError } from '../format/bytes/formatError';
 import { compileQuery, type SearchQuery } from '../format/search/matcher';
-import { countMatches, findNext } from '../format/search/treeSearch';
+import { countMatches, findNext, matchOrdinal } from '../format/search/treeSearch';
 import { Slog2File } from '../format/slog2/slog2File';
 import { computeRangeStats } from '../format/stats/compute';
 import { nodeBatches } from '../format/stats/nodeBatches';
@@ -117,6 +117,10 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
         },
       });
       post({ kind: 'count', id: m.id, matches: r.matches, histogram: r.histogram, range: r.range });
+      return;
+    }
+    if (m.kind === 'ordinal') {
+      post({ kind: 'ordinal', id: m.id, ordinal: await matchOrdinal(file, compiled.matcher, m.drawable, { signal }) });
       return;
     }
     const r = await findNext(file, compiled.matcher, m.from, m.direction, { signal, wrap: m.wrap });

@@ -67,6 +67,10 @@ export class AnalysisClient {
     return this.request({ kind: 'find', id: 0, path, query, from, direction, wrap }, options) as Promise<FindDone>;
   }
 
+  ordinal(path: string, query: WireSearchQuery, drawable: Drawable, options: { signal?: AbortSignal } = {}): Promise<number> {
+    return this.request({ kind: 'ordinal', id: 0, path, query, drawable }, options).then((m) => (m as { ordinal: number }).ordinal);
+  }
+
   /** The file changed or closed: the worker drops its open reader. */
   forget(path: string): void {
     if (this.worker) this.worker.postMessage({ kind: 'forget', id: this.nextId++, path } satisfies HostToAnalysis);

@@ -104,3 +104,30 @@ test('the worker stops when idle and restarts on the next request', async () => 
   const again = await client.stats(userStates, [-Infinity, Infinity], 0);
   assert.ok(again.drawables > 0);
 });
+
+test('WorkerSearchSession gives the same matches, order and "n of m" as the in-process SearchSession', async () => {
+  const { SearchSession } = await import('../../../src/format/search/searchSession');
+  const { WorkerSearchSession } = await import('../../../src/worker/workerSearchSession');
+  const f = await Slog2File.open(await FileSource.open(userStates));
+  try {
+    const query = { text: 'line 108', mode: 'plain' as const, caseSensitive: false };
+    const local = new SearchSession(f, { bins: 32 });
+    const remote = new WorkerSearchSession(client, userStates, f.categories, { bins: 32 });
+    assert.ok(local.setQuery(query).ok && remote.setQuery(query).ok);
+    assert.equal((await remote.count())!.matches, (await local.count())!.matches);
+    let fromL: import('../../../src/format/search/treeSearch').SearchFrom = { time: f.timeRange[0] };
+    let fromR = fromL;
+    for (let i = 0; i < 5; i++) {
+      const a = await local.find(fromL, 1);
+      const b = await remote.find(fromR, 1);
+      assert.ok(a.match && b.match);
+      assert.deepEqual([b.match.earliest, b.match.latest, b.match.rows, b.match.place, b.ordinal], [a.match.earliest, a.match.latest, a.match.rows, a.match.place, a.ordinal]);
+      fromL = { drawable: a.match.drawable };
+      fromR = { drawable: b.match.drawable };
+    }
+    const bad = remote.setQuery({ text: '[', mode: 'regex', caseSensitive: false });
+    assert.equal(bad.ok, false);
+  } finally {
+    await f.close();
+  }
+});
