@@ -93,6 +93,13 @@ export function parseHeader(bytes: Uint8Array, file: string, fileSize: number): 
  * Throws unless the block lies after the header, inside the file, and is no larger than
  * max_buffer_bytesize. `at` is the file offset of the pointer itself, for the message.
  */
+/**
+ * The largest single block we read (a cap on one allocation). The reference writes 64 KiB leaves;
+ * upper nodes hold long drawables plus one shadow per (topology, line) and child, which stays far
+ * below this even for tens of thousands of timelines. A damaged size cannot ask for gigabytes.
+ */
+export const MAX_BLOCK_BYTES = 256 * 2 ** 20;
+
 export function checkBlock(file: string, fileSize: number, maxBufferByteSize: number, fb: FBinfo, what: string, at: number): void {
   if (!Number.isSafeInteger(fb.fptr) || !Number.isSafeInteger(fb.size) || fb.size <= 0) {
     throw new FormatError(file, at, `${what} block has an invalid pointer (fptr ${fb.fptr}, size ${fb.size})`);
@@ -105,5 +112,8 @@ export function checkBlock(file: string, fileSize: number, maxBufferByteSize: nu
   }
   if (fb.size > maxBufferByteSize) {
     throw new FormatError(file, at, `${what} block size ${fb.size} exceeds max_buffer_bytesize ${maxBufferByteSize}`);
+  }
+  if (fb.size > MAX_BLOCK_BYTES) {
+    throw new FormatError(file, at, `${what} block of ${fb.size} bytes exceeds the ${MAX_BLOCK_BYTES / 2 ** 20} MiB limit of one block (damaged size?)`);
   }
 }

@@ -179,3 +179,28 @@ test('blocks beyond 4 GiB in a sparse file: 64-bit offsets through FileSource', 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a damaged block size cannot make the reader allocate more than one block limit (256 MiB)', async () => {
+  const good = build('SLOG 2.0.6');
+  const bytes = good.slice();
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const MiB = 2 ** 20;
+  dv.setInt32(20, 350 * MiB); // max_buffer_bytesize: plausible for a 400 MiB file
+  dv.setInt32(80, 300 * MiB); // TreeDir FBinfo size (fptr at 72, size at 80)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-bigblock-'));
+  const file = path.join(dir, 'bigblock.slog2');
+  try {
+    fs.writeFileSync(file, bytes);
+    fs.truncateSync(file, 400 * MiB); // sparse: the size check must not depend on real bytes
+    const source = await FileSource.open(file);
+    const e = await Slog2File.open(source).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    await source.close();
+    assert.ok(e instanceof FormatError, `expected a FormatError, got ${String(e)}`);
+    assert.match(e.message, /exceeds the 256 MiB limit of one block/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
