@@ -12,14 +12,14 @@ import { AnalysisClient } from './worker/analysisClient';
 export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   const log = vscode.window.createOutputChannel('MPE Trace Viewer', { log: true });
   context.subscriptions.push(log);
-  const traceEditors = TraceEditorProvider.register(context, log);
+  // Statistics and search over files on disk run in a worker thread, off this event loop.
+  const analysis = new AnalysisClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'analysis.js').fsPath);
+  context.subscriptions.push({ dispose: () => analysis.dispose() });
+  const traceEditors = TraceEditorProvider.register(context, log, analysis);
   registerTimelineCommands(context, traceEditors);
   registerBookmarkCommands(context, traceEditors, new Bookmarks(log));
   registerViewLinkHandler(context, (uri, view) => traceEditors.openAt(uri, view));
   registerConvertCommand(context);
-  // Statistics (and search) over files on disk run in a worker thread, off this event loop.
-  const analysis = new AnalysisClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'analysis.js').fsPath);
-  context.subscriptions.push({ dispose: () => analysis.dispose() });
   registerStatsView(context, () => traceEditors.activeTrace(), {
     onDidChangeActiveTrace: traceEditors.onDidChangeActiveTrace,
     analysis,

@@ -8,17 +8,25 @@ import { SearchSession, type SearchMatch, type SearchQuery } from '../format/sea
 import type { Drawable } from '../format/model/types';
 import type { Slog2File } from '../format/slog2/slog2File';
 import type { TraceDocument } from './traceDocument';
+import { FileSource } from '../io/fileSource';
+import type { AnalysisClient } from '../worker/analysisClient';
+import { WorkerSearchSession } from '../worker/workerSearchSession';
+
+/** SearchSession (in this thread) or WorkerSearchSession (tree walks in the analysis worker). */
+type Session = Pick<SearchSession, 'setQuery' | 'count' | 'find' | 'clear'>;
 
 const HISTOGRAM_BINS = 512;
 
 export class SearchServer {
-  private session: { readonly file: Slog2File; readonly key: string; readonly session: SearchSession } | undefined;
+  private session: { readonly file: Slog2File; readonly key: string; readonly session: Session } | undefined;
   private last: Drawable | undefined;
   private finding: AbortController | undefined;
 
   constructor(
     private readonly document: TraceDocument,
     private readonly post: (m: SearchResultMessage | SearchCountMessage) => void,
+    /** When given, files on disk are searched in the analysis worker, off the host's event loop. */
+    private readonly analysis?: AnalysisClient,
   ) {}
 
   async handle(m: SearchMessage): Promise<void> {
@@ -31,7 +39,11 @@ export class SearchServer {
     const key = JSON.stringify(m.query);
     if (this.session?.key !== key || this.session.file !== state.file) {
       this.close();
-      const session = new SearchSession(state.file, { bins: HISTOGRAM_BINS });
+      const source = state.file.source;
+      const session: Session =
+        this.analysis !== undefined && source instanceof FileSource
+          ? new WorkerSearchSession(this.analysis, source.name, state.file.categories, { bins: HISTOGRAM_BINS })
+          : new SearchSession(state.file, { bins: HISTOGRAM_BINS });
       const compiled = session.setQuery(toQuery(m.query, layout.rowOfLine));
       if (!compiled.ok) return fail(compiled.error);
       this.session = { file: state.file, key, session };

@@ -15,6 +15,7 @@ import { answerDetails } from './detailsServer';
 import { SourceLinks } from './sourceLinks';
 import { CategoryColours } from './categoryColours';
 import { SearchServer } from './searchServer';
+import type { AnalysisClient } from '../worker/analysisClient';
 
 export const VIEW_TYPE = 'mpeTrace.timeline';
 
@@ -53,12 +54,13 @@ class TimelineEditor implements vscode.Disposable {
     private readonly colours: CategoryColours,
     private readonly onColoursChanged: () => void,
     private readonly onRangeChanged: () => void,
+    analysis: AnalysisClient | undefined,
   ) {
     const webview = panel.webview;
     webview.options = webviewOptions(extensionUri);
     webview.html = timelineHtml(webview, extensionUri, document.uri.path.slice(document.uri.path.lastIndexOf('/') + 1));
     this.server = new WindowServer(document, (m) => this.post(m));
-    this.search = new SearchServer(document, (m) => this.post(m));
+    this.search = new SearchServer(document, (m) => this.post(m), analysis);
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
       document.onDidChange(() => {
@@ -180,8 +182,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   readonly sourceLinks: SourceLinks;
   private readonly colours: CategoryColours;
 
-  static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): TraceEditorProvider {
-    const provider = new TraceEditorProvider(context, log);
+  static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, analysis?: AnalysisClient): TraceEditorProvider {
+    const provider = new TraceEditorProvider(context, log, analysis);
     context.subscriptions.push(
       provider.sourceLinks,
       provider.activeChanged,
@@ -193,6 +195,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   private constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
+    private readonly analysis: AnalysisClient | undefined,
   ) {
     this.sourceLinks = new SourceLinks(log);
     this.colours = new CategoryColours(context.workspaceState);
@@ -217,6 +220,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       () => {
         if (this.lastActive === editor) this.activeChanged.fire();
       },
+      this.analysis,
     );
     this.editors.add(editor);
     const pending = this.pendingViews.get(document.uri.toString());

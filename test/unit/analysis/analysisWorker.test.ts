@@ -116,7 +116,7 @@ test('WorkerSearchSession gives the same matches, order and "n of m" as the in-p
     assert.ok(local.setQuery(query).ok && remote.setQuery(query).ok);
     assert.equal((await remote.count())!.matches, (await local.count())!.matches);
     let fromL: import('../../../src/format/search/treeSearch').SearchFrom = { time: f.timeRange[0] };
-    let fromR = fromL;
+    let fromR: import('../../../src/format/search/treeSearch').SearchFrom = fromL;
     for (let i = 0; i < 5; i++) {
       const a = await local.find(fromL, 1);
       const b = await remote.find(fromR, 1);
