@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { compileQuery, type SearchQuery } from '../../src/format/search/matcher';
+import { compileQuery } from '../../src/format/search/matcher';
 import { countMatches, findNext } from '../../src/format/search/treeSearch';
 import { Slog2File } from '../../src/format/slog2/slog2File';
 import { FileSource } from '../../src/io/fileSource';
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     await convertFile(clog, big, { force: true });
     fs.rmSync(clog, { force: true });
   }
-  const query: SearchQuery = { text: 'MPI_Waitall', mode: 'plain', caseSensitive: true };
+  const query = { text: 'MPI_Waitall', mode: 'plain' as const, caseSensitive: true };
   const size = (fs.statSync(big).size / 1e6).toFixed(0);
 
   const client = new AnalysisClient(bundle('src/worker/analysis.ts', 'lag-analysis.js'));
