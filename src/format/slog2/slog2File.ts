@@ -194,9 +194,11 @@ export class Slog2File {
     }
     if (located === undefined) return node;
     const sources = sourcesFor(located, node.drawables.length, nestless);
-    const drawables = node.drawables.map((d, i) => {
+    const drawables = node.drawables.map((d, i): Drawable => {
       const source = sources[i];
-      return source !== undefined && d.kind === 'primitive' ? { ...d, source } : d;
+      if (source === undefined || d.kind !== 'primitive') return d;
+      // A fixed-shape literal, not a spread: this runs once per located drawable of the file.
+      return { kind: 'primitive', category: d.category, vertices: d.vertices, info: d.info, earliest: d.earliest, latest: d.latest, source };
     });
     return { ...node, drawables };
   }
