@@ -133,6 +133,13 @@ export function decodeFixedText(field: Uint8Array): string | undefined {
   let b = nul;
   while (a < b && field[a]! <= 0x20) a++;
   while (b > a && field[b - 1]! <= 0x20) b--;
+  // Fields are short (≤ 40 bytes): building the string directly beats a TextDecoder call, and
+  // Latin-1 maps each byte to the code point of the same value.
+  if (b - a <= 64) {
+    let s = '';
+    for (let i = a; i < b; i++) s += String.fromCharCode(field[i]!);
+    return s;
+  }
   return LATIN1.decode(field.subarray(a, b));
 }
 

@@ -7,7 +7,8 @@ import { decodeInfo } from '../model/infoFormat';
 import type { Category, SourceLocation } from '../model/types';
 
 export class SourceLocationTable {
-  private readonly sites = new Map<string, SourceLocation>();
+  /** file → line → location (no key string built per record: this runs once per SRCLOC record). */
+  private readonly sites = new Map<string, Map<number, SourceLocation>>();
   private readonly recordSites = new Set<SourceLocation>();
   /** SRCLOC records read. */
   records = 0;
@@ -22,11 +23,15 @@ export class SourceLocationTable {
 
   /** One shared object per distinct (file, line). */
   intern(file: string, line: number): SourceLocation {
-    const key = `${line}\u0000${file}`;
-    let loc = this.sites.get(key);
+    let lines = this.sites.get(file);
+    if (lines === undefined) {
+      lines = new Map();
+      this.sites.set(file, lines);
+    }
+    let loc = lines.get(line);
     if (loc === undefined) {
       loc = { file, line };
-      this.sites.set(key, loc);
+      lines.set(line, loc);
     }
     return loc;
   }
