@@ -143,6 +143,34 @@ export function decodeFixedText(field: Uint8Array): string | undefined {
   return LATIN1.decode(field.subarray(a, b));
 }
 
+/**
+ * decodeFixedText with a one-entry memory: a field equal (up to its NUL) to the previous one gives
+ * the same string object back. SRCLOC records repeat a few file names millions of times; reusing
+ * the string skips decoding and lets Map lookups reuse its cached hash.
+ */
+export class FixedTextMemo {
+  /** The bytes before the previous field's NUL, whether it had one, and what they decoded to. */
+  private lastBytes = new Uint8Array(0);
+  private lastHadNul = false;
+  private lastText: string | undefined;
+
+  decode(field: Uint8Array): string | undefined {
+    const nulAt = field.indexOf(0);
+    const hadNul = nulAt >= 0;
+    const n = hadNul ? nulAt : field.length;
+    if (hadNul === this.lastHadNul && n === this.lastBytes.length && sameBytes(field, this.lastBytes, n)) return this.lastText;
+    this.lastBytes = field.slice(0, n);
+    this.lastHadNul = hadNul;
+    this.lastText = decodeFixedText(field);
+    return this.lastText;
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export function decodeUtf8(bytes: Uint8Array): string {
   return UTF8.decode(bytes);
 }

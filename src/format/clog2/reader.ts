@@ -5,7 +5,7 @@
  * marker are parsed; the stale bytes after a marker are skipped. Memory: the current chunk plus
  * less than one record carried over between chunks, plus the communicator table.
  */
-import { decodeFixedText } from '../bytes/binaryReader';
+import { decodeFixedText, FixedTextMemo } from '../bytes/binaryReader';
 import { FormatError } from '../bytes/formatError';
 import { PREAMBLE_BYTES, parsePreamble, type Clog2Preamble } from './preamble';
 
@@ -81,6 +81,8 @@ export class Clog2Parser {
 
   private phase = Phase.Preamble;
   private buf: Uint8Array = new Uint8Array(0);
+  /** SRCLOC file names repeat: decode each distinct run once. */
+  private readonly srclocFile = new FixedTextMemo();
   private dv: DataView = new DataView(this.buf.buffer);
   /** Absolute offset of buf[0]. */
   private bufStart = 0;
@@ -299,7 +301,7 @@ export class Clog2Parser {
             sink.comm(time, icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), dv.getInt32(b + 8, le), dv.getInt32(b + 12, le));
             break;
           case 10: // SRCLOC
-            sink.srcloc(time, icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), decodeFixedText(buf.subarray(b + 8, b + 48)));
+            sink.srcloc(time, icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), this.srclocFile.decode(buf.subarray(b + 8, b + 48)));
             break;
           case 11: // TIMESHIFT
             if (!this.finalized) this.localShift = dv.getFloat64(b, le);
