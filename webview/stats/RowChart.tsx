@@ -49,9 +49,22 @@ export function RowChart(p: Props) {
           grid: { show: false },
           ticks: { stroke: p.theme.grid },
           font: p.theme.font,
+          // A tick per timeline while they fit (about 24 px each), else every k-th; uPlot's own
+          // spacing skipped ranks even when there was room.
+          splits: () => {
+            const step = Math.max(1, Math.ceil(stack.labels.length / Math.max(1, Math.floor(width / 24))));
+            return stack.labels.map((_, i) => i).filter((i) => i % step === 0);
+          },
           values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? (stack.labels[v] ?? '') : '')),
         },
-        { stroke: p.theme.foreground, grid: { stroke: p.theme.grid }, font: p.theme.font, size: 70, values: (_u, splits) => splits.map((v) => formatSeconds(v)) },
+        {
+          stroke: p.theme.foreground,
+          grid: { stroke: p.theme.grid },
+          font: p.theme.font,
+          // Wide enough for the longest label ("300.0 ms"), so none is cut at the panel's edge.
+          size: (_u, values) => 18 + 8 * Math.max(8, ...(values ?? []).map((v) => String(v).length)),
+          values: (_u, splits) => splits.map((v) => formatSeconds(v)),
+        },
       ],
       series: [
         {},
