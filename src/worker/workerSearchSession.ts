@@ -6,8 +6,8 @@
  */
 import type { Category, Drawable } from '../format/model/types';
 import { compileQuery, drawableRows, type CompileResult, type DrawableMatcher, type SearchQuery } from '../format/search/matcher';
-import type { SessionFindResult, SessionOptions } from '../format/search/searchSession';
-import { sameDrawable, type CountResult, type SearchFrom } from '../format/search/treeSearch';
+import { steppedOrdinal, type SessionFindResult, type SessionOptions } from '../format/search/searchSession';
+import type { CountResult, SearchFrom } from '../format/search/treeSearch';
 import type { WireSearchQuery } from '../protocol/analysis';
 import type { AnalysisClient } from './analysisClient';
 
@@ -58,13 +58,7 @@ export class WorkerSearchSession {
     const r = await this.client.find(this.path, wire, from, direction, true, opts);
     if (r.match === undefined || matcher !== this.matcher) return { match: undefined, wrapped: false, ordinal: undefined };
     const drawable = r.match.drawable;
-    const last = this.last;
-    let ordinal: number;
-    if (last !== undefined && 'drawable' in from && sameDrawable(from.drawable, last.drawable) && !(r.wrapped && direction === -1)) {
-      ordinal = r.wrapped ? 0 : last.ordinal + direction;
-    } else {
-      ordinal = await this.client.ordinal(this.path, wire, drawable, opts);
-    }
+    const ordinal = steppedOrdinal(this.last, from, direction, r.wrapped) ?? (await this.client.ordinal(this.path, wire, drawable, opts));
     this.last = { drawable, ordinal };
     return {
       match: {

@@ -24,6 +24,20 @@ export interface SessionOptions {
   readonly onProgress?: (p: CountProgress) => void;
 }
 
+/**
+ * The "n of m" position of the next match when stepping from the last match: one further (or back
+ * to 0 after wrapping forward); undefined when it must be counted from the start of the file.
+ */
+export function steppedOrdinal(
+  last: { readonly drawable: Drawable; readonly ordinal: number } | undefined,
+  from: SearchFrom,
+  direction: 1 | -1,
+  wrapped: boolean,
+): number | undefined {
+  if (last === undefined || !('drawable' in from) || !sameDrawable(from.drawable, last.drawable) || (wrapped && direction === -1)) return undefined;
+  return wrapped ? 0 : last.ordinal + direction;
+}
+
 export class SearchSession<N extends SearchNodeInfo = SearchNodeInfo> {
   private matcher: DrawableMatcher | undefined;
   private counting: AbortController | undefined;
@@ -62,13 +76,9 @@ export class SearchSession<N extends SearchNodeInfo = SearchNodeInfo> {
     if (r.match === undefined || matcher !== this.matcher) return { match: undefined, wrapped: false, ordinal: undefined };
     // Stepping from the last match: the position moves by one (or restarts at 0 after wrapping
     // forward); otherwise it is counted from the start of the file.
-    const last = this.last;
-    let ordinal: number;
-    if (last !== undefined && 'drawable' in from && sameDrawable(from.drawable, last.drawable) && !(r.wrapped && direction === -1)) {
-      ordinal = r.wrapped ? 0 : last.ordinal + direction;
-    } else {
-      ordinal = await matchOrdinal(this.tree, matcher, r.match.drawable, signal !== undefined ? { signal } : {});
-    }
+    const ordinal =
+      steppedOrdinal(this.last, from, direction, r.wrapped) ??
+      (await matchOrdinal(this.tree, matcher, r.match.drawable, signal !== undefined ? { signal } : {}));
     this.last = { drawable: r.match.drawable, ordinal };
     return { match: r.match, wrapped: r.wrapped, ordinal };
   }
