@@ -10,9 +10,9 @@ import { FormatError } from '../bytes/formatError';
 import { DrawableBuilder } from '../convert/builder';
 import { CategoryTable, Role } from '../convert/categories';
 import { identityMap } from '../convert/lineIDs';
-import { makeConversion, type ClogConversion, type ConversionSummary, type ConvertOptions } from '../convert/result';
+import { streamConversion, type ClogConversion, type ConversionSummary, type ConvertOptions } from '../convert/result';
 import { SourceLocationTable } from '../convert/sourceLocations';
-import type { Primitive, SourceLocation } from '../model/types';
+import type { SourceLocation } from '../model/types';
 import { OLD_CLOG_LENGTH, oldClogByteOrder } from './detect';
 
 export const OLD_CLOG_BLOCK = 65536;
@@ -264,26 +264,17 @@ class OldClogParser {
 export function convertClog(chunks: ByteChunks, options: ConvertOptions): ClogConversion {
   const conv = new OldClogConverter(options);
   const parser = new OldClogParser(options.name, conv);
-  let summary: ConversionSummary | undefined;
-
-  async function* run(): AsyncGenerator<readonly Primitive[]> {
-    for await (const chunk of chunks) {
-      for (let off = 0; off < chunk.length; off += 1 << 20) {
-        options.signal?.throwIfAborted();
-        parser.push(chunk.subarray(off, off + (1 << 20)));
-        const out = conv.builder.take();
-        if (out.length > 0) yield out;
-      }
-      options.onProgress?.(parser.received);
-    }
-    parser.end();
-    summary = summarize(conv, parser);
-    conv.builder.finish();
-    const out = conv.builder.take();
-    if (out.length > 0) yield out;
-  }
-
-  return makeConversion(run, () => summary, (i) => conv.categories.entries[i]?.category);
+  return streamConversion(chunks, options, {
+    parser,
+    sliceBytes: 1 << 20,
+    take: () => conv.builder.take(),
+    finish: () => {
+      const summary = summarize(conv, parser);
+      conv.builder.finish();
+      return summary;
+    },
+    category: (i) => conv.categories.entries[i]?.category,
+  });
 }
 
 function summarize(conv: OldClogConverter, parser: OldClogParser): ConversionSummary {

@@ -8,9 +8,9 @@ import type { ByteChunks } from '../bytes/byteSource';
 import { Role, CategoryTable } from '../convert/categories';
 import { DrawableBuilder } from '../convert/builder';
 import { LineTable } from '../convert/lineIDs';
-import { makeConversion, type ClogConversion, type ConversionSummary, type ConvertOptions } from '../convert/result';
+import { streamConversion, type ClogConversion, type ConversionSummary, type ConvertOptions } from '../convert/result';
 import { PendingLocations, SourceLocationTable } from '../convert/sourceLocations';
-import type { Primitive, SourceLocation } from '../model/types';
+import type { SourceLocation } from '../model/types';
 import type { Clog2Preamble } from './preamble';
 import { Clog2Parser, REC_NAMES, type Clog2Sink } from './reader';
 
@@ -135,28 +135,18 @@ class Clog2Converter implements Clog2Sink {
 export function convertClog2(chunks: ByteChunks, options: ConvertOptions): ClogConversion {
   const conv = new Clog2Converter(options);
   const parser = new Clog2Parser(options.name, conv, (p) => conv.begin(p));
-  let summary: ConversionSummary | undefined;
-
-  async function* run(): AsyncGenerator<readonly Primitive[]> {
-    for await (const chunk of chunks) {
-      for (let off = 0; off < chunk.length; off += SLICE) {
-        options.signal?.throwIfAborted();
-        parser.push(off === 0 && chunk.length <= SLICE ? chunk : chunk.subarray(off, off + SLICE));
-        if (conv.builder !== undefined) {
-          const out = conv.builder.take();
-          if (out.length > 0) yield out;
-        }
-      }
-      options.onProgress?.(parser.received);
-    }
-    parser.end();
-    summary = summarize(conv, parser);
-    conv.builder.finish();
-    const out = conv.builder.take();
-    if (out.length > 0) yield out;
-  }
-
-  return makeConversion(run, () => summary, (i) => conv.categories.entries[i]?.category);
+  return streamConversion(chunks, options, {
+    parser,
+    sliceBytes: SLICE,
+    // No builder before the preamble is read.
+    take: () => conv.builder?.take() ?? [],
+    finish: () => {
+      const summary = summarize(conv, parser);
+      conv.builder.finish();
+      return summary;
+    },
+    category: (i) => conv.categories.entries[i]?.category,
+  });
 }
 
 function summarize(conv: Clog2Converter, parser: Clog2Parser): ConversionSummary {

@@ -102,6 +102,51 @@ export function makeConversion(
   };
 }
 
+/** What streamConversion drives: a push parser that feeds a converter's drawable builder. */
+export interface PushParser {
+  push(bytes: Uint8Array): void;
+  end(): void;
+  /** Input bytes received so far (for progress). */
+  readonly received: number;
+}
+
+export interface StreamSteps {
+  readonly parser: PushParser;
+  /** Bytes pushed at a time, so batches stay small and cancellation is checked often. */
+  readonly sliceBytes: number;
+  /** Drawables completed since the last call (empty when none). */
+  take(): readonly Primitive[];
+  /** After the last byte: the final summary; then the builder releases what it still holds. */
+  finish(): ConversionSummary;
+  category(index: number): Category | undefined;
+}
+
+/**
+ * The streaming loop shared by the CLOG2 and old CLOG conversions: push the input slice by
+ * slice (checking the signal), hand out completed drawables in batches, report progress per
+ * chunk, and at the end compute the summary and flush the last drawables.
+ */
+export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: ConvertOptions, steps: StreamSteps): ClogConversion {
+  let summary: ConversionSummary | undefined;
+  async function* run(): AsyncGenerator<readonly Primitive[]> {
+    const { parser, sliceBytes } = steps;
+    for await (const chunk of chunks) {
+      for (let off = 0; off < chunk.length; off += sliceBytes) {
+        options.signal?.throwIfAborted();
+        parser.push(off === 0 && chunk.length <= sliceBytes ? chunk : chunk.subarray(off, off + sliceBytes));
+        const out = steps.take();
+        if (out.length > 0) yield out;
+      }
+      options.onProgress?.(parser.received);
+    }
+    parser.end();
+    summary = steps.finish();
+    const out = steps.take();
+    if (out.length > 0) yield out;
+  }
+  return makeConversion(run, () => summary, (i) => steps.category(i));
+}
+
 /** Reads a whole conversion into memory (small files, tests). */
 export async function collectConversion(c: ClogConversion): Promise<{ drawables: Primitive[]; summary: ConversionSummary }> {
   const drawables: Primitive[] = [];
