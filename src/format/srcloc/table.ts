@@ -124,9 +124,6 @@ export class SourceLocationTableBuilder {
   private readonly files: string[] = [];
   private readonly fileIndex = new Map<string, number>();
   private readonly sites: SourceLocation[] = [];
-  private readonly siteIndex = new Map<string, number>();
-  /** Converters intern locations (one object per site): identity lookups skip the string key. */
-  private readonly siteByObject = new Map<SourceLocation, number>();
   private readonly node = new GrowableBytes();
   private nodeEntries = 0;
   private located = 0;
@@ -140,30 +137,22 @@ export class SourceLocationTableBuilder {
     return this.located;
   }
 
-  site(loc: SourceLocation): number {
-    const known = this.siteByObject.get(loc);
-    if (known !== undefined) return known;
-    const key = `${loc.line}\u0000${loc.file}`;
-    let i = this.siteIndex.get(key);
-    if (i === undefined) {
+  /**
+   * Appends the sites numbered `first`, `first + 1`, … (interned by the drawable encoder, which
+   * hands each new site over once, in order).
+   */
+  appendSites(first: number, sites: readonly SourceLocation[]): void {
+    if (first !== this.sites.length) throw new Error(`internal error: source-location sites numbered from ${first}, expected ${this.sites.length}`);
+    for (const loc of sites) {
       if (!this.fileIndex.has(loc.file)) {
         this.fileIndex.set(loc.file, this.files.length);
         this.files.push(loc.file);
       }
-      i = this.sites.length;
       this.sites.push({ file: loc.file, line: loc.line });
-      this.siteIndex.set(key, i);
     }
-    if (this.siteByObject.size < 1 << 16) this.siteByObject.set(loc, i);
-    return i;
   }
 
-  /** Adds a located drawable of the node being written. */
-  add(list: number, index: number, source: DrawableSource): void {
-    this.addSites(list, index, source.start ? this.site(source.start) : -1, source.end ? this.site(source.end) : -1);
-  }
-
-  /** Same, with site indices from site() (−1 = none). */
+  /** Adds a located drawable of the node being written, by its position and site indices (−1 = none). */
   addSites(list: number, index: number, start: number, end: number): void {
     if (start < 0 && end < 0) return;
     if (this.nodeEntries === 0) {

@@ -16,6 +16,11 @@ export class ByteWriter {
     this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
   }
 
+  /** The view the writer uses (same indices as `bytes`), for encoders that write in bulk. */
+  get dataView(): DataView {
+    return this.view;
+  }
+
   u8(v: number): void {
     this.bytes[this.pos++] = v;
   }

@@ -4,7 +4,6 @@
  * bounds, member counts and per-category weights whose ratios are Java floats (every float
  * operation is rounded with Math.fround, in the reference's order, so the bytes match).
  */
-import type { Primitive } from '../../model/types';
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../model/types';
 import { compareBounds } from './drawingOrder';
 
@@ -17,6 +16,17 @@ export const ARROW = 2;
 
 export function previewCategory(topology: number): number {
   return topology === EVENT ? PREVIEW_EVENT : topology === STATE ? PREVIEW_STATE : PREVIEW_ARROW;
+}
+
+/** Primitives as columns (see DrawableBatch): primitive p's vertices are vertexStart[p] .. vertexStart[p + 1]. */
+export interface PrimitiveColumns {
+  primTopology: Uint8Array;
+  primCategory: Int32Array;
+  primEarliest: Float64Array;
+  primLatest: Float64Array;
+  vertexStart: Uint32Array;
+  vertexTime: Float64Array;
+  vertexLine: Int32Array;
 }
 
 export interface Weight {
@@ -63,20 +73,24 @@ export class Shadow {
     return previewCategory(this.topology);
   }
 
-  static fromPrimitive(topology: number, key: number | string, p: Primitive): Shadow {
-    const vs = p.vertices;
-    const n = vs.length;
+  /** A new shadow of one real primitive (primitive p of `cols`). */
+  static fromPrimitive(key: number | string, cols: PrimitiveColumns, p: number): Shadow {
+    const topology = cols.primTopology[p]!;
+    const v0 = cols.vertexStart[p]!;
+    const n = cols.vertexStart[p + 1]! - v0;
     const times = new Array<number>(n);
     const lines = new Array<number>(n);
     for (let i = 0; i < n; i++) {
-      times[i] = vs[i]!.time;
-      lines[i] = vs[i]!.lineID;
+      times[i] = cols.vertexTime[v0 + i]!;
+      lines[i] = cols.vertexLine[v0 + i]!;
     }
-    const s = new Shadow(topology, key, times, lines, p.earliest, p.latest);
+    const e = cols.primEarliest[p]!;
+    const l = cols.primLatest[p]!;
+    const s = new Shadow(topology, key, times, lines, e, l);
     s.numRealObjs = 1;
-    s.memberEarliest = [p.earliest];
-    s.memberLatest = [p.latest];
-    s.memberCategory = [p.category];
+    s.memberEarliest = [e];
+    s.memberLatest = [l];
+    s.memberCategory = [cols.primCategory[p]!];
     if (topology === STATE) s.childShadows = [];
     return s;
   }
@@ -90,20 +104,21 @@ export class Shadow {
     return s;
   }
 
-  addPrimitive(p: Primitive): void {
+  /** Adds real primitive p of `cols` (same key): mean vertex times, union bounds, one more member. */
+  addPrimitive(cols: PrimitiveColumns, p: number): void {
     const n = this.numRealObjs;
-    const vs = p.vertices;
+    const v0 = cols.vertexStart[p]!;
+    const vt = cols.vertexTime;
     const times = this.times;
-    for (let i = 0; i < times.length; i++) times[i] = (times[i]! * n + vs[i]!.time) / (n + 1);
-    const e = p.earliest;
-    const l = p.latest;
-    const c = p.category;
+    for (let i = 0; i < times.length; i++) times[i] = (times[i]! * n + vt[v0 + i]!) / (n + 1);
+    const e = cols.primEarliest[p]!;
+    const l = cols.primLatest[p]!;
     if (e < this.earliest) this.earliest = e;
     if (l > this.latest) this.latest = l;
     this.numRealObjs = n + 1;
     this.memberEarliest!.push(e);
     this.memberLatest!.push(l);
-    this.memberCategory!.push(c);
+    this.memberCategory!.push(cols.primCategory[p]!);
   }
 
   /** §12.2 first half: inclusive ratios and counts of the own members, once the bounds are final. */
@@ -329,21 +344,24 @@ const LINE_INDEX_LIMIT = 1 << 14;
  * vertices share it) → lineID·4 + topology, a small index; two lines → a number above the index
  * range; anything else → a string.
  */
-export function shadowKey(topology: number, p: Primitive): number | string {
-  const vs = p.vertices;
+export function shadowKey(cols: PrimitiveColumns, p: number): number | string {
+  const topology = cols.primTopology[p]!;
+  const v0 = cols.vertexStart[p]!;
+  const n = cols.vertexStart[p + 1]! - v0;
+  const lines = cols.vertexLine;
   const small = LINE_INDEX_LIMIT / 4;
-  if (vs.length === 1) {
-    const a = vs[0]!.lineID;
+  if (n === 1) {
+    const a = lines[v0]!;
     if (topology === EVENT && a >= 0 && a < small) return a * 4;
     if (a >= 0 && a < 0x40000000) return LINE_INDEX_LIMIT + (a * 4 + topology) * 2;
-  } else if (vs.length === 2) {
-    const a = vs[0]!.lineID;
-    const b = vs[1]!.lineID;
+  } else if (n === 2) {
+    const a = lines[v0]!;
+    const b = lines[v0 + 1]!;
     if (a === b && topology !== EVENT && a >= 0 && a < small) return a * 4 + topology;
     if (a >= 0 && b >= 0 && a < 0x1000000 && b < 0x1000000) return LINE_INDEX_LIMIT + ((a * 0x1000000 + b) * 4 + topology) * 2 + 1;
   }
   let k = `${topology}`;
-  for (const v of vs) k += `,${v.lineID}`;
+  for (let i = 0; i < n; i++) k += `,${lines[v0 + i]!}`;
   return k;
 }
 
@@ -377,11 +395,12 @@ export class ShadowBuffer {
     } else this.byKey.set(key, s);
   }
 
-  add(topology: number, p: Primitive): void {
-    const key = shadowKey(topology, p);
+  /** Adds real primitive p of `cols` to the shadow of its key. */
+  add(cols: PrimitiveColumns, p: number): void {
+    const key = shadowKey(cols, p);
     const s = this.find(key);
-    if (s === undefined) this.insert(Shadow.fromPrimitive(topology, key, p));
-    else s.addPrimitive(p);
+    if (s === undefined) this.insert(Shadow.fromPrimitive(key, cols, p));
+    else s.addPrimitive(cols, p);
   }
 
   initializeWeights(): void {

@@ -5,10 +5,11 @@
  * (depth + 1 nodes, each ≤ ~leaf size of drawables) and its shadow buffers. `finish()` closes the
  * trunk and writes the source-location table, CategoryMap, LineIDMapList, TreeDir and the header.
  */
-import type { Category, Drawable, LineIDMap, LineIDMapRow, Primitive, Topology } from '../../model/types';
+import type { Category, Drawable, LineIDMap, LineIDMapRow, Topology } from '../../model/types';
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../model/types';
 import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
 import { ByteWriter } from './byteWriter';
+import { DrawableBatchEncoder, encodeEntry, type DrawableBatch } from './drawableBatch';
 import { drawingOrderOf } from './drawingOrder';
 import { NodeDrawables } from './nodeDrawables';
 import {
@@ -34,8 +35,11 @@ export interface Slog2WriterOptions {
   readonly childrenPerNode?: number;
   /** Target leaf byte size (header treeleaf_bytesize). Default 65536. */
   readonly leafBytes?: number;
-  /** Topology of a category index, needed when a drawable arrives (list and shadow placement). */
-  readonly topologyOf: (category: number) => Topology | undefined;
+  /**
+   * Topology of a category index, needed to encode a drawable passed to add() (list and shadow
+   * placement). Batches passed to addBatch() carry their topologies.
+   */
+  readonly topologyOf?: (category: number) => Topology | undefined;
 }
 
 export interface Slog2Trailer {
@@ -115,8 +119,8 @@ class OpenNode {
 export class Slog2Writer {
   private readonly fanout: number;
   private readonly leafBytes: number;
-  private readonly topologyOf: (category: number) => Topology | undefined;
-  private readonly topologyCache = new Map<number, number>();
+  /** Encodes what add() is given; unused when batches come from elsewhere (addBatch). */
+  private readonly encoder: DrawableBatchEncoder;
   /** trunk[0] = current leaf … trunk[last] = current root. */
   private readonly trunk: OpenNode[] = [new OpenNode(0, 0)];
   private readonly treeDir: TreeDirEntry[] = [];
@@ -134,10 +138,9 @@ export class Slog2Writer {
   private rootPointer: BlockPointer = NULL_BLOCK;
   private rootBuffer: ShadowBuffer | undefined;
   private readonly usedCategories = new IntSet(1 << 16);
-  private readonly usedTopologies = new Set<number>();
+  /** Bit t set = topology t used. */
+  private usedTopologies = 0;
   private readonly usedLineIDs = new IntSet();
-  /** Topology code + 1 by category index (0 = not looked up yet), for indices in [0, 65536). */
-  private readonly topologyByCategory = new Int8Array(1 << 16);
   private readonly srcloc = new SourceLocationTableBuilder();
   /** Scratch: entry indices of one node list. */
   private subset = new Uint32Array(1024);
@@ -151,7 +154,11 @@ export class Slog2Writer {
     this.leafBytes = options.leafBytes ?? 65536;
     if (!Number.isInteger(this.fanout) || this.fanout < 2 || this.fanout > 32767) throw new RangeError(`children per node must be an integer in [2, 32767], got ${this.fanout}`);
     if (!Number.isInteger(this.leafBytes) || this.leafBytes < 64 || this.leafBytes > 0x7fffffff) throw new RangeError(`leaf byte size must be an integer in [64, 2^31-1], got ${this.leafBytes}`);
-    this.topologyOf = options.topologyOf;
+    const topologyOf = options.topologyOf;
+    this.encoder = new DrawableBatchEncoder((c) => {
+      if (topologyOf === undefined) throw new RangeError('SLOG-2 writer: add() needs the topologyOf option (or use addBatch)');
+      return topologyOf(c);
+    });
     // The placeholder header (§17: an unfinished file says so).
     this.enqueue(this.header(0, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK));
     this.offset = HEADER_BYTES;
@@ -162,34 +169,64 @@ export class Slog2Writer {
     return this.queuedBytes + this.chunkUsed;
   }
 
+  /** Drawables added so far. */
   get drawables(): number {
-    return this.count;
+    return this.count + this.encoder.pending;
   }
 
-  /** Adds one drawable (arrival order: non-decreasing latest time). */
+  /** Adds one drawable (arrival order: non-decreasing latest time); validated at once, placed in batches. */
   add(d: Drawable): void {
     if (this.finished) throw new Error('SLOG-2 writer: add() after finish()');
-    const size = this.check(d);
-    const leaf = this.trunk[0]!;
-    if (this.count > 0 && NODE_FIXED_BYTES + leaf.drawableBytes + 4 + size > this.leafBytes) this.switchToNextBranch();
-    let target: OpenNode | undefined;
-    for (const node of this.trunk) {
-      if (node.earliest <= d.earliest) {
-        target = node;
-        break;
+    this.encoder.add(d);
+    if (this.encoder.readyCount > 0) this.addEncoded();
+  }
+
+  /** Places every batch the internal encoder has sealed. */
+  private addEncoded(): void {
+    for (let b = this.encoder.takeReady(); b !== undefined; b = this.encoder.takeReady()) {
+      this.addBatch(b);
+      this.encoder.recycle(b);
+    }
+  }
+
+  /**
+   * Adds a batch of encoded drawables (arrival order, continuing the previous batch). The batch is
+   * not retained: it may be reused once this returns.
+   */
+  addBatch(b: DrawableBatch): void {
+    if (this.finished) throw new Error('SLOG-2 writer: addBatch() after finish()');
+    if (b.newSites.length > 0) this.srcloc.appendSites(b.firstNewSite, b.newSites);
+    const trunk = this.trunk;
+    for (let j = 0; j < b.count; j++) {
+      const earliest = b.earliest[j]!;
+      const latest = b.latest[j]!;
+      if (!(earliest <= latest) || latest < this.lastLatest) {
+        throw new RangeError(`drawable ${this.count} (category ${b.category[j]}) has bounds [${earliest}, ${latest}] after one ending at ${this.lastLatest}: input must be in non-decreasing end time`);
       }
+      // Entry = kind byte + body.
+      const entryBytes = b.entryBytes[j]!;
+      if (this.count > 0 && NODE_FIXED_BYTES + trunk[0]!.drawableBytes + 3 + entryBytes > this.leafBytes) this.switchToNextBranch();
+      let target: OpenNode | undefined;
+      for (let k = 0; k < trunk.length; k++) {
+        if (trunk[k]!.earliest <= earliest) {
+          target = trunk[k]!;
+          break;
+        }
+      }
+      if (target === undefined) {
+        target = trunk[trunk.length - 1]!;
+        target.lowerEarliest(earliest);
+      }
+      this.place(target, b, j, entryBytes);
+      this.lastLatest = latest;
+      this.count++;
     }
-    if (target === undefined) {
-      target = this.trunk[this.trunk.length - 1]!;
-      target.lowerEarliest(d.earliest);
-    }
-    this.place(target, d, size);
-    this.lastLatest = d.latest;
-    this.count++;
   }
 
   /** Hands queued blocks to the sink. */
   async drain(): Promise<void> {
+    this.encoder.flush();
+    this.addEncoded();
     this.flushChunk();
     for (let i = 0; i < this.queue.length; i++) {
       const item = this.queue[i]!;
@@ -203,6 +240,8 @@ export class Slog2Writer {
   /** Closes the tree and writes everything after it; the output is complete when this resolves. */
   async finish(trailer: Slog2Trailer): Promise<Slog2WriteSummary> {
     if (this.finished) throw new Error('SLOG-2 writer: finish() called twice');
+    this.encoder.flush();
+    this.addEncoded();
     if (this.count === 0) throw new Error('no drawables to write: an SLOG-2 file needs at least one tree node');
     this.finished = true;
     for (let i = 0; i < this.trunk.length; i++) {
@@ -242,74 +281,21 @@ export class Slog2Writer {
     return encodeHeader({ childrenPerNode: this.fanout, leafBytes: this.leafBytes, maxTreeDepth: depth, maxBufferBytes: this.maxBufferBytes, categories, lineIDMaps, treeRoot, treeDir });
   }
 
-  /** Validates a drawable and returns its byte size (without the kind byte). */
-  private check(d: Drawable): number {
-    if (!(d.earliest <= d.latest) || d.earliest === -Infinity || d.latest === Infinity) {
-      throw new RangeError(`drawable ${this.count} (category ${d.category}) has invalid time bounds [${d.earliest}, ${d.latest}]`);
+  /** Puts entry j of a batch into an open node: its bytes, keys and shadows. */
+  private place(node: OpenNode, b: DrawableBatch, j: number, entryBytes: number): void {
+    node.drawableBytes += entryBytes;
+    const lines = b.vertexLine;
+    const p1 = b.primitiveStart[j + 1]!;
+    for (let p = b.primitiveStart[j]!; p < p1; p++) {
+      this.usedTopologies |= 1 << b.primTopology[p]!;
+      this.usedCategories.add(b.primCategory[p]!);
+      const v1 = b.vertexStart[p + 1]!;
+      for (let v = b.vertexStart[p]!; v < v1; v++) this.usedLineIDs.add(lines[v]!);
+      node.buffer.add(b, p);
     }
-    if (d.latest < this.lastLatest) {
-      throw new RangeError(`drawable ${this.count} (category ${d.category}) ends at ${d.latest}, before the previous one (${this.lastLatest}): input must be in non-decreasing end time`);
-    }
-    if (d.kind === 'primitive') return this.checkPrimitive(d);
-    if (d.info && d.info.length > 32767) throw new RangeError(`drawable ${this.count}: info buffer of ${d.info.length} bytes exceeds 32767`);
-    if (d.primitives.length === 0 || d.primitives.length > 32767) throw new RangeError(`composite ${this.count} has ${d.primitives.length} members`);
-    let size = 8 + (d.info ? d.info.length : 0);
-    for (const p of d.primitives) size += this.checkPrimitive(p);
-    return size;
-  }
-
-  /** Validates a primitive body and returns its size (§7.2: 8 + infolen + 12·nverts). */
-  private checkPrimitive(p: Primitive): number {
-    const nverts = p.vertices.length;
-    if (nverts === 0 || nverts > 32767) throw new RangeError(`drawable ${this.count}: ${nverts} vertices`);
-    const infolen = p.info ? p.info.length : 0;
-    if (infolen > 32767) throw new RangeError(`drawable ${this.count}: info buffer of ${infolen} bytes exceeds 32767`);
-    return 8 + infolen + 12 * nverts;
-  }
-
-  private topology(category: number): number {
-    if (category >= 0 && category < 65536) {
-      const cached = this.topologyByCategory[category]!;
-      if (cached !== 0) return cached - 1;
-    }
-    let t = this.topologyCache.get(category);
-    if (t === undefined) {
-      const topo = this.topologyOf(category);
-      if (topo === undefined) throw new RangeError(`drawable ${this.count} uses category ${category}, which has no known topology`);
-      t = topologyNumber(topo);
-      this.topologyCache.set(category, t);
-      this.usedTopologies.add(t);
-      if (category >= 0 && category < 65536) this.topologyByCategory[category] = t + 1;
-    }
-    return t;
-  }
-
-  private place(node: OpenNode, d: Drawable, size: number): void {
-    node.drawableBytes += 1 + size;
-    let nestable = true;
-    let siteStart = -1;
-    let siteEnd = -1;
-    if (d.kind === 'composite') {
-      this.usedCategories.add(d.category);
-      for (const p of d.primitives) this.shadowPrimitive(node, p);
-    } else {
-      nestable = this.shadowPrimitive(node, d) === STATE;
-      const source = d.source;
-      if (source) {
-        if (source.start) siteStart = this.srcloc.site(source.start);
-        if (source.end) siteEnd = this.srcloc.site(source.end);
-      }
-    }
-    node.drawables.add(d, size, nestable, siteStart, siteEnd);
-  }
-
-  private shadowPrimitive(node: OpenNode, p: Primitive): number {
-    const t = this.topology(p.category);
-    this.usedCategories.add(p.category);
-    const vs = p.vertices;
-    for (let i = 0; i < vs.length; i++) this.usedLineIDs.add(vs[i]!.lineID);
-    node.buffer.add(t, p);
-    return t;
+    // A composite's own category is used too.
+    if (b.kind[j] === 1) this.usedCategories.add(b.category[j]!);
+    node.drawables.addFrom(b, j);
   }
 
   /** §11 step 1: close the full leaf and every ancestor that is not shared with the next branch. */
@@ -385,22 +371,27 @@ export class Slog2Writer {
   }
 
   /** One node list (§7.3) in drawing order, noting where located drawables end up. */
-  private writeList(w: ByteWriter, entries: NodeDrawables, which: number): void {
+  private writeList(w: ByteWriter, drawables: NodeDrawables, which: number): void {
+    const entries = drawables.columns;
     const wanted = which === NESTABLE_LIST ? 1 : 0;
     if (this.subset.length < entries.count) this.subset = new Uint32Array(Math.max(entries.count, this.subset.length * 2));
     const subset = this.subset;
     let n = 0;
-    for (let i = 0; i < entries.count; i++) if (entries.nestable[i] === wanted) subset[n++] = i;
+    const nestable = entries.nestable;
+    for (let i = 0; i < entries.count; i++) if (nestable[i] === wanted) subset[n++] = i;
     const order = drawingOrderOf(entries, subset, n);
     w.i32(n);
     const out = w.bytes;
+    const view = w.dataView;
     let at = w.pos;
+    const siteStart = entries.siteStart;
+    const siteEnd = entries.siteEnd;
     for (let k = 0; k < n; k++) {
       const i = order[k]!;
-      at = entries.copyEntry(i, out, at);
-      const a = entries.siteStart[i]!;
-      const b = entries.siteEnd[i]!;
-      if (a >= 0 || b >= 0) this.srcloc.addSites(which, k, a, b);
+      at = encodeEntry(entries, i, view, out, at);
+      const a = siteStart[i]!;
+      const z = siteEnd[i]!;
+      if (a >= 0 || z >= 0) this.srcloc.addSites(which, k, a, z);
     }
     w.pos = at;
   }
@@ -462,7 +453,7 @@ export class Slog2Writer {
     const records: CategoryRecord[] = [];
     const seen = new Set<number>();
     for (const c of PREVIEW_CATEGORIES) {
-      if (this.usedTopologies.has(topologyNumber(c.topology))) records.push({ category: c, incl: 0, excl: 0, count: 0 });
+      if ((this.usedTopologies & (1 << topologyNumber(c.topology))) !== 0) records.push({ category: c, incl: 0, excl: 0, count: 0 });
     }
     for (const c of all) {
       if (c.index < 0 || seen.has(c.index) || !this.usedCategories.has(c.index)) continue;

@@ -1,10 +1,13 @@
 /**
- * CLOG2/CLOG conversion → SLOG-2: streams the converter's drawable batches (already in arrival
- * order) into the one-pass writer, handing encoded nodes to the sink as they accumulate, and
- * finishes with the converter's final categories, Y maps and source-location counts.
+ * CLOG2/CLOG conversion → SLOG-2. The converter's drawables (already in arrival order) are encoded
+ * into DrawableBatches (`ConversionBatches`), and the batches are streamed into the one-pass writer
+ * (`writeDrawableBatches`), which hands encoded nodes to the sink as they accumulate and finishes
+ * with the converter's final categories, Y maps and source-location counts. The two halves also
+ * run in two threads (src/worker/converter.ts): batches are what crosses between them.
  */
-import type { ClogConversion } from '../../convert/result';
-import { Slog2Writer, type Slog2WriteSummary } from './slog2Writer';
+import type { ClogConversion, ConversionSummary } from '../../convert/result';
+import { DrawableBatchEncoder, type DrawableBatch } from './drawableBatch';
+import { Slog2Writer, type Slog2Trailer, type Slog2WriteSummary } from './slog2Writer';
 import type { OutputSink } from './sink';
 
 export interface WriteConversionOptions {
@@ -25,32 +28,73 @@ export interface ConversionWriteSummary extends Slog2WriteSummary {
   readonly droppedDrawables: number;
 }
 
-export async function writeConversion(conversion: ClogConversion, sink: OutputSink, options: WriteConversionOptions = {}): Promise<ConversionWriteSummary> {
-  const writer = new Slog2Writer(sink, {
-    childrenPerNode: options.childrenPerNode,
-    leafBytes: options.leafBytes,
-    topologyOf: (c) => conversion.category(c)?.topology,
-  });
-  const signal = options.signal;
-  let lastLatest = -Infinity;
-  let dropped = 0;
-  for await (const batch of conversion.batches) {
-    signal?.throwIfAborted();
-    for (let i = 0; i < batch.length; i++) {
-      const d = batch[i]!;
-      // The writer throws a RangeError on these (its input contract); a damaged file must not crash.
-      if (!(d.earliest <= d.latest) || !Number.isFinite(d.earliest) || !Number.isFinite(d.latest) || d.latest < lastLatest) {
-        dropped++;
-        continue;
+/** A conversion's drawables as encoded batches; `dropped` counts what the writer could not place. */
+export class ConversionBatches implements AsyncIterable<DrawableBatch> {
+  readonly encoder: DrawableBatchEncoder;
+  dropped = 0;
+
+  constructor(
+    private readonly conversion: ClogConversion,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.encoder = new DrawableBatchEncoder((c) => conversion.category(c)?.topology);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<DrawableBatch> {
+    const encoder = this.encoder;
+    for await (const drawables of this.conversion.batches) {
+      this.signal?.throwIfAborted();
+      for (let i = 0; i < drawables.length; i++) {
+        const d = drawables[i]!;
+        // The encoder throws a RangeError on these (the writer's input contract); a damaged file must not fail.
+        if (!encoder.acceptsTimes(d)) this.dropped++;
+        else encoder.add(d);
       }
-      lastLatest = d.latest;
-      writer.add(d);
+      for (let b = encoder.takeReady(); b !== undefined; b = encoder.takeReady()) yield b;
     }
+    this.signal?.throwIfAborted();
+    encoder.flush();
+    for (let b = encoder.takeReady(); b !== undefined; b = encoder.takeReady()) yield b;
+  }
+}
+
+export interface BatchWriteOptions extends WriteConversionOptions {
+  /** Called with each batch once the writer is done with it (for reuse). */
+  readonly recycle?: (batch: DrawableBatch) => void;
+  /** What to write after the tree: read once the batches have ended. */
+  readonly trailer: () => Slog2Trailer;
+  /** What to call the input in the "no drawables" error. */
+  readonly inputKind: () => string;
+}
+
+/** Writes a stream of encoded batches as one SLOG-2 file. */
+export async function writeDrawableBatches(batches: AsyncIterable<DrawableBatch>, sink: OutputSink, options: BatchWriteOptions): Promise<Slog2WriteSummary> {
+  const writer = new Slog2Writer(sink, { childrenPerNode: options.childrenPerNode, leafBytes: options.leafBytes });
+  const signal = options.signal;
+  for await (const batch of batches) {
+    signal?.throwIfAborted();
+    writer.addBatch(batch);
+    options.recycle?.(batch);
     if (writer.pendingBytes > DRAIN_BYTES) await writer.drain();
   }
   signal?.throwIfAborted();
-  const summary = conversion.summary;
-  if (writer.drawables === 0) throw new Error(`${summary.format.toUpperCase()} input has no drawables: nothing to write (an SLOG-2 file needs at least one)`);
-  const written = await writer.finish({ categories: summary.categories, lineIDMaps: summary.lineIDMaps, sourceLocations: summary.sourceLocations });
-  return { ...written, droppedDrawables: dropped };
+  if (writer.drawables === 0) throw new Error(`${options.inputKind()} input has no drawables: nothing to write (an SLOG-2 file needs at least one)`);
+  return writer.finish(options.trailer());
+}
+
+/** Converts and writes in this thread. */
+export async function writeConversion(conversion: ClogConversion, sink: OutputSink, options: WriteConversionOptions = {}): Promise<ConversionWriteSummary> {
+  const batches = new ConversionBatches(conversion, options.signal);
+  const written = await writeDrawableBatches(batches, sink, {
+    ...options,
+    recycle: (b) => batches.encoder.recycle(b),
+    trailer: () => conversionTrailer(conversion.summary),
+    inputKind: () => conversion.summary.format.toUpperCase(),
+  });
+  return { ...written, droppedDrawables: batches.dropped };
+}
+
+/** The writer's trailer from a finished conversion's summary. */
+export function conversionTrailer(summary: ConversionSummary): Slog2Trailer {
+  return { categories: summary.categories, lineIDMaps: summary.lineIDMaps, sourceLocations: summary.sourceLocations };
 }
