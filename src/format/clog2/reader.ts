@@ -60,6 +60,8 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 
 /** Largest communicator table we keep (entries). */
 const MAX_COMMS = 1 << 20;
+/** Cargo bytes are copied into slabs of this size (2048 records each). */
+const CARGO_SLAB_BYTES = 64 << 10;
 
 const enum Phase {
   Preamble,
@@ -83,6 +85,8 @@ export class Clog2Parser {
   private buf: Uint8Array = new Uint8Array(0);
   /** SRCLOC file names repeat: decode each distinct run once. */
   private readonly srclocFile = new FixedTextMemo();
+  private cargoSlab = new Uint8Array(CARGO_SLAB_BYTES);
+  private cargoUsed = 0;
   private dv: DataView = new DataView(this.buf.buffer);
   /** Absolute offset of buf[0]. */
   private bufStart = 0;
@@ -198,6 +202,22 @@ export class Clog2Parser {
     this.blockEnd += this.blockSize;
   }
 
+  /**
+   * A private copy of 32 cargo bytes, carved from a shared slab: a view is a small object, while
+   * slice() gives each copy its own backing store (an allocation outside the JS heap per record).
+   */
+  private cargoCopy(buf: Uint8Array, from: number): Uint8Array {
+    if (this.cargoUsed + 32 > this.cargoSlab.length) {
+      this.cargoSlab = new Uint8Array(CARGO_SLAB_BYTES);
+      this.cargoUsed = 0;
+    }
+    const slab = this.cargoSlab;
+    const at = this.cargoUsed;
+    for (let k = 0; k < 32; k++) slab[at + k] = buf[from + k]!;
+    this.cargoUsed = at + 32;
+    return slab.subarray(at, at + 32);
+  }
+
   private parseBlocks(): void {
     const sink = this.sink;
     const le = this.le;
@@ -263,7 +283,7 @@ export class Clog2Parser {
             sink.message(time, icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), dv.getInt32(b + 8, le), dv.getInt32(b + 12, le), dv.getInt32(b + 16, le));
             break;
           case 6: // CARGOEVT
-            sink.event(time, icomm, rank, thread, dv.getInt32(b, le), buf.slice(b + 8, b + 40));
+            sink.event(time, icomm, rank, thread, dv.getInt32(b, le), this.cargoCopy(buf, b + 8));
             break;
           case 1: // ENDBLOCK
             this.pos = pos;
