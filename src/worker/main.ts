@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { isFormatError } from '../format/bytes/formatError';
 import { isHostToWorker, type ConvertStart, type WorkerToHost } from '../protocol/worker';
 import { TargetExistsError } from '../io/atomicWrite';
-import { convertFile } from './convertJob';
+import { bundledConverterScript, convertFile } from './convertJob';
 
 /** Progress is posted at most this often (ms), plus at 100 %. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -27,6 +27,7 @@ async function runJob(m: ConvertStart): Promise<void> {
       childrenPerNode: m.childrenPerNode,
       leafBytes: m.leafBytes,
       signal: controller.signal,
+      converterScript: bundledConverterScript(),
       onProgress: (bytesRead, totalBytes) => {
         const now = Date.now();
         if (now - lastPost < PROGRESS_INTERVAL_MS && bytesRead < totalBytes) return;

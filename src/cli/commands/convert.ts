@@ -1,5 +1,5 @@
 /** `mpe-trace convert IN.clog2|IN.clog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]` */
-import { convertFile, defaultOutputPath } from '../../worker/convertJob';
+import { bundledConverterScript, convertFile, defaultOutputPath } from '../../worker/convertJob';
 import { intOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
 
@@ -35,6 +35,8 @@ export async function runConvert(argv: string[]): Promise<number> {
       leafBytes,
       force: args.flags.has('--force'),
       signal: controller.signal,
+      // Two threads (converter + writer) when dist/converter.js is installed next to the CLI.
+      converterScript: bundledConverterScript(),
       onProgress: tty
         ? (read, total) => {
             const percent = total > 0 ? Math.floor((100 * read) / total) : 100;

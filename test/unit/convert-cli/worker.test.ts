@@ -11,17 +11,23 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import { ConversionFailed, startConversion } from '../../../src/worker/client';
 import { convertFile } from '../../../src/worker/convertJob';
+import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { fixture, repoRoot } from '../../helpers/paths';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-worker-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** dist/worker.js and, next to it as in dist/, the converter thread it starts (dist/converter.js). */
 function buildWorker(): string {
-  const out = path.join(dir, 'worker.js');
   const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
-  const r = spawnSync(esbuild, [path.join(repoRoot, 'src/worker/main.ts'), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return out;
+  for (const [entry, name] of [
+    ['src/worker/main.ts', 'worker.js'],
+    ['src/worker/converter.ts', 'converter.js'],
+  ] as const) {
+    const r = spawnSync(esbuild, [path.join(repoRoot, entry), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${path.join(dir, name)}`, '--log-level=warning'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  }
+  return path.join(dir, 'worker.js');
 }
 
 const workerJs = buildWorker();
@@ -63,10 +69,19 @@ test('a worker conversion keeps the host event loop under 50 ms of lag and equal
 test('cancelling a worker conversion rejects with "cancelled" and leaves no file', async () => {
   const out = path.join(dir, 'cancel');
   fs.mkdirSync(out);
+  // Large enough (~40 MB, ~0.5 s of conversion) that the cancel sent at the first progress
+  // report arrives mid-stream: bigrun converts faster than a progress round trip.
+  const big = path.join(dir, 'cancel-input.clog2');
+  await synthesizeClog2File(big, { ranks: 8, bytes: 40e6, srcloc: true, seed: 7 });
   const output = path.join(out, 'c.slog2');
   let run: ReturnType<typeof startConversion> | undefined;
-  run = startConversion(workerJs, { input, output, force: false }, () => run?.cancel());
+  run = startConversion(workerJs, { input: big, output, force: false }, () => run?.cancel());
   await assert.rejects(run.done, (e: unknown) => e instanceof ConversionFailed && e.reason === 'cancelled');
+  assert.deepEqual(fs.readdirSync(out), []);
+  // Cancelled before it has read anything (the cancel follows the start message at once).
+  const early = startConversion(workerJs, { input: big, output, force: false }, () => undefined);
+  early.cancel();
+  await assert.rejects(early.done, (e: unknown) => e instanceof ConversionFailed && e.reason === 'cancelled');
   assert.deepEqual(fs.readdirSync(out), []);
 });
 

@@ -1,0 +1,83 @@
+/**
+ * The protocol between a conversion's writer thread and its converter thread
+ * (src/worker/converter.ts): the converter thread reads and converts the input and posts the
+ * drawables as encoded batches (their buffers transferred, not copied); the writer thread sends
+ * each batch back once written, which is both buffer reuse and flow control — the converter keeps
+ * at most a few batches in flight, so memory stays bounded however fast it runs.
+ */
+import type { ConversionSummary } from '../format/convert/result';
+import type { DrawableBatch } from '../format/slog2/writer/drawableBatch';
+
+//#region writer → converter
+
+export interface ReaderStart {
+  readonly kind: 'start';
+  readonly input: string;
+  readonly referenceQuirks: boolean;
+}
+
+/** A batch the writer is done with (the converter reuses it; one more batch may be sent). */
+export interface ReaderRecycle {
+  readonly kind: 'recycle';
+  readonly batch: DrawableBatch;
+}
+
+export type WriterToReader = ReaderStart | ReaderRecycle;
+
+//#endregion
+
+//#region converter → writer
+
+export interface ReaderBatch {
+  readonly kind: 'batch';
+  readonly batch: DrawableBatch;
+  /** Input bytes read so far (of the file on disk) and the file size. */
+  readonly bytesRead: number;
+  readonly totalBytes: number;
+}
+
+/** The input has been read to the end; every batch has been sent. */
+export interface ReaderDone {
+  readonly kind: 'done';
+  readonly format: 'clog2' | 'clog';
+  readonly inputBytes: number;
+  readonly summary: ConversionSummary;
+  /** Drawables the one-pass writer could not place (damaged input), dropped. */
+  readonly dropped: number;
+}
+
+/** Enough of an Error to rebuild it on the other side (FormatError fields, errno code). */
+export interface SerializedError {
+  readonly name: string;
+  readonly message: string;
+  readonly file?: string;
+  readonly offset?: number;
+  readonly detail?: string;
+  readonly code?: string;
+}
+
+export interface ReaderFailed {
+  readonly kind: 'error';
+  readonly error: SerializedError;
+}
+
+export type ReaderToWriter = ReaderBatch | ReaderDone | ReaderFailed;
+
+//#endregion
+
+function isRecord(m: unknown): m is Record<string, unknown> {
+  return typeof m === 'object' && m !== null;
+}
+
+export function isWriterToReader(m: unknown): m is WriterToReader {
+  if (!isRecord(m)) return false;
+  if (m.kind === 'start') return typeof m.input === 'string' && typeof m.referenceQuirks === 'boolean';
+  return m.kind === 'recycle' && isRecord(m.batch);
+}
+
+export function isReaderToWriter(m: unknown): m is ReaderToWriter {
+  if (!isRecord(m)) return false;
+  if (m.kind === 'batch') return isRecord(m.batch) && typeof m.bytesRead === 'number' && typeof m.totalBytes === 'number';
+  if (m.kind === 'done') return (m.format === 'clog2' || m.format === 'clog') && isRecord(m.summary) && typeof m.dropped === 'number' && typeof m.inputBytes === 'number';
+  return m.kind === 'error' && isRecord(m.error) && typeof m.error.message === 'string';
+}

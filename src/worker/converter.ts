@@ -1,0 +1,71 @@
+// worker_threads entry: the converter half of a two-thread conversion (see converterClient.ts).
+// It reads and converts the input, encodes the drawables into batches and posts them, keeping at
+// most MAX_IN_FLIGHT batches unreturned; protocol in src/protocol/converter.ts. It is stopped
+// by terminate() when the writer is cancelled or fails.
+import { parentPort } from 'node:worker_threads';
+import type { DrawableBatch } from '../format/slog2/writer/drawableBatch';
+import { batchBuffers } from '../format/slog2/writer/drawableBatch';
+import { ConversionBatches } from '../format/slog2/writer/writeConversion';
+import { isWriterToReader, type ReaderStart, type ReaderToWriter, type SerializedError } from '../protocol/converter';
+import { openConversionInput } from './conversionInput';
+
+/** Batches posted and not yet sent back: ~2.5 MiB each, so a few MiB of drawables between the threads. */
+const MAX_IN_FLIGHT = 3;
+
+let recycled: ((b: DrawableBatch) => void) | undefined;
+let inFlight = 0;
+let wake: (() => void) | undefined;
+
+function post(m: ReaderToWriter, transfer: ArrayBuffer[] = []): void {
+  parentPort?.postMessage(m, transfer);
+}
+
+export function serializeError(e: unknown): SerializedError {
+  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
+  const f = e as Error & { file?: unknown; offset?: unknown; detail?: unknown; code?: unknown };
+  return {
+    name: e.name,
+    message: e.message,
+    file: typeof f.file === 'string' ? f.file : undefined,
+    offset: typeof f.offset === 'number' ? f.offset : undefined,
+    detail: typeof f.detail === 'string' ? f.detail : undefined,
+    code: typeof f.code === 'string' ? f.code : undefined,
+  };
+}
+
+async function run(m: ReaderStart): Promise<void> {
+  let bytesRead = 0;
+  let totalBytes = 0;
+  const { file, format, conversion } = await openConversionInput(m.input, {
+    referenceQuirks: m.referenceQuirks,
+    onProgress: (read, total) => {
+      bytesRead = read;
+      totalBytes = total;
+    },
+  });
+  try {
+    const batches = new ConversionBatches(conversion);
+    recycled = (b) => batches.encoder.recycle(b);
+    for await (const batch of batches) {
+      while (inFlight >= MAX_IN_FLIGHT) await new Promise<void>((resolve) => (wake = resolve));
+      inFlight++;
+      post({ kind: 'batch', batch, bytesRead, totalBytes }, batchBuffers(batch));
+    }
+    post({ kind: 'done', format, inputBytes: file.size, summary: conversion.summary, dropped: batches.dropped });
+  } finally {
+    await file.close();
+  }
+}
+
+parentPort?.on('message', (m: unknown) => {
+  if (!isWriterToReader(m)) return;
+  if (m.kind === 'recycle') {
+    inFlight--;
+    recycled?.(m.batch);
+    const w = wake;
+    wake = undefined;
+    w?.();
+  } else {
+    run(m).catch((e: unknown) => post({ kind: 'error', error: serializeError(e) }));
+  }
+});

@@ -1,0 +1,117 @@
+/**
+ * The writer thread's side of a two-thread conversion: starts the converter thread
+ * (dist/converter.js), yields the drawable batches it posts, and sends each back once written.
+ * Errors of the converter thread are rebuilt here (a FormatError stays a FormatError naming the
+ * file and byte offset); if the thread dies without answering (crash, heap cap) iteration fails
+ * with a clear message instead of waiting forever. close() always stops the thread.
+ */
+import { Worker } from 'node:worker_threads';
+import { FormatError } from '../format/bytes/formatError';
+import { batchBuffers, type DrawableBatch } from '../format/slog2/writer/drawableBatch';
+import { isReaderToWriter, type ReaderDone, type ReaderToWriter, type SerializedError, type WriterToReader } from '../protocol/converter';
+
+export interface ConverterThreadOptions {
+  readonly referenceQuirks?: boolean;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Heap cap of the converter thread (MB). */
+  readonly maxHeapMB?: number;
+}
+
+/**
+ * The converter holds open states and pending messages, not the trace: far below this. Not lower:
+ * V8 sizes the young generation from the cap, and under ~2 GB the converter's short-lived
+ * drawable objects cost 1.3–1.5× the time in garbage collection (measured on the 300 MB bench).
+ */
+const DEFAULT_MAX_HEAP_MB = 2048;
+
+export function deserializeError(e: SerializedError): Error {
+  if (e.name === 'FormatError' && e.file !== undefined && e.offset !== undefined && e.detail !== undefined) return new FormatError(e.file, e.offset, e.detail);
+  const error = e.name === 'RangeError' ? new RangeError(e.message) : new Error(e.message);
+  if (e.code !== undefined) (error as NodeJS.ErrnoException).code = e.code;
+  return error;
+}
+
+export class ConverterThread implements AsyncIterable<DrawableBatch> {
+  private readonly worker: Worker;
+  private readonly inbox: ReaderToWriter[] = [];
+  private wake: (() => void) | undefined;
+  private failure: Error | undefined;
+  private finished: ReaderDone | undefined;
+  private closed = false;
+
+  constructor(
+    script: string,
+    input: string,
+    private readonly options: ConverterThreadOptions = {},
+  ) {
+    this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB } });
+    this.worker.on('message', (m: unknown) => {
+      if (isReaderToWriter(m)) this.inbox.push(m);
+      else this.fail(new Error('conversion: unexpected message from the converter thread'));
+      this.notify();
+    });
+    this.worker.on('error', (e: Error) => {
+      const oom = (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      this.fail(oom ? new Error(`converting ${input} needs more memory than the converter thread's ${options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB} MB heap cap`) : e);
+    });
+    this.worker.on('exit', (code) => {
+      if (!this.finished) this.fail(new Error(`the converter thread stopped before the end of ${input} (exit code ${code})`));
+    });
+    options.signal?.addEventListener('abort', () => this.notify(), { once: true });
+    this.send({ kind: 'start', input, referenceQuirks: options.referenceQuirks ?? false });
+  }
+
+  /** What the converter reported at the end of the input; available once iteration has ended. */
+  get result(): ReaderDone {
+    if (!this.finished) throw new Error('internal error: conversion result read before the end of the input');
+    return this.finished;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<DrawableBatch> {
+    for (;;) {
+      this.options.signal?.throwIfAborted();
+      const m = this.inbox.shift();
+      if (m === undefined) {
+        if (this.failure) throw this.failure;
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        continue;
+      }
+      if (m.kind === 'error') throw deserializeError(m.error);
+      if (m.kind === 'done') {
+        this.finished = m;
+        this.options.onProgress?.(m.inputBytes, m.inputBytes);
+        return;
+      }
+      this.options.onProgress?.(m.bytesRead, m.totalBytes);
+      yield m.batch;
+    }
+  }
+
+  /** Returns a written batch to the converter (reuse, and room for the next one). */
+  recycle(batch: DrawableBatch): void {
+    if (!this.closed && !this.finished) this.send({ kind: 'recycle', batch }, batchBuffers(batch));
+  }
+
+  /** Stops the converter thread (idempotent). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.worker.terminate();
+  }
+
+  private send(m: WriterToReader, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(m, transfer);
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e;
+    this.notify();
+  }
+
+  private notify(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+}

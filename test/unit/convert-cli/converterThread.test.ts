@@ -1,0 +1,104 @@
+// The two-thread conversion (converter thread dist/converter.js + writer thread) against the
+// one-thread one: the same output bytes and the same summary for every fixture trace, the same
+// error (a FormatError keeps its file and byte offset across the thread boundary) for every input
+// that fails, and cancellation or a dead converter thread leave no file behind.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FormatError } from '../../../src/format/bytes/formatError';
+import { synthesizeClog2File } from '../../../src/io/synthFile';
+import { convertFile, type ConvertJobResult } from '../../../src/worker/convertJob';
+import { fixture, fixturesDir, repoRoot, sharedTracesDir } from '../../helpers/paths';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-threads-'));
+process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+
+function build(entry: string, name: string): string {
+  const out = path.join(dir, name);
+  const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
+  const r = spawnSync(esbuild, [path.join(repoRoot, entry), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return out;
+}
+
+const converterScript = build('src/worker/converter.ts', 'converter.js');
+
+/** Every fixture trace, the fuzzer's regression inputs (some of which fail), and the upstream CLOG files when present. */
+function inputs(): string[] {
+  const traces = fs.readdirSync(fixturesDir).filter((f) => /\.clog2(\.gz)?$/.test(f)).map((f) => fixture(f));
+  const regressions = fs.readdirSync(path.join(fixturesDir, 'regressions')).filter((f) => f.endsWith('.bin')).map((f) => path.join(fixturesDir, 'regressions', f));
+  const upstream = sharedTracesDir ? path.join(sharedTracesDir, 'upstream') : undefined;
+  const clogs = upstream && fs.existsSync(upstream) ? fs.readdirSync(upstream).filter((f) => /\.clog2?$/.test(f)).map((f) => path.join(upstream, f)) : [];
+  return [...traces, ...regressions, ...clogs];
+}
+
+type Outcome = { ok: true; bytes: Buffer; result: Omit<ConvertJobResult, 'output'> } | { ok: false; error: unknown };
+
+async function outcome(input: string, output: string, threads: boolean): Promise<Outcome> {
+  try {
+    const r = await convertFile(input, output, { force: true, converterScript: threads ? converterScript : undefined });
+    const { output: _, ...result } = r;
+    return { ok: true, bytes: fs.readFileSync(output), result };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+for (const input of inputs()) {
+  test(`two threads = one thread: ${path.basename(input)}`, async () => {
+    const one = await outcome(input, path.join(dir, 'one.slog2'), false);
+    const two = await outcome(input, path.join(dir, 'two.slog2'), true);
+    if (one.ok && two.ok) {
+      assert.ok(one.bytes.equals(two.bytes), 'same output bytes');
+      assert.deepEqual(two.result, one.result);
+    } else if (!one.ok && !two.ok) {
+      const [a, b] = [one.error as Error, two.error as Error];
+      assert.equal(b.message, a.message);
+      assert.equal(b.constructor, a.constructor);
+      if (a instanceof FormatError) assert.equal((b as FormatError).offset, a.offset);
+    } else assert.fail(`one thread ${one.ok ? 'succeeded' : `failed: ${String((one as { error: unknown }).error)}`}, two threads ${two.ok ? 'succeeded' : `failed: ${String((two as { error: unknown }).error)}`}`);
+  });
+}
+
+test('a missing input fails with ENOENT, not a hang', async () => {
+  await assert.rejects(convertFile(path.join(dir, 'missing.clog2'), path.join(dir, 'm.slog2'), { converterScript }), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT');
+  assert.equal(fs.existsSync(path.join(dir, 'm.slog2')), false);
+});
+
+test('aborting mid-stream rejects and leaves no file', async () => {
+  const big = path.join(dir, 'big.clog2');
+  await synthesizeClog2File(big, { ranks: 8, bytes: 25e6, srcloc: true, seed: 3 });
+  const out = path.join(dir, 'abort');
+  fs.mkdirSync(out);
+  const controller = new AbortController();
+  let reports = 0;
+  await assert.rejects(
+    convertFile(big, path.join(out, 'a.slog2'), {
+      converterScript,
+      signal: controller.signal,
+      onProgress: (read, total) => {
+        if (++reports === 2) {
+          assert.ok(read < total, 'aborted before the end');
+          controller.abort(new Error('stop'));
+        }
+      },
+    }),
+    /stop/,
+  );
+  assert.deepEqual(fs.readdirSync(out), []);
+});
+
+test('a converter thread that dies leaves no file and says so', async () => {
+  const crashing = path.join(dir, 'crashing.js');
+  fs.writeFileSync(crashing, "require('node:worker_threads').parentPort.once('message', () => { throw new Error('simulated converter crash'); });\n");
+  const out = path.join(dir, 'crash');
+  fs.mkdirSync(out);
+  await assert.rejects(convertFile(fixture('ring_p2p_4.clog2'), path.join(out, 'c.slog2'), { converterScript: crashing }), /simulated converter crash/);
+  const silent = path.join(dir, 'silent.js');
+  fs.writeFileSync(silent, "require('node:worker_threads').parentPort.once('message', () => process.exit(3));\n");
+  await assert.rejects(convertFile(fixture('ring_p2p_4.clog2'), path.join(out, 'c.slog2'), { converterScript: silent }), /converter thread stopped before the end of .*ring_p2p_4\.clog2 \(exit code 3\)/);
+  assert.deepEqual(fs.readdirSync(out), []);
+});
