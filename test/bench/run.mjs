@@ -22,7 +22,8 @@ const outdir = path.join(root, 'out', 'bench');
 fs.rmSync(outdir, { recursive: true, force: true });
 fs.mkdirSync(outdir, { recursive: true });
 await esbuild.build({
-  entryPoints: benches.map((f) => path.join(benchDir, f)),
+  // The converter thread's script sits next to the benches, where bundledConverterScript() looks.
+  entryPoints: [...benches.map((f) => path.join(benchDir, f)), { in: path.join(root, 'src', 'worker', 'converter.ts'), out: 'converter' }],
   outdir,
   bundle: true,
   platform: 'node',
