@@ -44,13 +44,10 @@ export class Shadow {
   readonly lineIDs: readonly number[];
   /** Set when the node's latest time is fixed (own shadows) or copied from a child shadow. */
   weights: Map<number, Weight> | undefined;
-  /**
-   * Own real members in insertion order, as plain numbers (bounds, category) — all the weights
-   * need — so no drawable object is retained or re-read; positions per category (own shadows only).
-   */
-  memberEarliest: number[] | undefined;
-  memberLatest: number[] | undefined;
-  memberCategory: number[] | undefined;
+  /** Own real members (their bounds and categories are in the buffer's MemberColumns); 0 once finalized. */
+  memberCount = 0;
+  /** Position in its buffer's `shadows` (what MemberColumns.shadow refers to). */
+  index = -1;
   /** Child shadows merged into an own state shadow: their time covers reduce exclusive time. */
   childShadows: Shadow[] | undefined;
 
@@ -73,7 +70,7 @@ export class Shadow {
     return previewCategory(this.topology);
   }
 
-  /** A new shadow of one real primitive (primitive p of `cols`). */
+  /** A new shadow of one real primitive (primitive p of `cols`); the caller records the member. */
   static fromPrimitive(key: number | string, cols: PrimitiveColumns, p: number): Shadow {
     const topology = cols.primTopology[p]!;
     const v0 = cols.vertexStart[p]!;
@@ -84,13 +81,9 @@ export class Shadow {
       times[i] = cols.vertexTime[v0 + i]!;
       lines[i] = cols.vertexLine[v0 + i]!;
     }
-    const e = cols.primEarliest[p]!;
-    const l = cols.primLatest[p]!;
-    const s = new Shadow(topology, key, times, lines, e, l);
+    const s = new Shadow(topology, key, times, lines, cols.primEarliest[p]!, cols.primLatest[p]!);
     s.numRealObjs = 1;
-    s.memberEarliest = [e];
-    s.memberLatest = [l];
-    s.memberCategory = [cols.primCategory[p]!];
+    s.memberCount = 1;
     if (topology === STATE) s.childShadows = [];
     return s;
   }
@@ -104,7 +97,7 @@ export class Shadow {
     return s;
   }
 
-  /** Adds real primitive p of `cols` (same key): mean vertex times, union bounds, one more member. */
+  /** Adds real primitive p of `cols` (same key): mean vertex times, union bounds; the caller records the member. */
   addPrimitive(cols: PrimitiveColumns, p: number): void {
     const n = this.numRealObjs;
     const v0 = cols.vertexStart[p]!;
@@ -116,31 +109,7 @@ export class Shadow {
     if (e < this.earliest) this.earliest = e;
     if (l > this.latest) this.latest = l;
     this.numRealObjs = n + 1;
-    this.memberEarliest!.push(e);
-    this.memberLatest!.push(l);
-    this.memberCategory!.push(cols.primCategory[p]!);
-  }
-
-  /** §12.2 first half: inclusive ratios and counts of the own members, once the bounds are final. */
-  initializeWeights(): void {
-    const categories = this.memberCategory;
-    if (!categories) return;
-    const weights = this.weights ?? new Map<number, Weight>();
-    const duration = this.latest - this.earliest;
-    const earliest = this.memberEarliest!;
-    const latest = this.memberLatest!;
-    // Per category, members summed in insertion order (Java float accumulation, §12.2).
-    let w: Weight | undefined;
-    for (let k = 0; k < categories.length; k++) {
-      const c = categories[k]!;
-      if (w === undefined || w.category !== c) {
-        w = weights.get(c);
-        if (w === undefined) weights.set(c, (w = { category: c, incl: 0, excl: 0, count: 0 }));
-      }
-      w.incl = f32(w.incl + f32((latest[k]! - earliest[k]!) / duration));
-      w.count++;
-    }
-    this.weights = weights;
+    this.memberCount++;
   }
 
   /** §12.1 merge of a child's finished shadow with the same key. */
@@ -175,82 +144,135 @@ export class Shadow {
     if (this.childShadows) this.childShadows.push(c);
   }
 
-  /** §12.2 second half: exclusive ratios of own state members (nesting and child covers), then drop members. */
-  finalizeWeights(): void {
-    const categories = this.memberCategory;
-    if (this.childShadows && categories) {
-      const exclusion = this.exclusiveDurations();
-      const duration = this.latest - this.earliest;
-      // Per category, the exclusive ratios summed in insertion order, then added once (§12.2).
-      const sums = new Map<number, number>();
-      for (let k = 0; k < categories.length; k++) {
-        const c = categories[k]!;
-        sums.set(c, f32((sums.get(c) ?? 0) + f32(exclusion[k]! / duration)));
-      }
-      for (const [c, excl] of sums) {
-        const w = this.weights!.get(c)!;
-        w.excl = f32(w.excl + excl);
-      }
-    }
-    this.memberEarliest = undefined;
-    this.memberLatest = undefined;
-    this.memberCategory = undefined;
-    this.childShadows = undefined;
-  }
-
   /**
-   * Exclusive duration of each own member: its duration minus its overlap with every merged child
-   * shadow, minus the exclusive durations of the states directly nested in it. Members equal in
-   * drawing order count once (the reference keeps them in a sorted set); the others keep 0.
+   * §12.2 second half for an own state shadow: the exclusive ratios of its members (given in
+   * insertion order), summed per category in that order, then added once.
    */
-  private exclusiveDurations(): Float64Array {
-    const earliest = this.memberEarliest!;
-    const latest = this.memberLatest!;
-    const category = this.memberCategory!;
-    const children = this.childShadows!;
-    const n = earliest.length;
-    ensureMemberScratch(n);
-    const exclusion = scratchExclusion;
-    exclusion.fill(0, 0, n);
-    // Members share this shadow's lineIDs, so drawing order reduces to earliest ↑, latest ↓, category ↑.
-    let sorted = true;
-    for (let i = 1; i < n && sorted; i++) if (compareMembers(earliest, latest, category, i - 1, i) > 0) sorted = false;
-    const order = scratchOrder.subarray(0, n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    if (!sorted) sortMembers(order, earliest, latest, category);
-    const stack = scratchStack;
-    let depth = 0;
-    let previous = -1;
+  addExclusiveWeights(earliest: Float64Array, latest: Float64Array, category: Int32Array, n: number): void {
+    const exclusion = exclusiveDurations(earliest, latest, category, n, this.childShadows!);
+    const duration = this.latest - this.earliest;
+    const sums = new Map<number, number>();
     for (let k = 0; k < n; k++) {
-      const idx = order[k]!;
-      if (previous >= 0 && compareMembers(earliest, latest, category, previous, idx) === 0) continue;
-      previous = idx;
-      const e = earliest[idx]!;
-      const l = latest[idx]!;
-      let ex = l - e;
-      for (let c = children.length - 1; c >= 0; c--) {
-        const child = children[c]!;
-        if (!(e > child.latest || child.earliest > l)) ex -= Math.min(l, child.latest) - Math.max(e, child.earliest);
-      }
-      exclusion[idx] = ex;
-      while (depth > 0) {
-        const top = stack[depth - 1]!;
-        if (earliest[top]! <= e && l <= latest[top]!) {
-          exclusion[top] -= ex;
-          break;
-        }
-        depth--;
-      }
-      stack[depth++] = idx;
+      const c = category[k]!;
+      sums.set(c, f32((sums.get(c) ?? 0) + f32(exclusion[k]! / duration)));
     }
-    return exclusion;
+    for (const [c, excl] of sums) {
+      const w = this.weights!.get(c)!;
+      w.excl = f32(w.excl + excl);
+    }
   }
 
-  byteSize(): number {
-    const nweights = this.weights ? this.weights.size : new Set(this.memberCategory).size;
+  /** Record size with `nweights` weights (§7.4). */
+  byteSize(nweights: number): number {
     return 36 + 12 * this.times.length + 20 * nweights;
   }
 }
+
+/**
+ * Exclusive duration of each member (earliest/latest/category[0..n), insertion order): its duration
+ * minus its overlap with every merged child shadow, minus the exclusive durations of the states
+ * directly nested in it. Members equal in drawing order count once (the reference keeps them in a
+ * sorted set); the others keep 0.
+ */
+function exclusiveDurations(earliest: Float64Array, latest: Float64Array, category: Int32Array, n: number, children: readonly Shadow[]): Float64Array {
+  ensureMemberScratch(n);
+  const exclusion = scratchExclusion;
+  exclusion.fill(0, 0, n);
+  // Members share this shadow's lineIDs, so drawing order reduces to earliest ↑, latest ↓, category ↑.
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) if (compareMembers(earliest, latest, category, i - 1, i) > 0) sorted = false;
+  const order = scratchOrder.subarray(0, n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  if (!sorted) sortMembers(order, earliest, latest, category);
+  const stack = scratchStack;
+  let depth = 0;
+  let previous = -1;
+  for (let k = 0; k < n; k++) {
+    const idx = order[k]!;
+    if (previous >= 0 && compareMembers(earliest, latest, category, previous, idx) === 0) continue;
+    previous = idx;
+    const e = earliest[idx]!;
+    const l = latest[idx]!;
+    let ex = l - e;
+    for (let c = children.length - 1; c >= 0; c--) {
+      const child = children[c]!;
+      if (!(e > child.latest || child.earliest > l)) ex -= Math.min(l, child.latest) - Math.max(e, child.earliest);
+    }
+    exclusion[idx] = ex;
+    while (depth > 0) {
+      const top = stack[depth - 1]!;
+      if (earliest[top]! <= e && l <= latest[top]!) {
+        exclusion[top] -= ex;
+        break;
+      }
+      depth--;
+    }
+    stack[depth++] = idx;
+  }
+  return exclusion;
+}
+
+/**
+ * The own real members of one node's shadows, in insertion order, as columns: bounds and category
+ * (all the weights need) and the shadow each belongs to. Off the JS heap and reused from node to
+ * node, so the writer allocates nothing per drawable.
+ */
+class MemberColumns {
+  count = 0;
+  shadow = new Int32Array(4096);
+  earliest = new Float64Array(4096);
+  latest = new Float64Array(4096);
+  category = new Int32Array(4096);
+
+  push(shadow: number, earliest: number, latest: number, category: number): void {
+    const i = this.count;
+    if (i === this.shadow.length) this.grow();
+    this.shadow[i] = shadow;
+    this.earliest[i] = earliest;
+    this.latest[i] = latest;
+    this.category[i] = category;
+    this.count = i + 1;
+  }
+
+  private grow(): void {
+    const n = this.shadow.length * 2;
+    const s = new Int32Array(n);
+    s.set(this.shadow);
+    this.shadow = s;
+    const e = new Float64Array(n);
+    e.set(this.earliest);
+    this.earliest = e;
+    const l = new Float64Array(n);
+    l.set(this.latest);
+    this.latest = l;
+    const c = new Int32Array(n);
+    c.set(this.category);
+    this.category = c;
+  }
+}
+
+/** Scratch for grouping a buffer's members by shadow (the writer is single-threaded; used at once). */
+const grouping = { earliest: new Float64Array(4096), latest: new Float64Array(4096), category: new Int32Array(4096), starts: new Uint32Array(257), fill: new Uint32Array(256) };
+
+function groupScratch(members: number, shadows: number): typeof grouping {
+  if (grouping.earliest.length < members) {
+    let n = grouping.earliest.length;
+    while (n < members) n *= 2;
+    grouping.earliest = new Float64Array(n);
+    grouping.latest = new Float64Array(n);
+    grouping.category = new Int32Array(n);
+  }
+  if (grouping.fill.length < shadows) {
+    let n = grouping.fill.length;
+    while (n < shadows) n *= 2;
+    grouping.starts = new Uint32Array(n + 1);
+    grouping.fill = new Uint32Array(n);
+  }
+  return grouping;
+}
+
+/** Released member columns (one per open node is in use at a time). */
+const memberPool: MemberColumns[] = [];
 
 /** Reusable arrays for exclusiveDurations (single-threaded writer; consumed before the next call). */
 let scratchExclusion = new Float64Array(1024);
@@ -273,7 +295,7 @@ let scratchBuckets = new Uint32Array(1025);
  * time, then insertion sort inside each bucket on the full key; crowded buckets use the built-in
  * sort. Same scheme as drawingOrderIndex.
  */
-function sortMembers(order: Uint32Array, earliest: readonly number[], latest: readonly number[], category: readonly number[]): void {
+function sortMembers(order: Uint32Array, earliest: Float64Array, latest: Float64Array, category: Int32Array): void {
   const n = order.length;
   let min = Infinity;
   let max = -Infinity;
@@ -312,7 +334,7 @@ function sortMembers(order: Uint32Array, earliest: readonly number[], latest: re
   }
 }
 
-function compareMembers(earliest: readonly number[], latest: readonly number[], category: readonly number[], a: number, b: number): number {
+function compareMembers(earliest: Float64Array, latest: Float64Array, category: Int32Array, a: number, b: number): number {
   const ea = earliest[a]!;
   const eb = earliest[b]!;
   if (ea !== eb) return ea < eb ? -1 : 1;
@@ -381,12 +403,15 @@ export class ShadowBuffer {
   /** Index: (lineID·4 + topology) → shadow, for keys of one vertex or two on the same line. */
   private readonly byLine: (Shadow | undefined)[] = [];
   private readonly byKey = new Map<number | string, Shadow>();
+  /** Own members, from the first add() until finalizeWeights(). */
+  private members: MemberColumns | undefined;
 
   private find(key: number | string): Shadow | undefined {
     return typeof key === 'number' && key < LINE_INDEX_LIMIT ? this.byLine[key] : this.byKey.get(key);
   }
 
   private insert(s: Shadow): void {
+    s.index = this.shadows.length;
     this.shadows.push(s);
     const key = s.key;
     if (typeof key === 'number' && key < LINE_INDEX_LIMIT) {
@@ -398,13 +423,50 @@ export class ShadowBuffer {
   /** Adds real primitive p of `cols` to the shadow of its key. */
   add(cols: PrimitiveColumns, p: number): void {
     const key = shadowKey(cols, p);
-    const s = this.find(key);
-    if (s === undefined) this.insert(Shadow.fromPrimitive(key, cols, p));
+    let s = this.find(key);
+    if (s === undefined) this.insert((s = Shadow.fromPrimitive(key, cols, p)));
     else s.addPrimitive(cols, p);
+    let members = this.members;
+    if (members === undefined) {
+      members = this.members = memberPool.pop() ?? new MemberColumns();
+      members.count = 0;
+    }
+    members.push(s.index, cols.primEarliest[p]!, cols.primLatest[p]!, cols.primCategory[p]!);
   }
 
+  /**
+   * §12.2 first half, once the bounds are final: each own shadow's inclusive ratios and counts per
+   * category, its members summed in insertion order (Java float accumulation). Members are visited
+   * in insertion order across shadows, which is insertion order within each.
+   */
   initializeWeights(): void {
-    for (const s of this.shadows) s.initializeWeights();
+    const members = this.members;
+    if (members === undefined) return;
+    const shadows = this.shadows;
+    const durations = new Float64Array(shadows.length);
+    for (const s of shadows) {
+      if (s.memberCount === 0) continue;
+      s.weights ??= new Map<number, Weight>();
+      durations[s.index] = s.latest - s.earliest;
+    }
+    const shadowOf = members.shadow;
+    const earliest = members.earliest;
+    const latest = members.latest;
+    const category = members.category;
+    let last = -1;
+    let w: Weight | undefined;
+    for (let k = 0; k < members.count; k++) {
+      const si = shadowOf[k]!;
+      const c = category[k]!;
+      if (w === undefined || si !== last || w.category !== c) {
+        const weights = shadows[si]!.weights!;
+        w = weights.get(c);
+        if (w === undefined) weights.set(c, (w = { category: c, incl: 0, excl: 0, count: 0 }));
+        last = si;
+      }
+      w.incl = f32(w.incl + f32((latest[k]! - earliest[k]!) / durations[si]!));
+      w.count++;
+    }
   }
 
   mergeChild(child: ShadowBuffer): void {
@@ -417,13 +479,52 @@ export class ShadowBuffer {
     if (child.latest > this.latest) this.latest = child.latest;
   }
 
+  /** §12.2 second half: exclusive ratios of own state members (nesting and child covers); members released. */
   finalizeWeights(): void {
-    for (const s of this.shadows) s.finalizeWeights();
+    const members = this.members;
+    const shadows = this.shadows;
+    if (members !== undefined) {
+      // Members grouped by shadow, insertion order kept (a stable counting sort).
+      const n = members.count;
+      const g = groupScratch(n, shadows.length);
+      const starts = g.starts;
+      starts.fill(0, 0, shadows.length + 1);
+      for (let k = 0; k < n; k++) starts[members.shadow[k]! + 1]!++;
+      for (let i = 0; i < shadows.length; i++) starts[i + 1]! += starts[i]!;
+      const { earliest: e, latest: l, category: c, fill } = g;
+      fill.set(starts.subarray(0, shadows.length));
+      for (let k = 0; k < n; k++) {
+        const at = fill[members.shadow[k]!]!++;
+        e[at] = members.earliest[k]!;
+        l[at] = members.latest[k]!;
+        c[at] = members.category[k]!;
+      }
+      for (const s of shadows) {
+        if (s.childShadows === undefined || s.memberCount === 0) continue;
+        const from = starts[s.index]!;
+        const to = starts[s.index + 1]!;
+        s.addExclusiveWeights(e.subarray(from, to), l.subarray(from, to), c.subarray(from, to), to - from);
+      }
+      memberPool.push(members);
+      this.members = undefined;
+    }
+    for (const s of shadows) {
+      s.memberCount = 0;
+      s.childShadows = undefined;
+    }
   }
 
   byteSize(): number {
     let n = 42;
-    for (const s of this.shadows) n += s.byteSize();
+    for (const s of this.shadows) n += s.byteSize(s.weights ? s.weights.size : this.distinctMemberCategories(s));
     return n;
+  }
+
+  /** Weights an unfinalized shadow will have: one per distinct category among its members. */
+  private distinctMemberCategories(s: Shadow): number {
+    const seen = new Set<number>();
+    const m = this.members;
+    if (m) for (let k = 0; k < m.count; k++) if (m.shadow[k] === s.index) seen.add(m.category[k]!);
+    return seen.size;
   }
 }
