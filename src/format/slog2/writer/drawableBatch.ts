@@ -55,7 +55,7 @@ export interface DrawableBatch extends PrimitiveColumns {
 
 /** Capacity of the encoder's batches: a few hundred KiB of drawables each. */
 export const BATCH_ENTRIES = 8192;
-const BATCH_INFO_BYTES = 256 << 10;
+const BATCH_INFO_BYTES = 128 << 10;
 
 export function newDrawableBatch(entries = BATCH_ENTRIES, infoBytes = BATCH_INFO_BYTES): DrawableBatch {
   const primitives = entries;
@@ -163,15 +163,25 @@ export function makeRoom(b: DrawableBatch, primitives: number, vertices: number,
   if (b.infoUsed + infoBytes > b.info.length) b.info = grown(b.info, b.infoUsed + infoBytes);
 }
 
+/** Copies info[from .. to) of `src` to `dst` at `at`; returns the end. */
+function copyInfo(src: Uint8Array, from: number, to: number, dst: Uint8Array, at: number): number {
+  if (to - from > 24) {
+    dst.set(src.subarray(from, to), at);
+    return at + (to - from);
+  }
+  for (let k = from; k < to; k++) dst[at++] = src[k]!;
+  return at;
+}
+
 /** Appends entry j of `src` (with its primitives, vertices and info bytes) to `dst`, growing it as needed. */
 export function appendEntry(dst: DrawableBatch, src: DrawableBatch, j: number): void {
   const p0 = src.primitiveStart[j]!;
   const p1 = src.primitiveStart[j + 1]!;
-  const v0 = src.vertexStart[p0]!;
-  const v1 = src.vertexStart[p1]!;
   const composite = src.kind[j] === 1;
   // Info bytes of a primitive entry: its one primitive's; of a composite: its own + its members'.
   const infoBytes = composite ? src.entryInfoEnd[j]! - src.entryInfoStart[j]! + src.primInfoEnd[p1 - 1]! - src.primInfoStart[p0]! : src.primInfoEnd[p0]! - src.primInfoStart[p0]!;
+  const v0 = src.vertexStart[p0]!;
+  const v1 = src.vertexStart[p1]!;
   if (!hasRoom(dst, p1 - p0, v1 - v0, infoBytes)) makeRoom(dst, p1 - p0, v1 - v0, infoBytes);
   const i = dst.count;
   dst.earliest[i] = src.earliest[j]!;
@@ -184,32 +194,36 @@ export function appendEntry(dst: DrawableBatch, src: DrawableBatch, j: number): 
   dst.entryBytes[i] = src.entryBytes[j]!;
   dst.siteStart[i] = src.siteStart[j]!;
   dst.siteEnd[i] = src.siteEnd[j]!;
-  const srcInfo = src.info;
-  const dstInfo = dst.info;
   let at = dst.infoUsed;
   if (composite) {
     dst.entryInfoStart[i] = at;
-    for (let k = src.entryInfoStart[j]!, e = src.entryInfoEnd[j]!; k < e; k++) dstInfo[at++] = srcInfo[k]!;
+    at = copyInfo(src.info, src.entryInfoStart[j]!, src.entryInfoEnd[j]!, dst.info, at);
     dst.entryInfoEnd[i] = at;
   }
+  // Vertices of the entry's primitives are contiguous in both.
+  const v = dst.vertices;
+  const srcTimes = src.vertexTime;
+  const srcLines = src.vertexLine;
+  const dstTimes = dst.vertexTime;
+  const dstLines = dst.vertexLine;
+  for (let k = v0; k < v1; k++) {
+    dstTimes[v + k - v0] = srcTimes[k]!;
+    dstLines[v + k - v0] = srcLines[k]!;
+  }
+  const shift = v - v0;
   let q = dst.primitives;
-  let v = dst.vertices;
   for (let p = p0; p < p1; p++, q++) {
     dst.primTopology[q] = src.primTopology[p]!;
     dst.primCategory[q] = src.primCategory[p]!;
     dst.primEarliest[q] = src.primEarliest[p]!;
     dst.primLatest[q] = src.primLatest[p]!;
-    for (let k = src.vertexStart[p]!, e = src.vertexStart[p + 1]!; k < e; k++, v++) {
-      dst.vertexTime[v] = src.vertexTime[k]!;
-      dst.vertexLine[v] = src.vertexLine[k]!;
-    }
-    dst.vertexStart[q + 1] = v;
+    dst.vertexStart[q + 1] = src.vertexStart[p + 1]! + shift;
     dst.primInfoStart[q] = at;
-    for (let k = src.primInfoStart[p]!, e = src.primInfoEnd[p]!; k < e; k++) dstInfo[at++] = srcInfo[k]!;
+    at = copyInfo(src.info, src.primInfoStart[p]!, src.primInfoEnd[p]!, dst.info, at);
     dst.primInfoEnd[q] = at;
   }
   dst.primitives = q;
-  dst.vertices = v;
+  dst.vertices = v + (v1 - v0);
   dst.infoUsed = at;
   dst.count = i + 1;
   dst.primitiveStart[i + 1] = q;
@@ -266,8 +280,20 @@ class SiteInterner {
   private readonly byObject = new Map<SourceLocation, number>();
   count = 0;
 
+  /** The last location looked up and its index: runs of drawables from one call site are common. */
+  private lastLoc: SourceLocation | undefined;
+  private lastIndex = -1;
+
   /** The site index of `loc`; a site seen for the first time is appended to `added`. */
   site(loc: SourceLocation, added: SourceLocation[]): number {
+    if (loc === this.lastLoc) return this.lastIndex;
+    const i = this.lookup(loc, added);
+    this.lastLoc = loc;
+    this.lastIndex = i;
+    return i;
+  }
+
+  private lookup(loc: SourceLocation, added: SourceLocation[]): number {
     const known = this.byObject.get(loc);
     if (known !== undefined) return known;
     const key = `${loc.line}\u0000${loc.file}`;
