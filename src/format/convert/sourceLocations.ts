@@ -42,25 +42,49 @@ export class SourceLocationTable {
   }
 }
 
-/** The most recent SRCLOC per (world rank, thread), taken by that process's next event record. */
+/**
+ * The most recent SRCLOC per (world rank, thread), taken by that process's next event record.
+ * Keys are small (rank · threads + thread): an array slot each, so the million set/take pairs of
+ * a large trace touch no hash table; other keys go to a Map.
+ */
 export class PendingLocations {
-  private readonly pending = new Map<number, SourceLocation>();
+  private readonly slots: (SourceLocation | undefined)[] = [];
+  private readonly others = new Map<number, SourceLocation>();
+  private count = 0;
 
   get isEmpty(): boolean {
-    return this.pending.size === 0;
+    return this.count === 0;
   }
 
   set(key: number, loc: SourceLocation): void {
-    this.pending.set(key, loc);
+    if (key >= 0 && key < SLOT_KEYS) {
+      const slots = this.slots;
+      while (slots.length <= key) slots.push(undefined);
+      if (slots[key] === undefined) this.count++;
+      slots[key] = loc;
+    } else {
+      if (!this.others.has(key)) this.count++;
+      this.others.set(key, loc);
+    }
   }
 
   /** Returns and clears the pending location of `key`. */
   take(key: number): SourceLocation | undefined {
-    const loc = this.pending.get(key);
-    if (loc !== undefined) this.pending.delete(key);
+    let loc: SourceLocation | undefined;
+    if (key >= 0 && key < SLOT_KEYS) {
+      loc = this.slots[key];
+      if (loc !== undefined) this.slots[key] = undefined;
+    } else {
+      loc = this.others.get(key);
+      if (loc !== undefined) this.others.delete(key);
+    }
+    if (loc !== undefined) this.count--;
     return loc;
   }
 }
+
+/** Keys below this use array slots. */
+const SLOT_KEYS = 1 << 16;
 
 const FILE_KEY = /(^|[^a-z])(file|filename|file_name|path)\s*[:=]?\s*$/i;
 const LINE_KEY = /(^|[^a-z])(line|lineno|line_no|line_number)\s*[:=]?\s*$/i;
