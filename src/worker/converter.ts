@@ -9,8 +9,8 @@ import { ConversionBatches } from '../format/slog2/writer/writeConversion';
 import { isWriterToReader, type ReaderStart, type ReaderToWriter, type SerializedError } from '../protocol/converter';
 import { openConversionInput } from './conversionInput';
 
-/** Batches posted and not yet sent back: ~2.5 MiB each, so a few MiB of drawables between the threads. */
-const MAX_IN_FLIGHT = 3;
+/** Batches posted and not yet sent back (~1 MiB each): slack for the writer's bursts (a high node, a GC pause). */
+const MAX_IN_FLIGHT = 16;
 
 let recycled: ((b: DrawableBatch) => void) | undefined;
 let inFlight = 0;
