@@ -22,7 +22,16 @@ export interface ReaderRecycle {
   readonly batch: DrawableBatch;
 }
 
-export type WriterToReader = ReaderStart | ReaderRecycle;
+/**
+ * Finish: stop reading (if still at it) and let the thread end by itself. Ending a thread with
+ * terminate() while V8 compiles its code in the background can abort the whole process (a Node
+ * platform assertion seen in CI), so terminate() is only the fallback.
+ */
+export interface ReaderStop {
+  readonly kind: 'stop';
+}
+
+export type WriterToReader = ReaderStart | ReaderRecycle | ReaderStop;
 
 //#endregion
 
@@ -72,6 +81,7 @@ function isRecord(m: unknown): m is Record<string, unknown> {
 export function isWriterToReader(m: unknown): m is WriterToReader {
   if (!isRecord(m)) return false;
   if (m.kind === 'start') return typeof m.input === 'string' && typeof m.referenceQuirks === 'boolean';
+  if (m.kind === 'stop') return true;
   return m.kind === 'recycle' && isRecord(m.batch);
 }
 

@@ -13,6 +13,8 @@ import { openConversionInput } from './conversionInput';
 const MAX_IN_FLIGHT = 16;
 
 let recycled: ((b: DrawableBatch) => void) | undefined;
+let running = false;
+let stopping = false;
 let inFlight = 0;
 let wake: (() => void) | undefined;
 
@@ -47,7 +49,8 @@ async function run(m: ReaderStart): Promise<void> {
     const batches = new ConversionBatches(conversion);
     recycled = (b) => batches.encoder.recycle(b);
     for await (const batch of batches) {
-      while (inFlight >= MAX_IN_FLIGHT) await new Promise<void>((resolve) => (wake = resolve));
+      while (inFlight >= MAX_IN_FLIGHT && !stopping) await new Promise<void>((resolve) => (wake = resolve));
+      if (stopping) return;
       inFlight++;
       post({ kind: 'batch', batch, bytesRead, totalBytes }, batchBuffers(batch));
     }
@@ -57,15 +60,34 @@ async function run(m: ReaderStart): Promise<void> {
   }
 }
 
+/** Ends the thread by letting its event loop run dry (no terminate()). */
+function finish(): void {
+  parentPort?.close();
+}
+
 parentPort?.on('message', (m: unknown) => {
   if (!isWriterToReader(m)) return;
-  if (m.kind === 'recycle') {
+  if (m.kind === 'stop') {
+    stopping = true;
+    const w = wake;
+    wake = undefined;
+    w?.();
+    if (!running) finish();
+  } else if (m.kind === 'recycle') {
     inFlight--;
     recycled?.(m.batch);
     const w = wake;
     wake = undefined;
     w?.();
   } else {
-    run(m).catch((e: unknown) => post({ kind: 'error', error: serializeError(e) }));
+    running = true;
+    run(m)
+      .catch((e: unknown) => {
+        if (!stopping) post({ kind: 'error', error: serializeError(e) });
+      })
+      .finally(() => {
+        running = false;
+        if (stopping) finish();
+      });
   }
 });

@@ -25,6 +25,9 @@ export interface ConverterThreadOptions {
  */
 const DEFAULT_MAX_HEAP_MB = 2048;
 
+/** How long a converter thread asked to stop may take before it is terminated. */
+const STOP_GRACE_MS = 3000;
+
 export function deserializeError(e: SerializedError): Error {
   if (e.name === 'FormatError' && e.file !== undefined && e.offset !== undefined && e.detail !== undefined) return new FormatError(e.file, e.offset, e.detail);
   const error = e.name === 'RangeError' ? new RangeError(e.message) : new Error(e.message);
@@ -39,6 +42,7 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
   private failure: Error | undefined;
   private finished: ReaderDone | undefined;
   private closed = false;
+  private exited = false;
 
   constructor(
     script: string,
@@ -56,6 +60,7 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
       this.fail(oom ? new Error(`converting ${input} needs more memory than the converter thread's ${options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB} MB heap cap`) : e);
     });
     this.worker.on('exit', (code) => {
+      this.exited = true;
       if (!this.finished) this.fail(new Error(`the converter thread stopped before the end of ${input} (exit code ${code})`));
     });
     options.signal?.addEventListener('abort', () => this.notify(), { once: true });
@@ -93,11 +98,22 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
     if (!this.closed && !this.finished) this.send({ kind: 'recycle', batch }, batchBuffers(batch));
   }
 
-  /** Stops the converter thread (idempotent). */
+  /**
+   * Stops the converter thread (idempotent): asks it to end by itself, and terminates it only if it
+   * has not within a grace period. (terminate() while V8 compiles the thread's code in the
+   * background can abort the whole process: a Node platform assertion seen in CI.)
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.worker.terminate();
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.send({ kind: 'stop' });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_GRACE_MS)));
+    const outcome = await Promise.race([exited, late]);
+    clearTimeout(timer);
+    if (outcome === 'late') await this.worker.terminate();
   }
 
   private send(m: WriterToReader, transfer: ArrayBuffer[] = []): void {
