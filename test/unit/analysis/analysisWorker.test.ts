@@ -2,7 +2,6 @@
 // clear errors for damaged files and bad queries, and the host's event loop left free meanwhile.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,16 +13,15 @@ import { computeRangeStats } from '../../../src/format/stats/compute';
 import { nodeBatches } from '../../../src/format/stats/nodeBatches';
 import { FileSource } from '../../../src/io/fileSource';
 import { AnalysisClient, AnalysisFailed } from '../../../src/worker/analysisClient';
-import { fixture, repoRoot } from '../../helpers/paths';
+import { fixture } from '../../helpers/paths';
+import { bundleNode } from '../../helpers/bundle';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-analysis-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 
 function buildWorker(): string {
   const out = path.join(dir, 'analysis.js');
-  const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
-  const r = spawnSync(esbuild, [path.join(repoRoot, 'src/worker/analysis.ts'), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
+  bundleNode('src/worker/analysis.ts', out);
   return out;
 }
 

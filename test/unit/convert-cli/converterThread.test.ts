@@ -4,27 +4,19 @@
 // that fails, and cancellation or a dead converter thread leave no file behind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FormatError } from '../../../src/format/bytes/formatError';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { convertFile, type ConvertJobResult } from '../../../src/worker/convertJob';
-import { fixture, fixturesDir, repoRoot, sharedTracesDir } from '../../helpers/paths';
+import { bundleNode } from '../../helpers/bundle';
+import { fixture, fixturesDir, sharedTracesDir } from '../../helpers/paths';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-threads-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 
-function build(entry: string, name: string): string {
-  const out = path.join(dir, name);
-  const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
-  const r = spawnSync(esbuild, [path.join(repoRoot, entry), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return out;
-}
-
-const converterScript = build('src/worker/converter.ts', 'converter.js');
+const converterScript = bundleNode('src/worker/converter.ts', path.join(dir, 'converter.js'));
 
 /** Every fixture trace, the fuzzer's regression inputs (some of which fail), and the upstream CLOG files when present. */
 function inputs(): string[] {

@@ -2,21 +2,19 @@
 // temporary file remains.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
-import { repoRoot } from '../../helpers/paths';
+import { bundleNode } from '../../helpers/bundle';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-interrupt-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 
 function buildCli(): string {
   const out = path.join(dir, 'cli.js');
-  const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
-  const r = spawnSync(esbuild, [path.join(repoRoot, 'src/cli/main.ts'), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
+  bundleNode('src/cli/main.ts', out);
   return out;
 }
 

@@ -3,7 +3,6 @@
 // no file behind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,22 +11,16 @@ import { gunzipSync } from 'node:zlib';
 import { ConversionFailed, startConversion } from '../../../src/worker/client';
 import { convertFile } from '../../../src/worker/convertJob';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
-import { fixture, repoRoot } from '../../helpers/paths';
+import { fixture } from '../../helpers/paths';
+import { bundleNode } from '../../helpers/bundle';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-worker-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** dist/worker.js and, next to it as in dist/, the converter thread it starts (dist/converter.js). */
 function buildWorker(): string {
-  const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
-  for (const [entry, name] of [
-    ['src/worker/main.ts', 'worker.js'],
-    ['src/worker/converter.ts', 'converter.js'],
-  ] as const) {
-    const r = spawnSync(esbuild, [path.join(repoRoot, entry), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${path.join(dir, name)}`, '--log-level=warning'], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-  }
-  return path.join(dir, 'worker.js');
+  bundleNode('src/worker/converter.ts', path.join(dir, 'converter.js'));
+  return bundleNode('src/worker/main.ts', path.join(dir, 'worker.js'));
 }
 
 const workerJs = buildWorker();
@@ -94,12 +87,7 @@ test('worker errors name the reason: existing output, bad input', async () => {
 });
 
 function buildMisbehavingWorker(): string {
-  const out = path.join(dir, 'misbehaving-worker.js');
-  const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
-  const src = path.join(repoRoot, 'test/unit/convert-cli/misbehavingWorker.ts');
-  const r = spawnSync(esbuild, [src, '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return out;
+  return bundleNode('test/unit/convert-cli/misbehavingWorker.ts', path.join(dir, 'misbehaving-worker.js'));
 }
 
 for (const mode of ['crash', 'oom'] as const) {

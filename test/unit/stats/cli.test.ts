@@ -9,12 +9,11 @@ import { Slog2File } from '../../../src/format/slog2/slog2File';
 import { computeRangeStats, nodeBatches, statsJson } from '../../../src/format/stats';
 import { FileSource } from '../../../src/io/fileSource';
 import { fixture, repoRoot } from '../../helpers/paths';
+import { bundleNode } from '../../helpers/bundle';
 
 function buildCli(): string {
   const out = path.join(repoRoot, 'out', 'test-cli-stats', 'cli.js');
-  const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
-  const r = spawnSync(esbuild, [path.join(repoRoot, 'src/cli/main.ts'), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
+  bundleNode('src/cli/main.ts', out);
   return out;
 }
 
