@@ -14,7 +14,7 @@
  * appends them to batches.
  */
 import type { Drawable, Primitive, SourceLocation, Topology } from '../../model/types';
-import { ARROW, EVENT, STATE, type PrimitiveColumns } from './shadows';
+import { STATE, topologyNumber, type PrimitiveColumns } from './shadows';
 
 export interface DrawableBatch extends PrimitiveColumns {
   /** Drawables (node-list entries) in the batch, in arrival order. */
@@ -306,10 +306,6 @@ class SiteInterner {
     if (this.byObject.size < 1 << 16) this.byObject.set(loc, i);
     return i;
   }
-}
-
-function topologyNumber(t: Topology): number {
-  return t === 'event' ? EVENT : t === 'state' ? STATE : ARROW;
 }
 
 /**

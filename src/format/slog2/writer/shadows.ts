@@ -4,6 +4,7 @@
  * bounds, member counts and per-category weights whose ratios are Java floats (every float
  * operation is rounded with Math.fround, in the reference's order, so the bytes match).
  */
+import type { Topology } from '../../model/types';
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../model/types';
 import { compareBounds } from './drawingOrder';
 
@@ -13,6 +14,11 @@ const f32 = Math.fround;
 export const EVENT = 0;
 export const STATE = 1;
 export const ARROW = 2;
+
+/** The file-format code of a topology. */
+export function topologyNumber(t: Topology): number {
+  return t === 'event' ? EVENT : t === 'state' ? STATE : ARROW;
+}
 
 export function previewCategory(topology: number): number {
   return topology === EVENT ? PREVIEW_EVENT : topology === STATE ? PREVIEW_STATE : PREVIEW_ARROW;

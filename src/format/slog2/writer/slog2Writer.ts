@@ -27,7 +27,7 @@ import {
   type TreeDirEntry,
 } from './encode';
 import { IntSet } from './intSet';
-import { ARROW, EVENT, STATE, ShadowBuffer } from './shadows';
+import { ShadowBuffer, topologyNumber } from './shadows';
 import type { OutputSink } from './sink';
 
 export interface Slog2WriterOptions {
@@ -74,10 +74,6 @@ const PREVIEW_CATEGORIES: readonly Category[] = [
 
 function previewCategory(index: number, name: string, topology: Topology, rgba: [number, number, number, number]): Category {
   return { index, name, topology, rgba, modifiable: true, width: 5, infoKeys: [], infoTypes: '', methods: [] };
-}
-
-function topologyNumber(t: Topology): number {
-  return t === 'event' ? EVENT : t === 'state' ? STATE : ARROW;
 }
 
 /** One open node of the trunk. */
