@@ -60,6 +60,13 @@ async function run(m: ReaderStart): Promise<void> {
   }
 }
 
+/** Resumes the run loop if it waits for a returned batch (or to notice `stop`). */
+function wakeUp(): void {
+  const w = wake;
+  wake = undefined;
+  w?.();
+}
+
 /** Ends the thread by letting its event loop run dry (no terminate()). */
 function finish(): void {
   parentPort?.close();
@@ -69,16 +76,12 @@ parentPort?.on('message', (m: unknown) => {
   if (!isWriterToReader(m)) return;
   if (m.kind === 'stop') {
     stopping = true;
-    const w = wake;
-    wake = undefined;
-    w?.();
+    wakeUp();
     if (!running) finish();
   } else if (m.kind === 'recycle') {
     inFlight--;
     recycled?.(m.batch);
-    const w = wake;
-    wake = undefined;
-    w?.();
+    wakeUp();
   } else {
     running = true;
     run(m)
