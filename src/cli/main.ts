@@ -3,7 +3,7 @@
  * Each subcommand lives in src/cli/commands/<name>.ts and exports `run(argv): Promise<number>`.
  * Errors: exit code 2 and one line on stderr (`file:offset: what`), never a stack trace.
  */
-import { isFormatError } from '../format/bytes/formatError';
+import { isFormatError } from '../core/bytes/formatError';
 import { UsageError } from './args';
 import { COMMANDS } from './registry';
 // Subcommand registrations: one import per command in commands/index.ts.

@@ -4,11 +4,11 @@
  * are final only after the pass (definitions sit at the end of a CLOG2 file), so drawables are
  * handed out once the pass is over, sorted in drawing order like the SLOG-2 path.
  */
-import { FormatError } from '../format/bytes/formatError';
-import type { ConversionSummary } from '../format/convert/result';
-import { convertClogFormat, traceInfoFromSummary } from '../format/info/clogInfo';
-import type { Category, Drawable, Primitive } from '../format/model/types';
-import { drawingOrderCompare } from '../format/slog2/drawingOrder';
+import { FormatError } from '../core/bytes/formatError';
+import type { ConversionSummary } from '../core/formats/convert/result';
+import { convertClogFormat, traceInfoFromSummary } from '../core/info/clogInfo';
+import type { Category, Drawable, Primitive } from '../core/model/types';
+import { drawingOrderCompare } from '../core/formats/slog2/drawingOrder';
 import type { TraceInput } from '../io/traceInput';
 import type { OpenedTrace } from './openTrace';
 

@@ -5,13 +5,13 @@
  * CLOG2 / CLOG inputs are streamed through the converter (openClogTrace.ts); other formats plug
  * in with `registerTraceOpener`.
  */
-import type { ByteSource } from '../format/bytes/byteSource';
-import { FormatError } from '../format/bytes/formatError';
-import { slog2TraceInfo } from '../format/info/slog2Info';
-import type { TraceInfo } from '../format/info/traceInfo';
-import type { Category, Drawable } from '../format/model/types';
-import { looksLikeSlog2 } from '../format/slog2/header';
-import { Slog2File } from '../format/slog2/slog2File';
+import type { ByteSource } from '../core/bytes/byteSource';
+import { FormatError } from '../core/bytes/formatError';
+import { slog2TraceInfo } from '../core/info/slog2Info';
+import type { TraceInfo } from '../core/info/traceInfo';
+import type { Category, Drawable } from '../core/model/types';
+import { looksLikeSlog2 } from '../core/formats/slog2/header';
+import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
 import { gunzipToMemory, hasGzipMagic } from '../io/gzip';
 import { openTraceInput } from '../io/traceInput';

@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import {
   BookmarkStoreCore, newBookmark, SIDECAR_SUFFIX,
   type Bookmark, type BookmarkChanges, type SidecarIo, type StoreState,
-} from '../format/bookmarks';
-import { fileNameGlob } from '../format/sourcePath/glob';
+} from '../core/bookmarks';
+import { fileNameGlob } from '../core/sourcePath/glob';
 
 export type { Bookmark, BookmarkChanges, StoreState };
 

@@ -3,9 +3,9 @@
  * returns its popup contents, with source locations replaced by site ids (see sourceSites.ts).
  */
 import type { DetailsMessage, DrawableDetails, RequestDetailsMessage, SiteRef } from '../protocol/webview';
-import { describeDrawable, findDrawable } from '../format/query/details';
-import type { SourceLocation } from '../format/model/types';
-import type { SourceLocationTable } from '../format/srcloc';
+import { describeDrawable, findDrawable } from '../core/query/details';
+import type { SourceLocation } from '../core/model/types';
+import type { SourceLocationTable } from '../core/formats/srcloc';
 import type { TraceDocument } from './traceDocument';
 
 export async function answerDetails(doc: TraceDocument, m: RequestDetailsMessage, warn: (message: string) => void): Promise<DetailsMessage> {

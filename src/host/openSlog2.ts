@@ -1,6 +1,6 @@
 // Opens a SLOG-2 reader on a byte source, closing the source if the file is not valid SLOG-2.
-import type { ByteSource } from '../format/bytes/byteSource';
-import { Slog2File } from '../format/slog2/slog2File';
+import type { ByteSource } from '../core/bytes/byteSource';
+import { Slog2File } from '../core/formats/slog2/slog2File';
 
 export async function openSlog2(source: ByteSource): Promise<Slog2File> {
   try {

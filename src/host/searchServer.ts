@@ -4,9 +4,9 @@
  * or from a time, answers as `searchResult` / `searchCount` messages.
  */
 import type { SearchCountMessage, SearchHit, SearchMessage, SearchRequestQuery, SearchResultMessage } from '../protocol/webview';
-import { SearchSession, type SearchMatch, type SearchQuery } from '../format/search';
-import type { Drawable } from '../format/model/types';
-import type { Slog2File } from '../format/slog2/slog2File';
+import { SearchSession, type SearchMatch, type SearchQuery } from '../core/search';
+import type { Drawable } from '../core/model/types';
+import type { Slog2File } from '../core/formats/slog2/slog2File';
 import type { TraceDocument } from './traceDocument';
 import { FileSource } from '../io/fileSource';
 import type { AnalysisClient } from '../worker/analysisClient';

@@ -8,11 +8,11 @@
  * (an absolute path elsewhere on this machine, named by an untrusted trace) needs a yes first.
  */
 import * as vscode from 'vscode';
-import type { SourceLocation } from '../format/model/types';
+import type { SourceLocation } from '../core/model/types';
 import {
   fileNameGlob, mappingFromPick, normalizePath, parseMappings, resolveSourcePath,
   type Resolution, type SourceCandidate, type SourceFileSystem,
-} from '../format/sourcePath';
+} from '../core/sourcePath';
 
 export const MAPPINGS_SECTION = 'mpeTrace';
 export const MAPPINGS_KEY = 'sourcePathMappings';

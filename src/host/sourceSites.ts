@@ -2,7 +2,7 @@
  * The source locations of one opened trace that its editors have shown, by small integer id: the
  * webview gets ids (never paths) and can only send back an id this list handed out.
  */
-import type { SourceLocation } from '../format/model/types';
+import type { SourceLocation } from '../core/model/types';
 
 export class SourceSites {
   private readonly ids = new Map<string, number>();

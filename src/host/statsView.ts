@@ -6,7 +6,7 @@
  * cancellation (SLOG2.md §16). Exports tables as CSV/JSON (save dialog) and copies them as TSV.
  */
 import * as vscode from 'vscode';
-import type { Category, LineIDMap } from '../format/model/types';
+import type { Category, LineIDMap } from '../core/model/types';
 import {
   chooseApproximateLevel,
   computeRangeStats,
@@ -20,7 +20,7 @@ import {
   type NodeSliceLike,
   type RangeStats,
   type TableName,
-} from '../format/stats';
+} from '../core/stats';
 import { isStatsToHost, type HostToStats, type MessageItem, type StatsToHost, type TraceMessage } from '../protocol/stats';
 import { webviewOptions, webviewPageHtml } from './webviewHtml';
 import { FileSource } from '../io/fileSource';

@@ -6,10 +6,10 @@
  * everything they have and start over.
  */
 import * as vscode from 'vscode';
-import type { Slog2File } from '../format/slog2/slog2File';
-import { LruCache } from '../format/query/windowKey';
-import { rowLayoutOf, type RowLayout } from '../format/query/rows';
-import { describeDocument, prewarmTopNodes } from '../format/query/windowService';
+import type { Slog2File } from '../core/formats/slog2/slog2File';
+import { LruCache } from '../core/query/windowKey';
+import { rowLayoutOf, type RowLayout } from '../core/query/rows';
+import { describeDocument, prewarmTopNodes } from '../core/query/windowService';
 import type { InitMessage, StatusMessage } from '../protocol/webview';
 import type { WireWindow } from '../protocol/wire';
 import { openSlog2 } from './openSlog2';
@@ -17,7 +17,7 @@ import { cachedSlog2For, ConversionUnavailableError, findCachedSlog2, type Conve
 import { displayName, openTraceSource, traceKind, TooLargeError } from './traceSource';
 import { editorSettings } from './config';
 import { SourceSites } from './sourceSites';
-import { readSourceLocations, type SourceLocationTable } from '../format/srcloc';
+import { readSourceLocations, type SourceLocationTable } from '../core/formats/srcloc';
 
 export type DocumentState =
   | { readonly phase: 'opening' }

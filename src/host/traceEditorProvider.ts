@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type ViewState } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
-import type { Slog2File } from '../format/slog2/slog2File';
+import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
 import { workerConversionJob } from './convertCommand';

@@ -6,8 +6,8 @@
  * the same limit (SLOG-2 needs random access).
  */
 import * as vscode from 'vscode';
-import type { ByteSource } from '../format/bytes/byteSource';
-import { MemorySource } from '../format/bytes/memorySource';
+import type { ByteSource } from '../core/bytes/byteSource';
+import { MemorySource } from '../core/bytes/memorySource';
 import { FileSource } from '../io/fileSource';
 import { gunzipToMemory, isGzipName } from '../io/gzip';
 

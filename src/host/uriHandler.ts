@@ -4,7 +4,7 @@
  * from a link) and hands the result to the editor's `openAt`.
  */
 import * as vscode from 'vscode';
-import { decodeViewQuery, encodeViewLink, VIEW_LINK_PATH, type ViewLink } from '../format/viewLink';
+import { decodeViewQuery, encodeViewLink, VIEW_LINK_PATH, type ViewLink } from '../core/viewLink';
 
 export type OpenViewAt = (trace: vscode.Uri, view: ViewLink) => Promise<void>;
 

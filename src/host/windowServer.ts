@@ -7,7 +7,7 @@
  */
 import type { RequestWindowMessage, WindowChannel, WindowFailedMessage, WindowMessage } from '../protocol/webview';
 import { wireBytes, type WireWindow } from '../protocol/wire';
-import { buildRequestedWindow, checkRequest, coarseDepthFor, depthFor, payloadKey } from '../format/query/windowService';
+import { buildRequestedWindow, checkRequest, coarseDepthFor, depthFor, payloadKey } from '../core/query/windowService';
 import type { TraceDocument } from './traceDocument';
 
 export interface PayloadInfo {

@@ -4,7 +4,7 @@
  * the encoder rarely waits for the disk; positional writes go straight to the handle after a flush.
  */
 import type { FileHandle } from 'node:fs/promises';
-import type { OutputSink } from '../format/slog2/writer/sink';
+import type { OutputSink } from '../core/formats/slog2/writer/sink';
 
 export class FileSink implements OutputSink {
   private buffer: Uint8Array;

@@ -4,8 +4,8 @@
  * the cache. Works for files far larger than 4 GiB (positions are plain numbers up to 2^53).
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { ByteSource } from '../format/bytes/byteSource';
-import { checkRange } from '../format/bytes/memorySource';
+import type { ByteSource } from '../core/bytes/byteSource';
+import { checkRange } from '../core/bytes/memorySource';
 
 export interface FileSourceOptions {
   /** Bytes per cache block (default 64 KiB). */

@@ -4,9 +4,9 @@
  * random access.
  */
 import { Gunzip } from 'fflate';
-import type { ByteChunks, ByteSource } from '../format/bytes/byteSource';
-import { FormatError } from '../format/bytes/formatError';
-import { MemorySource, chunksOf } from '../format/bytes/memorySource';
+import type { ByteChunks, ByteSource } from '../core/bytes/byteSource';
+import { FormatError } from '../core/bytes/formatError';
+import { MemorySource, chunksOf } from '../core/bytes/memorySource';
 
 export function isGzipName(path: string): boolean {
   return /\.gz$/i.test(path);

@@ -1,9 +1,9 @@
 /**
- * Writes a synthetic CLOG2 file (src/format/synth) atomically: streamed through a temporary file
+ * Writes a synthetic CLOG2 file (src/core/synth) atomically: streamed through a temporary file
  * next to the target (the preamble is patched at the end, when the comm-table offset is known),
  * then renamed — an interrupted run never leaves a half-written trace under the target name.
  */
-import { synthesizeClog2, type SynthOptions, type SynthReport } from '../format/synth/synthClog2';
+import { synthesizeClog2, type SynthOptions, type SynthReport } from '../core/synth/synthClog2';
 import { writeAtomically } from './atomicWrite';
 
 export type SynthFileOptions = Omit<SynthOptions, 'sink' | 'rewritePreamble'>;

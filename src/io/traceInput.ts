@@ -3,10 +3,10 @@
  * stream, and detects the format from the first (decompressed) bytes. The CLOG readers consume
  * the chunk stream with bounded memory, whatever the file size.
  */
-import type { ByteChunks } from '../format/bytes/byteSource';
-import { chunksOf } from '../format/bytes/memorySource';
-import { detectClogFormat } from '../format/clog/detect';
-import { looksLikeSlog2 } from '../format/slog2/header';
+import type { ByteChunks } from '../core/bytes/byteSource';
+import { chunksOf } from '../core/bytes/memorySource';
+import { detectClogFormat } from '../core/formats/clog/detect';
+import { looksLikeSlog2 } from '../core/formats/slog2/header';
 import { FileSource } from './fileSource';
 import { gunzipChunks, hasGzipMagic } from './gzip';
 

@@ -5,9 +5,9 @@
  * Every message has a string `kind` and the `id` of its request; results are plain objects
  * (structured clone), no `any`.
  */
-import type { Drawable } from '../format/model/types';
-import type { SearchQuery } from '../format/search/matcher';
-import type { RangeStats } from '../format/stats/types';
+import type { Drawable } from '../core/model/types';
+import type { SearchQuery } from '../core/search/matcher';
+import type { RangeStats } from '../core/stats/types';
 
 /** A search query as it crosses the boundary (sets become arrays). */
 export type WireSearchQuery = Omit<SearchQuery, 'rows' | 'unsearchable'> & {

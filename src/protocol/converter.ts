@@ -5,8 +5,8 @@
  * each batch back once written, which is both buffer reuse and flow control — the converter keeps
  * at most a few batches in flight, so memory stays bounded however fast it runs.
  */
-import type { ConversionSummary } from '../format/convert/result';
-import type { DrawableBatch } from '../format/slog2/writer/drawableBatch';
+import type { ConversionSummary } from '../core/formats/convert/result';
+import type { DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 
 //#region writer → converter
 

@@ -2,8 +2,8 @@
  * The host ↔ statistics-panel protocol (the "Statistics" webview view). Each message has a
  * string-literal `kind`. Statistics travel as the plain RangeStats objects of the format core.
  */
-import type { InstanceRef, RangeStats } from '../format/stats/types';
-import type { TableName } from '../format/stats/tables';
+import type { InstanceRef, RangeStats } from '../core/stats/types';
+import type { TableName } from '../core/stats/tables';
 
 /** One message between a chosen sender and receiver (matrix cell click). */
 export interface MessageItem {

@@ -4,9 +4,9 @@
  * Binary data travels only inside `window` messages, as the columnar buffers of wire.ts.
  */
 import type { WireWindow } from './wire';
-import type { DrawableDescription, DrawableRef } from '../format/query/details';
+import type { DrawableDescription, DrawableRef } from '../core/query/details';
 
-export type { DrawableRef } from '../format/query/details';
+export type { DrawableRef } from '../core/query/details';
 
 /** What the webview needs to know about a category to draw and label it. */
 export interface CategoryInfo {

@@ -5,12 +5,12 @@
  */
 import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { isFormatError } from '../format/bytes/formatError';
-import { compileQuery, type SearchQuery } from '../format/search/matcher';
-import { countMatches, findNext, matchOrdinal } from '../format/search/treeSearch';
-import { Slog2File } from '../format/slog2/slog2File';
-import { computeRangeStats } from '../format/stats/compute';
-import { nodeBatches } from '../format/stats/nodeBatches';
+import { isFormatError } from '../core/bytes/formatError';
+import { compileQuery, type SearchQuery } from '../core/search/matcher';
+import { countMatches, findNext, matchOrdinal } from '../core/search/treeSearch';
+import { Slog2File } from '../core/formats/slog2/slog2File';
+import { computeRangeStats } from '../core/stats/compute';
+import { nodeBatches } from '../core/stats/nodeBatches';
 import { FileSource } from '../io/fileSource';
 import { isHostToAnalysis, type AnalysisToHost, type HostToAnalysis, type WireSearchQuery } from '../protocol/analysis';
 

@@ -5,8 +5,8 @@
  * and restarted (pending requests fail with a clear message) if it crashes.
  */
 import { Worker } from 'node:worker_threads';
-import type { Drawable } from '../format/model/types';
-import type { RangeStats } from '../format/stats/types';
+import type { Drawable } from '../core/model/types';
+import type { RangeStats } from '../core/stats/types';
 import {
   isAnalysisToHost,
   type AnalysisToHost,

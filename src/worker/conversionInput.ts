@@ -3,11 +3,11 @@
  * converter's drawable stream, with progress in input bytes read. Shared by the in-thread
  * conversion (convertJob.ts) and the converter thread of the two-thread one (converter.ts).
  */
-import type { ByteChunks, ByteSource } from '../format/bytes/byteSource';
-import { FormatError } from '../format/bytes/formatError';
-import { chunksOf } from '../format/bytes/memorySource';
-import type { ClogConversion } from '../format/convert/result';
-import { convertClogFormat, detectClogFormat } from '../format/info/clogInfo';
+import type { ByteChunks, ByteSource } from '../core/bytes/byteSource';
+import { FormatError } from '../core/bytes/formatError';
+import { chunksOf } from '../core/bytes/memorySource';
+import type { ClogConversion } from '../core/formats/convert/result';
+import { convertClogFormat, detectClogFormat } from '../core/info/clogInfo';
 import { FileSource } from '../io/fileSource';
 import { gunzipChunks, hasGzipMagic } from '../io/gzip';
 import { peekChunks } from '../io/traceInput';

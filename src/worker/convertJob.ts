@@ -9,8 +9,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ConversionSummary } from '../format/convert/result';
-import { conversionTrailer, writeConversion, writeDrawableBatches, type ConversionWriteSummary } from '../format/slog2/writer/writeConversion';
+import type { ConversionSummary } from '../core/formats/convert/result';
+import { conversionTrailer, writeConversion, writeDrawableBatches, type ConversionWriteSummary } from '../core/formats/slog2/writer/writeConversion';
 import { writeAtomically } from '../io/atomicWrite';
 import { openConversionInput } from './conversionInput';
 import { ConverterThread } from './converterClient';

@@ -3,9 +3,9 @@
 // most MAX_IN_FLIGHT batches unreturned; protocol in src/protocol/converter.ts. It is stopped
 // by terminate() when the writer is cancelled or fails.
 import { parentPort } from 'node:worker_threads';
-import type { DrawableBatch } from '../format/slog2/writer/drawableBatch';
-import { batchBuffers } from '../format/slog2/writer/drawableBatch';
-import { ConversionBatches } from '../format/slog2/writer/writeConversion';
+import type { DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
+import { batchBuffers } from '../core/formats/slog2/writer/drawableBatch';
+import { ConversionBatches } from '../core/formats/slog2/writer/writeConversion';
 import { isWriterToReader, type ReaderStart, type ReaderToWriter, type SerializedError } from '../protocol/converter';
 import { openConversionInput } from './conversionInput';
 

@@ -6,8 +6,8 @@
  * with a clear message instead of waiting forever. close() always stops the thread.
  */
 import { Worker } from 'node:worker_threads';
-import { FormatError } from '../format/bytes/formatError';
-import { batchBuffers, type DrawableBatch } from '../format/slog2/writer/drawableBatch';
+import { FormatError } from '../core/bytes/formatError';
+import { batchBuffers, type DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { isReaderToWriter, type ReaderDone, type ReaderToWriter, type SerializedError, type WriterToReader } from '../protocol/converter';
 
 export interface ConverterThreadOptions {

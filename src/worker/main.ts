@@ -2,7 +2,7 @@
 // protocol is src/protocol/worker.ts: `convert` starts a job, `cancel` aborts it (the temporary
 // output is removed), and the worker answers with `progress`, then `done` or `error`.
 import { parentPort } from 'node:worker_threads';
-import { isFormatError } from '../format/bytes/formatError';
+import { isFormatError } from '../core/bytes/formatError';
 import { isHostToWorker, type ConvertStart, type WorkerToHost } from '../protocol/worker';
 import { TargetExistsError } from '../io/atomicWrite';
 import { bundledConverterScript, convertFile } from './convertJob';

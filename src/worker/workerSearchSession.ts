@@ -1,13 +1,13 @@
 /**
- * SearchSession's behaviour (src/format/search/searchSession.ts) with the tree walks done by the
+ * SearchSession's behaviour (src/core/search/searchSession.ts) with the tree walks done by the
  * analysis worker: the query is compiled here too (errors at once, and `place` of a match), the
  * count and next/previous run in the worker, so a search over a multi-GB file never blocks the
  * extension host. Same interface, so the host can pick either by where the file lives.
  */
-import type { Category, Drawable } from '../format/model/types';
-import { compileQuery, drawableRows, type CompileResult, type DrawableMatcher, type SearchQuery } from '../format/search/matcher';
-import { steppedOrdinal, type SessionFindResult, type SessionOptions } from '../format/search/searchSession';
-import type { CountResult, SearchFrom } from '../format/search/treeSearch';
+import type { Category, Drawable } from '../core/model/types';
+import { compileQuery, drawableRows, type CompileResult, type DrawableMatcher, type SearchQuery } from '../core/search/matcher';
+import { steppedOrdinal, type SessionFindResult, type SessionOptions } from '../core/search/searchSession';
+import type { CountResult, SearchFrom } from '../core/search/treeSearch';
 import type { WireSearchQuery } from '../protocol/analysis';
 import type { AnalysisClient } from './analysisClient';
 

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import { open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chunksOf } from '../../src/format/bytes/memorySource';
-import { convertClog2 } from '../../src/format/clog2/convertClog2';
-import { synthesizeClog2 } from '../../src/format/synth/synthClog2';
+import { chunksOf } from '../../src/core/bytes/memorySource';
+import { convertClog2 } from '../../src/core/formats/clog2/convertClog2';
+import { synthesizeClog2 } from '../../src/core/synth/synthClog2';
 import { FileSource } from '../../src/io/fileSource';
 import { describeBaseline, ratio, readScanBaseline } from './baseline';
 

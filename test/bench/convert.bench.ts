@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { synthesizeClog2File } from '../../src/io/synthFile';
 import { bundledConverterScript, convertFile } from '../../src/worker/convertJob';
-import { chunksOf } from '../../src/format/bytes/memorySource';
-import { convertClogFormat } from '../../src/format/info/clogInfo';
+import { chunksOf } from '../../src/core/bytes/memorySource';
+import { convertClogFormat } from '../../src/core/info/clogInfo';
 import { FileSource } from '../../src/io/fileSource';
 import { describeBaseline, ratio, readScanBaseline, type Baseline } from './baseline';
 

@@ -5,14 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { ByteSource } from '../../src/format/bytes/byteSource';
-import { MemorySource } from '../../src/format/bytes/memorySource';
-import { chooseLowestDepth } from '../../src/format/slog2/levelOfDetail';
-import { Slog2File } from '../../src/format/slog2/slog2File';
+import type { ByteSource } from '../../src/core/bytes/byteSource';
+import { MemorySource } from '../../src/core/bytes/memorySource';
+import { chooseLowestDepth } from '../../src/core/formats/slog2/levelOfDetail';
+import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { FileSource } from '../../src/io/fileSource';
 import { fixture, sharedTracesDir } from '../helpers/paths';
 import { describeBaseline, ratio, readScanBaseline } from './baseline';
-import { Prng } from '../../src/format/synth/prng';
+import { Prng } from '../../src/core/synth/prng';
 
 function largestSlog2(): string {
   const found: string[] = [];

@@ -2,7 +2,7 @@
  * Deterministic fuzz cases: case `target:seed:index` is fully determined by its id and the corpus
  * (seed input picked, mutations, the target's own choices), so a failure reproduces with `--case`.
  */
-import { Prng } from '../../src/format/synth/prng';
+import { Prng } from '../../src/core/synth/prng';
 import type { Seed } from './corpus';
 import { mutate } from './mutate';
 import { TARGETS, type Target } from './targets';

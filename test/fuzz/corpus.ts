@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'fflate';
-import { convertClog2 } from '../../src/format/clog2/convertClog2';
-import { MemorySink, writeConversion } from '../../src/format/slog2/writer';
-import { synthesizeClog2, type SynthOptions } from '../../src/format/synth/synthClog2';
+import { convertClog2 } from '../../src/core/formats/clog2/convertClog2';
+import { MemorySink, writeConversion } from '../../src/core/formats/slog2/writer';
+import { synthesizeClog2, type SynthOptions } from '../../src/core/synth/synthClog2';
 import { clog2Structure, clogStructure, NO_STRUCTURE, slog2Structure, type SeedStructure } from './structure';
 
 /** `gz`: a gzip'd small CLOG2 (the `.clog2.gz` path: streaming gunzip, then conversion). */

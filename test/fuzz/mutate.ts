@@ -5,7 +5,7 @@
  * preamble tokens (block size, byte order, comm table offset, counts). Every choice comes from the
  * case's Prng, so (seed, index) reproduces the exact bytes.
  */
-import type { Prng } from '../../src/format/synth/prng';
+import type { Prng } from '../../src/core/synth/prng';
 import type { Seed } from './corpus';
 import type { Field } from './structure';
 

@@ -4,20 +4,20 @@
  * normally ('ok'), throws a FormatError ('rejected': the input was refused properly), or throws
  * anything else: a crash, or an InvariantError when a result breaks a rule stated below.
  */
-import type { ByteChunks, ByteSource } from '../../src/format/bytes/byteSource';
-import { FormatError, isFormatError } from '../../src/format/bytes/formatError';
-import { checkRange, MemorySource } from '../../src/format/bytes/memorySource';
-import type { ClogConversion, ConversionSummary } from '../../src/format/convert/result';
-import { convertClogFormat, detectClogFormat, traceInfoFromSummary } from '../../src/format/info/clogInfo';
-import { slog2TraceInfo } from '../../src/format/info/slog2Info';
-import type { Drawable } from '../../src/format/model/types';
-import { buildWindow } from '../../src/format/query/buildWindow';
-import { compileQuery, countMatches, findNext } from '../../src/format/search';
-import { Slog2File } from '../../src/format/slog2/slog2File';
-import { MemorySink, writeConversion } from '../../src/format/slog2/writer';
-import { drawablesWithSources, readSourceLocations } from '../../src/format/srcloc/readSourceLocations';
-import { computeRangeStats, nodeBatches } from '../../src/format/stats';
-import type { Prng } from '../../src/format/synth/prng';
+import type { ByteChunks, ByteSource } from '../../src/core/bytes/byteSource';
+import { FormatError, isFormatError } from '../../src/core/bytes/formatError';
+import { checkRange, MemorySource } from '../../src/core/bytes/memorySource';
+import type { ClogConversion, ConversionSummary } from '../../src/core/formats/convert/result';
+import { convertClogFormat, detectClogFormat, traceInfoFromSummary } from '../../src/core/info/clogInfo';
+import { slog2TraceInfo } from '../../src/core/info/slog2Info';
+import type { Drawable } from '../../src/core/model/types';
+import { buildWindow } from '../../src/core/query/buildWindow';
+import { compileQuery, countMatches, findNext } from '../../src/core/search';
+import { Slog2File } from '../../src/core/formats/slog2/slog2File';
+import { MemorySink, writeConversion } from '../../src/core/formats/slog2/writer';
+import { drawablesWithSources, readSourceLocations } from '../../src/core/formats/srcloc/readSourceLocations';
+import { computeRangeStats, nodeBatches } from '../../src/core/stats';
+import type { Prng } from '../../src/core/synth/prng';
 import { gunzipChunks } from '../../src/io/gzip';
 
 export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer'] as const;

@@ -20,7 +20,7 @@ const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"
 const NODE_BUILTINS = new Set(['fs', 'path', 'os', 'crypto', 'child_process', 'worker_threads', 'stream', 'zlib', 'util', 'events', 'url', 'buffer', 'readline', 'perf_hooks', 'assert', 'net', 'http', 'https', 'process']);
 const DOM_GLOBALS = /\b(HTMLElement|HTMLCanvasElement|CanvasRenderingContext2D|requestAnimationFrame|localStorage|navigator)\b/;
 
-for (const layer of ['src/format', 'src/protocol', 'src/util']) {
+for (const layer of ['src/core', 'src/protocol']) {
   test(`${layer} imports no vscode, node:*, preact or DOM`, () => {
     const dir = path.join(repoRoot, layer);
     if (!fs.existsSync(dir)) return;

@@ -2,12 +2,12 @@
  * A stand-in for the extension host inside a plain browser page, for the bench and for manual
  * checks of the timeline without VS Code: it fetches a SLOG-2 file (?trace=URL), opens it with the
  * same reader and answers the webview's messages with the same window service as the real host
- * (src/format/query/windowService.ts). Load this script before dist/webview.js.
+ * (src/core/query/windowService.ts). Load this script before dist/webview.js.
  */
-import { MemorySource } from '../../src/format/bytes/memorySource';
-import { Slog2File } from '../../src/format/slog2/slog2File';
-import { rowLayoutOf } from '../../src/format/query/rows';
-import { buildRequestedWindow, checkRequest, depthFor, describeDocument } from '../../src/format/query/windowService';
+import { MemorySource } from '../../src/core/bytes/memorySource';
+import { Slog2File } from '../../src/core/formats/slog2/slog2File';
+import { rowLayoutOf } from '../../src/core/query/rows';
+import { buildRequestedWindow, checkRequest, depthFor, describeDocument } from '../../src/core/query/windowService';
 import type { HostToWebview, WebviewToHost } from '../../src/protocol/webview';
 import { copyWire, wireBytes, windowBuffers } from '../../src/protocol/wire';
 

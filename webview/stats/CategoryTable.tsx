@@ -1,6 +1,6 @@
 // Per-category table: sortable columns, colour swatches; clicking a name highlights the category
 // in the timeline, clicking min/max jumps to the shortest/longest instance.
-import type { CategoryStat, InstanceRef } from '../../src/format/stats/types';
+import type { CategoryStat, InstanceRef } from '../../src/core/stats/types';
 import { formatCount, formatPercent, formatSeconds, rgbaCss } from './format';
 import { sortCategories } from './model';
 import type { SortKey } from './vscodeApi';

@@ -1,7 +1,7 @@
 // Duration distribution of one category: log-scale buckets (BUCKETS_PER_DECADE per ×10) as bars.
 import uPlot from 'uplot';
 import { useMemo, useState } from 'preact/hooks';
-import type { DurationHistogram as Histogram } from '../../src/format/stats/types';
+import type { DurationHistogram as Histogram } from '../../src/core/stats/types';
 import { formatSeconds } from './format';
 import type { Theme } from './theme';
 import { useUplot } from './useUplot';

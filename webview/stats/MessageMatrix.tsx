@@ -1,7 +1,7 @@
 // Communication matrix heat map (sender rows × receiver columns, count or bytes) on a canvas.
 // Colour intensity is logarithmic; a click on a cell asks the host for that pair's messages.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { MessagePairStat } from '../../src/format/stats/types';
+import type { MessagePairStat } from '../../src/core/stats/types';
 import type { MessageItem } from '../../src/protocol/stats';
 import { formatBytes, formatCount, formatSeconds } from './format';
 import type { Theme } from './theme';

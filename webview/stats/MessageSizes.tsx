@@ -1,5 +1,5 @@
 // Message-size distribution (log2 buckets) and messages per tag, as compact bar lists.
-import type { MessageKeyStat, SizeBucket } from '../../src/format/stats/types';
+import type { MessageKeyStat, SizeBucket } from '../../src/core/stats/types';
 import { formatBytes, formatCount } from './format';
 
 export function sizeLabel(b: SizeBucket): string {

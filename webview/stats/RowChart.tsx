@@ -3,7 +3,7 @@
 // Clicking a bar scrolls the timeline to that row.
 import uPlot from 'uplot';
 import { useMemo, useState } from 'preact/hooks';
-import type { CategoryStat, RowStat } from '../../src/format/stats/types';
+import type { CategoryStat, RowStat } from '../../src/core/stats/types';
 import { formatSeconds } from './format';
 import { stackRows } from './model';
 import type { Theme } from './theme';

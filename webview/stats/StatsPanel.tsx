@@ -1,6 +1,6 @@
 // The statistics side panel: state from the host's messages, the sections, exports.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { RangeStats } from '../../src/format/stats/types';
+import type { RangeStats } from '../../src/core/stats/types';
 import type { MessageItem, TraceMessage } from '../../src/protocol/stats';
 import { CategoryTable } from './CategoryTable';
 import { DurationHistogram } from './DurationHistogram';

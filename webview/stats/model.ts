@@ -1,5 +1,5 @@
 // Pure data shaping for the panel's table and charts (tested without a DOM).
-import type { CategoryStat, RowStat } from '../../src/format/stats/types';
+import type { CategoryStat, RowStat } from '../../src/core/stats/types';
 import { rgbaCss } from './format';
 
 export type SortKey = 'name' | 'count' | 'inclusive' | 'exclusive' | 'min' | 'mean' | 'max' | 'share';

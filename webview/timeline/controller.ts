@@ -5,7 +5,7 @@
  * except the small `onViewChange` notification (coalesced to one per frame).
  */
 import type { CommandMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
-import type { VisibleWindow } from '../../src/format/query/windowKey';
+import type { VisibleWindow } from '../../src/core/query/windowKey';
 import { FrameScheduler, type LayerName } from './scheduler';
 import { WindowLoader } from './windowLoader';
 import { TimeScale, clampWindow, formatDuration, formatTime, panBy, zoomAt, type TimeWindow } from './timeScale';

@@ -9,7 +9,7 @@ import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
 import { TimeScale, formatTime, niceTicks } from './timeScale';
 import { nestingInset, rowTop, visibleRows, type RowViewport } from './rowLayout';
-import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../src/format/model/types';
+import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../src/core/model/types';
 
 type Ctx = CanvasRenderingContext2D;
 

@@ -4,7 +4,7 @@
  * difference (base − t0) computed once per payload, so precision holds at nanosecond zoom far
  * from t = 0. Views are clamped to the trace (with a margin) and to a minimum span.
  */
-import { minSpanAt } from '../../src/format/query/windowKey';
+import { minSpanAt } from '../../src/core/query/windowKey';
 
 export interface TimeWindow {
   readonly t0: number;

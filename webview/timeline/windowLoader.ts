@@ -5,7 +5,7 @@
  * is accepted (stale answers are dropped). The last accepted payload stays drawable while a newer
  * one loads; what it does not cover is drawn as loading. Pure: no DOM, testable under node.
  */
-import { covers, keyId, keySpan, windowKeyFor, type VisibleWindow, type WindowKey } from '../../src/format/query/windowKey';
+import { covers, keyId, keySpan, windowKeyFor, type VisibleWindow, type WindowKey } from '../../src/core/query/windowKey';
 import type { CancelWindowMessage, RequestWindowMessage, WindowChannel, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
 import { decodeWindow, type WindowColumns } from '../../src/protocol/wire';
 

@@ -1,8 +1,8 @@
 /** `mpe-trace dump FILE [--from T] [--to T] [--json]`: every real drawable intersecting the window, one per line. */
-import { infoText } from '../../format/model/infoFormat';
-import { javaDouble } from '../../format/model/javaNumber';
-import type { Category, Drawable, Primitive, SourceLocation } from '../../format/model/types';
-import { unknownCategory } from '../../format/slog2/categoryMap';
+import { infoText } from '../../core/model/infoFormat';
+import { javaDouble } from '../../core/model/javaNumber';
+import type { Category, Drawable, Primitive, SourceLocation } from '../../core/model/types';
+import { unknownCategory } from '../../core/formats/slog2/categoryMap';
 import { numberOption, parseArgs, UsageError } from '../args';
 import { openTrace } from '../openTrace';
 import { registerCommand } from '../registry';

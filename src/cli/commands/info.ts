@@ -1,5 +1,5 @@
 /** `mpe-trace info FILE [--json]`: the trace summary of issue 2 (JSON or a readable table). */
-import type { TraceInfo } from '../../format/info/traceInfo';
+import type { TraceInfo } from '../../core/info/traceInfo';
 import { parseArgs, UsageError } from '../args';
 import { openTrace } from '../openTrace';
 import { registerCommand } from '../registry';

@@ -4,9 +4,9 @@
  * side panel (SLOG2.md §16). SLOG-2 files are read node by node (only nodes overlapping the
  * range); other formats through their time-ordered drawable stream.
  */
-import type { LineIDMap } from '../../format/model/types';
-import { looksLikeSlog2 } from '../../format/slog2/header';
-import { Slog2File } from '../../format/slog2/slog2File';
+import type { LineIDMap } from '../../core/model/types';
+import { looksLikeSlog2 } from '../../core/formats/slog2/header';
+import { Slog2File } from '../../core/formats/slog2/slog2File';
 import {
   batchesOf,
   chooseApproximateLevel,
@@ -19,7 +19,7 @@ import {
   type RangeStats,
   type Table,
   type TableName,
-} from '../../format/stats';
+} from '../../core/stats';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
 import { openByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';

@@ -1,7 +1,7 @@
 /**
  * `mpe-trace synth --ranks R [--seconds S] [--bytes N] [--threads T] [--srcloc] [--comms] [--seed N]
  * [--block-size B] -o FILE.clog2`: writes a realistic synthetic MPE trace (CLOG2, big-endian merged
- * file) of any size, streaming, for benchmarks and fuzzing (src/format/synth).
+ * file) of any size, streaming, for benchmarks and fuzzing (src/core/synth).
  */
 import { synthesizeClog2File } from '../../io/synthFile';
 import { intOption, numberOption, parseArgs, UsageError } from '../args';

@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { compileQuery } from '../../../src/format/search/matcher';
-import { countMatches } from '../../../src/format/search/treeSearch';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
-import { computeRangeStats } from '../../../src/format/stats/compute';
-import { nodeBatches } from '../../../src/format/stats/nodeBatches';
+import { compileQuery } from '../../../src/core/search/matcher';
+import { countMatches } from '../../../src/core/search/treeSearch';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { computeRangeStats } from '../../../src/core/stats/compute';
+import { nodeBatches } from '../../../src/core/stats/nodeBatches';
 import { FileSource } from '../../../src/io/fileSource';
 import { AnalysisClient, AnalysisFailed } from '../../../src/worker/analysisClient';
 import { fixture } from '../../helpers/paths';
@@ -63,7 +63,7 @@ test('search count and next match from the worker equal the in-process search (u
   assert.equal(r.matches, 24);
   assert.equal(r.matches, local.matches);
   assert.deepEqual([...r.histogram], [...local.histogram]);
-  let from: { time: number } | { drawable: import('../../../src/format/model/types').Drawable } = { time: -Infinity };
+  let from: { time: number } | { drawable: import('../../../src/core/model/types').Drawable } = { time: -Infinity };
   const starts: number[] = [];
   for (let i = 0; i < 3; i++) {
     const next = await client.find(userStates, query, from, 1, false);
@@ -104,7 +104,7 @@ test('the worker stops when idle and restarts on the next request', async () => 
 });
 
 test('WorkerSearchSession gives the same matches, order and "n of m" as the in-process SearchSession', async () => {
-  const { SearchSession } = await import('../../../src/format/search/searchSession');
+  const { SearchSession } = await import('../../../src/core/search/searchSession');
   const { WorkerSearchSession } = await import('../../../src/worker/workerSearchSession');
   const f = await Slog2File.open(await FileSource.open(userStates));
   try {
@@ -113,8 +113,8 @@ test('WorkerSearchSession gives the same matches, order and "n of m" as the in-p
     const remote = new WorkerSearchSession(client, userStates, f.categories, { bins: 32 });
     assert.ok(local.setQuery(query).ok && remote.setQuery(query).ok);
     assert.equal((await remote.count())!.matches, (await local.count())!.matches);
-    let fromL: import('../../../src/format/search/treeSearch').SearchFrom = { time: f.timeRange[0] };
-    let fromR: import('../../../src/format/search/treeSearch').SearchFrom = fromL;
+    let fromL: import('../../../src/core/search/treeSearch').SearchFrom = { time: f.timeRange[0] };
+    let fromR: import('../../../src/core/search/treeSearch').SearchFrom = fromL;
     for (let i = 0; i < 5; i++) {
       const a = await local.find(fromL, 1);
       const b = await remote.find(fromR, 1);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import {
   applyEdits, BookmarkStoreCore, bookmarksOf, EMPTY_SIDECAR, newBookmark, parseSidecar, serializeSidecar, sidecarPathFor,
   type Bookmark, type SidecarIo,
-} from '../../../src/format/bookmarks';
+} from '../../../src/core/bookmarks';
 import { writeAtomically } from '../../../src/io/atomicWrite';
 
 /** The node side of the sidecar: the project's atomic writer (temp + rename), overwriting. */

@@ -2,8 +2,8 @@
 // the SRCLOC hot path must give exactly what a fresh decode gives, field after field.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeFixedText, FixedTextMemo } from '../../../src/format/bytes/binaryReader';
-import { Prng } from '../../../src/format/synth/prng';
+import { decodeFixedText, FixedTextMemo } from '../../../src/core/bytes/binaryReader';
+import { Prng } from '../../../src/core/synth/prng';
 
 const field = (s: string, n = 40, garbage = 0x41): Uint8Array => {
   const b = new Uint8Array(n).fill(garbage);

@@ -2,7 +2,7 @@
 // form one line per drawable, and usage errors with exit code 2.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { dumpRecord, formatDumpLine } from '../../../src/cli/commands/dump';
 import { samples, sampleSource } from '../slog2/samples';
 import { runCli } from './runCli';

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { convertClog } from '../../../src/format/clog/convertClog';
-import { detectClogFormat } from '../../../src/format/clog/detect';
-import { collectConversion } from '../../../src/format/convert/result';
-import { clogTraceInfo } from '../../../src/format/info/clogInfo';
+import { convertClog } from '../../../src/core/formats/clog/convertClog';
+import { detectClogFormat } from '../../../src/core/formats/clog/detect';
+import { collectConversion } from '../../../src/core/formats/convert/result';
+import { clogTraceInfo } from '../../../src/core/info/clogInfo';
 import { sharedTracesDir } from '../../helpers/paths';
 import { drawableKey, dumpKey, fileChunks, multiset, parseDumpDrawables, readFacts, readText } from '../clog2/clogTestUtil';
 

@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { convertClog } from '../../../src/format/clog/convertClog';
-import { collectConversion } from '../../../src/format/convert/result';
-import { infoText } from '../../../src/format/model/infoFormat';
+import { convertClog } from '../../../src/core/formats/clog/convertClog';
+import { collectConversion } from '../../../src/core/formats/convert/result';
+import { infoText } from '../../../src/core/model/infoFormat';
 import { bytesChunks } from '../clog2/clogTestUtil';
 
 class OldClogBuilder {

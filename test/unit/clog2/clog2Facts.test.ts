@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
-import { convertClog2 } from '../../../src/format/clog2/convertClog2';
-import { collectConversion, type ConversionSummary } from '../../../src/format/convert/result';
-import { clogTraceInfo } from '../../../src/format/info/clogInfo';
-import type { TraceInfo } from '../../../src/format/info/traceInfo';
-import type { Category, Primitive } from '../../../src/format/model/types';
+import { convertClog2 } from '../../../src/core/formats/clog2/convertClog2';
+import { collectConversion, type ConversionSummary } from '../../../src/core/formats/convert/result';
+import { clogTraceInfo } from '../../../src/core/info/clogInfo';
+import type { TraceInfo } from '../../../src/core/info/traceInfo';
+import type { Category, Primitive } from '../../../src/core/model/types';
 import { fixture } from '../../helpers/paths';
 import { drawableKey, dumpKey, fileChunks, multiset, parseDumpDrawables, readFacts, readText, type Json } from './clogTestUtil';
 

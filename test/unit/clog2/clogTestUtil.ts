@@ -1,10 +1,10 @@
 /** Helpers for the CLOG2 / CLOG tests: reading fixtures as chunk streams, facts, reference dumps. */
 import fs from 'node:fs';
 import { gunzipSync } from 'fflate';
-import type { ByteChunks } from '../../../src/format/bytes/byteSource';
-import { chunksOf } from '../../../src/format/bytes/memorySource';
-import { infoText } from '../../../src/format/model/infoFormat';
-import type { Category, Primitive } from '../../../src/format/model/types';
+import type { ByteChunks } from '../../../src/core/bytes/byteSource';
+import { chunksOf } from '../../../src/core/bytes/memorySource';
+import { infoText } from '../../../src/core/model/infoFormat';
+import type { Category, Primitive } from '../../../src/core/model/types';
 import { FileSource } from '../../../src/io/fileSource';
 import { gunzipChunks } from '../../../src/io/gzip';
 

@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { convertClog2 } from '../../../src/format/clog2/convertClog2';
-import { formatPreamble } from '../../../src/format/clog2/preamble';
-import { collectConversion } from '../../../src/format/convert/result';
-import { paletteEntry } from '../../../src/format/convert/palette';
-import { Clog2BlockWriter } from '../../../src/format/synth/clog2Writer';
+import { convertClog2 } from '../../../src/core/formats/clog2/convertClog2';
+import { formatPreamble } from '../../../src/core/formats/clog2/preamble';
+import { collectConversion } from '../../../src/core/formats/convert/result';
+import { paletteEntry } from '../../../src/core/formats/convert/palette';
+import { Clog2BlockWriter } from '../../../src/core/synth/clog2Writer';
 import { bytesChunks } from './clogTestUtil';
 
 async function build(): Promise<Uint8Array> {

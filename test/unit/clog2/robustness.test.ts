@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
-import { isFormatError } from '../../../src/format/bytes/formatError';
-import { convertClog2 } from '../../../src/format/clog2/convertClog2';
-import { convertClog } from '../../../src/format/clog/convertClog';
-import { collectConversion, type ConversionSummary } from '../../../src/format/convert/result';
-import { Prng } from '../../../src/format/synth/prng';
+import { isFormatError } from '../../../src/core/bytes/formatError';
+import { convertClog2 } from '../../../src/core/formats/clog2/convertClog2';
+import { convertClog } from '../../../src/core/formats/clog/convertClog';
+import { collectConversion, type ConversionSummary } from '../../../src/core/formats/convert/result';
+import { Prng } from '../../../src/core/synth/prng';
 import { fixture, sharedTracesDir } from '../../helpers/paths';
 import { synthToMemory } from '../synth/synthUtil';
 import { bytesChunks, fileChunks } from './clogTestUtil';

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { convertClog2 } from '../../../src/format/clog2/convertClog2';
-import { collectConversion } from '../../../src/format/convert/result';
-import { infoLocationSlots } from '../../../src/format/convert/sourceLocations';
-import { parseInfoFormat } from '../../../src/format/model/infoFormat';
-import type { Primitive } from '../../../src/format/model/types';
+import { convertClog2 } from '../../../src/core/formats/clog2/convertClog2';
+import { collectConversion } from '../../../src/core/formats/convert/result';
+import { infoLocationSlots } from '../../../src/core/formats/convert/sourceLocations';
+import { parseInfoFormat } from '../../../src/core/model/infoFormat';
+import type { Primitive } from '../../../src/core/model/types';
 import { fixture } from '../../helpers/paths';
 import { fileChunks } from './clogTestUtil';
 

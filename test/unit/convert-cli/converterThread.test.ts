@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FormatError } from '../../../src/format/bytes/formatError';
+import { FormatError } from '../../../src/core/bytes/formatError';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { convertFile, type ConvertJobResult } from '../../../src/worker/convertJob';
 import { bundleNode } from '../../helpers/bundle';

@@ -1,14 +1,14 @@
 /** Unit tests of the shared converter pieces: reorder buffer, colours, palette, categories, FIFO states, arrows, unmatched count. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DrawableBuilder } from '../../../src/format/convert/builder';
-import { CategoryTable } from '../../../src/format/convert/categories';
-import { DefaultPalette, paletteEntry } from '../../../src/format/convert/palette';
-import { ReorderBuffer } from '../../../src/format/convert/reorder';
-import { SourceLocationTable } from '../../../src/format/convert/sourceLocations';
-import { x11Color, x11ColorCount } from '../../../src/format/convert/x11Colors';
-import { makePrimitive, type Primitive } from '../../../src/format/model/types';
-import { Prng } from '../../../src/format/synth/prng';
+import { DrawableBuilder } from '../../../src/core/formats/convert/builder';
+import { CategoryTable } from '../../../src/core/formats/convert/categories';
+import { DefaultPalette, paletteEntry } from '../../../src/core/formats/convert/palette';
+import { ReorderBuffer } from '../../../src/core/formats/convert/reorder';
+import { SourceLocationTable } from '../../../src/core/formats/convert/sourceLocations';
+import { x11Color, x11ColorCount } from '../../../src/core/formats/convert/x11Colors';
+import { makePrimitive, type Primitive } from '../../../src/core/model/types';
+import { Prng } from '../../../src/core/synth/prng';
 
 test('reorder buffer: output sorted by latest (ties: decreasing earliest) with a small heap', () => {
   const rng = new Prng(5);

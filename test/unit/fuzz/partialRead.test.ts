@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'fflate';
-import { MemorySource } from '../../../src/format/bytes/memorySource';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { gunzipChunks } from '../../../src/io/gzip';
-import { isFormatError } from '../../../src/format/bytes/formatError';
-import { convertClog2 } from '../../../src/format/clog2/convertClog2';
-import { collectConversion, type ConversionSummary } from '../../../src/format/convert/result';
-import type { Primitive } from '../../../src/format/model/types';
+import { isFormatError } from '../../../src/core/bytes/formatError';
+import { convertClog2 } from '../../../src/core/formats/clog2/convertClog2';
+import { collectConversion, type ConversionSummary } from '../../../src/core/formats/convert/result';
+import type { Primitive } from '../../../src/core/model/types';
 import { fixture } from '../../helpers/paths';
 
 async function* chunks(b: Uint8Array, size: number): AsyncGenerator<Uint8Array> {

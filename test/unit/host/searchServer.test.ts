@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { MemorySource } from '../../../src/format/bytes/memorySource';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
-import { rowLayoutOf } from '../../../src/format/query/rows';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { rowLayoutOf } from '../../../src/core/query/rows';
 import { SearchServer } from '../../../src/host/searchServer';
 import type { TraceDocument } from '../../../src/host/traceDocument';
 import type { SearchCountMessage, SearchRequestQuery, SearchResultMessage } from '../../../src/protocol/webview';

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { FileSource } from '../../../src/io/fileSource';
 import { gunzipToMemory } from '../../../src/io/gzip';
-import { rowLayoutOf } from '../../../src/format/query/rows';
-import { LruCache } from '../../../src/format/query/windowKey';
+import { rowLayoutOf } from '../../../src/core/query/rows';
+import { LruCache } from '../../../src/core/query/windowKey';
 import { WindowServer } from '../../../src/host/windowServer';
 import type { TraceDocument } from '../../../src/host/traceDocument';
 import type { RequestWindowMessage, WindowFailedMessage, WindowMessage } from '../../../src/protocol/webview';

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FormatError } from '../../../src/format/bytes/formatError';
+import { FormatError } from '../../../src/core/bytes/formatError';
 import { FileSource } from '../../../src/io/fileSource';
 import { gunzipToMemory, hasGzipMagic } from '../../../src/io/gzip';
 import { fixture } from '../../helpers/paths';
-import { Prng } from '../../../src/format/synth/prng';
+import { Prng } from '../../../src/core/synth/prng';
 
 /** Seeded (mulberry32) so failures reproduce. */
 function rng(seed: number): () => number {

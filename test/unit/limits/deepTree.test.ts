@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MemorySource } from '../../../src/format/bytes/memorySource';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { synthBytes, writtenSlog2 } from '../../fuzz/corpus';
 
 test('max_treedepth 32767 over ~770 leaves: every drawable, in time order, in seconds', async () => {

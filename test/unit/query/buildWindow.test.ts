@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { Slog2File, chooseLowestDepth } from '../../../src/format/slog2';
+import { Slog2File, chooseLowestDepth } from '../../../src/core/formats/slog2';
 import { FileSource } from '../../../src/io/fileSource';
 import { gunzipToMemory } from '../../../src/io/gzip';
-import { buildWindow } from '../../../src/format/query/buildWindow';
-import { rowLayoutOf, defaultMapIndex } from '../../../src/format/query/rows';
-import { nodeBudget } from '../../../src/format/query/lod';
+import { buildWindow } from '../../../src/core/query/buildWindow';
+import { rowLayoutOf, defaultMapIndex } from '../../../src/core/query/rows';
+import { nodeBudget } from '../../../src/core/query/lod';
 import { FLAG_SHADOW, decodeWindow, encodeWindow } from '../../../src/protocol/wire';
 import { fixture } from '../../helpers/paths';
 

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MemorySource } from '../../../src/format/bytes/memorySource';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
-import { readSourceLocations } from '../../../src/format/srcloc';
-import { rowLayoutOf } from '../../../src/format/query/rows';
-import { describeDrawable, findDrawable, type DrawableRef } from '../../../src/format/query/details';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { readSourceLocations } from '../../../src/core/formats/srcloc';
+import { rowLayoutOf } from '../../../src/core/query/rows';
+import { describeDrawable, findDrawable, type DrawableRef } from '../../../src/core/query/details';
 import { convertFile } from '../../../src/worker/convertJob';
 import { fixture } from '../../helpers/paths';
 

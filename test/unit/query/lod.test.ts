@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COARSE_NODE_LIMIT, MAX_NODE_BUDGET, MIN_NODE_BUDGET, coarseDepth, nodeBudget } from '../../../src/format/query/lod';
+import { COARSE_NODE_LIMIT, MAX_NODE_BUDGET, MIN_NODE_BUDGET, coarseDepth, nodeBudget } from '../../../src/core/query/lod';
 
 test('node budget follows the pixels, with bounded credit for over-fetch', () => {
   assert.equal(nodeBudget(1200, 1, 1), 12);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nestingDepths } from '../../../src/format/query/nesting';
-import { rowLayoutOf, defaultMapIndex } from '../../../src/format/query/rows';
+import { nestingDepths } from '../../../src/core/query/nesting';
+import { rowLayoutOf, defaultMapIndex } from '../../../src/core/query/rows';
 
 test('nesting depth counts enclosing states on the same row, in drawing order', () => {
   // row 0: Phase [0,10] > Solve [1,9] > Kernel [2,3], Kernel [4,5]; then a sibling [10, 12]

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LruCache, covers, keyId, keySpan, minSpanAt, windowKeyFor, type VisibleWindow } from '../../../src/format/query/windowKey';
+import { LruCache, covers, keyId, keySpan, minSpanAt, windowKeyFor, type VisibleWindow } from '../../../src/core/query/windowKey';
 
 const view = (t0: number, t1: number, rowStart = 0, rowEnd = 20): VisibleWindow => ({ t0, t1, rowStart, rowEnd, rowCount: 1000, mapIndex: 0, pixelWidth: 1200 });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SearchSession, type SearchFrom } from '../../../src/format/search';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
+import { SearchSession, type SearchFrom } from '../../../src/core/search';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { FileSource } from '../../../src/io/fileSource';
 import { fixture } from '../../helpers/paths';
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { compileQuery, countMatches, findNext, findNth, matchOrdinal, type DrawableMatcher, type FindResult, type SearchFrom, type SearchMatch, type SearchQuery } from '../../../src/format/search';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
-import { drawingOrderCompare } from '../../../src/format/slog2/drawingOrder';
+import { compileQuery, countMatches, findNext, findNth, matchOrdinal, type DrawableMatcher, type FindResult, type SearchFrom, type SearchMatch, type SearchQuery } from '../../../src/core/search';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { drawingOrderCompare } from '../../../src/core/formats/slog2/drawingOrder';
 import { FileSource } from '../../../src/io/fileSource';
 import { gunzipToMemory } from '../../../src/io/gzip';
 import { fixture } from '../../helpers/paths';

@@ -2,10 +2,10 @@
 // vertices as the reference prints them, popup text), composites with their members.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { javaFloat } from '../../../src/format/model/javaNumber';
-import type { Drawable } from '../../../src/format/model/types';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
-import { drawingOrderCompare } from '../../../src/format/slog2/drawingOrder';
+import { javaFloat } from '../../../src/core/model/javaNumber';
+import type { Drawable } from '../../../src/core/model/types';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { drawingOrderCompare } from '../../../src/core/formats/slog2/drawingOrder';
 import { dumpRecord, type DumpRecord } from '../../../src/cli/commands/dump';
 import { isTruncated, readDumpLines, realDrawables, type RefDrawable, type RefPrimitive } from './referenceDump';
 import { samples, sampleSource, slog2Facts } from './samples';

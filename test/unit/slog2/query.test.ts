@@ -2,10 +2,10 @@
 // full scan, and the shadows of the lowest loaded level equal the reference recur dump.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { javaFloat } from '../../../src/format/model/javaNumber';
-import type { Drawable, Shadow } from '../../../src/format/model/types';
-import { chooseLowestDepth } from '../../../src/format/slog2/levelOfDetail';
-import { Slog2File, type NodeSlice } from '../../../src/format/slog2/slog2File';
+import { javaFloat } from '../../../src/core/model/javaNumber';
+import type { Drawable, Shadow } from '../../../src/core/model/types';
+import { chooseLowestDepth } from '../../../src/core/formats/slog2/levelOfDetail';
+import { Slog2File, type NodeSlice } from '../../../src/core/formats/slog2/slog2File';
 import { readDumpLines, recurNodes, type RefShadow } from './referenceDump';
 import { samples, sampleSource } from './samples';
 

@@ -2,14 +2,14 @@
 // a FormatError (never another error, never a hang), each case within 2 s, memory bounded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FormatError } from '../../../src/format/bytes/formatError';
-import { MemorySource } from '../../../src/format/bytes/memorySource';
-import { slog2TraceInfo } from '../../../src/format/info/slog2Info';
-import { infoText } from '../../../src/format/model/infoFormat';
-import { unknownCategory } from '../../../src/format/slog2/categoryMap';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
+import { FormatError } from '../../../src/core/bytes/formatError';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
+import { slog2TraceInfo } from '../../../src/core/info/slog2Info';
+import { infoText } from '../../../src/core/model/infoFormat';
+import { unknownCategory } from '../../../src/core/formats/slog2/categoryMap';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { samples, sampleBytes } from './samples';
-import { Prng } from '../../../src/format/synth/prng';
+import { Prng } from '../../../src/core/synth/prng';
 
 /** Seeded (mulberry32) so failures reproduce. */
 function rng(seed: number): () => number {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { MemorySource } from '../../../src/format/bytes/memorySource';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { fixturesDir, sharedTracesDir } from '../../helpers/paths';
 
 export interface Sample {

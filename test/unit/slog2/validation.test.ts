@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FormatError } from '../../../src/format/bytes/formatError';
-import { MemorySource } from '../../../src/format/bytes/memorySource';
-import type { Drawable } from '../../../src/format/model/types';
-import { Slog2File, type NodeSlice } from '../../../src/format/slog2/slog2File';
+import { FormatError } from '../../../src/core/bytes/formatError';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
+import type { Drawable } from '../../../src/core/model/types';
+import { Slog2File, type NodeSlice } from '../../../src/core/formats/slog2/slog2File';
 import { FileSource } from '../../../src/io/fileSource';
 import { buildSynthetic, contiguous, type SynCategory, type SynPrimitive, type Version } from './synthetic';
 

@@ -2,10 +2,10 @@
 // checked through our reader, and the writer's input contract.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemorySource } from '../../../src/format/bytes/memorySource';
-import { makePrimitive } from '../../../src/format/model/types';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
-import { MemorySink, Slog2Writer } from '../../../src/format/slog2/writer';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
+import { makePrimitive } from '../../../src/core/model/types';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { MemorySink, Slog2Writer } from '../../../src/core/formats/slog2/writer';
 import { CATEGORIES, syntheticTrace, topologyOf } from './synthetic';
 
 for (const [children, leafBytes] of [[2, 400], [3, 700], [5, 2000]] as const) {

@@ -1,8 +1,8 @@
 // A node block with its category-weight lists put in a canonical order, for comparing nodes whose
 // weights with equal incl ratios were written in a different (hash-dependent) order.
-import { BinaryReader } from '../../../src/format/bytes/binaryReader';
-import { parseTreeNode } from '../../../src/format/slog2/treeNode';
-import type { Slog2Version } from '../../../src/format/slog2/header';
+import { BinaryReader } from '../../../src/core/bytes/binaryReader';
+import { parseTreeNode } from '../../../src/core/formats/slog2/treeNode';
+import type { Slog2Version } from '../../../src/core/formats/slog2/header';
 
 // `ignoreOffsets`: also blank the node's and its child stubs' file offsets (files whose nodes
 // moved because other bytes sit between them).

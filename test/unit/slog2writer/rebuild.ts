@@ -1,8 +1,8 @@
 // Feeds the real drawables of a reference .slog2 to our writer in arrival order (SLOG2.md §8, §21).
-import type { Drawable } from '../../../src/format/model/types';
-import { MemorySource } from '../../../src/format/bytes/memorySource';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
-import { MemorySink, Slog2Writer, type Slog2WriteSummary } from '../../../src/format/slog2/writer';
+import type { Drawable } from '../../../src/core/model/types';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { MemorySink, Slog2Writer, type Slog2WriteSummary } from '../../../src/core/formats/slog2/writer';
 
 /** Arrival order: latest ascending, ties earliest descending, then drawing order of the rest. */
 export function arrivalOrder(a: Drawable, b: Drawable): number {

@@ -3,12 +3,12 @@
 // table is reported with its offset.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemorySource } from '../../../src/format/bytes/memorySource';
-import { FormatError } from '../../../src/format/bytes/formatError';
-import type { Drawable } from '../../../src/format/model/types';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
-import { MemorySink, Slog2Writer } from '../../../src/format/slog2/writer';
-import { drawablesWithSources, readSourceLocations, sourceLocationCounts } from '../../../src/format/srcloc';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
+import { FormatError } from '../../../src/core/bytes/formatError';
+import type { Drawable } from '../../../src/core/model/types';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { MemorySink, Slog2Writer } from '../../../src/core/formats/slog2/writer';
+import { drawablesWithSources, readSourceLocations, sourceLocationCounts } from '../../../src/core/formats/srcloc';
 import { CATEGORIES, syntheticTrace, topologyOf } from './synthetic';
 
 async function write(leafBytes: number, withCounts = true): Promise<{ bytes: Uint8Array; drawables: Drawable[] }> {

@@ -1,6 +1,6 @@
 // Small synthetic traces in arrival order (non-decreasing end time), with source locations.
-import type { Category, LineIDMap, Primitive, SourceLocation, Topology } from '../../../src/format/model/types';
-import { makePrimitive } from '../../../src/format/model/types';
+import type { Category, LineIDMap, Primitive, SourceLocation, Topology } from '../../../src/core/model/types';
+import { makePrimitive } from '../../../src/core/model/types';
 
 export const CATEGORIES: Category[] = [
   cat(0, 'message', 'arrow', ['msg_tag=', ', msg_size=', ''], 'dd', 3),

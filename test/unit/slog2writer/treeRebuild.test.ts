@@ -3,7 +3,7 @@
 // blocks byte-identical except for the order of category weights with equal ratios (SLOG2.md §21).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { samples, sampleSource } from '../slog2/samples';
 import { allDrawablesOf, arrivalOrder, rebuild } from './rebuild';
 import { canonicalNode } from './nodeBytes';

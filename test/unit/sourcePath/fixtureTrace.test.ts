@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { convertClog2 } from '../../../src/format/clog2/convertClog2';
-import { collectConversion } from '../../../src/format/convert/result';
-import { normalizePath, parseMappings, resolveSourcePath, type SourceFileSystem } from '../../../src/format/sourcePath';
+import { convertClog2 } from '../../../src/core/formats/clog2/convertClog2';
+import { collectConversion } from '../../../src/core/formats/convert/result';
+import { normalizePath, parseMappings, resolveSourcePath, type SourceFileSystem } from '../../../src/core/sourcePath';
 import { fixture, repoRoot } from '../../helpers/paths';
 import { fileChunks } from '../clog2/clogTestUtil';
 

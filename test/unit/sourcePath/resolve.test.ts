@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   baseName, fileNameGlob, mappingFromPick, mayBeTruncated, normalizePath, parseMappings, parsePath, resolveSourcePath,
   type ResolveOptions, type SourceFileSystem,
-} from '../../../src/format/sourcePath';
+} from '../../../src/core/sourcePath';
 
 /** An in-memory workspace: a list of absolute '/'-form file paths. Records every call. */
 function fakeFs(files: string[]): SourceFileSystem & { calls: string[] } {

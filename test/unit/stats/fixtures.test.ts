@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
-import { computeRangeStats, nodeBatches, summaryStats, batchesOf, type RangeStats } from '../../../src/format/stats';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { computeRangeStats, nodeBatches, summaryStats, batchesOf, type RangeStats } from '../../../src/core/stats';
 import { FileSource } from '../../../src/io/fileSource';
 import { gunzipToMemory } from '../../../src/io/gzip';
 import { fixture } from '../../helpers/paths';

@@ -1,7 +1,7 @@
 // The panel's pure parts: protocol validation of webview messages, table sorting, bar stacking.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeRangeStats } from '../../../src/format/stats';
+import { computeRangeStats } from '../../../src/core/stats';
 import { isStatsToHost } from '../../../src/protocol/stats';
 import { MAX_SEGMENTS, sortCategories, stackRows } from '../../../webview/stats/model';
 import { A, B, EV, MSG, event, message, meta, state } from './synthetic';

@@ -1,8 +1,8 @@
 // Hand-computed statistics on small synthetic drawable sets (SLOG2.md §16 recommendation).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Drawable } from '../../../src/format/model/types';
-import { computeRangeStats, batchesOf, RangeStatsAccumulator, type RangeStats } from '../../../src/format/stats';
+import type { Drawable } from '../../../src/core/model/types';
+import { computeRangeStats, batchesOf, RangeStatsAccumulator, type RangeStats } from '../../../src/core/stats';
 import { A, B, EV, MSG, event, message, meta, state } from './synthetic';
 
 const EPS = 1e-12;

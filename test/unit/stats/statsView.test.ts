@@ -5,7 +5,7 @@ import { recorded, FakeWebviewView, EventEmitter, Uri } from './fakeVscode';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { registerStatsView, STATS_VIEW_ID, type ActiveTrace, type StatsViewProvider } from '../../../src/host/statsView';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import type { HostToStats } from '../../../src/protocol/stats';
 import { FileSource } from '../../../src/io/fileSource';
 import { gunzipToMemory } from '../../../src/io/gzip';

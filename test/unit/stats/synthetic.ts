@@ -1,8 +1,8 @@
 // A tiny hand-made trace for the statistics tests: two timelines, two state categories, an event
 // and the CLOG2 message arrow ("msg_tag=%d, msg_size=%d").
-import type { Category, LineIDMap, Primitive, Rgba } from '../../../src/format/model/types';
-import { makePrimitive } from '../../../src/format/model/types';
-import type { StatsMeta } from '../../../src/format/stats';
+import type { Category, LineIDMap, Primitive, Rgba } from '../../../src/core/model/types';
+import { makePrimitive } from '../../../src/core/model/types';
+import type { StatsMeta } from '../../../src/core/stats';
 
 function category(index: number, name: string, topology: Category['topology'], infoKeys: string[] = [], infoTypes = ''): Category {
   const rgba: Rgba = [index * 40, 100, 200, 255];

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { convertClog2 } from '../../../src/format/clog2/convertClog2';
-import { parsePreamble } from '../../../src/format/clog2/preamble';
-import { collectConversion } from '../../../src/format/convert/result';
-import type { SynthOptions } from '../../../src/format/synth/synthClog2';
+import { convertClog2 } from '../../../src/core/formats/clog2/convertClog2';
+import { parsePreamble } from '../../../src/core/formats/clog2/preamble';
+import { collectConversion } from '../../../src/core/formats/convert/result';
+import type { SynthOptions } from '../../../src/core/synth/synthClog2';
 import { synthToMemory } from './synthUtil';
 
 async function* chunked(bytes: Uint8Array, n: number): AsyncGenerator<Uint8Array> {

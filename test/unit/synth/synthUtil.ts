@@ -1,5 +1,5 @@
 /** Runs the synthesizer into memory (test helper). */
-import { synthesizeClog2, type SynthOptions, type SynthReport } from '../../../src/format/synth/synthClog2';
+import { synthesizeClog2, type SynthOptions, type SynthReport } from '../../../src/core/synth/synthClog2';
 
 /** The whole synthesized file; with `rewrite` the final preamble (comm table offset) is patched in. */
 export async function synthToMemory(o: Omit<SynthOptions, 'sink' | 'rewritePreamble'>, rewrite = true): Promise<{ bytes: Uint8Array; report: SynthReport }> {

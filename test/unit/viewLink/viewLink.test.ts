@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compressInts, decodeViewQuery, encodeViewLink, encodeViewQuery, type ViewLink } from '../../../src/format/viewLink';
+import { compressInts, decodeViewQuery, encodeViewLink, encodeViewQuery, type ViewLink } from '../../../src/core/viewLink';
 
 /** What VS Code's URI handler gives: the query percent-decoded once. */
 function asHandlerSees(link: string): string {

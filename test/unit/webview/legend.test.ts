@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { MemorySource } from '../../../src/format/bytes/memorySource';
-import { Slog2File } from '../../../src/format/slog2/slog2File';
-import { rowLayoutOf } from '../../../src/format/query/rows';
-import { describeDocument } from '../../../src/format/query/windowService';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { rowLayoutOf } from '../../../src/core/query/rows';
+import { describeDocument } from '../../../src/core/query/windowService';
 import { isRgb, isWebviewToHost } from '../../../src/protocol/webview';
 import { parseHex } from '../../../webview/colourInput';
 import { fixture } from '../../helpers/paths';

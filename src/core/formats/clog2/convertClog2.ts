@@ -1,0 +1,185 @@
+/**
+ * CLOG2 → drawables, exactly as the reference converter does it (CLOG2.md §11), in one streaming
+ * pass: the parser hands records to this sink, which dispatches them through the category table's
+ * etype handlers into the shared DrawableBuilder. Where the reference crashes we carry on (§11.6,
+ * §15). Source locations follow the project rule of §10.
+ */
+import type { ByteChunks } from '../../bytes/byteSource';
+import { Role, CategoryTable } from '../convert/categories';
+import { DrawableBuilder } from '../convert/builder';
+import { LineTable } from '../convert/lineIDs';
+import { streamConversion, type ClogConversion, type ConversionSummary, type ConvertOptions } from '../convert/result';
+import { PendingLocations, SourceLocationTable } from '../convert/sourceLocations';
+import type { SourceLocation } from '../../model/types';
+import type { Clog2Preamble } from './preamble';
+import { Clog2Parser, REC_NAMES, type Clog2Sink } from './reader';
+
+const SEND = -101;
+const RECEIVE = -102;
+
+/** Largest piece of a chunk parsed at once, so one huge chunk does not produce a huge batch. */
+const SLICE = 1 << 18;
+
+class Clog2Converter implements Clog2Sink {
+  readonly categories = new CategoryTable();
+  readonly locations = new SourceLocationTable();
+  readonly pending = new PendingLocations();
+  lines!: LineTable;
+  builder!: DrawableBuilder;
+  arrowCategory = 0;
+  droppedRecords = 0;
+  readonly warnings: string[] = [];
+  private readonly warnedEtypes = new Set<number>();
+  private threads = 1;
+
+  constructor(private readonly options: ConvertOptions) {}
+
+  /** Placeholder categories from the preamble's id ranges (§11.1). */
+  begin(p: Clog2Preamble): void {
+    const c = this.categories;
+    this.threads = p.maxThreadCount;
+    this.lines = new LineTable(p.maxCommWorldSize, p.maxThreadCount);
+    this.builder = new DrawableBuilder(c, this.locations, this.lines, { referenceQuirks: this.options.referenceQuirks });
+    this.arrowCategory = c.addArrowCategory(SEND, RECEIVE);
+    for (let i = 0; i < p.knownStateIDCount; i++) c.addStatePlaceholder(p.knownEventIDStart + 2 * i, p.knownEventIDStart + 2 * i + 1);
+    for (let i = 0; i < p.userStateIDCount; i++) c.addStatePlaceholder(p.userEventIDStart + 2 * i, p.userEventIDStart + 2 * i + 1);
+    for (let i = 0; i < p.knownSoloEventIDCount; i++) c.addSoloPlaceholder(p.knownSoloEventIDStart + i);
+    for (let i = 0; i < p.userSoloEventIDCount; i++) c.addSoloPlaceholder(p.userSoloEventIDStart + i);
+  }
+
+  stateDef(_stateID: number, start: number, final: number, color: string | undefined, name: string | undefined, format: string | undefined): void {
+    this.categories.defineState(start, final, { color, name, format });
+  }
+
+  eventDef(etype: number, color: string | undefined, name: string | undefined, format: string | undefined): void {
+    this.categories.defineEvent(etype, { color, name, format });
+  }
+
+  event(time: number, icomm: number, rank: number, thread: number, etype: number, info: Uint8Array | undefined): void {
+    this.builder.advance(time);
+    if (etype === -1) return;
+    let h = this.categories.handler(etype);
+    if (h < 0) {
+      this.warnOnce(etype, `etype ${etype} has no definition: shown as solo events of category UnknownType-e${etype}`);
+      h = this.categories.addUnknownSolo(etype) * 8 + Role.Solo;
+    }
+    const lines = this.lines;
+    lines.checkRange(icomm, rank, thread);
+    const lineID = lines.lineID(icomm, rank, thread);
+    const loc = this.pending.isEmpty ? undefined : this.takeLocation(icomm, rank, thread);
+    const category = h >> 3;
+    switch (h & 7) {
+      case Role.Start:
+        this.builder.openState(category, time, lineID, info, loc);
+        break;
+      case Role.Final:
+        this.builder.closeState(category, time, lineID, info, loc);
+        break;
+      case Role.Solo:
+        this.builder.solo(category, time, lineID, info, loc);
+        break;
+      default:
+        this.droppedRecords++;
+        this.warnOnce(etype, `${info ? 'CARGOEVT' : 'BAREEVT'} with message etype ${etype} dropped`);
+    }
+  }
+
+  message(time: number, icomm: number, rank: number, thread: number, etype: number, partnerComm: number, partnerRank: number, tag: number, size: number): void {
+    this.builder.advance(time);
+    if (etype === -1) return;
+    const h = this.categories.handler(etype);
+    const role = h < 0 ? -1 : h & 7;
+    if (role !== Role.Send && role !== Role.Receive) {
+      this.droppedRecords++;
+      this.warnOnce(etype, `MSGEVT with ${h < 0 ? 'undefined' : 'non-message'} etype ${etype} dropped`);
+      return;
+    }
+    const lines = this.lines;
+    lines.checkRange(icomm, rank, thread);
+    const lineID = lines.lineID(icomm, rank, thread);
+    const loc = this.pending.isEmpty ? undefined : this.takeLocation(icomm, rank, thread);
+    const w = lines.worldSize;
+    const self = (Math.imul(icomm, w) + rank) | 0;
+    const partner = (Math.imul(partnerComm, w) + partnerRank) | 0;
+    if (role === Role.Send) this.builder.send(h >> 3, tag, self, partner, time, lineID, size, loc);
+    else this.builder.receive(h >> 3, tag, partner, self, time, lineID, loc);
+  }
+
+  comm(_time: number, _icomm: number, _rank: number, _thread: number, _commEtype: number, lid: number, commRank: number, worldRank: number): void {
+    // Registered even for FREE / INTRA_REMOTE bodies, as the reference does (§11.5).
+    this.lines.register(lid, commRank, worldRank);
+  }
+
+  srcloc(_time: number, icomm: number, rank: number, thread: number, _id: number, line: number, file: string | undefined): void {
+    const loc = this.locations.record(file ?? '', line);
+    const world = this.lines.worldRankOf(icomm, rank, thread);
+    this.pending.set(world * this.threads + thread, loc);
+  }
+
+  private takeLocation(icomm: number, rank: number, thread: number): SourceLocation | undefined {
+    const world = this.lines.worldRankOf(icomm, rank, thread);
+    return this.pending.take(world * this.threads + thread);
+  }
+
+  private warnOnce(etype: number, text: string): void {
+    if (this.warnedEtypes.has(etype)) return;
+    this.warnedEtypes.add(etype);
+    this.warnings.push(`${this.options.name}: ${text}`);
+  }
+}
+
+/**
+ * Converts a CLOG2 byte stream (plain or gunzipped chunks) into drawables. Read `drawables` (or
+ * `batches`) to the end, then `summary` holds the final categories, maps and counts.
+ */
+export function convertClog2(chunks: ByteChunks, options: ConvertOptions): ClogConversion {
+  const conv = new Clog2Converter(options);
+  const parser = new Clog2Parser(options.name, conv, (p) => conv.begin(p));
+  return streamConversion(chunks, options, {
+    parser,
+    sliceBytes: SLICE,
+    // No builder before the preamble is read.
+    take: () => conv.builder?.take() ?? [],
+    finish: () => {
+      const summary = summarize(conv, parser);
+      conv.builder.finish();
+      return summary;
+    },
+    category: (i) => conv.categories.entries[i]?.category,
+  });
+}
+
+function summarize(conv: Clog2Converter, parser: Clog2Parser): ConversionSummary {
+  const categories = conv.categories.finish();
+  const b = conv.builder;
+  const unmatched = b.unmatched(conv.arrowCategory);
+  const records: Record<string, number> = {};
+  parser.counts.forEach((n, i) => {
+    if (n > 0) records[REC_NAMES[i]!] = n;
+  });
+  const openStates = [...unmatched.openStates].sort((x, y) => x[0] - y[0]).map(([category, count]) => ({ category, name: conv.categories.entries[category]!.category.name, count }));
+  return {
+    format: 'clog2',
+    version: parser.preamble!.version,
+    categories,
+    categoryCounts: conv.categories.counts(),
+    lineIDMaps: conv.lines.maps(),
+    lineIDs: conv.lines.usedLineIDs(),
+    timeRange: b.drawables > 0 ? [b.earliest, b.latest] : undefined,
+    drawables: { total: b.drawables, state: b.states, arrow: b.arrows, event: b.events },
+    unmatched: {
+      reference: unmatched.reference,
+      openStates,
+      sends: unmatched.sends,
+      receives: unmatched.receives,
+      droppedFinals: unmatched.droppedFinals,
+      droppedRecords: conv.droppedRecords,
+    },
+    sourceLocations: { records: conv.locations.records, sites: conv.locations.distinctSites },
+    records,
+    truncated: parser.truncated,
+    outOfOrder: b.reorder.lateArrivals,
+    warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.lines.warnings, ...conv.warnings],
+    clog2: { preamble: parser.preamble!, commTable: parser.commTable },
+  };
+}

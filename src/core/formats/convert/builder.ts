@@ -1,0 +1,390 @@
+/**
+ * The record → drawable machinery shared by the CLOG2 and old CLOG converters (CLOG2.md §11.7–§11.11,
+ * CLOG.md §6.2): states paired FIFO per (category, lineID), arrows matched per (tag, sender procID,
+ * receiver procID) in either arrival order, solo events, unmatched bookkeeping, statistics. Completed
+ * drawables go into a reorder buffer that releases them in SLOG-2 arrival order.
+ */
+import type { DrawableSource, Primitive, SourceLocation, Vertex } from '../../model/types';
+import type { CategoryTable } from './categories';
+import { ReorderBuffer } from './reorder';
+import { sourceFromInfo, type SourceLocationTable } from './sourceLocations';
+
+/** One pending vertex beyond the first of a queue (rare: re-entered states, message backlogs). */
+interface Pending {
+  readonly time: number;
+  readonly lineID: number;
+  readonly value: number;
+  readonly info: Uint8Array | undefined;
+  readonly loc: SourceLocation | undefined;
+}
+
+/**
+ * A FIFO of pending vertices (open states of one category on one line, or messages of one key).
+ * Nearly always 0 or 1 entries, so the oldest entry lives in the queue object's own fields: no
+ * allocation per entry and one object touched per operation; further entries go to `rest`.
+ */
+class VertexQueue {
+  length = 0;
+  time = 0;
+  lineID = 0;
+  value = 0;
+  info: Uint8Array | undefined = undefined;
+  loc: SourceLocation | undefined = undefined;
+  private rest: Pending[] | undefined = undefined;
+  private restHead = 0;
+
+  push(time: number, lineID: number, value: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    if (this.length++ === 0) {
+      this.time = time;
+      this.lineID = lineID;
+      this.value = value;
+      this.info = info;
+      this.loc = loc;
+      return;
+    }
+    (this.rest ??= []).push({ time, lineID, value, info, loc });
+  }
+
+  /** Removes the oldest entry (read it from the fields first). */
+  drop(): void {
+    if (--this.length === 0) {
+      this.info = undefined;
+      this.loc = undefined;
+      return;
+    }
+    const rest = this.rest!;
+    const next = rest[this.restHead++]!;
+    this.time = next.time;
+    this.lineID = next.lineID;
+    this.value = next.value;
+    this.info = next.info;
+    this.loc = next.loc;
+    if (this.restHead === rest.length) {
+      rest.length = 0;
+      this.restHead = 0;
+    } else if (this.restHead > 64 && this.restHead * 2 > rest.length) {
+      rest.splice(0, this.restHead);
+      this.restHead = 0;
+    }
+  }
+}
+
+/** VertexQueues by lineID: a plain array for small non-negative lineIDs, else a Map. */
+class QueuesByLine {
+  private readonly small: (VertexQueue | undefined)[] = [];
+  private readonly large = new Map<number, VertexQueue>();
+
+  get(lineID: number): VertexQueue | undefined {
+    return lineID >= 0 && lineID < 65536 ? this.small[lineID] : this.large.get(lineID);
+  }
+
+  getOrCreate(lineID: number): VertexQueue {
+    let q = this.get(lineID);
+    if (q === undefined) {
+      q = new VertexQueue();
+      if (lineID >= 0 && lineID < 65536) {
+        while (this.small.length < lineID) this.small.push(undefined);
+        this.small[lineID] = q;
+      } else this.large.set(lineID, q);
+    }
+    return q;
+  }
+
+  forEach(f: (q: VertexQueue) => void): void {
+    for (const q of this.small) if (q !== undefined) f(q);
+    for (const q of this.large.values()) f(q);
+  }
+}
+
+/**
+ * FIFO queues keyed by (tag, sender procID, receiver procID). Small procIDs share one Smi key per
+ * pair; others fall back to a string key. Emptied queues are kept for reuse and swept when many.
+ */
+class MessageQueues {
+  private readonly byTag = new Map<number, Map<number, VertexQueue>>();
+  private readonly wide = new Map<string, VertexQueue>();
+  private queues = 0;
+  count = 0;
+
+  private queue(tag: number, sender: number, receiver: number, create: boolean): VertexQueue | undefined {
+    if (sender >= 0 && receiver >= 0 && sender < 32768 && receiver < 32768) {
+      let byPair = this.byTag.get(tag);
+      if (byPair === undefined) {
+        if (!create) return undefined;
+        this.byTag.set(tag, (byPair = new Map()));
+      }
+      const key = sender * 32768 + receiver;
+      let q = byPair.get(key);
+      if (q === undefined && create) {
+        byPair.set(key, (q = new VertexQueue()));
+        this.created();
+      }
+      return q;
+    }
+    const key = `${tag},${sender},${receiver}`;
+    let q = this.wide.get(key);
+    if (q === undefined && create) {
+      this.wide.set(key, (q = new VertexQueue()));
+      this.created();
+    }
+    return q;
+  }
+
+  /** Bounds memory by live keys: drops empty queues once there are many. */
+  private created(): void {
+    if (++this.queues < 65536 || this.queues < 4 * this.count) return;
+    for (const [tag, byPair] of this.byTag) {
+      for (const [k, q] of byPair) if (q.length === 0) byPair.delete(k);
+      if (byPair.size === 0) this.byTag.delete(tag);
+    }
+    for (const [k, q] of this.wide) if (q.length === 0) this.wide.delete(k);
+    let n = this.wide.size;
+    for (const byPair of this.byTag.values()) n += byPair.size;
+    this.queues = n;
+  }
+
+  push(tag: number, sender: number, receiver: number, time: number, lineID: number, size: number, loc: SourceLocation | undefined): void {
+    this.queue(tag, sender, receiver, true)!.push(time, lineID, size, undefined, loc);
+    this.count++;
+  }
+
+  /** The queue holding the oldest entry with this key, or undefined (caller reads `first`, then `drop()`s). */
+  oldest(tag: number, sender: number, receiver: number): VertexQueue | undefined {
+    if (this.count === 0) return undefined;
+    const q = this.queue(tag, sender, receiver, false);
+    return q !== undefined && q.length > 0 ? q : undefined;
+  }
+
+  taken(q: VertexQueue): void {
+    q.drop();
+    this.count--;
+  }
+}
+
+export interface BuilderOptions {
+  /**
+   * Reproduce the reference's `msg_size=0` for arrows whose receive precedes the send (CLOG2.md
+   * §11.8). Off by default: we show the send's size.
+   */
+  readonly referenceQuirks?: boolean;
+}
+
+export interface UnmatchedCounts {
+  /** `Number of Unmatched Events` as the reference prints it (§11.10). */
+  readonly reference: number;
+  /** States still open at the end, per category index. */
+  readonly openStates: ReadonlyMap<number, number>;
+  readonly sends: number;
+  readonly receives: number;
+  /** Final events with no open state (dropped, not counted by the reference). */
+  readonly droppedFinals: number;
+}
+
+export class DrawableBuilder {
+  readonly reorder = new ReorderBuffer();
+  /** Drawables released in arrival order, waiting to be taken by `take()`. */
+  private out: Primitive[] = [];
+  /** Record time up to which drawables have been released. */
+  private releasedBefore = -Infinity;
+  /** Open states per category index, keyed by lineID (FIFO queues). */
+  private readonly open: (QueuesByLine | undefined)[] = [];
+  private openCount = 0;
+  private readonly pendingSends = new MessageQueues();
+  private readonly pendingReceives = new MessageQueues();
+  droppedFinals = 0;
+  earliest = Infinity;
+  latest = -Infinity;
+  states = 0;
+  arrows = 0;
+  events = 0;
+  private readonly quirks: boolean;
+  private readonly infoCache = new Map<number, Map<number, Uint8Array>>();
+
+  constructor(
+    private readonly categories: CategoryTable,
+    private readonly locations: SourceLocationTable,
+    /** Told about every vertex's lineID (the Y-axis maps keep only used lines). */
+    private readonly lines: { use(lineID: number): void },
+    options: BuilderOptions = {},
+  ) {
+    this.quirks = options.referenceQuirks === true;
+  }
+
+  get drawables(): number {
+    return this.states + this.arrows + this.events;
+  }
+
+  /**
+   * Called with each event record's time before it is processed (records are in time order):
+   * drawables ending strictly before it can no longer be preceded by a later one.
+   */
+  advance(time: number): void {
+    if (time > this.releasedBefore) {
+      this.releasedBefore = time;
+      this.reorder.releaseBefore(time, this.out);
+    }
+  }
+
+  /** Takes the drawables released so far. */
+  take(): Primitive[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  openState(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    let byLine = this.open[category];
+    if (byLine === undefined) {
+      while (this.open.length < category) this.open.push(undefined);
+      this.open[category] = byLine = new QueuesByLine();
+    }
+    byLine.getOrCreate(lineID).push(time, lineID, 0, info, loc);
+    this.openCount++;
+  }
+
+  closeState(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    const q = this.open[category]?.get(lineID);
+    if (q === undefined || q.length === 0) {
+      this.droppedFinals++;
+      return;
+    }
+    const startTime = q.time;
+    const finalInfo = info !== undefined ? info : q.info;
+    let startLoc = q.loc;
+    q.drop();
+    this.openCount--;
+    if (finalInfo !== undefined && startLoc === undefined) {
+      const entry = this.categories.entries[category]!;
+      if (entry.infoLocation !== undefined) startLoc = sourceFromInfo(entry.category, entry.infoLocation, finalInfo, this.locations);
+    }
+    this.emit(category, [
+      { time: startTime, lineID },
+      { time, lineID },
+    ], finalInfo, startLoc, loc);
+    this.states++;
+  }
+
+  solo(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    if (loc === undefined && info !== undefined) {
+      const entry = this.categories.entries[category]!;
+      if (entry.infoLocation !== undefined) loc = sourceFromInfo(entry.category, entry.infoLocation, info, this.locations);
+    }
+    this.emit(category, [{ time, lineID }], info, loc, undefined);
+    this.events++;
+  }
+
+  send(arrowCategory: number, tag: number, sender: number, receiver: number, time: number, lineID: number, size: number, loc: SourceLocation | undefined): void {
+    const q = this.pendingReceives.oldest(tag, sender, receiver);
+    if (q === undefined) {
+      this.pendingSends.push(tag, sender, receiver, time, lineID, size, loc);
+      return;
+    }
+    const recvTime = q.time;
+    const recvLine = q.lineID;
+    const recvLoc = q.loc;
+    this.pendingReceives.taken(q);
+    this.emitArrow(arrowCategory, tag, this.quirks ? 0 : size, time, lineID, loc, recvTime, recvLine, recvLoc);
+  }
+
+  receive(arrowCategory: number, tag: number, sender: number, receiver: number, time: number, lineID: number, loc: SourceLocation | undefined): void {
+    const q = this.pendingSends.oldest(tag, sender, receiver);
+    if (q === undefined) {
+      this.pendingReceives.push(tag, sender, receiver, time, lineID, 0, loc);
+      return;
+    }
+    const sendTime = q.time;
+    const sendLine = q.lineID;
+    const size = q.value;
+    const sendLoc = q.loc;
+    this.pendingSends.taken(q);
+    this.emitArrow(arrowCategory, tag, size, sendTime, sendLine, sendLoc, time, lineID, loc);
+  }
+
+  /** End of input: releases everything. */
+  finish(): void {
+    this.reorder.releaseAll(this.out);
+  }
+
+  unmatched(arrowCategory: number | undefined): UnmatchedCounts {
+    const openStates = new Map<number, number>();
+    this.open.forEach((byLine, cat) => {
+      if (byLine === undefined) return;
+      let n = 0;
+      byLine.forEach((q) => (n += q.length));
+      if (n > 0) openStates.set(cat, n);
+    });
+    let reference = arrowCategory === undefined ? 0 : this.pendingSends.count + this.pendingReceives.count;
+    for (const [cat, n] of openStates) reference += n * this.categories.entries[cat]!.stateDefs;
+    return { reference, openStates, sends: this.pendingSends.count, receives: this.pendingReceives.count, droppedFinals: this.droppedFinals };
+  }
+
+  get openStates(): number {
+    return this.openCount;
+  }
+
+  private emitArrow(
+    category: number,
+    tag: number,
+    size: number,
+    sendTime: number,
+    sendLine: number,
+    sendLoc: SourceLocation | undefined,
+    recvTime: number,
+    recvLine: number,
+    recvLoc: SourceLocation | undefined,
+  ): void {
+    const info = this.messageInfo(tag, size);
+    this.emit(category, [
+      { time: sendTime, lineID: sendLine },
+      { time: recvTime, lineID: recvLine },
+    ], info, sendLoc, recvLoc);
+    this.arrows++;
+  }
+
+  /** The 8 info bytes (i32 tag, i32 size, big-endian) of an arrow; shared between arrows (read-only). */
+  private messageInfo(tag: number, size: number): Uint8Array {
+    let bySize = this.infoCache.get(tag);
+    if (bySize === undefined) {
+      if (this.infoCache.size > 4096) this.infoCache.clear();
+      this.infoCache.set(tag, (bySize = new Map()));
+    }
+    let info = bySize.get(size);
+    if (info === undefined) {
+      info = new Uint8Array([tag >>> 24, (tag >>> 16) & 255, (tag >>> 8) & 255, tag & 255, size >>> 24, (size >>> 16) & 255, (size >>> 8) & 255, size & 255]);
+      if (bySize.size < 256) bySize.set(size, info);
+    }
+    return info;
+  }
+
+  private emit(category: number, vertices: Vertex[], info: Uint8Array | undefined, start: SourceLocation | undefined, end: SourceLocation | undefined): void {
+    let earliest = vertices[0]!.time;
+    let latest = earliest;
+    this.lines.use(vertices[0]!.lineID);
+    if (vertices.length > 1) {
+      this.lines.use(vertices[1]!.lineID);
+      const t = vertices[1]!.time;
+      if (t < earliest) earliest = t;
+      else latest = t;
+    }
+    // One object shape for every drawable (info/source may be undefined): keeps property access monomorphic.
+    const p: Primitive = {
+      kind: 'primitive',
+      category,
+      vertices,
+      earliest,
+      latest,
+      info,
+      source: start !== undefined || end !== undefined ? sourceOf(start, end) : undefined,
+    };
+    if (earliest < this.earliest) this.earliest = earliest;
+    if (latest > this.latest) this.latest = latest;
+    this.categories.entries[category]!.drawables++;
+    this.reorder.push(p);
+  }
+}
+
+function sourceOf(start: SourceLocation | undefined, end: SourceLocation | undefined): DrawableSource {
+  if (end === undefined) return { start };
+  if (start === undefined) return { end };
+  return { start, end };
+}

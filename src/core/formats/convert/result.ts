@@ -1,0 +1,155 @@
+/**
+ * The public shape of a CLOG2 / old CLOG conversion: a single-use stream of drawables in SLOG-2
+ * arrival order, and a summary (final categories, Y-axis maps, counts) available once the stream
+ * has been read to the end — definitions at the end of the input decide names and colours.
+ */
+import type { Clog2Preamble } from '../clog2/preamble';
+import type { CommTableEntry } from '../clog2/reader';
+import type { Category, LineIDMap, Primitive } from '../../model/types';
+
+export interface ConvertOptions {
+  /** File name for messages. */
+  readonly name: string;
+  readonly signal?: AbortSignal;
+  /** Called after each input chunk with the number of input bytes consumed so far. */
+  readonly onProgress?: (bytesRead: number) => void;
+  /** Reproduce the reference's `msg_size=0` for receive-before-send arrows (tests). */
+  readonly referenceQuirks?: boolean;
+}
+
+export interface UnmatchedSummary {
+  /** The reference converter's `Number of Unmatched Events` (CLOG2.md §11.10). */
+  readonly reference: number;
+  /** States left open at the end, per category (our detailed count). */
+  readonly openStates: readonly { readonly category: number; readonly name: string; readonly count: number }[];
+  readonly sends: number;
+  readonly receives: number;
+  /** Final events with no open state (dropped). */
+  readonly droppedFinals: number;
+  /** Event records dropped because their etype's role does not fit the record kind (§11.6). */
+  readonly droppedRecords: number;
+}
+
+export interface ConversionSummary {
+  readonly format: 'clog2' | 'clog';
+  /** "CLOG-02.44" or "CLOG". */
+  readonly version: string;
+  /** Used categories (at least one drawable), by index, with their final names and colours. */
+  readonly categories: readonly Category[];
+  /** Drawables per category index (used categories only). */
+  readonly categoryCounts: ReadonlyMap<number, number>;
+  /** Process / Communicator (-Thread) views of the used lines, then the identity map. */
+  readonly lineIDMaps: readonly LineIDMap[];
+  /** Distinct lineIDs used by drawable vertices, ascending. */
+  readonly lineIDs: readonly number[];
+  /** Drawable time range (min earliest, max latest); undefined when there are no drawables. */
+  readonly timeRange: readonly [number, number] | undefined;
+  readonly drawables: { readonly total: number; readonly state: number; readonly arrow: number; readonly event: number };
+  readonly unmatched: UnmatchedSummary;
+  /** SRCLOC records read and distinct (file, line) sites among them. */
+  readonly sourceLocations: { readonly records: number; readonly sites: number };
+  /** Records parsed, by record-type name. */
+  readonly records: Readonly<Record<string, number>>;
+  readonly truncated: boolean;
+  /** Drawables released before a drawable with an earlier end time (only if records were out of time order). */
+  readonly outOfOrder: number;
+  readonly warnings: readonly string[];
+  /** CLOG2 only: the preamble and the communicator table (undefined if missing or damaged). */
+  readonly clog2?: { readonly preamble: Clog2Preamble; readonly commTable: readonly CommTableEntry[] | undefined };
+}
+
+export interface ClogConversion {
+  /** The drawables, in non-decreasing latest time (ties: decreasing earliest). Single use. */
+  readonly drawables: AsyncIterable<Primitive>;
+  /** The same stream in batches (cheaper per drawable). Single use; use either this or `drawables`. */
+  readonly batches: AsyncIterable<readonly Primitive[]>;
+  /** Live category objects by index (names/colours final only when `finished`). */
+  category(index: number): Category | undefined;
+  readonly finished: boolean;
+  /** Available once the stream has been read to the end; throws before. */
+  readonly summary: ConversionSummary;
+}
+
+/** Turns a batch generator into the ClogConversion object. */
+export function makeConversion(
+  run: () => AsyncGenerator<readonly Primitive[]>,
+  getSummary: () => ConversionSummary | undefined,
+  category: (index: number) => Category | undefined,
+): ClogConversion {
+  let started = false;
+  const start = (): AsyncGenerator<readonly Primitive[]> => {
+    if (started) throw new Error('a conversion stream can be read only once');
+    started = true;
+    return run();
+  };
+  return {
+    batches: { [Symbol.asyncIterator]: () => start() },
+    drawables: {
+      [Symbol.asyncIterator]: () =>
+        (async function* () {
+          for await (const batch of start()) yield* batch;
+        })(),
+    },
+    category,
+    get finished() {
+      return getSummary() !== undefined;
+    },
+    get summary() {
+      const s = getSummary();
+      if (s === undefined) throw new Error('the conversion summary is available only after the drawable stream has been read to the end');
+      return s;
+    },
+  };
+}
+
+/** What streamConversion drives: a push parser that feeds a converter's drawable builder. */
+export interface PushParser {
+  push(bytes: Uint8Array): void;
+  end(): void;
+  /** Input bytes received so far (for progress). */
+  readonly received: number;
+}
+
+export interface StreamSteps {
+  readonly parser: PushParser;
+  /** Bytes pushed at a time, so batches stay small and cancellation is checked often. */
+  readonly sliceBytes: number;
+  /** Drawables completed since the last call (empty when none). */
+  take(): readonly Primitive[];
+  /** After the last byte: the final summary; then the builder releases what it still holds. */
+  finish(): ConversionSummary;
+  category(index: number): Category | undefined;
+}
+
+/**
+ * The streaming loop shared by the CLOG2 and old CLOG conversions: push the input slice by
+ * slice (checking the signal), hand out completed drawables in batches, report progress per
+ * chunk, and at the end compute the summary and flush the last drawables.
+ */
+export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: ConvertOptions, steps: StreamSteps): ClogConversion {
+  let summary: ConversionSummary | undefined;
+  async function* run(): AsyncGenerator<readonly Primitive[]> {
+    const { parser, sliceBytes } = steps;
+    for await (const chunk of chunks) {
+      for (let off = 0; off < chunk.length; off += sliceBytes) {
+        options.signal?.throwIfAborted();
+        parser.push(off === 0 && chunk.length <= sliceBytes ? chunk : chunk.subarray(off, off + sliceBytes));
+        const out = steps.take();
+        if (out.length > 0) yield out;
+      }
+      options.onProgress?.(parser.received);
+    }
+    parser.end();
+    summary = steps.finish();
+    const out = steps.take();
+    if (out.length > 0) yield out;
+  }
+  return makeConversion(run, () => summary, (i) => steps.category(i));
+}
+
+/** Reads a whole conversion into memory (small files, tests). */
+export async function collectConversion(c: ClogConversion): Promise<{ drawables: Primitive[]; summary: ConversionSummary }> {
+  const drawables: Primitive[] = [];
+  for await (const batch of c.batches) for (const p of batch) drawables.push(p);
+  return { drawables, summary: c.summary };
+}

@@ -1,0 +1,388 @@
+/**
+ * A lazily read SLOG-2 file (SLOG2.md §13): header, CategoryMap, LineIDMaps and TreeDir are read
+ * at open; tree nodes are read on demand through their TreeDir FBinfo and kept in an LRU cache.
+ */
+import { BinaryReader } from '../../bytes/binaryReader';
+import type { ByteSource } from '../../bytes/byteSource';
+import { FormatError } from '../../bytes/formatError';
+import type { Category, Drawable, LineIDMap, Shadow } from '../../model/types';
+import { parseCategoryMap, unknownCategory } from './categoryMap';
+import { drawingOrderCompare } from './drawingOrder';
+import { checkBlock, HEADER_BYTES, isNullFBinfo, parseHeader, type FBinfo, type Slog2Header } from './header';
+import { parseLineIDMapList } from './lineIDMaps';
+import { LruCache } from './lruCache';
+import { TreeIndex, parseTreeDir, type TreeNodeInfo } from './treeDir';
+import { parseTreeNode, type TreeNode } from './treeNode';
+import { nodeSourceLocations, readSourceLocations, sourcesFor } from '../srcloc/readSourceLocations';
+import type { SourceLocationTable } from '../srcloc/table';
+import { isFormatError } from '../../bytes/formatError';
+
+export interface NodeSlice {
+  readonly depth: number;
+  readonly xpos: number;
+  readonly earliest: number;
+  readonly latest: number;
+  readonly drawables: readonly Drawable[];
+  readonly shadows: readonly Shadow[];
+}
+
+export interface Slog2OpenOptions {
+  /** Parsed tree nodes kept in memory (default 32). */
+  readonly nodeCacheSize?: number;
+}
+
+export interface QueryOptions {
+  readonly lowestDepth?: number;
+  readonly signal?: AbortSignal;
+}
+
+function overlaps(a: { earliest: number; latest: number }, t0: number, t1: number): boolean {
+  return a.earliest <= t1 && t0 <= a.latest;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+}
+
+export class Slog2File {
+  readonly warnings: string[] = [];
+  private readonly categoryMap: Map<number, Category>;
+  private readonly index: TreeIndex;
+  private readonly cache: LruCache<number, Promise<TreeNode>>;
+  private reads = 0;
+  private readonly warnedCategories = new Set<number>();
+  /** Our source-location table (files written by this project's converter), else undefined. */
+  private sources: SourceLocationTable | undefined;
+
+  private constructor(
+    readonly source: ByteSource,
+    readonly header: Slog2Header,
+    categories: Map<number, Category>,
+    readonly lineIDMaps: readonly LineIDMap[],
+    readonly treeDir: readonly TreeNodeInfo[],
+    readonly root: TreeNodeInfo,
+    warnings: string[],
+    options: Slog2OpenOptions,
+  ) {
+    this.categoryMap = categories;
+    this.warnings.push(...warnings);
+    this.index = new TreeIndex(treeDir, header.maxTreeDepth);
+    this.cache = new LruCache(options.nodeCacheSize ?? 32);
+  }
+
+  /** Reads and validates header, CategoryMap, LineIDMapList and TreeDir; no tree node is read. */
+  static async open(source: ByteSource, options: Slog2OpenOptions = {}): Promise<Slog2File> {
+    const file = source.name;
+    const headBytes = await source.read(0, Math.min(HEADER_BYTES, source.size));
+    const { header, warnings } = parseHeader(headBytes, file, source.size);
+    checkNoOverlap(file, header, []);
+    const readReader = async (fb: FBinfo, what: string) => new BinaryReader(await readChecked(source, header, fb, what), fb.fptr, file);
+
+    const catReader = await readReader(header.categories, 'CategoryMap');
+    const categories = parseCategoryMap(catReader, header.version, warnings);
+    trailing(catReader, 'CategoryMap', warnings);
+    const mapReader = await readReader(header.lineIDMaps, 'LineIDMapList');
+    const lineIDMaps = parseLineIDMapList(mapReader);
+    trailing(mapReader, 'LineIDMapList', warnings);
+    if (lineIDMaps.length === 0) throw new FormatError(file, header.lineIDMaps.fptr, 'the LineIDMapList is empty (expected >= 1 map)');
+    const dirReader = await readReader(header.treeDir, 'TreeDir');
+    const entries = parseTreeDir(dirReader);
+    trailing(dirReader, 'TreeDir', warnings);
+    const { nodes, root } = validateTreeDir(entries, header, source, warnings);
+    checkNoOverlap(file, header, nodes);
+    const opened = new Slog2File(source, header, categories, lineIDMaps, nodes, root, warnings, options);
+    try {
+      opened.sources = await readSourceLocations(opened);
+    } catch (e) {
+      // A damaged table loses the click-through, not the trace.
+      if (!isFormatError(e)) throw e;
+      opened.warnings.push(`source locations ignored: ${e.message}`);
+    }
+    return opened;
+  }
+
+  /** The source-location table our converter stores (docs/FORMATS.md); undefined for reference files. */
+  get sourceLocationTable(): SourceLocationTable | undefined {
+    return this.sources;
+  }
+
+  /** By index, preview categories (< 0) included; placeholders are added for unknown indices met in nodes. */
+  get categories(): ReadonlyMap<number, Category> {
+    return this.categoryMap;
+  }
+
+  /** The root node's bounds. */
+  get timeRange(): readonly [number, number] {
+    return [this.root.earliest, this.root.latest];
+  }
+
+  /** Number of tree-node blocks parsed so far (cache misses). */
+  get nodesRead(): number {
+    return this.reads;
+  }
+
+  get maxDepth(): number {
+    return this.header.maxTreeDepth;
+  }
+
+  /** TreeDir entries of one depth overlapping the closed window [t0, t1], in time order. */
+  nodesOverlapping(depth: number, t0: number, t1: number): readonly TreeNodeInfo[] {
+    return this.index.overlapping(depth, t0, t1);
+  }
+
+  /** All TreeDir entries of one depth in xpos order. */
+  level(depth: number): readonly TreeNodeInfo[] {
+    return this.index.level(depth);
+  }
+
+  /** Bounds-checked raw read of a block named by an FBinfo (a copy the caller may keep). */
+  async readBlock(fb: { fptr: number; size: number }, what: string): Promise<Uint8Array> {
+    return (await readChecked(this.source, this.header, fb, what)).slice();
+  }
+
+  /** The parsed node of a TreeDir entry, from the cache or the file. */
+  readNode(info: TreeNodeInfo): Promise<TreeNode> {
+    const hit = this.cache.get(info.fptr);
+    if (hit !== undefined) return hit;
+    const p = this.parseNode(info);
+    this.cache.set(info.fptr, p);
+    p.catch(() => this.cache.delete(info.fptr));
+    return p;
+  }
+
+  private async parseNode(info: TreeNodeInfo): Promise<TreeNode> {
+    this.reads++;
+    const what = `tree node (${info.depth},${info.xpos})`;
+    const bytes = await readChecked(this.source, this.header, info, what);
+    const r = new BinaryReader(bytes, info.fptr, this.source.name);
+    let node = parseTreeNode(r, {
+      version: this.header.version,
+      seeCategory: (index, offset) => this.seeCategory(index, offset),
+      warn: (m) => this.warnings.push(m),
+    });
+    if (this.sources !== undefined) node = await this.withSources(node, info, bytes);
+    const h = node.header;
+    if (h.depth !== info.depth || h.xpos !== info.xpos || h.fptr !== info.fptr || h.size !== info.size) {
+      this.warnings.push(
+        `${this.source.name}:${info.fptr}: ${what} header says (${h.depth},${h.xpos}) FBinfo(${h.size} @ ${h.fptr}), the tree directory says FBinfo(${info.size} @ ${info.fptr})`,
+      );
+    }
+    // The child stubs are the reference viewer's only parent→child links: they must agree with the TreeDir.
+    for (const { child } of node.shadowBuffers) {
+      const entry = this.index.find(child.depth, child.xpos);
+      if (child.depth !== h.depth - 1 || entry === undefined || entry.fptr !== child.fptr || entry.size !== child.size) {
+        this.warnings.push(
+          `${this.source.name}:${info.fptr}: ${what} has a child stub (${child.depth},${child.xpos}) FBinfo(${child.size} @ ${child.fptr}) that the tree directory does not list`,
+        );
+      }
+    }
+    return node;
+  }
+
+  /** Attaches each drawable's {file, line} from the node's source-location record, if it has one. */
+  private async withSources(node: TreeNode, info: TreeNodeInfo, bytes: Uint8Array): Promise<TreeNode> {
+    // Read before the next source read: a ByteSource may recycle the buffer `bytes` views.
+    // The nestless count is the i32 right after the 34-byte node header (SLOG2.md §7).
+    const nestless = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(34);
+    let located;
+    try {
+      located = await nodeSourceLocations(this, this.sources!, info);
+    } catch (e) {
+      if (!isFormatError(e)) throw e;
+      this.warnings.push(`source locations of tree node (${info.depth},${info.xpos}) ignored: ${e.message}`);
+      return node;
+    }
+    if (located === undefined) return node;
+    const sources = sourcesFor(located, node.drawables.length, nestless);
+    const drawables = node.drawables.map((d, i): Drawable => {
+      const source = sources[i];
+      if (source === undefined || d.kind !== 'primitive') return d;
+      // A fixed-shape literal, not a spread: this runs once per located drawable of the file.
+      return { kind: 'primitive', category: d.category, vertices: d.vertices, info: d.info, earliest: d.earliest, latest: d.latest, source };
+    });
+    return { ...node, drawables };
+  }
+
+  private seeCategory(index: number, offset: number): void {
+    if (this.categoryMap.has(index)) return;
+    this.categoryMap.set(index, unknownCategory(index));
+    if (!this.warnedCategories.has(index)) {
+      this.warnedCategories.add(index);
+      this.warnings.push(`${this.source.name}:${offset}: unknown category index ${index}; shown as UnknownType-${index}`);
+    }
+  }
+
+  /**
+   * Streams, node by node (root first, then each level down to lowestDepth), the real drawables
+   * overlapping [t0, t1] (closed), plus the shadows overlapping it from the ShadowBuffers of the
+   * depth == lowestDepth nodes (none when lowestDepth is 0). Reads only nodes overlapping the window.
+   */
+  async *query(t0: number, t1: number, options: QueryOptions = {}): AsyncGenerator<NodeSlice> {
+    const lowest = Math.max(0, Math.min(this.maxDepth, Math.floor(options.lowestDepth ?? 0)));
+    for (let depth = this.maxDepth; depth >= lowest; depth--) {
+      for (const info of this.index.overlapping(depth, t0, t1)) {
+        throwIfAborted(options.signal);
+        const node = await this.readNode(info);
+        throwIfAborted(options.signal);
+        const drawables = node.drawables.filter((d) => overlaps(d, t0, t1));
+        const shadows: Shadow[] = [];
+        if (depth === lowest && lowest > 0) {
+          for (const buf of node.shadowBuffers) for (const s of buf.shadows) if (overlaps(s, t0, t1)) shadows.push(s);
+        }
+        yield { depth, xpos: info.xpos, earliest: info.earliest, latest: info.latest, drawables, shadows };
+      }
+    }
+  }
+
+  /** Every real drawable of the file exactly once, node by node in leaf-first order. */
+  async *allDrawables(options: { signal?: AbortSignal } = {}): AsyncGenerator<Drawable> {
+    for (let depth = 0; depth <= this.maxDepth; depth++) {
+      for (const info of this.index.level(depth)) {
+        throwIfAborted(options.signal);
+        const node = await this.readNode(info);
+        yield* node.drawables;
+      }
+    }
+  }
+
+  /**
+   * The real drawables overlapping [t0, t1] in increasing start time (drawing order), streamed
+   * leaf by leaf (SLOG2.md §13 "streaming all real drawables in time order"): for each leaf
+   * [a, b) — the first one open to the left, the last one to the right — the drawables of every
+   * node overlapping it whose earliest time lies in [a, b). Memory: the nodes of one root-to-leaf path.
+   */
+  async *drawablesInTimeOrder(t0 = -Infinity, t1 = Infinity, options: { signal?: AbortSignal } = {}): AsyncGenerator<Drawable> {
+    const leaves = this.index.overlapping(0, Math.max(t0, this.root.earliest), Math.min(t1, this.root.latest));
+    // The slices [a, b) must be disjoint and increasing even when a damaged TreeDir gives leaves
+    // overlapping bounds (else drawables are yielded twice, out of order: fuzzer finding), so each
+    // starts no earlier than the previous one ended. For a valid file a = leaf.earliest, b = leaf.latest.
+    let previousEnd = -Infinity;
+    // Only the depths that have nodes: max_treedepth may claim up to 32767 levels, and leaves ×
+    // empty levels cost ~0.3 s per thousand leaves (half a minute for 100 000) in a crafted file.
+    const depths: number[] = [];
+    for (let depth = this.maxDepth; depth >= 0; depth--) if (this.index.level(depth).length > 0) depths.push(depth);
+    for (let i = 0; i < leaves.length; i++) {
+      const leaf = leaves[i]!;
+      const a = i === 0 ? -Infinity : Math.max(leaf.earliest, previousEnd);
+      const b = i === leaves.length - 1 ? Infinity : Math.max(leaf.latest, a);
+      previousEnd = b;
+      const lookup0 = i === 0 ? Math.min(this.root.earliest, leaf.earliest) : a;
+      const lookup1 = i === leaves.length - 1 ? Math.max(this.root.latest, leaf.latest) : b;
+      const batch: Drawable[] = [];
+      for (const depth of depths) {
+        for (const info of this.index.overlapping(depth, lookup0, lookup1)) {
+          throwIfAborted(options.signal);
+          const byStart = byEarliest(await this.readNode(info));
+          // Upper nodes are visited once per leaf below them: binary-search the start-time slice.
+          for (let k = firstAtOrAfter(byStart, a); k < byStart.length && byStart[k]!.earliest < b; k++) {
+            const d = byStart[k]!;
+            if (overlaps(d, t0, t1)) batch.push(d);
+          }
+        }
+      }
+      batch.sort(drawingOrderCompare);
+      yield* batch;
+    }
+  }
+
+  close(): Promise<void> {
+    this.cache.clear();
+    return this.source.close();
+  }
+}
+
+const sortedByEarliest = new WeakMap<TreeNode, readonly Drawable[]>();
+
+/** A node's drawables sorted by earliest time (computed once per parsed node). */
+function byEarliest(node: TreeNode): readonly Drawable[] {
+  let sorted = sortedByEarliest.get(node);
+  if (sorted === undefined) {
+    sorted = [...node.drawables].sort((x, y) => x.earliest - y.earliest);
+    sortedByEarliest.set(node, sorted);
+  }
+  return sorted;
+}
+
+/** Index of the first drawable with earliest >= t in an array sorted by earliest. */
+function firstAtOrAfter(sorted: readonly Drawable[], t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]!.earliest < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+async function readChecked(source: ByteSource, header: Slog2Header, fb: { fptr: number; size: number }, what: string): Promise<Uint8Array> {
+  checkBlock(source.name, source.size, header.maxBufferByteSize, fb, what, fb.fptr);
+  return source.read(fb.fptr, fb.size);
+}
+
+/** Blocks are packed back to back and never share bytes (SLOG2.md §2, §17): overlapping pointers mean a corrupt file. */
+function checkNoOverlap(file: string, header: Slog2Header, nodes: readonly TreeNodeInfo[]): void {
+  const blocks: { fptr: number; size: number; what: string; at: number }[] = [];
+  const named: [string, FBinfo, number][] = [
+    ['CategoryMap', header.categories, 24],
+    ['MethodDefs', header.methodDefs, 36],
+    ['LineIDMapList', header.lineIDMaps, 48],
+    ['TreeDir', header.treeDir, 72],
+    ['Annotations', header.annotations, 84],
+    ['Postamble', header.postamble, 96],
+  ];
+  for (const [what, fb, at] of named) if (!isNullFBinfo(fb)) blocks.push({ ...fb, what, at });
+  for (const n of nodes) blocks.push({ fptr: n.fptr, size: n.size, what: `tree node (${n.depth},${n.xpos})`, at: n.entryOffset });
+  blocks.sort((x, y) => x.fptr - y.fptr);
+  for (let i = 1; i < blocks.length; i++) {
+    const prev = blocks[i - 1]!;
+    const cur = blocks[i]!;
+    if (cur.fptr < prev.fptr + prev.size) {
+      throw new FormatError(file, cur.at, `${cur.what} block at ${cur.fptr} overlaps ${prev.what} block (${prev.size} bytes at ${prev.fptr})`);
+    }
+  }
+}
+
+function trailing(r: BinaryReader, what: string, warnings: string[]): void {
+  if (r.remaining > 0) warnings.push(`${r.file}:${r.offset}: ${r.remaining} unused bytes at the end of the ${what} block`);
+}
+
+/**
+ * Checks the TreeDir against the header and the file: every entry's block inside the file, depths
+ * in 0..max_treedepth, the root present with the header's treeroot FBinfo, leaves present.
+ * Duplicate ids are dropped with a warning.
+ */
+function validateTreeDir(entries: TreeNodeInfo[], header: Slog2Header, source: ByteSource, warnings: string[]): { nodes: TreeNodeInfo[]; root: TreeNodeInfo } {
+  const file = source.name;
+  const seen = new Set<string>();
+  const nodes: TreeNodeInfo[] = [];
+  for (const e of entries) {
+    if (e.depth < 0 || e.depth > header.maxTreeDepth) {
+      throw new FormatError(file, e.entryOffset, `tree directory entry depth ${e.depth} outside 0..${header.maxTreeDepth}`);
+    }
+    if (e.xpos < 0) throw new FormatError(file, e.entryOffset, `tree directory entry has negative xpos ${e.xpos}`);
+    checkBlock(file, source.size, header.maxBufferByteSize, e, `tree node (${e.depth},${e.xpos})`, e.entryOffset);
+    const id = `${e.depth},${e.xpos}`;
+    if (seen.has(id)) {
+      warnings.push(`${file}:${e.entryOffset}: duplicate tree directory id (${id}) ignored`);
+      continue;
+    }
+    seen.add(id);
+    nodes.push(e);
+  }
+  const root = nodes.find((n) => n.depth === header.maxTreeDepth && n.xpos === 0);
+  if (root === undefined) throw new FormatError(file, header.treeDir.fptr, `the tree directory has no root node (${header.maxTreeDepth},0)`);
+  if (root.fptr !== header.treeRoot.fptr || root.size !== header.treeRoot.size) {
+    throw new FormatError(
+      file,
+      60,
+      `the header's treeroot FBinfo(${header.treeRoot.size} @ ${header.treeRoot.fptr}) differs from the tree directory's root FBinfo(${root.size} @ ${root.fptr})`,
+    );
+  }
+  if (!nodes.some((n) => n.depth === 0)) throw new FormatError(file, header.treeDir.fptr, 'the tree directory has no leaf node (depth 0)');
+  // Infinite bounds too: every view spans the root's time range (fuzzer finding: NaN window spans).
+  if (!(root.earliest <= root.latest) || !Number.isFinite(root.earliest) || !Number.isFinite(root.latest)) {
+    throw new FormatError(file, root.entryOffset, `the root node's time bounds [${root.earliest}, ${root.latest}] are invalid`);
+  }
+  return { nodes, root };
+}

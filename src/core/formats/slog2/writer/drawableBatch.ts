@@ -1,0 +1,519 @@
+/**
+ * Drawables as flat typed-array columns, the writer's only input format: per drawable its
+ * drawing-order keys, list, size and source sites; per primitive (a primitive drawable, or a
+ * member of a composite) its topology, category, bounds, vertices and info bytes. Nothing is in
+ * the big-endian file encoding yet: a node's drawables are encoded (encodeEntry) straight into the
+ * output when the node is written, in drawing order.
+ *
+ * A batch is a plain object of typed arrays, so it can cross a thread boundary by transferring its
+ * buffers (structured clone of millions of drawable objects would cost more than converting them)
+ * and be sent back for reuse. The same layout, grown on demand, holds an open tree node's drawables
+ * (NodeDrawables).
+ *
+ * `DrawableBatchEncoder` validates drawable objects against the writer's input contract and
+ * appends them to batches.
+ */
+import type { Drawable, Primitive, SourceLocation, Topology } from '../../../model/types';
+import { STATE, topologyNumber, type PrimitiveColumns } from './shadows';
+
+export interface DrawableBatch extends PrimitiveColumns {
+  /** Drawables (node-list entries) in the batch, in arrival order. */
+  count: number;
+  /** Primitives (one per primitive drawable, the members of composites), vertices, info bytes used. */
+  primitives: number;
+  vertices: number;
+  infoUsed: number;
+
+  earliest: Float64Array;
+  latest: Float64Array;
+  category: Int32Array;
+  startLine: Int32Array;
+  finalLine: Int32Array;
+  /** 1 = nestable list (states, composites), 0 = nestless (arrows, events). */
+  nestable: Uint8Array;
+  /** 0 = primitive, 1 = composite (the §7.2 kind byte). */
+  kind: Uint8Array;
+  /** Encoded size of the entry: kind byte + body (§7.2). */
+  entryBytes: Uint32Array;
+  /** Source-location site indices (−1 = none) of each entry's start and end. */
+  siteStart: Int32Array;
+  siteEnd: Int32Array;
+  /** Entry i's primitives are primitiveStart[i] .. primitiveStart[i + 1]. */
+  primitiveStart: Uint32Array;
+  /** A composite's own info bytes: info[entryInfoStart[i] .. entryInfoEnd[i]]. */
+  entryInfoStart: Uint32Array;
+  entryInfoEnd: Uint32Array;
+  /** Primitive p's info bytes: info[primInfoStart[p] .. primInfoEnd[p]]. */
+  primInfoStart: Uint32Array;
+  primInfoEnd: Uint32Array;
+  info: Uint8Array;
+
+  /** Sites first referenced in this batch; their indices are firstNewSite, firstNewSite + 1, … */
+  firstNewSite: number;
+  newSites: SourceLocation[];
+}
+
+/** Capacity of the encoder's batches: a few hundred KiB of drawables each. */
+export const BATCH_ENTRIES = 8192;
+const BATCH_INFO_BYTES = 128 << 10;
+
+export function newDrawableBatch(entries = BATCH_ENTRIES, infoBytes = BATCH_INFO_BYTES): DrawableBatch {
+  const primitives = entries;
+  const vertices = 2 * entries;
+  return {
+    count: 0,
+    primitives: 0,
+    vertices: 0,
+    infoUsed: 0,
+    earliest: new Float64Array(entries),
+    latest: new Float64Array(entries),
+    category: new Int32Array(entries),
+    startLine: new Int32Array(entries),
+    finalLine: new Int32Array(entries),
+    nestable: new Uint8Array(entries),
+    kind: new Uint8Array(entries),
+    entryBytes: new Uint32Array(entries),
+    siteStart: new Int32Array(entries),
+    siteEnd: new Int32Array(entries),
+    primitiveStart: new Uint32Array(entries + 1),
+    entryInfoStart: new Uint32Array(entries),
+    entryInfoEnd: new Uint32Array(entries),
+    primTopology: new Uint8Array(primitives),
+    primCategory: new Int32Array(primitives),
+    primEarliest: new Float64Array(primitives),
+    primLatest: new Float64Array(primitives),
+    vertexStart: new Uint32Array(primitives + 1),
+    primInfoStart: new Uint32Array(primitives),
+    primInfoEnd: new Uint32Array(primitives),
+    vertexTime: new Float64Array(vertices),
+    vertexLine: new Int32Array(vertices),
+    info: new Uint8Array(infoBytes),
+    firstNewSite: 0,
+    newSites: [],
+  };
+}
+
+/** Empties a batch for reuse (capacity kept). */
+export function resetDrawableBatch(b: DrawableBatch, firstNewSite = 0): void {
+  b.count = 0;
+  b.primitives = 0;
+  b.vertices = 0;
+  b.infoUsed = 0;
+  b.primitiveStart[0] = 0;
+  b.vertexStart[0] = 0;
+  b.firstNewSite = firstNewSite;
+  b.newSites = [];
+}
+
+/** The buffers to transfer when posting a batch to another thread. */
+export function batchBuffers(b: DrawableBatch): ArrayBuffer[] {
+  const arrays = [
+    b.earliest, b.latest, b.category, b.startLine, b.finalLine, b.nestable, b.kind, b.entryBytes, b.siteStart, b.siteEnd, b.primitiveStart, b.entryInfoStart, b.entryInfoEnd,
+    b.primTopology, b.primCategory, b.primEarliest, b.primLatest, b.vertexStart, b.primInfoStart, b.primInfoEnd, b.vertexTime, b.vertexLine, b.info,
+  ];
+  return arrays.map((a) => a.buffer as ArrayBuffer);
+}
+
+/** A larger copy of a typed array (capacity doubled until it holds `need`). */
+function grown<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(a: T, need: number): T {
+  let n = Math.max(a.length * 2, 16);
+  while (n < need) n *= 2;
+  const next = new (a.constructor as new (n: number) => T)(n);
+  next.set(a as never);
+  return next;
+}
+
+/** True if `b` can take one more entry of this many primitives, vertices and info bytes. */
+export function hasRoom(b: DrawableBatch, primitives: number, vertices: number, infoBytes: number): boolean {
+  return b.count < b.earliest.length && b.primitives + primitives <= b.primTopology.length && b.vertices + vertices <= b.vertexTime.length && b.infoUsed + infoBytes <= b.info.length;
+}
+
+/** Grows `b` so that it can take one more entry of this many primitives, vertices and info bytes. */
+export function makeRoom(b: DrawableBatch, primitives: number, vertices: number, infoBytes: number): void {
+  if (b.count >= b.earliest.length) {
+    const n = b.count + 1;
+    b.earliest = grown(b.earliest, n);
+    b.latest = grown(b.latest, n);
+    b.category = grown(b.category, n);
+    b.startLine = grown(b.startLine, n);
+    b.finalLine = grown(b.finalLine, n);
+    b.nestable = grown(b.nestable, n);
+    b.kind = grown(b.kind, n);
+    b.entryBytes = grown(b.entryBytes, n);
+    b.siteStart = grown(b.siteStart, n);
+    b.siteEnd = grown(b.siteEnd, n);
+    b.primitiveStart = grown(b.primitiveStart, n + 1);
+    b.entryInfoStart = grown(b.entryInfoStart, n);
+    b.entryInfoEnd = grown(b.entryInfoEnd, n);
+  }
+  if (b.primitives + primitives > b.primTopology.length) {
+    const n = b.primitives + primitives;
+    b.primTopology = grown(b.primTopology, n);
+    b.primCategory = grown(b.primCategory, n);
+    b.primEarliest = grown(b.primEarliest, n);
+    b.primLatest = grown(b.primLatest, n);
+    b.vertexStart = grown(b.vertexStart, n + 1);
+    b.primInfoStart = grown(b.primInfoStart, n);
+    b.primInfoEnd = grown(b.primInfoEnd, n);
+  }
+  if (b.vertices + vertices > b.vertexTime.length) {
+    b.vertexTime = grown(b.vertexTime, b.vertices + vertices);
+    b.vertexLine = grown(b.vertexLine, b.vertices + vertices);
+  }
+  if (b.infoUsed + infoBytes > b.info.length) b.info = grown(b.info, b.infoUsed + infoBytes);
+}
+
+/** Copies info[from .. to) of `src` to `dst` at `at`; returns the end. */
+function copyInfo(src: Uint8Array, from: number, to: number, dst: Uint8Array, at: number): number {
+  if (to - from > 24) {
+    dst.set(src.subarray(from, to), at);
+    return at + (to - from);
+  }
+  for (let k = from; k < to; k++) dst[at++] = src[k]!;
+  return at;
+}
+
+/** Appends entry j of `src` (with its primitives, vertices and info bytes) to `dst`, growing it as needed. */
+export function appendEntry(dst: DrawableBatch, src: DrawableBatch, j: number): void {
+  const p0 = src.primitiveStart[j]!;
+  const p1 = src.primitiveStart[j + 1]!;
+  const composite = src.kind[j] === 1;
+  // Info bytes of a primitive entry: its one primitive's; of a composite: its own + its members'.
+  const infoBytes = composite ? src.entryInfoEnd[j]! - src.entryInfoStart[j]! + src.primInfoEnd[p1 - 1]! - src.primInfoStart[p0]! : src.primInfoEnd[p0]! - src.primInfoStart[p0]!;
+  const v0 = src.vertexStart[p0]!;
+  const v1 = src.vertexStart[p1]!;
+  if (!hasRoom(dst, p1 - p0, v1 - v0, infoBytes)) makeRoom(dst, p1 - p0, v1 - v0, infoBytes);
+  const i = dst.count;
+  dst.earliest[i] = src.earliest[j]!;
+  dst.latest[i] = src.latest[j]!;
+  dst.category[i] = src.category[j]!;
+  dst.startLine[i] = src.startLine[j]!;
+  dst.finalLine[i] = src.finalLine[j]!;
+  dst.nestable[i] = src.nestable[j]!;
+  dst.kind[i] = src.kind[j]!;
+  dst.entryBytes[i] = src.entryBytes[j]!;
+  dst.siteStart[i] = src.siteStart[j]!;
+  dst.siteEnd[i] = src.siteEnd[j]!;
+  let at = dst.infoUsed;
+  if (composite) {
+    dst.entryInfoStart[i] = at;
+    at = copyInfo(src.info, src.entryInfoStart[j]!, src.entryInfoEnd[j]!, dst.info, at);
+    dst.entryInfoEnd[i] = at;
+  }
+  // Vertices of the entry's primitives are contiguous in both.
+  const v = dst.vertices;
+  const srcTimes = src.vertexTime;
+  const srcLines = src.vertexLine;
+  const dstTimes = dst.vertexTime;
+  const dstLines = dst.vertexLine;
+  for (let k = v0; k < v1; k++) {
+    dstTimes[v + k - v0] = srcTimes[k]!;
+    dstLines[v + k - v0] = srcLines[k]!;
+  }
+  const shift = v - v0;
+  let q = dst.primitives;
+  for (let p = p0; p < p1; p++, q++) {
+    dst.primTopology[q] = src.primTopology[p]!;
+    dst.primCategory[q] = src.primCategory[p]!;
+    dst.primEarliest[q] = src.primEarliest[p]!;
+    dst.primLatest[q] = src.primLatest[p]!;
+    dst.vertexStart[q + 1] = src.vertexStart[p + 1]! + shift;
+    dst.primInfoStart[q] = at;
+    at = copyInfo(src.info, src.primInfoStart[p]!, src.primInfoEnd[p]!, dst.info, at);
+    dst.primInfoEnd[q] = at;
+  }
+  dst.primitives = q;
+  dst.vertices = v + (v1 - v0);
+  dst.infoUsed = at;
+  dst.count = i + 1;
+  dst.primitiveStart[i + 1] = q;
+}
+
+/** Writes primitive p's §7.2 body (category, info, vertices) big-endian at `at`; returns the end. */
+function encodePrimitive(b: DrawableBatch, p: number, view: DataView, out: Uint8Array, at: number): number {
+  view.setInt32(at, b.primCategory[p]!);
+  const i0 = b.primInfoStart[p]!;
+  const i1 = b.primInfoEnd[p]!;
+  view.setInt16(at + 4, i1 - i0);
+  at += 6;
+  const info = b.info;
+  for (let k = i0; k < i1; k++) out[at++] = info[k]!;
+  const v0 = b.vertexStart[p]!;
+  const v1 = b.vertexStart[p + 1]!;
+  view.setInt16(at, v1 - v0);
+  at += 2;
+  const times = b.vertexTime;
+  const lines = b.vertexLine;
+  for (let v = v0; v < v1; v++) {
+    view.setFloat64(at, times[v]!);
+    view.setInt32(at + 8, lines[v]!);
+    at += 12;
+  }
+  return at;
+}
+
+/** Writes entry i as a node-list entry (§7.2: kind byte + body) at `at`; returns the end. */
+export function encodeEntry(b: DrawableBatch, i: number, view: DataView, out: Uint8Array, at: number): number {
+  const p0 = b.primitiveStart[i]!;
+  if (b.kind[i] === 0) {
+    out[at] = 0;
+    return encodePrimitive(b, p0, view, out, at + 1);
+  }
+  out[at] = 1;
+  view.setInt32(at + 1, b.category[i]!);
+  const i0 = b.entryInfoStart[i]!;
+  const i1 = b.entryInfoEnd[i]!;
+  view.setInt16(at + 5, i1 - i0);
+  at += 7;
+  for (let k = i0; k < i1; k++) out[at++] = b.info[k]!;
+  const p1 = b.primitiveStart[i + 1]!;
+  view.setInt16(at, p1 - p0);
+  at += 2;
+  for (let p = p0; p < p1; p++) at = encodePrimitive(b, p, view, out, at);
+  return at;
+}
+
+/** Interns source locations into dense site indices (one per distinct file + line). */
+class SiteInterner {
+  private readonly byKey = new Map<string, number>();
+  /** Converters intern locations (one object per site): identity lookups skip the string key. */
+  private readonly byObject = new Map<SourceLocation, number>();
+  count = 0;
+
+  /** The last location looked up and its index: runs of drawables from one call site are common. */
+  private lastLoc: SourceLocation | undefined;
+  private lastIndex = -1;
+
+  /** The site index of `loc`; a site seen for the first time is appended to `added`. */
+  site(loc: SourceLocation, added: SourceLocation[]): number {
+    if (loc === this.lastLoc) return this.lastIndex;
+    const i = this.lookup(loc, added);
+    this.lastLoc = loc;
+    this.lastIndex = i;
+    return i;
+  }
+
+  private lookup(loc: SourceLocation, added: SourceLocation[]): number {
+    const known = this.byObject.get(loc);
+    if (known !== undefined) return known;
+    const key = `${loc.line}\u0000${loc.file}`;
+    let i = this.byKey.get(key);
+    if (i === undefined) {
+      i = this.count++;
+      this.byKey.set(key, i);
+      added.push({ file: loc.file, line: loc.line });
+    }
+    if (this.byObject.size < 1 << 16) this.byObject.set(loc, i);
+    return i;
+  }
+}
+
+/**
+ * Validates drawables against the writer's input contract and appends them to batches, sealing a
+ * batch when it is full. Throws a RangeError naming the drawable (its position in the stream) for
+ * anything the SLOG-2 format or the one-pass tree cannot hold.
+ */
+export class DrawableBatchEncoder {
+  private batch: DrawableBatch = newDrawableBatch();
+  private readonly spare: DrawableBatch[] = [];
+  private readonly ready: DrawableBatch[] = [];
+  private readonly sites = new SiteInterner();
+  /** Topology code + 1 by category index (0 = not looked up yet), for indices in [0, 65536). */
+  private readonly topologyByCategory = new Int8Array(1 << 16);
+  private readonly topologyCache = new Map<number, number>();
+  private lastLatest = -Infinity;
+  private added = 0;
+
+  constructor(private readonly topologyOf: (category: number) => Topology | undefined) {}
+
+  /** Drawables encoded so far. */
+  get drawables(): number {
+    return this.added;
+  }
+
+  /** Drawables encoded but not yet handed over (sealed batches included). */
+  get pending(): number {
+    let n = this.batch.count;
+    for (const b of this.ready) n += b.count;
+    return n;
+  }
+
+  /** Batches sealed and not yet taken. */
+  get readyCount(): number {
+    return this.ready.length;
+  }
+
+  /** The oldest sealed batch, if any (batches seal themselves when full). */
+  takeReady(): DrawableBatch | undefined {
+    return this.ready.shift();
+  }
+
+  /** Seals the current batch if it holds anything (end of input, or before a drain). */
+  flush(): void {
+    if (this.batch.count > 0) this.seal();
+  }
+
+  /** Gives a consumed batch back for reuse. */
+  recycle(b: DrawableBatch): void {
+    if (this.spare.length < 4) this.spare.push(b);
+  }
+
+  /**
+   * Would `d`'s times be accepted? (The time checks add() makes, for callers that drop bad input
+   * instead of failing.)
+   */
+  acceptsTimes(d: Drawable): boolean {
+    return d.earliest <= d.latest && Number.isFinite(d.earliest) && Number.isFinite(d.latest) && d.latest >= this.lastLatest;
+  }
+
+  /** Appends one drawable (arrival order: non-decreasing latest time). */
+  add(d: Drawable): void {
+    if (!(d.earliest <= d.latest) || d.earliest === -Infinity || d.latest === Infinity) {
+      throw new RangeError(`drawable ${this.added} (category ${d.category}) has invalid time bounds [${d.earliest}, ${d.latest}]`);
+    }
+    if (d.latest < this.lastLatest) {
+      throw new RangeError(`drawable ${this.added} (category ${d.category}) ends at ${d.latest}, before the previous one (${this.lastLatest}): input must be in non-decreasing end time`);
+    }
+    if (d.kind === 'primitive') this.addPrimitiveEntry(d);
+    else this.addComposite(d);
+    this.lastLatest = d.latest;
+    this.added++;
+    const b = this.batch;
+    if (b.count === b.earliest.length || b.infoUsed > b.info.length - 4096) this.seal();
+  }
+
+  private addPrimitiveEntry(d: Primitive): void {
+    const size = this.checkPrimitive(d);
+    const nverts = d.vertices.length;
+    const infolen = d.info ? d.info.length : 0;
+    let b = this.batch;
+    if (!hasRoom(b, 1, nverts, infolen)) b = this.roomFor(1, nverts, infolen);
+    const i = b.count;
+    const topology = this.topology(d.category);
+    b.earliest[i] = d.earliest;
+    b.latest[i] = d.latest;
+    b.category[i] = d.category;
+    b.startLine[i] = d.vertices[0]!.lineID;
+    b.finalLine[i] = d.vertices[nverts - 1]!.lineID;
+    b.nestable[i] = topology === STATE ? 1 : 0;
+    b.kind[i] = 0;
+    b.entryBytes[i] = 1 + size;
+    let siteStart = -1;
+    let siteEnd = -1;
+    const source = d.source;
+    if (source) {
+      if (source.start) siteStart = this.sites.site(source.start, b.newSites);
+      if (source.end) siteEnd = this.sites.site(source.end, b.newSites);
+    }
+    b.siteStart[i] = siteStart;
+    b.siteEnd[i] = siteEnd;
+    this.appendPrimitive(b, d, topology);
+    b.count = i + 1;
+    b.primitiveStart[i + 1] = b.primitives;
+  }
+
+  private addComposite(d: Drawable & { kind: 'composite' }): void {
+    if (d.primitives.length === 0 || d.primitives.length > 32767) throw new RangeError(`composite ${this.added} has ${d.primitives.length} members`);
+    const ownInfo = d.info ? d.info.length : 0;
+    if (ownInfo > 32767) throw new RangeError(`drawable ${this.added}: info buffer of ${ownInfo} bytes exceeds 32767`);
+    let size = 8 + ownInfo;
+    let nverts = 0;
+    let infolen = ownInfo;
+    for (const p of d.primitives) {
+      size += this.checkPrimitive(p);
+      nverts += p.vertices.length;
+      infolen += p.info ? p.info.length : 0;
+    }
+    let b = this.batch;
+    if (!hasRoom(b, d.primitives.length, nverts, infolen)) b = this.roomFor(d.primitives.length, nverts, infolen);
+    const i = b.count;
+    const first = d.primitives[0]!;
+    const last = d.primitives[d.primitives.length - 1]!;
+    b.earliest[i] = d.earliest;
+    b.latest[i] = d.latest;
+    b.category[i] = d.category;
+    b.startLine[i] = first.vertices[0]!.lineID;
+    b.finalLine[i] = last.vertices[last.vertices.length - 1]!.lineID;
+    b.nestable[i] = 1;
+    b.kind[i] = 1;
+    b.entryBytes[i] = 1 + size;
+    b.siteStart[i] = -1;
+    b.siteEnd[i] = -1;
+    b.entryInfoStart[i] = b.infoUsed;
+    if (d.info) {
+      b.info.set(d.info, b.infoUsed);
+      b.infoUsed += d.info.length;
+    }
+    b.entryInfoEnd[i] = b.infoUsed;
+    for (const m of d.primitives) this.appendPrimitive(b, m, this.topology(m.category));
+    b.count = i + 1;
+    b.primitiveStart[i + 1] = b.primitives;
+  }
+
+  /** The current batch, sealed first if it cannot take the entry, grown if even an empty one cannot. */
+  private roomFor(primitives: number, vertices: number, infoBytes: number): DrawableBatch {
+    if (this.batch.count > 0) this.seal();
+    const b = this.batch;
+    if (!hasRoom(b, primitives, vertices, infoBytes)) makeRoom(b, primitives, vertices, infoBytes);
+    return b;
+  }
+
+  private seal(): void {
+    this.ready.push(this.batch);
+    this.batch = this.spare.pop() ?? newDrawableBatch();
+    resetDrawableBatch(this.batch, this.sites.count);
+  }
+
+  /** §7.2 limits; returns the body size 8 + infolen + 12·nverts. */
+  private checkPrimitive(p: Primitive): number {
+    const nverts = p.vertices.length;
+    if (nverts === 0 || nverts > 32767) throw new RangeError(`drawable ${this.added}: ${nverts} vertices`);
+    const infolen = p.info ? p.info.length : 0;
+    if (infolen > 32767) throw new RangeError(`drawable ${this.added}: info buffer of ${infolen} bytes exceeds 32767`);
+    return 8 + infolen + 12 * nverts;
+  }
+
+  private topology(category: number): number {
+    if (category >= 0 && category < 65536) {
+      const cached = this.topologyByCategory[category]!;
+      if (cached !== 0) return cached - 1;
+    }
+    let t = this.topologyCache.get(category);
+    if (t === undefined) {
+      const topo = this.topologyOf(category);
+      if (topo === undefined) throw new RangeError(`drawable ${this.added} uses category ${category}, which has no known topology`);
+      t = topologyNumber(topo);
+      this.topologyCache.set(category, t);
+      if (category >= 0 && category < 65536) this.topologyByCategory[category] = t + 1;
+    }
+    return t;
+  }
+
+  /** Appends a primitive's columns (room already made). */
+  private appendPrimitive(b: DrawableBatch, d: Primitive, topology: number): void {
+    const k = b.primitives;
+    b.primTopology[k] = topology;
+    b.primCategory[k] = d.category;
+    b.primEarliest[k] = d.earliest;
+    b.primLatest[k] = d.latest;
+    let at = b.infoUsed;
+    b.primInfoStart[k] = at;
+    const info = d.info;
+    if (info !== undefined) {
+      const out = b.info;
+      for (let j = 0; j < info.length; j++) out[at++] = info[j]!;
+      b.infoUsed = at;
+    }
+    b.primInfoEnd[k] = at;
+    const vs = d.vertices;
+    let v = b.vertices;
+    for (let j = 0; j < vs.length; j++, v++) {
+      const x = vs[j]!;
+      b.vertexTime[v] = x.time;
+      b.vertexLine[v] = x.lineID;
+    }
+    b.vertices = v;
+    b.primitives = k + 1;
+    b.vertexStart[k + 1] = v;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * SLOG-2 drawing order (SLOG2.md §8): earliest ascending, latest descending, category ascending,
+ * start-vertex lineID ascending, final-vertex lineID ascending. Node lists, shadow lists and
+ * composite members must be written in this order (the reference reader does not re-sort).
+ */
+import type { Drawable, Vertex } from '../../../model/types';
+
+/** What the comparison needs; real drawables and shadows both provide it. */
+export interface Orderable {
+  readonly earliest: number;
+  readonly latest: number;
+  readonly category: number;
+}
+
+export function startVertex(d: Drawable): Vertex {
+  return d.kind === 'primitive' ? d.vertices[0]! : d.primitives[0]!.vertices[0]!;
+}
+
+export function finalVertex(d: Drawable): Vertex {
+  if (d.kind === 'primitive') return d.vertices[d.vertices.length - 1]!;
+  const last = d.primitives[d.primitives.length - 1]!;
+  return last.vertices[last.vertices.length - 1]!;
+}
+
+/** Compares by the first three keys; 0 means "look at the line IDs". */
+export function compareBounds(a: Orderable, b: Orderable): number {
+  if (a.earliest !== b.earliest) return a.earliest < b.earliest ? -1 : 1;
+  if (a.latest !== b.latest) return a.latest > b.latest ? -1 : 1;
+  return a.category - b.category;
+}
+
+export function compareDrawables(a: Drawable, b: Drawable): number {
+  const c = compareBounds(a, b);
+  if (c !== 0) return c;
+  const s = startVertex(a).lineID - startVertex(b).lineID;
+  if (s !== 0) return s;
+  return finalVertex(a).lineID - finalVertex(b).lineID;
+}
+
+/** Reusable index arrays (the writer is single-threaded; results are consumed at once). */
+let order = new Uint32Array(1024);
+let bucketStart = new Uint32Array(1025);
+
+/** Buckets holding more than this are sorted with the built-in sort instead of insertion. */
+const INSERTION_LIMIT = 48;
+
+/** Drawing-order keys of a node's entries (see NodeDrawables). */
+export interface OrderKeys {
+  readonly earliest: Float64Array;
+  readonly latest: Float64Array;
+  readonly category: Int32Array;
+  readonly startLine: Int32Array;
+  readonly finalLine: Int32Array;
+}
+
+/**
+ * The entries `subset[0..n)` of a node in drawing order (stable). Indices are distributed by
+ * earliest time (the primary key) into about n buckets over their time span — a stable counting
+ * sort — and each bucket, a handful of entries, is finished by insertion sort on the full key
+ * (about three comparisons per drawable on real traces); crowded buckets use the built-in sort.
+ * The returned array is scratch space, valid until the next call.
+ */
+export function drawingOrderOf(keys: OrderKeys, subset: Uint32Array, n: number): Uint32Array {
+  if (n >= order.length) {
+    let cap = order.length;
+    while (cap <= n) cap *= 2;
+    order = new Uint32Array(cap);
+    bucketStart = new Uint32Array(cap + 1);
+  }
+  const e = keys.earliest;
+  const l = keys.latest;
+  const c = keys.category;
+  const sl = keys.startLine;
+  const fl = keys.finalLine;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let k = 0; k < n; k++) {
+    const t = e[subset[k]!]!;
+    if (t < min) min = t;
+    if (t > max) max = t;
+  }
+  // a strictly before b in drawing order (equal in all five keys: not before, which keeps stability).
+  const before = (a: number, b: number): boolean => {
+    if (e[a] !== e[b]) return e[a]! < e[b]!;
+    if (l[a] !== l[b]) return l[a]! > l[b]!;
+    if (c[a] !== c[b]) return c[a]! < c[b]!;
+    if (sl[a] !== sl[b]) return sl[a]! < sl[b]!;
+    return fl[a]! < fl[b]!;
+  };
+  const out = order;
+  const starts = bucketStart;
+  const buckets = max > min ? n : 1;
+  const scale = max > min ? buckets / (max - min) : 0;
+  starts.fill(0, 0, buckets + 1);
+  for (let k = 0; k < n; k++) starts[Math.min(buckets - 1, Math.floor((e[subset[k]!]! - min) * scale)) + 1]!++;
+  for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
+  // Place in input order (stable); starts[b] advances to the end of bucket b.
+  for (let k = 0; k < n; k++) {
+    const i = subset[k]!;
+    out[starts[Math.min(buckets - 1, Math.floor((e[i]! - min) * scale))]!++] = i;
+  }
+  let from = 0;
+  for (let b = 0; b < buckets; b++) {
+    const to = starts[b]!;
+    const size = to - from;
+    if (size > INSERTION_LIMIT) {
+      const part = Array.from(out.subarray(from, to));
+      part.sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : x - y));
+      out.set(part, from);
+    } else if (size > 1) {
+      for (let i = from + 1; i < to; i++) {
+        const item = out[i]!;
+        let j = i - 1;
+        while (j >= from && before(item, out[j]!)) {
+          out[j + 1] = out[j]!;
+          j--;
+        }
+        out[j + 1] = item;
+      }
+    }
+    from = to;
+  }
+  return out.subarray(0, n);
+}

@@ -1,0 +1,187 @@
+/**
+ * Byte encoders for the SLOG-2 2.0.6 blocks the writer emits (SLOG2.md §3–§7). Every encoder
+ * computes the exact block size first and fills one preallocated buffer.
+ */
+import type { Category, LineIDMap } from '../../../model/types';
+import { topologyCode } from '../../../model/types';
+import { ByteWriter, encodedString } from './byteWriter';
+import { compareInclRatio, compareShadows, STATE, type Shadow, type ShadowBuffer } from './shadows';
+
+export const VERSION = 'SLOG 2.0.6';
+export const HEADER_BYTES = 108;
+/** NodeHeader (34) + nestless count + nestable count. */
+export const NODE_FIXED_BYTES = 42;
+
+export interface BlockPointer {
+  readonly fptr: number;
+  readonly size: number;
+}
+
+export const NULL_BLOCK: BlockPointer = { fptr: 0, size: 0 };
+
+export interface HeaderFields {
+  readonly childrenPerNode: number;
+  readonly leafBytes: number;
+  readonly maxTreeDepth: number;
+  readonly maxBufferBytes: number;
+  readonly categories: BlockPointer;
+  readonly lineIDMaps: BlockPointer;
+  readonly treeRoot: BlockPointer;
+  readonly treeDir: BlockPointer;
+}
+
+export function encodeHeader(h: HeaderFields): Uint8Array {
+  const w = new ByteWriter(HEADER_BYTES);
+  w.str(encodedString(VERSION, 'version'));
+  w.i16(h.childrenPerNode);
+  w.i32(h.leafBytes);
+  w.i16(h.maxTreeDepth);
+  w.i32(h.maxBufferBytes);
+  for (const p of [h.categories, NULL_BLOCK, h.lineIDMaps, h.treeRoot, h.treeDir, NULL_BLOCK, NULL_BLOCK]) {
+    w.i64(p.fptr);
+    w.i32(p.size);
+  }
+  return w.bytes;
+}
+
+export function writeNodeHeader(w: ByteWriter, earliest: number, latest: number, depth: number, xpos: number, self: BlockPointer): void {
+  w.f64(earliest);
+  w.f64(latest);
+  w.i16(depth);
+  w.i32(xpos);
+  w.i64(self.fptr);
+  w.i32(self.size);
+}
+
+function writeShadow(w: ByteWriter, s: Shadow): void {
+  w.i32(s.category);
+  w.i16(0);
+  w.i16(s.times.length);
+  for (let i = 0; i < s.times.length; i++) {
+    w.f64(s.times[i]!);
+    w.i32(s.lineIDs[i]!);
+  }
+  w.f64(s.earliest);
+  w.f64(s.latest);
+  w.i64(s.numRealObjs);
+  const weights = [...s.weights!.values()].sort(compareInclRatio);
+  w.i32(weights.length);
+  for (const wt of weights) {
+    w.i32(wt.category);
+    w.f32(wt.incl);
+    w.f32(wt.excl);
+    w.i64(wt.count);
+  }
+}
+
+/** A finished child ShadowBuffer (§7.4): stub header, nestless shadows, nestable shadows. */
+export function writeShadowBuffer(w: ByteWriter, b: ShadowBuffer): void {
+  writeNodeHeader(w, b.earliest, b.latest, b.depth, b.xpos, { fptr: b.fptr, size: b.size });
+  const nestless: Shadow[] = [];
+  const nestable: Shadow[] = [];
+  for (const s of b.shadows) (s.topology === STATE ? nestable : nestless).push(s);
+  nestless.sort(compareShadows);
+  nestable.sort(compareShadows);
+  w.i32(nestless.length);
+  for (const s of nestless) writeShadow(w, s);
+  w.i32(nestable.length);
+  for (const s of nestable) writeShadow(w, s);
+}
+
+export interface CategoryRecord {
+  readonly category: Category;
+  readonly incl: number;
+  readonly excl: number;
+  readonly count: number;
+}
+
+function argb(c: Category): number {
+  const [r, g, b, a] = c.rgba;
+  return ((a & 255) << 24) | ((r & 255) << 16) | ((g & 255) << 8) | (b & 255);
+}
+
+export function encodeCategoryMap(records: readonly CategoryRecord[]): Uint8Array {
+  const encoded = records.map(({ category: c }) => ({
+    name: encodedString(c.name, `category ${c.index} name`),
+    keys: c.infoKeys.map((k, i) => encodedString(k, `category ${c.index} info key ${i}`)),
+    types: encodedString(c.infoTypes, `category ${c.index} info types`),
+  }));
+  let size = 4;
+  records.forEach(({ category: c }, i) => {
+    const e = encoded[i]!;
+    size += 4 + 2 + e.name.length + 4 + 4 + 1 + 1 + 2 + 2 + e.types.length + 2 + 4 * c.methods.length + 16;
+    for (const k of e.keys) size += 2 + k.length;
+  });
+  const w = new ByteWriter(size);
+  w.i32(records.length);
+  records.forEach((r, i) => {
+    const c = r.category;
+    const e = encoded[i]!;
+    w.i32(c.index);
+    w.str(e.name);
+    w.i32(topologyCode(c.topology));
+    w.i32(argb(c));
+    w.u8(c.modifiable ? 1 : 0);
+    w.u8(c.width & 255);
+    w.i16(e.keys.length);
+    for (const k of e.keys) w.str(k);
+    w.i16(e.types.length);
+    w.raw(e.types);
+    w.i16(c.methods.length);
+    for (const m of c.methods) w.i32(m);
+    w.f32(r.incl);
+    w.f32(r.excl);
+    w.i64(r.count);
+  });
+  return w.bytes;
+}
+
+export function encodeLineIDMaps(maps: readonly LineIDMap[]): Uint8Array {
+  const titles = maps.map((m) => encodedString(m.title, 'LineIDMap title'));
+  const columns = maps.map((m) => m.columns.map((c) => encodedString(c, `LineIDMap ${m.title} column label`)));
+  let size = 4;
+  maps.forEach((m, i) => {
+    size += 2 + titles[i]!.length + 4 + 4 + m.rows.length * 4 * (1 + m.columns.length) + 2 + 4 * m.methods.length;
+    for (const c of columns[i]!) size += 2 + c.length;
+  });
+  const w = new ByteWriter(size);
+  w.i32(maps.length);
+  maps.forEach((m, i) => {
+    w.str(titles[i]!);
+    w.i32(m.columns.length);
+    for (const c of columns[i]!) w.str(c);
+    w.i32(m.rows.length);
+    for (const row of m.rows) {
+      w.i32(row.lineID);
+      for (let k = 0; k < m.columns.length; k++) w.i32(row.path[k] ?? 0);
+    }
+    w.i16(m.methods.length);
+    for (const x of m.methods) w.i32(x);
+  });
+  return w.bytes;
+}
+
+export interface TreeDirEntry {
+  readonly depth: number;
+  readonly xpos: number;
+  readonly earliest: number;
+  readonly latest: number;
+  readonly fptr: number;
+  readonly size: number;
+}
+
+/** TreeDir (§6), sorted like the reference: depth descending, then xpos ascending. */
+export function encodeTreeDir(entries: readonly TreeDirEntry[]): Uint8Array {
+  const sorted = [...entries].sort((a, b) => b.depth - a.depth || a.xpos - b.xpos);
+  const w = new ByteWriter(4 + 34 * sorted.length);
+  w.i32(sorted.length);
+  for (const e of sorted) {
+    w.i16(e.depth);
+    w.i32(e.xpos);
+    w.f64(e.earliest);
+    w.f64(e.latest);
+    w.i64(e.fptr);
+    w.i32(e.size);
+  }
+  return w.bytes;
+}

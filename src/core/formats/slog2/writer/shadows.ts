@@ -1,0 +1,536 @@
+/**
+ * Shadow (preview) accumulation exactly as SLOG2.md §12 describes the reference writer: one
+ * shadow per (topology, vertex lineIDs) in each open node's subtree, mean vertex times, union
+ * bounds, member counts and per-category weights whose ratios are Java floats (every float
+ * operation is rounded with Math.fround, in the reference's order, so the bytes match).
+ */
+import type { Topology } from '../../../model/types';
+import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../../model/types';
+import { compareBounds } from './drawingOrder';
+
+const f32 = Math.fround;
+
+/** Topology codes of the file format (§4.1). */
+export const EVENT = 0;
+export const STATE = 1;
+export const ARROW = 2;
+
+/** The file-format code of a topology. */
+export function topologyNumber(t: Topology): number {
+  return t === 'event' ? EVENT : t === 'state' ? STATE : ARROW;
+}
+
+export function previewCategory(topology: number): number {
+  return topology === EVENT ? PREVIEW_EVENT : topology === STATE ? PREVIEW_STATE : PREVIEW_ARROW;
+}
+
+/** Primitives as columns (see DrawableBatch): primitive p's vertices are vertexStart[p] .. vertexStart[p + 1]. */
+export interface PrimitiveColumns {
+  primTopology: Uint8Array;
+  primCategory: Int32Array;
+  primEarliest: Float64Array;
+  primLatest: Float64Array;
+  vertexStart: Uint32Array;
+  vertexTime: Float64Array;
+  vertexLine: Int32Array;
+}
+
+export interface Weight {
+  readonly category: number;
+  incl: number;
+  excl: number;
+  count: number;
+}
+
+export class Shadow {
+  earliest: number;
+  latest: number;
+  numRealObjs: number;
+  readonly times: number[];
+  readonly lineIDs: readonly number[];
+  /** Set when the node's latest time is fixed (own shadows) or copied from a child shadow. */
+  weights: Map<number, Weight> | undefined;
+  /** Own real members (their bounds and categories are in the buffer's MemberColumns); 0 once finalized. */
+  memberCount = 0;
+  /** Position in its buffer's `shadows` (what MemberColumns.shadow refers to). */
+  index = -1;
+  /** Child shadows merged into an own state shadow: their time covers reduce exclusive time. */
+  childShadows: Shadow[] | undefined;
+
+  constructor(
+    readonly topology: number,
+    readonly key: number | string,
+    times: number[],
+    lineIDs: readonly number[],
+    earliest: number,
+    latest: number,
+  ) {
+    this.times = times;
+    this.lineIDs = lineIDs;
+    this.earliest = earliest;
+    this.latest = latest;
+    this.numRealObjs = 0;
+  }
+
+  get category(): number {
+    return previewCategory(this.topology);
+  }
+
+  /** A new shadow of one real primitive (primitive p of `cols`); the caller records the member. */
+  static fromPrimitive(key: number | string, cols: PrimitiveColumns, p: number): Shadow {
+    const topology = cols.primTopology[p]!;
+    const v0 = cols.vertexStart[p]!;
+    const n = cols.vertexStart[p + 1]! - v0;
+    const times = new Array<number>(n);
+    const lines = new Array<number>(n);
+    for (let i = 0; i < n; i++) {
+      times[i] = cols.vertexTime[v0 + i]!;
+      lines[i] = cols.vertexLine[v0 + i]!;
+    }
+    const s = new Shadow(topology, key, times, lines, cols.primEarliest[p]!, cols.primLatest[p]!);
+    s.numRealObjs = 1;
+    s.memberCount = 1;
+    if (topology === STATE) s.childShadows = [];
+    return s;
+  }
+
+  /** A copy of a finished child shadow (weights deep-copied, no members). */
+  static copyOf(c: Shadow): Shadow {
+    const s = new Shadow(c.topology, c.key, c.times.slice(), c.lineIDs, c.earliest, c.latest);
+    s.numRealObjs = c.numRealObjs;
+    s.weights = new Map();
+    for (const [k, w] of c.weights!) s.weights.set(k, { category: w.category, incl: w.incl, excl: w.excl, count: w.count });
+    return s;
+  }
+
+  /** Adds real primitive p of `cols` (same key): mean vertex times, union bounds; the caller records the member. */
+  addPrimitive(cols: PrimitiveColumns, p: number): void {
+    const n = this.numRealObjs;
+    const v0 = cols.vertexStart[p]!;
+    const vt = cols.vertexTime;
+    const times = this.times;
+    for (let i = 0; i < times.length; i++) times[i] = (times[i]! * n + vt[v0 + i]!) / (n + 1);
+    const e = cols.primEarliest[p]!;
+    const l = cols.primLatest[p]!;
+    if (e < this.earliest) this.earliest = e;
+    if (l > this.latest) this.latest = l;
+    this.numRealObjs = n + 1;
+    this.memberCount++;
+  }
+
+  /** §12.1 merge of a child's finished shadow with the same key. */
+  mergeShadow(c: Shadow): void {
+    const oldDuration = this.latest - this.earliest;
+    const n = this.numRealObjs;
+    const m = c.numRealObjs;
+    for (let i = 0; i < this.times.length; i++) this.times[i] = (this.times[i]! * n + c.times[i]! * m) / (n + m);
+    if (c.earliest < this.earliest) this.earliest = c.earliest;
+    if (c.latest > this.latest) this.latest = c.latest;
+    const newDuration = this.latest - this.earliest;
+    this.numRealObjs = n + m;
+    const weights = this.weights!;
+    if (oldDuration !== newDuration) {
+      const ratio = f32(oldDuration / newDuration);
+      for (const w of weights.values()) {
+        w.incl = f32(w.incl * ratio);
+        w.excl = f32(w.excl * ratio);
+      }
+    }
+    const ratio = f32((c.latest - c.earliest) / newDuration);
+    for (const cw of c.weights!.values()) {
+      const w = weights.get(cw.category);
+      if (w === undefined) {
+        weights.set(cw.category, { category: cw.category, incl: f32(cw.incl * ratio), excl: f32(cw.excl * ratio), count: cw.count });
+      } else {
+        w.count += cw.count;
+        w.incl = f32(w.incl + f32(cw.incl * ratio));
+        w.excl = f32(w.excl + f32(cw.excl * ratio));
+      }
+    }
+    if (this.childShadows) this.childShadows.push(c);
+  }
+
+  /**
+   * §12.2 second half for an own state shadow: the exclusive ratios of its members (given in
+   * insertion order), summed per category in that order, then added once.
+   */
+  addExclusiveWeights(earliest: Float64Array, latest: Float64Array, category: Int32Array, n: number): void {
+    const exclusion = exclusiveDurations(earliest, latest, category, n, this.childShadows!);
+    const duration = this.latest - this.earliest;
+    const sums = new Map<number, number>();
+    for (let k = 0; k < n; k++) {
+      const c = category[k]!;
+      sums.set(c, f32((sums.get(c) ?? 0) + f32(exclusion[k]! / duration)));
+    }
+    for (const [c, excl] of sums) {
+      const w = this.weights!.get(c)!;
+      w.excl = f32(w.excl + excl);
+    }
+  }
+
+  /** Record size with `nweights` weights (§7.4). */
+  byteSize(nweights: number): number {
+    return 36 + 12 * this.times.length + 20 * nweights;
+  }
+}
+
+/**
+ * Exclusive duration of each member (earliest/latest/category[0..n), insertion order): its duration
+ * minus its overlap with every merged child shadow, minus the exclusive durations of the states
+ * directly nested in it. Members equal in drawing order count once (the reference keeps them in a
+ * sorted set); the others keep 0.
+ */
+function exclusiveDurations(earliest: Float64Array, latest: Float64Array, category: Int32Array, n: number, children: readonly Shadow[]): Float64Array {
+  ensureMemberScratch(n);
+  const exclusion = scratchExclusion;
+  exclusion.fill(0, 0, n);
+  // Members share this shadow's lineIDs, so drawing order reduces to earliest ↑, latest ↓, category ↑.
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) if (compareMembers(earliest, latest, category, i - 1, i) > 0) sorted = false;
+  const order = scratchOrder.subarray(0, n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  if (!sorted) sortMembers(order, earliest, latest, category);
+  const stack = scratchStack;
+  let depth = 0;
+  let previous = -1;
+  for (let k = 0; k < n; k++) {
+    const idx = order[k]!;
+    if (previous >= 0 && compareMembers(earliest, latest, category, previous, idx) === 0) continue;
+    previous = idx;
+    const e = earliest[idx]!;
+    const l = latest[idx]!;
+    let ex = l - e;
+    for (let c = children.length - 1; c >= 0; c--) {
+      const child = children[c]!;
+      if (!(e > child.latest || child.earliest > l)) ex -= Math.min(l, child.latest) - Math.max(e, child.earliest);
+    }
+    exclusion[idx] = ex;
+    while (depth > 0) {
+      const top = stack[depth - 1]!;
+      if (earliest[top]! <= e && l <= latest[top]!) {
+        exclusion[top] -= ex;
+        break;
+      }
+      depth--;
+    }
+    stack[depth++] = idx;
+  }
+  return exclusion;
+}
+
+/**
+ * The own real members of one node's shadows, in insertion order, as columns: bounds and category
+ * (all the weights need) and the shadow each belongs to. Off the JS heap and reused from node to
+ * node, so the writer allocates nothing per drawable.
+ */
+class MemberColumns {
+  count = 0;
+  shadow = new Int32Array(4096);
+  earliest = new Float64Array(4096);
+  latest = new Float64Array(4096);
+  category = new Int32Array(4096);
+
+  push(shadow: number, earliest: number, latest: number, category: number): void {
+    const i = this.count;
+    if (i === this.shadow.length) this.grow();
+    this.shadow[i] = shadow;
+    this.earliest[i] = earliest;
+    this.latest[i] = latest;
+    this.category[i] = category;
+    this.count = i + 1;
+  }
+
+  private grow(): void {
+    const n = this.shadow.length * 2;
+    const s = new Int32Array(n);
+    s.set(this.shadow);
+    this.shadow = s;
+    const e = new Float64Array(n);
+    e.set(this.earliest);
+    this.earliest = e;
+    const l = new Float64Array(n);
+    l.set(this.latest);
+    this.latest = l;
+    const c = new Int32Array(n);
+    c.set(this.category);
+    this.category = c;
+  }
+}
+
+/** Scratch for grouping a buffer's members by shadow (the writer is single-threaded; used at once). */
+const grouping = { earliest: new Float64Array(4096), latest: new Float64Array(4096), category: new Int32Array(4096), starts: new Uint32Array(257), fill: new Uint32Array(256) };
+
+function groupScratch(members: number, shadows: number): typeof grouping {
+  if (grouping.earliest.length < members) {
+    let n = grouping.earliest.length;
+    while (n < members) n *= 2;
+    grouping.earliest = new Float64Array(n);
+    grouping.latest = new Float64Array(n);
+    grouping.category = new Int32Array(n);
+  }
+  if (grouping.fill.length < shadows) {
+    let n = grouping.fill.length;
+    while (n < shadows) n *= 2;
+    grouping.starts = new Uint32Array(n + 1);
+    grouping.fill = new Uint32Array(n);
+  }
+  return grouping;
+}
+
+/** Released member columns (one per open node is in use at a time). */
+const memberPool: MemberColumns[] = [];
+
+/** Reusable arrays for exclusiveDurations (single-threaded writer; consumed before the next call). */
+let scratchExclusion = new Float64Array(1024);
+let scratchOrder = new Uint32Array(1024);
+let scratchStack = new Uint32Array(1024);
+
+function ensureMemberScratch(n: number): void {
+  if (n <= scratchOrder.length) return;
+  let cap = scratchOrder.length;
+  while (cap < n) cap *= 2;
+  scratchExclusion = new Float64Array(cap);
+  scratchOrder = new Uint32Array(cap);
+  scratchStack = new Uint32Array(cap);
+}
+
+let scratchBuckets = new Uint32Array(1025);
+
+/**
+ * Stable sort of member indices (`order` holds 0..n−1): counting sort into ~n buckets by earliest
+ * time, then insertion sort inside each bucket on the full key; crowded buckets use the built-in
+ * sort. Same scheme as drawingOrderIndex.
+ */
+function sortMembers(order: Uint32Array, earliest: Float64Array, latest: Float64Array, category: Int32Array): void {
+  const n = order.length;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const t = earliest[i]!;
+    if (t < min) min = t;
+    if (t > max) max = t;
+  }
+  const buckets = max > min ? n : 1;
+  const scale = max > min ? buckets / (max - min) : 0;
+  if (scratchBuckets.length < buckets + 1) scratchBuckets = new Uint32Array(Math.max(buckets + 1, scratchBuckets.length * 2));
+  const starts = scratchBuckets;
+  starts.fill(0, 0, buckets + 1);
+  for (let i = 0; i < n; i++) starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale)) + 1]!++;
+  for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
+  for (let i = 0; i < n; i++) order[starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale))]!++] = i;
+  let from = 0;
+  for (let b = 0; b < buckets; b++) {
+    const to = starts[b]!;
+    if (to - from > 48) {
+      const part = Array.from(order.subarray(from, to));
+      part.sort((x, y) => compareMembers(earliest, latest, category, x, y) || x - y);
+      order.set(part, from);
+    } else {
+      for (let k = from + 1; k < to; k++) {
+        const item = order[k]!;
+        let j = k - 1;
+        while (j >= from && compareMembers(earliest, latest, category, order[j]!, item) > 0) {
+          order[j + 1] = order[j]!;
+          j--;
+        }
+        order[j + 1] = item;
+      }
+    }
+    from = to;
+  }
+}
+
+function compareMembers(earliest: Float64Array, latest: Float64Array, category: Int32Array, a: number, b: number): number {
+  const ea = earliest[a]!;
+  const eb = earliest[b]!;
+  if (ea !== eb) return ea < eb ? -1 : 1;
+  const la = latest[a]!;
+  const lb = latest[b]!;
+  if (la !== lb) return la > lb ? -1 : 1;
+  return category[a]! - category[b]!;
+}
+
+export function compareShadows(a: Shadow, b: Shadow): number {
+  const c = compareBounds(a, b);
+  if (c !== 0) return c;
+  const s = a.lineIDs[0]! - b.lineIDs[0]!;
+  if (s !== 0) return s;
+  return a.lineIDs[a.lineIDs.length - 1]! - b.lineIDs[b.lineIDs.length - 1]!;
+}
+
+/** Java's CategoryWeight.INCL_RATIO_ORDER (NaN compares as "greater"). */
+export function compareInclRatio(a: Weight, b: Weight): number {
+  const d = f32(a.incl - b.incl);
+  return d < 0 ? -1 : d === 0 ? 0 : 1;
+}
+
+/** Keys below this index the line array of a ShadowBuffer (lineIDs < 4096); the rest go to a Map. */
+const LINE_INDEX_LIMIT = 1 << 14;
+
+/**
+ * Shadow key: topology + the vertex lineIDs. One line (an event, or a state/arrow whose two
+ * vertices share it) → lineID·4 + topology, a small index; two lines → a number above the index
+ * range; anything else → a string.
+ */
+export function shadowKey(cols: PrimitiveColumns, p: number): number | string {
+  const topology = cols.primTopology[p]!;
+  const v0 = cols.vertexStart[p]!;
+  const n = cols.vertexStart[p + 1]! - v0;
+  const lines = cols.vertexLine;
+  const small = LINE_INDEX_LIMIT / 4;
+  if (n === 1) {
+    const a = lines[v0]!;
+    if (topology === EVENT && a >= 0 && a < small) return a * 4;
+    if (a >= 0 && a < 0x40000000) return LINE_INDEX_LIMIT + (a * 4 + topology) * 2;
+  } else if (n === 2) {
+    const a = lines[v0]!;
+    const b = lines[v0 + 1]!;
+    if (a === b && topology !== EVENT && a >= 0 && a < small) return a * 4 + topology;
+    if (a >= 0 && b >= 0 && a < 0x1000000 && b < 0x1000000) return LINE_INDEX_LIMIT + ((a * 0x1000000 + b) * 4 + topology) * 2 + 1;
+  }
+  let k = `${topology}`;
+  for (let i = 0; i < n; i++) k += `,${lines[v0 + i]!}`;
+  return k;
+}
+
+/**
+ * A node's own shadow buffer (§7.4 ShadowBuffer once written into the parent). Shadows of
+ * single-line keys (states, events: the bulk) are found by array index, the others by key.
+ */
+export class ShadowBuffer {
+  earliest = Infinity;
+  latest = -Infinity;
+  depth = 0;
+  xpos = 0;
+  fptr = 0;
+  size = 0;
+  /** Every shadow, in creation order. */
+  readonly shadows: Shadow[] = [];
+  /** Index: (lineID·4 + topology) → shadow, for keys of one vertex or two on the same line. */
+  private readonly byLine: (Shadow | undefined)[] = [];
+  private readonly byKey = new Map<number | string, Shadow>();
+  /** Own members, from the first add() until finalizeWeights(). */
+  private members: MemberColumns | undefined;
+
+  private find(key: number | string): Shadow | undefined {
+    return typeof key === 'number' && key < LINE_INDEX_LIMIT ? this.byLine[key] : this.byKey.get(key);
+  }
+
+  private insert(s: Shadow): void {
+    s.index = this.shadows.length;
+    this.shadows.push(s);
+    const key = s.key;
+    if (typeof key === 'number' && key < LINE_INDEX_LIMIT) {
+      while (this.byLine.length < key) this.byLine.push(undefined);
+      this.byLine[key] = s;
+    } else this.byKey.set(key, s);
+  }
+
+  /** Adds real primitive p of `cols` to the shadow of its key. */
+  add(cols: PrimitiveColumns, p: number): void {
+    const key = shadowKey(cols, p);
+    let s = this.find(key);
+    if (s === undefined) this.insert((s = Shadow.fromPrimitive(key, cols, p)));
+    else s.addPrimitive(cols, p);
+    let members = this.members;
+    if (members === undefined) {
+      members = this.members = memberPool.pop() ?? new MemberColumns();
+      members.count = 0;
+    }
+    members.push(s.index, cols.primEarliest[p]!, cols.primLatest[p]!, cols.primCategory[p]!);
+  }
+
+  /**
+   * §12.2 first half, once the bounds are final: each own shadow's inclusive ratios and counts per
+   * category, its members summed in insertion order (Java float accumulation). Members are visited
+   * in insertion order across shadows, which is insertion order within each.
+   */
+  initializeWeights(): void {
+    const members = this.members;
+    if (members === undefined) return;
+    const shadows = this.shadows;
+    const durations = new Float64Array(shadows.length);
+    for (const s of shadows) {
+      if (s.memberCount === 0) continue;
+      s.weights ??= new Map<number, Weight>();
+      durations[s.index] = s.latest - s.earliest;
+    }
+    const shadowOf = members.shadow;
+    const earliest = members.earliest;
+    const latest = members.latest;
+    const category = members.category;
+    let last = -1;
+    let w: Weight | undefined;
+    for (let k = 0; k < members.count; k++) {
+      const si = shadowOf[k]!;
+      const c = category[k]!;
+      if (w === undefined || si !== last || w.category !== c) {
+        const weights = shadows[si]!.weights!;
+        w = weights.get(c);
+        if (w === undefined) weights.set(c, (w = { category: c, incl: 0, excl: 0, count: 0 }));
+        last = si;
+      }
+      w.incl = f32(w.incl + f32((latest[k]! - earliest[k]!) / durations[si]!));
+      w.count++;
+    }
+  }
+
+  mergeChild(child: ShadowBuffer): void {
+    for (const c of child.shadows) {
+      const s = this.find(c.key);
+      if (s === undefined) this.insert(Shadow.copyOf(c));
+      else s.mergeShadow(c);
+    }
+    if (child.earliest < this.earliest) this.earliest = child.earliest;
+    if (child.latest > this.latest) this.latest = child.latest;
+  }
+
+  /** §12.2 second half: exclusive ratios of own state members (nesting and child covers); members released. */
+  finalizeWeights(): void {
+    const members = this.members;
+    const shadows = this.shadows;
+    if (members !== undefined) {
+      // Members grouped by shadow, insertion order kept (a stable counting sort).
+      const n = members.count;
+      const g = groupScratch(n, shadows.length);
+      const starts = g.starts;
+      starts.fill(0, 0, shadows.length + 1);
+      for (let k = 0; k < n; k++) starts[members.shadow[k]! + 1]!++;
+      for (let i = 0; i < shadows.length; i++) starts[i + 1]! += starts[i]!;
+      const { earliest: e, latest: l, category: c, fill } = g;
+      fill.set(starts.subarray(0, shadows.length));
+      for (let k = 0; k < n; k++) {
+        const at = fill[members.shadow[k]!]!++;
+        e[at] = members.earliest[k]!;
+        l[at] = members.latest[k]!;
+        c[at] = members.category[k]!;
+      }
+      for (const s of shadows) {
+        if (s.childShadows === undefined || s.memberCount === 0) continue;
+        const from = starts[s.index]!;
+        const to = starts[s.index + 1]!;
+        s.addExclusiveWeights(e.subarray(from, to), l.subarray(from, to), c.subarray(from, to), to - from);
+      }
+      memberPool.push(members);
+      this.members = undefined;
+    }
+    for (const s of shadows) {
+      s.memberCount = 0;
+      s.childShadows = undefined;
+    }
+  }
+
+  byteSize(): number {
+    let n = 42;
+    for (const s of this.shadows) n += s.byteSize(s.weights ? s.weights.size : this.distinctMemberCategories(s));
+    return n;
+  }
+
+  /** Weights an unfinalized shadow will have: one per distinct category among its members. */
+  private distinctMemberCategories(s: Shadow): number {
+    const seen = new Set<number>();
+    const m = this.members;
+    if (m) for (let k = 0; k < m.count; k++) if (m.shadow[k] === s.index) seen.add(m.category[k]!);
+    return seen.size;
+  }
+}

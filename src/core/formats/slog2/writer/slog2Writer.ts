@@ -1,0 +1,484 @@
+/**
+ * One-pass SLOG-2 2.0.6 writer: the reference tree builder of SLOG2.md §11 with the shadows and
+ * summaries of §12. Feed drawables in non-decreasing latest time (§8 arrival order); nodes are
+ * encoded and queued for the sink as they close (post-order), so memory holds only the open trunk
+ * (depth + 1 nodes, each ≤ ~leaf size of drawables) and its shadow buffers. `finish()` closes the
+ * trunk and writes the source-location table, CategoryMap, LineIDMapList, TreeDir and the header.
+ */
+import type { Category, Drawable, LineIDMap, LineIDMapRow, Topology } from '../../../model/types';
+import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../../model/types';
+import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
+import { ByteWriter } from './byteWriter';
+import { DrawableBatchEncoder, encodeEntry, type DrawableBatch } from './drawableBatch';
+import { drawingOrderOf } from './drawingOrder';
+import { NodeDrawables } from './nodeDrawables';
+import {
+  encodeCategoryMap,
+  encodeHeader,
+  encodeLineIDMaps,
+  encodeTreeDir,
+  HEADER_BYTES,
+  NODE_FIXED_BYTES,
+  NULL_BLOCK,
+  writeNodeHeader,
+  writeShadowBuffer,
+  type BlockPointer,
+  type CategoryRecord,
+  type TreeDirEntry,
+} from './encode';
+import { IntSet } from './intSet';
+import { ShadowBuffer, topologyNumber } from './shadows';
+import type { OutputSink } from './sink';
+
+export interface Slog2WriterOptions {
+  /** Fan-out of the tree (header num_children_per_node), ≥ 2. Default 2. */
+  readonly childrenPerNode?: number;
+  /** Target leaf byte size (header treeleaf_bytesize). Default 65536. */
+  readonly leafBytes?: number;
+  /**
+   * Topology of a category index, needed to encode a drawable passed to add() (list and shadow
+   * placement). Batches passed to addBatch() carry their topologies.
+   */
+  readonly topologyOf?: (category: number) => Topology | undefined;
+}
+
+export interface Slog2Trailer {
+  /** Every category the drawables may use; only the used ones are stored (§4.3). */
+  readonly categories: Iterable<Category>;
+  /** The trace's Y-axis maps; the Identity Map is appended unless one is present (§5). */
+  readonly lineIDMaps: readonly LineIDMap[];
+  /** Source-location facts of the input (records seen, distinct sites among them), for the srcloc table. */
+  readonly sourceLocations?: { readonly records: number; readonly sites: number };
+}
+
+export interface Slog2WriteSummary {
+  readonly bytes: number;
+  readonly nodes: number;
+  readonly maxTreeDepth: number;
+  readonly maxBufferBytes: number;
+  readonly drawables: number;
+  readonly timeRange: readonly [number, number];
+  /** Y-map rows the writer had to add because a used lineID was missing from a given map. */
+  readonly addedMapRows: number;
+  readonly locatedDrawables: number;
+}
+
+/** Size of the reusable output chunks node blocks are encoded into. */
+const OUTPUT_CHUNK_BYTES = 1 << 20;
+
+const PREVIEW_CATEGORIES: readonly Category[] = [
+  previewCategory(PREVIEW_EVENT, 'Preview_Event', 'event', [255, 255, 255, 191]),
+  previewCategory(PREVIEW_ARROW, 'Preview_Arrow', 'arrow', [255, 255, 0, 255]),
+  previewCategory(PREVIEW_STATE, 'Preview_State', 'state', [255, 255, 255, 191]),
+];
+
+function previewCategory(index: number, name: string, topology: Topology, rgba: [number, number, number, number]): Category {
+  return { index, name, topology, rgba, modifiable: true, width: 5, infoKeys: [], infoTypes: '', methods: [] };
+}
+
+/** One open node of the trunk. */
+class OpenNode {
+  earliest = Infinity;
+  latest = -Infinity;
+  /** The node's real drawables, already encoded (nestless and nestable lists interleaved). */
+  readonly drawables = new NodeDrawables();
+  /** Σ (1 + drawable bytes) of the drawables held. */
+  drawableBytes = 0;
+  buffer = new ShadowBuffer();
+  /** Finished shadow buffers of this node's written children, written in this node's block. */
+  readonly childBuffers: ShadowBuffer[] = [];
+
+  constructor(
+    public depth: number,
+    public xpos: number,
+  ) {
+    this.buffer.depth = depth;
+    this.buffer.xpos = xpos;
+  }
+
+  setEarliest(t: number): void {
+    this.earliest = t;
+    this.buffer.earliest = t;
+  }
+  lowerEarliest(t: number): void {
+    if (t < this.earliest) this.earliest = t;
+    if (t < this.buffer.earliest) this.buffer.earliest = t;
+  }
+  setId(depth: number, xpos: number): void {
+    this.depth = depth;
+    this.xpos = xpos;
+    this.buffer.depth = depth;
+    this.buffer.xpos = xpos;
+  }
+}
+
+export class Slog2Writer {
+  private readonly fanout: number;
+  private readonly leafBytes: number;
+  /** Encodes what add() is given; unused when batches come from elsewhere (addBatch). */
+  private readonly encoder: DrawableBatchEncoder;
+  /** trunk[0] = current leaf … trunk[last] = current root. */
+  private readonly trunk: OpenNode[] = [new OpenNode(0, 0)];
+  private readonly treeDir: TreeDirEntry[] = [];
+  /** Blocks ready for the sink, in file order; `recycle` goes back to the pool once written. */
+  private readonly queue: { bytes: Uint8Array; recycle?: Uint8Array }[] = [];
+  private queuedBytes = 0;
+  /** Node blocks are encoded back to back into reusable chunks (no per-node allocation). */
+  private chunk: Uint8Array = new Uint8Array(OUTPUT_CHUNK_BYTES);
+  private chunkUsed = 0;
+  private readonly pool: Uint8Array[] = [];
+  private offset = HEADER_BYTES;
+  private maxBufferBytes = 0;
+  private lastLatest = -Infinity;
+  private count = 0;
+  private rootPointer: BlockPointer = NULL_BLOCK;
+  private rootBuffer: ShadowBuffer | undefined;
+  private readonly usedCategories = new IntSet(1 << 16);
+  /** Bit t set = topology t used. */
+  private usedTopologies = 0;
+  private readonly usedLineIDs = new IntSet();
+  private readonly srcloc = new SourceLocationTableBuilder();
+  /** Scratch: entry indices of one node list. */
+  private subset = new Uint32Array(1024);
+  private finished = false;
+
+  constructor(
+    private readonly sink: OutputSink,
+    options: Slog2WriterOptions,
+  ) {
+    this.fanout = options.childrenPerNode ?? 2;
+    this.leafBytes = options.leafBytes ?? 65536;
+    if (!Number.isInteger(this.fanout) || this.fanout < 2 || this.fanout > 32767) throw new RangeError(`children per node must be an integer in [2, 32767], got ${this.fanout}`);
+    if (!Number.isInteger(this.leafBytes) || this.leafBytes < 64 || this.leafBytes > 0x7fffffff) throw new RangeError(`leaf byte size must be an integer in [64, 2^31-1], got ${this.leafBytes}`);
+    const topologyOf = options.topologyOf;
+    this.encoder = new DrawableBatchEncoder((c) => {
+      if (topologyOf === undefined) throw new RangeError('SLOG-2 writer: add() needs the topologyOf option (or use addBatch)');
+      return topologyOf(c);
+    });
+    // The placeholder header (§17: an unfinished file says so).
+    this.enqueue(this.header(0, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK));
+    this.offset = HEADER_BYTES;
+  }
+
+  /** Bytes encoded but not yet handed to the sink; call drain() when this grows. */
+  get pendingBytes(): number {
+    return this.queuedBytes + this.chunkUsed;
+  }
+
+  /** Drawables added so far. */
+  get drawables(): number {
+    return this.count + this.encoder.pending;
+  }
+
+  /** Adds one drawable (arrival order: non-decreasing latest time); validated at once, placed in batches. */
+  add(d: Drawable): void {
+    if (this.finished) throw new Error('SLOG-2 writer: add() after finish()');
+    this.encoder.add(d);
+    if (this.encoder.readyCount > 0) this.addEncoded();
+  }
+
+  /** Places every batch the internal encoder has sealed. */
+  private addEncoded(): void {
+    for (let b = this.encoder.takeReady(); b !== undefined; b = this.encoder.takeReady()) {
+      this.addBatch(b);
+      this.encoder.recycle(b);
+    }
+  }
+
+  /**
+   * Adds a batch of encoded drawables (arrival order, continuing the previous batch). The batch is
+   * not retained: it may be reused once this returns.
+   */
+  addBatch(b: DrawableBatch): void {
+    if (this.finished) throw new Error('SLOG-2 writer: addBatch() after finish()');
+    if (b.newSites.length > 0) this.srcloc.appendSites(b.firstNewSite, b.newSites);
+    const trunk = this.trunk;
+    for (let j = 0; j < b.count; j++) {
+      const earliest = b.earliest[j]!;
+      const latest = b.latest[j]!;
+      if (!(earliest <= latest) || latest < this.lastLatest) {
+        throw new RangeError(`drawable ${this.count} (category ${b.category[j]}) has bounds [${earliest}, ${latest}] after one ending at ${this.lastLatest}: input must be in non-decreasing end time`);
+      }
+      // Entry = kind byte + body.
+      const entryBytes = b.entryBytes[j]!;
+      if (this.count > 0 && NODE_FIXED_BYTES + trunk[0]!.drawableBytes + 3 + entryBytes > this.leafBytes) this.switchToNextBranch();
+      let target: OpenNode | undefined;
+      for (let k = 0; k < trunk.length; k++) {
+        if (trunk[k]!.earliest <= earliest) {
+          target = trunk[k]!;
+          break;
+        }
+      }
+      if (target === undefined) {
+        target = trunk[trunk.length - 1]!;
+        target.lowerEarliest(earliest);
+      }
+      this.place(target, b, j, entryBytes);
+      this.lastLatest = latest;
+      this.count++;
+    }
+  }
+
+  /** Hands queued blocks to the sink. */
+  async drain(): Promise<void> {
+    this.encoder.flush();
+    this.addEncoded();
+    this.flushChunk();
+    for (let i = 0; i < this.queue.length; i++) {
+      const item = this.queue[i]!;
+      this.queuedBytes -= item.bytes.length;
+      await this.sink.write(item.bytes);
+      if (item.recycle && this.pool.length < 2) this.pool.push(item.recycle);
+    }
+    this.queue.length = 0;
+  }
+
+  /** Closes the tree and writes everything after it; the output is complete when this resolves. */
+  async finish(trailer: Slog2Trailer): Promise<Slog2WriteSummary> {
+    if (this.finished) throw new Error('SLOG-2 writer: finish() called twice');
+    this.encoder.flush();
+    this.addEncoded();
+    if (this.count === 0) throw new Error('no drawables to write: an SLOG-2 file needs at least one tree node');
+    this.finished = true;
+    for (let i = 0; i < this.trunk.length; i++) {
+      const own = this.trunk[i]!.buffer;
+      this.finalizeLatest(i);
+      this.writeNode(i);
+      if (i === this.trunk.length - 1) this.rootBuffer = own;
+    }
+    await this.drain();
+
+    if (trailer.sourceLocations) {
+      this.srcloc.records = trailer.sourceLocations.records;
+      this.srcloc.inputSites = trailer.sourceLocations.sites;
+    }
+    if (!this.srcloc.isEmpty) this.append(this.srcloc.encode(), false);
+
+    const categoryMap = this.append(encodeCategoryMap(this.categoryRecords(trailer.categories)), true);
+    const { maps, added } = this.completeMaps(trailer.lineIDMaps);
+    const lineIDMaps = this.append(encodeLineIDMaps(maps), true);
+    const treeDir = this.append(encodeTreeDir(this.treeDir), true);
+    await this.drain();
+    const root = this.trunk[this.trunk.length - 1]!;
+    await this.sink.writeAt(0, this.header(root.depth, categoryMap, lineIDMaps, this.rootPointer, treeDir));
+    return {
+      bytes: this.offset,
+      nodes: this.treeDir.length,
+      maxTreeDepth: root.depth,
+      maxBufferBytes: this.maxBufferBytes,
+      drawables: this.count,
+      timeRange: [root.earliest, root.latest],
+      addedMapRows: added,
+      locatedDrawables: this.srcloc.locatedDrawables,
+    };
+  }
+
+  private header(depth: number, categories: BlockPointer, lineIDMaps: BlockPointer, treeRoot: BlockPointer, treeDir: BlockPointer): Uint8Array {
+    return encodeHeader({ childrenPerNode: this.fanout, leafBytes: this.leafBytes, maxTreeDepth: depth, maxBufferBytes: this.maxBufferBytes, categories, lineIDMaps, treeRoot, treeDir });
+  }
+
+  /** Puts entry j of a batch into an open node: its bytes, keys and shadows. */
+  private place(node: OpenNode, b: DrawableBatch, j: number, entryBytes: number): void {
+    node.drawableBytes += entryBytes;
+    const lines = b.vertexLine;
+    const p1 = b.primitiveStart[j + 1]!;
+    for (let p = b.primitiveStart[j]!; p < p1; p++) {
+      this.usedTopologies |= 1 << b.primTopology[p]!;
+      this.usedCategories.add(b.primCategory[p]!);
+      const v1 = b.vertexStart[p + 1]!;
+      for (let v = b.vertexStart[p]!; v < v1; v++) this.usedLineIDs.add(lines[v]!);
+      node.buffer.add(b, p);
+    }
+    // A composite's own category is used too.
+    if (b.kind[j] === 1) this.usedCategories.add(b.category[j]!);
+    node.drawables.addFrom(b, j);
+  }
+
+  /** §11 step 1: close the full leaf and every ancestor that is not shared with the next branch. */
+  private switchToNextBranch(): void {
+    const leaf = this.trunk[0]!;
+    let nextDepth = 0;
+    let nextXpos = leaf.xpos + 1;
+    for (let i = 0; i < this.trunk.length; i++) {
+      const node = this.trunk[i]!;
+      if (node.depth === nextDepth && node.xpos === nextXpos) break;
+      this.finalizeLatest(i);
+      const isTop = i === this.trunk.length - 1;
+      const previousEarliest = node.earliest;
+      if (isTop) {
+        // Grow a new root first so the written node's shadow buffer has a parent to go to.
+        const root = new OpenNode(nextDepth + 1, Math.floor(nextXpos / this.fanout));
+        root.lowerEarliest(previousEarliest);
+        this.trunk.push(root);
+      }
+      this.writeNode(i);
+      node.setEarliest(node.latest);
+      node.setId(nextDepth, nextXpos);
+      nextDepth += 1;
+      nextXpos = Math.floor(nextXpos / this.fanout);
+      if (isTop) break;
+    }
+  }
+
+  /** Sets a node's latest time before it is written (§11) and seals its own shadows' inclusive weights. */
+  private finalizeLatest(i: number): void {
+    const node = this.trunk[i]!;
+    node.latest = i === 0 ? this.lastLatest : this.trunk[i - 1]!.latest;
+    node.buffer.latest = node.latest;
+    node.buffer.initializeWeights();
+  }
+
+  /** Encodes trunk node i, queues it, and hands its finished shadow buffer to its parent. */
+  private writeNode(i: number): void {
+    const node = this.trunk[i]!;
+    let size = NODE_FIXED_BYTES + node.drawableBytes + 4;
+    for (const b of node.childBuffers) size += b.byteSize();
+    if (size > 0x7fffffff) throw new RangeError(`tree node (${node.depth}, ${node.xpos}) would be ${size} bytes; SLOG-2 blocks are at most 2^31-1`);
+    const self: BlockPointer = { fptr: this.offset, size };
+    this.treeDir.push({ depth: node.depth, xpos: node.xpos, earliest: node.earliest, latest: node.latest, fptr: self.fptr, size });
+    this.rootPointer = self;
+
+    const own = node.buffer;
+    own.fptr = self.fptr;
+    own.size = size;
+    for (const b of node.childBuffers) own.mergeChild(b);
+    own.finalizeWeights();
+
+    const w = this.reserve(size);
+    writeNodeHeader(w, node.earliest, node.latest, node.depth, node.xpos, self);
+    this.writeList(w, node.drawables, NESTLESS_LIST);
+    this.writeList(w, node.drawables, NESTABLE_LIST);
+    w.i32(node.childBuffers.length);
+    for (const b of node.childBuffers) writeShadowBuffer(w, b);
+    if (w.pos !== size) throw new Error(`internal error: node (${node.depth}, ${node.xpos}) encoded ${w.pos} bytes, expected ${size}`);
+    // Source locations of this node's drawables go right after its block (unreferenced bytes).
+    const record = this.srcloc.takeNodeRecord();
+    if (record) this.reserve(record.length, false).raw(record);
+
+    // The parent writes this buffer as its child stub; this node starts over empty.
+    const parent = this.trunk[i + 1];
+    if (parent) parent.childBuffers.push(own);
+    node.childBuffers.length = 0;
+    node.drawables.clear();
+    node.drawableBytes = 0;
+    node.buffer = new ShadowBuffer();
+    node.buffer.depth = node.depth;
+    node.buffer.xpos = node.xpos;
+  }
+
+  /** One node list (§7.3) in drawing order, noting where located drawables end up. */
+  private writeList(w: ByteWriter, drawables: NodeDrawables, which: number): void {
+    const entries = drawables.columns;
+    const wanted = which === NESTABLE_LIST ? 1 : 0;
+    if (this.subset.length < entries.count) this.subset = new Uint32Array(Math.max(entries.count, this.subset.length * 2));
+    const subset = this.subset;
+    let n = 0;
+    const nestable = entries.nestable;
+    for (let i = 0; i < entries.count; i++) if (nestable[i] === wanted) subset[n++] = i;
+    const order = drawingOrderOf(entries, subset, n);
+    w.i32(n);
+    const out = w.bytes;
+    const view = w.dataView;
+    let at = w.pos;
+    const siteStart = entries.siteStart;
+    const siteEnd = entries.siteEnd;
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      at = encodeEntry(entries, i, view, out, at);
+      const a = siteStart[i]!;
+      const z = siteEnd[i]!;
+      if (a >= 0 || z >= 0) this.srcloc.addSites(which, k, a, z);
+    }
+    w.pos = at;
+  }
+
+  private enqueue(block: Uint8Array, recycle?: Uint8Array): void {
+    this.queue.push({ bytes: block, recycle });
+    this.queuedBytes += block.length;
+  }
+
+  private flushChunk(): void {
+    if (this.chunkUsed === 0) return;
+    this.enqueue(this.chunk.subarray(0, this.chunkUsed), this.chunk);
+    this.chunk = this.pool.pop() ?? new Uint8Array(OUTPUT_CHUNK_BYTES);
+    this.chunkUsed = 0;
+  }
+
+  /** A writer over the next `size` bytes of the file (a node block), accounted like append(). */
+  private reserve(size: number, counts = true): ByteWriter {
+    let w: ByteWriter;
+    if (size > OUTPUT_CHUNK_BYTES) {
+      this.flushChunk();
+      w = new ByteWriter(size);
+      this.enqueue(w.bytes);
+    } else {
+      if (this.chunkUsed + size > OUTPUT_CHUNK_BYTES) this.flushChunk();
+      w = new ByteWriter(this.chunk.subarray(this.chunkUsed, this.chunkUsed + size));
+      this.chunkUsed += size;
+    }
+    this.offset += size;
+    if (counts && size > this.maxBufferBytes) this.maxBufferBytes = size;
+    return w;
+  }
+
+  /** Queues a block at the current end of file; `counts` = it is a block max_buffer_bytesize must cover. */
+  private append(block: Uint8Array, counts: boolean): BlockPointer {
+    const p = { fptr: this.offset, size: block.length };
+    this.flushChunk();
+    this.enqueue(block);
+    this.offset += block.length;
+    if (counts && block.length > this.maxBufferBytes) this.maxBufferBytes = block.length;
+    return p;
+  }
+
+  /** §4.3 + §12.3: used categories, the preview categories of used topologies, with summaries. */
+  private categoryRecords(all: Iterable<Category>): CategoryRecord[] {
+    const summaries = new Map<number, { incl: number; excl: number; count: number }>();
+    const root = this.rootBuffer!;
+    const rootDuration = root.latest - root.earliest;
+    for (const s of root.shadows) {
+      const ratio = Math.fround((s.latest - s.earliest) / rootDuration);
+      for (const w of s.weights!.values()) {
+        const sum = summaries.get(w.category) ?? { incl: 0, excl: 0, count: 0 };
+        sum.count += w.count;
+        sum.incl = Math.fround(sum.incl + Math.fround(w.incl * ratio));
+        sum.excl = Math.fround(sum.excl + Math.fround(w.excl * ratio));
+        summaries.set(w.category, sum);
+      }
+    }
+    const records: CategoryRecord[] = [];
+    const seen = new Set<number>();
+    for (const c of PREVIEW_CATEGORIES) {
+      if ((this.usedTopologies & (1 << topologyNumber(c.topology))) !== 0) records.push({ category: c, incl: 0, excl: 0, count: 0 });
+    }
+    for (const c of all) {
+      if (c.index < 0 || seen.has(c.index) || !this.usedCategories.has(c.index)) continue;
+      seen.add(c.index);
+      const s = summaries.get(c.index);
+      records.push({ category: c, incl: s?.incl ?? 0, excl: s?.excl ?? 0, count: s?.count ?? 0 });
+    }
+    const missing = this.usedCategories.values().filter((c) => !seen.has(c));
+    if (missing.length > 0) throw new RangeError(`drawables use categories with no definition: ${missing.slice(0, 10).join(', ')}`);
+    records.sort((a, b) => a.category.index - b.category.index);
+    return records;
+  }
+
+  /** Every used lineID in every map (§5), plus the Identity Map when absent. */
+  private completeMaps(given: readonly LineIDMap[]): { maps: LineIDMap[]; added: number } {
+    const used = this.usedLineIDs.values();
+    let added = 0;
+    const maps = given.map((m) => {
+      const have = new Set(m.rows.map((r) => r.lineID));
+      const extra: LineIDMapRow[] = [];
+      for (const id of used) if (!have.has(id)) extra.push({ lineID: id, path: m.columns.map(() => id) });
+      added += extra.length;
+      const rows = extra.length > 0 ? [...m.rows, ...extra] : [...m.rows];
+      rows.sort((a, b) => a.lineID - b.lineID);
+      return { ...m, rows };
+    });
+    if (!maps.some((m) => m.title === 'Identity Map')) {
+      maps.push({ title: 'Identity Map', columns: ['LineID'], rows: used.map((id) => ({ lineID: id, path: [id] })), methods: [] });
+    }
+    return { maps, added };
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Reader side of the source locations (layout and placement: table.ts): finds the table of an
+ * SLOG-2 file and attaches each drawable's {file, line} to the drawables of a node.
+ */
+import { FormatError } from '../../bytes/formatError';
+import type { Drawable, DrawableSource } from '../../model/types';
+import type { Slog2File } from '../slog2/slog2File';
+import type { TreeNodeInfo } from '../slog2/treeDir';
+import {
+  decodeNodeRecord,
+  decodeSourceLocationTable,
+  hasNodeRecordMagic,
+  hasSourceLocationMagic,
+  NODE_RECORD_PREFIX_BYTES,
+  nodeRecordSize,
+  type NodeSourceLocations,
+  type SourceLocationTable,
+} from './table';
+
+/** Refused beyond this (the table holds files and sites only; node records 13 bytes per entry). */
+const MAX_RECORD_BYTES = 1 << 30;
+
+async function readPrefix(file: Slog2File, at: number, limit: number): Promise<Uint8Array | undefined> {
+  if (at < 108 || at + NODE_RECORD_PREFIX_BYTES > limit || at + NODE_RECORD_PREFIX_BYTES > file.source.size) return undefined;
+  return file.source.read(at, NODE_RECORD_PREFIX_BYTES);
+}
+
+/** Reads `size` bytes at `at` after checking they lie before `limit` and inside the file. */
+async function readRecord(file: Slog2File, at: number, size: number, limit: number, what: string): Promise<Uint8Array> {
+  if (size > MAX_RECORD_BYTES || at + size > limit || at + size > file.source.size) {
+    throw new FormatError(file.source.name, at, `${what} of ${size} bytes does not fit before offset ${Math.min(limit, file.source.size)}`);
+  }
+  return (await file.source.read(at, size)).slice();
+}
+
+/**
+ * The table of a file written by our writer, or undefined when the file has none (every
+ * reference-written file). A present but damaged table throws a FormatError.
+ */
+export async function readSourceLocations(file: Slog2File): Promise<SourceLocationTable | undefined> {
+  const h = file.header;
+  const end = h.categories.fptr;
+  let at = h.treeRoot.fptr + h.treeRoot.size;
+  let prefix = await readPrefix(file, at, end);
+  if (prefix && hasNodeRecordMagic(prefix)) {
+    at += nodeRecordSize(prefix, at, file.source.name);
+    prefix = await readPrefix(file, at, end);
+  }
+  if (prefix === undefined || !hasSourceLocationMagic(prefix)) return undefined;
+  const bytes = await readRecord(file, at, end - at, end, 'source-location table');
+  return decodeSourceLocationTable(bytes, at, file.source.name);
+}
+
+/** `info --json` sourceLocations of a file: the input's record and site counts, or zeros. */
+export function sourceLocationCounts(table: SourceLocationTable | undefined): { records: number; sites: number } {
+  return table ? { records: table.records, sites: table.inputSites } : { records: 0, sites: 0 };
+}
+
+/** The located drawables of one node (its record right after its block), or undefined. */
+export async function nodeSourceLocations(file: Slog2File, table: SourceLocationTable, info: TreeNodeInfo): Promise<NodeSourceLocations | undefined> {
+  const at = info.fptr + info.size;
+  // Blocks after a node: another node, the table, or the CategoryMap; the record never passes the file end.
+  const prefix = await readPrefix(file, at, file.source.size);
+  if (prefix === undefined || !hasNodeRecordMagic(prefix)) return undefined;
+  const size = nodeRecordSize(prefix, at, file.source.name);
+  const bytes = await readRecord(file, at, size, file.source.size, 'source-location node record');
+  return decodeNodeRecord(bytes, at, file.source.name, table);
+}
+
+/**
+ * The source of each drawable of a node, aligned with `drawables` as the reader returns them
+ * (nestless list, then nestable list, each in file order); `nestlessCount` = nestless list length.
+ */
+export function sourcesFor(node: NodeSourceLocations | undefined, drawableCount: number, nestlessCount: number): (DrawableSource | undefined)[] {
+  const out = new Array<DrawableSource | undefined>(drawableCount).fill(undefined);
+  if (node === undefined) return out;
+  for (const [i, s] of node.nestless) if (i < nestlessCount && i < drawableCount) out[i] = s;
+  for (const [i, s] of node.nestable) if (nestlessCount + i < drawableCount) out[nestlessCount + i] = s;
+  return out;
+}
+
+/** Reads a node and returns its drawables with `source` set from the file's source locations. */
+export async function drawablesWithSources(file: Slog2File, table: SourceLocationTable, info: TreeNodeInfo): Promise<Drawable[]> {
+  const node = await file.readNode(info);
+  const located = await nodeSourceLocations(file, table, info);
+  if (located === undefined) return [...node.drawables];
+  const countBytes = await file.source.read(info.fptr + 34, 4);
+  const nestlessCount = new DataView(countBytes.buffer, countBytes.byteOffset, 4).getInt32(0);
+  const sources = sourcesFor(located, node.drawables.length, nestlessCount);
+  return node.drawables.map((d, i) => {
+    const s = sources[i];
+    return s !== undefined && d.kind === 'primitive' ? { ...d, source: s } : d;
+  });
+}

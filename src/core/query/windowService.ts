@@ -1,0 +1,94 @@
+/**
+ * The host's two jobs for a timeline, as pure functions so the extension host, the bench and the
+ * browser harness share them: describe an opened file (the `init` message) and answer a window
+ * request (level of detail from the pixel width → tree depth → columnar payload).
+ */
+import type { Slog2File } from '../formats/slog2/slog2File';
+import { chooseLowestDepth } from '../formats/slog2/levelOfDetail';
+import type { CategoryInfo, InitMessage, WindowRequest } from '../../protocol/webview';
+import { encodeWindow, type WireWindow } from '../../protocol/wire';
+import { buildWindow } from './buildWindow';
+import { coarseDepth, nodeBudget } from './lod';
+import { defaultMapIndex, type RowLayout } from './rows';
+import { summaryStats } from '../stats/summaryStats';
+
+export function describeDocument(file: Slog2File, layouts: readonly RowLayout[], generation: number, fileName: string): InitMessage {
+  const summaries = new Map((summaryStats(file.categories, file.timeRange)?.categories ?? []).map((s) => [s.index, s]));
+  const categories: CategoryInfo[] = [...file.categories.values()].map((c) => {
+    const s = summaries.get(c.index);
+    return {
+      index: c.index,
+      name: c.name,
+      topology: c.topology,
+      rgba: [c.rgba[0], c.rgba[1], c.rgba[2], c.rgba[3]],
+      width: c.width,
+      ...(s ? { summary: { count: s.count, inclusive: s.inclusive, exclusive: s.exclusive } } : {}),
+    };
+  });
+  return {
+    kind: 'init',
+    generation,
+    fileName,
+    timeRange: [file.timeRange[0], file.timeRange[1]],
+    categories,
+    yMaps: layouts.map((l) => ({ title: l.title, columns: l.columns, rows: l.labels })),
+    defaultMap: defaultMapIndex(file.lineIDMaps),
+    treeDepth: file.maxDepth,
+    warnings: file.warnings.slice(0, 50),
+  };
+}
+
+/**
+ * Tree depth a request reads: the node budget follows the pixels that the fetched span covers
+ * inside the trace (over-fetching beyond the trace's ends costs nothing and must not lower it).
+ */
+export function depthFor(file: Slog2File, r: WindowRequest): number {
+  const t0 = Math.max(r.t0, file.timeRange[0]);
+  const t1 = Math.min(r.t1, file.timeRange[1]);
+  if (!(t0 <= t1)) return 0;
+  return chooseLowestDepth(file, t0, t1, nodeBudget(r.pixelWidth, r.visibleSpan, t1 - t0));
+}
+
+/** Depth of a quick first answer for a request whose full answer reads `depth` (equal: none needed). */
+export function coarseDepthFor(file: Slog2File, r: WindowRequest, depth: number): number {
+  return coarseDepth(file, Math.max(r.t0, file.timeRange[0]), Math.min(r.t1, file.timeRange[1]), depth);
+}
+
+/** Cache key of a request once its depth is known (identical payloads share it). */
+export function payloadKey(r: WindowRequest, rowEnd: number, depth: number): string {
+  return `${r.mapIndex}|${r.t0}|${r.t1}|${r.rowStart}|${rowEnd}|${depth}`;
+}
+
+/** Validates a request against the file; undefined when it is malformed. */
+export function checkRequest(layouts: readonly RowLayout[], r: WindowRequest): RowLayout | undefined {
+  const layout = layouts[r.mapIndex];
+  if (layout === undefined || !(r.t0 < r.t1) || r.rowStart < 0 || r.rowEnd < r.rowStart || !(r.pixelWidth > 0)) return undefined;
+  return layout;
+}
+
+export async function buildRequestedWindow(file: Slog2File, layout: RowLayout, r: WindowRequest, depth: number, signal?: AbortSignal): Promise<WireWindow> {
+  const rowEnd = Math.min(r.rowEnd, layout.labels.length);
+  const columns = await buildWindow(
+    file,
+    { t0: r.t0, t1: r.t1, rowStart: r.rowStart, rowEnd, mapIndex: r.mapIndex, lowestDepth: depth, rowOfLine: layout.rowOfLine },
+    signal,
+  );
+  return encodeWindow(columns);
+}
+
+/**
+ * Reads the few top tree nodes (those of a coarse whole-trace answer) right after open, while the
+ * webview is still starting, so its first request finds them parsed.
+ */
+export async function prewarmTopNodes(file: Slog2File, signal?: AbortSignal): Promise<void> {
+  const [t0, t1] = file.timeRange;
+  const depth = coarseDepth(file, t0, t1, 0);
+  try {
+    for await (const _slice of file.query(t0, t1, { lowestDepth: depth, ...(signal ? { signal } : {}) })) {
+      // reading is the point: the reader keeps the parsed nodes in its cache
+    }
+  } catch (e) {
+    // the window request that reads the same node reports it to the user; keep a note here
+    if (!signal?.aborted) file.warnings.push(`reading the top tree nodes: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}

@@ -1,0 +1,532 @@
+/**
+ * A synthetic but realistic MPE trace generator (CLOG2, big-endian merged file), for benchmarks,
+ * fuzzing and round-trip tests. It models the corpus programs: per iteration every rank runs nested
+ * user states Phase ⊃ Solve ⊃ Kernel ⊃ MPI_Allreduce, an info state Compute (cargo on its end
+ * event), a ring exchange (Irecv/Isend/Waitall with the send MSGEVT inside MPI_Isend and the
+ * receive inside MPE_Irecv_waited), periodic blocking MPI_Send/MPI_Recv pairs and MPI_Bcast, solo
+ * events Tick and cargo events Progress;
+ * worker threads run ThreadWork ⊃ MPI_Sendrecv. Optional SRCLOC records precede the events they
+ * describe. Definitions are placed as MPE places them (user ones at the start, MPI ones at the end).
+ *
+ * Records of one iteration are generated per rank in time order, then merged by time, so output is
+ * globally time-sorted with memory bounded by one iteration. The report says what was written so a
+ * reader can be checked against it.
+ */
+import { formatPreamble } from '../formats/clog2/preamble';
+import { Clog2BlockWriter, type ChunkSink } from './clog2Writer';
+import { COMM_FINALIZE, COMM_INIT, MPI_STATES, type KnownState } from './mpeStates';
+import { Prng } from './prng';
+
+export interface SynthOptions {
+  readonly ranks: number;
+  /** Simulated seconds to generate (stops at the first iteration ending after this time). */
+  readonly seconds?: number;
+  /** Stop once about this many bytes were written (whichever of seconds/bytes comes first). */
+  readonly bytes?: number;
+  /** Threads per process (≥ 1); threads 1… run ThreadWork with MPI_Sendrecv. */
+  readonly threads?: number;
+  /** Write SRCLOC records before the user events. */
+  readonly srcloc?: boolean;
+  /** Split the ranks into two sub-communicators at init and run an MPI_Allreduce on them every 4th iteration. */
+  readonly subComms?: boolean;
+  readonly seed?: number;
+  readonly blockSize?: number;
+  /** Write little-endian binary data (is_big_endian=FALSE), as a local file on x86 would be. */
+  readonly littleEndian?: boolean;
+  /** Receives the file bytes in order. */
+  readonly sink: ChunkSink;
+  /**
+   * Called at the end with the final preamble (it names the comm table's offset, known only then),
+   * to be written over the first 1024 bytes. Without it the preamble says commtable_fptr = 0, which
+   * readers treat like a run that died before writing the table.
+   */
+  readonly rewritePreamble?: (preamble: Uint8Array) => Promise<void>;
+}
+
+export interface SynthExpectation {
+  readonly kind: 'state' | 'arrow' | 'event';
+  count: number;
+  /** Drawables whose start / end vertex carries a SRCLOC location. */
+  sourcedStart: number;
+  sourcedEnd: number;
+}
+
+export interface SynthReport {
+  readonly bytes: number;
+  readonly blocks: number;
+  readonly iterations: number;
+  /** Records written by record-type name (markers included). */
+  readonly records: Record<string, number>;
+  /** Drawables a correct reader must produce, per category name. */
+  readonly drawables: ReadonlyMap<string, SynthExpectation>;
+  readonly srclocRecords: number;
+  readonly srclocSites: number;
+  readonly commtableFptr: number;
+}
+
+/** User states in etype order (600 + 2i). */
+const USER_STATES = [
+  { name: 'Phase', color: 'red', format: '' },
+  { name: 'Solve', color: 'forest green', format: '' },
+  { name: 'Kernel', color: 'SteelBlue', format: '' },
+  { name: 'Compute', color: 'gold', format: 'iter=%d residual=%E' },
+  { name: 'ThreadWork', color: 'LightSeaGreen', format: '' },
+] as const;
+const USER_SOLO = [
+  { name: 'Tick', color: 'red', format: '' },
+  { name: 'Progress', color: 'cyan', format: 'step %d: %s' },
+] as const;
+const PHASE = 600;
+const SOLVE = 602;
+const KERNEL = 604;
+const COMPUTE = 606;
+const THREADWORK = 608;
+const TICK = 5000;
+const PROGRESS = 5001;
+const SEND = -101;
+const RECEIVE = -102;
+const SIZES = [0, 8, 64, 512, 4096, 65536];
+const FILE = 'synth_program.c';
+
+const enum Kind {
+  Bare,
+  Cargo,
+  Msg,
+  Srcloc,
+}
+
+/** One pending record of the current iteration. */
+interface Rec {
+  readonly t: number;
+  readonly seq: number;
+  readonly kind: Kind;
+  readonly rank: number;
+  readonly thread: number;
+  readonly etype: number;
+  readonly a: number;
+  readonly b: number;
+  readonly c: number;
+  readonly d: number;
+  readonly info: Uint8Array | undefined;
+  /** Logged on a sub-communicator (header icomm = its LID, rank = the comm rank), else on world. */
+  readonly comm: SubComm | undefined;
+}
+
+/** A process's membership in a sub-communicator. */
+interface SubComm {
+  readonly lid: number;
+  readonly rank: number;
+}
+
+class Generator {
+  readonly rng: Prng;
+  readonly ranks: number;
+  readonly threads: number;
+  readonly srcloc: boolean;
+  /** Per world rank: its half-communicator (made by MPI_Comm_split at init), when enabled. */
+  readonly halves: SubComm[] | undefined;
+  readonly recs: Rec[] = [];
+  private seq = 0;
+  readonly expect = new Map<string, SynthExpectation>();
+  readonly usedStates = new Set<KnownState>();
+  srclocRecords = 0;
+  readonly srclocSites = new Set<number>();
+  /** Pending SRCLOC per (rank, thread): the next event of that process takes it. */
+  private readonly pendingLoc = new Set<number>();
+  /** Open states per (rank, thread): [category name, had a start location]. */
+  private readonly stacks = new Map<number, { name: string; sourced: boolean }[]>();
+
+  constructor(o: SynthOptions) {
+    this.rng = new Prng(o.seed ?? 1);
+    this.ranks = o.ranks;
+    this.threads = o.threads ?? 1;
+    this.srcloc = o.srcloc === true;
+    if (o.subComms === true && o.ranks >= 2) {
+      // Ranks [0, h) and [h, R) split into two communicators with LIDs R+1 and R+2 (after world
+      // and the R MPI_COMM_SELFs, as MPE numbers them in a merged file).
+      const h = Math.ceil(o.ranks / 2);
+      this.halves = Array.from({ length: o.ranks }, (_, r) => (r < h ? { lid: o.ranks + 1, rank: r } : { lid: o.ranks + 2, rank: r - h }));
+    }
+  }
+
+  private expectation(name: string, kind: 'state' | 'arrow' | 'event'): SynthExpectation {
+    let e = this.expect.get(name);
+    if (e === undefined) this.expect.set(name, (e = { kind, count: 0, sourcedStart: 0, sourcedEnd: 0 }));
+    return e;
+  }
+
+  private push(t: number, kind: Kind, rank: number, thread: number, etype: number, a = 0, b = 0, c = 0, d = 0, info?: Uint8Array, comm?: SubComm): void {
+    this.recs.push({ t, seq: this.seq++, kind, rank, thread, etype, a, b, c, d, info, comm });
+  }
+
+  /** Takes the pending location of (rank, thread), like the reader's rule. */
+  private take(rank: number, thread: number): boolean {
+    const key = rank * this.threads + thread;
+    return this.pendingLoc.delete(key);
+  }
+
+  loc(t: number, rank: number, thread: number, line: number): void {
+    if (!this.srcloc) return;
+    this.push(t, Kind.Srcloc, rank, thread, 0, line);
+    this.pendingLoc.add(rank * this.threads + thread);
+    this.srclocRecords++;
+    this.srclocSites.add(line);
+  }
+
+  begin(t: number, rank: number, thread: number, etype: number, name: string, known?: KnownState, comm?: SubComm): void {
+    if (known) this.usedStates.add(known);
+    const sourced = this.take(rank, thread);
+    this.push(t, Kind.Bare, rank, thread, etype, 0, 0, 0, 0, undefined, comm);
+    const key = rank * this.threads + thread;
+    let s = this.stacks.get(key);
+    if (s === undefined) this.stacks.set(key, (s = []));
+    s.push({ name, sourced });
+  }
+
+  end(t: number, rank: number, thread: number, etype: number, info?: Uint8Array, comm?: SubComm): void {
+    const sourced = this.take(rank, thread);
+    this.push(t, info ? Kind.Cargo : Kind.Bare, rank, thread, etype, 0, 0, 0, 0, info, comm);
+    const s = this.stacks.get(rank * this.threads + thread)!.pop()!;
+    const e = this.expectation(s.name, 'state');
+    e.count++;
+    if (s.sourced) e.sourcedStart++;
+    if (sourced) e.sourcedEnd++;
+  }
+
+  solo(t: number, rank: number, thread: number, etype: number, name: string, info?: Uint8Array, comm?: SubComm): void {
+    const sourced = this.take(rank, thread);
+    this.push(t, info ? Kind.Cargo : Kind.Bare, rank, thread, etype, 0, 0, 0, 0, info, comm);
+    const e = this.expectation(name, 'event');
+    e.count++;
+    if (sourced) e.sourcedStart++;
+  }
+
+  /** A send MSGEVT; the arrow is counted at the matching receive. */
+  send(t: number, rank: number, thread: number, to: number, tag: number, size: number): void {
+    this.take(rank, thread);
+    this.push(t, Kind.Msg, rank, thread, SEND, 0, to, tag, size);
+  }
+
+  receive(t: number, rank: number, thread: number, from: number, tag: number, size: number): void {
+    this.take(rank, thread);
+    this.push(t, Kind.Msg, rank, thread, RECEIVE, 0, from, tag, size);
+    this.expectation('message', 'arrow').count++;
+  }
+
+  /** Sorts this iteration's records by time (stable: per-process order is kept). */
+  sorted(): Rec[] {
+    return this.recs.sort((x, y) => x.t - y.t || x.seq - y.seq);
+  }
+
+  dt(lo: number, hi: number): number {
+    return lo + this.rng.next() * (hi - lo);
+  }
+}
+
+function cargo(parts: (['d', number] | ['E', number] | ['s', string])[]): Uint8Array {
+  const b = new Uint8Array(32);
+  const dv = new DataView(b.buffer);
+  let p = 0;
+  for (const [t, v] of parts) {
+    if (t === 'd') {
+      dv.setInt32(p, v);
+      p += 4;
+    } else if (t === 'E') {
+      dv.setFloat64(p, v);
+      p += 8;
+    } else {
+      const n = Math.min(v.length, 32 - p - 2);
+      dv.setInt16(p, n);
+      for (let i = 0; i < n; i++) b[p + 2 + i] = v.charCodeAt(i);
+      p += 2 + n;
+    }
+  }
+  return b;
+}
+
+function gid(rng: Prng, time: number, le: boolean): Uint8Array {
+  const b = new Uint8Array(32);
+  const dv = new DataView(b.buffer);
+  dv.setInt32(0, rng.int(0, 0x7fffffff), le);
+  dv.setFloat64(4, time, le);
+  const host = 'synthhost';
+  for (let i = 0; i < host.length; i++) b[12 + i] = host.charCodeAt(i);
+  return b;
+}
+
+/** Generates one iteration for every rank starting at `base`; returns the iteration end time. */
+function iteration(g: Generator, k: number, base: number): number {
+  const R = g.ranks;
+  const clock = new Float64Array(R);
+  for (let r = 0; r < R; r++) clock[r] = base + g.dt(0, 5e-6);
+  // Phase ⊃ Solve ⊃ Kernel ⊃ MPI_Allreduce.
+  for (let r = 0; r < R; r++) {
+    let t = clock[r]!;
+    g.loc(t, r, 0, 40);
+    g.begin((t += 1e-7), r, 0, PHASE, 'Phase');
+    g.loc((t += 1e-7), r, 0, 42);
+    g.begin((t += 1e-7), r, 0, SOLVE, 'Solve');
+    g.loc((t += 1e-7), r, 0, 44);
+    g.begin((t += 1e-7), r, 0, KERNEL, 'Kernel');
+    t += g.dt(20e-6, 200e-6) * (1 + r / R);
+    g.begin(t, r, 0, MPI_STATES.allreduce.id * 2, 'MPI_Allreduce', MPI_STATES.allreduce);
+    clock[r] = t;
+  }
+  let sync = Math.max(...clock) + g.dt(2e-6, 20e-6);
+  for (let r = 0; r < R; r++) {
+    let t = sync + g.dt(0, 3e-6);
+    g.end(t, r, 0, MPI_STATES.allreduce.id * 2 + 1);
+    g.end((t += g.dt(1e-7, 1e-6)), r, 0, KERNEL + 1);
+    g.end((t += g.dt(1e-7, 1e-6)), r, 0, SOLVE + 1);
+    g.begin((t += 1e-7), r, 0, COMPUTE, 'Compute');
+    t += g.dt(5e-6, 30e-6);
+    g.end(t, r, 0, COMPUTE + 1, cargo([['d', k], ['E', 1 / (k + 1) + g.rng.next() * 1e-3]]));
+    g.end((t += 1e-7), r, 0, PHASE + 1);
+    clock[r] = t;
+  }
+  // Ring exchange: Irecv from the left, Isend to the right, Waitall with the receive inside it.
+  if (R > 1) {
+    const tag = 100 + (k % 32);
+    const sendTime = new Float64Array(R);
+    const sizes = new Int32Array(R);
+    for (let r = 0; r < R; r++) {
+      let t = clock[r]! + g.dt(1e-7, 2e-6);
+      g.begin(t, r, 0, MPI_STATES.irecv.id * 2, 'MPI_Irecv', MPI_STATES.irecv);
+      g.end((t += g.dt(5e-7, 3e-6)), r, 0, MPI_STATES.irecv.id * 2 + 1);
+      g.begin((t += 1e-7), r, 0, MPI_STATES.isend.id * 2, 'MPI_Isend', MPI_STATES.isend);
+      sizes[r] = g.rng.pick(SIZES);
+      g.send((t += 1e-7), r, 0, (r + 1) % R, tag, sizes[r]!);
+      sendTime[r] = t;
+      g.end((t += g.dt(5e-7, 3e-6)), r, 0, MPI_STATES.isend.id * 2 + 1);
+      clock[r] = t;
+    }
+    for (let r = 0; r < R; r++) {
+      const from = (r - 1 + R) % R;
+      let t = clock[r]! + 1e-7;
+      g.begin(t, r, 0, MPI_STATES.waitall.id * 2, 'MPI_Waitall', MPI_STATES.waitall);
+      t = Math.max(t + 1e-7, sendTime[from]! + g.dt(2e-6, 20e-6) + sizes[from]! * 1e-10);
+      g.begin(t, r, 0, MPI_STATES.irecvWaited.id * 2, 'MPE_Irecv_waited', MPI_STATES.irecvWaited);
+      g.receive((t += 1e-7), r, 0, from, tag, sizes[from]!);
+      g.end((t += 1e-7), r, 0, MPI_STATES.irecvWaited.id * 2 + 1);
+      g.end((t += g.dt(1e-7, 2e-6)), r, 0, MPI_STATES.waitall.id * 2 + 1);
+      clock[r] = t;
+    }
+  }
+  // Every 7th iteration a blocking exchange: even ranks MPI_Send to the next odd rank (the send
+  // MSGEVT right after the state's start), which MPI_Recv's it (the receive MSGEVT just before the
+  // state's end).
+  if (k % 7 === 3) {
+    for (let r = 0; r + 1 < R; r += 2) {
+      const tag = 400 + (k % 8);
+      const size = g.rng.pick(SIZES);
+      let ts = clock[r]! + g.dt(1e-7, 1e-6);
+      g.begin(ts, r, 0, MPI_STATES.send.id * 2, 'MPI_Send', MPI_STATES.send);
+      g.send((ts += 1e-7), r, 0, r + 1, tag, size);
+      const sent = ts;
+      g.end((ts += g.dt(5e-7, 5e-6) + size * 1e-10), r, 0, MPI_STATES.send.id * 2 + 1);
+      clock[r] = ts;
+      let tr = clock[r + 1]! + g.dt(1e-7, 1e-6);
+      g.begin(tr, r + 1, 0, MPI_STATES.recv.id * 2, 'MPI_Recv', MPI_STATES.recv);
+      tr = Math.max(tr + 1e-7, sent + g.dt(2e-6, 20e-6) + size * 1e-10);
+      g.receive(tr, r + 1, 0, r, tag, size);
+      g.end((tr += 1e-7), r + 1, 0, MPI_STATES.recv.id * 2 + 1);
+      clock[r + 1] = tr;
+    }
+  }
+  // Every 4th iteration an MPI_Allreduce on each half-communicator (records on its LID).
+  if (g.halves !== undefined && k % 4 === 1) {
+    const halves = g.halves;
+    for (let r = 0; r < R; r++) g.begin((clock[r]! += 1e-7), r, 0, MPI_STATES.allreduce.id * 2, 'MPI_Allreduce', MPI_STATES.allreduce, halves[r]);
+    for (const lid of [R + 1, R + 2]) {
+      const members = [...Array(R).keys()].filter((r) => halves[r]!.lid === lid);
+      const done = Math.max(...members.map((r) => clock[r]!)) + g.dt(2e-6, 10e-6);
+      for (const r of members) g.end((clock[r] = done + g.dt(0, 2e-6)), r, 0, MPI_STATES.allreduce.id * 2 + 1, undefined, halves[r]);
+    }
+  }
+  // A broadcast every 10 iterations.
+  if (k % 10 === 0) {
+    for (let r = 0; r < R; r++) g.begin((clock[r]! += 1e-7), r, 0, MPI_STATES.bcast.id * 2, 'MPI_Bcast', MPI_STATES.bcast);
+    sync = Math.max(...clock) + g.dt(2e-6, 10e-6);
+    for (let r = 0; r < R; r++) g.end((clock[r] = sync + g.dt(0, 2e-6)), r, 0, MPI_STATES.bcast.id * 2 + 1);
+  }
+  // Solo events: Tick on one rank every 5 iterations, Progress (cargo) on every rank.
+  for (let r = 0; r < R; r++) {
+    let t = clock[r]!;
+    if (k % 5 === 0 && r === (k / 5) % R) {
+      g.loc((t += 1e-7), r, 0, 60);
+      g.solo((t += 1e-7), r, 0, TICK, 'Tick');
+    }
+    g.loc((t += 1e-7), r, 0, 64);
+    g.solo((t += 1e-7), r, 0, PROGRESS, 'Progress', cargo([['d', k], ['s', k % 2 ? 'odd' : 'even']]));
+    clock[r] = t;
+  }
+  // Worker threads: ThreadWork ⊃ MPI_Sendrecv around the ring, tag 1000 + thread.
+  if (g.threads > 1 && R > 1) {
+    for (let th = 1; th < g.threads; th++) {
+      const sendTime = new Float64Array(R);
+      const start = new Float64Array(R);
+      for (let r = 0; r < R; r++) {
+        let t = base + g.dt(1e-6, 50e-6);
+        g.loc(t, r, th, 80);
+        g.begin((t += 1e-7), r, th, THREADWORK, 'ThreadWork');
+        g.begin((t += g.dt(1e-6, 10e-6)), r, th, MPI_STATES.sendrecv.id * 2, 'MPI_Sendrecv', MPI_STATES.sendrecv);
+        g.send((t += 1e-7), r, th, (r + 1) % R, 1000 + th, 64);
+        sendTime[r] = t;
+        start[r] = t;
+      }
+      for (let r = 0; r < R; r++) {
+        const from = (r - 1 + R) % R;
+        let t = Math.max(start[r]! + 1e-7, sendTime[from]! + g.dt(2e-6, 20e-6));
+        g.receive(t, r, th, from, 1000 + th, 64);
+        g.end((t += 1e-7), r, th, MPI_STATES.sendrecv.id * 2 + 1);
+        g.end((t += g.dt(1e-6, 5e-6)), r, th, THREADWORK + 1);
+        if (t > clock[r]!) clock[r] = t;
+      }
+    }
+  }
+  return Math.max(...clock) + g.dt(1e-6, 10e-6);
+}
+
+/** Writes a synthetic CLOG2 file to `options.sink`; returns what it wrote. */
+export async function synthesizeClog2(options: SynthOptions): Promise<SynthReport> {
+  const R = options.ranks;
+  const T = options.threads ?? 1;
+  if (!Number.isInteger(R) || R < 1 || R > 4096) throw new RangeError('ranks must be an integer in [1, 4096]');
+  if (!Number.isInteger(T) || T < 1 || T > 64) throw new RangeError('threads must be an integer in [1, 64]');
+  const blockSize = options.blockSize ?? 65536;
+  if (!Number.isInteger(blockSize) || blockSize < 1024 || blockSize % 8 !== 0) throw new RangeError('blockSize must be a multiple of 8, ≥ 1024');
+  const seconds = options.seconds ?? (options.bytes === undefined ? 1 : Infinity);
+  const maxBytes = options.bytes ?? Infinity;
+  const g = new Generator(options);
+  const le = options.littleEndian === true;
+  const w = new Clog2BlockWriter(options.sink, blockSize, le);
+  const userStates = T > 1 ? USER_STATES.length : USER_STATES.length - 1;
+  const preambleFields = {
+    isBigEndian: !le,
+    isFinalized: true,
+    blockSize,
+    numBufferedBlocks: 128,
+    maxCommWorldSize: R,
+    maxThreadCount: T,
+    knownEventIDStart: 0,
+    userEventIDStart: 600,
+    knownSoloEventIDStart: -10,
+    userSoloEventIDStart: 5000,
+    knownStateIDCount: 300,
+    userStateIDCount: userStates,
+    knownSoloEventIDCount: 2,
+    userSoloEventIDCount: USER_SOLO.length,
+  };
+  await w.raw(formatPreamble({ ...preambleFields, commtableFptr: 0 }));
+
+  // MPI_Init on every rank: time shift, WORLD/SELF creation, MPE_Comm_init, Comm_rank/size.
+  let t0 = 1e-6;
+  const gids: Uint8Array[] = [gid(g.rng, t0, le)];
+  for (let r = 0; r < R; r++) gids.push(gid(g.rng, t0 + r * 1e-6, le));
+  if (g.halves !== undefined) for (let h = 0; h < 2; h++) gids.push(gid(g.rng, t0 + 1e-3 + h * 1e-6, le));
+  for (let r = 0; r < R; r++) {
+    const t = t0 + r * 2e-6;
+    await w.timeshift(t, r, r === 0 ? -0 : -g.rng.next() * 1e-3);
+    await w.comm(t, 0, r, 0, 0, 0, r, r, gids[0]!);
+    await w.comm(t, 0, r, 0, 1, 1 + r, 0, r, gids[1 + r]!);
+  }
+  t0 += R * 2e-6;
+  await w.constDef(t0, -1, 'MPI_PROC_NULL');
+  await w.constDef(t0, -2, 'MPI_ANY_SOURCE');
+  await w.constDef(t0, -1, 'MPI_ANY_TAG');
+  for (let i = 0; i < userStates; i++) {
+    const s = USER_STATES[i]!;
+    await w.stateDef(t0, 0, 300 + i, 600 + 2 * i, 601 + 2 * i, s.color, s.name, s.format);
+  }
+  for (let i = 0; i < USER_SOLO.length; i++) await w.eventDef(t0, 0, 5000 + i, USER_SOLO[i]!.color, USER_SOLO[i]!.name, USER_SOLO[i]!.format);
+  for (let r = 0; r < R; r++) {
+    const t = t0 + 1e-6 + r * 1e-7;
+    g.solo(t, r, 0, COMM_INIT.etype, COMM_INIT.name);
+    g.begin(t + 1e-8, r, 0, MPI_STATES.commRank.id * 2, 'MPI_Comm_rank', MPI_STATES.commRank);
+    g.end(t + 2e-8, r, 0, MPI_STATES.commRank.id * 2 + 1);
+    g.begin(t + 3e-8, r, 0, MPI_STATES.commSize.id * 2, 'MPI_Comm_size', MPI_STATES.commSize);
+    g.end(t + 4e-8, r, 0, MPI_STATES.commSize.id * 2 + 1);
+  }
+  await flushRecords(g, w);
+  let tInit = t0 + 2e-6 + R * 1e-7;
+  if (g.halves !== undefined) {
+    // MPI_Comm_split: the state on world, the INTRA_CREATE COMMEVT, then MPE_Comm_init on the new comm.
+    for (let r = 0; r < R; r++) {
+      const half = g.halves[r]!;
+      const t = tInit + r * 1e-7;
+      g.begin(t, r, 0, MPI_STATES.commSplit.id * 2, 'MPI_Comm_split', MPI_STATES.commSplit);
+      g.end(t + 3e-8, r, 0, MPI_STATES.commSplit.id * 2 + 1);
+      g.solo(t + 4e-8, r, 0, COMM_INIT.etype, COMM_INIT.name, undefined, half);
+    }
+    // The COMMEVTs come before the records that use the new LIDs (same times, written first).
+    for (let r = 0; r < R; r++) await w.comm(tInit + r * 1e-7, 0, r, 0, 100, g.halves[r]!.lid, g.halves[r]!.rank, r, gids[g.halves[r]!.lid]!);
+    await flushRecords(g, w);
+    tInit += R * 1e-7 + 1e-6;
+  }
+
+  let base = Math.max(tInit, t0 + 1e-5);
+  let k = 0;
+  while (base < seconds && w.written < maxBytes) {
+    base = iteration(g, k++, base);
+    await flushRecords(g, w);
+  }
+  // MPI_Finalize: MPE_Comm_finalize on every rank, then rank 0 writes the MPI state definitions.
+  for (let r = 0; r < R; r++) g.solo(base + r * 1e-7, r, 0, COMM_FINALIZE.etype, COMM_FINALIZE.name);
+  await flushRecords(g, w);
+  const tEnd = base + R * 1e-7 + 1e-6;
+  for (const s of [...g.usedStates].sort((a, b) => a.id - b.id)) await w.stateDef(tEnd, 0, s.id, 2 * s.id, 2 * s.id + 1, s.color, s.name);
+  await w.eventDef(tEnd, 0, COMM_INIT.etype, COMM_INIT.color, COMM_INIT.name);
+  await w.eventDef(tEnd, 0, COMM_FINALIZE.etype, COMM_FINALIZE.color, COMM_FINALIZE.name);
+  await w.endLog();
+
+  // Communicator table: world, every process's MPI_COMM_SELF, then the two halves if any.
+  const commtableFptr = w.written;
+  const comms = gids.length;
+  const table = new Uint8Array(4 + 40 * comms);
+  const dv = new DataView(table.buffer);
+  dv.setInt32(0, comms, le);
+  for (let i = 0; i < comms; i++) {
+    table.set(gids[i]!, 4 + 40 * i);
+    dv.setInt32(4 + 40 * i + 32, i, le);
+    dv.setInt32(4 + 40 * i + 36, 1, le);
+  }
+  await w.raw(table);
+  if (options.rewritePreamble) await options.rewritePreamble(formatPreamble({ ...preambleFields, commtableFptr }));
+
+  const names = ['ENDLOG', 'ENDBLOCK', 'STATEDEF', 'EVENTDEF', 'CONSTDEF', 'BAREEVT', 'CARGOEVT', 'MSGEVT', 'COLLEVT', 'COMMEVT', 'SRCLOC', 'TIMESHIFT'];
+  const records: Record<string, number> = {};
+  w.recordCounts.forEach((n, i) => {
+    if (n > 0) records[names[i]!] = n;
+  });
+  return {
+    bytes: w.written,
+    blocks: w.blocks,
+    iterations: k,
+    records,
+    drawables: g.expect,
+    srclocRecords: g.srclocRecords,
+    srclocSites: g.srclocSites.size,
+    commtableFptr,
+  };
+}
+
+async function flushRecords(g: Generator, w: Clog2BlockWriter): Promise<void> {
+  const recs = g.sorted();
+  for (const r of recs) {
+    switch (r.kind) {
+      case Kind.Bare:
+        await w.bare(r.t, r.comm?.lid ?? 0, r.comm?.rank ?? r.rank, r.thread, r.etype);
+        break;
+      case Kind.Cargo:
+        await w.cargo(r.t, r.comm?.lid ?? 0, r.comm?.rank ?? r.rank, r.thread, r.etype, r.info!);
+        break;
+      case Kind.Msg:
+        await w.msg(r.t, 0, r.rank, r.thread, r.etype, 0, r.b, r.c, r.d);
+        break;
+      case Kind.Srcloc:
+        await w.srcloc(r.t, r.rank, r.thread, r.a, r.a, FILE);
+        break;
+    }
+  }
+  g.recs.length = 0;
+}
