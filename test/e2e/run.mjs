@@ -133,7 +133,8 @@ try {
   if (!installed) throw new Error('extension not installed');
 
   // ---- 4. code-server on loopback
-  server = await startCodeServer(host, run, { env: { MPE_TRACE_E2E_OUT: outDir } });
+  // The smoke-test driver: the suites of phase 6 are started through the URL (extensionTestsPath).
+  server = await startCodeServer(host, run, { env: { MPE_TRACE_E2E_OUT: outDir }, testDriver: true });
   timings.serverStartMs = server.startMs;
   log(`code-server answering on ${server.url} after ${server.startMs} ms (process group ${server.pgid})`);
   browser = await openBrowser();
@@ -168,7 +169,7 @@ async function runStartCheck() {
     const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'start.mjs'), '--check', '--vsix', vsix],
       { cwd: repoRoot, encoding: 'utf8', timeout: 180_000, killSignal: 'SIGTERM' });
     fs.writeFileSync(path.join(outDir, 'start-check.log'), `${r.stdout}\n${r.stderr}`);
-    for (const f of ['start-check.png', 'start-check-failed.png']) {
+    for (const f of ['start-check.png', 'start-check-toast.png', 'start-check-failed.png']) {
       const shot = path.join(repoRoot, 'test-results', f);
       if (fs.existsSync(shot)) fs.renameSync(shot, path.join(outDir, f));
     }

@@ -114,15 +114,19 @@ async function healthy(url) {
  * Starts code-server in its own process group (entry.js forks the real server, which starts extension
  * hosts: only killing the whole group stops all of them). Resolves once /healthz answers.
  */
-export async function startCodeServer(host, run, { env = {}, port: requestedPort, logFile = path.join(run.dir, 'code-server.log') } = {}) {
+/**
+ * `testDriver`: start VS Code with its smoke-test driver option, which the e2e harness needs (VS Code >= 1.133
+ * takes extensionDevelopmentPath/extensionTestsPath from the URL only with it). It also drops every
+ * notification toast and refuses dialogs, so the demo (`npm start`) runs without it.
+ */
+export async function startCodeServer(host, run, { env = {}, port: requestedPort, logFile = path.join(run.dir, 'code-server.log'), testDriver = false } = {}) {
   const port = requestedPort ?? (await freePort());
   const log = fs.openSync(logFile, 'a');
   const child = spawn(host.node, [host.entry,
     '--config', path.join(run.dir, 'config.yaml'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
     '--user-data-dir', run.userData, '--extensions-dir', run.extensions,
     '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-    // VS Code >= 1.133 takes extensionDevelopmentPath/extensionTestsPath from the URL only with this.
-    '--vscode-option', 'enable-smoke-test-driver',
+    ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
   ], { env: hostEnv(run, env), stdio: ['ignore', log, log], detached: true });
   fs.closeSync(log);
   const pgid = child.pid;
