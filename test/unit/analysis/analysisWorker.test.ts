@@ -85,15 +85,6 @@ test('worker errors: bad query, damaged file (file and offset named), cancellati
   await assert.rejects(pending, (e: unknown) => e instanceof AnalysisFailed && e.reason === 'cancelled');
 });
 
-test('the host event loop stays free while the worker computes (busy < 50 ms in total)', async () => {
-  const elu0 = performance.eventLoopUtilization();
-  const t0 = performance.now();
-  for (let i = 0; i < 3; i++) await client.stats(bigrun, [-Infinity, Infinity], 0);
-  const elu = performance.eventLoopUtilization(elu0);
-  const busyMs = elu.active;
-  assert.ok(busyMs < 50, `host busy ${busyMs.toFixed(1)} ms of ${(performance.now() - t0).toFixed(0)} ms`);
-});
-
 test('the worker stops when idle and restarts on the next request', async () => {
   await client.stats(userStates, [-Infinity, Infinity], 0);
   assert.equal(client.liveWorkers, 1);
