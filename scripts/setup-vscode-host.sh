@@ -18,14 +18,15 @@ set -euo pipefail
 # npm_package_*, npm_lifecycle_*, npm_execpath, npm_node_execpath, INIT_CWD, NODE, COLOR. An inner npm
 # reads npm_config_user_agent as its own config and hands "node/v20" (the outer Node) to every install
 # script, so code-server's postinstall, running under Node 24, refused with "requires node v24, you are
-# on node v20". Kept: the outer npm's registry, proxy, TLS and cache settings (the user's choice of where
-# packages come from).
+# on node v20". Kept: the outer npm's registry, proxy, TLS, fetch and cache settings (the user's choice of
+# where packages come from and how).
 without_outer_npm() {
   local unset=() name
   for name in $(compgen -e); do
     case "$name" in
       npm_config_registry | npm_config_cache | npm_config_proxy | npm_config_https_proxy | npm_config_noproxy | \
-        npm_config_cafile | npm_config_ca | npm_config_strict_ssl | npm_config_userconfig | npm_config_globalconfig) ;;
+        npm_config_cafile | npm_config_ca | npm_config_strict_ssl | npm_config_userconfig | npm_config_globalconfig | \
+        npm_config_fetch_*) ;;
       [Nn][Pp][Mm]_* | INIT_CWD | NODE | COLOR) unset+=(-u "$name") ;;
     esac
   done
@@ -47,8 +48,13 @@ fail() { # what, fix, [log]
   echo "$1; to fix: $2" # the last stdout line: what a caller (ensureHost) reports
   exit 1
 }
-# The error lines of an npm log (no stack, no "complete log" pointer), at most 8.
-npm_errors() { grep -E '^(npm error|ERROR|gyp ERR!)' "$1" | grep -vE 'A complete log|^npm error (code|path|command|signal)' | head -8 | sed 's/^/  | /' >&2 || true; }
+# The message lines of an npm log: "npm error <text>" / "gyp ERR! <text>" / code-server's "ERROR: ...",
+# without stack frames, object dumps, code/errno lines or the "complete log" pointer; at most 6.
+npm_errors() {
+  grep -E '^(npm error [^ }]|ERROR|gyp ERR! [^ ]+ )' "$1" \
+    | grep -vE 'A complete log|^npm error (code|path|command|signal|syscall|errno) |^gyp ERR! (stack|cwd|node -v|node-gyp -v|System|command) ' \
+    | head -6 | sed 's/^/  | /' >&2 || true
+}
 
 # ---- 1. Debian packages, installed only when missing (apt-get update once, only if something is missing)
 missing=()
@@ -83,7 +89,7 @@ mkdir -p "$CACHE" || fail "cannot create the code-server cache folder $CACHE" "m
 exec 9>"$CACHE/.install.lock"
 flock 9
 if [ ! -f "$HOST/.installed" ]; then
-  say "installing code-server 4.139.1 + Node 24 from the npm registry into $HOST (once; 2-5 minutes)"
+  say "installing code-server 4.139.1 + Node 24 from the npm registry into $HOST (once; 3-6 minutes)"
   t0=$SECONDS
   rm -rf "$HOST"
   mkdir -p "$HOST"

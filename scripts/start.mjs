@@ -47,7 +47,7 @@ process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
 try {
-  say('checking chromium/code-server (installs them once if missing; the first time takes ~3 minutes)');
+  say('checking chromium/code-server (installs them once if missing; the first time takes 3-6 minutes)');
   const host = ensureHost();
 
   const givenVsix = argv.includes('--vsix') ? path.resolve(argv[argv.indexOf('--vsix') + 1]) : undefined;

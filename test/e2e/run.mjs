@@ -100,7 +100,7 @@ cleanup = async () => {
 
 try {
   // ---- 1. code-server (cached) and Chromium
-  if (!(await step('code-server 4.139.1 + Node 24 available (cached install)', () => {
+  if (!(await step('code-server 4.139.1 + Node 24 installed (once, into the cache)', () => {
     host = ensureHost();
     timings.setupMs = host.setupMs;
   }))) throw new Error('no code-server');
