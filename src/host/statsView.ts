@@ -174,7 +174,7 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     this.post(this.traceMessage);
     try {
       if (whole) {
-        const quick = summaryStats(file.categories, file.timeRange);
+        const quick = summaryStats(file.categories, file.timeRange, file.lineIDMaps);
         if (quick !== undefined) this.publish(quick, ac);
       }
       const level = chooseApproximateLevel(file.maxDepth, (depth) => file.nodesOverlapping(depth, range[0], range[1]).length);

@@ -110,7 +110,7 @@ test('statistics view: html/CSP, summary then exact, selection, whole trace, lin
     const csv = recorded.written.get('file:///out/pairs.csv')!;
     assert.equal(csv.split('\r\n')[0], 'from,to,count,bytes');
     assert.equal(csv.trimEnd().split('\r\n').length, ranged.stats.messages.pairs.length + 1);
-    assert.match(recorded.clipboard, /^name\tkind\tcount\tinclusive/);
+    assert.match(recorded.clipboard, /^name\tkind\tcount\tbytes\tinclusive/);
     recorded.saveDialog = Uri.file('/out/all.json');
     h.view.receive({ kind: 'export', format: 'json', table: 'categories' });
     await new Promise((r) => setTimeout(r, 50));
