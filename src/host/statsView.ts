@@ -12,6 +12,7 @@ import {
   computeRangeStats,
   messageTagAndSize,
   nodeBatches,
+  statsJson,
   statsTable,
   summaryStats,
   toCsv,
@@ -268,7 +269,8 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       title: format === 'json' ? 'Export statistics as JSON' : `Export the ${table} table as CSV`,
     });
     if (target === undefined) return;
-    const text = format === 'json' ? JSON.stringify(stats, undefined, 1) + '\n' : toCsv(statsTable(stats, table));
+    // The same document as `mpe-trace stats --json`, the same table as `--csv`.
+    const text = format === 'json' ? JSON.stringify(statsJson(stats), undefined, 1) + '\n' : toCsv(statsTable(stats, table));
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   }
 

@@ -114,7 +114,11 @@ test('statistics view: html/CSP, summary then exact, selection, whole trace, lin
     recorded.saveDialog = Uri.file('/out/all.json');
     h.view.receive({ kind: 'export', format: 'json', table: 'categories' });
     await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(JSON.parse(recorded.written.get('file:///out/all.json')!).range, range);
+    const exported = JSON.parse(recorded.written.get('file:///out/all.json')!);
+    assert.deepEqual(exported.range, range);
+    // The CLI's --json document: share per state, bytes per message category, timelines.
+    assert.deepEqual(Object.keys(exported).sort(), ['categories', 'clampedStates', 'kind', 'messageComms', 'messageSizes', 'messageTags', 'messages', 'range', 'rows', 'timelines']);
+    assert.ok('share' in exported.categories[0] && 'bytes' in exported.categories[0]);
 
     // "Whole trace" drops the selection.
     from = h.view.posted.length;
