@@ -155,6 +155,15 @@ test('timeline on a light theme: exact category colours, time fields in units, p
       const b = (await page.locator(`input[aria-label="${label}"]`).boundingBox())!;
       assert.ok(b.x >= legend.x && b.x + b.width <= legend.x + legend.width, `${label} at ${b.x}..${b.x + b.width} outside ${legend.x}..${legend.x + legend.width}`);
     }
+    // A wide editor: every column, still no horizontal scroll.
+    await page.setViewportSize({ width: 1400, height: 320 });
+    await page.waitForTimeout(200);
+    const wide = (await page.evaluate(`(() => {
+      const l = document.querySelector('.legend');
+      const shown = [...document.querySelectorAll('.legend tr[data-category="MPI_Barrier"] td')].filter((td) => getComputedStyle(td).display !== 'none').length;
+      return { scrolls: l.scrollWidth > l.clientWidth, shown };
+    })()`)) as { scrolls: boolean; shown: number };
+    assert.deepEqual(wide, { scrolls: false, shown: 8 }, 'wide legend: colour, V, S, name, count, incl, excl, kind');
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
