@@ -114,6 +114,15 @@ test('statistics webview renders table, charts and matrix, and talks back', { sk
     await page.mouse.click(bars.x + bars.width * (3.5 / 4), bars.y + bars.height - 2);
     assert.deepEqual((await posted(page)).at(-1), { kind: 'revealRow', lineID: 3 });
 
+    // Inclusive time is not stacked: the hover line names categories without a total.
+    await page.click('.toggle button:has-text("inclusive")');
+    await page.waitForTimeout(100);
+    await page.mouse.move(bars.x + bars.width * (3.5 / 4), bars.y + bars.height - 2);
+    assert.match((await page.locator('.hover-line').first().textContent()) ?? '', /^3: inclusive — MPI_/);
+    assert.ok(await inked(page, '.chart .uplot canvas'), 'inclusive bars drawn');
+    await page.screenshot({ path: path.join(OUT, 'panel-inclusive.png'), fullPage: false });
+    await page.click('.toggle button:has-text("exclusive")');
+
     // Size distribution and tags: 60 messages in each.
     const sizeCounts = await page.$$eval('table.bars:first-of-type td.num', (tds) => tds.map((td) => Number(td.textContent)));
     assert.equal(sizeCounts.reduce((a, b) => a + b, 0), 60);
