@@ -7,7 +7,7 @@ import { Legend } from './Legend';
 import { SearchBox, type SearchStatus } from './SearchBox';
 import type { SearchRequestQuery } from '../src/protocol/webview';
 import type { Rgb } from '../src/protocol/webview';
-import { formatDuration, parseTime } from './timeline/timeScale';
+import { formatDuration, formatTimeField, parseTime } from './timeline/timeScale';
 import { onHostMessage, postToHost, saveView, savedView } from './host';
 
 export function App() {
@@ -299,8 +299,9 @@ function Toolbar(props: {
   const [bad, setBad] = useState(false);
   useEffect(() => {
     if (summary) {
-      setFrom(String(Number(summary.view.t0.toPrecision(12))));
-      setTo(String(Number(summary.view.t1.toPrecision(12))));
+      const span = summary.view.t1 - summary.view.t0;
+      setFrom(formatTimeField(summary.view.t0, span));
+      setTo(formatTimeField(summary.view.t1, span));
       setBad(false);
     }
   }, [summary?.view.t0, summary?.view.t1]);
@@ -325,7 +326,7 @@ function Toolbar(props: {
       <label class={bad ? 'bad' : ''}>
         to <input aria-label="window end" value={to} onInput={(e) => setTo((e.target as HTMLInputElement).value)} size={14} />
       </label>
-      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us, ns)">Go</button>
+      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us or µs, ns; a bare number is seconds)">Go</button>
       <span class="span">{summary ? formatDuration(summary.view.t1 - summary.view.t0) : ''}</span>
       <label>
         rows{' '}

@@ -13,7 +13,7 @@ import { defaultMapIndex, type RowLayout } from './rows';
 import { summaryStats } from '../stats/summaryStats';
 
 export function describeDocument(file: Slog2File, layouts: readonly RowLayout[], generation: number, fileName: string): InitMessage {
-  const summaries = new Map((summaryStats(file.categories, file.timeRange)?.categories ?? []).map((s) => [s.index, s]));
+  const summaries = new Map((summaryStats(file.categories, file.timeRange, file.lineIDMaps)?.categories ?? []).map((s) => [s.index, s]));
   const categories: CategoryInfo[] = [...file.categories.values()].map((c) => {
     const s = summaries.get(c.index);
     return {
