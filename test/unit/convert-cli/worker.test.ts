@@ -9,7 +9,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import { ConversionFailed, startConversion } from '../../../src/worker/client';
-import { convertFile } from '../../../src/worker/convertJob';
+import { convertFile } from '../../../src/convert/convertJob';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { fixture } from '../../helpers/paths';
 import { bundleNode } from '../../helpers/bundle';
