@@ -27,7 +27,7 @@ import {
   type TableName,
 } from '../../core/stats';
 import { openTraceInput } from '../../io/traceInput';
-import { bundledConverterScript, convertFile } from '../../worker/convertJob';
+import { bundledConverterScript, convertFile } from '../../convert/convertJob';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
 import { openByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';
