@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { ConversionSummary } from '../core/formats/convert/result';
 import { conversionTrailer, writeConversion, writeDrawableBatches, type ConversionWriteSummary } from '../core/formats/slog2/writer/writeConversion';
 import { writeAtomically } from '../io/atomicWrite';
+import { checkNotInput } from '../io/outputGuard';
 import { openConversionInput } from './conversionInput';
 import { ConverterThread } from './converterClient';
 
@@ -52,6 +53,8 @@ export function bundledConverterScript(): string | undefined {
 }
 
 export async function convertFile(input: string, output: string, options: ConvertJobOptions = {}): Promise<ConvertJobResult> {
+  // By identity (device + inode), whatever the spelling, links or --force: the input is never replaced.
+  await checkNotInput(input, output);
   return options.converterScript ? convertInTwoThreads(input, output, options.converterScript, options) : convertInThisThread(input, output, options);
 }
 
