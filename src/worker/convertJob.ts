@@ -37,6 +37,8 @@ export interface ConvertJobResult {
   readonly inputBytes: number;
   readonly written: ConversionWriteSummary;
   readonly unmatchedEvents: number;
+  /** Event records left out because their time is NaN or infinite. */
+  readonly badTimes: number;
   readonly sourceLocations: { readonly records: number; readonly sites: number };
   readonly warnings: readonly string[];
 }
@@ -99,6 +101,7 @@ function jobResult(input: string, output: string, format: 'clog2' | 'clog', inpu
     inputBytes,
     written,
     unmatchedEvents: summary.unmatched.reference,
+    badTimes: summary.unmatched.badTimes,
     sourceLocations: summary.sourceLocations,
     warnings: summary.warnings,
   };

@@ -61,6 +61,9 @@ export async function runConvert(argv: string[]): Promise<number> {
       `${output}: ${w.drawables} drawables, ${w.nodes} tree nodes (depth ${w.maxTreeDepth}), ${w.bytes} bytes in ${seconds.toFixed(2)} s` +
         (result.sourceLocations.records > 0 ? `; source locations: ${result.sourceLocations.records} records, ${w.locatedDrawables} drawables located` : '') +
         (result.unmatchedEvents > 0 ? `; ${result.unmatchedEvents} unmatched events` : '') +
+        // Never a silent drop: records and drawables left out are counted on the summary line.
+        (result.badTimes > 0 ? `; ${result.badTimes} records with NaN/infinite times dropped` : '') +
+        (w.droppedDrawables > 0 ? `; ${w.droppedDrawables} drawables the writer could not place dropped` : '') +
         '\n',
     );
     for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);

@@ -269,7 +269,7 @@ export function convertClog(chunks: ByteChunks, options: ConvertOptions): ClogCo
     sliceBytes: 1 << 20,
     take: () => conv.builder.take(),
     finish: () => {
-      const summary = summarize(conv, parser);
+      const summary = summarize(conv, parser, options.name);
       conv.builder.finish();
       return summary;
     },
@@ -277,7 +277,7 @@ export function convertClog(chunks: ByteChunks, options: ConvertOptions): ClogCo
   });
 }
 
-function summarize(conv: OldClogConverter, parser: OldClogParser): ConversionSummary {
+function summarize(conv: OldClogConverter, parser: OldClogParser, name: string): ConversionSummary {
   const categories = conv.categories.finish();
   const b = conv.builder;
   const unmatched = b.unmatched(conv.arrowCategory);
@@ -300,11 +300,12 @@ function summarize(conv: OldClogConverter, parser: OldClogParser): ConversionSum
       receives: unmatched.receives,
       droppedFinals: unmatched.droppedFinals,
       droppedRecords: conv.droppedRecords,
+      badTimes: b.badTimes,
     },
     sourceLocations: { records: conv.locations.records, sites: conv.locations.distinctSites },
     records,
     truncated: parser.truncated,
     outOfOrder: b.reorder.lateArrivals,
-    warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.warnings],
+    warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.warnings, ...b.timeWarnings(name)],
   };
 }

@@ -28,6 +28,8 @@ export interface UnmatchedSummary {
   readonly droppedFinals: number;
   /** Event records dropped because their etype's role does not fit the record kind (§11.6). */
   readonly droppedRecords: number;
+  /** Event records dropped because their time is NaN or infinite. */
+  readonly badTimes: number;
 }
 
 export interface ConversionSummary {
