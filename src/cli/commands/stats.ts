@@ -5,7 +5,6 @@
  * range); other formats through their time-ordered drawable stream.
  */
 import type { LineIDMap } from '../../core/model/types';
-import { looksLikeSlog2 } from '../../core/formats/slog2/header';
 import { Slog2File } from '../../core/formats/slog2/slog2File';
 import {
   batchesOf,
@@ -21,7 +20,7 @@ import {
   type TableName,
 } from '../../core/stats';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
-import { openByteSource, openTrace } from '../openTrace';
+import { openSlog2ByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';
 
 const USAGE =
@@ -48,11 +47,11 @@ function resolveRange(args: ParsedArgs, whole: readonly [number, number]): [numb
 }
 
 async function slog2Stats(path: string, args: ParsedArgs): Promise<RangeStats | undefined> {
-  const source = await openByteSource(path);
+  // Sniffed first: a CLOG2 (.gz) input is streamed by streamStats, never unpacked into memory.
+  const source = await openSlog2ByteSource(path);
+  if (source === undefined) return undefined;
   let file: Slog2File | undefined;
   try {
-    const head = await source.read(0, Math.min(64, source.size));
-    if (!looksLikeSlog2(head)) return undefined;
     file = await Slog2File.open(source);
     if (args.flags.has('--quick')) {
       if (args.values.has('--from') || args.values.has('--to')) throw new UsageError('--quick gives whole-trace numbers only (no --from/--to)');

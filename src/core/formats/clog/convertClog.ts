@@ -116,7 +116,8 @@ class OldClogParser {
   private skipTo = 0;
   private blockEnd = OLD_CLOG_BLOCK;
   private le: boolean | undefined;
-  private done = false;
+  /** End of log reached (or input ended): the stream loop stops feeding bytes. */
+  done = false;
   private warnedLength = false;
 
   constructor(
