@@ -13,7 +13,7 @@ import type { Category, Drawable } from '../core/model/types';
 import { looksLikeSlog2 } from '../core/formats/slog2/header';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
-import { gunzipToMemory, hasGzipMagic } from '../io/gzip';
+import { gunzipSlog2ToMemory, hasGzipMagic } from '../io/gzip';
 import { openTraceInput } from '../io/traceInput';
 import { openClogTrace } from './openClogTrace';
 
@@ -66,26 +66,34 @@ registerTraceOpener('slog2', looksLikeSlog2, openSlog2Trace);
 /** Decompressed gzip input is held in memory; refuse beyond this. */
 const MAX_GUNZIPPED_BYTES = 2 ** 31;
 
-/** A ByteSource for the path: the file itself, or its decompressed content when it is gzip'd. */
-export async function openByteSource(path: string): Promise<ByteSource> {
+/**
+ * A random-access ByteSource for an SLOG-2 path: the file itself, or its decompressed content when
+ * gzip'd (sniffed first, inflated only up to the header's extent). undefined when it is not SLOG-2.
+ */
+export async function openSlog2ByteSource(path: string): Promise<ByteSource | undefined> {
   const file = await FileSource.open(path);
+  let keep = false;
   try {
-    if (!(await hasGzipMagic(file))) return file;
-    const memory = await gunzipToMemory(file, MAX_GUNZIPPED_BYTES);
-    await file.close();
-    return memory;
-  } catch (e) {
-    await file.close();
-    throw e;
+    if (!(await hasGzipMagic(file))) {
+      keep = looksLikeSlog2(await file.read(0, Math.min(8, file.size)));
+      return keep ? file : undefined;
+    }
+    return await gunzipSlog2ToMemory(file, MAX_GUNZIPPED_BYTES);
+  } finally {
+    if (!keep) await file.close();
   }
 }
 
 export async function openTrace(path: string): Promise<OpenedTrace> {
   // CLOG2 / CLOG are read as a stream (gzip decompressed on the fly), everything else by position.
+  // The format is sniffed from the first decompressed bytes: nothing more is unpacked for an
+  // unrecognised file (a gzip bomb of zeros is refused at once).
   const input = await openTraceInput(path);
   if (input.format === 'clog2' || input.format === 'clog') return openClogTrace(input);
   await input.file.close();
-  const source = await openByteSource(path);
+  if (input.format === undefined) throw new FormatError(path, 0, `unrecognised trace format (expected ${OPENERS.map((o) => o.format).join(', ')})`);
+  const source = await openSlog2ByteSource(path);
+  if (source === undefined) throw new FormatError(path, 0, 'not an SLOG-2 file');
   try {
     const head = await source.read(0, Math.min(64, source.size));
     const entry = OPENERS.find((o) => o.matches(head));

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { ConversionSummary } from '../core/formats/convert/result';
 import { conversionTrailer, writeConversion, writeDrawableBatches, type ConversionWriteSummary } from '../core/formats/slog2/writer/writeConversion';
 import { writeAtomically } from '../io/atomicWrite';
+import { checkNotInput } from '../io/outputGuard';
 import { openConversionInput } from './conversionInput';
 import { ConverterThread } from './converterThread';
 
@@ -36,6 +37,8 @@ export interface ConvertJobResult {
   readonly inputBytes: number;
   readonly written: ConversionWriteSummary;
   readonly unmatchedEvents: number;
+  /** Event records left out because their time is NaN or infinite. */
+  readonly badTimes: number;
   readonly sourceLocations: { readonly records: number; readonly sites: number };
   readonly warnings: readonly string[];
 }
@@ -52,6 +55,8 @@ export function bundledConverterScript(): string | undefined {
 }
 
 export async function convertFile(input: string, output: string, options: ConvertJobOptions = {}): Promise<ConvertJobResult> {
+  // By identity (device + inode), whatever the spelling, links or --force: the input is never replaced.
+  await checkNotInput(input, output);
   return options.converterScript ? convertInTwoThreads(input, output, options.converterScript, options) : convertInThisThread(input, output, options);
 }
 
@@ -96,6 +101,7 @@ function jobResult(input: string, output: string, format: 'clog2' | 'clog', inpu
     inputBytes,
     written,
     unmatchedEvents: summary.unmatched.reference,
+    badTimes: summary.unmatched.badTimes,
     sourceLocations: summary.sourceLocations,
     warnings: summary.warnings,
   };

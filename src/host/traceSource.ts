@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import type { ByteSource } from '../core/bytes/byteSource';
 import { MemorySource } from '../core/bytes/memorySource';
 import { FileSource } from '../io/fileSource';
-import { gunzipToMemory, isGzipName } from '../io/gzip';
+import { FormatError } from '../core/bytes/formatError';
+import { gunzipSlog2ToMemory, isGzipName } from '../io/gzip';
 
 export class TooLargeError extends Error {}
 
@@ -21,7 +22,10 @@ export async function openTraceSource(uri: vscode.Uri, wholeFileLimitBytes: numb
   const raw = await openRaw(uri, wholeFileLimitBytes);
   if (!isGzipName(uri.path)) return raw;
   try {
-    return await gunzipToMemory(raw, wholeFileLimitBytes);
+    // Sniffed before unpacking and inflated only up to the header's extent (gzip bombs, issue 14).
+    const source = await gunzipSlog2ToMemory(raw, wholeFileLimitBytes);
+    if (source === undefined) throw new FormatError(displayName(uri), 0, 'the decompressed content is not an SLOG-2 file');
+    return source;
   } finally {
     await raw.close();
   }

@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import nodePath from 'node:path';
 import type { LineIDMap } from '../../core/model/types';
-import { looksLikeSlog2 } from '../../core/formats/slog2/header';
 import { Slog2File } from '../../core/formats/slog2/slog2File';
 import {
   batchesOf,
@@ -29,7 +28,7 @@ import {
 import { openTraceInput } from '../../io/traceInput';
 import { bundledConverterScript, convertFile } from '../../convert/convertJob';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
-import { openByteSource, openTrace } from '../openTrace';
+import { openSlog2ByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';
 
 const USAGE =
@@ -58,11 +57,11 @@ function resolveRange(args: ParsedArgs, whole: readonly [number, number]): [numb
 
 /** `name` is the file the user named (for messages) when `path` is a temporary conversion. */
 async function slog2Stats(path: string, args: ParsedArgs, name = path): Promise<RangeStats | undefined> {
-  const source = await openByteSource(path);
+  // Sniffed first: a CLOG2 (.gz) input is never unpacked into memory here.
+  const source = await openSlog2ByteSource(path);
+  if (source === undefined) return undefined;
   let file: Slog2File | undefined;
   try {
-    const head = await source.read(0, Math.min(64, source.size));
-    if (!looksLikeSlog2(head)) return undefined;
     file = await Slog2File.open(source);
     if (args.flags.has('--quick')) {
       if (args.values.has('--from') || args.values.has('--to')) throw new UsageError('--quick gives whole-trace numbers only (no --from/--to)');

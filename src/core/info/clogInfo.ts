@@ -36,6 +36,7 @@ export function traceInfoFromSummary(s: ConversionSummary): TraceInfo {
     })),
     sourceLocations: s.sourceLocations,
     unmatchedEvents: s.unmatched.reference,
+    dropped: { badTimes: s.unmatched.badTimes, records: s.unmatched.droppedRecords, finals: s.unmatched.droppedFinals },
   };
 }
 

@@ -36,4 +36,9 @@ export interface TraceInfo {
   readonly sourceLocations: { readonly records: number; readonly sites: number };
   /** CLOG inputs only: events left unmatched by the conversion (reference count, CLOG2.md §11.10). */
   readonly unmatchedEvents?: number;
+  /**
+   * CLOG inputs only: records left out of the drawables, by reason (never silently): NaN/±∞ times,
+   * records whose etype does not fit, final events with no open state.
+   */
+  readonly dropped?: { readonly badTimes: number; readonly records: number; readonly finals: number };
 }

@@ -88,9 +88,11 @@ for (const mode of ['crash', 'oom'] as const) {
 
 test('removeStrayTempFiles removes only this process temporary files of the target', async () => {
   const { removeStrayTempFiles } = await import('../../../src/io/atomicWrite');
+  const { hostTag } = await import('../../../src/io/tempFiles');
   const target = path.join(dir, 'stray.slog2');
-  const mine = path.join(dir, `.stray.slog2.${process.pid}.0123abcd.tmp`);
-  const other = path.join(dir, `.stray.slog2.${process.pid + 1}.0123abcd.tmp`);
+  const mine = path.join(dir, `.stray.slog2.mpe-tmp.${hostTag()}.${process.pid}.0123abcd.tmp`);
+  // Another live process (the test runner that started this one) on this host: never touched.
+  const other = path.join(dir, `.stray.slog2.mpe-tmp.${hostTag()}.${process.ppid}.0123abcd.tmp`);
   const unrelated = path.join(dir, `.stray.slog2.${process.pid}.notes.txt`);
   for (const f of [mine, other, unrelated]) fs.writeFileSync(f, 'x');
   assert.deepEqual(await removeStrayTempFiles(target), [mine]);

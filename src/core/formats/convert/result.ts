@@ -28,6 +28,8 @@ export interface UnmatchedSummary {
   readonly droppedFinals: number;
   /** Event records dropped because their etype's role does not fit the record kind (§11.6). */
   readonly droppedRecords: number;
+  /** Event records dropped because their time is NaN or infinite. */
+  readonly badTimes: number;
 }
 
 export interface ConversionSummary {
@@ -108,6 +110,8 @@ export interface PushParser {
   end(): void;
   /** Input bytes received so far (for progress). */
   readonly received: number;
+  /** True once the parser needs no more input (end of log reached): the rest is not read. */
+  readonly done?: boolean;
 }
 
 export interface StreamSteps {
@@ -130,12 +134,16 @@ export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: Con
   let summary: ConversionSummary | undefined;
   async function* run(): AsyncGenerator<readonly Primitive[]> {
     const { parser, sliceBytes } = steps;
-    for await (const chunk of chunks) {
+    reading: for await (const chunk of chunks) {
       for (let off = 0; off < chunk.length; off += sliceBytes) {
         options.signal?.throwIfAborted();
         parser.push(off === 0 && chunk.length <= sliceBytes ? chunk : chunk.subarray(off, off + sliceBytes));
         const out = steps.take();
         if (out.length > 0) yield out;
+        if (parser.done === true) {
+          options.onProgress?.(parser.received);
+          break reading;
+        }
       }
       options.onProgress?.(parser.received);
     }
