@@ -15,7 +15,10 @@ import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
 import { gunzipToMemory, hasGzipMagic } from '../io/gzip';
 import { openTraceInput } from '../io/traceInput';
-import { openClogTrace } from './openClogTrace';
+import { conversionTrace, openClogTrace } from './openClogTrace';
+import { looksLikeSlog1 } from '../core/formats/slog1/header';
+import { convertSlog1 } from '../core/formats/slog1/convertSlog1';
+import { Slog1File } from '../core/formats/slog1/slog1File';
 
 export type TraceFormat = TraceInfo['format'];
 
@@ -63,6 +66,14 @@ export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
 
 registerTraceOpener('slog2', looksLikeSlog2, openSlog2Trace);
 
+/** SLOG-1 (positional reads): read through its conversion to drawables, like the CLOG formats. */
+export async function openSlog1Trace(source: ByteSource): Promise<OpenedTrace> {
+  const file = await Slog1File.open(source);
+  return conversionTrace('slog1', source.name, () => convertSlog1(file, { name: source.name }), () => file.close());
+}
+
+registerTraceOpener('slog1', looksLikeSlog1, openSlog1Trace);
+
 /** Decompressed gzip input is held in memory; refuse beyond this. */
 const MAX_GUNZIPPED_BYTES = 2 ** 31;
 
@@ -83,7 +94,7 @@ export async function openByteSource(path: string): Promise<ByteSource> {
 export async function openTrace(path: string): Promise<OpenedTrace> {
   // CLOG2 / CLOG are read as a stream (gzip decompressed on the fly), everything else by position.
   const input = await openTraceInput(path);
-  if (input.format === 'clog2' || input.format === 'clog') return openClogTrace(input);
+  if (input.format === 'clog2' || input.format === 'clog' || input.format === 'alog') return openClogTrace(input);
   await input.file.close();
   const source = await openByteSource(path);
   try {
