@@ -192,7 +192,16 @@ class AlogParser {
     conv: AlogConverter,
   ) {
     this.splitter = new LineSplitter(file, (raw, lineNo, offset) => {
-      const l = parseAlogLine(file, raw, lineNo, offset);
+      let l: AlogLine | undefined;
+      try {
+        l = parseAlogLine(file, raw, lineNo, offset);
+      } catch (e) {
+        if (lineNo === 1 && e instanceof FormatError) throw new FormatError(file, e.offset, `not an ALOG file: ${e.detail}`);
+        // The last line of a file cut short is usually cut mid-field: drop it, keep the rest (flagged truncated).
+        if (!(this.splitter.unterminated && e instanceof FormatError && lineNo > 1)) throw e;
+        conv.warnings.push(`${file}: the last line (${lineNo}) is incomplete and was dropped: ${e.detail}`);
+        return;
+      }
       if (l === undefined) return;
       if (lineNo === 1 && !(l.type <= -1 && l.type >= -100)) throw new FormatError(file, 0, 'line 1, column 1: not an ALOG file (the first line is not a header line of type -1 … -100)');
       conv.line(l);

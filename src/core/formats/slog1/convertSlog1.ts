@@ -8,6 +8,7 @@
  * thread table's nodes. Frames are read one at a time; drawables leave in SLOG-2 arrival order.
  */
 import type { ByteSource } from '../../bytes/byteSource';
+import { isFormatError } from '../../bytes/formatError';
 import { identityMap } from '../convert/lineIDs';
 import { DefaultPalette } from '../convert/palette';
 import { ReorderBuffer } from '../convert/reorder';
@@ -161,9 +162,19 @@ export function convertSlog1(file: Slog1File, options: ConvertOptions): ClogConv
     const laterStart: number[] = new Array<number>(frames.length + 1);
     laterStart[frames.length] = Infinity;
     for (let k = frames.length - 1; k >= 0; k--) laterStart[k] = Math.min(frames[k]!.start, laterStart[k + 1]!);
+    let lostFrame = false;
     for (let k = 0; k < frames.length; k++) {
       options.signal?.throwIfAborted();
-      const fr = await file.readFrame(k);
+      let fr;
+      try {
+        fr = await file.readFrame(k);
+      } catch (e) {
+        // A truncated file's last frame may be cut: keep what the complete frames gave.
+        if (!(file.truncated && isFormatError(e) && frames[k]!.offset + file.header.frameBytes > file.source.size)) throw e;
+        warn('cut', `frame ${k} is cut by the end of the file (${e.message}); its records are lost`);
+        lostFrame = true;
+        break;
+      }
       for (const r of fr.records) {
         sectorRecords[r.sector]++;
         if (r.sector !== 'CUR' && r.sector !== 'INC') continue;
@@ -193,7 +204,7 @@ export function convertSlog1(file: Slog1File, options: ConvertOptions): ClogConv
       unmatched: { reference: 0, openStates: [], sends: 0, receives: 0, droppedFinals: 0, droppedRecords: dropped },
       sourceLocations: { records: 0, sites: 0 },
       records,
-      truncated: false,
+      truncated: file.truncated || lostFrame,
       outOfOrder: reorder.lateArrivals,
       warnings: [...file.warnings, ...warnings],
       slog1: file.facts(sectorRecords),

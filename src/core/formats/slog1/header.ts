@@ -66,7 +66,10 @@ export function parseHeader(bytes: Uint8Array, file: string, size: number): Slog
   const increasingStarttime = flag('increasing start time');
   const increasingEndtime = flag('increasing end time');
   const reserveSpaceUsed = flag('reserve space used');
-  const statistics = fptr(r, size, 'statistics offset');
+  // The statistics are written last: a truncated file points past its end (read as "missing").
+  const statsAt = r.pos;
+  const statistics = r.i64('statistics offset');
+  if (statistics < 0) throw r.error(`statistics offset ${statistics} is negative`, statsAt);
   const preview = fptr(r, size, 'preview offset');
   const profile = fptr(r, size, 'profile offset');
   const threadTable = fptr(r, size, 'thread table offset');
@@ -187,7 +190,7 @@ export async function readFrameDirectory(source: ByteSource, h: Slog1Header): Pr
 
 export async function readPreviewStatistics(source: ByteSource, h: Slog1Header): Promise<Slog1PreviewStatistics | undefined> {
   const base = h.fptr.statistics;
-  if (base === 0) return undefined;
+  if (base === 0 || base >= source.size) return undefined;
   const head = await readAt(source, base, 8, 'preview statistics header');
   const nSets = u32(head, 'statistics set count');
   const nBins = u32(head, 'statistics bin count');

@@ -66,6 +66,8 @@ function isVariableRectype(rectype: number): boolean {
 
 export class Slog1File {
   private whereWarned = false;
+  /** The file ends before its statistics (or frames): what is there was read. */
+  truncated = false;
   recordsHaveWhere = false;
   readonly warnings: string[] = [];
   private readonly defs = new Map<number, Slog1RecordDefinition>();
@@ -94,12 +96,23 @@ export class Slog1File {
     const threads = await readThreads(source, header);
     const profile = await readProfile(source, header);
     const recordDefinitions = await readRecordDefinitions(source, header);
-    const frames = await readFrameDirectory(source, header);
-    for (const f of frames) {
-      if (f.offset + header.frameBytes > source.size) throw new FormatError(source.name, f.offset, `frame at ${f.offset} of ${header.frameBytes} bytes runs past the end of the file (${source.size} bytes; truncated file?)`);
-    }
+    const listed = await readFrameDirectory(source, header);
+    // A file cut short keeps its complete frames (a partial read, flagged); the rest is lost.
+    const frames = listed.filter((f) => f.offset + 32 <= source.size);
+    const warnings: string[] = [];
+    let truncated = frames.length < listed.length;
     const stats = await readPreviewStatistics(source, header);
-    return new Slog1File(source, header, previewBytes, threads, profile, recordDefinitions, frames, stats);
+    if (header.fptr.statistics >= source.size) truncated = true;
+    if (truncated) {
+      warnings.push(
+        `${source.name}: truncated at byte ${source.size}: ` +
+          `${frames.length < listed.length ? `${listed.length - frames.length} of ${listed.length} frames are missing, ` : ''}the preview statistics (at ${header.fptr.statistics}) are missing`,
+      );
+    }
+    const file = new Slog1File(source, header, previewBytes, threads, profile, recordDefinitions, frames, stats);
+    file.truncated = truncated;
+    file.warnings.push(...warnings);
+    return file;
   }
 
   /** Reads frame `index`: its header, then every record of its four sectors. */
@@ -117,6 +130,7 @@ export class Slog1File {
       total += bytes;
     }
     if (total > this.header.frameBytes) throw new FormatError(name, frame.offset, `frame ${index}: sectors hold ${total - 32} bytes, more than the frame's ${this.header.frameBytes - 32}`);
+    if (frame.offset + total > this.source.size) throw new FormatError(name, frame.offset, `frame ${index}: its ${total - 32} sector bytes run past the end of the file (${this.source.size} bytes; truncated file?)`);
     const body = new BinaryReader(await this.source.read(frame.offset + 32, total - 32), frame.offset + 32, name);
     const records: Slog1Record[] = [];
     for (const s of SECTORS) {
