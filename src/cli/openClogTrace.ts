@@ -9,34 +9,42 @@ import type { ClogConversion, ConversionSummary, ConvertibleFormat } from '../co
 import { convertClogFormat, traceInfoFromSummary } from '../core/info/clogInfo';
 import type { Category, Drawable, Primitive } from '../core/model/types';
 import { drawingOrderCompare } from '../core/formats/slog2/drawingOrder';
-import type { TraceInput } from '../io/traceInput';
+import { openTraceInput, type TraceInput } from '../io/traceInput';
 import type { OpenedTrace } from './openTrace';
 
 export function openClogTrace(input: TraceInput): OpenedTrace {
   const format = input.format;
   if (format !== 'clog2' && format !== 'clog' && format !== 'alog') throw new FormatError(input.path, 0, 'not a CLOG2, CLOG or ALOG trace');
-  return conversionTrace(format, input.path, () => convertClogFormat(format, input.chunks, { name: input.path }), () => input.file.close());
+  // The chunk stream is single use: a second pass (stats asks for info, then drawables) reopens the file.
+  const inputs: TraceInput[] = [input];
+  let started = false;
+  const start = async (): Promise<ClogConversion> => {
+    const next = inputs.length === 1 && !started ? input : await openTraceInput(input.path);
+    if (next !== input) inputs.push(next);
+    started = true;
+    return convertClogFormat(format, next.chunks, { name: input.path });
+  };
+  return conversionTrace(format, start, async () => {
+    for (const i of inputs) await i.file.close();
+  });
 }
 
-/** An OpenedTrace over a conversion that can be started once (`start`); `close` releases the input. */
-export function conversionTrace(format: ConvertibleFormat, path: string, start: () => ClogConversion, close: () => Promise<void>): OpenedTrace {
+/** An OpenedTrace over a conversion that `start` begins afresh for each pass; `close` releases the input. */
+export function conversionTrace(format: ConvertibleFormat, start: () => Promise<ClogConversion>, close: () => Promise<void>): OpenedTrace {
   let summary: ConversionSummary | undefined;
   let categories = new Map<number, Category>();
-  const warnings: string[] = [];
-  let consumed = false;
+  let warnings: string[] = [];
 
-  /** The single pass over the file; keeps the drawables inside [t0, t1]. */
+  /** One pass over the file; keeps the drawables inside [t0, t1]. */
   async function run(t0: number, t1: number): Promise<Primitive[]> {
-    if (consumed) throw new Error(`${path}: a ${format.toUpperCase()} trace can be read only once per open`);
-    consumed = true;
-    const conversion = start();
+    const conversion = await start();
     const kept: Primitive[] = [];
     for await (const batch of conversion.batches) {
       for (const d of batch) if (d.earliest <= t1 && t0 <= d.latest) kept.push(d);
     }
     summary = conversion.summary;
     categories = new Map(summary.categories.map((c) => [c.index, c]));
-    warnings.push(...summary.warnings);
+    warnings = [...summary.warnings];
     return kept;
   }
 

@@ -69,7 +69,7 @@ registerTraceOpener('slog2', looksLikeSlog2, openSlog2Trace);
 /** SLOG-1 (positional reads): read through its conversion to drawables, like the CLOG formats. */
 export async function openSlog1Trace(source: ByteSource): Promise<OpenedTrace> {
   const file = await Slog1File.open(source);
-  return conversionTrace('slog1', source.name, () => convertSlog1(file, { name: source.name }), () => file.close());
+  return conversionTrace('slog1', async () => convertSlog1(file, { name: source.name }), () => file.close());
 }
 
 registerTraceOpener('slog1', looksLikeSlog1, openSlog1Trace);

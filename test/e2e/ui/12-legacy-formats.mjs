@@ -34,8 +34,14 @@ export default [
           await page.waitForTimeout(250);
           text = await wb.webview().locator('body').innerText().catch(() => '');
         }
-        const offer = page.locator('.notification-list-item').filter({ hasText: 'not a SLOG-1 trace' }).getByRole('button', { name: 'Open With…' });
-        await offer.first().waitFor({ timeout: 10_000 });
+        // The notification (toast) offering another editor: its text and its buttons' labels.
+        let notes = [];
+        const until = Date.now() + 20_000;
+        while (!notes.some((t) => t.includes('not a SLOG-1 trace') && t.includes('Open With'))) {
+          if (Date.now() > until) throw new Error(`no notification offering "Open With…"; notifications: ${JSON.stringify(notes)}`);
+          await page.waitForTimeout(250);
+          notes = await page.locator('.notification-list-item').evaluateAll((items) => items.map((n) => n.innerText ?? n.textContent ?? ''));
+        }
         if ((await wb.errorNotifications()).length) throw new Error('an error notification appeared for a foreign .slog');
         await screenshot('foreign-slog');
       } finally {
