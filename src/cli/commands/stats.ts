@@ -28,7 +28,10 @@ import {
 import { openTraceInput } from '../../io/traceInput';
 import { bundledConverterScript, convertFile } from '../../convert/convertJob';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
-import { openSlog2ByteSource, openTrace } from '../openTrace';
+import { looksLikeSlog1 } from '../../core/formats/slog1/header';
+import { previewStatisticsTable } from '../../core/formats/slog1/previewTable';
+import { Slog1File } from '../../core/formats/slog1/slog1File';
+import { openByteSource, openSlog2ByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';
 
 const USAGE =
@@ -38,7 +41,9 @@ const USAGE =
   '  per timeline, and messages per sender/receiver pair, for [from, to] (seconds, closed;\n' +
   '  default the whole trace). --json prints everything; --csv the table chosen by --by.\n' +
   '  --quick: whole-trace numbers from the SLOG-2 category summaries, without reading any node.\n' +
-  '  --approximate: from the preview shadows of a coarse tree level (Jumpshot\'s way; SLOG-2 only).';
+  '  --approximate: from the preview shadows of a coarse tree level (Jumpshot\'s way; SLOG-2 only).\n' +
+  '  --preview: a SLOG-1 file\'s stored preview statistics over time (one row per bin, one column per\n' +
+  '  type: summed overlap in bin widths), as Jumpshot-3\'s preview window showed them.';
 
 type By = 'category' | 'row' | 'pair';
 
@@ -136,8 +141,41 @@ export function formatTable(t: Table): string {
   return cells.map((r) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
 }
 
+/** `--preview`: the SLOG-1 preview statistics, whole trace, as stored. */
+async function previewStats(path: string, args: ParsedArgs): Promise<number> {
+  for (const o of ['--from', '--to', '--by']) if (args.values.has(o)) throw new UsageError(`--preview prints the stored whole-trace statistics; it takes no ${o}`);
+  if (args.flags.has('--quick') || args.flags.has('--approximate')) throw new UsageError('--preview takes no --quick or --approximate');
+  const source = await openByteSource(path);
+  let file: Slog1File;
+  try {
+    if (!looksLikeSlog1(await source.read(0, Math.min(64, source.size)))) throw new UsageError(`${path}: --preview needs a SLOG-1 file (its stored preview statistics)`);
+    file = await Slog1File.open(source);
+  } catch (e) {
+    await source.close();
+    throw e;
+  }
+  try {
+    const stats = file.previewStatistics;
+    if (stats === undefined) throw new UsageError(`${path}: the file has no preview statistics (its writer did not finish, or it is truncated)`);
+    if (args.flags.has('--json')) process.stdout.write(JSON.stringify(stats) + '\n');
+    else if (args.flags.has('--csv')) process.stdout.write(toCsv(previewStatisticsTable(stats)));
+    else {
+      process.stdout.write(`preview statistics ${stats.start} .. ${stats.end} s, ${stats.bins} bins of ${(stats.end - stats.start) / stats.bins} s, ${stats.sets.length} types\n\n`);
+      process.stdout.write(formatTable(previewStatisticsTable(stats)));
+    }
+    return 0;
+  } finally {
+    await file.close();
+  }
+}
+
 export async function runStats(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--from', '--to', '--by'], ['--json', '--csv', '--quick', '--approximate']);
+  const args = parseArgs(argv, ['--from', '--to', '--by'], ['--json', '--csv', '--quick', '--approximate', '--preview']);
+  if (args.flags.has('--preview')) {
+    if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE\n${USAGE}`);
+    if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');
+    return previewStats(args.positionals[0]!, args);
+  }
   if (args.flags.has('--quick') && args.flags.has('--approximate')) throw new UsageError('choose one of --quick and --approximate');
   if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE\n${USAGE}`);
   if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');

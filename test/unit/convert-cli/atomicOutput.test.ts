@@ -78,7 +78,7 @@ test('a failing producer leaves neither target nor temporary file', async () => 
   // Not a trace: refused before anything is created.
   const bogus = path.join(dir, 'bogus.clog2');
   fs.writeFileSync(bogus, 'hello, not a trace at all, just some text padding it to a few dozen bytes');
-  await assert.rejects(convertFile(bogus, target), /not a CLOG2 or CLOG trace/);
+  await assert.rejects(convertFile(bogus, target), /not a CLOG2, CLOG, ALOG or SLOG-1 trace/);
   assert.deepEqual(fs.readdirSync(dir), ['bogus.clog2']);
   fs.rmSync(dir, { recursive: true });
 });
