@@ -109,7 +109,9 @@ export async function openByteSource(path: string): Promise<ByteSource> {
     if (source === undefined) throw new FormatError(path, 0, 'not an SLOG-2 file');
     return source;
   }
-  if (format !== 'slog1') throw new FormatError(path, 0, `not an SLOG-2 or SLOG-1 file (expected ${OPENERS.map((o) => o.format).join(', ')})`);
+  // Other formats: the plain file (callers check what they need and say so); gzip'd content is
+  // unpacked only for SLOG-1.
+  if (gzip && format !== 'slog1') throw new FormatError(path, 0, `not an SLOG-2 or SLOG-1 file (expected ${OPENERS.map((o) => o.format).join(', ')})`);
   const file = await FileSource.open(path);
   if (!gzip) return file;
   try {
