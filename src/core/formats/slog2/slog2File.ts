@@ -50,6 +50,7 @@ export class Slog2File {
   private readonly index: TreeIndex;
   private readonly cache: LruCache<number, Promise<TreeNode>>;
   private reads = 0;
+  private bytesParsed = 0;
   private readonly warnedCategories = new Set<number>();
   /** Our source-location table (files written by this project's converter), else undefined. */
   private sources: SourceLocationTable | undefined;
@@ -152,6 +153,7 @@ export class Slog2File {
 
   private async parseNode(info: TreeNodeInfo): Promise<TreeNode> {
     this.reads++;
+    this.bytesParsed += info.size;
     const what = `tree node (${info.depth},${info.xpos})`;
     const bytes = await readChecked(this.source, this.header, info, what);
     const r = new BinaryReader(bytes, info.fptr, this.source.name);
@@ -203,7 +205,13 @@ export class Slog2File {
     return { ...node, drawables };
   }
 
-  private seeCategory(index: number, offset: number): void {
+  /** Bytes of tree-node blocks parsed so far (cache misses), for query profiles. */
+  get nodeBytesRead(): number {
+    return this.bytesParsed;
+  }
+
+  /** Registers a category index met while decoding (placeholder + one warning for unknown ones). */
+  seeCategory(index: number, offset: number): void {
     if (this.categoryMap.has(index)) return;
     this.categoryMap.set(index, unknownCategory(index));
     if (!this.warnedCategories.has(index)) {
