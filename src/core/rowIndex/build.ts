@@ -22,7 +22,7 @@ import {
   KIND_SHADOW,
   levelsFor,
   NODE_ENTRY_BYTES,
-  placeInterval,
+  levelOf,
   ROW_INDEX_MAGIC,
   ROW_INDEX_VERSION,
   RUN_ENTRY_BYTES,
@@ -110,11 +110,19 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
   let items = 0;
   let done = 0;
 
+  // Runs of the current chunk by [kind][level][block] (a Map lookup per item was a third of the build).
+  let byPlace: (Run | undefined)[][][] = [[], []];
+  for (const k of [0, 1]) for (let l = 0; l < levels; l++) byPlace[k]!.push([]);
   const runFor = (kind: number, lo: number, hi: number): Run => {
-    const { level, block } = placeInterval(lo, hi, blockKeys, levels);
-    const key = runKey(kind, level, block);
-    let run = runs.get(key);
-    if (run === undefined) runs.set(key, (run = { kind, level, block, data: new Growable(256), touched: [], segmentStart: -1 }));
+    const level = levelOf(lo, hi, blockKeys, levels);
+    const block = level === levels - 1 ? 0 : Math.floor(lo / (blockKeys * 2 ** level));
+    const slot = byPlace[kind]![level]!;
+    let run = slot[block];
+    if (run === undefined) {
+      run = { kind, level, block, data: new Growable(256), touched: [], segmentStart: -1 };
+      slot[block] = run;
+      runs.set(runKey(kind, level, block), run);
+    }
     return run;
   };
   const nodeRuns: Run[] = [];
@@ -151,15 +159,21 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
       runEntries.push({ kind: run.kind, level: run.level, block: run.block, tablePos, dataPos });
     }
     runs = new Map();
+    byPlace = [[], []];
+    for (const k of [0, 1]) for (let l = 0; l < levels; l++) byPlace[k]!.push([]);
     chunkFirst += chunkNodes;
     chunkNodes = 0;
     chunkBytes = 0;
   };
 
-  for (const info of nodes) {
+  // One node read ahead (a copy), so the disk works while the previous node is regrouped.
+  const readNode = (i: number): Promise<Uint8Array> | undefined =>
+    i < nodes.length ? file.readBlock(nodes[i]!, `tree node (${nodes[i]!.depth},${nodes[i]!.xpos})`) : undefined;
+  let ahead = readNode(0);
+  ahead?.catch(() => undefined);
+  for (let ni = 0; ni < nodes.length; ni++) {
+    const info = nodes[ni]!;
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
-    const bytes = await file.readBlock(info, `tree node (${info.depth},${info.xpos})`);
-    const scanned = scanNode(bytes, info.fptr, file.source.name, file.header.version, keyOf, nkeys);
     let located: NodeSourceLocations | undefined;
     if (table !== undefined) {
       try {
@@ -169,6 +183,10 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
         if (!isFormatError(e)) throw e;
       }
     }
+    const bytes = await ahead!;
+    ahead = readNode(ni + 1);
+    ahead?.catch(() => undefined);
+    const scanned = scanNode(bytes, info.fptr, file.source.name, file.header.version, keyOf, nkeys);
     const local = chunkNodes;
     let p = 0;
     for (const e of scanned.drawables) {

@@ -78,12 +78,17 @@ export function checksum(bytes: Uint8Array, from = 0, to = bytes.length): number
 
 /** Level and block of a key interval [a, b] (a ≤ b). */
 export function placeInterval(a: number, b: number, blockKeys: number, levels: number): { level: number; block: number } {
-  for (let level = 0; level < levels - 1; level++) {
-    const s = blockKeys * 2 ** level;
-    const ba = Math.floor(a / s);
-    if (Math.floor(b / s) - ba <= 1) return { level, block: ba };
+  const level = levelOf(a, b, blockKeys, levels);
+  return { level, block: level === levels - 1 ? 0 : Math.floor(a / (blockKeys * 2 ** level)) };
+}
+
+/** The level of placeInterval alone (the builder's hot path). */
+export function levelOf(a: number, b: number, blockKeys: number, levels: number): number {
+  let s = blockKeys;
+  for (let level = 0; level < levels - 1; level++, s *= 2) {
+    if (Math.floor(b / s) - Math.floor(a / s) <= 1) return level;
   }
-  return { level: levels - 1, block: 0 };
+  return levels - 1;
 }
 
 /** Levels needed so that the top level's single block holds every key. */
