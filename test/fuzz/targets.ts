@@ -19,8 +19,9 @@ import { drawablesWithSources, readSourceLocations } from '../../src/core/format
 import { computeRangeStats, nodeBatches } from '../../src/core/stats';
 import type { Prng } from '../../src/core/synth/prng';
 import { gunzipChunks } from '../../src/io/gzip';
+import { rowIndexTarget } from './rowIndexTarget';
 
-export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer'] as const;
+export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer', 'rowindex'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export class InvariantError extends Error {
@@ -83,6 +84,8 @@ export async function runTarget(target: Target, bytes: Uint8Array, rng: Prng, op
       return convertTarget(bytes, rng);
     case 'writer':
       return writerTarget(bytes, rng);
+    case 'rowindex':
+      return rowIndexTarget(bytes, rng, check);
   }
 }
 
