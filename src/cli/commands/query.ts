@@ -6,7 +6,8 @@
  */
 import { defaultMapIndex, rowLayoutOf } from '../../core/query/rows';
 import { profiledWindow, type QueryProfile } from '../../core/rowIndex/profile';
-import { RowKeyMapper } from '../../core/rowIndex/indexedQuery';
+import { IndexedWindowSource, RowKeyMapper } from '../../core/rowIndex/indexedQuery';
+import { stateAt } from '../../core/rowIndex/stateAt';
 import { defaultRowIndexPath, openRowIndexFile } from '../../io/rowIndexFile';
 import { intOption, numberOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
@@ -15,13 +16,15 @@ import { openSlog2Path } from './rowIndex';
 
 const USAGE =
   'usage: mpe-trace query FILE.slog2 --from T --to T [--rows SPEC] [--map N] [--depth D] [--plain] [--profile] [--json]\n' +
+  '       mpe-trace query FILE.slog2 --at T [--rows SPEC] [--map N] [--plain] [--json]\n' +
   '  Builds the timeline window of [from, to] (seconds) for the rows SPEC (e.g. 0-39,64; default all)\n' +
   '  of Y map N (default: the process map) at tree depth D (0 = every real drawable, the default)\n' +
   '  and prints its contents, or with --profile its cost: nodesRead, bytesRead, decoded, returned, ms.\n' +
+  '  --at T prints the state stack (outermost first) of every asked row at time T.\n' +
   '  Reads through the row index FILE.mperowidx when it is current (see `mpe-trace index`); --plain never does.';
 
 async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--from', '--to', '--rows', '--map', '--depth'], ['--plain', '--profile', '--json']);
+  const args = parseArgs(argv, ['--from', '--to', '--at', '--rows', '--map', '--depth'], ['--plain', '--profile', '--json']);
   if (args.positionals.length !== 1) throw new UsageError(`query needs exactly one FILE\n${USAGE}`);
   const path = args.positionals[0]!;
   const file = await openSlog2Path(path);
@@ -40,6 +43,23 @@ async function run(argv: string[]): Promise<number> {
       const opened = await openRowIndexFile(file, path, defaultRowIndexPath(path));
       if ('index' in opened) index = { index: opened.index, mapper: new RowKeyMapper(opened.index) };
       else if (!opened.missing) process.stderr.write(`warning: ${opened.problem}; using the plain query\n`);
+    }
+    const at = numberOption(args, '--at');
+    if (at !== undefined) {
+      const ranges = index?.mapper.keyRangesOfRows(layout, mapIndex, rows);
+      const source = index !== undefined && ranges !== undefined ? new IndexedWindowSource(index.index, ranges) : file;
+      const stacks = await stateAt(source, layout, at, rows);
+      await index?.index.close();
+      const name = (c: number): string => file.categories.get(c)?.name ?? `category ${c}`;
+      const json = args.flags.has('--json');
+      let out = '';
+      for (const s of stacks) {
+        out += json
+          ? `${JSON.stringify({ row: s.row, label: layout.labels[s.row], states: s.states.map((x) => ({ ...x, name: name(x.category) })) })}\n`
+          : `${layout.labels[s.row]}: ${s.states.map((x) => name(x.category)).join(' > ')}\n`;
+      }
+      process.stdout.write(out);
+      return 0;
     }
     const total: QueryProfile = { nodesRead: 0, bytesRead: 0, decoded: 0, returned: 0, ms: 0 };
     const counts = { states: 0, shadows: 0, arrows: 0, events: 0 };

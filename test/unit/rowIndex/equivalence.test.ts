@@ -101,3 +101,33 @@ test('row index: a few rows read a small part of what all rows read', async () =
     await file.close();
   }
 });
+
+test('stateAt through the index equals the plain query, and reads only the rows asked', async () => {
+  const { stateAt } = await import('../../../src/core/rowIndex/stateAt');
+  const file = await synthSlog2(512, 1 << 20, 11);
+  try {
+    const index = await openIndex(file, await indexBytes(file));
+    const layout = rowLayoutOf(file.lineIDMaps[index.keys.mapIndex]!);
+    const mapper = new RowKeyMapper(index);
+    const rng = new Prng(5);
+    const [a, b] = file.timeRange;
+    let nonEmpty = 0;
+    for (let i = 0; i < 10; i++) {
+      const t = a + (b - a) * rng.next();
+      const r0 = rng.int(0, 500);
+      const rows: [number, number][] = [[r0, r0 + rng.int(1, 12)]];
+      const viaIndex = new IndexedWindowSource(index, mapper.keyRangesOfRows(layout, index.keys.mapIndex, rows)!);
+      const got = await stateAt(viaIndex, layout, t, rows);
+      const want = await stateAt(file, layout, t, rows);
+      assert.deepEqual(got, want, `t ${t} rows ${rows}`);
+      if (got.length > 0) nonEmpty++;
+      for (const s of got) assert.ok(s.row >= rows[0]![0] && s.row < rows[0]![1]);
+      const all = new IndexedWindowSource(index, [[0, index.header.keys - 1]]);
+      await stateAt(all, layout, t, [[0, layout.labels.length]]);
+      assert.ok(viaIndex.stats.bytesRead * 5 < all.stats.bytesRead, `${viaIndex.stats.bytesRead} vs ${all.stats.bytesRead} bytes`);
+    }
+    assert.ok(nonEmpty >= 5, `${nonEmpty} of 10 instants had states on the rows`);
+  } finally {
+    await file.close();
+  }
+});
