@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { ConvertResult } from '../protocol/worker';
 import { ConversionFailed, startConversion, type ConversionRequest } from '../worker/client';
-import { defaultOutputPath } from '../worker/convertJob';
+import { defaultOutputPath } from '../convert/convertJob';
 
 export const CONVERT_COMMAND = 'mpeTrace.convertToSlog2';
 const TIMELINE_VIEW_TYPE = 'mpeTrace.timeline';
