@@ -6,9 +6,9 @@
 import { stat } from 'node:fs/promises';
 import { isFormatError } from '../core/bytes/formatError';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
-import { buildRowIndex, type BuildOptions, type BuildReport } from '../core/rowIndex/build';
-import type { SourceIdentity } from '../core/rowIndex/format';
-import { RowIndex } from '../core/rowIndex/rowIndex';
+import { buildRowIndex, type BuildOptions, type BuildReport } from '../core/index/build';
+import type { SourceIdentity } from '../core/index/format';
+import { RowIndex } from '../core/index/rowIndex';
 import { writeAtomically } from './atomicWrite';
 import { FileSource } from './fileSource';
 

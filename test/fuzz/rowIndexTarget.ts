@@ -10,9 +10,9 @@ import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { MemorySink } from '../../src/core/formats/slog2/writer';
 import { buildWindow, type WindowSpec } from '../../src/core/query/buildWindow';
 import { rowLayoutOf } from '../../src/core/query/rows';
-import { buildRowIndex } from '../../src/core/rowIndex/build';
-import { IndexedWindowSource, RowKeyMapper } from '../../src/core/rowIndex/indexedQuery';
-import { RowIndex } from '../../src/core/rowIndex/rowIndex';
+import { buildRowIndex } from '../../src/core/index/build';
+import { IndexedWindowSource, RowKeyMapper } from '../../src/core/query/indexedSource';
+import { RowIndex } from '../../src/core/index/rowIndex';
 import type { Prng } from '../../src/core/synth/prng';
 import type { WindowColumns } from '../../src/protocol/wire';
 

@@ -5,9 +5,9 @@
  * (FILE.mperowidx, `mpe-trace index`), the window is read through the index.
  */
 import { defaultMapIndex, rowLayoutOf } from '../../core/query/rows';
-import { profiledWindow, type QueryProfile } from '../../core/rowIndex/profile';
-import { IndexedWindowSource, RowKeyMapper } from '../../core/rowIndex/indexedQuery';
-import { stateAt } from '../../core/rowIndex/stateAt';
+import { profiledWindow, type QueryProfile } from '../../core/query/windowProfile';
+import { IndexedWindowSource, RowKeyMapper } from '../../core/query/indexedSource';
+import { stateAt } from '../../core/query/stateAt';
 import { defaultRowIndexPath, openRowIndexFile } from '../../io/rowIndexFile';
 import { intOption, numberOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';

@@ -7,7 +7,7 @@
 import { looksLikeSlog2 } from '../../core/formats/slog2/header';
 import { Slog2File } from '../../core/formats/slog2/slog2File';
 import { FormatError, isFormatError } from '../../core/bytes/formatError';
-import { emptyStats } from '../../core/rowIndex/rowIndex';
+import { emptyStats } from '../../core/index/rowIndex';
 import { FileSource } from '../../io/fileSource';
 import { defaultRowIndexPath, openRowIndexFile, writeRowIndexFile } from '../../io/rowIndexFile';
 import { parseArgs, UsageError } from '../args';

@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import type { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { buildWindow, type WindowSpec } from '../../../src/core/query/buildWindow';
 import { rowLayoutOf } from '../../../src/core/query/rows';
-import { IndexedWindowSource, RowKeyMapper } from '../../../src/core/rowIndex/indexedQuery';
-import type { RowIndex } from '../../../src/core/rowIndex/rowIndex';
+import { IndexedWindowSource, RowKeyMapper } from '../../../src/core/query/indexedSource';
+import type { RowIndex } from '../../../src/core/index/rowIndex';
 import type { WindowColumns } from '../../../src/protocol/wire';
 import { Prng } from '../../../src/core/synth/prng';
 import { fixturesDir } from '../../helpers/paths';
@@ -103,7 +103,7 @@ test('row index: a few rows read a small part of what all rows read', async () =
 });
 
 test('stateAt through the index equals the plain query, and reads only the rows asked', async () => {
-  const { stateAt } = await import('../../../src/core/rowIndex/stateAt');
+  const { stateAt } = await import('../../../src/core/query/stateAt');
   const file = await synthSlog2(512, 1 << 20, 11);
   try {
     const index = await openIndex(file, await indexBytes(file));

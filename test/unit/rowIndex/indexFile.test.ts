@@ -12,7 +12,7 @@ import { isFormatError } from '../../../src/core/bytes/formatError';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { buildWindow } from '../../../src/core/query/buildWindow';
 import { rowLayoutOf } from '../../../src/core/query/rows';
-import { IndexedWindowSource, RowKeyMapper } from '../../../src/core/rowIndex/indexedQuery';
+import { IndexedWindowSource, RowKeyMapper } from '../../../src/core/query/indexedSource';
 import { FileSource } from '../../../src/io/fileSource';
 import { defaultRowIndexPath, ensureRowIndexFile, openRowIndexFile } from '../../../src/io/rowIndexFile';
 import { fixture } from '../../helpers/paths';

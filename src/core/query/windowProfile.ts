@@ -3,11 +3,11 @@
  * the map, else through the plain query. The figures are what `mpe-trace query --profile` prints.
  */
 import type { Slog2File } from '../formats/slog2/slog2File';
-import { buildWindow, type WindowSpec } from '../query/buildWindow';
-import type { RowLayout } from '../query/rows';
-import type { WindowColumns } from '../../protocol/wire';
-import { IndexedWindowSource, RowKeyMapper } from './indexedQuery';
-import type { RowIndex } from './rowIndex';
+import { buildWindow, type WindowSpec } from './buildWindow';
+import type { RowLayout } from './rows';
+import type { WindowColumns } from './windowColumns';
+import { IndexedWindowSource, type RowKeyMapper } from './indexedSource';
+import type { RowIndex } from '../index/rowIndex';
 
 export interface QueryProfile {
   /** Tree nodes read (plain: parsed; index: nodes whose segments were read). */

@@ -6,10 +6,10 @@
  */
 import type { Slog2File, NodeSlice } from '../formats/slog2/slog2File';
 import type { Category, Shadow } from '../model/types';
-import type { SliceLike, WindowSource } from '../query/buildWindow';
-import type { RowLayout } from '../query/rows';
-import { keyRangeOfRows, mapKeysOf, type MapKeys } from './keys';
-import { emptyStats, type ReadStats, type RowIndex } from './rowIndex';
+import { emptyStats, type ReadStats, type RowIndex } from '../index/rowIndex';
+import type { KeySpace } from '../index/keys';
+import type { SliceLike, WindowSource } from './buildWindow';
+import type { RowLayout } from './rows';
 
 function overlaps(a: { earliest: number; latest: number }, t0: number, t1: number): boolean {
   return a.earliest <= t1 && t0 <= a.latest;
@@ -52,6 +52,56 @@ export class IndexedWindowSource implements WindowSource {
       yield { depth: info.depth, xpos: info.xpos, earliest: info.earliest, latest: info.latest, drawables: got.drawables.filter((d) => overlaps(d, t0, t1)), shadows };
     }
   }
+}
+
+/** How rows of one Y map translate to keys: usable when the map's rows never decrease with the key. */
+export interface MapKeys {
+  /** Keys present in the map, ascending, with their rows (non-decreasing when usable). */
+  readonly keys: Int32Array;
+  readonly rows: Int32Array;
+  readonly usable: boolean;
+}
+
+export function mapKeysOf(space: KeySpace, layout: RowLayout): MapKeys {
+  const keys: number[] = [];
+  const rows: number[] = [];
+  let usable = true;
+  for (let k = 0; k < space.lineIDs.length; k++) {
+    const row = layout.rowOfLine.get(space.lineIDs[k]!);
+    if (row === undefined) continue;
+    if (rows.length > 0 && row < rows[rows.length - 1]!) usable = false;
+    keys.push(k);
+    rows.push(row);
+  }
+  // Every line ID of the map must have a key (always true for a map of the same file).
+  for (const id of layout.rowOfLine.keys()) if (!space.keyOfLine.has(id)) usable = false;
+  return { keys: Int32Array.from(keys), rows: Int32Array.from(rows), usable };
+}
+
+/**
+ * Keys to read for rows [rowStart, rowEnd): buildWindow keeps states/events on those rows and
+ * arrows whose rows satisfy max ≥ rowStart and min < rowEnd — which, for an empty range, are
+ * the arrows crossing it. In keys: max ≥ A (first key on a row ≥ rowStart) and min ≤ B (last key
+ * on a row < rowEnd); every such arrow touches [min(A, B), max(A, B)]. Undefined when no key can.
+ */
+export function keyRangeOfRows(m: MapKeys, rowStart: number, rowEnd: number): readonly [number, number] | undefined {
+  const first = lowerBound(m.rows, rowStart);
+  const last = lowerBound(m.rows, rowEnd) - 1;
+  if (first >= m.keys.length || last < 0) return undefined;
+  const a = m.keys[first]!;
+  const b = m.keys[last]!;
+  return [Math.min(a, b), Math.max(a, b)];
+}
+
+function lowerBound(a: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Caches, per Y map, how its rows translate to keys. */

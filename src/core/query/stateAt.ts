@@ -4,8 +4,8 @@
  * asked (their blocks in the one node per depth that contains t); without it, the plain query.
  */
 import type { Category, Drawable, Primitive } from '../model/types';
-import type { WindowSource } from '../query/buildWindow';
-import type { RowLayout } from '../query/rows';
+import type { WindowSource } from './buildWindow';
+import type { RowLayout } from './rows';
 
 export interface StateAtT {
   readonly category: number;
