@@ -25,7 +25,9 @@ import { convertSlog1 } from '../../src/core/formats/slog1/convertSlog1';
 import { printSlog1 } from '../../src/core/formats/slog1/printRecords';
 import { Slog1File } from '../../src/core/formats/slog1/slog1File';
 
-export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer', 'alog', 'slog1'] as const;
+import { rowIndexTarget } from './rowIndexTarget';
+
+export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer', 'alog', 'slog1', 'rowindex'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export class InvariantError extends Error {
@@ -92,6 +94,8 @@ export async function runTarget(target: Target, bytes: Uint8Array, rng: Prng, op
       return alogTarget(bytes, rng);
     case 'slog1':
       return slog1Target(bytes, rng);
+    case 'rowindex':
+      return rowIndexTarget(bytes, rng, check);
   }
 }
 

@@ -4,3 +4,5 @@ import './dump';
 import './stats';
 import './convert';
 import './synth';
+import './rowIndex';
+import './query';
