@@ -43,6 +43,12 @@ export function openClogTrace(input: TraceInput): OpenedTrace {
     get warnings() {
       return warnings;
     },
+    get lineIDMaps() {
+      return summary?.lineIDMaps ?? [];
+    },
+    get conversion() {
+      return summary;
+    },
     async info() {
       if (summary === undefined) await run(Infinity, -Infinity);
       return traceInfoFromSummary(summary!);
