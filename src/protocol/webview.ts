@@ -125,6 +125,8 @@ export interface SiteRef {
 /** The popup contents of a drawable (source locations replaced by site ids). */
 export interface DrawableDetails extends Omit<DrawableDescription, 'source'> {
   readonly sources: { readonly start?: SiteRef; readonly end?: SiteRef };
+  /** When the state waited (wait-state analysis): the sentence, and where the rank waited for is. */
+  readonly waiting?: { readonly text: string; readonly goToLabel: string; readonly goTo: SearchHit };
 }
 
 /** Answer to `requestDetails` (details undefined: not found, `message` says why). */
