@@ -58,6 +58,11 @@ export function openClogTrace(input: TraceInput): OpenedTrace {
       kept.sort(drawingOrderCompare);
       yield* kept;
     },
+    async *drawableBatches(t0: number, t1: number): AsyncGenerator<readonly Drawable[]> {
+      const kept = await run(t0, t1);
+      kept.sort(drawingOrderCompare);
+      for (let i = 0; i < kept.length; i += 4096) yield kept.slice(i, i + 4096);
+    },
     close: () => input.file.close(),
   };
 }

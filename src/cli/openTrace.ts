@@ -27,6 +27,8 @@ export interface OpenedTrace {
   info(): Promise<TraceInfo>;
   /** Real drawables intersecting [t0, t1] (closed), in increasing start time. */
   drawables(t0: number, t1: number): AsyncIterable<Drawable>;
+  /** The same stream in batches (SLOG-2: one per leaf). */
+  drawableBatches(t0: number, t1: number): AsyncIterable<readonly Drawable[]>;
   /** The Y-axis maps (CLOG inputs: known once the drawables have been read). */
   readonly lineIDMaps: readonly LineIDMap[];
   /** SLOG-2: the time range from the header (no pass over the file). */
@@ -65,6 +67,7 @@ export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
     timeRange: file.timeRange,
     info: () => slog2TraceInfo(file),
     drawables: (t0, t1) => file.drawablesInTimeOrder(t0, t1),
+    drawableBatches: (t0, t1) => file.drawableBatchesInTimeOrder(t0, t1),
     warnings: file.warnings,
     close: () => file.close(),
   };

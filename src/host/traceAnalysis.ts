@@ -80,7 +80,7 @@ export class TraceAnalysis implements vscode.Disposable {
     const source = (file as { readonly source?: unknown }).source;
     if (this.client !== undefined && source instanceof FileSource) return this.client.waits(source.name, { maxInstances: MAX_INSTANCES });
     return analyzeTrace(
-      { categories: file.categories, lineIDMaps: file.lineIDMaps, range: file.timeRange, drawables: (t0, t1) => file.drawablesInTimeOrder(t0, t1) },
+      { categories: file.categories, lineIDMaps: file.lineIDMaps, range: file.timeRange, batches: (t0, t1) => file.drawableBatchesInTimeOrder(t0, t1) },
       { maxInstances: MAX_INSTANCES },
     );
   }

@@ -104,7 +104,7 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
       await new Promise<void>((resolve) => setImmediate(resolve));
       const range = m.range ?? file.timeRange;
       const result = await analyzeTrace(
-        { categories: file.categories, lineIDMaps: file.lineIDMaps, range, drawables: (t0, t1) => yielding(file.drawablesInTimeOrder(t0, t1, { signal })) },
+        { categories: file.categories, lineIDMaps: file.lineIDMaps, range, batches: (t0, t1) => yielding(file.drawableBatchesInTimeOrder(t0, t1, { signal })) },
         {
           signal,
           maxInstances: m.maxInstances,

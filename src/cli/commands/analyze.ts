@@ -44,8 +44,9 @@ async function clogInput(trace: OpenedTrace, from: number | undefined, to: numbe
     lineIDMaps: trace.lineIDMaps,
     range,
     ...(s !== undefined ? { conversion: conversionProblems(s) } : {}),
-    async *drawables(t0, t1) {
-      for (const d of all) if (d.earliest <= t1 && t0 <= d.latest) yield d;
+    async *batches(t0, t1) {
+      const inRange = all.filter((d) => d.earliest <= t1 && t0 <= d.latest);
+      for (let i = 0; i < inRange.length; i += 4096) yield inRange.slice(i, i + 4096);
     },
   };
 }
@@ -102,11 +103,14 @@ export async function runAnalyze(argv: string[]): Promise<number> {
         categories: trace.categories,
         lineIDMaps: trace.lineIDMaps,
         range: [from ?? whole[0], to ?? whole[1]],
-        drawables: (t0, t1) => trace.drawables(t0, t1),
+        batches: (t0, t1) => trace.drawableBatches(t0, t1),
       };
     } else input = await clogInput(trace, from, to);
     const result = await analyzeTrace(input);
-    process.stdout.write(args.flags.has('--json') ? JSON.stringify(analysisJson(result)) + '\n' : formatAnalysis(result));
+    // Waits for the write: main() exits the process when the command returns (a pipe takes 64 KiB at a time).
+    await new Promise<void>((resolve, reject) =>
+      process.stdout.write(args.flags.has('--json') ? JSON.stringify(analysisJson(result)) + '\n' : formatAnalysis(result), (e) => (e ? reject(e) : resolve())),
+    );
     for (const w of trace.warnings) process.stderr.write(`warning: ${w}\n`);
     return 0;
   } finally {

@@ -31,8 +31,8 @@ export interface AnalysisInput {
   readonly categories: ReadonlyMap<number, Category>;
   readonly lineIDMaps: readonly LineIDMap[];
   readonly range: readonly [number, number];
-  /** Real drawables intersecting [t0, t1] in increasing start time; called once per pass. */
-  drawables(t0: number, t1: number): AsyncIterable<Drawable>;
+  /** Real drawables intersecting [t0, t1] in increasing start time, in batches; called once per pass. */
+  batches(t0: number, t1: number): AsyncIterable<readonly Drawable[]>;
   readonly conversion?: ConversionProblems;
 }
 
@@ -82,33 +82,31 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   );
 
   options.signal?.throwIfAborted();
-  let n = 0;
-  for await (const d of input.drawables(t0, t1)) {
-    if ((++n & 4095) === 0) {
-      options.signal?.throwIfAborted();
-      progress(d.earliest, 0);
-      await Promise.resolve();
-    }
-    p2p.advance(d.earliest);
-    for (const p of primitivesOf(d)) {
-      const cat = input.categories.get(p.category);
-      const name = cat?.name ?? `UnknownType-${p.category}`;
-      if (name.startsWith('UnknownType')) unknown.set(name, (unknown.get(name) ?? 0) + 1);
-      const v = p.vertices;
-      if (v.length === 2 && (cat?.topology ?? 'state') === 'arrow') {
-        p2p.addArrow(v[0]!.time, v[0]!.lineID, v[1]!.time, v[1]!.lineID);
-        continue;
+  for await (const batch of input.batches(t0, t1)) {
+    options.signal?.throwIfAborted();
+    if (batch.length > 0) progress(batch[0]!.earliest, 0);
+    for (const d of batch) {
+      p2p.advance(d.earliest);
+      for (const p of primitivesOf(d)) {
+        const cat = input.categories.get(p.category);
+        const name = cat?.name ?? `UnknownType-${p.category}`;
+        if (name.startsWith('UnknownType')) unknown.set(name, (unknown.get(name) ?? 0) + 1);
+        const v = p.vertices;
+        if (v.length === 2 && (cat?.topology ?? 'state') === 'arrow') {
+          p2p.addArrow(v[0]!.time, v[0]!.lineID, v[1]!.time, v[1]!.lineID);
+          continue;
+        }
+        const loc = roles.location(v[0]!.lineID);
+        touch(loc, p.earliest, p.latest);
+        if (v.length !== 2 || cat?.topology === 'event') continue;
+        const kind = callKind(name);
+        const site = siteOf(p);
+        order.addState(loc, name, site, p.earliest, p.latest);
+        if (!isMpiKind(kind)) continue;
+        const rec: StateRec = { loc, line: v[0]!.lineID, cat: p.category, name, kind, enter: p.earliest, exit: p.latest, site, slot: -1 };
+        p2p.addState(rec);
+        if (isCollective(kind)) collectives.addState(rec);
       }
-      const loc = roles.location(v[0]!.lineID);
-      touch(loc, p.earliest, p.latest);
-      if (v.length !== 2 || cat?.topology === 'event') continue;
-      const kind = callKind(name);
-      const site = siteOf(p);
-      order.addState(loc, name, site, p.earliest, p.latest);
-      if (!isMpiKind(kind)) continue;
-      const rec: StateRec = { loc, line: v[0]!.lineID, cat: p.category, name, kind, enter: p.earliest, exit: p.latest, site, slot: -1 };
-      p2p.addState(rec);
-      if (isCollective(kind)) collectives.addState(rec);
     }
   }
   p2p.finish();
@@ -178,18 +176,16 @@ async function composition(
       if (site !== undefined) addTo(bySite, site, on);
     }
   });
-  let n = 0;
-  for await (const d of input.drawables(input.range[0], input.range[1])) {
-    if ((++n & 4095) === 0) {
-      options.signal?.throwIfAborted();
-      progress(d.earliest);
-      await Promise.resolve();
-    }
-    for (const p of primitivesOf(d)) {
-      const v = p.vertices;
-      const topology = input.categories.get(p.category)?.topology ?? 'state';
-      if (v.length !== 2 || topology !== 'state') continue;
-      sweep.addState(roles.location(v[0]!.lineID), input.categories.get(p.category)?.name ?? `UnknownType-${p.category}`, siteOf(p), p.earliest, p.latest);
+  for await (const batch of input.batches(input.range[0], input.range[1])) {
+    options.signal?.throwIfAborted();
+    if (batch.length > 0) progress(batch[0]!.earliest);
+    for (const d of batch) {
+      for (const p of primitivesOf(d)) {
+        const v = p.vertices;
+        const topology = input.categories.get(p.category)?.topology ?? 'state';
+        if (v.length !== 2 || topology !== 'state') continue;
+        sweep.addState(roles.location(v[0]!.lineID), input.categories.get(p.category)?.name ?? `UnknownType-${p.category}`, siteOf(p), p.earliest, p.latest);
+      }
     }
   }
   sweep.finish();

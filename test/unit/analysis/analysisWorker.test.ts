@@ -137,7 +137,7 @@ test('wait states from the worker equal the in-process analysis (ring_p2p_4), ca
   const f = await Slog2File.open(await FileSource.open(file));
   try {
     const local = await analyzeTrace(
-      { categories: f.categories, lineIDMaps: f.lineIDMaps, range: f.timeRange, drawables: (t0, t1) => f.drawablesInTimeOrder(t0, t1) },
+      { categories: f.categories, lineIDMaps: f.lineIDMaps, range: f.timeRange, batches: (t0, t1) => f.drawableBatchesInTimeOrder(t0, t1) },
       { maxInstances: 1000 },
     );
     assert.deepEqual(fromWorker, local);

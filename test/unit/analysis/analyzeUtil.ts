@@ -25,8 +25,8 @@ export async function analyzeClog2(bytes: Uint8Array, range?: readonly [number, 
         droppedRecords: u.droppedRecords + u.droppedFinals,
         outOfOrder: summary.outOfOrder,
       },
-      async *drawables(t0, t1) {
-        for (const d of sorted) if (d.earliest <= t1 && t0 <= d.latest) yield d;
+      async *batches(t0, t1) {
+        yield sorted.filter((d) => d.earliest <= t1 && t0 <= d.latest);
       },
     },
     { maxInstances: 1e6 },
@@ -37,7 +37,7 @@ export async function analyzeSlog2(bytes: Uint8Array, name: string): Promise<Ana
   const f = await Slog2File.open(new MemorySource(name, bytes));
   try {
     return await analyzeTrace(
-      { categories: f.categories, lineIDMaps: f.lineIDMaps, range: f.timeRange, drawables: (t0, t1) => f.drawablesInTimeOrder(t0, t1) },
+      { categories: f.categories, lineIDMaps: f.lineIDMaps, range: f.timeRange, batches: (t0, t1) => f.drawableBatchesInTimeOrder(t0, t1) },
       { maxInstances: 1e6 },
     );
   } finally {
