@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
         ),
     },
   });
-  return makeTestApi(traceEditors);
+  return makeTestApi(traceEditors, traceAnalysis.analysis);
 }
 
 export function deactivate(): void {}

@@ -71,6 +71,13 @@ export class TraceAnalysis implements vscode.Disposable {
     return this.latest.get(uri.toString())?.analysed.result;
   }
 
+  /** The latest analysis of `uri` with the file's category indices by name (for the test API). */
+  analysisOf(uriText: string): { readonly result: AnalysisResult; readonly categories: Record<string, number> } | undefined {
+    const entry = this.latest.get(uriText) ?? [...this.latest.entries()].find(([k]) => decodeURIComponent(k) === uriText)?.[1];
+    if (entry === undefined) return undefined;
+    return { result: entry.analysed.result, categories: Object.fromEntries([...entry.file.categories.values()].map((c) => [c.name, c.index])) };
+  }
+
   forget(uri: vscode.Uri): void {
     this.latest.delete(uri.toString());
     this.diagnostics.delete(uri);

@@ -196,3 +196,11 @@ test('critical path of the §2.3 example: rank 1 phase A (1.5 s), then rank 0 fr
   near(cp.imbalance.Compute, 3.5 - 7.7 / 3, 'imbalance');
   assert.equal(cp.imbalance.MPI_Allreduce, undefined);
 });
+
+test('the popup sentence of a late sender: "2 s of 2.05 s waiting for rank 0\'s MPI_Send at 3 s"', async () => {
+  const { waitSentence, goToLabel } = await import('../../../src/core/analysis/waitText');
+  const t = new HandTrace(2).state(1, 'MPI_Recv', 1.0, 3.05).recv(1, 3.04, 0).state(0, 'MPI_Send', 3.0, 3.01).send(0, 3.001, 1);
+  const r = await analyzeClog2(await t.bytes());
+  assert.equal(waitSentence(r.instances[0]!), "2 s of 2.05 s waiting for rank 0's MPI_Send at 3 s (late sender)");
+  assert.equal(goToLabel(r.instances[0]!), 'Go to sender');
+});
