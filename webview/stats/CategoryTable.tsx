@@ -12,6 +12,8 @@ interface Props {
   readonly onSort: (key: SortKey) => void;
   readonly onHighlight: (index: number) => void;
   readonly onReveal: (index: number, instance: InstanceRef) => void;
+  /** Waiting seconds per state name (wait-state analysis of the same range), when known. */
+  readonly waiting?: Readonly<Record<string, number>>;
 }
 
 const COLUMNS: readonly { key: SortKey; label: string; title: string }[] = [
@@ -56,6 +58,11 @@ export function CategoryTable(p: Props) {
                 </button>
               </th>
             ))}
+            {p.waiting !== undefined && (
+              <th class="num" title="Time spent waiting for another process inside this state (late sender/receiver, collective waits)">
+                Waiting
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -78,6 +85,7 @@ export function CategoryTable(p: Props) {
                 <InstanceLink value={c.kind === 'event' ? undefined : c.max} instance={c.kind === 'event' ? undefined : c.longest} what="longest" onReveal={(i) => p.onReveal(c.index, i)} />
               </td>
               <td class="num">{c.kind === 'event' ? '–' : formatPercent(c.share)}</td>
+              {p.waiting !== undefined && <td class="num">{c.kind === 'state' && p.waiting[c.name] !== undefined ? formatSeconds(p.waiting[c.name]) : '–'}</td>}
             </tr>
           ))}
         </tbody>
