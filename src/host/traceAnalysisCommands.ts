@@ -4,6 +4,8 @@
  */
 import * as vscode from 'vscode';
 import type { AnalysisClient } from '../worker/analysisClient';
+import type { AnalysisResult } from '../core/analysis/types';
+import type { AnalysisOverlayMessage } from '../protocol/webview';
 import { SHOW_PROBLEM_COMMAND, TraceAnalysis } from './traceAnalysis';
 import type { TraceEditorProvider } from './traceEditorProvider';
 
@@ -31,10 +33,35 @@ export function registerTraceAnalysis(context: vscode.ExtensionContext, client: 
       editors = provider;
       const check = (): void => {
         const active = provider.activeTrace();
-        if (active !== undefined) void analysis.ensure(active.uri, active.file);
+        if (active === undefined) return;
+        void analysis.ensure(active.uri, active.file).then((done) => {
+          if (done === undefined) return;
+          provider.broadcast(active.uri, (state) => overlayMessage(done.result, state.generation, state.layouts));
+        });
       };
       context.subscriptions.push(provider.onDidChangeActiveTrace(check));
       check();
     },
+  };
+}
+
+/** The waits (capped by the analysis's instance list) and the critical path as rows of every Y map. */
+function overlayMessage(r: AnalysisResult, generation: number, layouts: readonly { readonly rowOfLine: ReadonlyMap<number, number> }[]): AnalysisOverlayMessage {
+  return {
+    kind: 'analysisOverlay',
+    generation,
+    byMap: layouts.map((layout) => {
+      const waits: number[] = [];
+      for (const w of r.instances) {
+        const row = layout.rowOfLine.get(w.lineID);
+        if (row !== undefined) waits.push(row, w.enter, w.enter + w.wait);
+      }
+      const path: number[] = [];
+      for (const s of r.criticalPath.segments) {
+        const row = layout.rowOfLine.get(s.lineID);
+        if (row !== undefined) path.push(row, s.from, s.to);
+      }
+      return { waits, path };
+    }),
   };
 }

@@ -300,6 +300,16 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     else e.post({ ...message, revealRow: row });
   }
 
+  /** Posts a message to every ready editor of `uri` whose document is at `generation` (analysis overlays). */
+  broadcast(uri: vscode.Uri, make: (state: { readonly generation: number; readonly layouts: readonly { readonly rowOfLine: ReadonlyMap<number, number> }[] }) => HostToWebview): void {
+    for (const e of this.editors) {
+      if (e.document.uri.toString() !== uri.toString()) continue;
+      const s = e.document.state;
+      if (s.phase !== 'ready') continue;
+      e.post(make({ generation: e.document.generation, layouts: s.layouts }));
+    }
+  }
+
   /** Opens (or reveals) the timeline of `uri` and selects and frames a drawable given by line IDs. */
   async revealLines(uri: vscode.Uri, hit: Omit<SearchHit, 'row' | 'toRow'>, fromLine: number, toLine: number): Promise<void> {
     const find = (): TimelineEditor | undefined =>

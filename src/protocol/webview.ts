@@ -181,7 +181,18 @@ export interface LinkMessage {
   readonly reveal?: SearchHit;
 }
 
+/**
+ * The wait-state analysis drawn over the timeline, per Y map (index = map index): `waits` and
+ * `path` are flat (row, t0, t1) triples — the waiting part of states, the critical path's segments.
+ */
+export interface AnalysisOverlayMessage {
+  readonly kind: 'analysisOverlay';
+  readonly generation: number;
+  readonly byMap: readonly { readonly waits: readonly number[]; readonly path: readonly number[] }[];
+}
+
 export type HostToWebview =
+  | AnalysisOverlayMessage
   | LinkMessage
   | SearchResultMessage
   | SearchCountMessage
