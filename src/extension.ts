@@ -8,6 +8,7 @@ import { registerConvertCommand } from './host/convertCommand';
 import { registerStatsView } from './host/statsView';
 import { Bookmarks, registerBookmarkCommands } from './host/bookmarkCommands';
 import { AnalysisClient } from './worker/analysisClient';
+import { registerTraceAnalysis } from './host/traceAnalysisCommands';
 
 export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   const log = vscode.window.createOutputChannel('MPE Trace Viewer', { log: true });
@@ -15,7 +16,9 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   // Statistics and search over files on disk run in a worker thread, off this event loop.
   const analysis = new AnalysisClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'analysis.js').fsPath);
   context.subscriptions.push({ dispose: () => analysis.dispose() });
-  const traceEditors = TraceEditorProvider.register(context, log, analysis);
+  const traceAnalysis = registerTraceAnalysis(context, analysis, log);
+  const traceEditors = TraceEditorProvider.register(context, log, analysis, (file, details, rowOfLine) => traceAnalysis.annotate(file, details, rowOfLine));
+  traceAnalysis.follow(traceEditors);
   registerTimelineCommands(context, traceEditors);
   registerBookmarkCommands(context, traceEditors, new Bookmarks(log));
   registerViewLinkHandler(context, (uri, view) => traceEditors.openAt(uri, view));
@@ -34,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
         ),
     },
   });
-  return makeTestApi(traceEditors);
+  return makeTestApi(traceEditors, traceAnalysis.analysis);
 }
 
 export function deactivate(): void {}

@@ -111,6 +111,8 @@ export function App() {
         return;
       case 'showView':
         return c.showView(m.view);
+      case 'analysisOverlay':
+        return c.setAnalysisOverlay(m);
     }
   }
 

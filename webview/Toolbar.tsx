@@ -76,6 +76,7 @@ export function Toolbar(props: {
       <button type="button" class="search-toggle" disabled={disabled} title="Search (Ctrl/Cmd+F)" onClick={props.openSearch}>
         Search
       </button>
+      <WaitToggles controller={c} disabled={disabled} />
       <button type="button" class="legend-toggle" disabled={disabled} aria-pressed={props.legend} title="Legend: categories, colours, visible / searchable" onClick={props.toggleLegend}>
         Legend
       </button>
@@ -93,5 +94,22 @@ export function Toolbar(props: {
         </span>
       )}
     </form>
+  );
+}
+
+/** Toggles of the wait-state overlay: hatched waiting time, critical path. */
+function WaitToggles(props: { controller: TimelineController | undefined; disabled: boolean }) {
+  const [waits, setWaits] = useState(true);
+  const [path, setPath] = useState(false);
+  const c = props.controller;
+  return (
+    <>
+      <button type="button" class="waits-toggle" disabled={props.disabled} aria-pressed={waits} title="Hatch the time states spend waiting for another rank (wait-state analysis)" onClick={() => c && setWaits(c.toggleAnalysis('waits'))}>
+        Waits
+      </button>
+      <button type="button" class="path-toggle" disabled={props.disabled} aria-pressed={path} title="Highlight the critical path (what determined the run's length)" onClick={() => c && setPath(c.toggleAnalysis('path'))}>
+        Critical path
+      </button>
+    </>
   );
 }

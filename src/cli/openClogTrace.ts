@@ -56,6 +56,12 @@ export function conversionTrace(format: ConvertibleFormat, start: () => Promise<
     get warnings() {
       return warnings;
     },
+    get lineIDMaps() {
+      return summary?.lineIDMaps ?? [];
+    },
+    get conversion() {
+      return summary;
+    },
     async info() {
       if (summary === undefined) await run(Infinity, -Infinity);
       return traceInfoFromSummary(summary!);
@@ -64,6 +70,11 @@ export function conversionTrace(format: ConvertibleFormat, start: () => Promise<
       const kept = await run(t0, t1);
       kept.sort(drawingOrderCompare);
       yield* kept;
+    },
+    async *drawableBatches(t0: number, t1: number): AsyncGenerator<readonly Drawable[]> {
+      const kept = await run(t0, t1);
+      kept.sort(drawingOrderCompare);
+      for (let i = 0; i < kept.length; i += 4096) yield kept.slice(i, i + 4096);
     },
     close,
   };

@@ -9,7 +9,8 @@ import type { ByteSource } from '../core/bytes/byteSource';
 import { FormatError } from '../core/bytes/formatError';
 import { slog2TraceInfo } from '../core/info/slog2Info';
 import type { TraceInfo } from '../core/info/traceInfo';
-import type { Category, Drawable } from '../core/model/types';
+import type { Category, Drawable, LineIDMap } from '../core/model/types';
+import type { ConversionSummary } from '../core/formats/convert/result';
 import { looksLikeSlog2 } from '../core/formats/slog2/header';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
@@ -29,6 +30,14 @@ export interface OpenedTrace {
   info(): Promise<TraceInfo>;
   /** Real drawables intersecting [t0, t1] (closed), in increasing start time. */
   drawables(t0: number, t1: number): AsyncIterable<Drawable>;
+  /** The same stream in batches (SLOG-2: one per leaf). */
+  drawableBatches(t0: number, t1: number): AsyncIterable<readonly Drawable[]>;
+  /** The Y-axis maps (CLOG inputs: known once the drawables have been read). */
+  readonly lineIDMaps: readonly LineIDMap[];
+  /** SLOG-2: the time range from the header (no pass over the file). */
+  readonly timeRange?: readonly [number, number];
+  /** CLOG inputs: the conversion's summary, once the drawables have been read. */
+  readonly conversion?: ConversionSummary;
   /** Non-fatal problems found while reading. */
   readonly warnings: readonly string[];
   close(): Promise<void>;
@@ -57,8 +66,11 @@ export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
   return {
     format: 'slog2',
     categories: file.categories,
+    lineIDMaps: file.lineIDMaps,
+    timeRange: file.timeRange,
     info: () => slog2TraceInfo(file),
     drawables: (t0, t1) => file.drawablesInTimeOrder(t0, t1),
+    drawableBatches: (t0, t1) => file.drawableBatchesInTimeOrder(t0, t1),
     warnings: file.warnings,
     close: () => file.close(),
   };

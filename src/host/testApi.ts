@@ -4,6 +4,7 @@
  */
 import type { EditorReport, TraceEditorProvider } from './traceEditorProvider';
 import type { DetailsMessage, DrawableRef, ViewState } from '../protocol/webview';
+import type { AnalysisResult } from '../core/analysis/types';
 
 export interface MpeTraceApi {
   /** URIs of the documents with an open timeline editor. */
@@ -18,9 +19,16 @@ export interface MpeTraceApi {
   drawableDetails(uri: string, ref: DrawableRef): Promise<DetailsMessage>;
   /** "Go to source" of a site id from `drawableDetails`: `uri:line` opened, or why not. */
   openSource(uri: string, siteId: number, beside?: boolean): Promise<string>;
+  /** The wait-state analysis of an open trace, once done (and its category indices by name). */
+  analysis?(uri: string): { readonly result: AnalysisResult; readonly categories: Record<string, number> } | undefined;
 }
 
-export function makeTestApi(provider: TraceEditorProvider): MpeTraceApi {
+/** What the test API needs from the wait-state analysis (src/host/traceAnalysis.ts). */
+export interface AnalysisLookup {
+  analysisOf(uri: string): { readonly result: AnalysisResult; readonly categories: Record<string, number> } | undefined;
+}
+
+export function makeTestApi(provider: TraceEditorProvider, analyses?: AnalysisLookup): MpeTraceApi {
   const of = (uri: string): EditorReport[] => provider.reports().filter((r) => r.uri === uri || decodeURIComponent(r.uri) === uri);
   return {
     documents: () => [...new Set(provider.reports().map((r) => r.uri))],
@@ -31,6 +39,7 @@ export function makeTestApi(provider: TraceEditorProvider): MpeTraceApi {
     },
     drawableDetails: (uri, ref) => provider.details(uri, ref),
     openSource: (uri, siteId, beside = false) => provider.openSource(uri, siteId, beside),
+    analysis: (uri) => analyses?.analysisOf(uri),
     waitForPaint: (uri, timeoutMs = 20000) =>
       new Promise((resolve, reject) => {
         const started = Date.now();

@@ -5,13 +5,13 @@
  * a hidden webview is torn down and restores itself from its persisted state.
  */
 import * as vscode from 'vscode';
-import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type ViewState } from '../protocol/webview';
+import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type SearchHit, type ViewState } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
 import { workerConversionJob } from './convertCommand';
-import { answerDetails } from './detailsServer';
+import { answerDetails, type DetailsAnnotator } from './detailsServer';
 import { SourceLinks } from './sourceLinks';
 import { CategoryColours } from './categoryColours';
 import { SearchServer } from './searchServer';
@@ -55,6 +55,7 @@ class TimelineEditor implements vscode.Disposable {
     private readonly onColoursChanged: () => void,
     private readonly onRangeChanged: () => void,
     analysis: AnalysisClient | undefined,
+    private readonly annotate: DetailsAnnotator | undefined,
   ) {
     const webview = panel.webview;
     webview.options = webviewOptions(extensionUri);
@@ -69,7 +70,26 @@ class TimelineEditor implements vscode.Disposable {
     );
   }
 
+  /** A drawable to frame once this editor has its data (from the Problems panel). */
+  private pendingReveal: { readonly hit: Omit<SearchHit, 'row' | 'toRow'>; readonly from: number; readonly to: number } | undefined;
+
+  /** Selects and frames a drawable given by its line IDs (rows of the editor's current Y map). */
+  revealLines(hit: Omit<SearchHit, 'row' | 'toRow'>, fromLine: number, toLine: number): void {
+    const s = this.document.state;
+    if (!this.ready || s.phase !== 'ready') {
+      this.pendingReveal = { hit, from: fromLine, to: toLine };
+      return;
+    }
+    const layout = s.layouts[this.viewState?.mapIndex ?? -1] ?? s.layouts[0];
+    const row = layout?.rowOfLine.get(fromLine);
+    const toRow = layout?.rowOfLine.get(toLine);
+    this.post({ kind: 'link', reveal: { ...hit, row, toRow: toRow ?? row } });
+  }
+
   private sendInit(): void {
+    const reveal = this.pendingReveal;
+    this.pendingReveal = undefined;
+    if (reveal !== undefined) queueMicrotask(() => this.revealLines(reveal.hit, reveal.from, reveal.to));
     const m = this.document.initOrStatus();
     if (m.kind === 'init') this.post({ kind: 'categoryColours', colours: this.colours.all() });
     if (m.kind === 'init' && this.pendingView !== undefined) {
@@ -121,7 +141,7 @@ class TimelineEditor implements vscode.Disposable {
         this.viewState = m.state;
         return;
       case 'requestDetails':
-        void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`)).then((answer) => this.post(answer));
+        void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`), this.annotate).then((answer) => this.post(answer));
         return;
       case 'legendState':
         this.hiddenCategories = [...m.hidden];
@@ -182,8 +202,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   readonly sourceLinks: SourceLinks;
   private readonly colours: CategoryColours;
 
-  static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, analysis?: AnalysisClient): TraceEditorProvider {
-    const provider = new TraceEditorProvider(context, log, analysis);
+  static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, analysis?: AnalysisClient, annotate?: DetailsAnnotator): TraceEditorProvider {
+    const provider = new TraceEditorProvider(context, log, analysis, annotate);
     context.subscriptions.push(
       provider.sourceLinks,
       provider.activeChanged,
@@ -196,6 +216,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly analysis: AnalysisClient | undefined,
+    private readonly annotate: DetailsAnnotator | undefined,
   ) {
     this.sourceLinks = new SourceLinks(log);
     this.colours = new CategoryColours(context.workspaceState);
@@ -221,6 +242,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         if (this.lastActive === editor) this.activeChanged.fire();
       },
       this.analysis,
+      this.annotate,
     );
     this.editors.add(editor);
     const pending = this.pendingViews.get(document.uri.toString());
@@ -278,6 +300,27 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     else e.post({ ...message, revealRow: row });
   }
 
+  /** Posts a message to every ready editor of `uri` whose document is at `generation` (analysis overlays). */
+  broadcast(uri: vscode.Uri, make: (state: { readonly generation: number; readonly layouts: readonly { readonly rowOfLine: ReadonlyMap<number, number> }[] }) => HostToWebview): void {
+    for (const e of this.editors) {
+      if (e.document.uri.toString() !== uri.toString()) continue;
+      const s = e.document.state;
+      if (s.phase !== 'ready') continue;
+      e.post(make({ generation: e.document.generation, layouts: s.layouts }));
+    }
+  }
+
+  /** Opens (or reveals) the timeline of `uri` and selects and frames a drawable given by line IDs. */
+  async revealLines(uri: vscode.Uri, hit: Omit<SearchHit, 'row' | 'toRow'>, fromLine: number, toLine: number): Promise<void> {
+    const find = (): TimelineEditor | undefined =>
+      this.lastActive?.document.uri.toString() === uri.toString() ? this.lastActive : [...this.editors].find((x) => x.document.uri.toString() === uri.toString());
+    if (find() === undefined) await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+    const e = find();
+    if (e === undefined) return;
+    e.panel.reveal(undefined, false);
+    e.revealLines(hit, fromLine, toLine);
+  }
+
   /** The timeline editor used last, even when focus is elsewhere (e.g. in a quick pick). */
   lastActiveEditor(): TimelineEditor | undefined {
     return this.lastActive;
@@ -320,7 +363,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   async details(uri: string, ref: DrawableRef): Promise<DetailsMessage> {
     const e = [...this.editors].find((x) => x.document.uri.toString() === uri);
     if (e === undefined) return { kind: 'details', detailsId: 0, message: 'not open' };
-    return answerDetails(e.document, { kind: 'requestDetails', detailsId: 0, generation: e.document.generation, ref }, (w) => this.log.warn(w));
+    return answerDetails(e.document, { kind: 'requestDetails', detailsId: 0, generation: e.document.generation, ref }, (w) => this.log.warn(w), this.annotate);
   }
 
   /** "Go to source" for a site id an open document handed out (the webview's `openSource`, for tests). */

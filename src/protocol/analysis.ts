@@ -5,6 +5,7 @@
  * Every message has a string `kind` and the `id` of its request; results are plain objects
  * (structured clone), no `any`.
  */
+import type { AnalysisResult } from '../core/analysis/types';
 import type { Drawable } from '../core/model/types';
 import type { SearchQuery } from '../core/search/matcher';
 import type { RangeStats } from '../core/stats/types';
@@ -57,6 +58,16 @@ export interface OrdinalRequest {
   readonly drawable: Drawable;
 }
 
+/** Wait states, critical path and trace problems of [t0, t1] (src/core/analysis). */
+export interface WaitsRequest {
+  readonly kind: 'waits';
+  readonly id: number;
+  readonly path: string;
+  readonly range?: readonly [number, number];
+  /** Wait instances returned as objects (the rest are only counted). */
+  readonly maxInstances: number;
+}
+
 /** Stop request `id` (its answer is an `error` with reason `cancelled`). */
 export interface CancelRequest {
   readonly kind: 'cancel';
@@ -70,7 +81,7 @@ export interface ForgetRequest {
   readonly path: string;
 }
 
-export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | CancelRequest | ForgetRequest;
+export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | WaitsRequest | CancelRequest | ForgetRequest;
 
 //#endregion
 
@@ -111,6 +122,12 @@ export interface OrdinalDone {
   readonly ordinal: number;
 }
 
+export interface WaitsDone {
+  readonly kind: 'waits';
+  readonly id: number;
+  readonly result: AnalysisResult;
+}
+
 /** `format`: the file is damaged (message names file and offset); `query`: a bad search query. */
 export interface AnalysisError {
   readonly kind: 'error';
@@ -119,12 +136,12 @@ export interface AnalysisError {
   readonly message: string;
 }
 
-export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | AnalysisError;
+export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | WaitsDone | AnalysisError;
 
 //#endregion
 
-const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'cancel', 'forget']);
-const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'error']);
+const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'waits', 'cancel', 'forget']);
+const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'waits', 'error']);
 
 export function isHostToAnalysis(m: unknown): m is HostToAnalysis {
   if (typeof m !== 'object' || m === null) return false;

@@ -94,6 +94,8 @@ export interface SiteRef {
 /** The popup contents of a drawable (source locations replaced by site ids). */
 export interface DrawableDetails extends Omit<DrawableDescription, 'source'> {
   readonly sources: { readonly start?: SiteRef; readonly end?: SiteRef };
+  /** When the state waited (wait-state analysis): the sentence, and where the rank waited for is. */
+  readonly waiting?: { readonly text: string; readonly goToLabel: string; readonly goTo: SearchHit };
 }
 
 /** Answer to `requestDetails` (details undefined: not found, `message` says why). */
@@ -148,7 +150,18 @@ export interface LinkMessage {
   readonly reveal?: SearchHit;
 }
 
+/**
+ * The wait-state analysis drawn over the timeline, per Y map (index = map index): `waits` and
+ * `path` are flat (row, t0, t1) triples — the waiting part of states, the critical path's segments.
+ */
+export interface AnalysisOverlayMessage {
+  readonly kind: 'analysisOverlay';
+  readonly generation: number;
+  readonly byMap: readonly { readonly waits: readonly number[]; readonly path: readonly number[] }[];
+}
+
 export type HostToWebview =
+  | AnalysisOverlayMessage
   | LinkMessage
   | SearchResultMessage
   | SearchCountMessage

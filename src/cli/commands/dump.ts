@@ -141,8 +141,11 @@ async function openWithRows(path: string, spec: string, args: ReturnType<typeof 
   const trace: OpenedTrace = {
     format: 'slog2',
     categories: file.categories,
+    lineIDMaps: file.lineIDMaps,
+    timeRange: file.timeRange,
     info: () => Promise.reject(new Error('not used')),
     drawables: (a, b) => file.drawablesInTimeOrder(a, b),
+    drawableBatches: (a, b) => file.drawableBatchesInTimeOrder(a, b),
     warnings: file.warnings,
     close: () => file.close(),
   };

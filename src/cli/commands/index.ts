@@ -6,3 +6,4 @@ import './convert';
 import './synth';
 import './rowIndex';
 import './query';
+import './analyze';

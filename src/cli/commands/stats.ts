@@ -109,7 +109,7 @@ async function streamStats(path: string, args: ParsedArgs): Promise<RangeStats> 
   if (args.flags.has('--approximate')) throw new UsageError('--approximate needs a SLOG-2 file (preview shadows)');
   const trace = await openTrace(path);
   try {
-    const lineIDMaps: readonly LineIDMap[] = 'lineIDMaps' in trace && Array.isArray(trace.lineIDMaps) ? (trace.lineIDMaps as LineIDMap[]) : [];
+    const lineIDMaps: readonly LineIDMap[] = trace.lineIDMaps;
     const whole = args.values.has('--from') && args.values.has('--to') ? ([0, 0] as const) : (await trace.info()).timeRange;
     const range = resolveRange(args, whole);
     const stats = await computeRangeStats(
