@@ -5,6 +5,7 @@
  */
 import type { CategoryInfo } from '../../src/protocol/webview';
 import { adjustForBackground, cssRgba, parseCssColour, type Rgb } from './colour';
+import { textOn } from './drawStyle';
 
 export interface Palette {
   readonly background: Rgb;
@@ -15,6 +16,8 @@ export interface Palette {
   readonly rowAlt: string;
   readonly border: string;
   readonly accent: string;
+  /** Text on the accent colour. */
+  readonly accentForeground: string;
   readonly selection: string;
   readonly loading: string;
   readonly highContrast: boolean;
@@ -61,6 +64,7 @@ export function readPalette(categories: readonly CategoryInfo[], style: Category
     fill.set(c.index, cssRgba(rgb));
   }
   const fg = parseCssColour(foreground) ?? [200, 200, 200];
+  const accent = v('--vscode-focusBorder', '#007fd4');
   return {
     background,
     backgroundCss,
@@ -69,7 +73,8 @@ export function readPalette(categories: readonly CategoryInfo[], style: Category
     grid: cssRgba(fg, highContrast ? 0.35 : 0.12),
     rowAlt: cssRgba(fg, highContrast ? 0 : 0.035),
     border: v('--vscode-contrastBorder', '') || v('--vscode-editorWidget-border', cssRgba(fg, 0.3)),
-    accent: v('--vscode-focusBorder', '#007fd4'),
+    accent,
+    accentForeground: cssRgba(textOn(parseCssColour(accent) ?? [0, 127, 212])),
     selection: v('--vscode-editor-selectionBackground', 'rgba(38,79,120,0.5)'),
     loading: cssRgba(fg, 0.1),
     highContrast,
