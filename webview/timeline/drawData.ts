@@ -28,6 +28,9 @@ const BORDER_MIN_PX = 5;
 const MAX_LABELS = 4000;
 /** A parent's name goes into its own band above its children when the band is this tall. */
 const BAND_LABEL_MIN_PX = 12;
+/** Boxes at least this tall show their name near the top (TITLE_OFFSET_PX down), not centred. */
+const TITLE_BOX_MIN_PX = 28;
+const TITLE_OFFSET_PX = 10;
 
 export interface DataFrame {
   readonly drawn: number;
@@ -199,7 +202,8 @@ function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewp
     if (names && labels < MAX_LABELS && labelFits(Math.min(x1, w) - Math.max(x0, 0), bh)) {
       // a parent's name in its own band (above its children) when the band is tall enough
       const band = depth < maxNest ? (insets[depth + 1] ?? 0) - inset : 0;
-      const y = band >= BAND_LABEL_MIN_PX ? top + band / 2 : top + bh / 2;
+      // tall boxes carry their name as a title at the top, so their centre shows the pure fill
+      const y = band >= BAND_LABEL_MIN_PX ? top + band / 2 : bh >= TITLE_BOX_MIN_PX ? top + TITLE_OFFSET_PX : top + bh / 2;
       pending.push(Math.max(x0, 0), Math.min(x1, w), y, cat);
       labels++;
     }
