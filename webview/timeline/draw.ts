@@ -119,7 +119,7 @@ export function drawOverviewData(ctx: Ctx, w: number, h: number, scale: TimeScal
   ctx.drawImage(off, 0, 0, W, H);
 }
 
-/** Hover line with its time, the drag-select rectangle and the loading note. */
+/** The cursor line, the drag-select rectangle and the loading note. */
 export function drawOverlay(
   ctx: Ctx,
   w: number,
@@ -146,18 +146,9 @@ export function drawOverlay(
     ctx.fillText(`Δ ${formatTime(d, d / 10)}`, b + 4, 4);
   }
   if (hoverX !== undefined) {
+    // the cursor line; its time is on the axis (drawAxis)
     ctx.fillStyle = p.accent;
     ctx.fillRect(Math.round(hoverX), 0, 1, h);
-    const ticks = niceTicks(scale, 90);
-    const label = formatTime(scale.pxToTime(hoverX), ticks.step, ticks.step / 100);
-    ctx.textBaseline = 'top';
-    const tw = ctx.measureText(label).width;
-    const lx = hoverX + 6 + tw > w ? hoverX - 6 - tw : hoverX + 6;
-    ctx.fillStyle = p.backgroundCss;
-    ctx.fillRect(lx - 2, 2, tw + 4, 16);
-    ctx.fillStyle = p.foreground;
-    ctx.textAlign = 'left';
-    ctx.fillText(label, lx, 4);
   }
   if (note) {
     ctx.textBaseline = 'bottom';

@@ -27,7 +27,7 @@ const BORDER_MIN_PX = 5;
 /** At most this many names per frame (each is a fillText). */
 const MAX_LABELS = 4000;
 /** A parent's name goes into its own band above its children when the band is this tall. */
-const BAND_LABEL_MIN_PX = 12;
+const BAND_LABEL_MIN_PX = 8;
 /** Boxes at least this tall show their name near the top (TITLE_OFFSET_PX down), not centred. */
 const TITLE_BOX_MIN_PX = 28;
 const TITLE_OFFSET_PX = 10;
@@ -113,7 +113,10 @@ function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewp
   };
   let drawn = 0;
   let labels = 0;
-  const pending: number[] = []; // x0, x1, y, cat per name of the current depth
+  const pending: number[] = []; // x0, x1, y, cat, font px per name of the current depth
+  const fontPx = parseFloat(p.font) || 12;
+  const fontRest = p.font.replace(/^\s*[\d.]+px/, '');
+  let currentFont = fontPx;
 
   // Narrow states only mark their pixel columns (per visible slot, last one wins, as if
   // painted) and are then filled as runs of equal colour: a dense view costs at most one
@@ -148,8 +151,14 @@ function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewp
       columnMarks = 0;
     }
     // names of this depth, before the next depth paints over what it covers
-    for (let k = 0; k < pending.length; k += 4) {
+    for (let k = 0; k < pending.length; k += 5) {
       const cat = pending[k + 3]!;
+      const size = pending[k + 4]!;
+      if (size !== currentFont) {
+        ctx.font = `${size}px${fontRest}`;
+        fit.setFont(ctx.font);
+        currentFont = size;
+      }
       const text = fit.fit(names?.get(cat) ?? '', pending[k + 1]! - pending[k]!);
       if (text === undefined) continue;
       const rgb = p.fillRgb.get(cat);
@@ -158,6 +167,12 @@ function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewp
     }
     pending.length = 0;
     lastCat = Number.NaN;
+  };
+  const restoreFont = (): void => {
+    if (currentFont === fontPx) return;
+    ctx.font = p.font;
+    fit.setFont(p.font);
+    currentFont = fontPx;
   };
 
   ctx.textBaseline = 'middle';
@@ -200,15 +215,18 @@ function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewp
       ctx.strokeRect(Math.round(x0) + 0.5, Math.round(top) + 0.5, Math.max(1, Math.round(x1 - x0) - 1), Math.max(1, Math.round(bh) - 1));
     }
     if (names && labels < MAX_LABELS && labelFits(Math.min(x1, w) - Math.max(x0, 0), bh)) {
-      // a parent's name in its own band (above its children) when the band is tall enough
-      const band = depth < maxNest ? (insets[depth + 1] ?? 0) - inset : 0;
+      // a parent's name in its own band (above its children), in a smaller font if need be;
       // tall boxes carry their name as a title at the top, so their centre shows the pure fill
-      const y = band >= BAND_LABEL_MIN_PX ? top + band / 2 : bh >= TITLE_BOX_MIN_PX ? top + TITLE_OFFSET_PX : top + bh / 2;
-      pending.push(Math.max(x0, 0), Math.min(x1, w), y, cat);
+      const band = depth < maxNest ? (insets[depth + 1] ?? 0) - inset : 0;
+      const inBand = band >= BAND_LABEL_MIN_PX;
+      const size = inBand ? Math.min(fontPx, Math.floor(band)) : fontPx;
+      const y = inBand ? top + band / 2 : bh >= TITLE_BOX_MIN_PX ? top + TITLE_OFFSET_PX : top + bh / 2;
+      pending.push(Math.max(x0, 0), Math.min(x1, w), y, cat, size);
       labels++;
     }
   }
   flushDepth();
+  restoreFont();
   return drawn + drawShadowBoxes(ctx, w, x, rows, loaded, p, names, fit);
 }
 
