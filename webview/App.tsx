@@ -15,7 +15,7 @@ import { TimeslicePanel } from './Timeslice';
 import type { Timeslice } from './timeline/controller';
 
 const TIMELINE_LABEL =
-  'Trace timeline. W/S zoom, A/D pan, Shift+W/S row height (Ctrl/Cmd+wheel), H hides the row under the pointer, Shift+H shows all rows, drag a row label to move it, T timeslice, Home whole trace, Z undo zoom. Click selects (Ctrl/Cmd+click: go to source), Esc clears, F frames, period/comma next/previous on the row, Alt+Up/Down neighbouring row, E other end of an arrow, Ctrl/Cmd+drag selects a range';
+  'Trace timeline. W/S zoom, A/D pan, Shift+W/S row height (Ctrl/Cmd+wheel), H hides the row under the pointer, Shift+H shows all rows, drag a row label (or [ and ]) to move it, T timeslice, Home whole trace, Z undo zoom. Click selects (Ctrl/Cmd+click: go to source), Esc clears, F frames, period/comma next/previous on the row, Alt+Up/Down neighbouring row, E other end of an arrow, Ctrl/Cmd+drag selects a range';
 
 export function App() {
   const [init, setInit] = useState<InitMessage | undefined>(undefined);

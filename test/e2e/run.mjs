@@ -190,8 +190,6 @@ async function runUiSteps(workspace) {
     installedDir,
     workspace,
     server,
-    /** code-server's user-data dir (User/settings.json is applied live, e.g. the colour theme). */
-    userData: run.userData,
     outDir,
     log,
     url: workbenchUrl(server.url, workspace),

@@ -47,6 +47,7 @@ export interface DataOptions {
 
 let fitter: TextFitter | undefined;
 let raster: DensityRaster | undefined;
+let image: ImageData | undefined;
 let stripeCache: { colour: string; pattern: CanvasPattern | null } | undefined;
 
 /** A diagonal-stripe pattern marking areas whose data is still loading. */
@@ -306,7 +307,7 @@ function drawAggregated(ctx: Ctx, w: number, h: number, x: (o: number) => number
   const r = raster;
   r.clear();
   const n = paintDensity(r, x, rows, loaded, p);
-  const image = new ImageData(W, H);
+  if (image?.width !== W || image.height !== H) image = new ImageData(W, H);
   r.toRgba(image.data);
   const off = scratchCanvas(W, H);
   off.getContext('2d')!.putImageData(image, 0, 0);

@@ -5,7 +5,7 @@
  */
 import type { TimelineElements } from './elements';
 import { panBy, zoomAt, type TimeScale, type TimeWindow } from './timeScale';
-import { rowAt, slotAt, type RowViewport } from './rowLayout';
+import { rowAt, slotAt, slotOfRow, type RowViewport } from './rowLayout';
 import type { SelectionMove } from './picking';
 
 export const ZOOM_STEP = 1.6;
@@ -340,6 +340,15 @@ export class TimelineInput {
       case 'H':
         it.showAllRows();
         return true;
+      case '[':
+      case ']': {
+        // move the row under the pointer up / down by one
+        const rows = it.view().rows;
+        const slot = this.hoverRow === undefined ? -1 : slotOfRow(rows, this.hoverRow);
+        if (slot < 0) return false;
+        it.moveRow(this.hoverRow!, slot + (key === '[' ? -1 : 1));
+        return true;
+      }
       case 't':
       case 'T':
         it.toggleTimeslice();

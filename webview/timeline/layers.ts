@@ -6,6 +6,7 @@
  */
 import type { InitMessage, WebviewToHost } from '../../src/protocol/webview';
 import type { ArrowMode } from './drawArrows';
+import { rowPad } from './rowLayout';
 import type { LayerName } from './scheduler';
 import type { TimelineElements } from './elements';
 import type { WindowLoader } from './windowLoader';
@@ -141,6 +142,7 @@ export class TimelineLayers {
     ds.t1 = String(view.window.t1);
     ds.rowHeight = String(rows.rowHeight);
     ds.rowCount = String(rows.rowCount);
+    ds.rowPad = String(rowPad(rows.rowHeight));
     ds.rows = view.rows.customised ? view.rows.shownRows().join(',') : '';
     ds.maxNesting = String(loaded?.columns.header.maxNesting ?? '');
     ds.arrows = frame.arrows;

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { repoRoot } from '../lib/codeServer.mjs';
+import { selectors } from '../lib/workbench.mjs';
 
 const trace = 'user_states_4.slog2';
 const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet');
@@ -15,7 +16,7 @@ const YELLOW = [255, 255, 0]; // MPI_Barrier
 /** From test/fixtures/user_states_4.facts.json (slog2 samples). */
 const ALLREDUCE_RANK0 = [9.185700002944941e-5, 0.020490161999987322];
 const BARRIER_RANK1 = [0.02408022700001311, 0.10001058300008481];
-const THEMES = { dark: 'Default Dark Modern', light: 'Default Light Modern', hc: 'Default High Contrast' };
+const THEMES = { dark: 'Dark Modern', light: 'Light Modern', hc: 'Dark High Contrast' };
 
 async function geometry(frame) {
   return frame.locator('.timeline').evaluate((el) => ({ ...el.dataset, plotHeight: el.querySelector('.plot').clientHeight }));
@@ -59,22 +60,21 @@ function longestRun(px, rgb) {
   return best;
 }
 
-/** Writes a user setting (code-server applies settings.json changes live). */
-function setUserSetting(ctx, key, value) {
-  const file = path.join(ctx.userData, 'User', 'settings.json');
-  const s = JSON.parse(fs.readFileSync(file, 'utf8'));
-  if (value === undefined) delete s[key];
-  else s[key] = value;
-  fs.writeFileSync(file, JSON.stringify(s, null, 2));
-}
-
+/** Picks a colour theme in "Preferences: Color Theme" (Ctrl+K Ctrl+T) and waits for the webview to follow. */
 async function setTheme(ctx, frame, theme) {
-  setUserSetting(ctx, 'workbench.colorTheme', THEMES[theme]);
+  const { page } = ctx;
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+T');
+  const input = page.locator(selectors.quickInput);
+  await input.waitFor({ timeout: 10_000 });
+  await input.fill(THEMES[theme]);
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
   const cls = { dark: 'vscode-dark', light: 'vscode-light', hc: 'vscode-high-contrast' }[theme];
   for (let i = 0; i < 100; i++) {
     const has = await frame.locator('body').evaluate((b, c) => b.classList.contains(c), cls).catch(() => false);
-    if (has) return ctx.page.waitForTimeout(600);
-    await ctx.page.waitForTimeout(150);
+    if (has) return page.waitForTimeout(600);
+    await page.waitForTimeout(150);
   }
   throw new Error(`the webview did not switch to ${theme}`);
 }
@@ -173,17 +173,16 @@ export default [
             await frame.locator('button.rows-fit').click();
             await waitComplete(page, frame, (g) => Number(g.rowHeight) * Number(g.rowCount) <= g.plotHeight + 1, `${file} fitted`);
           }
-          for (const theme of ['dark', 'light', 'hc']) {
+          for (const theme of ['light', 'dark', 'hc']) {
             await setTheme(ctx, frame, theme);
             const g = await waitComplete(page, frame);
             await screenshot(`${shot}-${theme}`);
             log(`   ${shot}-${theme}: ${g.rowCount} rows of ${Number(g.rowHeight).toFixed(2)} px, arrows ${g.arrows}, ${g.drawables} drawables`);
           }
           if (fit) await frame.locator('button.rows-fit').click();
-          await setTheme(ctx, frame, 'dark');
+          await setTheme(ctx, frame, 'light');
         }
       } finally {
-        setUserSetting(ctx, 'workbench.colorTheme', undefined);
         await wb.closeAllEditors().catch(() => {});
       }
     },
