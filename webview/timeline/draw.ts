@@ -16,7 +16,9 @@ export { drawData, type DataFrame, type DataOptions } from './drawData';
 type Ctx = CanvasRenderingContext2D;
 
 /** Row labels are drawn one per row while rows are at least this tall, else as rank ranges. */
-const LABEL_ROW_MIN_PX = 11;
+const LABEL_ROW_MIN_PX = 9;
+/** Rows lower than this get their labels in a smaller font. */
+const LABEL_SMALL_BELOW_PX = 14;
 
 export function drawGrid(ctx: Ctx, w: number, h: number, scale: TimeScale, rows: RowViewport, p: Palette): void {
   ctx.fillStyle = p.backgroundCss;
@@ -74,6 +76,7 @@ export function drawLabels(ctx: Ctx, w: number, h: number, rows: RowViewport, la
       ctx.fillText(band.text, w - 8, Math.min(h - 6, Math.max(6, (band.y0 + band.y1) / 2)), w - 12);
     }
   } else {
+    if (rh < LABEL_SMALL_BELOW_PX) ctx.font = p.font.replace(/^\s*[\d.]+px/, `${Math.max(8, Math.floor(rh - 1))}px`);
     const { first, end } = visibleRows(rows);
     for (let s = first; s < end; s++) {
       const row = rowOfSlot(rows, s);

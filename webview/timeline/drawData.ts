@@ -22,8 +22,9 @@ type Ctx = CanvasRenderingContext2D;
 const COLUMN_RUN_MAX_PX = 4;
 /** Column marks store category + offset so that 0 means "nothing" (preview categories are −1…−3). */
 const CATEGORY_MARK_OFFSET = 1 << 20;
-/** Borders only on boxes at least this wide and tall. */
-const BORDER_MIN_PX = 5;
+/** Borders only on boxes at least this wide and tall (in thin rows they would be all one sees). */
+const BORDER_MIN_W_PX = 5;
+const BORDER_MIN_H_PX = 10;
 /** At most this many names per frame (each is a fillText). */
 const MAX_LABELS = 4000;
 /** A parent's name goes into its own band above its children when the band is this tall. */
@@ -210,7 +211,7 @@ function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewp
     const top = slot * rowH + top0 + inset;
     const bh = boxH - 2 * inset;
     ctx.fillRect(x0, top, x1 - x0, bh);
-    if (x1 - x0 >= BORDER_MIN_PX && bh >= BORDER_MIN_PX) {
+    if (x1 - x0 >= BORDER_MIN_W_PX && bh >= BORDER_MIN_H_PX) {
       ctx.strokeStyle = borderOf(cat, p.fillRgb.get(cat));
       ctx.lineWidth = 1;
       ctx.strokeRect(Math.round(x0) + 0.5, Math.round(top) + 0.5, Math.max(1, Math.round(x1 - x0) - 1), Math.max(1, Math.round(bh) - 1));
@@ -281,7 +282,7 @@ function drawShadowBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: Ro
         biggestH = band;
       }
     }
-    if (x1 - x0 >= 3) {
+    if (x1 - x0 >= 3 && bh >= BORDER_MIN_H_PX) {
       ctx.strokeStyle = outline;
       ctx.lineWidth = 1;
       ctx.strokeRect(Math.round(x0) + 0.5, Math.round(top) + 0.5, Math.max(1, Math.round(x1 - x0) - 1), Math.max(1, Math.round(bh) - 1));
