@@ -27,7 +27,8 @@ export class RowMemory {
     if (isDefault) delete all[uri];
     else all[uri] = { mapIndex: choice.mapIndex, ...(choice.rows ? { rows: [...choice.rows] } : {}), ...(choice.rowSizing !== undefined ? { rowSizing: choice.rowSizing } : {}), at: Date.now() };
     if (JSON.stringify(all[uri] ? { ...all[uri], at: 0 } : undefined) === before) return;
-    const keys = Object.keys(all).sort((a, b) => all[b]!.at - all[a]!.at);
+    const when = (k: string): number => (typeof all[k]?.at === 'number' ? all[k]!.at : 0);
+    const keys = Object.keys(all).sort((a, b) => when(b) - when(a));
     for (const k of keys.slice(MAX_TRACES)) delete all[k];
     void this.memento.update(KEY, all);
   }
