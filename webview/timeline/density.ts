@@ -135,20 +135,30 @@ export interface ArrowDensity {
   readonly max: number;
 }
 
+/** The arrow columns the density needs (the payload's arrows table). */
+export interface ArrowColumns {
+  readonly start: ArrayLike<number>;
+  readonly end: ArrayLike<number>;
+  readonly fromRow: ArrayLike<number>;
+  readonly toRow: ArrayLike<number>;
+  readonly count: ArrayLike<number>;
+  readonly flags: ArrayLike<number>;
+}
+
 /**
  * Arrow density per row block × time bin: each arrow adds its message count (1, or a preview
- * arrow's count) at its send end (block of its from-row, bin of its start) and at its receive end.
- * `yOf` maps a row of the Y map to its centre in the viewport (NaN when hidden).
+ * arrow's count: flag `shadowFlag`) at its send end (block of its from-row, bin of its start) and
+ * at its receive end. `x` maps a payload time offset to px; `rowY[row]` is the row's centre in the
+ * viewport (NaN when hidden). `skip(i)` leaves arrows out (hidden categories).
  */
 export function arrowDensity(
-  n: number,
-  xStart: (i: number) => number,
-  xEnd: (i: number) => number,
-  yFrom: (i: number) => number,
-  yTo: (i: number) => number,
-  weight: (i: number) => number,
+  a: ArrowColumns,
+  x: (offset: number) => number,
+  rowY: ArrayLike<number>,
   w: number,
   h: number,
+  shadowFlag: number,
+  skip?: (i: number) => boolean,
   binPx = 6,
   blockPx = 6,
 ): ArrowDensity {
@@ -156,16 +166,18 @@ export function arrowDensity(
   const rows = Math.max(1, Math.ceil(h / blockPx));
   const counts = new Float32Array(cols * rows);
   let max = 0;
-  const put = (x: number, y: number, k: number): void => {
-    if (!(x >= 0 && x < w && y >= 0 && y < h)) return;
-    const cell = Math.floor(y / blockPx) * cols + Math.floor(x / binPx);
-    const v = (counts[cell] = counts[cell]! + k);
-    if (v > max) max = v;
-  };
+  const n = a.start.length;
   for (let i = 0; i < n; i++) {
-    const k = Math.max(1, weight(i));
-    put(xStart(i), yFrom(i), k);
-    put(xEnd(i), yTo(i), k);
+    if (skip?.(i)) continue;
+    const k = (a.flags[i]! & shadowFlag) !== 0 ? Math.max(1, a.count[i]!) : 1;
+    for (let end = 0; end < 2; end++) {
+      const px = x(end === 0 ? a.start[i]! : a.end[i]!);
+      const py = rowY[end === 0 ? a.fromRow[i]! : a.toRow[i]!];
+      if (!(px >= 0 && px < w && py !== undefined && py >= 0 && py < h)) continue;
+      const cell = Math.floor(py / blockPx) * cols + Math.floor(px / binPx);
+      const v = (counts[cell] = counts[cell]! + k);
+      if (v > max) max = v;
+    }
   }
   return { cols, rows, binPx, blockPx, counts, max };
 }

@@ -22,6 +22,12 @@ export type ArrowMode = 'auto' | 'lines' | 'density' | 'off';
 
 /** Beyond this many arrows in view only the lines are drawn (no heads, no outline). */
 const MAX_ARROWS_WITH_HEADS = 20_000;
+/** Outlines double the stroking; beyond this many arrows the lines are too dense for them to matter. */
+const MAX_ARROWS_WITH_OUTLINE = 3_000;
+/** Opacity steps of the density marks (one batched fill per step). */
+const DENSITY_LEVELS = 8;
+/** Batch keys of preview arrows (real arrows are keyed by category, always < this). */
+const PREVIEW_KEY_BASE = 1 << 30;
 
 export function drawArrows(
   ctx: Ctx,
@@ -42,7 +48,7 @@ export function drawArrows(
   };
   const hiddenArrow = (i: number): boolean => p.hidden.has((ar.flags[i]! & FLAG_SHADOW) !== 0 ? PREVIEW_ARROW : ar.category[i]!);
   if (mode === 'density' || (mode === 'auto' && summariseArrows(countInView(ar, x, w), w, h))) {
-    return { drawn: drawDensity(ctx, w, h, x, yOf, loaded, p, hiddenArrow), mode: 'density' };
+    return { drawn: drawDensity(ctx, w, h, x, rows, loaded, p, hiddenArrow), mode: 'density' };
   }
   return { drawn: drawLines(ctx, w, h, x, rows, yOf, loaded, p, hiddenArrow), mode: 'lines' };
 }
@@ -57,38 +63,42 @@ function countInView(ar: LoadedWindow['columns']['arrows'], x: (o: number) => nu
   return n;
 }
 
-function drawDensity(ctx: Ctx, w: number, h: number, x: (o: number) => number, yOf: (row: number) => number, loaded: LoadedWindow, p: Palette, hidden: (i: number) => boolean): number {
+function drawDensity(ctx: Ctx, w: number, h: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette, hidden: (i: number) => boolean): number {
   const ar = loaded.columns.arrows;
-  const skip = (i: number): boolean => hidden(i);
-  const d = arrowDensity(
-    ar.start.length,
-    (i) => (skip(i) ? Number.NaN : x(ar.start[i]!)),
-    (i) => (skip(i) ? Number.NaN : x(ar.end[i]!)),
-    (i) => yOf(ar.fromRow[i]!),
-    (i) => yOf(ar.toRow[i]!),
-    (i) => ((ar.flags[i]! & FLAG_SHADOW) !== 0 ? ar.count[i]! : 1),
-    w,
-    h,
-  );
+  // centre of every row of the payload in the viewport (NaN when hidden)
+  const hd = loaded.columns.header;
+  const rowY = new Float32Array(Math.max(hd.rowEnd, 0)).fill(Number.NaN);
+  for (let r = hd.rowStart; r < hd.rowEnd; r++) {
+    const s = slotOfRow(rows, r);
+    if (s >= 0) rowY[r] = s * rows.rowHeight - rows.scrollPx + rows.rowHeight / 2;
+  }
+  const d = arrowDensity(ar, x, rowY, w, h, FLAG_SHADOW, p.hidden.size > 0 ? hidden : undefined);
   const rgb = p.fillRgb.get(PREVIEW_ARROW) ?? p.fillRgb.get(firstMessageCategory(loaded)) ?? ([255, 255, 255] as Rgb);
-  const outline = arrowOutline(rgb);
+  // a mark per cell (a short bar with a thin contrasting edge), alpha by log density quantised to
+  // DENSITY_LEVELS, so the whole summary is two fills per level
+  const levels: number[][] = Array.from({ length: DENSITY_LEVELS }, () => []);
   let drawn = 0;
-  // a mark per cell: a short bar with a thin contrasting edge, alpha by log density
   for (let row = 0; row < d.rows; row++) {
     for (let col = 0; col < d.cols; col++) {
       const n = d.counts[row * d.cols + col]!;
       if (n <= 0) continue;
-      const a = densityAlpha(n, d.max);
-      const cx = col * d.binPx + 1;
-      const cy = row * d.blockPx + d.blockPx / 2 - 1.5;
-      ctx.fillStyle = outline;
-      ctx.globalAlpha = a;
-      ctx.fillRect(cx - 0.5, cy - 0.5, d.binPx - 1, 4);
-      ctx.fillStyle = cssRgba(rgb);
-      ctx.fillRect(cx, cy, d.binPx - 2, 3);
+      const level = Math.min(DENSITY_LEVELS - 1, Math.floor(densityAlpha(n, d.max) * DENSITY_LEVELS));
+      levels[level]!.push(col * d.binPx + 1, row * d.blockPx + d.blockPx / 2 - 1.5);
       drawn++;
     }
   }
+  const outline = arrowOutline(rgb);
+  const fill = cssRgba(rgb);
+  levels.forEach((cells, level) => {
+    if (cells.length === 0) return;
+    ctx.globalAlpha = (level + 1) / DENSITY_LEVELS;
+    for (const [style, grow] of [[outline, 0.5], [fill, 0]] as const) {
+      ctx.fillStyle = style;
+      ctx.beginPath();
+      for (let k = 0; k < cells.length; k += 2) ctx.rect(cells[k]! - grow, cells[k + 1]! - grow, d.binPx - 2 + 2 * grow, 3 + 2 * grow);
+      ctx.fill();
+    }
+  });
   ctx.globalAlpha = 1;
   return drawn;
 }
@@ -124,7 +134,8 @@ function drawLines(
   const withHeads = ar.start.length <= MAX_ARROWS_WITH_HEADS;
   let maxCount = 1;
   for (let i = 0; i < ar.start.length; i++) if ((ar.flags[i]! & FLAG_SHADOW) !== 0 && ar.count[i]! > maxCount) maxCount = ar.count[i]!;
-  const batches = new Map<string, Batch>();
+  const batches = new Map<number, Batch>();
+  const withOutline = ar.start.length <= MAX_ARROWS_WITH_OUTLINE;
   const seen = new Set<number>();
   const { first } = visibleRows(rows);
   let drawn = 0;
@@ -149,20 +160,20 @@ function drawLines(
     const shadow = (ar.flags[i]! & FLAG_SHADOW) !== 0;
     const cat = shadow ? PREVIEW_ARROW : ar.category[i]!;
     const rgb = p.fillRgb.get(cat) ?? ([200, 200, 200] as Rgb);
-    let key: string;
-    let style: Omit<Batch, 'lines' | 'heads'>;
+    let key: number;
+    let width = 1.25;
+    let alpha = 1;
     if (shadow) {
       const s = previewArrowStyle(ar.count[i]!, maxCount);
-      const width = Math.round(s.width * 4) / 4;
-      const alpha = Math.round(s.alpha * 10) / 10;
-      key = `p${width}:${alpha}`;
-      style = { colour: cssRgba(rgb), outline: undefined, width, alpha };
-    } else {
-      key = `c${cat}`;
-      style = { colour: cssRgba(rgb), outline: withHeads ? arrowOutline(rgb) : undefined, width: 1.25, alpha: 1 };
-    }
+      width = Math.round(s.width * 4) / 4;
+      alpha = Math.round(s.alpha * 10) / 10;
+      key = PREVIEW_KEY_BASE + width * 400 + alpha * 10;
+    } else key = cat;
     let b = batches.get(key);
-    if (!b) batches.set(key, (b = { ...style, lines: [], heads: [] }));
+    if (!b) {
+      const outline = !shadow && withHeads && withOutline ? arrowOutline(rgb) : undefined;
+      batches.set(key, (b = { colour: cssRgba(rgb), outline, width, alpha, lines: [], heads: [] }));
+    }
     b.lines.push(x0, y0, x1, y1);
     const len = Math.hypot(x1 - x0, y1 - y0);
     if (withHeads && !shadow && len > 1.5 * head.length) b.heads.push(x1, y1, (x1 - x0) / len, (y1 - y0) / len);

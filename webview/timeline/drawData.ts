@@ -25,8 +25,8 @@ const CATEGORY_MARK_OFFSET = 1 << 20;
 /** Borders only on boxes at least this wide and tall (in thin rows they would be all one sees). */
 const BORDER_MIN_W_PX = 5;
 const BORDER_MIN_H_PX = 10;
-/** At most this many names per frame (each is a fillText). */
-const MAX_LABELS = 4000;
+/** At most this many names per frame (each fillText costs several µs). */
+const MAX_LABELS = 1500;
 /** A parent's name goes into its own band above its children when the band is this tall. */
 const BAND_LABEL_MIN_PX = 8;
 /** Boxes at least this tall show their name near the top (TITLE_OFFSET_PX down), not centred. */
@@ -116,6 +116,7 @@ function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewp
   let drawn = 0;
   let labels = 0;
   const pending: number[] = []; // x0, x1, y, cat, font px per name of the current depth
+  const pendingBorders = new Map<string, number[]>(); // colour → x, y, w, h of the current depth
   const fontPx = parseFloat(p.font) || 12;
   const fontRest = p.font.replace(/^\s*[\d.]+px/, '');
   let currentFont = fontPx;
@@ -151,6 +152,16 @@ function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewp
       }
       column.fill(0);
       columnMarks = 0;
+    }
+    // borders of this depth, one path per colour
+    for (const [colour, rects] of pendingBorders) {
+      if (rects.length === 0) continue;
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let k = 0; k < rects.length; k += 4) ctx.rect(rects[k]!, rects[k + 1]!, rects[k + 2]!, rects[k + 3]!);
+      ctx.stroke();
+      rects.length = 0;
     }
     // names of this depth, before the next depth paints over what it covers
     for (let k = 0; k < pending.length; k += 5) {
@@ -212,9 +223,10 @@ function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewp
     const bh = boxH - 2 * inset;
     ctx.fillRect(x0, top, x1 - x0, bh);
     if (x1 - x0 >= BORDER_MIN_W_PX && bh >= BORDER_MIN_H_PX) {
-      ctx.strokeStyle = borderOf(cat, p.fillRgb.get(cat));
-      ctx.lineWidth = 1;
-      ctx.strokeRect(Math.round(x0) + 0.5, Math.round(top) + 0.5, Math.max(1, Math.round(x1 - x0) - 1), Math.max(1, Math.round(bh) - 1));
+      const colour = borderOf(cat, p.fillRgb.get(cat));
+      let rects = pendingBorders.get(colour);
+      if (!rects) pendingBorders.set(colour, (rects = []));
+      rects.push(Math.round(x0) + 0.5, Math.round(top) + 0.5, Math.max(1, Math.round(x1 - x0) - 1), Math.max(1, Math.round(bh) - 1));
     }
     if (names && labels < MAX_LABELS && labelFits(Math.min(x1, w) - Math.max(x0, 0), bh)) {
       // a parent's name in its own band (above its children), in a smaller font if need be;

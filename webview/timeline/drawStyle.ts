@@ -24,7 +24,7 @@ export function borderFor(fill: Rgb, amount = 0.45): Rgb {
 
 export const ELLIPSIS = '…';
 /** Names are drawn only in boxes at least this wide and tall (px). */
-export const LABEL_MIN_WIDTH_PX = 18;
+export const LABEL_MIN_WIDTH_PX = 24;
 export const LABEL_MIN_HEIGHT_PX = 10;
 const LABEL_PAD_PX = 3;
 
@@ -33,15 +33,18 @@ const LABEL_PAD_PX = 3;
  * Prefix widths are estimated from the whole string's mean advance, then checked exactly.
  */
 export class TextFitter {
-  private readonly widths = new Map<string, number>();
-  private font = '';
+  /** Widths per font (a frame switches between a few fonts; each keeps its cache). */
+  private readonly byFont = new Map<string, Map<string, number>>();
+  private widths = new Map<string, number>();
   constructor(private readonly measure: (s: string) => number) {}
 
   setFont(font: string): void {
-    if (font !== this.font) {
-      this.widths.clear();
-      this.font = font;
+    let w = this.byFont.get(font);
+    if (!w) {
+      if (this.byFont.size > 16) this.byFont.clear();
+      this.byFont.set(font, (w = new Map()));
     }
+    this.widths = w;
   }
 
   width(s: string): number {

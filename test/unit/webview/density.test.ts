@@ -35,15 +35,18 @@ test('shadow colours mix by weight', () => {
 });
 
 test('arrow density counts both ends per row block × time bin', () => {
-  // two arrows from y=3 to y=15 at x 1 → 13, one preview arrow of 10 messages
-  const xs = [1, 1, 1];
-  const xe = [13, 13, 2];
-  const d = arrowDensity(3, (i) => xs[i]!, (i) => xe[i]!, () => 3, (i) => (i === 2 ? 3 : 15), (i) => (i === 2 ? 10 : 1), 18, 18);
+  // rows 0 and 1 centred at y = 3 and 15; two arrows 0 → 1 from x 1 to 13; one preview arrow of 10 messages 0 → 0
+  const a = { start: [1, 1, 1], end: [13, 13, 2], fromRow: [0, 0, 0], toRow: [1, 1, 0], count: [1, 1, 10], flags: [0, 0, 1] };
+  const d = arrowDensity(a, (o) => o, [3, 15], 18, 18, 1);
   assert.equal(d.cols, 3);
   assert.equal(d.counts[0], 1 + 1 + 10 + 10);
   assert.equal(d.counts[2 * 3 + 2], 2);
   assert.equal(d.max, 22);
   assert.ok(densityAlpha(1, 22) > 0.2 && densityAlpha(22, 22) === 0.95);
+  // a hidden row (NaN) and skipped arrows do not count
+  const hiddenRow = arrowDensity(a, (o) => o, [3, Number.NaN], 18, 18, 1, (i) => i === 2);
+  assert.equal(hiddenRow.counts[0], 2);
+  assert.equal(hiddenRow.max, 2);
 });
 
 test('labels of sub-pixel rows become rank ranges', () => {
