@@ -15,6 +15,8 @@ import { answerDetails, type DetailsAnnotator } from './detailsServer';
 import { SourceLinks } from './sourceLinks';
 import { CategoryColours } from './categoryColours';
 import { SearchServer } from './searchServer';
+import { RowMemory } from './rowMemory';
+import { defaultMapIndex, linesOfRows, rowsOfLines } from '../core/query/rows';
 import type { AnalysisClient } from '../worker/analysisClient';
 
 export const VIEW_TYPE = 'mpeTrace.timeline';
@@ -38,6 +40,8 @@ class TimelineEditor implements vscode.Disposable {
   painted: EditorReport['painted'];
   private ready = false;
   private pendingView: ViewState | undefined;
+  /** Line IDs of the rows a pending bookmark or link shows (turned into rows once the file is read). */
+  private pendingLines: readonly number[] | undefined;
   /** Categories hidden in this editor's legend (for bookmarks and links). */
   hiddenCategories: readonly number[] = [];
   /** The time range selected in this editor's timeline (the statistics panel follows it). */
@@ -56,6 +60,7 @@ class TimelineEditor implements vscode.Disposable {
     private readonly onRangeChanged: () => void,
     analysis: AnalysisClient | undefined,
     private readonly annotate: DetailsAnnotator | undefined,
+    private readonly rowMemory: RowMemory,
   ) {
     const webview = panel.webview;
     webview.options = webviewOptions(extensionUri);
@@ -92,11 +97,32 @@ class TimelineEditor implements vscode.Disposable {
     if (reveal !== undefined) queueMicrotask(() => this.revealLines(reveal.hit, reveal.from, reveal.to));
     const m = this.document.initOrStatus();
     if (m.kind === 'init') this.post({ kind: 'categoryColours', colours: this.colours.all() });
+    const rowChoice = m.kind === 'init' ? this.rowMemory.get(this.document.uri.toString()) : undefined;
     if (m.kind === 'init' && this.pendingView !== undefined) {
-      this.post({ ...m, initialView: this.pendingView });
-      this.post({ kind: 'showView', view: this.pendingView });
+      const view = this.withRows(this.pendingView, this.pendingLines);
+      this.post({ ...m, initialView: view, ...(rowChoice ? { rowChoice } : {}) });
+      this.post({ kind: 'showView', view });
       this.pendingView = undefined;
-    } else this.post(m);
+      this.pendingLines = undefined;
+    } else this.post(m.kind === 'init' && rowChoice ? { ...m, rowChoice } : m);
+  }
+
+  /** `view` showing the rows of `lines` (line IDs of a bookmark or link) in its map, when the file is read. */
+  private withRows(view: ViewState, lines: readonly number[] | undefined): ViewState {
+    const s = this.document.state;
+    if (lines === undefined || s.phase !== 'ready') return view;
+    const layout = s.layouts[view.mapIndex >= 0 ? view.mapIndex : defaultMapIndex(s.file.lineIDMaps)];
+    const rows = layout ? rowsOfLines(layout, lines) : [];
+    return rows.length > 0 ? { ...view, rows } : view;
+  }
+
+  /** Line IDs of the rows this editor shows, when some are hidden or moved (for bookmarks and links). */
+  shownLines(): number[] | undefined {
+    const s = this.document.state;
+    const v = this.viewState;
+    if (!v?.rows || s.phase !== 'ready') return undefined;
+    const layout = s.layouts[v.mapIndex];
+    return layout ? linesOfRows(layout, v.rows) : undefined;
   }
 
   get lastPayload(): PayloadInfo | undefined {
@@ -108,9 +134,12 @@ class TimelineEditor implements vscode.Disposable {
   }
 
   /** Moves this editor to `view` (after its init when it is not ready yet). */
-  showView(view: ViewState): void {
-    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view });
-    else this.pendingView = view;
+  showView(view: ViewState, lines?: readonly number[]): void {
+    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view: this.withRows(view, lines) });
+    else {
+      this.pendingView = view;
+      this.pendingLines = lines;
+    }
   }
 
   sendColours(): void {
@@ -139,6 +168,7 @@ class TimelineEditor implements vscode.Disposable {
         return;
       case 'viewState':
         this.viewState = m.state;
+        this.rowMemory.set(this.document.uri.toString(), { mapIndex: m.state.mapIndex, ...(m.state.rows ? { rows: m.state.rows } : {}), ...(m.state.rowSizing !== undefined ? { rowSizing: m.state.rowSizing } : {}) });
         return;
       case 'requestDetails':
         void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`), this.annotate).then((answer) => this.post(answer));
@@ -198,7 +228,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   /** Fires when the last-active timeline editor, or its document, changes. */
   readonly onDidChangeActiveTrace = this.activeChanged.event;
   /** Views requested by links for editors that are still opening. */
-  private readonly pendingViews = new Map<string, ViewState>();
+  private readonly pendingViews = new Map<string, { readonly view: ViewState; readonly lines?: readonly number[] }>();
+  private readonly rowMemory: RowMemory;
   readonly sourceLinks: SourceLinks;
   private readonly colours: CategoryColours;
 
@@ -220,6 +251,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   ) {
     this.sourceLinks = new SourceLinks(log);
     this.colours = new CategoryColours(context.workspaceState);
+    this.rowMemory = new RowMemory(context.workspaceState);
   }
 
   openCustomDocument(uri: vscode.Uri): TraceDocument {
@@ -243,12 +275,13 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       },
       this.analysis,
       this.annotate,
+      this.rowMemory,
     );
     this.editors.add(editor);
     const pending = this.pendingViews.get(document.uri.toString());
     if (pending) {
       this.pendingViews.delete(document.uri.toString());
-      editor.showView(pending);
+      editor.showView(pending.view, pending.lines);
     }
     const track = (): void => {
       if (panel.active && this.lastActive !== editor) {
@@ -347,15 +380,15 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
    * Opens `uri` in the timeline (or reveals it) at a time window and Y map — the target of
    * `vscode://` view links (src/host/uriHandler.ts).
    */
-  async openAt(uri: vscode.Uri, view: { readonly t0: number; readonly t1: number; readonly yMap?: number; readonly hidden?: readonly number[] }): Promise<void> {
+  async openAt(uri: vscode.Uri, view: { readonly t0: number; readonly t1: number; readonly yMap?: number; readonly hidden?: readonly number[]; readonly rows?: readonly number[] }): Promise<void> {
     const state: ViewState = { t0: view.t0, t1: view.t1, mapIndex: view.yMap ?? -1, scrollRow: 0, ...(view.hidden ? { hidden: view.hidden } : {}) };
     const existing = [...this.editors].find((e) => e.document.uri.toString() === uri.toString());
     if (existing) {
       existing.panel.reveal();
-      existing.showView(state);
+      existing.showView(state, view.rows);
       return;
     }
-    this.pendingViews.set(uri.toString(), state);
+    this.pendingViews.set(uri.toString(), view.rows ? { view: state, lines: view.rows } : { view: state });
     await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
   }
 
