@@ -43,6 +43,10 @@ export function openClogTrace(input: TraceInput): OpenedTrace {
     get warnings() {
       return warnings;
     },
+    /** The timeline maps the conversion built (empty until the pass has run). */
+    get lineIDMaps() {
+      return summary?.lineIDMaps ?? [];
+    },
     async info() {
       if (summary === undefined) await run(Infinity, -Infinity);
       return traceInfoFromSummary(summary!);

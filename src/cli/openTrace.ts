@@ -9,7 +9,7 @@ import type { ByteSource } from '../core/bytes/byteSource';
 import { FormatError } from '../core/bytes/formatError';
 import { slog2TraceInfo } from '../core/info/slog2Info';
 import type { TraceInfo } from '../core/info/traceInfo';
-import type { Category, Drawable } from '../core/model/types';
+import type { Category, Drawable, LineIDMap } from '../core/model/types';
 import { looksLikeSlog2 } from '../core/formats/slog2/header';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
@@ -23,6 +23,8 @@ export type TraceFormat = TraceInfo['format'];
 export interface OpenedTrace {
   readonly format: TraceFormat;
   readonly categories: ReadonlyMap<number, Category>;
+  /** Timeline maps (row labels); a stream's are complete once its drawables have been read. */
+  readonly lineIDMaps?: readonly LineIDMap[];
   info(): Promise<TraceInfo>;
   /** Real drawables intersecting [t0, t1] (closed), in increasing start time. */
   drawables(t0: number, t1: number): AsyncIterable<Drawable>;
@@ -54,6 +56,7 @@ export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
   return {
     format: 'slog2',
     categories: file.categories,
+    lineIDMaps: file.lineIDMaps,
     info: () => slog2TraceInfo(file),
     drawables: (t0, t1) => file.drawablesInTimeOrder(t0, t1),
     warnings: file.warnings,

@@ -4,3 +4,4 @@ import './dump';
 import './stats';
 import './convert';
 import './synth';
+import './diff';
