@@ -8,6 +8,8 @@ import { registerConvertCommand } from './host/convertCommand';
 import { registerStatsView } from './host/statsView';
 import { Bookmarks, registerBookmarkCommands } from './host/bookmarkCommands';
 import { AnalysisClient } from './worker/analysisClient';
+import { CompareController } from './host/compare/compareController';
+import { CompareViewProvider } from './host/compare/compareView';
 
 export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   const log = vscode.window.createOutputChannel('MPE Trace Viewer', { log: true });
@@ -34,7 +36,10 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
         ),
     },
   });
-  return makeTestApi(traceEditors);
+  const compare = new CompareController(traceEditors, analysis, log);
+  compare.register(context);
+  CompareViewProvider.register(context, compare, traceEditors.sourceLinks);
+  return makeTestApi(traceEditors, compare);
 }
 
 export function deactivate(): void {}

@@ -118,7 +118,7 @@ export function App() {
           setSearchStatus((st) => ({ ...st, matches: m.matches }));
           return;
         case 'showView':
-          c.showView(m.view);
+          c.showView(m.view, m.sync === true);
           if (m.view.hidden) setHidden(new Set(m.view.hidden));
           return;
         case 'categoryColours':

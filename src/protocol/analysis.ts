@@ -8,6 +8,7 @@
 import type { Drawable } from '../core/model/types';
 import type { SearchQuery } from '../core/search/matcher';
 import type { RangeStats } from '../core/stats/types';
+import type { FullRunProfile } from '../core/compare/profile';
 
 /** A search query as it crosses the boundary (sets become arrays). */
 export type WireSearchQuery = Omit<SearchQuery, 'rows' | 'unsearchable'> & {
@@ -57,6 +58,15 @@ export interface OrdinalRequest {
   readonly drawable: Drawable;
 }
 
+/** What a run comparison needs of one run: statistics, per-site numbers and iterations of [t0, t1]. */
+export interface ProfileRequest {
+  readonly kind: 'profile';
+  readonly id: number;
+  readonly path: string;
+  readonly range: readonly [number, number];
+  readonly marker?: string;
+}
+
 /** Stop request `id` (its answer is an `error` with reason `cancelled`). */
 export interface CancelRequest {
   readonly kind: 'cancel';
@@ -70,7 +80,7 @@ export interface ForgetRequest {
   readonly path: string;
 }
 
-export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | CancelRequest | ForgetRequest;
+export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | ProfileRequest | CancelRequest | ForgetRequest;
 
 //#endregion
 
@@ -111,6 +121,12 @@ export interface OrdinalDone {
   readonly ordinal: number;
 }
 
+export interface ProfileDone {
+  readonly kind: 'profile';
+  readonly id: number;
+  readonly profile: FullRunProfile;
+}
+
 /** `format`: the file is damaged (message names file and offset); `query`: a bad search query. */
 export interface AnalysisError {
   readonly kind: 'error';
@@ -119,12 +135,12 @@ export interface AnalysisError {
   readonly message: string;
 }
 
-export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | AnalysisError;
+export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | ProfileDone | AnalysisError;
 
 //#endregion
 
-const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'cancel', 'forget']);
-const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'error']);
+const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'profile', 'cancel', 'forget']);
+const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'profile', 'error']);
 
 export function isHostToAnalysis(m: unknown): m is HostToAnalysis {
   if (typeof m !== 'object' || m === null) return false;

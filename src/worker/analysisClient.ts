@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Drawable } from '../core/model/types';
 import type { RangeStats } from '../core/stats/types';
+import type { FullRunProfile } from '../core/compare/profile';
 import {
   isAnalysisToHost,
   type AnalysisToHost,
@@ -69,6 +70,13 @@ export class AnalysisClient {
 
   ordinal(path: string, query: WireSearchQuery, drawable: Drawable, options: { signal?: AbortSignal } = {}): Promise<number> {
     return this.request({ kind: 'ordinal', id: 0, path, query, drawable }, options).then((m) => (m as { ordinal: number }).ordinal);
+  }
+
+  /** Statistics, per-site numbers and iterations of one run (for a comparison). */
+  profile(path: string, range: readonly [number, number], options: { signal?: AbortSignal; marker?: string } = {}): Promise<FullRunProfile> {
+    return this.request({ kind: 'profile', id: 0, path, range, ...(options.marker !== undefined ? { marker: options.marker } : {}) }, options).then(
+      (m) => (m as { profile: FullRunProfile }).profile,
+    );
   }
 
   /** The file changed or closed: the worker drops its open reader. */

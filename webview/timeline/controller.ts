@@ -392,11 +392,15 @@ export class TimelineController {
     this.viewChanged();
   }
 
-  /** A view from the host (a link): Y map (when valid) and window, recorded in the history. */
-  showView(v: ViewState): void {
+  /**
+   * A view from the host: Y map (when valid) and window. A link's view is recorded in the history;
+   * a synchronised one (the other editor of a comparison moved) is not, and brings the row scroll too.
+   */
+  showView(v: ViewState, sync = false): void {
     if (!this.init) return;
     if (v.mapIndex >= 0 && v.mapIndex < this.init.yMaps.length) this.setMap(v.mapIndex);
-    this.setWindow({ t0: v.t0, t1: v.t1 });
+    this.setWindow({ t0: v.t0, t1: v.t1 }, !sync);
+    if (sync && Number.isFinite(v.scrollRow)) this.scrollRows(v.scrollRow * ROW_HEIGHT_PX - this.scrollPx);
   }
 
   setMap(i: number): void {

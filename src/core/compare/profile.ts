@@ -26,6 +26,8 @@ export interface ProfileOptions {
 
 export interface FullRunProfile extends RunProfile {
   readonly iterations: Iterations;
+  /** Start of each category's first instance in the range, by category name (alignment by an instance). */
+  readonly firstStarts: Readonly<Record<string, number>>;
 }
 
 export async function profileRun(
@@ -40,6 +42,10 @@ export async function profileRun(
   const sites = new SiteStatsAccumulator(m, range);
   const naming = rowNaming(m.lineIDMaps);
   const iterations = new IterationCollector({ categories: m.categories, labelOf: naming.labelOf });
+  const firstByCategory = new Map<number, number>();
+  const noteFirst = (category: number, t: number): void => {
+    if (t >= range[0] && t <= range[1] && !(t >= (firstByCategory.get(category) ?? Infinity))) firstByCategory.set(category, t);
+  };
   let lo = Infinity;
   let hi = -Infinity;
   async function* tee(): AsyncGenerator<Drawable> {
@@ -48,6 +54,8 @@ export async function profileRun(
       const d = next.value;
       if (d.earliest < lo) lo = d.earliest;
       if (d.latest > hi) hi = d.latest;
+      if (d.kind === 'composite') for (const p of d.primitives) noteFirst(p.category, p.earliest);
+      else noteFirst(d.category, d.earliest);
       sites.add(d);
       if (d.earliest <= range[1] && d.latest >= range[0]) iterations.add(d);
       yield d;
@@ -58,5 +66,10 @@ export async function profileRun(
   // An open range (a stream whose extent is known only at its end) reports the extent it saw.
   const open = !Number.isFinite(range[0]) || !Number.isFinite(range[1]);
   const stats = open && lo <= hi ? { ...computed, range: [Math.max(lo, range[0]), Math.min(hi, range[1])] as const } : computed;
-  return { stats, sites: sites.result(), iterations: iterations.result(options.marker) };
+  const firstStarts: Record<string, number> = {};
+  for (const [category, t] of firstByCategory) {
+    const name = m.categories.get(category)?.name;
+    if (name !== undefined && !(t >= (firstStarts[name] ?? Infinity))) firstStarts[name] = t;
+  }
+  return { stats, sites: sites.result(), iterations: iterations.result(options.marker), firstStarts };
 }
