@@ -135,3 +135,24 @@ test('mpe-trace diff --json: documented keys, names matched by name, a category 
   const bad = runCli(['diff', fixture('user_states_4.slog2')]);
   assert.equal(bad.status, 2);
 });
+
+test('mpe-trace diff of a CLOG2 with its SLOG-2 converted by mpe-trace convert: all zeros, by category, site and rank', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-diff-'));
+  try {
+    const out = path.join(dir, 'us.slog2');
+    const conv = runCli(['convert', fixture('user_states_4.clog2'), '-o', out]);
+    assert.equal(conv.status, 0, conv.stderr);
+    const r = runCli(['diff', fixture('user_states_4.clog2'), out, '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const doc = JSON.parse(r.stdout) as Record<'categories' | 'sites' | 'ranks', { delta: number; countA: number; countB: number }[]>;
+    assert.ok(doc.sites.length >= 6, 'our converter keeps the source locations');
+    for (const key of ['categories', 'sites', 'ranks'] as const) {
+      for (const row of doc[key]) {
+        assert.equal(row.countA, row.countB, `${key} ${JSON.stringify(row)}`);
+        assert.ok(Math.abs(row.delta) < 1e-9, `${key} ${JSON.stringify(row)}`);
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
