@@ -68,6 +68,7 @@ test('cancelling a worker conversion rejects with "cancelled" and leaves no file
   await synthesizeClog2File(big, { ranks: 8, bytes: 40e6, srcloc: true, seed: 7 });
   const output = path.join(out, 'c.slog2');
   let run: ReturnType<typeof startConversion> | undefined;
+  // eslint-disable-next-line prefer-const -- the progress callback refers to `run`, which may be called before it is assigned
   run = startConversion(workerJs, { input: big, output, force: false }, () => run?.cancel());
   await assert.rejects(run.done, (e: unknown) => e instanceof ConversionFailed && e.reason === 'cancelled');
   assert.deepEqual(fs.readdirSync(out), []);

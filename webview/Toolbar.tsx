@@ -1,0 +1,96 @@
+// The timeline's toolbar: whole/undo/redo/zoom, the window's from/to fields, the Y map, bookmarks,
+// link, search and legend toggles, the selected range and the reader's warnings.
+import { useEffect, useState } from 'preact/hooks';
+import type { InitMessage } from '../src/protocol/webview';
+import type { TimelineController, ViewSummary } from './timeline/controller';
+import { ZOOM_STEP } from './timeline/input';
+import { formatDuration, parseTime } from './timeline/timeScale';
+import { postToHost } from './host';
+
+export function Toolbar(props: {
+  init: InitMessage | undefined;
+  summary: ViewSummary | undefined;
+  controller: TimelineController | undefined;
+  legend: boolean;
+  toggleLegend: () => void;
+  openSearch: () => void;
+}) {
+  const { init, summary, controller: c } = props;
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [bad, setBad] = useState(false);
+  useEffect(() => {
+    if (summary) {
+      setFrom(String(Number(summary.view.t0.toPrecision(12))));
+      setTo(String(Number(summary.view.t1.toPrecision(12))));
+      setBad(false);
+    }
+  }, [summary?.view.t0, summary?.view.t1]);
+  const apply = (e: Event) => {
+    e.preventDefault();
+    const t0 = parseTime(from);
+    const t1 = parseTime(to);
+    if (t0 === undefined || t1 === undefined || !(t1 > t0)) return setBad(true);
+    c?.setWindow({ t0, t1 });
+  };
+  const disabled = !init || !c;
+  return (
+    <form class="toolbar" onSubmit={apply}>
+      <button type="button" disabled={disabled} title="Whole trace (Home)" onClick={() => c?.showAll()}>⤢</button>
+      <button type="button" disabled={disabled || !summary?.canUndo} title="Undo zoom (Z)" onClick={() => c?.undo()}>↶</button>
+      <button type="button" disabled={disabled || !summary?.canRedo} title="Redo zoom (Shift+Z)" onClick={() => c?.redo()}>↷</button>
+      <button type="button" disabled={disabled} title="Zoom out (S, -)" onClick={() => c?.zoomCentre(1 / ZOOM_STEP)}>−</button>
+      <button type="button" disabled={disabled} title="Zoom in (W, +)" onClick={() => c?.zoomCentre(ZOOM_STEP)}>+</button>
+      <label class={bad ? 'bad' : ''}>
+        from <input aria-label="window start" value={from} onInput={(e) => setFrom((e.target as HTMLInputElement).value)} size={14} />
+      </label>
+      <label class={bad ? 'bad' : ''}>
+        to <input aria-label="window end" value={to} onInput={(e) => setTo((e.target as HTMLInputElement).value)} size={14} />
+      </label>
+      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us, ns)">Go</button>
+      <span class="span">{summary ? formatDuration(summary.view.t1 - summary.view.t0) : ''}</span>
+      <label>
+        rows{' '}
+        <select aria-label="Y map" disabled={disabled} value={String(summary?.mapIndex ?? init?.defaultMap ?? 0)} onChange={(e) => c?.setMap(Number((e.target as HTMLSelectElement).value))}>
+          {init?.yMaps.map((m, i) => (
+            <option value={String(i)} key={i}>
+              {m.title} ({m.rows.length})
+            </option>
+          ))}
+        </select>
+      </label>
+      <span class="lod" title="Tree depth read: 0 = every drawable, higher = summarised (shadows)">
+        {summary?.lowestDepth !== undefined ? (summary.lowestDepth === 0 ? 'exact' : `summary level ${summary.lowestDepth}`) : ''}
+        {summary?.loading ? ' · loading…' : ''}
+      </span>
+      <button type="button" class="bookmark-add" disabled={disabled} title="Add a bookmark for this window (Ctrl/Cmd+Alt+B)" onClick={() => postToHost({ kind: 'runCommand', command: 'addBookmark' })}>
+        Bookmark
+      </button>
+      <button type="button" class="bookmark-go" disabled={disabled} title="Go to a bookmark…" onClick={() => postToHost({ kind: 'runCommand', command: 'goToBookmark' })}>
+        Bookmarks…
+      </button>
+      <button type="button" class="copy-link" disabled={disabled} title="Copy a vscode:// link to this view" onClick={() => postToHost({ kind: 'runCommand', command: 'copyViewLink' })}>
+        Link
+      </button>
+      <button type="button" class="search-toggle" disabled={disabled} title="Search (Ctrl/Cmd+F)" onClick={props.openSearch}>
+        Search
+      </button>
+      <button type="button" class="legend-toggle" disabled={disabled} aria-pressed={props.legend} title="Legend: categories, colours, visible / searchable" onClick={props.toggleLegend}>
+        Legend
+      </button>
+      {summary?.range && (
+        <span class="range" title="Selected range (Ctrl/Cmd+drag in the timeline; the Statistics view shows it)">
+          range {formatDuration(summary.range[1] - summary.range[0])}
+          <button type="button" class="range-clear" title="Clear the selected range (Esc)" onClick={() => c?.setRange(undefined)}>
+            ✕
+          </button>
+        </span>
+      )}
+      {init && init.warnings.length > 0 && (
+        <span class="warn" title={init.warnings.join('\n')}>
+          ⚠ {init.warnings.length}
+        </span>
+      )}
+    </form>
+  );
+}
