@@ -16,7 +16,7 @@ async function waitFor(predicate, what, ms = 60000) {
   }
 }
 
-const close = (x, y, span) => Math.abs(x - y) <= Math.max(1e-12, span * 1e-6);
+const near = (x, y, span) => Math.abs(x - y) <= Math.max(1e-12, span * 1e-6);
 
 suite('compare two runs', () => {
   let api;
@@ -57,7 +57,7 @@ suite('compare two runs', () => {
       if (!va || !vb) return false;
       const span = vb.t1 - vb.t0;
       const shift = api.compare().shift;
-      return close(va.t0 + shift, vb.t0, span) && close(va.t1 + shift, vb.t1, span) && span < 0.5 * (report.iterations.b.at(-1) - report.iterations.b[0]);
+      return near(va.t0 + shift, vb.t0, span) && near(va.t1 + shift, vb.t1, span) && span < 0.5 * (report.iterations.b.at(-1) - report.iterations.b[0]);
     }, 'A to follow the zoom in B', 20000);
     // Align by iteration 5 (index 4): the iteration starts at the same fraction of both windows.
     api.alignCompare({ mode: 'iteration', iteration: 4 });
@@ -67,7 +67,7 @@ suite('compare two runs', () => {
       if (!va || !vb) return false;
       const xa = (it.a[4] - va.t0) / (va.t1 - va.t0);
       const xb = (it.b[4] - vb.t0) / (vb.t1 - vb.t0);
-      return Math.abs(xa - xb) < 1e-6 && close(api.compare().shift, it.b[4] - it.a[4], 1);
+      return Math.abs(xa - xb) < 1e-6 && near(api.compare().shift, it.b[4] - it.a[4], 1);
     }, 'iteration 5 of both at the same x', 20000);
   });
 });
