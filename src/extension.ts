@@ -9,6 +9,8 @@ import { registerStatsView } from './host/statsView';
 import { Bookmarks, registerBookmarkCommands } from './host/bookmarkCommands';
 import { AnalysisClient } from './worker/analysisClient';
 import { registerTraceAnalysis } from './host/traceAnalysisCommands';
+import { CompareController } from './host/compare/compareController';
+import { CompareViewProvider } from './host/compare/compareView';
 
 export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   const log = vscode.window.createOutputChannel('MPE Trace Viewer', { log: true });
@@ -37,7 +39,10 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
         ),
     },
   });
-  return makeTestApi(traceEditors, traceAnalysis.analysis);
+  const compare = new CompareController(traceEditors, analysis, log);
+  compare.register(context);
+  CompareViewProvider.register(context, compare, traceEditors.sourceLinks);
+  return makeTestApi(traceEditors, traceAnalysis.analysis, compare);
 }
 
 export function deactivate(): void {}

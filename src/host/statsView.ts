@@ -62,7 +62,7 @@ export interface StatsViewOptions {
 }
 
 /** The path a worker can open, when the trace is a file on disk read through a FileSource. */
-function localPathOf(file: StatsTraceFile): string | undefined {
+export function localPathOf(file: StatsTraceFile): string | undefined {
   const source = (file as { readonly source?: unknown }).source;
   return source instanceof FileSource ? source.name : undefined;
 }

@@ -32,7 +32,7 @@ export interface EditorReport {
   readonly lastSourceOpen: string | undefined;
 }
 
-class TimelineEditor implements vscode.Disposable {
+export class TimelineEditor implements vscode.Disposable {
   private readonly server: WindowServer;
   private readonly search: SearchServer;
   private readonly disposables: vscode.Disposable[] = [];
@@ -48,6 +48,9 @@ class TimelineEditor implements vscode.Disposable {
   range: readonly [number, number] | undefined;
   /** What the last "Go to source" did (for tests): `uri:line` or the reason it did not open. */
   lastSourceOpen: string | undefined;
+  private readonly viewChanged = new vscode.EventEmitter<ViewState>();
+  /** The webview reported a new view (window, map, row scroll): a comparison mirrors it. */
+  readonly onDidChangeView = this.viewChanged.event;
 
   constructor(
     readonly document: TraceDocument,
@@ -142,6 +145,27 @@ class TimelineEditor implements vscode.Disposable {
     }
   }
 
+  /** A link from a side panel: highlight, show the row of `lineID`, or select and frame a drawable. */
+  link(message: LinkMessage, lineID?: number): void {
+    this.panel.reveal(undefined, true);
+    if (lineID === undefined) return this.post(message);
+    const s = this.document.state;
+    if (s.phase !== 'ready') return;
+    const map = this.viewState?.mapIndex ?? -1;
+    const layout = s.layouts[map] ?? s.layouts[0];
+    const row = layout?.rowOfLine.get(lineID);
+    if (row === undefined) return;
+    const topology = message.reveal ? s.file.categories.get(message.reveal.category)?.topology : undefined;
+    if (message.reveal) this.post({ ...message, reveal: { ...message.reveal, drawable: topology ?? 'state', row, toRow: row } });
+    else this.post({ ...message, revealRow: row });
+  }
+
+  /** Mirrors the other editor of a comparison: not recorded in the zoom history. */
+  syncView(view: ViewState): void {
+    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view, sync: true });
+    else this.pendingView = view;
+  }
+
   sendColours(): void {
     if (this.ready) this.post({ kind: 'categoryColours', colours: this.colours.all() });
   }
@@ -169,6 +193,7 @@ class TimelineEditor implements vscode.Disposable {
       case 'viewState':
         this.viewState = m.state;
         this.rowMemory.set(this.document.uri.toString(), { mapIndex: m.state.mapIndex, ...(m.state.rows ? { rows: m.state.rows } : {}), ...(m.state.rowSizing !== undefined ? { rowSizing: m.state.rowSizing } : {}) });
+        this.viewChanged.fire(m.state);
         return;
       case 'requestDetails':
         void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`), this.annotate).then((answer) => this.post(answer));
@@ -214,6 +239,7 @@ class TimelineEditor implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.viewChanged.dispose();
     this.server.cancel();
     this.search.close();
     for (const d of this.disposables) d.dispose();
@@ -227,6 +253,9 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   private readonly activeChanged = new vscode.EventEmitter<void>();
   /** Fires when the last-active timeline editor, or its document, changes. */
   readonly onDidChangeActiveTrace = this.activeChanged.event;
+  private readonly editorCreated = new vscode.EventEmitter<TimelineEditor>();
+  /** Fires for every new timeline editor (a comparison waits for the one it opened). */
+  readonly onDidCreateEditor = this.editorCreated.event;
   /** Views requested by links for editors that are still opening. */
   private readonly pendingViews = new Map<string, { readonly view: ViewState; readonly lines?: readonly number[] }>();
   private readonly rowMemory: RowMemory;
@@ -238,6 +267,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     context.subscriptions.push(
       provider.sourceLinks,
       provider.activeChanged,
+      provider.editorCreated,
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, { supportsMultipleEditorsPerDocument: true }),
     );
     return provider;
@@ -278,6 +308,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       this.rowMemory,
     );
     this.editors.add(editor);
+    this.editorCreated.fire(editor);
     const pending = this.pendingViews.get(document.uri.toString());
     if (pending) {
       this.pendingViews.delete(document.uri.toString());
@@ -319,18 +350,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   /** Links from the statistics panel into the last-active timeline of `uri`. */
   link(uri: vscode.Uri, message: LinkMessage, lineID?: number): void {
     const e = this.lastActive?.document.uri.toString() === uri.toString() ? this.lastActive : [...this.editors].find((x) => x.document.uri.toString() === uri.toString());
-    if (e === undefined) return;
-    e.panel.reveal(undefined, true);
-    if (lineID === undefined) return e.post(message);
-    const s = e.document.state;
-    if (s.phase !== 'ready') return;
-    const map = e.viewState?.mapIndex ?? -1;
-    const layout = s.layouts[map] ?? s.layouts[0];
-    const row = layout?.rowOfLine.get(lineID);
-    if (row === undefined) return;
-    const topology = message.reveal ? s.file.categories.get(message.reveal.category)?.topology : undefined;
-    if (message.reveal) e.post({ ...message, reveal: { ...message.reveal, drawable: topology ?? 'state', row, toRow: row } });
-    else e.post({ ...message, revealRow: row });
+    e?.link(message, lineID);
   }
 
   /** Posts a message to every ready editor of `uri` whose document is at `generation` (analysis overlays). */
@@ -363,6 +383,12 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   activeEditor(): TimelineEditor | undefined {
     for (const e of this.editors) if (e.panel.active) return e;
     return undefined;
+  }
+
+  /** The open timeline editors of `uri` (most recently active first when known). */
+  editorsOf(uri: vscode.Uri): TimelineEditor[] {
+    const all = [...this.editors].filter((e) => e.document.uri.toString() === uri.toString());
+    return all.sort((a, b) => Number(b === this.lastActive) - Number(a === this.lastActive));
   }
 
   reports(): EditorReport[] {

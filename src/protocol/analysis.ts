@@ -9,6 +9,7 @@ import type { AnalysisResult } from '../core/analysis/types';
 import type { Drawable } from '../core/model/types';
 import type { SearchQuery } from '../core/search/matcher';
 import type { RangeStats } from '../core/stats/types';
+import type { FullRunProfile } from '../core/compare/profile';
 
 /** A search query as it crosses the boundary (sets become arrays). */
 export type WireSearchQuery = Omit<SearchQuery, 'rows' | 'unsearchable'> & {
@@ -68,6 +69,15 @@ export interface WaitsRequest {
   readonly maxInstances: number;
 }
 
+/** What a run comparison needs of one run: statistics, per-site numbers and iterations of [t0, t1]. */
+export interface ProfileRequest {
+  readonly kind: 'profile';
+  readonly id: number;
+  readonly path: string;
+  readonly range: readonly [number, number];
+  readonly marker?: string;
+}
+
 /** Stop request `id` (its answer is an `error` with reason `cancelled`). */
 export interface CancelRequest {
   readonly kind: 'cancel';
@@ -81,7 +91,7 @@ export interface ForgetRequest {
   readonly path: string;
 }
 
-export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | WaitsRequest | CancelRequest | ForgetRequest;
+export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | WaitsRequest | ProfileRequest | CancelRequest | ForgetRequest;
 
 //#endregion
 
@@ -128,6 +138,12 @@ export interface WaitsDone {
   readonly result: AnalysisResult;
 }
 
+export interface ProfileDone {
+  readonly kind: 'profile';
+  readonly id: number;
+  readonly profile: FullRunProfile;
+}
+
 /** `format`: the file is damaged (message names file and offset); `query`: a bad search query. */
 export interface AnalysisError {
   readonly kind: 'error';
@@ -136,12 +152,12 @@ export interface AnalysisError {
   readonly message: string;
 }
 
-export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | WaitsDone | AnalysisError;
+export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | WaitsDone | ProfileDone | AnalysisError;
 
 //#endregion
 
-const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'waits', 'cancel', 'forget']);
-const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'waits', 'error']);
+const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'cancel', 'forget']);
+const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'error']);
 
 export function isHostToAnalysis(m: unknown): m is HostToAnalysis {
   if (typeof m !== 'object' || m === null) return false;

@@ -96,10 +96,14 @@ export interface CommandMessage {
   readonly command: 'zoomIn' | 'zoomOut' | 'home' | 'undoZoom' | 'redoZoom' | 'find' | 'findNext' | 'findPrevious';
 }
 
-/** Show this view (a `vscode://` link to an already open trace); recorded in the zoom history. */
+/**
+ * Show this view: a `vscode://` link to an already open trace (recorded in the zoom history), or,
+ * with `sync`, the other editor of a comparison moved (not recorded; row scroll included).
+ */
 export interface ShowViewMessage {
   readonly kind: 'showView';
   readonly view: ViewState;
+  readonly sync?: boolean;
 }
 
 /** A source location the host may open: `siteId` is all the webview can send back. */

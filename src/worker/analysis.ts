@@ -11,6 +11,7 @@ import { compileQuery, type SearchQuery } from '../core/search/matcher';
 import { countMatches, findNext, matchOrdinal } from '../core/search/treeSearch';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { computeRangeStats } from '../core/stats/compute';
+import { profileRun } from '../core/compare/profile';
 import { nodeBatches } from '../core/stats/nodeBatches';
 import { FileSource } from '../io/fileSource';
 import { isHostToAnalysis, type AnalysisToHost, type HostToAnalysis, type WireSearchQuery } from '../protocol/analysis';
@@ -117,6 +118,15 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
         },
       );
       post({ kind: 'waits', id: m.id, result });
+      return;
+    }
+    if (m.kind === 'profile') {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const profile = await profileRun(() => file, yielding(file.drawablesInTimeOrder(m.range[0], m.range[1], { signal })), m.range, {
+        signal,
+        ...(m.marker !== undefined ? { marker: m.marker } : {}),
+      });
+      post({ kind: 'profile', id: m.id, profile });
       return;
     }
     const compiled = compileQuery(toQuery(m.query), file.categories);

@@ -255,9 +255,9 @@ export class TimelineController {
     this.view.setWindow(w, record);
   }
 
-  /** A view from the host (a link): Y map (when valid) and window, recorded in the history. */
-  showView(v: ViewState): void {
-    this.view.showView(v);
+  /** A view from the host: a link's (recorded in the zoom history) or, with `sync`, a comparison's. */
+  showView(v: ViewState, sync = false): void {
+    this.view.showView(v, sync);
   }
 
   setMap(i: number): void {

@@ -7,3 +7,4 @@ import './synth';
 import './rowIndex';
 import './query';
 import './analyze';
+import './diff';
