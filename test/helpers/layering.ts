@@ -16,6 +16,7 @@ const CORE = [
   'core/bytes',
   'core/model',
   ...allFormats,
+  'core/formats/detectFormat',
   'core/info',
   'core/index',
   'core/query',
@@ -42,14 +43,17 @@ const types = (rooms: readonly string[]): Record<string, Arrow> => Object.fromEn
 export const ALLOWED: Record<string, Record<string, Arrow>> = {
   'core/bytes': {},
   'core/model': values(['core/bytes']),
-  'core/formats/convert': { ...values(['core/bytes', 'core/model']), ...types(formats('clog2')) },
+  // The conversion summary names each input format's own facts (types only).
+  'core/formats/convert': { ...values(['core/bytes', 'core/model']), ...types(formats('clog2', 'alog', 'slog1')) },
   'core/formats/clog2': values(['core/bytes', 'core/model', ...formats('convert')]),
   'core/formats/clog': values(['core/bytes', 'core/model', ...formats('convert', 'clog2')]),
   'core/formats/srcloc': values(['core/bytes', 'core/model', ...formats('slog2')]),
   'core/formats/slog2': values(['core/bytes', 'core/model', ...formats('convert', 'srcloc')]),
   'core/formats/alog': values(['core/bytes', 'core/model', ...formats('convert')]),
   'core/formats/slog1': values(['core/bytes', 'core/model', ...formats('convert')]),
-  'core/info': values(['core/bytes', 'core/model', ...allFormats]),
+  // Which format a file's first bytes are: asks every format's own sniffer.
+  'core/formats/detectFormat': values(['core/bytes', 'core/model', ...allFormats]),
+  'core/info': values(['core/bytes', 'core/model', ...allFormats, 'core/formats/detectFormat']),
   'core/index': values(['core/bytes', 'core/model', ...allFormats]),
   'core/stats': values(['core/bytes', 'core/model', ...allFormats]),
   'core/search': values(['core/bytes', 'core/model', ...allFormats]),

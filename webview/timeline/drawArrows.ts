@@ -6,8 +6,7 @@
  * aggregated) they are summarised instead: message density per row block × time bin, drawn as
  * small marks on the rows' centre lines.
  */
-import { FLAG_SHADOW } from '../../src/protocol/wire';
-import { PREVIEW_ARROW, PREVIEW_EVENT } from '../../src/core/model/types';
+import { FLAG_SHADOW, PREVIEW_ARROW, PREVIEW_EVENT } from '../../src/protocol/wire';
 import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
 import { cssRgba, type Rgb } from './colour';

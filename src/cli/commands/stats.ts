@@ -29,7 +29,7 @@ import { openTraceInput } from '../../io/traceInput';
 import { bundledConverterScript, convertFile } from '../../convert/convertJob';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
 import { looksLikeSlog1 } from '../../core/formats/slog1/header';
-import { previewStatisticsTable } from '../../core/formats/slog1/previewTable';
+import { previewStatisticsTable } from '../slog1PreviewTable';
 import { Slog1File } from '../../core/formats/slog1/slog1File';
 import { openByteSource, openSlog2ByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';

@@ -4,8 +4,8 @@
  * means four ranks spent the whole bin in that state. What Jumpshot-3's preview window plotted;
  * `mpe-trace stats FILE.slog --preview` prints it.
  */
-import type { Table } from '../../stats/tables';
-import type { Slog1PreviewStatistics } from './facts';
+import type { Table } from '../core/stats/tables';
+import type { Slog1PreviewStatistics } from '../core/formats/slog1/facts';
 
 export function previewStatisticsTable(stats: Slog1PreviewStatistics): Table {
   const width = (stats.end - stats.start) / stats.bins;
