@@ -13,10 +13,10 @@ import type { Category, Drawable } from '../core/model/types';
 import { looksLikeSlog2 } from '../core/formats/slog2/header';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
+import { openSlog1ByteSource } from '../io/slog1Source';
 import { gunzipToMemory, hasGzipMagic } from '../io/gzip';
 import { openTraceInput } from '../io/traceInput';
 import { conversionTrace, openClogTrace } from './openClogTrace';
-import { looksLikeSlog1 } from '../core/formats/slog1/header';
 import { convertSlog1 } from '../core/formats/slog1/convertSlog1';
 import { Slog1File } from '../core/formats/slog1/slog1File';
 
@@ -72,7 +72,6 @@ export async function openSlog1Trace(source: ByteSource): Promise<OpenedTrace> {
   return conversionTrace('slog1', async () => convertSlog1(file, { name: source.name }), () => file.close());
 }
 
-registerTraceOpener('slog1', looksLikeSlog1, openSlog1Trace);
 
 /** Decompressed gzip input is held in memory; refuse beyond this. */
 const MAX_GUNZIPPED_BYTES = 2 ** 31;
@@ -95,6 +94,15 @@ export async function openTrace(path: string): Promise<OpenedTrace> {
   // CLOG2 / CLOG are read as a stream (gzip decompressed on the fly), everything else by position.
   const input = await openTraceInput(path);
   if (input.format === 'clog2' || input.format === 'clog' || input.format === 'alog') return openClogTrace(input);
+  if (input.format === 'slog1') {
+    await input.file.close();
+    const slog1 = await openSlog1ByteSource(path);
+    if (slog1 === undefined) throw new FormatError(path, 0, 'not a SLOG-1 file');
+    return openSlog1Trace(slog1).catch(async (e: unknown) => {
+      await slog1.close();
+      throw e;
+    });
+  }
   await input.file.close();
   const source = await openByteSource(path);
   try {

@@ -12,6 +12,7 @@ import { convertSlog1Source } from '../core/formats/slog1/convertSlog1';
 import { convertClogFormat } from '../core/info/clogInfo';
 import { FileSource } from '../io/fileSource';
 import { gunzipChunks, gunzipToMemory, hasGzipMagic } from '../io/gzip';
+import { MAX_GUNZIPPED_SLOG1_BYTES } from '../io/slog1Source';
 import { peekChunks } from '../io/traceInput';
 
 export interface ConversionInputOptions {
@@ -75,8 +76,6 @@ async function* readAhead(chunks: ByteChunks): AsyncGenerator<Uint8Array> {
   }
 }
 
-/** Gzip'd SLOG-1 is decompressed into memory (it needs positional reads); refuse beyond this. */
-const MAX_GUNZIPPED_SLOG1_BYTES = 2 ** 31;
 
 /** The file for positional reads; closing it is left to the caller (it closes `file`). */
 function borrowed(file: FileSource): ByteSource {
