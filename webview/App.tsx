@@ -147,6 +147,17 @@ export function App() {
         <div class={`status status-${status.phase}`} role="status">
           {status.message}
           {status.progress !== undefined && <progress max={1} value={status.progress} />}
+          {status.offerOtherEditor && (
+            <span class="other-editor">
+              {' '}
+              <button type="button" onClick={() => postToHost({ kind: 'openOtherEditor', how: 'pick' })}>
+                Open With…
+              </button>{' '}
+              <button type="button" onClick={() => postToHost({ kind: 'openOtherEditor', how: 'text' })}>
+                Open as Text
+              </button>
+            </span>
+          )}
         </div>
       )}
       <div class="main-row">

@@ -24,7 +24,7 @@ export type DocumentState =
   | { readonly phase: 'opening' }
   | { readonly phase: 'converting'; readonly progress: number; readonly message: string }
   | { readonly phase: 'ready'; readonly file: Slog2File; readonly layouts: readonly RowLayout[]; readonly openMs: number }
-  | { readonly phase: 'error' | 'unsupported'; readonly message: string };
+  | { readonly phase: 'error' | 'unsupported'; readonly message: string; readonly offerOtherEditor?: boolean };
 
 /** Built payloads kept per document (shared by its editors). */
 const WINDOW_CACHE_ENTRIES = 48;
@@ -113,9 +113,8 @@ export class TraceDocument implements vscode.CustomDocument {
       const message = e instanceof Error ? e.message : String(e);
       const unsupported = e instanceof ConversionUnavailableError || e instanceof TooLargeError || e instanceof NotSlog1Error;
       this.generationValue++;
-      this.setState({ phase: unsupported ? 'unsupported' : 'error', message });
-      if (e instanceof NotSlog1Error) void offerOtherEditor(this.uri, message);
-      else if (!unsupported) void vscode.window.showErrorMessage(`MPE Trace Viewer: cannot open ${displayName(this.uri)}: ${message}`);
+      this.setState({ phase: unsupported ? 'unsupported' : 'error', message, ...(e instanceof NotSlog1Error ? { offerOtherEditor: true } : {}) });
+      if (!unsupported) void vscode.window.showErrorMessage(`MPE Trace Viewer: cannot open ${displayName(this.uri)}: ${message}`);
     }
   }
 
@@ -172,7 +171,7 @@ export class TraceDocument implements vscode.CustomDocument {
       case 'converting':
         return { kind: 'status', phase: 'converting', message: s.message, progress: s.progress };
       default:
-        return { kind: 'status', phase: s.phase, message: s.message };
+        return { kind: 'status', phase: s.phase, message: s.message, ...(s.offerOtherEditor ? { offerOtherEditor: true } : {}) };
     }
   }
 
@@ -191,10 +190,3 @@ export class TraceDocument implements vscode.CustomDocument {
   }
 }
 
-/** A `.slog` that is not SLOG-1: offer the editor picker or the text editor instead. */
-async function offerOtherEditor(uri: vscode.Uri, message: string): Promise<void> {
-  const choice = await vscode.window.showInformationMessage(message, 'Open With…', 'Open as Text');
-  // The picker acts on the active editor, which is this one showing the message.
-  if (choice === 'Open With…') await vscode.commands.executeCommand('workbench.action.reopenWithEditor', uri);
-  else if (choice === 'Open as Text') await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
-}

@@ -201,6 +201,12 @@ export class TimelineEditor implements vscode.Disposable {
       case 'legendState':
         this.hiddenCategories = [...m.hidden];
         return;
+      case 'openOtherEditor':
+        // "Open With…" acts on the active editor: this one.
+        this.panel.reveal(undefined, false);
+        if (m.how === 'text') void vscode.commands.executeCommand('vscode.openWith', this.document.uri, 'default');
+        else void vscode.commands.executeCommand('workbench.action.reopenWithEditor');
+        return;
       case 'runCommand':
         this.panel.reveal(undefined, false);
         void vscode.commands.executeCommand(`mpeTrace.${m.command}`);
