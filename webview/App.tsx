@@ -87,6 +87,8 @@ export function App() {
         return;
       case 'showView':
         return c.showView(m.view);
+      case 'details':
+        return c.onDetails(m);
     }
   }
 
