@@ -7,8 +7,8 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { ConvertResult } from '../protocol/worker';
-import { ConversionFailed, startConversion, type ConversionRequest } from '../worker/client';
-import { defaultOutputPath } from '../worker/convertJob';
+import { ConversionFailed, startConversion, type ConversionRequest } from '../worker/conversionClient';
+import { defaultOutputPath } from '../convert/convertJob';
 
 export const CONVERT_COMMAND = 'mpeTrace.convertToSlog2';
 const TIMELINE_VIEW_TYPE = 'mpeTrace.timeline';

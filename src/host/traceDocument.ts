@@ -9,8 +9,9 @@ import * as vscode from 'vscode';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { LruCache } from '../core/query/windowKey';
 import { rowLayoutOf, type RowLayout } from '../core/query/rows';
-import { describeDocument, prewarmTopNodes } from '../core/query/windowService';
-import type { InitMessage, StatusMessage } from '../protocol/webview';
+import { prewarmTopNodes } from '../core/query/windowService';
+import { describeTrace } from '../core/query/describe';
+import { initMessage, type InitMessage, type StatusMessage } from '../protocol/webview';
 import type { WireWindow } from '../protocol/wire';
 import { openSlog2 } from './openSlog2';
 import { cachedSlog2For, ConversionUnavailableError, findCachedSlog2, type ConversionJob } from './clogConversion';
@@ -163,7 +164,7 @@ export class TraceDocument implements vscode.CustomDocument {
     const s = this.stateValue;
     switch (s.phase) {
       case 'ready':
-        return describeDocument(s.file, s.layouts, this.generationValue, displayName(this.uri));
+        return initMessage(describeTrace(s.file, s.layouts), this.generationValue, displayName(this.uri));
       case 'opening':
         return { kind: 'status', phase: 'opening', message: `Opening ${displayName(this.uri)}…` };
       case 'converting':

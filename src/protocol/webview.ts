@@ -5,43 +5,14 @@
  */
 import type { WireWindow } from './wire';
 import type { DrawableDescription, DrawableRef } from '../core/query/details';
+import type { TraceDescription } from '../core/query/describe';
+import type { WindowRequest } from '../core/query/windowRequest';
 
 export type { DrawableRef } from '../core/query/details';
-
-/** What the webview needs to know about a category to draw and label it. */
-export interface CategoryInfo {
-  readonly index: number;
-  readonly name: string;
-  readonly topology: 'event' | 'state' | 'arrow';
-  readonly rgba: readonly [number, number, number, number];
-  readonly width: number;
-  /** Whole-trace figures from the file's category summaries (seconds), when it has them. */
-  readonly summary?: { readonly count: number; readonly inclusive: number; readonly exclusive: number };
-}
+export type { CategoryInfo, TraceDescription, YMapInfo } from '../core/query/describe';
+export type { WindowRequest } from '../core/query/windowRequest';
 
 export type Rgb = readonly [number, number, number];
-
-/** One Y-axis view ("Process View", …) as rows: row i is labelled `rows[i]`. */
-export interface YMapInfo {
-  readonly title: string;
-  readonly columns: readonly string[];
-  readonly rows: readonly string[];
-}
-
-/** The requested window: visible span plus what the webview wants fetched around it. */
-export interface WindowRequest {
-  /** Fetched span, absolute seconds (already quantised + over-fetched by the webview, see windowKey.ts). */
-  readonly t0: number;
-  readonly t1: number;
-  /** Row range [rowStart, rowEnd) in the chosen map. */
-  readonly rowStart: number;
-  readonly rowEnd: number;
-  readonly mapIndex: number;
-  /** Canvas width in device-independent pixels of the VISIBLE span (drives the level of detail). */
-  readonly pixelWidth: number;
-  /** Visible span in seconds (pixelWidth covers this much time). */
-  readonly visibleSpan: number;
-}
 
 export type WindowChannel = 'main' | 'overview';
 
@@ -58,19 +29,17 @@ export interface ViewState {
 //#region host → webview
 
 /** The document is (re)loaded: drop every cached window and start over with this generation. */
-export interface InitMessage {
+export interface InitMessage extends TraceDescription {
   readonly kind: 'init';
   readonly generation: number;
   readonly fileName: string;
-  readonly timeRange: readonly [number, number];
-  readonly categories: readonly CategoryInfo[];
-  readonly yMaps: readonly YMapInfo[];
-  /** Index of the Y map to show first (Process View when present). */
-  readonly defaultMap: number;
-  readonly treeDepth: number;
-  readonly warnings: readonly string[];
   /** Restore this state when the webview has none of its own (e.g. a `vscode://` link). */
   readonly initialView?: ViewState;
+}
+
+/** The `init` message of a described trace (the host adds the generation and the name shown). */
+export function initMessage(description: TraceDescription, generation: number, fileName: string): InitMessage {
+  return { kind: 'init', generation, fileName, ...description };
 }
 
 /** The document is not (yet) viewable: opening, converting (with progress 0..1) or failed. */

@@ -4,12 +4,11 @@
  * pixel range, decimation of sub-pixel states per (row, depth, pixel column), and colour changes
  * only when the category changes.
  */
-import { FLAG_SHADOW } from '../../src/protocol/wire';
+import { FLAG_SHADOW, PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../src/protocol/wire';
 import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
 import { TimeScale, formatTime, niceTicks } from './timeScale';
 import { nestingInset, rowTop, visibleRows, type RowViewport } from './rowLayout';
-import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../src/core/model/types';
 
 type Ctx = CanvasRenderingContext2D;
 

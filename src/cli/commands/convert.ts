@@ -1,5 +1,5 @@
 /** `mpe-trace convert IN.clog2|IN.clog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]` */
-import { bundledConverterScript, convertFile, defaultOutputPath } from '../../worker/convertJob';
+import { bundledConverterScript, convertFile, defaultOutputPath } from '../../convert/convertJob';
 import { intOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
 

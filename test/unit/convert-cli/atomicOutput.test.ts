@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TargetExistsError, writeAtomically } from '../../../src/io/atomicWrite';
-import { convertFile } from '../../../src/worker/convertJob';
+import { convertFile } from '../../../src/convert/convertJob';
 import { fixture } from '../../helpers/paths';
 import { runCli } from '../cli/runCli';
 

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
-import { ConversionFailed, startConversion } from '../../../src/worker/client';
-import { convertFile } from '../../../src/worker/convertJob';
+import { ConversionFailed, startConversion } from '../../../src/worker/conversionClient';
+import { convertFile } from '../../../src/convert/convertJob';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { fixture } from '../../helpers/paths';
 import { bundleNode } from '../../helpers/bundle';
@@ -20,7 +20,7 @@ process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 /** dist/worker.js and, next to it as in dist/, the converter thread it starts (dist/converter.js). */
 function buildWorker(): string {
   bundleNode('src/worker/converter.ts', path.join(dir, 'converter.js'));
-  return bundleNode('src/worker/main.ts', path.join(dir, 'worker.js'));
+  return bundleNode('src/worker/conversionWorker.ts', path.join(dir, 'worker.js'));
 }
 
 const workerJs = buildWorker();
@@ -68,6 +68,7 @@ test('cancelling a worker conversion rejects with "cancelled" and leaves no file
   await synthesizeClog2File(big, { ranks: 8, bytes: 40e6, srcloc: true, seed: 7 });
   const output = path.join(out, 'c.slog2');
   let run: ReturnType<typeof startConversion> | undefined;
+  // eslint-disable-next-line prefer-const -- the progress callback refers to `run`, which may be called before it is assigned
   run = startConversion(workerJs, { input: big, output, force: false }, () => run?.cancel());
   await assert.rejects(run.done, (e: unknown) => e instanceof ConversionFailed && e.reason === 'cancelled');
   assert.deepEqual(fs.readdirSync(out), []);

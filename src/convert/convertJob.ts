@@ -13,7 +13,7 @@ import type { ConversionSummary } from '../core/formats/convert/result';
 import { conversionTrailer, writeConversion, writeDrawableBatches, type ConversionWriteSummary } from '../core/formats/slog2/writer/writeConversion';
 import { writeAtomically } from '../io/atomicWrite';
 import { openConversionInput } from './conversionInput';
-import { ConverterThread } from './converterClient';
+import { ConverterThread } from './converterThread';
 
 export interface ConvertJobOptions {
   readonly childrenPerNode?: number;
