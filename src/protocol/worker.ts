@@ -1,6 +1,6 @@
 /**
- * The host ↔ worker-thread protocol for CLOG2/CLOG → SLOG-2 conversion (src/worker/main.ts runs
- * the job; src/worker/client.ts drives it from the extension host). Every message has a
+ * The host ↔ worker-thread protocol for CLOG2/CLOG → SLOG-2 conversion (src/worker/conversionWorker.ts runs
+ * the job; src/worker/conversionClient.ts drives it from the extension host). Every message has a
  * string-literal `kind` and the `id` of the job it belongs to, so one worker can serve several
  * jobs in turn and late messages of a finished job are recognisable.
  */
