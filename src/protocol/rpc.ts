@@ -6,6 +6,16 @@
  * Pure: no Node or DOM API, so it runs in the host, workers, webviews and tests.
  */
 
+/** An error that says why in a word (`reason`), for callers that branch on it. */
+export class ReasonedError<R extends string> extends Error {
+  constructor(
+    readonly reason: R,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export type RpcFailureReason = 'cancelled' | 'superseded' | 'timeout' | 'failed';
 
 /** Why a call ended without an answer (or with the peer's error, mapped by the caller). */

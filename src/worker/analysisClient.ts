@@ -17,16 +17,10 @@ import {
   type HostToAnalysis,
   type WireSearchQuery,
 } from '../protocol/analysis';
-import { RpcChannel } from '../protocol/rpc';
+import { ReasonedError, RpcChannel } from '../protocol/rpc';
 
-export class AnalysisFailed extends Error {
-  constructor(
-    readonly reason: 'cancelled' | 'format' | 'query' | 'failed',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AnalysisFailed';
-  }
+export class AnalysisFailed extends ReasonedError<'cancelled' | 'format' | 'query' | 'failed'> {
+  override readonly name = 'AnalysisFailed';
 }
 
 export interface AnalysisOptions {

@@ -7,6 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { removeStrayTempFiles } from '../io/atomicWrite';
+import { ReasonedError } from '../protocol/rpc';
 import { isWorkerToHost, type ConvertResult, type ConvertStart, type HostToWorker, type WorkerToHost } from '../protocol/worker';
 
 export interface ConversionRequest {
@@ -25,14 +26,8 @@ export interface ConversionLimits {
 /** The writer needs tree depth × leaf size plus open drawables; 1 GiB leaves a wide margin. */
 const DEFAULT_MAX_HEAP_MB = 1024;
 
-export class ConversionFailed extends Error {
-  constructor(
-    readonly reason: 'cancelled' | 'exists' | 'input' | 'failed',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ConversionFailed';
-  }
+export class ConversionFailed extends ReasonedError<'cancelled' | 'exists' | 'input' | 'failed'> {
+  override readonly name = 'ConversionFailed';
 }
 
 export interface RunningConversion {

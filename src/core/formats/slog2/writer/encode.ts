@@ -7,7 +7,7 @@ import { topologyCode } from '../../../model/types';
 import { ByteWriter, encodedString } from './byteWriter';
 import { HEADER_BYTES } from '../header';
 import { NODE_HEADER_BYTES } from '../treeNode';
-import { TREEDIR_ENTRY_BYTES } from '../treeDir';
+import { TREEDIR_ENTRY_BYTES, type TreeDirEntry } from '../treeDir';
 import { compareInclRatio, compareShadows, STATE, type ShadowRecord, type NodeShadows } from './shadows';
 
 export const VERSION = 'SLOG 2.0.6';
@@ -163,14 +163,7 @@ export function encodeLineIDMaps(maps: readonly LineIDMap[]): Uint8Array {
   return w.bytes;
 }
 
-export interface TreeDirEntry {
-  readonly depth: number;
-  readonly xpos: number;
-  readonly earliest: number;
-  readonly latest: number;
-  readonly fptr: number;
-  readonly size: number;
-}
+export type { TreeDirEntry } from '../treeDir';
 
 /** TreeDir (§6), sorted like the reference: depth descending, then xpos ascending. */
 export function encodeTreeDir(entries: readonly TreeDirEntry[]): Uint8Array {
