@@ -46,6 +46,7 @@ export function describeError(e: unknown): string {
   if (e instanceof TargetExistsError) return `${e.path}: already exists (use --force to overwrite it)`;
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err.code === 'string' && typeof err.path === 'string') {
+    if (err.message.startsWith(`${err.path}: `)) return err.message;
     return `${err.path}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EEXIST' ? 'already exists' : err.message}`;
   }
   return `mpe-trace: ${err instanceof Error ? err.message : String(e)}`;

@@ -17,7 +17,7 @@ import { FileSource } from '../../src/io/fileSource';
 import { synthesizeClog2File } from '../../src/io/synthFile';
 import { AnalysisClient } from '../../src/worker/analysisClient';
 import { startConversion } from '../../src/worker/client';
-import { convertFile } from '../../src/worker/convertJob';
+import { convertFile } from '../../src/convert/convertJob';
 
 const root = process.env.MPE_TRACE_ROOT ?? process.cwd();
 const clogMB = Number(process.env.MPE_BENCH_LAG_CLOG2_MB ?? 300);

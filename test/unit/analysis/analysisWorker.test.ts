@@ -120,3 +120,24 @@ test('WorkerSearchSession gives the same matches, order and "n of m" as the in-p
     await f.close();
   }
 });
+
+test('wait states from the worker equal the in-process analysis (ring_p2p_4), cancellation works', async () => {
+  const { analyzeTrace } = await import('../../../src/core/analysis/analyze');
+  const file = fixture('ring_p2p_4.slog2');
+  const fromWorker = await client.waits(file, { maxInstances: 1000 });
+  const f = await Slog2File.open(await FileSource.open(file));
+  try {
+    const local = await analyzeTrace(
+      { categories: f.categories, lineIDMaps: f.lineIDMaps, range: f.timeRange, batches: (t0, t1) => f.drawableBatchesInTimeOrder(t0, t1) },
+      { maxInstances: 1000 },
+    );
+    assert.deepEqual(fromWorker, local);
+  } finally {
+    await f.close();
+  }
+  assert.equal(fromWorker.problems[0]?.kind, 'receive-before-send');
+  const controller = new AbortController();
+  const pending = client.waits(bigrun, { signal: controller.signal });
+  controller.abort();
+  await assert.rejects(pending, (e: unknown) => e instanceof AnalysisFailed && e.reason === 'cancelled');
+});

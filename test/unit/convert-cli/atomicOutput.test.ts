@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TargetExistsError, writeAtomically } from '../../../src/io/atomicWrite';
-import { convertFile } from '../../../src/worker/convertJob';
+import { convertFile } from '../../../src/convert/convertJob';
 import { fixture } from '../../helpers/paths';
 import { runCli } from '../cli/runCli';
 
@@ -78,7 +78,7 @@ test('a failing producer leaves neither target nor temporary file', async () => 
   // Not a trace: refused before anything is created.
   const bogus = path.join(dir, 'bogus.clog2');
   fs.writeFileSync(bogus, 'hello, not a trace at all, just some text padding it to a few dozen bytes');
-  await assert.rejects(convertFile(bogus, target), /not a CLOG2 or CLOG trace/);
+  await assert.rejects(convertFile(bogus, target), /not a CLOG2, CLOG, ALOG or SLOG-1 trace/);
   assert.deepEqual(fs.readdirSync(dir), ['bogus.clog2']);
   fs.rmSync(dir, { recursive: true });
 });

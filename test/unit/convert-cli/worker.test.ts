@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ConversionFailed, startConversion } from '../../../src/worker/client';
-import { convertFile } from '../../../src/worker/convertJob';
+import { convertFile } from '../../../src/convert/convertJob';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { fixture } from '../../helpers/paths';
 import { bundleNode } from '../../helpers/bundle';
@@ -48,6 +48,7 @@ test('cancelling a worker conversion rejects with "cancelled" and leaves no file
   await synthesizeClog2File(big, { ranks: 8, bytes: 40e6, srcloc: true, seed: 7 });
   const output = path.join(out, 'c.slog2');
   let run: ReturnType<typeof startConversion> | undefined;
+  // eslint-disable-next-line prefer-const -- the progress callback refers to `run`, which may be called before it is assigned
   run = startConversion(workerJs, { input: big, output, force: false }, () => run?.cancel());
   await assert.rejects(run.done, (e: unknown) => e instanceof ConversionFailed && e.reason === 'cancelled');
   assert.deepEqual(fs.readdirSync(out), []);
@@ -87,9 +88,11 @@ for (const mode of ['crash', 'oom'] as const) {
 
 test('removeStrayTempFiles removes only this process temporary files of the target', async () => {
   const { removeStrayTempFiles } = await import('../../../src/io/atomicWrite');
+  const { hostTag } = await import('../../../src/io/tempFiles');
   const target = path.join(dir, 'stray.slog2');
-  const mine = path.join(dir, `.stray.slog2.${process.pid}.0123abcd.tmp`);
-  const other = path.join(dir, `.stray.slog2.${process.pid + 1}.0123abcd.tmp`);
+  const mine = path.join(dir, `.stray.slog2.mpe-tmp.${hostTag()}.${process.pid}.0123abcd.tmp`);
+  // Another live process (the test runner that started this one) on this host: never touched.
+  const other = path.join(dir, `.stray.slog2.mpe-tmp.${hostTag()}.${process.ppid}.0123abcd.tmp`);
   const unrelated = path.join(dir, `.stray.slog2.${process.pid}.notes.txt`);
   for (const f of [mine, other, unrelated]) fs.writeFileSync(f, 'x');
   assert.deepEqual(await removeStrayTempFiles(target), [mine]);
