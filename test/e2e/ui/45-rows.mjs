@@ -96,13 +96,16 @@ function synthTrace(ctx, ranks, bytes) {
 
 export default [
   {
-    name: `${trace}: the 4 rows share the editor, the depth-3 state is a large box, MPI_Barrier is its exact RGB`,
+    name: `${trace}: the 4 rows share the editor, the depth-3 state is a large box, MPI_Barrier is its exact RGB (dark theme)`,
     skip: noEditor,
     timeout: 90_000,
-    async run({ page, wb, log }) {
+    async run(ctx) {
+      const { page, wb, log } = ctx;
       await wb.closeAllEditors();
       await wb.openInCustomEditor(trace);
       const frame = wb.webview();
+      // the dark theme: yellow needs no contrast shading there (the light theme's exact fill is issue 13b's check)
+      await setTheme(ctx, frame, 'dark');
       const g = await waitComplete(page, frame);
       const rowHeight = Number(g.rowHeight);
       if (g.plotHeight >= 4 * 40) {
@@ -116,6 +119,7 @@ export default [
       const centre = bar.px[Math.floor(bar.px.length / 2)];
       if (!same(centre, YELLOW)) throw new Error(`centre of MPI_Barrier is ${centre}, expected ${YELLOW}`);
       log(`   rows ${rowHeight.toFixed(1)} px in a ${g.plotHeight} px plot; MPI_Allreduce (depth 3) ${innerPx.toFixed(0)} px tall; MPI_Barrier centre ${centre.slice(0, 3)}`);
+      await setTheme(ctx, frame, 'light');
     },
   },
   {
