@@ -119,7 +119,9 @@ export function App() {
         if (m.reveal) c.showHit(m.reveal);
         return;
       case 'showView':
-        return c.showView(m.view);
+        return c.showView(m.view, m.sync === true);
+      case 'analysisOverlay':
+        return c.setAnalysisOverlay(m);
     }
   }
 

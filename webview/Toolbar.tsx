@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { InitMessage } from '../src/protocol/webview';
 import type { TimelineController, ViewSummary } from './timeline/controller';
 import { ZOOM_STEP } from './timeline/input';
-import { formatDuration, parseTime } from './timeline/timeScale';
+import { formatDuration, formatTimeField, parseTime } from './timeline/timeScale';
 import { postToHost } from './host';
 import { RowControls } from './RowControls';
 import type { ArrowMode } from './timeline/drawArrows';
@@ -25,8 +25,9 @@ export function Toolbar(props: {
   const [bad, setBad] = useState(false);
   useEffect(() => {
     if (summary) {
-      setFrom(String(Number(summary.view.t0.toPrecision(12))));
-      setTo(String(Number(summary.view.t1.toPrecision(12))));
+      const span = summary.view.t1 - summary.view.t0;
+      setFrom(formatTimeField(summary.view.t0, span));
+      setTo(formatTimeField(summary.view.t1, span));
       setBad(false);
     }
   }, [summary?.view.t0, summary?.view.t1]);
@@ -51,7 +52,7 @@ export function Toolbar(props: {
       <label class={bad ? 'bad' : ''}>
         to <input aria-label="window end" value={to} onInput={(e) => setTo((e.target as HTMLInputElement).value)} size={14} />
       </label>
-      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us, ns)">Go</button>
+      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us or µs, ns; a bare number is seconds)">Go</button>
       <span class="span">{summary ? formatDuration(summary.view.t1 - summary.view.t0) : ''}</span>
       <label>
         rows{' '}
@@ -89,6 +90,7 @@ export function Toolbar(props: {
       <button type="button" class="search-toggle" disabled={disabled} title="Search (Ctrl/Cmd+F)" onClick={props.openSearch}>
         Search
       </button>
+      <WaitToggles controller={c} disabled={disabled} />
       <button type="button" class="legend-toggle" disabled={disabled} aria-pressed={props.legend} title="Legend: categories, colours, visible / searchable" onClick={props.toggleLegend}>
         Legend
       </button>
@@ -109,5 +111,22 @@ export function Toolbar(props: {
         </span>
       )}
     </form>
+  );
+}
+
+/** Toggles of the wait-state overlay: hatched waiting time, critical path. */
+function WaitToggles(props: { controller: TimelineController | undefined; disabled: boolean }) {
+  const [waits, setWaits] = useState(true);
+  const [path, setPath] = useState(false);
+  const c = props.controller;
+  return (
+    <>
+      <button type="button" class="waits-toggle" disabled={props.disabled} aria-pressed={waits} title="Hatch the time states spend waiting for another rank (wait-state analysis)" onClick={() => c && setWaits(c.toggleAnalysis('waits'))}>
+        Waits
+      </button>
+      <button type="button" class="path-toggle" disabled={props.disabled} aria-pressed={path} title="Highlight the critical path (what determined the run's length)" onClick={() => c && setPath(c.toggleAnalysis('path'))}>
+        Critical path
+      </button>
+    </>
   );
 }

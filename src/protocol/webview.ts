@@ -5,43 +5,14 @@
  */
 import type { WireWindow } from './wire';
 import type { DrawableDescription, DrawableRef } from '../core/query/details';
+import type { TraceDescription } from '../core/query/describe';
+import type { WindowRequest } from '../core/query/windowRequest';
 
 export type { DrawableRef } from '../core/query/details';
-
-/** What the webview needs to know about a category to draw and label it. */
-export interface CategoryInfo {
-  readonly index: number;
-  readonly name: string;
-  readonly topology: 'event' | 'state' | 'arrow';
-  readonly rgba: readonly [number, number, number, number];
-  readonly width: number;
-  /** Whole-trace figures from the file's category summaries (seconds), when it has them. */
-  readonly summary?: { readonly count: number; readonly inclusive: number; readonly exclusive: number };
-}
+export type { CategoryInfo, TraceDescription, YMapInfo } from '../core/query/describe';
+export type { WindowRequest } from '../core/query/windowRequest';
 
 export type Rgb = readonly [number, number, number];
-
-/** One Y-axis view ("Process View", …) as rows: row i is labelled `rows[i]`. */
-export interface YMapInfo {
-  readonly title: string;
-  readonly columns: readonly string[];
-  readonly rows: readonly string[];
-}
-
-/** The requested window: visible span plus what the webview wants fetched around it. */
-export interface WindowRequest {
-  /** Fetched span, absolute seconds (already quantised + over-fetched by the webview, see windowKey.ts). */
-  readonly t0: number;
-  readonly t1: number;
-  /** Row range [rowStart, rowEnd) in the chosen map. */
-  readonly rowStart: number;
-  readonly rowEnd: number;
-  readonly mapIndex: number;
-  /** Canvas width in device-independent pixels of the VISIBLE span (drives the level of detail). */
-  readonly pixelWidth: number;
-  /** Visible span in seconds (pixelWidth covers this much time). */
-  readonly visibleSpan: number;
-}
 
 export type WindowChannel = 'main' | 'overview';
 
@@ -75,21 +46,19 @@ export interface RowChoice {
 //#region host → webview
 
 /** The document is (re)loaded: drop every cached window and start over with this generation. */
-export interface InitMessage {
+export interface InitMessage extends TraceDescription {
   readonly kind: 'init';
   readonly generation: number;
   readonly fileName: string;
-  readonly timeRange: readonly [number, number];
-  readonly categories: readonly CategoryInfo[];
-  readonly yMaps: readonly YMapInfo[];
-  /** Index of the Y map to show first (Process View when present). */
-  readonly defaultMap: number;
-  readonly treeDepth: number;
-  readonly warnings: readonly string[];
   /** Restore this state when the webview has none of its own (e.g. a `vscode://` link). */
   readonly initialView?: ViewState;
   /** The rows last chosen for this trace (hidden/moved rows, row height), when the webview has no state of its own. */
   readonly rowChoice?: RowChoice;
+}
+
+/** The `init` message of a described trace (the host adds the generation and the name shown). */
+export function initMessage(description: TraceDescription, generation: number, fileName: string): InitMessage {
+  return { kind: 'init', generation, fileName, ...description };
 }
 
 /** The document is not (yet) viewable: opening, converting (with progress 0..1) or failed. */
@@ -127,10 +96,14 @@ export interface CommandMessage {
   readonly command: 'zoomIn' | 'zoomOut' | 'home' | 'undoZoom' | 'redoZoom' | 'find' | 'findNext' | 'findPrevious';
 }
 
-/** Show this view (a `vscode://` link to an already open trace); recorded in the zoom history. */
+/**
+ * Show this view: a `vscode://` link to an already open trace (recorded in the zoom history), or,
+ * with `sync`, the other editor of a comparison moved (not recorded; row scroll included).
+ */
 export interface ShowViewMessage {
   readonly kind: 'showView';
   readonly view: ViewState;
+  readonly sync?: boolean;
 }
 
 /** A source location the host may open: `siteId` is all the webview can send back. */
@@ -144,6 +117,8 @@ export interface SiteRef {
 /** The popup contents of a drawable (source locations replaced by site ids). */
 export interface DrawableDetails extends Omit<DrawableDescription, 'source'> {
   readonly sources: { readonly start?: SiteRef; readonly end?: SiteRef };
+  /** When the state waited (wait-state analysis): the sentence, and where the rank waited for is. */
+  readonly waiting?: { readonly text: string; readonly goToLabel: string; readonly goTo: SearchHit };
 }
 
 /** Answer to `requestDetails` (details undefined: not found, `message` says why). */
@@ -198,7 +173,18 @@ export interface LinkMessage {
   readonly reveal?: SearchHit;
 }
 
+/**
+ * The wait-state analysis drawn over the timeline, per Y map (index = map index): `waits` and
+ * `path` are flat (row, t0, t1) triples — the waiting part of states, the critical path's segments.
+ */
+export interface AnalysisOverlayMessage {
+  readonly kind: 'analysisOverlay';
+  readonly generation: number;
+  readonly byMap: readonly { readonly waits: readonly number[]; readonly path: readonly number[] }[];
+}
+
 export type HostToWebview =
+  | AnalysisOverlayMessage
   | LinkMessage
   | SearchResultMessage
   | SearchCountMessage

@@ -6,7 +6,7 @@
  * scheduler. Nothing here re-renders Preact except the small `onViewChange` notification
  * (coalesced to one per frame).
  */
-import type { CommandMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
+import type { AnalysisOverlayMessage, CommandMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
 import { FrameScheduler, type LayerName } from './scheduler';
 import { WindowLoader } from './windowLoader';
 import type { TimeWindow } from './timeScale';
@@ -61,7 +61,7 @@ export class TimelineController {
   private readonly input: TimelineInput;
   private readonly picking: Picking;
   private readonly layers: TimelineLayers;
-  private readonly decorations: Decorations = { markers: [], range: undefined, searchMarks: undefined };
+  private readonly decorations: Decorations = { markers: [], range: undefined, searchMarks: undefined, analysis: { data: undefined, showWaits: true, showPath: false } };
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cleanups: (() => void)[] = [];
   private summaryPending = false;
@@ -225,6 +225,25 @@ export class TimelineController {
   }
 
   /** Times drawn as markers (the pinned popups). */
+  /** The host's wait-state analysis (kept only for the current document generation). */
+  setAnalysisOverlay(m: AnalysisOverlayMessage): void {
+    if (this.view.init !== undefined && m.generation !== this.view.init.generation) return;
+    this.decorations.analysis.data = m;
+    this.scheduler.mark('overlay');
+  }
+
+  /** Toggles of the analysis overlay (hatched waits, critical path); returns the new state. */
+  toggleAnalysis(which: 'waits' | 'path'): boolean {
+    const a = this.decorations.analysis;
+    if (which === 'waits') a.showWaits = !a.showWaits;
+    else a.showPath = !a.showPath;
+    this.scheduler.mark('overlay');
+    const ds = this.el.root.dataset;
+    ds.showWaits = String(a.showWaits);
+    ds.showPath = String(a.showPath);
+    return which === 'waits' ? a.showWaits : a.showPath;
+  }
+
   setMarkers(times: readonly number[]): void {
     this.decorations.markers = times;
     this.scheduler.mark('overlay');
@@ -236,9 +255,9 @@ export class TimelineController {
     this.view.setWindow(w, record);
   }
 
-  /** A view from the host (a link): Y map (when valid) and window, recorded in the history. */
-  showView(v: ViewState): void {
-    this.view.showView(v);
+  /** A view from the host: a link's (recorded in the zoom history) or, with `sync`, a comparison's. */
+  showView(v: ViewState, sync = false): void {
+    this.view.showView(v, sync);
   }
 
   setMap(i: number): void {

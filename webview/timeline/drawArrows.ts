@@ -6,8 +6,7 @@
  * aggregated) they are summarised instead: message density per row block × time bin, drawn as
  * small marks on the rows' centre lines.
  */
-import { FLAG_SHADOW } from '../../src/protocol/wire';
-import { PREVIEW_ARROW, PREVIEW_EVENT } from '../../src/core/model/types';
+import { FLAG_SHADOW, PREVIEW_ARROW, PREVIEW_EVENT } from '../../src/protocol/wire';
 import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
 import { cssRgba, type Rgb } from './colour';
@@ -255,7 +254,7 @@ export function drawEvents(ctx: Ctx, w: number, x: (o: number) => number, rows: 
     const col = Math.round(xe);
     if (lastCol[slot - first] === col) continue;
     lastCol[slot - first] = col;
-    const s = p.fill.get(ev.category[i]!) ?? p.foreground;
+    const s = p.line.get(ev.category[i]!) ?? p.foreground;
     if (s !== style) {
       if (style !== '') ctx.fill();
       ctx.beginPath();

@@ -14,7 +14,7 @@ import { AGGREGATE_BELOW_PX, boxHeight, nestingInset, rowOfSlot, rowPad, visible
 import { DensityRaster, mixColours } from './density';
 import { TextFitter, borderFor, labelFits, textOn } from './drawStyle';
 import { drawArrows, drawEvents, type ArrowMode } from './drawArrows';
-import { PREVIEW_STATE } from '../../src/core/model/types';
+import { PREVIEW_STATE } from '../../src/protocol/wire';
 
 type Ctx = CanvasRenderingContext2D;
 

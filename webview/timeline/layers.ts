@@ -14,6 +14,7 @@ import type { TimelineInput } from './input';
 import type { Picking } from './picking';
 import type { TimelineView } from './viewState';
 import { DEFAULT_STYLE, readPalette, type CategoryStyle, type Palette } from './theme';
+import { drawAnalysisOverlay, type AnalysisOverlay } from './analysisOverlay';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
 import { drawMarks } from './drawMarks';
 import { tooltipText } from './tooltipText';
@@ -26,6 +27,8 @@ export interface Decorations {
   range: readonly [number, number] | undefined;
   /** Search matches per bin of `range` (drawn on the overview strip). */
   searchMarks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined;
+  /** Wait states and critical path from the host's analysis (drawn when toggled on). */
+  analysis: AnalysisOverlay;
 }
 
 export interface LayerSources {
@@ -179,6 +182,7 @@ export class TimelineLayers {
     drawOverlay(octx, view.width, view.height, scale, p, input.hoverX, input.band(), note);
     const maxNesting = main.drawableFor(view.visible())?.columns.header.maxNesting ?? 0;
     const selected = picking.selection?.mapIndex === view.mapIndex ? picking.selection : undefined;
+    drawAnalysisOverlay(octx, view.width, scale, view.rowViewport(), view.mapIndex, p, decorations.analysis);
     drawMarks(octx, view.width, view.height, scale, view.rowViewport(), p, selected, maxNesting, decorations.markers, decorations.range);
     // the cursor's time on the axis (the axis is cheap to redraw: a few ticks)
     drawAxis(this.ctx(el.axis), view.width, el.axis.clientHeight || AXIS_HEIGHT_PX, scale, p, input.hoverX);

@@ -101,8 +101,11 @@ export class TimelineView {
     this.hooks.changed();
   }
 
-  /** A view from the host (a link): Y map (when valid) and window, recorded in the history. */
-  showView(v: ViewState): void {
+  /**
+   * A view from the host: Y map (when valid) and window. A link's view is recorded in the history;
+   * a synchronised one (the other editor of a comparison moved) is not, and brings the row scroll too.
+   */
+  showView(v: ViewState, sync = false): void {
     if (!this.init) return;
     if (v.mapIndex >= 0 && v.mapIndex < this.init.yMaps.length) this.setMap(v.mapIndex);
     if (v.rows !== undefined || v.rowSizing !== undefined) {
@@ -111,7 +114,8 @@ export class TimelineView {
       this.rowsChanged();
       this.hooks.changed();
     }
-    this.setWindow({ t0: v.t0, t1: v.t1 });
+    this.setWindow({ t0: v.t0, t1: v.t1 }, !sync);
+    if (sync && Number.isFinite(v.scrollRow)) this.scrollTo(v.scrollRow * this.rows.rowHeight);
   }
 
   /** Another Y map: its rows all shown, in file order (the row height is kept). */
