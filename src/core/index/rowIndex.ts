@@ -323,6 +323,40 @@ export class RowIndex {
     return src;
   }
 
+  /**
+   * Bytes of real drawables per (level-0 key block, node) for the blocks [b0, b1] and the given
+   * nodes, from the run tables alone (no drawable is read): the data of a density view. Row
+   * [block - b0], column [position in `ordinals`].
+   */
+  async blockBytes(ordinals: readonly number[], b0: number, b1: number, stats: ReadStats): Promise<Float64Array[]> {
+    const out = Array.from({ length: b1 - b0 + 1 }, () => new Float64Array(ordinals.length));
+    const position = new Map<number, number>();
+    ordinals.forEach((o, i) => position.set(o, i));
+    const sorted = [...ordinals].sort((x, y) => x - y);
+    for (const chunk of this.chunks) {
+      const inChunk = sorted.filter((o) => o >= chunk.first && o < chunk.first + chunk.count);
+      if (inChunk.length === 0) continue;
+      const lo = inChunk[0]! - chunk.first;
+      const hi = inChunk[inChunk.length - 1]! - chunk.first + 1;
+      const from = Math.max(0, lo - 1);
+      for (let blk = b0; blk <= b1; blk++) {
+        const run = chunk.runs.get(runKey(KIND_REAL, 0, blk));
+        if (run === undefined) continue;
+        const tab = await this.source.read(run[0] + from * TABLE_ENTRY_BYTES, (hi - from) * TABLE_ENTRY_BYTES);
+        stats.bytesRead += tab.length;
+        const tv = new DataView(tab.buffer, tab.byteOffset, tab.byteLength);
+        const endOf = (l: number): number => (l < 0 ? 0 : tv.getUint32((l - from) * TABLE_ENTRY_BYTES));
+        for (const o of inChunk) {
+          const l = o - chunk.first;
+          const n = endOf(l) - endOf(l - 1);
+          if (n < 0) throw new FormatError(this.source.name, run[0] + l * TABLE_ENTRY_BYTES, `segment ends out of order`);
+          out[blk - b0]![position.get(o)!] = n;
+        }
+      }
+    }
+    return out;
+  }
+
   /** The TreeDir entry of an ordinal. */
   node(ordinal: number): TreeNodeInfo {
     return this.nodes[ordinal]!;
