@@ -4,8 +4,10 @@ import { useEffect, useState } from 'preact/hooks';
 import type { InitMessage } from '../src/protocol/webview';
 import type { TimelineController, ViewSummary } from './timeline/controller';
 import { ZOOM_STEP } from './timeline/input';
-import { formatDuration, parseTime } from './timeline/timeScale';
+import { formatDuration, formatTimeField, parseTime } from './timeline/timeScale';
 import { postToHost } from './host';
+import { RowControls } from './RowControls';
+import type { ArrowMode } from './timeline/drawArrows';
 
 export function Toolbar(props: {
   init: InitMessage | undefined;
@@ -14,6 +16,8 @@ export function Toolbar(props: {
   legend: boolean;
   toggleLegend: () => void;
   openSearch: () => void;
+  timeslice: boolean;
+  toggleTimeslice: () => void;
 }) {
   const { init, summary, controller: c } = props;
   const [from, setFrom] = useState('');
@@ -21,8 +25,9 @@ export function Toolbar(props: {
   const [bad, setBad] = useState(false);
   useEffect(() => {
     if (summary) {
-      setFrom(String(Number(summary.view.t0.toPrecision(12))));
-      setTo(String(Number(summary.view.t1.toPrecision(12))));
+      const span = summary.view.t1 - summary.view.t0;
+      setFrom(formatTimeField(summary.view.t0, span));
+      setTo(formatTimeField(summary.view.t1, span));
       setBad(false);
     }
   }, [summary?.view.t0, summary?.view.t1]);
@@ -47,7 +52,7 @@ export function Toolbar(props: {
       <label class={bad ? 'bad' : ''}>
         to <input aria-label="window end" value={to} onInput={(e) => setTo((e.target as HTMLInputElement).value)} size={14} />
       </label>
-      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us, ns)">Go</button>
+      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us or µs, ns; a bare number is seconds)">Go</button>
       <span class="span">{summary ? formatDuration(summary.view.t1 - summary.view.t0) : ''}</span>
       <label>
         rows{' '}
@@ -57,6 +62,16 @@ export function Toolbar(props: {
               {m.title} ({m.rows.length})
             </option>
           ))}
+        </select>
+      </label>
+      <RowControls rows={summary?.rows} api={c} />
+      <label title="Arrows: lines while they can be told apart, else message density per row block and time bin (auto)">
+        arrows{' '}
+        <select aria-label="Arrows" disabled={disabled} value={summary?.arrowMode ?? 'auto'} onChange={(e) => c?.setArrowMode((e.target as HTMLSelectElement).value as ArrowMode)}>
+          <option value="auto">auto</option>
+          <option value="lines">lines</option>
+          <option value="density">density</option>
+          <option value="off">off</option>
         </select>
       </label>
       <span class="lod" title="Tree depth read: 0 = every drawable, higher = summarised (shadows)">
@@ -75,8 +90,12 @@ export function Toolbar(props: {
       <button type="button" class="search-toggle" disabled={disabled} title="Search (Ctrl/Cmd+F)" onClick={props.openSearch}>
         Search
       </button>
+      <WaitToggles controller={c} disabled={disabled} />
       <button type="button" class="legend-toggle" disabled={disabled} aria-pressed={props.legend} title="Legend: categories, colours, visible / searchable" onClick={props.toggleLegend}>
         Legend
+      </button>
+      <button type="button" class="timeslice-toggle" disabled={disabled} aria-pressed={props.timeslice} title="Timeslice: what every row is doing at the cursor's time (T)" onClick={props.toggleTimeslice}>
+        Timeslice
       </button>
       {summary?.range && (
         <span class="range" title="Selected range (Ctrl/Cmd+drag in the timeline; the Statistics view shows it)">
@@ -92,5 +111,22 @@ export function Toolbar(props: {
         </span>
       )}
     </form>
+  );
+}
+
+/** Toggles of the wait-state overlay: hatched waiting time, critical path. */
+function WaitToggles(props: { controller: TimelineController | undefined; disabled: boolean }) {
+  const [waits, setWaits] = useState(true);
+  const [path, setPath] = useState(false);
+  const c = props.controller;
+  return (
+    <>
+      <button type="button" class="waits-toggle" disabled={props.disabled} aria-pressed={waits} title="Hatch the time states spend waiting for another rank (wait-state analysis)" onClick={() => c && setWaits(c.toggleAnalysis('waits'))}>
+        Waits
+      </button>
+      <button type="button" class="path-toggle" disabled={props.disabled} aria-pressed={path} title="Highlight the critical path (what determined the run's length)" onClick={() => c && setPath(c.toggleAnalysis('path'))}>
+        Critical path
+      </button>
+    </>
   );
 }

@@ -1,8 +1,9 @@
 // The statistics side panel: state from the host's messages, the sections, exports.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { RangeStats } from '../../src/core/stats/types';
-import type { MessageItem, TraceMessage } from '../../src/protocol/stats';
+import type { MessageItem, TraceMessage, WaitsMessage } from '../../src/protocol/stats';
 import { CategoryTable } from './CategoryTable';
+import { WaitTable } from './WaitTable';
 import { DurationHistogram } from './DurationHistogram';
 import { formatBytes, formatCount, formatSeconds, rgbaCss } from './format';
 import { MessageList, MessageMatrix } from './MessageMatrix';
@@ -20,6 +21,7 @@ interface PanelState {
   readonly progress?: { readonly drawables: number; readonly fraction?: number };
   readonly error?: string;
   readonly messages?: { readonly from: number; readonly to: number; readonly items: readonly MessageItem[]; readonly truncated: boolean };
+  readonly waits?: WaitsMessage;
   readonly empty: boolean;
 }
 
@@ -58,6 +60,9 @@ function usePanelState(): PanelState {
           return;
         case 'messages':
           setState((s) => ({ ...s, messages: { from: m.from, to: m.to, items: m.items, truncated: m.truncated } }));
+          return;
+        case 'waits':
+          setState((s) => ({ ...s, waits: m }));
           return;
       }
     });
@@ -109,13 +114,22 @@ export function StatsPanel() {
             <h3>Categories</h3>
             <CategoryTable
               categories={stats.categories}
+              timelines={stats.timelines}
               sortKey={settings.sortKey}
               descending={settings.sortDescending}
               onSort={(key: SortKey) => setSettings(key === settings.sortKey ? { sortDescending: !settings.sortDescending } : { sortKey: key, sortDescending: key !== 'name' })}
               onHighlight={(index) => send({ kind: 'highlightCategory', index })}
               onReveal={(category, instance) => send({ kind: 'revealInstance', category, instance })}
+              {...(state.waits !== undefined && state.trace !== undefined && state.waits.range[0] === state.trace.range[0] && state.waits.range[1] === state.trace.range[1] ? { waiting: state.waits.byCategory } : {})}
             />
           </section>
+
+          {state.waits !== undefined && (
+            <section>
+              <h3>Wait states</h3>
+              <WaitTable waits={state.waits} />
+            </section>
+          )}
 
           {stats.rows.length > 0 ? <RowsSection stats={stats} theme={theme} settings={settings} setSettings={setSettings} /> : undefined}
           {stats.messages.pairs.length > 0 ? <MessagesSection stats={stats} state={state} theme={theme} labelOf={labelOf} settings={settings} setSettings={setSettings} /> : undefined}
@@ -151,7 +165,13 @@ function StatusHeader(props: { state: PanelState; settings: PanelSettings; setSe
       </div>
       {stats !== undefined ? (
         <div class={stats.kind === 'exact' ? 'muted' : 'warning'} data-kind={stats.kind}>
-          {KIND_TEXT[stats.kind]} · {formatCount(stats.drawables)} drawables · {formatCount(stats.messages.count)} messages
+          {KIND_TEXT[stats.kind]} · {formatCount(stats.drawables)} drawables · {formatCount(stats.messages.count)} messages · {formatCount(stats.timelines)} timelines
+          {stats.clampedStates > 0 ? (
+            <span class="warning" title="States whose end is recorded before their start (e.g. after a clock re-sync) count with duration 0 (CLOG2.md)">
+              {' '}
+              · {formatCount(stats.clampedStates)} states end before they start (counted as 0 s)
+            </span>
+          ) : undefined}
         </div>
       ) : undefined}
       {state.progress !== undefined ? (
@@ -191,17 +211,22 @@ function RowsSection(props: { stats: RangeStats; theme: Theme; settings: PanelSe
   const { stats, theme, settings, setSettings } = props;
   return (
       <section>
-        <h3>
+        <h3
+          title={
+            'exclusive: per timeline, the time in each state itself, stacked (a bar is at most the range length). ' +
+            'inclusive: per timeline, the time in each state including the states nested in it, one bar per category, not stacked.'
+          }
+        >
           Time per timeline
           <span class="toggle">
-            {(['inclusive', 'exclusive'] as const).map((m) => (
+            {(['exclusive', 'inclusive'] as const).map((m) => (
               <button key={m} class={settings.barMode === m ? 'on' : ''} aria-pressed={settings.barMode === m} onClick={() => setSettings({ barMode: m })}>
                 {m}
               </button>
             ))}
           </span>
         </h3>
-        <RowChart rows={stats.rows} categories={stats.categories} mode={settings.barMode} theme={theme} onRow={(lineID) => send({ kind: 'revealRow', lineID })} />
+        <RowChart rows={stats.rows} categories={stats.categories} mode={settings.barMode} range={stats.range[1] - stats.range[0]} theme={theme} onRow={(lineID) => send({ kind: 'revealRow', lineID })} />
       </section>
   );
 }

@@ -6,3 +6,5 @@ import './convert';
 import './synth';
 import './rowIndex';
 import './query';
+import './analyze';
+import './diff';
