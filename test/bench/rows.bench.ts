@@ -115,11 +115,18 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; scroll
       await f.close();
     }
   })();
-  const { file: f2, index: i2 } = await open();
-  const idx40 = (await profiledWindow(f2, layout, spec(mid, rows40, 0), i2)).profile;
-  const idxAll = (await profiledWindow(f2, layout, spec(mid, allRows, 0), i2)).profile;
-  await i2.index.close();
-  await f2.close();
+  // Each from a fresh open (the index keeps decoded segments, which would serve the second query).
+  const viaFreshIndex = async (rows: [number, number]): Promise<QueryProfile> => {
+    const { file: f2, index: i2 } = await open();
+    try {
+      return (await profiledWindow(f2, layout, spec(mid, rows, 0), i2)).profile;
+    } finally {
+      await i2.index.close();
+      await f2.close();
+    }
+  };
+  const idx40 = await viaFreshIndex(rows40);
+  const idxAll = await viaFreshIndex(allRows);
   console.log(`  window ${(span * 1e6).toFixed(0)} µs at the middle, depth 0 (the editor's LOD for all rows at ${WIDTH_PX} px: depth ${lodDepth}), cold caches:`);
   console.log(line('plain, all rows', plainAll));
   console.log(line(`plain, ${ROWS} rows`, plain40));

@@ -106,7 +106,9 @@ test('stateAt through the index equals the plain query, and reads only the rows 
   const { stateAt } = await import('../../../src/core/query/stateAt');
   const file = await synthSlog2(512, 1 << 20, 11);
   try {
-    const index = await openIndex(file, await indexBytes(file));
+    const bytes = await indexBytes(file);
+    // A fresh index per measurement: an index keeps decoded segments, which would serve later queries.
+    let index = await openIndex(file, bytes);
     const layout = rowLayoutOf(file.lineIDMaps[index.keys.mapIndex]!);
     const mapper = new RowKeyMapper(index);
     const rng = new Prng(5);
@@ -116,13 +118,14 @@ test('stateAt through the index equals the plain query, and reads only the rows 
       const t = a + (b - a) * rng.next();
       const r0 = rng.int(0, 500);
       const rows: [number, number][] = [[r0, r0 + rng.int(1, 12)]];
+      index = await openIndex(file, bytes);
       const viaIndex = new IndexedWindowSource(index, mapper.keyRangesOfRows(layout, index.keys.mapIndex, rows)!);
       const got = await stateAt(viaIndex, layout, t, rows);
       const want = await stateAt(file, layout, t, rows);
       assert.deepEqual(got, want, `t ${t} rows ${rows}`);
       if (got.length > 0) nonEmpty++;
       for (const s of got) assert.ok(s.row >= rows[0]![0] && s.row < rows[0]![1]);
-      const all = new IndexedWindowSource(index, [[0, index.header.keys - 1]]);
+      const all = new IndexedWindowSource(await openIndex(file, bytes), [[0, index.header.keys - 1]]);
       await stateAt(all, layout, t, [[0, layout.labels.length]]);
       assert.ok(viaIndex.stats.bytesRead * 5 < all.stats.bytesRead, `${viaIndex.stats.bytesRead} vs ${all.stats.bytesRead} bytes`);
     }
