@@ -14,7 +14,7 @@ import type { RowIndex } from '../core/index/rowIndex';
 import { RowKeyMapper } from '../core/query/indexedSource';
 import type { IndexedRows } from '../core/query/windowService';
 import { openRowIndexFile } from '../io/rowIndexFile';
-import { startRowIndexBuild } from '../worker/client';
+import { startRowIndexBuild } from '../worker/conversionClient';
 
 /** Timelines of the index map below which no index is built. */
 export const ROW_INDEX_MIN_ROWS = 256;

@@ -13,7 +13,7 @@ import type { TreeNodeInfo } from '../formats/slog2/treeDir';
 import { parseDrawableEntry, parseShadow, type NodeParseContext } from '../formats/slog2/treeNode';
 import type { Drawable, DrawableSource, Primitive, Shadow, SourceLocation } from '../model/types';
 import { ordinalOrder } from './build';
-import { LruCache } from '../formats/slog2/lruCache';
+import { LruCache } from '../bytes/lruCache';
 import {
   blocksToRead,
   checksum,
@@ -106,7 +106,7 @@ interface Segment {
 }
 
 export class RowIndex {
-  private readonly segments = new LruCache<string, Segment>(SEGMENT_CACHE_ENTRIES);
+  private readonly segments = new LruCache<Segment>(SEGMENT_CACHE_ENTRIES);
 
   private constructor(
     readonly source: ByteSource,

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
-import { startRowIndexBuild } from '../../../src/worker/client';
+import { startRowIndexBuild } from '../../../src/worker/conversionClient';
 import { FileSource } from '../../../src/io/fileSource';
 import { openRowIndexFile, writeRowIndexFile } from '../../../src/io/rowIndexFile';
 import { fixture } from '../../helpers/paths';
@@ -16,7 +16,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-rowidx-worker-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 
 test('the worker builds the row index with progress; it equals the in-process build and opens', async () => {
-  const workerJs = bundleNode('src/worker/main.ts', path.join(dir, 'worker.js'));
+  const workerJs = bundleNode('src/worker/conversionWorker.ts', path.join(dir, 'worker.js'));
   const trace = path.join(dir, 'grid.slog2');
   fs.copyFileSync(fixture('grid_comms_16.slog2'), trace);
   const out = path.join(dir, 'grid.mperowidx');
