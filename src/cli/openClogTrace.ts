@@ -31,7 +31,7 @@ export function openClogTrace(input: TraceInput): OpenedTrace {
     }
     summary = conversion.summary;
     categories = new Map(summary.categories.map((c) => [c.index, c]));
-    warnings.push(...summary.warnings);
+    for (const w of summary.warnings) warnings.push(w);
     return kept;
   }
 

@@ -105,7 +105,8 @@ function num(v: string | number | undefined): string {
 export function formatTable(t: Table): string {
   const cells = [t.columns.map(String), ...t.rows.map((r) => r.map(num))];
   const numeric = t.columns.map((_, i) => t.rows.every((r) => r[i] === undefined || typeof r[i] === 'number'));
-  const widths = t.columns.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  // A loop, not Math.max(...cells): 10^6 rows (categories) would overflow the call stack.
+  const widths = t.columns.map((_, i) => cells.reduce((w, r) => Math.max(w, r[i]!.length), 0));
   return cells.map((r) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
 }
 
