@@ -64,7 +64,7 @@ async function runJob(m: ConvertStart): Promise<void> {
 
 function isMissingFile(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR';
+  return code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR' || code === 'ENOTREG';
 }
 
 parentPort?.on('message', (m: unknown) => {
