@@ -19,8 +19,9 @@ import { drawablesWithSources, readSourceLocations } from '../../src/core/format
 import { computeRangeStats, nodeBatches } from '../../src/core/stats';
 import type { Prng } from '../../src/core/synth/prng';
 import { gunzipChunks } from '../../src/io/gzip';
+import { shapesTarget } from './shapes';
 
-export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer'] as const;
+export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer', 'shapes'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export class InvariantError extends Error {
@@ -45,7 +46,7 @@ export type Classified = 'rejected' | 'known' | 'invariant' | 'crash';
 /** How an exception escaping a target counts. */
 export function classify(e: unknown): Classified {
   if (isFormatError(e)) return 'rejected';
-  if (e instanceof InvariantError) return 'invariant';
+  if (e instanceof InvariantError || (e instanceof Error && e.name === 'InvariantError')) return 'invariant';
   if (e instanceof Error && e.constructor === Error && KNOWN_REFUSALS.some((k) => k.pattern.test(e.message))) return 'known';
   return 'crash';
 }
@@ -83,6 +84,10 @@ export async function runTarget(target: Target, bytes: Uint8Array, rng: Prng, op
       return convertTarget(bytes, rng);
     case 'writer':
       return writerTarget(bytes, rng);
+    case 'shapes':
+      // Structure-aware: the input is generated from the case's Prng (the seed bytes are not used).
+      await shapesTarget(rng);
+      return;
   }
 }
 
