@@ -89,7 +89,7 @@ export async function openTrace(path: string): Promise<OpenedTrace> {
   // The format is sniffed from the first decompressed bytes: nothing more is unpacked for an
   // unrecognised file (a gzip bomb of zeros is refused at once).
   const input = await openTraceInput(path);
-  if (input.format === 'clog2' || input.format === 'clog') return openClogTrace(input);
+  if (input.format === 'clog2' || input.format === 'clog') return openClogTrace(input, () => openTraceInput(path));
   await input.file.close();
   if (input.format === undefined) throw new FormatError(path, 0, `unrecognised trace format (expected ${OPENERS.map((o) => o.format).join(', ')})`);
   const source = await openSlog2ByteSource(path);
