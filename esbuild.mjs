@@ -40,6 +40,7 @@ export const targets = [
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...browser, entryPoints: ['webview/main.tsx'], outfile: 'dist/webview.js', jsx: 'automatic', jsxImportSource: 'preact', metafile: true },
   { ...browser, entryPoints: ['webview/stats/main.tsx'], outfile: 'dist/stats.js', jsx: 'automatic', jsxImportSource: 'preact', metafile: true },
+  { ...browser, entryPoints: ['webview/compare/main.tsx'], outfile: 'dist/compare.js', jsx: 'automatic', jsxImportSource: 'preact', metafile: true },
 ].filter((t) => fs.existsSync(t.entryPoints[0]));
 
 async function main() {

@@ -8,6 +8,9 @@ import { registerConvertCommand } from './host/convertCommand';
 import { registerStatsView } from './host/statsView';
 import { Bookmarks, registerBookmarkCommands } from './host/bookmarkCommands';
 import { AnalysisClient } from './worker/analysisClient';
+import { registerTraceAnalysis } from './host/traceAnalysisCommands';
+import { CompareController } from './host/compare/compareController';
+import { CompareViewProvider } from './host/compare/compareView';
 
 export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   const log = vscode.window.createOutputChannel('MPE Trace Viewer', { log: true });
@@ -15,7 +18,9 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   // Statistics and search over files on disk run in a worker thread, off this event loop.
   const analysis = new AnalysisClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'analysis.js').fsPath);
   context.subscriptions.push({ dispose: () => analysis.dispose() });
-  const traceEditors = TraceEditorProvider.register(context, log, analysis);
+  const traceAnalysis = registerTraceAnalysis(context, analysis, log);
+  const traceEditors = TraceEditorProvider.register(context, log, analysis, (file, details, rowOfLine) => traceAnalysis.annotate(file, details, rowOfLine));
+  traceAnalysis.follow(traceEditors);
   registerTimelineCommands(context, traceEditors);
   registerBookmarkCommands(context, traceEditors, new Bookmarks(log));
   registerViewLinkHandler(context, (uri, view) => traceEditors.openAt(uri, view));
@@ -34,7 +39,10 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
         ),
     },
   });
-  return makeTestApi(traceEditors);
+  const compare = new CompareController(traceEditors, analysis, log);
+  compare.register(context);
+  CompareViewProvider.register(context, compare, traceEditors.sourceLinks);
+  return makeTestApi(traceEditors, traceAnalysis.analysis, compare);
 }
 
 export function deactivate(): void {}

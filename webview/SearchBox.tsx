@@ -20,6 +20,8 @@ export function SearchBox(props: {
   unsearchable: ReadonlySet<number>;
   status: SearchStatus;
   focusKey: number;
+  /** Find next/previous from a command: a new `seq` steps once in `direction`. */
+  stepCommand?: { readonly direction: 1 | -1; readonly seq: number } | undefined;
   step: (query: SearchRequestQuery, direction: 1 | -1) => void;
   close: () => void;
 }) {
@@ -61,6 +63,9 @@ export function SearchBox(props: {
       setProblem(e instanceof Error ? e.message : String(e));
     }
   };
+  useEffect(() => {
+    if (props.stepCommand) go(props.stepCommand.direction);
+  }, [props.stepCommand?.seq]);
   const s = props.status;
   const statusText =
     problem ?? s.error ?? (s.searching ? 'searching…' : s.notFound ? 'no match' : s.ordinal !== undefined ? `${s.ordinal + 1} of ${s.matches ?? '…'}` : s.matches !== undefined ? `${s.matches} matches` : '');

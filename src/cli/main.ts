@@ -5,6 +5,7 @@
  */
 import { isFormatError } from '../core/bytes/formatError';
 import { escapeControlsOnly } from '../core/text/safeText';
+import { TargetExistsError } from '../io/atomicWrite';
 import { UsageError } from './args';
 import { COMMANDS } from './registry';
 // Subcommand registrations: one import per command in commands/index.ts.
@@ -43,6 +44,7 @@ export async function main(argv: string[]): Promise<number> {
 export function describeError(e: unknown): string {
   if (isFormatError(e)) return e.message;
   if (e instanceof UsageError) return `mpe-trace: ${e.message}`;
+  if (e instanceof TargetExistsError) return `${e.path}: already exists (use --force to overwrite it)`;
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err.code === 'string' && typeof err.path === 'string') {
     if (err.message.startsWith(`${err.path}: `)) return err.message;

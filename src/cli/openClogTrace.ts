@@ -1,55 +1,78 @@
 /**
- * CLOG2 / old CLOG behind the CLI's OpenedTrace: the file is converted to drawables in one
- * streaming pass. Category names and colours are final only after the pass (definitions sit at the
- * end of a CLOG2 file), so drawables are handed out once the pass is over, in drawing order like
- * the SLOG-2 path: a window of up to START_ORDER_CAP drawables is sorted in memory, a bigger one is
- * handed out slice by slice with further passes over the file (startOrder.ts), so `dump` of a
- * file of any size keeps memory bounded.
+ * CLOG2 / old CLOG / ALOG (and SLOG-1 through `conversionTrace`) behind the CLI's OpenedTrace: the
+ * file is converted to drawables in one streaming pass. Category names and colours are final only
+ * after the pass (definitions sit at the end of a CLOG2 file), so drawables are handed out once the
+ * pass is over, in drawing order like the SLOG-2 path: a window of up to START_ORDER_CAP drawables
+ * is sorted in memory, a bigger one is handed out slice by slice with further passes over the file
+ * (startOrder.ts), so `dump` of a file of any size keeps memory bounded (issue 14).
  */
 import { FormatError } from '../core/bytes/formatError';
-import type { ConversionSummary } from '../core/formats/convert/result';
+import type { ClogConversion, ConversionSummary, ConvertibleFormat } from '../core/formats/convert/result';
 import { convertClogFormat, traceInfoFromSummary } from '../core/info/clogInfo';
 import type { Category, Drawable, Primitive } from '../core/model/types';
-import { drawingOrderCompare } from '../core/formats/slog2/drawingOrder';
-import type { TraceInput } from '../io/traceInput';
-import { inStartOrder } from './startOrder';
+import { openTraceInput, type TraceInput } from '../io/traceInput';
 import type { OpenedTrace } from './openTrace';
+import { inStartOrder, type StartOrderResult } from './startOrder';
 
-export function openClogTrace(input: TraceInput, reopen?: () => Promise<TraceInput>, startOrderCap?: number): OpenedTrace {
+export function openClogTrace(input: TraceInput): OpenedTrace {
   const format = input.format;
-  if (format !== 'clog2' && format !== 'clog') throw new FormatError(input.path, 0, 'not a CLOG2 or CLOG trace');
+  if (format !== 'clog2' && format !== 'clog' && format !== 'alog') throw new FormatError(input.path, 0, 'not a CLOG2, CLOG or ALOG trace');
+  // The chunk stream is single use: a second pass (stats asks for info, then drawables) reopens the file.
+  const inputs: TraceInput[] = [input];
+  let started = false;
+  const start = async (): Promise<ClogConversion> => {
+    const next = inputs.length === 1 && !started ? input : await openTraceInput(input.path);
+    if (next !== input) inputs.push(next);
+    started = true;
+    return convertClogFormat(format, next.chunks, { name: input.path });
+  };
+  return conversionTrace(format, start, async () => {
+    for (const i of inputs) await i.file.close();
+  });
+}
+
+/** An OpenedTrace over a conversion that `start` begins afresh for each pass; `close` releases the input. */
+export function conversionTrace(format: ConvertibleFormat, start: () => Promise<ClogConversion>, close: () => Promise<void>): OpenedTrace {
   let summary: ConversionSummary | undefined;
   let categories = new Map<number, Category>();
-  const warnings: string[] = [];
-  let consumed = false;
+  let warnings: string[] = [];
 
-  /** The single pass over the file; keeps the drawables inside [t0, t1]. */
+  /** One pass over the file; keeps the drawables inside [t0, t1]. */
   async function run(t0: number, t1: number): Promise<Primitive[]> {
-    if (consumed) throw new Error(`${input.path}: a CLOG trace can be read only once per open`);
-    consumed = true;
-    const conversion = convertClogFormat(format as 'clog2' | 'clog', input.chunks, { name: input.path });
+    const conversion = await start();
     const kept: Primitive[] = [];
     for await (const batch of conversion.batches) {
       for (const d of batch) if (d.earliest <= t1 && t0 <= d.latest) kept.push(d);
     }
     summary = conversion.summary;
     categories = new Map(summary.categories.map((c) => [c.index, c]));
-    for (const w of summary.warnings) warnings.push(w);
+    warnings = [...summary.warnings];
     return kept;
   }
 
-  /** One conversion pass over `from`; the first one also records the summary (categories, warnings). */
-  async function* passOver(from: TraceInput, record: boolean): AsyncGenerator<readonly Primitive[]> {
-    if (record) {
-      if (consumed) throw new Error(`${input.path}: a CLOG trace can be read only once per open`);
-      consumed = true;
-    }
-    const conversion = convertClogFormat(format as 'clog2' | 'clog', from.chunks, { name: input.path });
-    for await (const batch of conversion.batches) yield batch;
-    if (record) {
-      summary = conversion.summary;
-      categories = new Map(summary.categories.map((c) => [c.index, c]));
-      for (const w of summary.warnings) warnings.push(w);
+  /** [t0, t1] in drawing order with bounded memory; the first pass sets the summary. */
+  function ordered(t0: number, t1: number): StartOrderResult {
+    let first = true;
+    const pass = (): AsyncIterable<readonly Primitive[]> =>
+      (async function* () {
+        const conversion = await start();
+        for await (const batch of conversion.batches) yield batch;
+        if (first) {
+          first = false;
+          summary = conversion.summary;
+          categories = new Map(summary.categories.map((c) => [c.index, c]));
+          warnings = [...summary.warnings];
+        }
+      })();
+    return inStartOrder(pass, t0, t1);
+  }
+
+  async function* orderedDrawables(t0: number, t1: number): AsyncGenerator<Primitive> {
+    const o = ordered(t0, t1);
+    try {
+      yield* o.drawables;
+    } finally {
+      for (const w of o.warnings) warnings.push(w);
     }
   }
 
@@ -61,40 +84,28 @@ export function openClogTrace(input: TraceInput, reopen?: () => Promise<TraceInp
     get warnings() {
       return warnings;
     },
+    get lineIDMaps() {
+      return summary?.lineIDMaps ?? [];
+    },
+    get conversion() {
+      return summary;
+    },
     async info() {
       if (summary === undefined) await run(Infinity, -Infinity);
       return traceInfoFromSummary(summary!);
     },
-    async *drawables(t0: number, t1: number): AsyncGenerator<Drawable> {
-      if (reopen === undefined) {
-        const kept = await run(t0, t1);
-        kept.sort(drawingOrderCompare);
-        yield* kept;
-        return;
-      }
-      // The first pass reads this input (and sets the summary); later passes open the file again.
-      let first = true;
-      const pass = (): AsyncIterable<readonly Primitive[]> => {
-        if (first) {
-          first = false;
-          return passOver(input, true);
+    drawables: (t0: number, t1: number): AsyncGenerator<Drawable> => orderedDrawables(t0, t1),
+    async *drawableBatches(t0: number, t1: number): AsyncGenerator<readonly Drawable[]> {
+      let batch: Drawable[] = [];
+      for await (const d of orderedDrawables(t0, t1)) {
+        batch.push(d);
+        if (batch.length === 4096) {
+          yield batch;
+          batch = [];
         }
-        return (async function* () {
-          const again = await reopen();
-          try {
-            yield* passOver(again, false);
-          } finally {
-            await again.file.close();
-          }
-        })();
-      };
-      const ordered = inStartOrder(pass, t0, t1, startOrderCap);
-      try {
-        yield* ordered.drawables;
-      } finally {
-        for (const w of ordered.warnings) warnings.push(`${input.path}: ${w}`);
       }
+      if (batch.length > 0) yield batch;
     },
-    close: () => input.file.close(),
+    close,
   };
 }

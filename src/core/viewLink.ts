@@ -57,6 +57,7 @@ export type DecodeResult = { readonly ok: true; readonly view: ViewLink } | { re
  * base64url under the key + "64" (e.g. trace64=…); numbers and lists never contain them.
  */
 function textParam(key: string, value: string): [string, string] {
+  // eslint-disable-next-line no-control-regex -- control characters are what this test rejects
   return /^[^%&=#+?\u0000-\u001f]*$/.test(value) ? [key, value] : [key + '64', base64urlEncode(value)];
 }
 
@@ -104,6 +105,7 @@ function decodeStrict(query: string): ViewLink {
   if ((rel === undefined) === (abs === undefined)) fail('the link must name the trace with exactly one of "trace" or "path"');
   const trace = (rel ?? abs)!;
   if (trace.length === 0 || trace.length > LIMITS.pathChars) fail('trace path empty or too long');
+  // eslint-disable-next-line no-control-regex -- control characters are what this test rejects
   if (/[\u0000-\u001f]/.test(trace)) fail('trace path contains control characters');
   const absolute = abs !== undefined;
   if (absolute && !/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(trace)) fail('"path" must be absolute');
@@ -112,6 +114,7 @@ function decodeStrict(query: string): ViewLink {
     if (trace.split(/[\\/]/).some((s) => s === '..')) fail('"trace" may not leave the workspace ("..")');
   }
   const folder = params.get('folder');
+  // eslint-disable-next-line no-control-regex -- control characters are what this test rejects
   if (folder !== undefined && (folder.length === 0 || folder.length > LIMITS.folderChars || /[\u0000-\u001f]/.test(folder))) {
     fail('bad workspace folder name');
   }

@@ -1,18 +1,18 @@
 /**
  * "MPE Trace: Convert to SLOG-2" (command palette and explorer context menu on *.clog2, *.clog and
- * their .gz): converts in a worker thread (src/worker) with a cancellable progress notification,
+ * their .gz, *.alog, *.slog): converts in a worker thread (src/worker) with a cancellable progress notification,
  * asks before overwriting an existing .slog2, and offers to open the result.
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { ConvertResult } from '../protocol/worker';
 import { ConversionFailed, startConversion, type ConversionRequest } from '../worker/client';
-import { defaultOutputPath } from '../worker/convertJob';
+import { defaultOutputPath } from '../convert/convertJob';
 import { checkOutputFor } from '../io/outputGuard';
 
 export const CONVERT_COMMAND = 'mpeTrace.convertToSlog2';
 const TIMELINE_VIEW_TYPE = 'mpeTrace.timeline';
-const CLOG_NAME = /\.(clog2|clog)(\.gz)?$/i;
+const CLOG_NAME = /\.(clog2|clog)(\.gz)?$|\.(alog|slog)$/i;
 
 export function registerConvertCommand(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
@@ -54,7 +54,7 @@ async function pickInputs(): Promise<vscode.Uri[] | undefined> {
   return vscode.window.showOpenDialog({
     canSelectMany: true,
     openLabel: 'Convert to SLOG-2',
-    filters: { 'CLOG2 / CLOG traces': ['clog2', 'clog', 'gz'] },
+    filters: { 'CLOG2 / CLOG / ALOG / SLOG-1 traces': ['clog2', 'clog', 'alog', 'slog', 'gz'] },
   });
 }
 

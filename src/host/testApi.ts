@@ -4,6 +4,22 @@
  */
 import type { EditorReport, TraceEditorProvider } from './traceEditorProvider';
 import type { DetailsMessage, DrawableRef, ViewState } from '../protocol/webview';
+import type { AnalysisResult } from '../core/analysis/types';
+import type { Alignment } from '../protocol/compare';
+import type { CompareController } from './compare/compareController';
+
+/** The comparison in force, as the Compare panel shows it (for tests). */
+export interface CompareReport {
+  readonly a: string;
+  readonly b: string;
+  readonly shift: number;
+  readonly alignment: Alignment;
+  readonly computing: boolean;
+  readonly error?: string;
+  /** Category rows in panel order (largest |delta| first). Iterations: their start times per run. */
+  readonly categories?: readonly { readonly name: string; readonly delta: number; readonly ratio: number | null }[];
+  readonly iterations?: { readonly a: readonly number[]; readonly b: readonly number[]; readonly marker: string | null };
+}
 
 export interface MpeTraceApi {
   /** URIs of the documents with an open timeline editor. */
@@ -18,9 +34,37 @@ export interface MpeTraceApi {
   drawableDetails(uri: string, ref: DrawableRef): Promise<DetailsMessage>;
   /** "Go to source" of a site id from `drawableDetails`: `uri:line` opened, or why not. */
   openSource(uri: string, siteId: number, beside?: boolean): Promise<string>;
+  /** The wait-state analysis of an open trace, once done (and its category indices by name). */
+  analysis?(uri: string): { readonly result: AnalysisResult; readonly categories: Record<string, number> } | undefined;
+  /** The comparison in force, if any. */
+  compare(): CompareReport | undefined;
+  /** Realigns the comparison in force (as the Compare panel's alignment control does). */
+  alignCompare(alignment: Alignment): void;
 }
 
-export function makeTestApi(provider: TraceEditorProvider): MpeTraceApi {
+/** What the test API needs from the wait-state analysis (src/host/traceAnalysis.ts). */
+export interface AnalysisLookup {
+  analysisOf(uri: string): { readonly result: AnalysisResult; readonly categories: Record<string, number> } | undefined;
+}
+
+function compareReport(compare: CompareController | undefined): CompareReport | undefined {
+  const c = compare?.state;
+  if (c === undefined) return undefined;
+  return {
+    a: c.session.a.document.uri.toString(),
+    b: c.session.b.document.uri.toString(),
+    shift: c.session.shift,
+    alignment: c.alignment,
+    computing: c.computing,
+    ...(c.error !== undefined ? { error: c.error } : {}),
+    ...(c.diff ? { categories: c.diff.categories.map((r) => ({ name: r.name, delta: r.delta, ratio: r.ratio ?? null })) } : {}),
+    ...(c.profiles
+      ? { iterations: { a: c.profiles.a.iterations.starts, b: c.profiles.b.iterations.starts, marker: c.profiles.a.iterations.marker ?? null } }
+      : {}),
+  };
+}
+
+export function makeTestApi(provider: TraceEditorProvider, analyses?: AnalysisLookup, compare?: CompareController): MpeTraceApi {
   const of = (uri: string): EditorReport[] => provider.reports().filter((r) => r.uri === uri || decodeURIComponent(r.uri) === uri);
   return {
     documents: () => [...new Set(provider.reports().map((r) => r.uri))],
@@ -31,6 +75,9 @@ export function makeTestApi(provider: TraceEditorProvider): MpeTraceApi {
     },
     drawableDetails: (uri, ref) => provider.details(uri, ref),
     openSource: (uri, siteId, beside = false) => provider.openSource(uri, siteId, beside),
+    analysis: (uri) => analyses?.analysisOf(uri),
+    compare: () => compareReport(compare),
+    alignCompare: (alignment) => compare?.align(alignment),
     waitForPaint: (uri, timeoutMs = 20000) =>
       new Promise((resolve, reject) => {
         const started = Date.now();

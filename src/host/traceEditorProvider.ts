@@ -5,16 +5,18 @@
  * a hidden webview is torn down and restores itself from its persisted state.
  */
 import * as vscode from 'vscode';
-import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type ViewState } from '../protocol/webview';
+import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type SearchHit, type ViewState } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
 import { workerConversionJob } from './convertCommand';
-import { answerDetails } from './detailsServer';
+import { answerDetails, type DetailsAnnotator } from './detailsServer';
 import { SourceLinks } from './sourceLinks';
 import { CategoryColours } from './categoryColours';
 import { SearchServer } from './searchServer';
+import { RowMemory } from './rowMemory';
+import { defaultMapIndex, linesOfRows, rowsOfLines } from '../core/query/rows';
 import type { AnalysisClient } from '../worker/analysisClient';
 
 export const VIEW_TYPE = 'mpeTrace.timeline';
@@ -30,7 +32,7 @@ export interface EditorReport {
   readonly lastSourceOpen: string | undefined;
 }
 
-class TimelineEditor implements vscode.Disposable {
+export class TimelineEditor implements vscode.Disposable {
   private readonly server: WindowServer;
   private readonly search: SearchServer;
   private readonly disposables: vscode.Disposable[] = [];
@@ -38,12 +40,17 @@ class TimelineEditor implements vscode.Disposable {
   painted: EditorReport['painted'];
   private ready = false;
   private pendingView: ViewState | undefined;
+  /** Line IDs of the rows a pending bookmark or link shows (turned into rows once the file is read). */
+  private pendingLines: readonly number[] | undefined;
   /** Categories hidden in this editor's legend (for bookmarks and links). */
   hiddenCategories: readonly number[] = [];
   /** The time range selected in this editor's timeline (the statistics panel follows it). */
   range: readonly [number, number] | undefined;
   /** What the last "Go to source" did (for tests): `uri:line` or the reason it did not open. */
   lastSourceOpen: string | undefined;
+  private readonly viewChanged = new vscode.EventEmitter<ViewState>();
+  /** The webview reported a new view (window, map, row scroll): a comparison mirrors it. */
+  readonly onDidChangeView = this.viewChanged.event;
 
   constructor(
     readonly document: TraceDocument,
@@ -55,6 +62,8 @@ class TimelineEditor implements vscode.Disposable {
     private readonly onColoursChanged: () => void,
     private readonly onRangeChanged: () => void,
     analysis: AnalysisClient | undefined,
+    private readonly annotate: DetailsAnnotator | undefined,
+    private readonly rowMemory: RowMemory,
   ) {
     const webview = panel.webview;
     webview.options = webviewOptions(extensionUri);
@@ -69,14 +78,54 @@ class TimelineEditor implements vscode.Disposable {
     );
   }
 
+  /** A drawable to frame once this editor has its data (from the Problems panel). */
+  private pendingReveal: { readonly hit: Omit<SearchHit, 'row' | 'toRow'>; readonly from: number; readonly to: number } | undefined;
+
+  /** Selects and frames a drawable given by its line IDs (rows of the editor's current Y map). */
+  revealLines(hit: Omit<SearchHit, 'row' | 'toRow'>, fromLine: number, toLine: number): void {
+    const s = this.document.state;
+    if (!this.ready || s.phase !== 'ready') {
+      this.pendingReveal = { hit, from: fromLine, to: toLine };
+      return;
+    }
+    const layout = s.layouts[this.viewState?.mapIndex ?? -1] ?? s.layouts[0];
+    const row = layout?.rowOfLine.get(fromLine);
+    const toRow = layout?.rowOfLine.get(toLine);
+    this.post({ kind: 'link', reveal: { ...hit, row, toRow: toRow ?? row } });
+  }
+
   private sendInit(): void {
+    const reveal = this.pendingReveal;
+    this.pendingReveal = undefined;
+    if (reveal !== undefined) queueMicrotask(() => this.revealLines(reveal.hit, reveal.from, reveal.to));
     const m = this.document.initOrStatus();
     if (m.kind === 'init') this.post({ kind: 'categoryColours', colours: this.colours.all() });
+    const rowChoice = m.kind === 'init' ? this.rowMemory.get(this.document.uri.toString()) : undefined;
     if (m.kind === 'init' && this.pendingView !== undefined) {
-      this.post({ ...m, initialView: this.pendingView });
-      this.post({ kind: 'showView', view: this.pendingView });
+      const view = this.withRows(this.pendingView, this.pendingLines);
+      this.post({ ...m, initialView: view, ...(rowChoice ? { rowChoice } : {}) });
+      this.post({ kind: 'showView', view });
       this.pendingView = undefined;
-    } else this.post(m);
+      this.pendingLines = undefined;
+    } else this.post(m.kind === 'init' && rowChoice ? { ...m, rowChoice } : m);
+  }
+
+  /** `view` showing the rows of `lines` (line IDs of a bookmark or link) in its map, when the file is read. */
+  private withRows(view: ViewState, lines: readonly number[] | undefined): ViewState {
+    const s = this.document.state;
+    if (lines === undefined || s.phase !== 'ready') return view;
+    const layout = s.layouts[view.mapIndex >= 0 ? view.mapIndex : defaultMapIndex(s.file.lineIDMaps)];
+    const rows = layout ? rowsOfLines(layout, lines) : [];
+    return rows.length > 0 ? { ...view, rows } : view;
+  }
+
+  /** Line IDs of the rows this editor shows, when some are hidden or moved (for bookmarks and links). */
+  shownLines(): number[] | undefined {
+    const s = this.document.state;
+    const v = this.viewState;
+    if (!v?.rows || s.phase !== 'ready') return undefined;
+    const layout = s.layouts[v.mapIndex];
+    return layout ? linesOfRows(layout, v.rows) : undefined;
   }
 
   get lastPayload(): PayloadInfo | undefined {
@@ -88,8 +137,32 @@ class TimelineEditor implements vscode.Disposable {
   }
 
   /** Moves this editor to `view` (after its init when it is not ready yet). */
-  showView(view: ViewState): void {
-    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view });
+  showView(view: ViewState, lines?: readonly number[]): void {
+    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view: this.withRows(view, lines) });
+    else {
+      this.pendingView = view;
+      this.pendingLines = lines;
+    }
+  }
+
+  /** A link from a side panel: highlight, show the row of `lineID`, or select and frame a drawable. */
+  link(message: LinkMessage, lineID?: number): void {
+    this.panel.reveal(undefined, true);
+    if (lineID === undefined) return this.post(message);
+    const s = this.document.state;
+    if (s.phase !== 'ready') return;
+    const map = this.viewState?.mapIndex ?? -1;
+    const layout = s.layouts[map] ?? s.layouts[0];
+    const row = layout?.rowOfLine.get(lineID);
+    if (row === undefined) return;
+    const topology = message.reveal ? s.file.categories.get(message.reveal.category)?.topology : undefined;
+    if (message.reveal) this.post({ ...message, reveal: { ...message.reveal, drawable: topology ?? 'state', row, toRow: row } });
+    else this.post({ ...message, revealRow: row });
+  }
+
+  /** Mirrors the other editor of a comparison: not recorded in the zoom history. */
+  syncView(view: ViewState): void {
+    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view, sync: true });
     else this.pendingView = view;
   }
 
@@ -119,9 +192,11 @@ class TimelineEditor implements vscode.Disposable {
         return;
       case 'viewState':
         this.viewState = m.state;
+        this.rowMemory.set(this.document.uri.toString(), { mapIndex: m.state.mapIndex, ...(m.state.rows ? { rows: m.state.rows } : {}), ...(m.state.rowSizing !== undefined ? { rowSizing: m.state.rowSizing } : {}) });
+        this.viewChanged.fire(m.state);
         return;
       case 'requestDetails':
-        void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`)).then((answer) => this.post(answer));
+        void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`), this.annotate).then((answer) => this.post(answer));
         return;
       case 'legendState':
         this.hiddenCategories = [...m.hidden];
@@ -164,6 +239,7 @@ class TimelineEditor implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.viewChanged.dispose();
     this.server.cancel();
     this.search.close();
     for (const d of this.disposables) d.dispose();
@@ -177,16 +253,21 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   private readonly activeChanged = new vscode.EventEmitter<void>();
   /** Fires when the last-active timeline editor, or its document, changes. */
   readonly onDidChangeActiveTrace = this.activeChanged.event;
+  private readonly editorCreated = new vscode.EventEmitter<TimelineEditor>();
+  /** Fires for every new timeline editor (a comparison waits for the one it opened). */
+  readonly onDidCreateEditor = this.editorCreated.event;
   /** Views requested by links for editors that are still opening. */
-  private readonly pendingViews = new Map<string, ViewState>();
+  private readonly pendingViews = new Map<string, { readonly view: ViewState; readonly lines?: readonly number[] }>();
+  private readonly rowMemory: RowMemory;
   readonly sourceLinks: SourceLinks;
   private readonly colours: CategoryColours;
 
-  static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, analysis?: AnalysisClient): TraceEditorProvider {
-    const provider = new TraceEditorProvider(context, log, analysis);
+  static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, analysis?: AnalysisClient, annotate?: DetailsAnnotator): TraceEditorProvider {
+    const provider = new TraceEditorProvider(context, log, analysis, annotate);
     context.subscriptions.push(
       provider.sourceLinks,
       provider.activeChanged,
+      provider.editorCreated,
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, { supportsMultipleEditorsPerDocument: true }),
     );
     return provider;
@@ -196,9 +277,11 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly analysis: AnalysisClient | undefined,
+    private readonly annotate: DetailsAnnotator | undefined,
   ) {
     this.sourceLinks = new SourceLinks(log);
     this.colours = new CategoryColours(context.workspaceState);
+    this.rowMemory = new RowMemory(context.workspaceState);
   }
 
   openCustomDocument(uri: vscode.Uri): TraceDocument {
@@ -221,12 +304,15 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         if (this.lastActive === editor) this.activeChanged.fire();
       },
       this.analysis,
+      this.annotate,
+      this.rowMemory,
     );
     this.editors.add(editor);
+    this.editorCreated.fire(editor);
     const pending = this.pendingViews.get(document.uri.toString());
     if (pending) {
       this.pendingViews.delete(document.uri.toString());
-      editor.showView(pending);
+      editor.showView(pending.view, pending.lines);
     }
     const track = (): void => {
       if (panel.active && this.lastActive !== editor) {
@@ -264,18 +350,28 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   /** Links from the statistics panel into the last-active timeline of `uri`. */
   link(uri: vscode.Uri, message: LinkMessage, lineID?: number): void {
     const e = this.lastActive?.document.uri.toString() === uri.toString() ? this.lastActive : [...this.editors].find((x) => x.document.uri.toString() === uri.toString());
+    e?.link(message, lineID);
+  }
+
+  /** Posts a message to every ready editor of `uri` whose document is at `generation` (analysis overlays). */
+  broadcast(uri: vscode.Uri, make: (state: { readonly generation: number; readonly layouts: readonly { readonly rowOfLine: ReadonlyMap<number, number> }[] }) => HostToWebview): void {
+    for (const e of this.editors) {
+      if (e.document.uri.toString() !== uri.toString()) continue;
+      const s = e.document.state;
+      if (s.phase !== 'ready') continue;
+      e.post(make({ generation: e.document.generation, layouts: s.layouts }));
+    }
+  }
+
+  /** Opens (or reveals) the timeline of `uri` and selects and frames a drawable given by line IDs. */
+  async revealLines(uri: vscode.Uri, hit: Omit<SearchHit, 'row' | 'toRow'>, fromLine: number, toLine: number): Promise<void> {
+    const find = (): TimelineEditor | undefined =>
+      this.lastActive?.document.uri.toString() === uri.toString() ? this.lastActive : [...this.editors].find((x) => x.document.uri.toString() === uri.toString());
+    if (find() === undefined) await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+    const e = find();
     if (e === undefined) return;
-    e.panel.reveal(undefined, true);
-    if (lineID === undefined) return e.post(message);
-    const s = e.document.state;
-    if (s.phase !== 'ready') return;
-    const map = e.viewState?.mapIndex ?? -1;
-    const layout = s.layouts[map] ?? s.layouts[0];
-    const row = layout?.rowOfLine.get(lineID);
-    if (row === undefined) return;
-    const topology = message.reveal ? s.file.categories.get(message.reveal.category)?.topology : undefined;
-    if (message.reveal) e.post({ ...message, reveal: { ...message.reveal, drawable: topology ?? 'state', row, toRow: row } });
-    else e.post({ ...message, revealRow: row });
+    e.panel.reveal(undefined, false);
+    e.revealLines(hit, fromLine, toLine);
   }
 
   /** The timeline editor used last, even when focus is elsewhere (e.g. in a quick pick). */
@@ -287,6 +383,12 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   activeEditor(): TimelineEditor | undefined {
     for (const e of this.editors) if (e.panel.active) return e;
     return undefined;
+  }
+
+  /** The open timeline editors of `uri` (most recently active first when known). */
+  editorsOf(uri: vscode.Uri): TimelineEditor[] {
+    const all = [...this.editors].filter((e) => e.document.uri.toString() === uri.toString());
+    return all.sort((a, b) => Number(b === this.lastActive) - Number(a === this.lastActive));
   }
 
   reports(): EditorReport[] {
@@ -304,15 +406,15 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
    * Opens `uri` in the timeline (or reveals it) at a time window and Y map — the target of
    * `vscode://` view links (src/host/uriHandler.ts).
    */
-  async openAt(uri: vscode.Uri, view: { readonly t0: number; readonly t1: number; readonly yMap?: number; readonly hidden?: readonly number[] }): Promise<void> {
+  async openAt(uri: vscode.Uri, view: { readonly t0: number; readonly t1: number; readonly yMap?: number; readonly hidden?: readonly number[]; readonly rows?: readonly number[] }): Promise<void> {
     const state: ViewState = { t0: view.t0, t1: view.t1, mapIndex: view.yMap ?? -1, scrollRow: 0, ...(view.hidden ? { hidden: view.hidden } : {}) };
     const existing = [...this.editors].find((e) => e.document.uri.toString() === uri.toString());
     if (existing) {
       existing.panel.reveal();
-      existing.showView(state);
+      existing.showView(state, view.rows);
       return;
     }
-    this.pendingViews.set(uri.toString(), state);
+    this.pendingViews.set(uri.toString(), view.rows ? { view: state, lines: view.rows } : { view: state });
     await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
   }
 
@@ -320,7 +422,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   async details(uri: string, ref: DrawableRef): Promise<DetailsMessage> {
     const e = [...this.editors].find((x) => x.document.uri.toString() === uri);
     if (e === undefined) return { kind: 'details', detailsId: 0, message: 'not open' };
-    return answerDetails(e.document, { kind: 'requestDetails', detailsId: 0, generation: e.document.generation, ref }, (w) => this.log.warn(w));
+    return answerDetails(e.document, { kind: 'requestDetails', detailsId: 0, generation: e.document.generation, ref }, (w) => this.log.warn(w), this.annotate);
   }
 
   /** "Go to source" for a site id an open document handed out (the webview's `openSource`, for tests). */

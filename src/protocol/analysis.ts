@@ -5,9 +5,11 @@
  * Every message has a string `kind` and the `id` of its request; results are plain objects
  * (structured clone), no `any`.
  */
+import type { AnalysisResult } from '../core/analysis/types';
 import type { Drawable } from '../core/model/types';
 import type { SearchQuery } from '../core/search/matcher';
 import type { RangeStats } from '../core/stats/types';
+import type { FullRunProfile } from '../core/compare/profile';
 
 /** A search query as it crosses the boundary (sets become arrays). */
 export type WireSearchQuery = Omit<SearchQuery, 'rows' | 'unsearchable'> & {
@@ -57,6 +59,25 @@ export interface OrdinalRequest {
   readonly drawable: Drawable;
 }
 
+/** Wait states, critical path and trace problems of [t0, t1] (src/core/analysis). */
+export interface WaitsRequest {
+  readonly kind: 'waits';
+  readonly id: number;
+  readonly path: string;
+  readonly range?: readonly [number, number];
+  /** Wait instances returned as objects (the rest are only counted). */
+  readonly maxInstances: number;
+}
+
+/** What a run comparison needs of one run: statistics, per-site numbers and iterations of [t0, t1]. */
+export interface ProfileRequest {
+  readonly kind: 'profile';
+  readonly id: number;
+  readonly path: string;
+  readonly range: readonly [number, number];
+  readonly marker?: string;
+}
+
 /** Stop request `id` (its answer is an `error` with reason `cancelled`). */
 export interface CancelRequest {
   readonly kind: 'cancel';
@@ -70,7 +91,7 @@ export interface ForgetRequest {
   readonly path: string;
 }
 
-export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | CancelRequest | ForgetRequest;
+export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | WaitsRequest | ProfileRequest | CancelRequest | ForgetRequest;
 
 //#endregion
 
@@ -111,6 +132,18 @@ export interface OrdinalDone {
   readonly ordinal: number;
 }
 
+export interface WaitsDone {
+  readonly kind: 'waits';
+  readonly id: number;
+  readonly result: AnalysisResult;
+}
+
+export interface ProfileDone {
+  readonly kind: 'profile';
+  readonly id: number;
+  readonly profile: FullRunProfile;
+}
+
 /** `format`: the file is damaged (message names file and offset); `query`: a bad search query. */
 export interface AnalysisError {
   readonly kind: 'error';
@@ -119,12 +152,12 @@ export interface AnalysisError {
   readonly message: string;
 }
 
-export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | AnalysisError;
+export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | WaitsDone | ProfileDone | AnalysisError;
 
 //#endregion
 
-const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'cancel', 'forget']);
-const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'error']);
+const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'cancel', 'forget']);
+const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'error']);
 
 export function isHostToAnalysis(m: unknown): m is HostToAnalysis {
   if (typeof m !== 'object' || m === null) return false;

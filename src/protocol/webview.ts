@@ -5,43 +5,14 @@
  */
 import type { WireWindow } from './wire';
 import type { DrawableDescription, DrawableRef } from '../core/query/details';
+import type { TraceDescription } from '../core/query/describe';
+import type { WindowRequest } from '../core/query/windowRequest';
 
 export type { DrawableRef } from '../core/query/details';
-
-/** What the webview needs to know about a category to draw and label it. */
-export interface CategoryInfo {
-  readonly index: number;
-  readonly name: string;
-  readonly topology: 'event' | 'state' | 'arrow';
-  readonly rgba: readonly [number, number, number, number];
-  readonly width: number;
-  /** Whole-trace figures from the file's category summaries (seconds), when it has them. */
-  readonly summary?: { readonly count: number; readonly inclusive: number; readonly exclusive: number };
-}
+export type { CategoryInfo, TraceDescription, YMapInfo } from '../core/query/describe';
+export type { WindowRequest } from '../core/query/windowRequest';
 
 export type Rgb = readonly [number, number, number];
-
-/** One Y-axis view ("Process View", …) as rows: row i is labelled `rows[i]`. */
-export interface YMapInfo {
-  readonly title: string;
-  readonly columns: readonly string[];
-  readonly rows: readonly string[];
-}
-
-/** The requested window: visible span plus what the webview wants fetched around it. */
-export interface WindowRequest {
-  /** Fetched span, absolute seconds (already quantised + over-fetched by the webview, see windowKey.ts). */
-  readonly t0: number;
-  readonly t1: number;
-  /** Row range [rowStart, rowEnd) in the chosen map. */
-  readonly rowStart: number;
-  readonly rowEnd: number;
-  readonly mapIndex: number;
-  /** Canvas width in device-independent pixels of the VISIBLE span (drives the level of detail). */
-  readonly pixelWidth: number;
-  /** Visible span in seconds (pixelWidth covers this much time). */
-  readonly visibleSpan: number;
-}
 
 export type WindowChannel = 'main' | 'overview';
 
@@ -53,24 +24,41 @@ export interface ViewState {
   readonly scrollRow: number;
   /** Categories to hide (a bookmark or link made with some hidden); only in `showView`. */
   readonly hidden?: readonly number[];
+  /** Shown rows of the map, top to bottom (rows hidden or moved); absent = every row in file order. */
+  readonly rows?: readonly number[];
+  /** Row height: see RowSizingState; absent = 'auto'. */
+  readonly rowSizing?: RowSizingState;
+}
+
+/**
+ * How tall timeline rows are: 'auto' (all rows fit when each gets enough height, else a default
+ * height with scrolling), 'fit' (every row fits, thinner than a pixel if need be), or a height in px.
+ */
+export type RowSizingState = 'auto' | 'fit' | number;
+
+/** The rows a user chose for a trace (remembered per trace by the host, restored at reopen). */
+export interface RowChoice {
+  readonly mapIndex: number;
+  readonly rows?: readonly number[];
+  readonly rowSizing?: RowSizingState;
 }
 
 //#region host → webview
 
 /** The document is (re)loaded: drop every cached window and start over with this generation. */
-export interface InitMessage {
+export interface InitMessage extends TraceDescription {
   readonly kind: 'init';
   readonly generation: number;
   readonly fileName: string;
-  readonly timeRange: readonly [number, number];
-  readonly categories: readonly CategoryInfo[];
-  readonly yMaps: readonly YMapInfo[];
-  /** Index of the Y map to show first (Process View when present). */
-  readonly defaultMap: number;
-  readonly treeDepth: number;
-  readonly warnings: readonly string[];
   /** Restore this state when the webview has none of its own (e.g. a `vscode://` link). */
   readonly initialView?: ViewState;
+  /** The rows last chosen for this trace (hidden/moved rows, row height), when the webview has no state of its own. */
+  readonly rowChoice?: RowChoice;
+}
+
+/** The `init` message of a described trace (the host adds the generation and the name shown). */
+export function initMessage(description: TraceDescription, generation: number, fileName: string): InitMessage {
+  return { kind: 'init', generation, fileName, ...description };
 }
 
 /** The document is not (yet) viewable: opening, converting (with progress 0..1) or failed. */
@@ -108,10 +96,14 @@ export interface CommandMessage {
   readonly command: 'zoomIn' | 'zoomOut' | 'home' | 'undoZoom' | 'redoZoom' | 'find' | 'findNext' | 'findPrevious';
 }
 
-/** Show this view (a `vscode://` link to an already open trace); recorded in the zoom history. */
+/**
+ * Show this view: a `vscode://` link to an already open trace (recorded in the zoom history), or,
+ * with `sync`, the other editor of a comparison moved (not recorded; row scroll included).
+ */
 export interface ShowViewMessage {
   readonly kind: 'showView';
   readonly view: ViewState;
+  readonly sync?: boolean;
 }
 
 /** A source location the host may open: `siteId` is all the webview can send back. */
@@ -125,6 +117,8 @@ export interface SiteRef {
 /** The popup contents of a drawable (source locations replaced by site ids). */
 export interface DrawableDetails extends Omit<DrawableDescription, 'source'> {
   readonly sources: { readonly start?: SiteRef; readonly end?: SiteRef };
+  /** When the state waited (wait-state analysis): the sentence, and where the rank waited for is. */
+  readonly waiting?: { readonly text: string; readonly goToLabel: string; readonly goTo: SearchHit };
 }
 
 /** Answer to `requestDetails` (details undefined: not found, `message` says why). */
@@ -179,7 +173,18 @@ export interface LinkMessage {
   readonly reveal?: SearchHit;
 }
 
+/**
+ * The wait-state analysis drawn over the timeline, per Y map (index = map index): `waits` and
+ * `path` are flat (row, t0, t1) triples — the waiting part of states, the critical path's segments.
+ */
+export interface AnalysisOverlayMessage {
+  readonly kind: 'analysisOverlay';
+  readonly generation: number;
+  readonly byMap: readonly { readonly waits: readonly number[]; readonly path: readonly number[] }[];
+}
+
 export type HostToWebview =
+  | AnalysisOverlayMessage
   | LinkMessage
   | SearchResultMessage
   | SearchCountMessage
@@ -343,7 +348,7 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       return typeof (x as { requestId?: unknown }).requestId === 'number';
     case 'viewState': {
       const s = (x as { state?: Record<string, unknown> }).state;
-      return typeof s === 'object' && s !== null && ['t0', 't1', 'mapIndex', 'scrollRow'].every((k) => typeof s[k] === 'number');
+      return typeof s === 'object' && s !== null && ['t0', 't1', 'mapIndex', 'scrollRow'].every((k) => typeof s[k] === 'number') && isRowFields(s);
     }
     case 'painted': {
       const m = x as { drawables?: unknown; frameMs?: unknown; generation?: unknown };
@@ -420,4 +425,12 @@ function isDrawableRef(x: unknown): x is DrawableRef {
   if (typeof r.category !== 'number' || !Number.isSafeInteger(r.category)) return false;
   if (![r.start, r.end, r.tolerance].every((v) => typeof v === 'number' && Number.isFinite(v))) return false;
   return (r.tolerance as number) >= 0 && (r.tolerance as number) <= 1;
+}
+
+/** Optional `rows` (row indices) and `rowSizing` of a view state, when present, are well formed. */
+export function isRowFields(s: Record<string, unknown>): boolean {
+  const rows = s['rows'];
+  if (rows !== undefined && !(Array.isArray(rows) && rows.length <= MAX_LIST && rows.every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0))) return false;
+  const z = s['rowSizing'];
+  return z === undefined || z === 'auto' || z === 'fit' || (typeof z === 'number' && Number.isFinite(z) && z > 0 && z <= 1000);
 }

@@ -7,8 +7,9 @@
 import { MemorySource } from '../../src/core/bytes/memorySource';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { rowLayoutOf } from '../../src/core/query/rows';
-import { buildRequestedWindow, checkRequest, depthFor, describeDocument } from '../../src/core/query/windowService';
-import type { HostToWebview, WebviewToHost } from '../../src/protocol/webview';
+import { buildRequestedWindow, checkRequest, depthFor } from '../../src/core/query/windowService';
+import { describeTrace } from '../../src/core/query/describe';
+import { initMessage, type HostToWebview, type WebviewToHost } from '../../src/protocol/webview';
 import { copyWire, wireBytes, windowBuffers } from '../../src/protocol/wire';
 
 interface HarnessStats {
@@ -59,7 +60,7 @@ async function handle(m: WebviewToHost): Promise<void> {
   switch (m.kind) {
     case 'ready':
       stats.initAt = performance.now();
-      toWebview(describeDocument(file, layouts, 1, trace));
+      toWebview(initMessage(describeTrace(file, layouts), 1, trace));
       return;
     case 'painted':
       if (stats.firstPaintAt === 0) stats.firstPaintAt = performance.now();

@@ -1,56 +1,30 @@
 /**
- * The timeline's imperative core: owns the canvases, the view (time window, Y map, vertical
- * scroll), the two window loaders (timeline and overview), input handling and the frame
- * scheduler. Preact renders the chrome around it and calls in; nothing here re-renders Preact
- * except the small `onViewChange` notification (coalesced to one per frame).
+ * The timeline's shell: wires the parts together and is what the Preact chrome calls. The parts,
+ * one job each: `TimelineView` (view state and navigation), `TimelineInput` (keyboard, pointer,
+ * wheel → intents), `Picking` (selection, hit testing for clicks and the tooltip), `TimelineLayers`
+ * (canvases drawn from state), two `WindowLoader`s (timeline and overview payloads) and the frame
+ * scheduler. Nothing here re-renders Preact except the small `onViewChange` notification
+ * (coalesced to one per frame).
  */
-import type { CommandMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
-import type { VisibleWindow } from '../../src/core/query/windowKey';
+import type { AnalysisOverlayMessage, CommandMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
 import { FrameScheduler, type LayerName } from './scheduler';
 import { WindowLoader } from './windowLoader';
-import { TimeScale, clampWindow, formatDuration, formatTime, panBy, zoomAt, type TimeWindow } from './timeScale';
-import { clampScroll, rowAt, visibleRows, type RowViewport } from './rowLayout';
-import { ZoomHistory } from './zoomHistory';
-import { DEFAULT_STYLE, readPalette, watchTheme, type CategoryStyle, type Palette } from './theme';
-import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
-import { hitTest, type Hit } from './hitTest';
-import { FLAG_SHADOW, type WindowColumns } from '../../src/protocol/wire';
-import { atTimeOnRow, nextOnRow, refOf, selectionOf, shadowSummaryOf, type Selection, type ShadowSummary } from './selection';
-import { drawMarks } from './drawMarks';
+import type { TimeWindow } from './timeScale';
+import { watchTheme, type CategoryStyle } from './theme';
+import type { Selection } from './selection';
+import type { TimelineElements } from './elements';
+import { TimelineView, type PersistedView } from './viewState';
+import { TimelineInput, ZOOM_STEP, type InputView, type TimelineIntents } from './input';
+import { Picking, type Pick } from './picking';
+import { TimelineLayers, type Decorations } from './layers';
+import { timesliceAt, type SliceRow } from './timeslice';
+import { formatTime, niceTicks } from './timeScale';
+import type { RowSummary } from '../RowControls';
+import type { ArrowMode } from './drawArrows';
 
-/** A click on a drawable: what the popup shows (details come from the host under `detailsId`). */
-export interface Pick {
-  readonly selection: Selection;
-  /** Set when details were requested from the host. */
-  readonly detailsId: number | undefined;
-  /** Set for shadows (summaries): their ratios are in the payload. */
-  readonly shadow: ShadowSummary | undefined;
-  /** Position in the plot (CSS px) to place the popup at. */
-  readonly x: number;
-  readonly y: number;
-  /** Ctrl/Cmd+click: go straight to the source; Alt: open it beside. */
-  readonly toSource: boolean;
-  readonly beside: boolean;
-}
-
-export interface TimelineElements {
-  readonly root: HTMLElement;
-  readonly axis: HTMLCanvasElement;
-  readonly labels: HTMLCanvasElement;
-  readonly grid: HTMLCanvasElement;
-  readonly data: HTMLCanvasElement;
-  readonly overlay: HTMLCanvasElement;
-  readonly plot: HTMLElement;
-  readonly vscroll: HTMLElement;
-  readonly vspacer: HTMLElement;
-  readonly overview: HTMLCanvasElement;
-  readonly overviewWindow: HTMLElement;
-  readonly tooltip: HTMLElement;
-}
-
-export interface PersistedView extends ViewState {
-  readonly fileName: string;
-}
+export type { Pick } from './picking';
+export type { TimelineElements } from './elements';
+export type { PersistedView } from './viewState';
 
 export interface ViewSummary {
   readonly view: TimeWindow;
@@ -61,83 +35,82 @@ export interface ViewSummary {
   readonly error: string | undefined;
   readonly lowestDepth: number | undefined;
   readonly range: readonly [number, number] | undefined;
+  readonly rows: RowSummary;
+  readonly arrowMode: ArrowMode;
 }
 
-export const ROW_HEIGHT_PX = 24;
-
-/** Data-frame durations are appended here when a harness (bench) provides the array. */
-function frameLog(): number[] | undefined {
-  return (globalThis as { __mpeFrameLog?: number[] }).__mpeFrameLog;
+/** What every shown row is doing at one time (the timeslice panel). */
+export interface Timeslice {
+  readonly time: number;
+  readonly timeText: string;
+  readonly rows: readonly SliceRow[];
+  readonly more: number;
 }
-const ZOOM_STEP = 1.6;
-const PAN_STEP = 0.2;
-const WHEEL_ZOOM_PER_PX = 0.002;
-const DRAG_THRESHOLD_PX = 3;
+
+/** The timeslice lists at most this many rows (the visible ones first). */
+const TIMESLICE_MAX_ROWS = 200;
+
 const PERSIST_DELAY_MS = 250;
-const WHEEL_GESTURE_MS = 400;
-const OVERVIEW_MAX_ROWS = 256;
-
-type Drag =
-  | { readonly kind: 'pan'; readonly x: number; readonly y: number; readonly view: TimeWindow; readonly scroll: number; moved: boolean }
-  | { readonly kind: 'select'; readonly x: number; cur: number }
-  | { readonly kind: 'range'; readonly x: number; cur: number }
-  | { readonly kind: 'overview'; readonly x: number; readonly view: TimeWindow };
+const ALL_LAYERS: LayerName[] = ['grid', 'data', 'labels', 'overview', 'overlay'];
 
 export class TimelineController {
-  private init: InitMessage | undefined;
-  private view: TimeWindow = { t0: 0, t1: 1 };
-  private mapIndex = 0;
-  private scrollPx = 0;
-  private readonly history = new ZoomHistory();
+  private readonly view: TimelineView;
   private readonly main: WindowLoader;
   private readonly overview: WindowLoader;
   private readonly scheduler: FrameScheduler;
-  private palette: Palette | undefined;
-  private hoverX: number | undefined;
-  private hoverRow: number | undefined;
-  private drag: Drag | undefined;
-  private width = 0;
-  private height = 0;
-  private labelWidth = 0;
-  private overviewWidth = 0;
-  private overviewCache: HTMLCanvasElement | undefined;
-  private overviewDirty = true;
-  private paintedRequest = -1;
+  private readonly input: TimelineInput;
+  private readonly picking: Picking;
+  private readonly layers: TimelineLayers;
+  private readonly decorations: Decorations = { markers: [], range: undefined, searchMarks: undefined, analysis: { data: undefined, showWaits: true, showPath: false } };
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cleanups: (() => void)[] = [];
   private summaryPending = false;
-  private lastWheelAt = -Infinity;
-  private tooltipAt: { readonly x: number; readonly y: number } | undefined;
-  private selected: Selection | undefined;
-  /** Times of pinned popups, drawn as markers. */
-  private markers: readonly number[] = [];
-  private nextDetailsId = 1;
-  private categoryStyle: CategoryStyle = DEFAULT_STYLE;
-  /** The selected time range (Ctrl/Cmd+drag), reported to the host for the statistics panel. */
-  private range: readonly [number, number] | undefined;
-  /** Search matches per bin of `range` (drawn on the overview strip). */
-  private searchMarks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined;
+  private sliceListener: ((s: Timeslice | undefined) => void) | undefined;
+  private slicePending = false;
+  private readonly onTimesliceToggle: () => void;
 
   constructor(
     private readonly el: TimelineElements,
     private readonly post: (m: WebviewToHost) => void,
     private readonly persist: (s: PersistedView) => void,
-    private readonly restored: PersistedView | undefined,
+    restored: PersistedView | undefined,
     private readonly onViewChange: (s: ViewSummary) => void,
-    private readonly onPick: (p: Pick | undefined) => void = () => undefined,
+    onPick: (p: Pick | undefined) => void = () => undefined,
+    onTimesliceToggle: () => void = () => undefined,
   ) {
+    this.onTimesliceToggle = onTimesliceToggle;
+    this.view = new TimelineView(
+      {
+        changed: (layers) => this.viewChanged(layers),
+        syncScroll: (scrollPx, contentPx) => {
+          el.vspacer.style.height = `${contentPx}px`;
+          el.vscroll.scrollTop = scrollPx;
+        },
+      },
+      restored,
+    );
     this.main = new WindowLoader('main', post);
     this.overview = new WindowLoader('overview', post);
-    this.scheduler = new FrameScheduler((l) => this.drawLayer(l), (cb) => requestAnimationFrame(cb), () => performance.now());
-    this.attachInput();
+    this.scheduler = new FrameScheduler((l) => this.layers.draw(l), (cb) => requestAnimationFrame(cb), () => performance.now());
+    this.picking = new Picking({
+      view: this.view,
+      loader: this.main,
+      root: el.root,
+      post,
+      onPick,
+      hidden: () => this.layers.categoryStyle.hidden,
+      redrawOverlay: () => this.scheduler.mark('overlay'),
+    });
+    this.input = new TimelineInput(el, this.intents());
+    this.cleanups.push(() => this.input.dispose());
+    this.layers = new TimelineLayers({ el, view: this.view, main: this.main, overview: this.overview, input: this.input, picking: this.picking, decorations: this.decorations, post });
     const resize = new ResizeObserver(() => this.resize());
     resize.observe(el.plot);
     resize.observe(el.overview);
     this.cleanups.push(() => resize.disconnect());
     this.cleanups.push(
       watchTheme(() => {
-        this.palette = undefined;
-        this.overviewDirty = true;
+        this.layers.invalidateColours();
         this.markAll();
       }),
     );
@@ -152,202 +125,19 @@ export class TimelineController {
   // ---- host messages ------------------------------------------------------------------------
 
   setInit(m: InitMessage): void {
-    const sameFile = this.init?.fileName === m.fileName;
-    const first = this.init === undefined;
-    this.init = m;
-    this.palette = undefined;
+    this.layers.newDocument();
     this.main.reset(m.generation);
     this.overview.reset(m.generation);
-    this.overviewDirty = true;
-    this.paintedRequest = -1;
-    const full = this.fullRange();
-    const saved = first ? (this.restored?.fileName === m.fileName ? this.restored : m.initialView) : undefined;
-    if (saved) {
-      this.mapIndex = saved.mapIndex >= 0 && saved.mapIndex < m.yMaps.length ? saved.mapIndex : m.defaultMap;
-      this.view = clampWindow({ t0: saved.t0, t1: saved.t1 }, full);
-      this.scrollPx = saved.scrollRow * ROW_HEIGHT_PX;
-    } else if (!sameFile) {
-      this.mapIndex = m.defaultMap;
-      this.view = clampWindow(full, full);
-      this.scrollPx = 0;
-    } else {
-      // reloaded after a change on disk: keep the view, clamped to the new trace
-      if (this.mapIndex >= m.yMaps.length) this.mapIndex = m.defaultMap;
-      this.view = clampWindow(this.view, full);
-    }
-    this.updateSpacer();
-    this.scrollPx = clampScroll(this.rowViewport(), this.scrollPx);
-    this.el.vscroll.scrollTop = this.scrollPx;
+    this.view.setInit(m);
     this.clearSelection();
     this.viewChanged();
-  }
-
-  // ---- selection and popups -------------------------------------------------------------------
-
-  get selection(): Selection | undefined {
-    return this.selected;
-  }
-
-  clearSelection(): void {
-    if (this.selected === undefined) return;
-    this.selected = undefined;
-    this.markSelection();
-    this.onPick(undefined);
-    this.scheduler.mark('overlay');
-  }
-
-  /** The legend's hidden categories and colours; everything is redrawn with them. */
-  setCategoryStyle(style: CategoryStyle): void {
-    this.categoryStyle = style;
-    this.palette = undefined;
-    this.overviewDirty = true;
-    this.markAll();
-  }
-
-  get selectedRange(): readonly [number, number] | undefined {
-    return this.range;
-  }
-
-  /** Sets (or clears) the selected time range and tells the host. */
-  setRange(range: readonly [number, number] | undefined): void {
-    this.range = range;
-    const ds = this.el.root.dataset;
-    if (range) {
-      ds.rangeStart = String(range[0]);
-      ds.rangeEnd = String(range[1]);
-    } else {
-      delete ds.rangeStart;
-      delete ds.rangeEnd;
-    }
-    this.post(range ? { kind: 'selectRange', range: [range[0], range[1]] } : { kind: 'selectRange' });
-    this.scheduler.mark('overlay');
-    this.summary();
-  }
-
-  /** Selects and frames a search match (it keeps its row; nesting depth unknown: outlined as outermost). */
-  showHit(hit: SearchHit): void {
-    if (!this.init) return;
-    const row = hit.row ?? 0;
-    this.selected = {
-      kind: hit.drawable,
-      start: hit.start,
-      end: hit.end,
-      row,
-      toRow: hit.toRow ?? row,
-      depth: 0,
-      mapIndex: this.mapIndex,
-      category: hit.category,
-      summary: false,
-    };
-    this.frameSelection();
-    this.markSelection();
-    this.scheduler.mark('overlay');
-  }
-
-  /** Where the matches are, per bin of `range` (undefined: no search). */
-  setSearchMarks(marks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined): void {
-    this.searchMarks = marks;
-    this.scheduler.mark('overview');
-  }
-
-  private markSelection(): void {
-    const ds = this.el.root.dataset;
-    if (this.selected) {
-      ds.selStart = String(this.selected.start);
-      ds.selEnd = String(this.selected.end);
-      ds.selRow = String(this.selected.row);
-    } else {
-      delete ds.selStart;
-      delete ds.selEnd;
-      delete ds.selRow;
-    }
-  }
-
-  /** Times drawn as markers (the pinned popups). */
-  setMarkers(times: readonly number[]): void {
-    this.markers = times;
-    this.scheduler.mark('overlay');
-  }
-
-  /** Frames the selected drawable (F), with a margin of a fifth of its span on each side. */
-  frameSelection(): void {
-    const s = this.selected;
-    if (!s) return;
-    const span = Math.max(s.end - s.start, (this.view.t1 - this.view.t0) * 1e-6, 1e-9);
-    if (s.mapIndex !== this.mapIndex) this.setMap(s.mapIndex);
-    this.setWindow({ t0: s.start - span / 5, t1: s.end + span / 5 });
-    this.revealRow(s.row);
-  }
-
-  /** Scrolls the row into view (centred when it is off-screen). */
-  revealRow(row: number): void {
-    const top = row * ROW_HEIGHT_PX;
-    if (top >= this.scrollPx && top + ROW_HEIGHT_PX <= this.scrollPx + this.height) return;
-    this.scrollRows(top - this.height / 2 - this.scrollPx);
-  }
-
-  /** Selects what is at (x, y) of the plot and reports it (a click). */
-  private pickAt(x: number, y: number, toSource: boolean, beside: boolean): void {
-    const loaded = this.main.drawableFor(this.visible());
-    if (!loaded || !this.init) return;
-    const hit = hitTest(loaded.columns, this.scale().offsetMapper(loaded.columns.header.baseTime), this.rowViewport(), x, y, this.categoryStyle.hidden);
-    if (!hit) return this.clearSelection();
-    this.select(hit, loaded.columns, x, y, toSource, beside);
-  }
-
-  /**
-   * Keyboard moves of the selection: next/previous drawable on its row (`.` / `,`), the drawable
-   * at the same time on the row above/below (Alt+↑/↓), an arrow's other end (E).
-   */
-  private moveSelection(move: 'next' | 'previous' | 'up' | 'down' | 'otherEnd'): boolean {
-    const s = this.selected;
-    const loaded = this.main.drawableFor(this.visible());
-    if (!s || !loaded || s.mapIndex !== this.mapIndex) return false;
-    const c = loaded.columns;
-    if (move === 'otherEnd') {
-      if (s.kind !== 'arrow') return false;
-      const t = s.end;
-      if (t < this.view.t0 || t > this.view.t1) {
-        const half = (this.view.t1 - this.view.t0) / 2;
-        this.setWindow({ t0: t - half, t1: t + half });
-      }
-      this.revealRow(s.toRow);
-      return true;
-    }
-    const hit = move === 'next' || move === 'previous' ? nextOnRow(c, s, move === 'next' ? 1 : -1) : atTimeOnRow(c, s, s.row + (move === 'down' ? 1 : -1));
-    if (!hit) return false;
-    const next = selectionOf(hit, c, this.mapIndex);
-    if (next.end < this.view.t0 || next.start > this.view.t1) {
-      const half = (this.view.t1 - this.view.t0) / 2;
-      this.setWindow({ t0: (next.start + next.end) / 2 - half, t1: (next.start + next.end) / 2 + half });
-    }
-    this.revealRow(next.row);
-    const x = this.scale().timeToPx(next.start);
-    const y = next.row * ROW_HEIGHT_PX - this.scrollPx + ROW_HEIGHT_PX;
-    this.select(hit, c, Math.max(0, Math.min(this.width - 20, x)), Math.max(0, y), false, false);
-    return true;
-  }
-
-  private select(hit: Hit, c: WindowColumns, x: number, y: number, toSource: boolean, beside: boolean): void {
-    if (!this.init) return;
-    this.selected = selectionOf(hit, c, this.mapIndex);
-    this.markSelection();
-    const ref = refOf(hit, c, this.mapIndex);
-    let detailsId: number | undefined;
-    if (ref) {
-      detailsId = this.nextDetailsId++;
-      this.post({ kind: 'requestDetails', detailsId, generation: this.init.generation, ref });
-    }
-    const shadow = hit.kind === 'shadow' ? shadowSummaryOf(hit.index, c) : undefined;
-    this.onPick({ selection: this.selected, detailsId, shadow, x, y, toSource, beside });
-    this.scheduler.mark('overlay');
   }
 
   /** The document is reloading or failed: drop what is loaded (it is no longer current). */
   suspend(): void {
     this.main.reset(-1);
     this.overview.reset(-1);
-    this.overviewDirty = true;
+    this.layers.invalidateOverview();
     this.markAll();
     this.summary();
   }
@@ -355,7 +145,7 @@ export class TimelineController {
   onWindow(m: WindowMessage): void {
     if (this.main.receive(m)) this.scheduler.mark('data', 'overlay');
     else if (this.overview.receive(m)) {
-      this.overviewDirty = true;
+      this.layers.invalidateOverview();
       this.scheduler.mark('overview');
     }
     this.summary();
@@ -381,108 +171,255 @@ export class TimelineController {
     }
   }
 
+  // ---- selection, range, marks ----------------------------------------------------------------
+
+  get selection(): Selection | undefined {
+    return this.picking.selection;
+  }
+
+  clearSelection(): void {
+    this.picking.clear();
+  }
+
+  /** Selects and frames a search match. */
+  showHit(hit: SearchHit): void {
+    this.picking.showHit(hit);
+  }
+
+  /** Frames the selected drawable (F). */
+  frameSelection(): void {
+    this.picking.frame();
+  }
+
+  /** The legend's hidden categories and colours; everything is redrawn with them. */
+  setCategoryStyle(style: CategoryStyle): void {
+    this.layers.categoryStyle = style;
+    this.layers.invalidateColours();
+    this.markAll();
+  }
+
+  get selectedRange(): readonly [number, number] | undefined {
+    return this.decorations.range;
+  }
+
+  /** Sets (or clears) the selected time range and tells the host. */
+  setRange(range: readonly [number, number] | undefined): void {
+    this.decorations.range = range;
+    const ds = this.el.root.dataset;
+    if (range) {
+      ds.rangeStart = String(range[0]);
+      ds.rangeEnd = String(range[1]);
+    } else {
+      delete ds.rangeStart;
+      delete ds.rangeEnd;
+    }
+    this.post(range ? { kind: 'selectRange', range: [range[0], range[1]] } : { kind: 'selectRange' });
+    this.scheduler.mark('overlay');
+    this.summary();
+  }
+
+  /** Where the matches are, per bin of `range` (undefined: no search). */
+  setSearchMarks(marks: Decorations['searchMarks']): void {
+    this.decorations.searchMarks = marks;
+    this.scheduler.mark('overview');
+  }
+
+  /** Times drawn as markers (the pinned popups). */
+  /** The host's wait-state analysis (kept only for the current document generation). */
+  setAnalysisOverlay(m: AnalysisOverlayMessage): void {
+    if (this.view.init !== undefined && m.generation !== this.view.init.generation) return;
+    this.decorations.analysis.data = m;
+    this.scheduler.mark('overlay');
+  }
+
+  /** Toggles of the analysis overlay (hatched waits, critical path); returns the new state. */
+  toggleAnalysis(which: 'waits' | 'path'): boolean {
+    const a = this.decorations.analysis;
+    if (which === 'waits') a.showWaits = !a.showWaits;
+    else a.showPath = !a.showPath;
+    this.scheduler.mark('overlay');
+    const ds = this.el.root.dataset;
+    ds.showWaits = String(a.showWaits);
+    ds.showPath = String(a.showPath);
+    return which === 'waits' ? a.showWaits : a.showPath;
+  }
+
+  setMarkers(times: readonly number[]): void {
+    this.decorations.markers = times;
+    this.scheduler.mark('overlay');
+  }
+
   // ---- navigation (also called from the toolbar) --------------------------------------------
 
   setWindow(w: TimeWindow, record = true): void {
-    if (!this.init) return;
-    const next = clampWindow(w, this.fullRange());
-    if (next.t0 === this.view.t0 && next.t1 === this.view.t1) return;
-    if (record) this.history.push(this.view);
-    this.view = next;
-    this.viewChanged();
+    this.view.setWindow(w, record);
   }
 
-  /** A view from the host (a link): Y map (when valid) and window, recorded in the history. */
-  showView(v: ViewState): void {
-    if (!this.init) return;
-    if (v.mapIndex >= 0 && v.mapIndex < this.init.yMaps.length) this.setMap(v.mapIndex);
-    this.setWindow({ t0: v.t0, t1: v.t1 });
+  /** A view from the host: a link's (recorded in the zoom history) or, with `sync`, a comparison's. */
+  showView(v: ViewState, sync = false): void {
+    this.view.showView(v, sync);
   }
 
   setMap(i: number): void {
-    if (!this.init || i === this.mapIndex || i < 0 || i >= this.init.yMaps.length) return;
-    this.mapIndex = i;
-    this.overviewDirty = true;
-    this.updateSpacer();
-    this.scrollPx = clampScroll(this.rowViewport(), this.scrollPx);
-    this.el.vscroll.scrollTop = this.scrollPx;
-    this.viewChanged();
+    this.view.setMap(i);
   }
 
   showAll(): void {
-    this.setWindow(this.fullRange());
+    this.view.showAll();
   }
 
+  /** Zooms around the pointer when it is over the plot, else around the centre. */
   zoomCentre(factor: number): void {
-    const anchor = this.hoverX !== undefined ? this.scale().pxToTime(this.hoverX) : (this.view.t0 + this.view.t1) / 2;
-    this.setWindow(zoomAt(this.view, factor, anchor, this.fullRange()));
+    this.view.zoomAround(factor, this.input.hoverX);
   }
 
   undo(): void {
-    const w = this.history.undo(this.view);
-    if (w) {
-      this.view = clampWindow(w, this.fullRange());
-      this.viewChanged();
-    }
+    this.view.undo();
   }
 
   redo(): void {
-    const w = this.history.redo(this.view);
-    if (w) {
-      this.view = clampWindow(w, this.fullRange());
-      this.viewChanged();
-    }
+    this.view.redo();
   }
 
   scrollRows(deltaPx: number): void {
-    const next = clampScroll(this.rowViewport(), this.scrollPx + deltaPx);
-    if (next === this.scrollPx) return;
-    this.scrollPx = next;
-    this.el.vscroll.scrollTop = next;
-    this.viewChanged(['grid', 'data', 'labels', 'overlay']);
+    this.view.scrollRows(deltaPx);
+  }
+
+  /** Scrolls the row into view (centred when it is off-screen). */
+  revealRow(row: number): void {
+    this.view.revealRow(row);
+  }
+
+  // ---- rows (also called from the toolbar) ----------------------------------------------------
+
+  setArrowMode(m: ArrowMode): void {
+    this.layers.arrowMode = m;
+    this.scheduler.mark('data');
+    this.summary();
+  }
+
+  fitRows(): void {
+    this.view.setRowSizing(this.view.rows.sizingMode.mode === 'fit' ? { mode: 'auto' } : { mode: 'fit' });
+  }
+
+  zoomRows(factor: number): void {
+    this.view.zoomRows(factor);
+  }
+
+  /** Shows only the ranks of a list like "0-15,64,128-"; returns an error message or undefined. */
+  filterRows(text: string): string | undefined {
+    return this.view.filterRows(text);
+  }
+
+  showAllRows(): void {
+    this.view.showAllRows();
+  }
+
+  hideRows(rows: readonly number[]): void {
+    this.view.hideRows(rows);
+  }
+
+  moveRow(row: number, slot: number): void {
+    this.view.moveRow(row, slot);
+  }
+
+  /** Receives the timeslice at the cursor's time while set (the panel is open). */
+  setTimesliceListener(f: ((s: Timeslice | undefined) => void) | undefined): void {
+    this.sliceListener = f;
+    this.scheduleSlice();
+  }
+
+  /** What every shown row is doing at `t` (the visible rows first, at most TIMESLICE_MAX_ROWS). */
+  timesliceAt(t: number): Timeslice | undefined {
+    const loaded = this.main.drawableFor(this.view.visible());
+    if (!loaded) return undefined;
+    const rows = this.view.rowViewport();
+    const first = Math.max(0, Math.floor(rows.scrollPx / rows.rowHeight));
+    const shown = this.view.rows.shownRows();
+    const list = shown.slice(first, first + TIMESLICE_MAX_ROWS);
+    const ticks = niceTicks(this.view.scale(), 90);
+    return {
+      time: t,
+      timeText: formatTime(t, ticks.step, ticks.step / 100),
+      rows: timesliceAt(loaded.columns, t, list, this.layers.categoryStyle.hidden),
+      more: shown.length - list.length,
+    };
   }
 
   // ---- internals -------------------------------------------------------------------------------
 
-  private fullRange(): TimeWindow {
-    const r = this.init?.timeRange ?? [0, 1];
-    return { t0: r[0], t1: r[1] > r[0] ? r[1] : r[0] + 1e-6 };
+  /** What input may ask of the timeline. */
+  private intents(): TimelineIntents {
+    const v = this.view;
+    return {
+      view: (): InputView => ({
+        ready: v.init !== undefined,
+        window: v.window,
+        full: v.fullRange(),
+        scrollPx: v.scrollPx,
+        width: v.width,
+        height: v.height,
+        overviewWidth: v.overviewWidth,
+        scale: v.scale(),
+        overviewScale: v.overviewScale(),
+        rows: v.rowViewport(),
+      }),
+      setWindow: (w, record) => v.setWindow(w, record),
+      recordHistory: (w) => {
+        v.history.push(w);
+        this.summary();
+      },
+      zoom: (factor) => this.zoomCentre(factor),
+      scrollRows: (d) => v.scrollRows(d),
+      scrollTo: (px) => v.scrollTo(px, true),
+      showAll: () => v.showAll(),
+      undo: () => v.undo(),
+      redo: () => v.redo(),
+      pick: (x, y, toSource, beside) => this.picking.pickAt(x, y, toSource, beside),
+      selectRange: (range) => this.setRange(range),
+      moveSelection: (move) => this.picking.move(move),
+      frameSelection: () => {
+        const had = this.picking.selection !== undefined;
+        this.picking.frame();
+        return had;
+      },
+      escape: () => {
+        // the selected drawable first, then the selected range
+        if (this.picking.selection !== undefined) this.picking.clear();
+        else if (this.decorations.range !== undefined) this.setRange(undefined);
+        else return false;
+        return true;
+      },
+      hoverChanged: (labels) => {
+        if (labels) this.scheduler.mark('overlay', 'labels');
+        else this.scheduler.mark('overlay');
+        this.scheduleSlice();
+      },
+      zoomRows: (factor, anchorY) => v.zoomRows(factor, anchorY),
+      hideRow: (row) => v.hideRows([row]),
+      showAllRows: () => v.showAllRows(),
+      moveRow: (row, slot) => v.moveRow(row, slot),
+      toggleTimeslice: () => this.onTimesliceToggle(),
+    };
   }
 
-  private rowCount(): number {
-    return this.init?.yMaps[this.mapIndex]?.rows.length ?? 0;
+  /** The timeslice follows the cursor: recomputed at most once per frame while a listener is set. */
+  private scheduleSlice(): void {
+    if (!this.sliceListener || this.slicePending) return;
+    this.slicePending = true;
+    requestAnimationFrame(() => {
+      this.slicePending = false;
+      const x = this.input.hoverX;
+      if (!this.sliceListener || x === undefined) return;
+      this.sliceListener(this.timesliceAt(this.view.scale().pxToTime(x)));
+    });
   }
 
-  /** The overview strip summarises the first OVERVIEW_MAX_ROWS rows (it is for moving in time). */
-  private overviewRows(): number {
-    return Math.min(this.rowCount(), OVERVIEW_MAX_ROWS);
-  }
-
-  private rowViewport(): RowViewport {
-    return { rowCount: this.rowCount(), rowHeight: ROW_HEIGHT_PX, scrollPx: this.scrollPx, heightPx: this.height };
-  }
-
-  private scale(): TimeScale {
-    return new TimeScale(this.view.t0, this.view.t1, Math.max(1, this.width));
-  }
-
-  private visible(): VisibleWindow {
-    const { first, end } = visibleRows(this.rowViewport());
-    return { t0: this.view.t0, t1: this.view.t1, rowStart: first, rowEnd: end, rowCount: this.rowCount(), mapIndex: this.mapIndex, pixelWidth: this.width };
-  }
-
-  private updateSpacer(): void {
-    this.el.vspacer.style.height = `${Math.min(this.rowCount() * ROW_HEIGHT_PX, 30_000_000)}px`;
-  }
-
-  private viewChanged(layers: LayerName[] = ['grid', 'data', 'labels', 'overview', 'overlay']): void {
-    if (!this.init) return;
-    this.main.update(this.visible());
-    if (this.overviewWidth > 0) {
-      const full = this.fullRange();
-      const rc = this.overviewRows();
-      this.overview.update({ t0: full.t0, t1: full.t1, rowStart: 0, rowEnd: rc, rowCount: rc, mapIndex: this.mapIndex, pixelWidth: this.overviewWidth });
-    }
+  private viewChanged(layers: LayerName[] = ALL_LAYERS): void {
+    if (!this.view.init) return;
+    this.scheduleSlice();
+    this.main.update(this.view.visible());
+    if (this.view.overviewWidth > 0) this.overview.update(this.view.overviewVisible());
     this.scheduler.mark(...layers);
     this.schedulePersist();
     this.summary();
@@ -494,14 +431,22 @@ export class TimelineController {
     queueMicrotask(() => {
       this.summaryPending = false;
       this.onViewChange({
-        view: this.view,
-        mapIndex: this.mapIndex,
-        canUndo: this.history.canUndo,
-        canRedo: this.history.canRedo,
+        view: this.view.window,
+        mapIndex: this.view.mapIndex,
+        canUndo: this.view.history.canUndo,
+        canRedo: this.view.history.canRedo,
         loading: this.main.loading,
         error: this.main.lastError,
         lowestDepth: this.main.loaded?.columns.header.lowestDepth,
-        range: this.range,
+        range: this.decorations.range,
+        arrowMode: this.layers.arrowMode,
+        rows: {
+          shown: this.view.rows.slots,
+          total: this.view.rows.rowCount,
+          rowHeight: this.view.rows.rowHeight,
+          mode: this.view.rows.sizingMode.mode,
+          filterText: this.view.rowFilterText(),
+        },
       });
     });
   }
@@ -510,412 +455,21 @@ export class TimelineController {
     if (this.persistTimer !== undefined) clearTimeout(this.persistTimer);
     this.persistTimer = setTimeout(() => {
       this.persistTimer = undefined;
-      if (!this.init) return;
-      const state: ViewState = { t0: this.view.t0, t1: this.view.t1, mapIndex: this.mapIndex, scrollRow: this.scrollPx / ROW_HEIGHT_PX };
-      this.persist({ ...state, fileName: this.init.fileName });
+      const init = this.view.init;
+      if (!init) return;
+      const state = this.view.state();
+      this.persist({ ...state, fileName: init.fileName });
       this.post({ kind: 'viewState', state });
     }, PERSIST_DELAY_MS);
   }
 
   private markAll(): void {
-    this.scheduler.mark('grid', 'data', 'labels', 'overview', 'overlay');
+    this.scheduler.mark(...ALL_LAYERS);
   }
 
   private resize(): void {
-    const dpr = window.devicePixelRatio || 1;
-    const size = (c: HTMLCanvasElement, w: number, h: number): void => {
-      c.width = Math.max(1, Math.round(w * dpr));
-      c.height = Math.max(1, Math.round(h * dpr));
-      c.style.width = `${w}px`;
-      c.style.height = `${h}px`;
-    };
-    const plot = this.el.plot.getBoundingClientRect();
-    this.width = Math.max(1, Math.floor(plot.width));
-    this.height = Math.max(1, Math.floor(plot.height));
-    for (const c of [this.el.grid, this.el.data, this.el.overlay]) size(c, this.width, this.height);
-    size(this.el.axis, this.width, this.el.axis.parentElement?.clientHeight ?? 24);
-    this.labelWidth = Math.max(1, this.el.labels.parentElement?.clientWidth ?? 140);
-    size(this.el.labels, this.labelWidth, this.height);
-    const ov = this.el.overview.parentElement?.getBoundingClientRect();
-    this.overviewWidth = Math.max(1, Math.floor(ov?.width ?? this.width));
-    size(this.el.overview, this.overviewWidth, Math.max(1, Math.floor(ov?.height ?? 40)));
-    this.overviewDirty = true;
+    this.layers.resize();
     this.markAll();
     this.viewChanged();
-  }
-
-  private ctx(c: HTMLCanvasElement): CanvasRenderingContext2D {
-    const ctx = c.getContext('2d', { alpha: c !== this.el.grid })!;
-    const dpr = window.devicePixelRatio || 1;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    return ctx;
-  }
-
-  private drawLayer(layer: LayerName): void {
-    if (!this.init) return;
-    const p = (this.palette ??= readPalette(this.init.categories, this.categoryStyle));
-    const scale = this.scale();
-    const rows = this.rowViewport();
-    switch (layer) {
-      case 'grid':
-        drawGrid(this.ctx(this.el.grid), this.width, this.height, scale, rows, p);
-        drawAxis(this.ctx(this.el.axis), this.width, this.el.axis.clientHeight || 24, scale, p);
-        return;
-      case 'labels':
-        drawLabels(this.ctx(this.el.labels), this.labelWidth, this.height, rows, this.init.yMaps[this.mapIndex]?.rows ?? [], p, this.hoverRow);
-        return;
-      case 'data': {
-        const started = performance.now();
-        const loaded = this.main.drawableFor(this.visible());
-        const frame = drawData(this.ctx(this.el.data), this.width, this.height, scale, rows, loaded, p);
-        // Geometry of the drawn frame, for UI tests that look for colours at times and rows:
-        // x = (t − t0) / (t1 − t0) · width and y = row · rowHeight − scrollPx + rowHeight / 2 in `.plot`.
-        const ds = this.el.root.dataset;
-        ds.t0 = String(this.view.t0);
-        ds.t1 = String(this.view.t1);
-        ds.rowHeight = String(ROW_HEIGHT_PX);
-        ds.scrollPx = String(this.scrollPx);
-        ds.mapIndex = String(this.mapIndex);
-        ds.lowestDepth = String(loaded?.columns.header.lowestDepth ?? '');
-        ds.drawables = String(frame.drawn);
-        frameLog()?.push(performance.now() - started);
-        this.el.root.dataset.complete = String(frame.complete);
-        if (loaded && loaded.final && loaded.requestId !== this.paintedRequest) {
-          this.paintedRequest = loaded.requestId;
-          document.body.dataset.state = 'painted';
-          this.post({ kind: 'painted', generation: this.init.generation, drawables: frame.drawn, frameMs: performance.now() - started });
-        }
-        return;
-      }
-      case 'overview':
-        this.drawOverview(p);
-        return;
-      case 'overlay': {
-        const select = this.drag?.kind === 'select' || this.drag?.kind === 'range' ? ([this.drag.x, this.drag.cur] as const) : undefined;
-        const note = this.main.lastError
-          ? `⚠ ${this.main.lastError}`
-          : this.main.loading
-            ? 'loading…'
-            : this.main.loaded?.columns.header.truncated
-              ? 'too many drawables: partial view'
-              : undefined;
-        const octx = this.ctx(this.el.overlay);
-        drawOverlay(octx, this.width, this.height, scale, p, this.hoverX, select, note);
-        const maxNesting = this.main.drawableFor(this.visible())?.columns.header.maxNesting ?? 0;
-        drawMarks(octx, this.width, this.height, scale, rows, p, this.selected?.mapIndex === this.mapIndex ? this.selected : undefined, maxNesting, this.markers, this.range);
-        const at = this.tooltipAt;
-        this.updateTooltip(at ? { offsetX: at.x, offsetY: at.y } : undefined);
-        return;
-      }
-    }
-  }
-
-  private drawOverview(p: Palette): void {
-    const w = this.overviewWidth;
-    const h = this.el.overview.clientHeight || 40;
-    const full = this.fullRange();
-    const fullScale = new TimeScale(full.t0, full.t1, w);
-    if (this.overviewDirty) {
-      const off = (this.overviewCache ??= document.createElement('canvas'));
-      const dpr = window.devicePixelRatio || 1;
-      off.width = Math.max(1, Math.round(w * dpr));
-      off.height = Math.max(1, Math.round(h * dpr));
-      const octx = off.getContext('2d')!;
-      octx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawOverviewData(octx, w, h, fullScale, this.overviewRows(), this.overview.drawableFor({ mapIndex: this.mapIndex }), p);
-      this.overviewDirty = this.overview.drawableFor({ mapIndex: this.mapIndex }) === undefined;
-    }
-    const ctx = this.el.overview.getContext('2d')!;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, this.el.overview.width, this.el.overview.height);
-    if (this.overviewCache) ctx.drawImage(this.overviewCache, 0, 0);
-    const marks = this.searchMarks;
-    if (marks && marks.histogram.length > 0) {
-      // a tick on top of the strip for every bin with matches (taller for more)
-      const dpr = window.devicePixelRatio || 1;
-      const max = marks.histogram.reduce((m, v) => Math.max(m, v), 0);
-      const binSpan = (marks.range[1] - marks.range[0]) / marks.histogram.length;
-      ctx.fillStyle = p.accent;
-      marks.histogram.forEach((n, i) => {
-        if (n === 0) return;
-        const x0 = fullScale.timeToPx(marks.range[0] + i * binSpan);
-        const x1 = fullScale.timeToPx(marks.range[0] + (i + 1) * binSpan);
-        const bh = 3 + (n / max) * (h / 3);
-        ctx.fillRect(Math.floor(x0 * dpr), 0, Math.max(dpr * 2, Math.ceil((x1 - x0) * dpr)), bh * dpr);
-      });
-    }
-    // the current window as a DOM box (cheap to move, draggable)
-    const x0 = Math.max(0, fullScale.timeToPx(this.view.t0));
-    const x1 = Math.min(w, fullScale.timeToPx(this.view.t1));
-    const box = this.el.overviewWindow.style;
-    box.left = `${x0}px`;
-    box.width = `${Math.max(3, x1 - x0)}px`;
-  }
-
-  // ---- input ---------------------------------------------------------------------------------
-
-  private attachInput(): void {
-    const { overlay, root, vscroll, overview } = this.el;
-    const on = <K extends keyof HTMLElementEventMap>(t: HTMLElement, type: K, f: (e: HTMLElementEventMap[K]) => void, opts?: AddEventListenerOptions): void => {
-      t.addEventListener(type, f, opts);
-      this.cleanups.push(() => t.removeEventListener(type, f, opts));
-    };
-    on(overlay, 'wheel', (e) => this.onWheel(e), { passive: false });
-    on(this.el.labels, 'wheel', (e) => {
-      e.preventDefault();
-      this.scrollRows(e.deltaY);
-    }, { passive: false });
-    on(overlay, 'pointerdown', (e) => this.onPointerDown(e));
-    on(overlay, 'pointermove', (e) => this.onPointerMove(e));
-    on(overlay, 'pointerup', (e) => this.onPointerUp(e));
-    on(overlay, 'pointerleave', () => {
-      this.tooltipAt = undefined;
-      this.el.tooltip.hidden = true;
-      this.hoverX = undefined;
-      this.hoverRow = undefined;
-      this.scheduler.mark('overlay', 'labels');
-    });
-    on(vscroll, 'scroll', () => {
-      if (Math.abs(vscroll.scrollTop - this.scrollPx) < 0.5) return;
-      this.scrollPx = clampScroll(this.rowViewport(), vscroll.scrollTop);
-      this.viewChanged(['grid', 'data', 'labels', 'overlay']);
-    });
-    on(root, 'keydown', (e) => this.onKey(e));
-    on(overview, 'pointerdown', (e) => {
-      if (!this.init) return;
-      const full = this.fullRange();
-      const t = new TimeScale(full.t0, full.t1, this.overviewWidth).pxToTime(e.offsetX);
-      if (t < this.view.t0 || t > this.view.t1) {
-        // click outside the window box: centre the window there
-        const half = (this.view.t1 - this.view.t0) / 2;
-        this.setWindow({ t0: t - half, t1: t + half });
-      }
-      overview.setPointerCapture(e.pointerId);
-      this.drag = { kind: 'overview', x: e.offsetX, view: this.view };
-    });
-    on(overview, 'pointermove', (e) => {
-      if (this.drag?.kind !== 'overview') return;
-      const full = this.fullRange();
-      const dt = ((e.offsetX - this.drag.x) / this.overviewWidth) * (full.t1 - full.t0);
-      this.setWindow({ t0: this.drag.view.t0 + dt, t1: this.drag.view.t1 + dt }, false);
-    });
-    on(overview, 'pointerup', (e) => {
-      if (this.drag?.kind === 'overview') {
-        this.history.push(this.drag.view);
-        this.drag = undefined;
-        overview.releasePointerCapture(e.pointerId);
-        this.summary();
-      }
-    });
-  }
-
-  /** A light tooltip for what is under the pointer (DOM, so hover never repaints the canvases). */
-  private updateTooltip(e: { readonly offsetX: number; readonly offsetY: number } | undefined): void {
-    const tip = this.el.tooltip;
-    const loaded = this.main.drawableFor(this.visible());
-    const hit = e && loaded && this.init ? hitTest(loaded.columns, this.scale().offsetMapper(loaded.columns.header.baseTime), this.rowViewport(), e.offsetX, e.offsetY, this.categoryStyle.hidden) : undefined;
-    if (!e || !hit || !loaded) {
-      tip.hidden = true;
-      return;
-    }
-    tip.textContent = this.describe(hit, loaded.columns);
-    tip.hidden = false;
-    const left = Math.min(e.offsetX + 14, Math.max(0, this.width - tip.offsetWidth - 4));
-    const top = e.offsetY + 18 + tip.offsetHeight > this.height ? e.offsetY - tip.offsetHeight - 8 : e.offsetY + 18;
-    tip.style.transform = `translate(${left}px, ${top}px)`;
-  }
-
-  private describe(hit: Hit, c: WindowColumns): string {
-    const init = this.init!;
-    const name = (cat: number): string => init.categories.find((k) => k.index === cat)?.name ?? `category ${cat}`;
-    const label = (row: number): string => `${init.yMaps[this.mapIndex]?.columns.join('/') ?? 'row'} ${init.yMaps[this.mapIndex]?.rows[row] ?? row}`;
-    const base = c.header.baseTime;
-    switch (hit.kind) {
-      case 'state': {
-        const st = c.states;
-        const d = st.end[hit.index]! - st.start[hit.index]!;
-        return `${name(st.category[hit.index]!)} · ${formatDuration(d)} · ${label(st.row[hit.index]!)}${st.depth[hit.index]! > 0 ? ` · nesting ${st.depth[hit.index]}` : ''}`;
-      }
-      case 'shadow': {
-        const sh = c.shadows;
-        const w = c.shadowWeights;
-        const from = sh.weightStart[hit.index]!;
-        const parts: string[] = [];
-        for (let k = from; k < from + Math.min(3, sh.weightCount[hit.index]!); k++) parts.push(`${name(w.category[k]!)} ${(w.excl[k]! * 100).toFixed(0)}%`);
-        return `summary of ${sh.count[hit.index]} drawables · ${label(sh.row[hit.index]!)} · ${parts.join(', ')}`;
-      }
-      case 'arrow': {
-        const ar = c.arrows;
-        const shadow = (ar.flags[hit.index]! & FLAG_SHADOW) !== 0;
-        const what = shadow ? `summary of ${ar.count[hit.index]} arrows` : name(ar.category[hit.index]!);
-        return `${what} · ${formatDuration(ar.end[hit.index]! - ar.start[hit.index]!)} · ${label(ar.fromRow[hit.index]!)} → ${label(ar.toRow[hit.index]!)}`;
-      }
-      case 'event': {
-        const ev = c.events;
-        const shadow = (ev.flags[hit.index]! & FLAG_SHADOW) !== 0;
-        const what = shadow ? `summary of ${ev.count[hit.index]} events` : name(ev.category[hit.index]!);
-        const span = this.view.t1 - this.view.t0;
-        return `${what} · ${formatTime(base + ev.time[hit.index]!, span / 10, span / 1000)} · ${label(ev.row[hit.index]!)}`;
-      }
-    }
-  }
-
-  private onWheel(e: WheelEvent): void {
-    e.preventDefault();
-    this.tooltipAt = undefined;
-    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? this.height : 1;
-    const dx = e.deltaX * unit;
-    const dy = e.deltaY * unit;
-    if (e.altKey) return this.scrollRows(dy);
-    if (e.shiftKey || Math.abs(dx) > Math.abs(dy)) {
-      const d = e.shiftKey && dx === 0 ? dy : dx;
-      return this.setWindow(panBy(this.view, d / this.width, this.fullRange()), false);
-    }
-    // One history entry per wheel gesture (a pause of WHEEL_GESTURE_MS starts a new one).
-    const now = performance.now();
-    if (now - this.lastWheelAt > WHEEL_GESTURE_MS) this.history.push(this.view);
-    this.lastWheelAt = now;
-    const anchor = this.scale().pxToTime(e.offsetX);
-    this.setWindow(zoomAt(this.view, Math.exp(-dy * WHEEL_ZOOM_PER_PX), anchor, this.fullRange()), false);
-  }
-
-  private onPointerDown(e: PointerEvent): void {
-    if (e.button !== 0) return;
-    this.el.root.focus();
-    this.el.overlay.setPointerCapture(e.pointerId);
-    if (e.ctrlKey || e.metaKey) this.drag = { kind: 'range', x: e.offsetX, cur: e.offsetX };
-    else if (e.shiftKey || e.altKey) this.drag = { kind: 'select', x: e.offsetX, cur: e.offsetX };
-    else this.drag = { kind: 'pan', x: e.offsetX, y: e.offsetY, view: this.view, scroll: this.scrollPx, moved: false };
-  }
-
-  private onPointerMove(e: PointerEvent): void {
-    this.hoverX = e.offsetX;
-    const row = rowAt(this.rowViewport(), e.offsetY);
-    if (row !== this.hoverRow) {
-      this.hoverRow = row;
-      this.scheduler.mark('labels');
-    }
-    const d = this.drag;
-    // The hit test runs once per frame (in the overlay pass), not once per pointer event.
-    this.tooltipAt = d === undefined ? { x: e.offsetX, y: e.offsetY } : undefined;
-    if (d?.kind === 'pan') {
-      const dx = e.offsetX - d.x;
-      const dy = e.offsetY - d.y;
-      if (!d.moved && Math.hypot(dx, dy) < DRAG_THRESHOLD_PX) return this.scheduler.mark('overlay');
-      d.moved = true;
-      this.el.overlay.style.cursor = 'grabbing';
-      const dt = (dx / this.width) * (d.view.t1 - d.view.t0);
-      this.scrollRows(d.scroll - dy - this.scrollPx);
-      this.setWindow({ t0: d.view.t0 - dt, t1: d.view.t1 - dt }, false);
-    } else if (d?.kind === 'select' || d?.kind === 'range') {
-      d.cur = e.offsetX;
-    }
-    this.scheduler.mark('overlay');
-  }
-
-  private onPointerUp(e: PointerEvent): void {
-    const d = this.drag;
-    this.drag = undefined;
-    this.el.overlay.style.cursor = '';
-    if (this.el.overlay.hasPointerCapture(e.pointerId)) this.el.overlay.releasePointerCapture(e.pointerId);
-    const click = (): void => this.pickAt(e.offsetX, e.offsetY, e.ctrlKey || e.metaKey, e.altKey);
-    if (d?.kind === 'pan' && d.moved) {
-      this.history.push(d.view);
-      this.summary();
-    } else if (d?.kind === 'pan') {
-      click();
-    } else if (d?.kind === 'select') {
-      const a = Math.min(d.x, d.cur);
-      const b = Math.max(d.x, d.cur);
-      if (b - a >= 4) {
-        const s = this.scale();
-        this.setWindow({ t0: s.pxToTime(a), t1: s.pxToTime(b) });
-      } else click();
-    } else if (d?.kind === 'range') {
-      const a = Math.min(d.x, d.cur);
-      const b = Math.max(d.x, d.cur);
-      if (b - a >= 4) {
-        const s = this.scale();
-        this.setRange([s.pxToTime(a), s.pxToTime(b)]);
-      } else click();
-    }
-    this.scheduler.mark('overlay');
-  }
-
-  private onKey(e: KeyboardEvent): void {
-    const target = e.target as HTMLElement | null;
-    if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
-    if (e.ctrlKey || e.metaKey) return;
-    const full = this.fullRange();
-    let handled = true;
-    switch (e.key) {
-      case 'Escape':
-        // the selected drawable first, then the selected range
-        if (this.selected !== undefined) this.clearSelection();
-        else if (this.range !== undefined) this.setRange(undefined);
-        else handled = false;
-        break;
-      case '.':
-        handled = this.moveSelection('next');
-        break;
-      case ',':
-        handled = this.moveSelection('previous');
-        break;
-      case 'e':
-      case 'E':
-        handled = this.moveSelection('otherEnd');
-        break;
-      case 'f':
-      case 'F':
-        if (this.selected === undefined) handled = false;
-        this.frameSelection();
-        break;
-      case 'w':
-      case 'W':
-      case '+':
-      case '=':
-        this.zoomCentre(ZOOM_STEP);
-        break;
-      case 's':
-      case 'S':
-      case '-':
-      case '_':
-        this.zoomCentre(1 / ZOOM_STEP);
-        break;
-      case 'a':
-      case 'A':
-      case 'ArrowLeft':
-        this.setWindow(panBy(this.view, -PAN_STEP, full));
-        break;
-      case 'd':
-      case 'D':
-      case 'ArrowRight':
-        this.setWindow(panBy(this.view, PAN_STEP, full));
-        break;
-      case 'ArrowUp':
-        if (!(e.altKey && this.moveSelection('up'))) this.scrollRows(-ROW_HEIGHT_PX);
-        break;
-      case 'ArrowDown':
-        if (!(e.altKey && this.moveSelection('down'))) this.scrollRows(ROW_HEIGHT_PX);
-        break;
-      case 'PageUp':
-        this.scrollRows(-this.height + ROW_HEIGHT_PX);
-        break;
-      case 'PageDown':
-        this.scrollRows(this.height - ROW_HEIGHT_PX);
-        break;
-      case 'Home':
-        this.showAll();
-        break;
-      case 'z':
-        this.undo();
-        break;
-      case 'Z':
-        this.redo();
-        break;
-      default:
-        handled = false;
-    }
-    if (handled) e.preventDefault();
   }
 }

@@ -1,13 +1,13 @@
-/** `mpe-trace convert IN.clog2|IN.clog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]` */
-import { bundledConverterScript, convertFile, defaultOutputPath } from '../../worker/convertJob';
+/** `mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]` */
+import { bundledConverterScript, convertFile, defaultOutputPath } from '../../convert/convertJob';
 import { escapeControlsOnly } from '../../core/text/safeText';
 import { checkOutputFor } from '../../io/outputGuard';
 import { intOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
 
 const USAGE = [
-  'usage: mpe-trace convert IN.clog2|IN.clog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]',
-  '  Converts a CLOG2 or old CLOG trace to SLOG-2 2.0.6 (readable by Jumpshot-4), keeping source locations.',
+  'usage: mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]',
+  '  Converts a CLOG2, old CLOG, ALOG or SLOG-1 trace to SLOG-2 2.0.6 (readable by Jumpshot-4), keeping source locations.',
   '  -o OUT          output file (default: the input name with .slog2)',
   '  --force         overwrite OUT if it exists (a regular file or symbolic link, never the input)',
   '  --children N    children per tree node (default 2)',
@@ -81,4 +81,4 @@ export async function runConvert(argv: string[]): Promise<number> {
   }
 }
 
-registerCommand('convert', { summary: 'convert a CLOG2/CLOG trace to SLOG-2 (keeps source locations)', usage: USAGE, run: runConvert });
+registerCommand('convert', { summary: 'convert a CLOG2/CLOG/ALOG/SLOG-1 trace to SLOG-2 (keeps source locations)', usage: USAGE, run: runConvert });

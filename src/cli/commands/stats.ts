@@ -2,8 +2,14 @@
  * `mpe-trace stats FILE [--from T] [--to T] [--by category|row|pair] [--json|--csv] [--quick]`:
  * exact summary statistics of a time range (default: the whole trace), the same numbers as the
  * side panel (SLOG2.md §16). SLOG-2 files are read node by node (only nodes overlapping the
- * range); other formats through their time-ordered drawable stream.
+ * range). CLOG2 / old CLOG files are first converted to a temporary SLOG-2 file exactly as
+ * `mpe-trace convert` does (which is also what the editor shows), so their statistics equal those
+ * of the converted file in every output form, --quick and --approximate included. Other formats go
+ * through their time-ordered drawable stream.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import nodePath from 'node:path';
 import type { LineIDMap } from '../../core/model/types';
 import { Slog2File } from '../../core/formats/slog2/slog2File';
 import {
@@ -19,18 +25,26 @@ import {
   type Table,
   type TableName,
 } from '../../core/stats';
+import { openTraceInput } from '../../io/traceInput';
+import { bundledConverterScript, convertFile } from '../../convert/convertJob';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
-import { openSlog2ByteSource, openTrace } from '../openTrace';
-import { registerCommand } from '../registry';import { escapeControlsOnly } from '../../core/text/safeText';
-
+import { looksLikeSlog1 } from '../../core/formats/slog1/header';
+import { previewStatisticsTable } from '../../core/formats/slog1/previewTable';
+import { Slog1File } from '../../core/formats/slog1/slog1File';
+import { openByteSource, openSlog2ByteSource, openTrace } from '../openTrace';
+import { registerCommand } from '../registry';
+import { escapeControlsOnly } from '../../core/text/safeText';
 
 const USAGE =
   'usage: mpe-trace stats FILE [--from T] [--to T] [--by category|row|pair] [--json|--csv] [--quick|--approximate]\n' +
-  '  Per category (count, inclusive/exclusive time, min/mean/max duration, share of the range),\n' +
+  '  Per category (count, message bytes, inclusive/exclusive time, min/mean/max duration, share),\n' +
+  '  share = exclusive time / (range length x timelines in scope), states only (sums to <= 1),\n' +
   '  per timeline, and messages per sender/receiver pair, for [from, to] (seconds, closed;\n' +
   '  default the whole trace). --json prints everything; --csv the table chosen by --by.\n' +
   '  --quick: whole-trace numbers from the SLOG-2 category summaries, without reading any node.\n' +
-  '  --approximate: from the preview shadows of a coarse tree level (Jumpshot\'s way; SLOG-2 only).';
+  '  --approximate: from the preview shadows of a coarse tree level (Jumpshot\'s way; SLOG-2 only).\n' +
+  '  --preview: a SLOG-1 file\'s stored preview statistics over time (one row per bin, one column per\n' +
+  '  type: summed overlap in bin widths), as Jumpshot-3\'s preview window showed them.';
 
 type By = 'category' | 'row' | 'pair';
 
@@ -47,8 +61,9 @@ function resolveRange(args: ParsedArgs, whole: readonly [number, number]): [numb
   return [from, to];
 }
 
-async function slog2Stats(path: string, args: ParsedArgs): Promise<RangeStats | undefined> {
-  // Sniffed first: a CLOG2 (.gz) input is streamed by streamStats, never unpacked into memory.
+/** `name` is the file the user named (for messages) when `path` is a temporary conversion. */
+async function slog2Stats(path: string, args: ParsedArgs, name = path): Promise<RangeStats | undefined> {
+  // Sniffed first: a CLOG2 (.gz) input is never unpacked into memory here.
   const source = await openSlog2ByteSource(path);
   if (source === undefined) return undefined;
   let file: Slog2File | undefined;
@@ -56,8 +71,8 @@ async function slog2Stats(path: string, args: ParsedArgs): Promise<RangeStats | 
     file = await Slog2File.open(source);
     if (args.flags.has('--quick')) {
       if (args.values.has('--from') || args.values.has('--to')) throw new UsageError('--quick gives whole-trace numbers only (no --from/--to)');
-      const quick = summaryStats(file.categories, file.timeRange);
-      if (quick === undefined) throw new UsageError(`${path}: no category summaries (SLOG-2 2.0.5?); run without --quick`);
+      const quick = summaryStats(file.categories, file.timeRange, file.lineIDMaps);
+      if (quick === undefined) throw new UsageError(`${name}: no category summaries (SLOG-2 2.0.5?); run without --quick`);
       return quick;
     }
     const range = resolveRange(args, file.timeRange);
@@ -72,13 +87,30 @@ async function slog2Stats(path: string, args: ParsedArgs): Promise<RangeStats | 
   }
 }
 
+/** CLOG2 / old CLOG: statistics of the SLOG-2 file the conversion writes (undefined for other formats). */
+async function clogStats(path: string, args: ParsedArgs): Promise<RangeStats | undefined> {
+  const input = await openTraceInput(path);
+  const format = input.format;
+  await input.file.close();
+  if (format !== 'clog2' && format !== 'clog') return undefined;
+  const dir = await fs.promises.mkdtemp(nodePath.join(os.tmpdir(), 'mpe-trace-stats-'));
+  try {
+    const converted = nodePath.join(dir, 'converted.slog2');
+    const result = await convertFile(path, converted, { converterScript: bundledConverterScript() });
+    for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+    return await slog2Stats(converted, args, path);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Any other format the CLI can open: its drawables come in increasing start time. */
 async function streamStats(path: string, args: ParsedArgs): Promise<RangeStats> {
   if (args.flags.has('--quick')) throw new UsageError('--quick needs a SLOG-2 file (category summaries)');
   if (args.flags.has('--approximate')) throw new UsageError('--approximate needs a SLOG-2 file (preview shadows)');
   const trace = await openTrace(path);
   try {
-    const lineIDMaps: readonly LineIDMap[] = 'lineIDMaps' in trace && Array.isArray(trace.lineIDMaps) ? (trace.lineIDMaps as LineIDMap[]) : [];
+    const lineIDMaps: readonly LineIDMap[] = trace.lineIDMaps;
     const whole = args.values.has('--from') && args.values.has('--to') ? ([0, 0] as const) : (await trace.info()).timeRange;
     const range = resolveRange(args, whole);
     const stats = await computeRangeStats(
@@ -112,14 +144,47 @@ export function formatTable(t: Table): string {
   return cells.map((r) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
 }
 
+/** `--preview`: the SLOG-1 preview statistics, whole trace, as stored. */
+async function previewStats(path: string, args: ParsedArgs): Promise<number> {
+  for (const o of ['--from', '--to', '--by']) if (args.values.has(o)) throw new UsageError(`--preview prints the stored whole-trace statistics; it takes no ${o}`);
+  if (args.flags.has('--quick') || args.flags.has('--approximate')) throw new UsageError('--preview takes no --quick or --approximate');
+  const source = await openByteSource(path);
+  let file: Slog1File;
+  try {
+    if (!looksLikeSlog1(await source.read(0, Math.min(64, source.size)))) throw new UsageError(`${path}: --preview needs a SLOG-1 file (its stored preview statistics)`);
+    file = await Slog1File.open(source);
+  } catch (e) {
+    await source.close();
+    throw e;
+  }
+  try {
+    const stats = file.previewStatistics;
+    if (stats === undefined) throw new UsageError(`${path}: the file has no preview statistics (its writer did not finish, or it is truncated)`);
+    if (args.flags.has('--json')) process.stdout.write(JSON.stringify(stats) + '\n');
+    else if (args.flags.has('--csv')) process.stdout.write(toCsv(previewStatisticsTable(stats)));
+    else {
+      process.stdout.write(`preview statistics ${stats.start} .. ${stats.end} s, ${stats.bins} bins of ${(stats.end - stats.start) / stats.bins} s, ${stats.sets.length} types\n\n`);
+      process.stdout.write(formatTable(previewStatisticsTable(stats)));
+    }
+    return 0;
+  } finally {
+    await file.close();
+  }
+}
+
 export async function runStats(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--from', '--to', '--by'], ['--json', '--csv', '--quick', '--approximate']);
+  const args = parseArgs(argv, ['--from', '--to', '--by'], ['--json', '--csv', '--quick', '--approximate', '--preview']);
+  if (args.flags.has('--preview')) {
+    if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE\n${USAGE}`);
+    if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');
+    return previewStats(args.positionals[0]!, args);
+  }
   if (args.flags.has('--quick') && args.flags.has('--approximate')) throw new UsageError('choose one of --quick and --approximate');
   if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE\n${USAGE}`);
   if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');
   const by = byOption(args);
   const path = args.positionals[0]!;
-  const stats = (await slog2Stats(path, args)) ?? (await streamStats(path, args));
+  const stats = (await slog2Stats(path, args)) ?? (await clogStats(path, args)) ?? (await streamStats(path, args));
   if (args.flags.has('--json')) {
     process.stdout.write(JSON.stringify(statsJson(stats)) + '\n');
     return 0;
@@ -136,7 +201,11 @@ export async function runStats(argv: string[]): Promise<number> {
       : stats.kind === 'approximate'
         ? ' (approximate: from preview shadows; fractional counts, no durations)'
         : '';
-  process.stdout.write(`range ${t0} .. ${t1} s (${t1 - t0} s), ${stats.drawables} drawables, ${stats.messages.count} messages${note}\n\n`);
+  const clamped = stats.clampedStates > 0 ? `, ${stats.clampedStates} states ending before they start (counted as 0 s)` : '';
+  process.stdout.write(
+    `range ${t0} .. ${t1} s (${t1 - t0} s) on ${stats.timelines} timelines, ${stats.drawables} drawables, ${stats.messages.count} messages${clamped}${note}\n` +
+      'share = exclusive time / (range length x timelines), states only\n\n',
+  );
   process.stdout.write(formatTable(table));
   return 0;
 }

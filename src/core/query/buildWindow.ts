@@ -20,7 +20,7 @@ import {
   type Columns,
   type ShadowWeightSpec,
   type WindowColumns,
-} from '../../protocol/wire';
+} from './windowColumns';
 import { nestingDepths } from './nesting';
 
 export interface SliceLike {

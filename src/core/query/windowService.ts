@@ -1,42 +1,15 @@
 /**
- * The host's two jobs for a timeline, as pure functions so the extension host, the bench and the
- * browser harness share them: describe an opened file (the `init` message) and answer a window
- * request (level of detail from the pixel width → tree depth → columnar payload).
+ * Answering a window request, as pure functions so the extension host, the bench and the browser
+ * harness share them: level of detail from the pixel width → tree depth → columnar payload.
+ * (The description of an opened file is `describe.ts`.)
  */
 import type { Slog2File } from '../formats/slog2/slog2File';
 import { chooseLowestDepth } from '../formats/slog2/levelOfDetail';
-import type { CategoryInfo, InitMessage, WindowRequest } from '../../protocol/webview';
-import { encodeWindow, type WireWindow } from '../../protocol/wire';
+import type { WindowRequest } from './windowRequest';
+import { encodeWindow, type WireWindow } from './windowColumns';
 import { buildWindow } from './buildWindow';
 import { coarseDepth, nodeBudget } from './lod';
-import { defaultMapIndex, type RowLayout } from './rows';
-import { summaryStats } from '../stats/summaryStats';
-
-export function describeDocument(file: Slog2File, layouts: readonly RowLayout[], generation: number, fileName: string): InitMessage {
-  const summaries = new Map((summaryStats(file.categories, file.timeRange)?.categories ?? []).map((s) => [s.index, s]));
-  const categories: CategoryInfo[] = [...file.categories.values()].map((c) => {
-    const s = summaries.get(c.index);
-    return {
-      index: c.index,
-      name: c.name,
-      topology: c.topology,
-      rgba: [c.rgba[0], c.rgba[1], c.rgba[2], c.rgba[3]],
-      width: c.width,
-      ...(s ? { summary: { count: s.count, inclusive: s.inclusive, exclusive: s.exclusive } } : {}),
-    };
-  });
-  return {
-    kind: 'init',
-    generation,
-    fileName,
-    timeRange: [file.timeRange[0], file.timeRange[1]],
-    categories,
-    yMaps: layouts.map((l) => ({ title: l.title, columns: l.columns, rows: l.labels })),
-    defaultMap: defaultMapIndex(file.lineIDMaps),
-    treeDepth: file.maxDepth,
-    warnings: file.warnings.slice(0, 50),
-  };
-}
+import type { RowLayout } from './rows';
 
 /**
  * Tree depth a request reads: the node budget follows the pixels that the fetched span covers

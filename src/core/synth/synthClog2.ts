@@ -30,6 +30,15 @@ export interface SynthOptions {
   /** Split the ranks into two sub-communicators at init and run an MPI_Allreduce on them every 4th iteration. */
   readonly subComms?: boolean;
   readonly seed?: number;
+  /**
+   * Make one user state longer (or shorter) by a factor, on one rank or all: the random draws stay
+   * the same, so two runs with the same seed differ by exactly that (for run-comparison tests).
+   */
+  readonly stretch?: SynthStretch;
+  /** Stop after this many iterations (whichever of seconds/bytes/iterations comes first). */
+  readonly iterations?: number;
+  /** Idle seconds between MPI_Init and the first iteration (runs that start at different times). */
+  readonly startDelay?: number;
   readonly blockSize?: number;
   /** Write little-endian binary data (is_big_endian=FALSE), as a local file on x86 would be. */
   readonly littleEndian?: boolean;
@@ -41,6 +50,14 @@ export interface SynthOptions {
    * readers treat like a run that died before writing the table.
    */
   readonly rewritePreamble?: (preamble: Uint8Array) => Promise<void>;
+}
+
+export interface SynthStretch {
+  /** A user state whose own length is drawn: 'Kernel' or 'Compute'. */
+  readonly category: 'Kernel' | 'Compute';
+  /** Only this world rank; all ranks when undefined. */
+  readonly rank?: number;
+  readonly factor: number;
 }
 
 export interface SynthExpectation {
@@ -86,6 +103,15 @@ const PROGRESS = 5001;
 const SEND = -101;
 const RECEIVE = -102;
 const SIZES = [0, 8, 64, 512, 4096, 65536];
+/** Wide enough for today's largest jobs' timelines (16 384 ranks in the benches); the CLOG2 rank fields are i32. */
+export const MAX_RANKS = 131072;
+
+/** Largest value (a loop: spreading 10⁵ arguments overflows the stack). */
+function maxOf(xs: ArrayLike<number>): number {
+  let m = -Infinity;
+  for (let i = 0; i < xs.length; i++) if (xs[i]! > m) m = xs[i]!;
+  return m;
+}
 const FILE = 'synth_program.c';
 
 const enum Kind {
@@ -123,6 +149,7 @@ class Generator {
   readonly ranks: number;
   readonly threads: number;
   readonly srcloc: boolean;
+  readonly stretch: SynthStretch | undefined;
   /** Per world rank: its half-communicator (made by MPI_Comm_split at init), when enabled. */
   readonly halves: SubComm[] | undefined;
   readonly recs: Rec[] = [];
@@ -141,6 +168,7 @@ class Generator {
     this.ranks = o.ranks;
     this.threads = o.threads ?? 1;
     this.srcloc = o.srcloc === true;
+    this.stretch = o.stretch;
     if (o.subComms === true && o.ranks >= 2) {
       // Ranks [0, h) and [h, R) split into two communicators with LIDs R+1 and R+2 (after world
       // and the R MPI_COMM_SELFs, as MPE numbers them in a merged file).
@@ -218,6 +246,12 @@ class Generator {
     return this.recs.sort((x, y) => x.t - y.t || x.seq - y.seq);
   }
 
+  /** The length factor of `category` on `rank` (1 unless stretched). */
+  factor(category: SynthStretch['category'], rank: number): number {
+    const s = this.stretch;
+    return s !== undefined && s.category === category && (s.rank === undefined || s.rank === rank) ? s.factor : 1;
+  }
+
   dt(lo: number, hi: number): number {
     return lo + this.rng.next() * (hi - lo);
   }
@@ -268,18 +302,18 @@ function iteration(g: Generator, k: number, base: number): number {
     g.begin((t += 1e-7), r, 0, SOLVE, 'Solve');
     g.loc((t += 1e-7), r, 0, 44);
     g.begin((t += 1e-7), r, 0, KERNEL, 'Kernel');
-    t += g.dt(20e-6, 200e-6) * (1 + r / R);
+    t += g.dt(20e-6, 200e-6) * (1 + r / R) * g.factor('Kernel', r);
     g.begin(t, r, 0, MPI_STATES.allreduce.id * 2, 'MPI_Allreduce', MPI_STATES.allreduce);
     clock[r] = t;
   }
-  let sync = Math.max(...clock) + g.dt(2e-6, 20e-6);
+  let sync = maxOf(clock) + g.dt(2e-6, 20e-6);
   for (let r = 0; r < R; r++) {
     let t = sync + g.dt(0, 3e-6);
     g.end(t, r, 0, MPI_STATES.allreduce.id * 2 + 1);
     g.end((t += g.dt(1e-7, 1e-6)), r, 0, KERNEL + 1);
     g.end((t += g.dt(1e-7, 1e-6)), r, 0, SOLVE + 1);
     g.begin((t += 1e-7), r, 0, COMPUTE, 'Compute');
-    t += g.dt(5e-6, 30e-6);
+    t += g.dt(5e-6, 30e-6) * g.factor('Compute', r);
     g.end(t, r, 0, COMPUTE + 1, cargo([['d', k], ['E', 1 / (k + 1) + g.rng.next() * 1e-3]]));
     g.end((t += 1e-7), r, 0, PHASE + 1);
     clock[r] = t;
@@ -339,14 +373,14 @@ function iteration(g: Generator, k: number, base: number): number {
     for (let r = 0; r < R; r++) g.begin((clock[r]! += 1e-7), r, 0, MPI_STATES.allreduce.id * 2, 'MPI_Allreduce', MPI_STATES.allreduce, halves[r]);
     for (const lid of [R + 1, R + 2]) {
       const members = [...Array(R).keys()].filter((r) => halves[r]!.lid === lid);
-      const done = Math.max(...members.map((r) => clock[r]!)) + g.dt(2e-6, 10e-6);
+      const done = maxOf(members.map((r) => clock[r]!)) + g.dt(2e-6, 10e-6);
       for (const r of members) g.end((clock[r] = done + g.dt(0, 2e-6)), r, 0, MPI_STATES.allreduce.id * 2 + 1, undefined, halves[r]);
     }
   }
   // A broadcast every 10 iterations.
   if (k % 10 === 0) {
     for (let r = 0; r < R; r++) g.begin((clock[r]! += 1e-7), r, 0, MPI_STATES.bcast.id * 2, 'MPI_Bcast', MPI_STATES.bcast);
-    sync = Math.max(...clock) + g.dt(2e-6, 10e-6);
+    sync = maxOf(clock) + g.dt(2e-6, 10e-6);
     for (let r = 0; r < R; r++) g.end((clock[r] = sync + g.dt(0, 2e-6)), r, 0, MPI_STATES.bcast.id * 2 + 1);
   }
   // Solo events: Tick on one rank every 5 iterations, Progress (cargo) on every rank.
@@ -384,18 +418,24 @@ function iteration(g: Generator, k: number, base: number): number {
       }
     }
   }
-  return Math.max(...clock) + g.dt(1e-6, 10e-6);
+  return maxOf(clock) + g.dt(1e-6, 10e-6);
 }
 
 /** Writes a synthetic CLOG2 file to `options.sink`; returns what it wrote. */
 export async function synthesizeClog2(options: SynthOptions): Promise<SynthReport> {
   const R = options.ranks;
   const T = options.threads ?? 1;
-  if (!Number.isInteger(R) || R < 1 || R > 4096) throw new RangeError('ranks must be an integer in [1, 4096]');
+  if (!Number.isInteger(R) || R < 1 || R > MAX_RANKS) throw new RangeError(`ranks must be an integer in [1, ${MAX_RANKS}]`);
   if (!Number.isInteger(T) || T < 1 || T > 64) throw new RangeError('threads must be an integer in [1, 64]');
   const blockSize = options.blockSize ?? 65536;
   if (!Number.isInteger(blockSize) || blockSize < 1024 || blockSize % 8 !== 0) throw new RangeError('blockSize must be a multiple of 8, ≥ 1024');
-  const seconds = options.seconds ?? (options.bytes === undefined ? 1 : Infinity);
+  const seconds = options.seconds ?? (options.bytes === undefined && options.iterations === undefined ? 1 : Infinity);
+  const st = options.stretch;
+  if (st !== undefined && (!(st.factor > 0 && st.factor < 1e6) || (st.rank !== undefined && !(Number.isInteger(st.rank) && st.rank >= 0 && st.rank < R)))) {
+    throw new RangeError('stretch needs a factor in (0, 1e6) and a rank of the run');
+  }
+  const delay = options.startDelay ?? 0;
+  if (!(delay >= 0 && delay < 1e6)) throw new RangeError('startDelay must be in [0, 1e6) seconds');
   const maxBytes = options.bytes ?? Infinity;
   const g = new Generator(options);
   const le = options.littleEndian === true;
@@ -464,9 +504,10 @@ export async function synthesizeClog2(options: SynthOptions): Promise<SynthRepor
     tInit += R * 1e-7 + 1e-6;
   }
 
-  let base = Math.max(tInit, t0 + 1e-5);
+  let base = Math.max(tInit, t0 + 1e-5) + (options.startDelay ?? 0);
   let k = 0;
-  while (base < seconds && w.written < maxBytes) {
+  const maxIterations = options.iterations ?? Infinity;
+  while (base < seconds && w.written < maxBytes && k < maxIterations) {
     base = iteration(g, k++, base);
     await flushRecords(g, w);
   }

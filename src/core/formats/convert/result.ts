@@ -6,6 +6,11 @@
 import type { Clog2Preamble } from '../clog2/preamble';
 import type { CommTableEntry } from '../clog2/reader';
 import type { Category, LineIDMap, Primitive } from '../../model/types';
+import type { AlogFacts } from '../alog/convertAlog';
+import type { Slog1Facts } from '../slog1/facts';
+
+/** The formats read by conversion to drawables (the editor shows them through a cached SLOG-2). */
+export type ConvertibleFormat = 'clog2' | 'clog' | 'alog' | 'slog1';
 
 export interface ConvertOptions {
   /** File name for messages. */
@@ -33,8 +38,8 @@ export interface UnmatchedSummary {
 }
 
 export interface ConversionSummary {
-  readonly format: 'clog2' | 'clog';
-  /** "CLOG-02.44" or "CLOG". */
+  readonly format: ConvertibleFormat;
+  /** "CLOG-02.44", "CLOG", "ALOG" or "SLOG 0.7". */
   readonly version: string;
   /** Used categories (at least one drawable), by index, with their final names and colours. */
   readonly categories: readonly Category[];
@@ -58,6 +63,10 @@ export interface ConversionSummary {
   readonly warnings: readonly string[];
   /** CLOG2 only: the preamble and the communicator table (undefined if missing or damaged). */
   readonly clog2?: { readonly preamble: Clog2Preamble; readonly commTable: readonly CommTableEntry[] | undefined };
+  /** ALOG only: header values and event-line facts. */
+  readonly alog?: AlogFacts;
+  /** SLOG-1 only: header, tables, frame directory and the preview statistics. */
+  readonly slog1?: Slog1Facts;
 }
 
 export interface ClogConversion {

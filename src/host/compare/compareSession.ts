@@ -1,0 +1,71 @@
+/**
+ * Two timeline editors moving as one (TraceVis §2.9/§4.2): a pan, zoom or row scroll in either is
+ * mirrored in the other, with B's time put on A's by a shift (B time = A time + shift). The mirrored
+ * editor reports its new view back; that echo is recognised and not mirrored again.
+ */
+import * as vscode from 'vscode';
+import type { ViewState } from '../../protocol/webview';
+import type { TimelineEditor } from '../traceEditorProvider';
+
+/** Views equal up to rounding of the window's ends (relative to its span). */
+function sameView(x: ViewState, y: ViewState): boolean {
+  const span = Math.max(Math.abs(x.t1 - x.t0), Math.abs(y.t1 - y.t0), 1e-300);
+  const tol = span * 1e-9;
+  return Math.abs(x.t0 - y.t0) <= tol && Math.abs(x.t1 - y.t1) <= tol && x.mapIndex === y.mapIndex && Math.abs(x.scrollRow - y.scrollRow) < 0.01;
+}
+
+export class CompareSession implements vscode.Disposable {
+  /** B time − A time. */
+  private shiftSeconds = 0;
+  /** The last view each editor was sent (its echo is not mirrored back). */
+  private readonly sent = new Map<TimelineEditor, ViewState>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly ended = new vscode.EventEmitter<void>();
+  /** Either editor closed. */
+  readonly onDidEnd = this.ended.event;
+  private disposed = false;
+
+  constructor(
+    readonly a: TimelineEditor,
+    readonly b: TimelineEditor,
+  ) {
+    this.subscriptions.push(
+      a.onDidChangeView((v) => this.mirror(a, b, v, 1)),
+      b.onDidChangeView((v) => this.mirror(b, a, v, -1)),
+      a.panel.onDidDispose(() => this.dispose()),
+      b.panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  get shift(): number {
+    return this.shiftSeconds;
+  }
+
+  /** A new alignment: B is moved to A's current view under the new shift. */
+  setShift(shift: number): void {
+    this.shiftSeconds = Number.isFinite(shift) ? shift : 0;
+    this.sent.clear();
+    const v = this.a.viewState;
+    if (v !== undefined) this.mirror(this.a, this.b, v, 1, true);
+  }
+
+  private mirror(from: TimelineEditor, to: TimelineEditor, v: ViewState, direction: 1 | -1, force = false): void {
+    if (this.disposed) return;
+    const echo = this.sent.get(from);
+    if (!force && echo !== undefined && sameView(echo, v)) return;
+    const d = direction * this.shiftSeconds;
+    const view: ViewState = { t0: v.t0 + d, t1: v.t1 + d, mapIndex: v.mapIndex, scrollRow: v.scrollRow };
+    const current = to.viewState;
+    if (!force && current !== undefined && sameView(current, view)) return;
+    this.sent.set(to, view);
+    to.syncView(view);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const s of this.subscriptions) s.dispose();
+    this.ended.fire();
+    this.ended.dispose();
+  }
+}

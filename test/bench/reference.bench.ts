@@ -1,0 +1,136 @@
+// Side by side with the reference tools (issue 21): the same input, the same run, alternating
+// order, whole processes as a user runs them, medians and the ratio. Needs ../shared/reference
+// (the MPE 2.4.5 jars) and `java`; skips with the reason otherwise (a user's machine has neither).
+//
+//   conversion  CLOG2 → SLOG-2: `java -jar clog2TOslog2.jar` vs `node dist/cli.js convert`, on the
+//               three shapes of the issue (synthesized once into out/bench-data)
+//   print       every drawable of the SLOG-2: `java -jar slog2printserial.jar` vs `mpe-trace dump`
+//
+//   MPE_BENCH_REF_SCALE=0.1 node test/bench/run.mjs reference    (inputs at a tenth of the size)
+//   MPE_BENCH_REF_ROUNDS=5 …                                      (more alternating rounds; default 3)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { synthesizeClog2File } from '../../src/io/synthFile';
+
+const root = process.env.MPE_TRACE_ROOT ?? process.cwd();
+const referenceDir = path.resolve(root, '..', 'shared', 'reference');
+const dataDir = path.join(root, 'out', 'bench-data');
+const cli = path.join(root, 'dist', 'cli.js');
+const scale = Number(process.env.MPE_BENCH_REF_SCALE ?? 1);
+const rounds = Math.max(1, Number(process.env.MPE_BENCH_REF_ROUNDS ?? 3));
+
+interface Shape {
+  readonly label: string;
+  readonly ranks: number;
+  readonly mb: number;
+  readonly srcloc: boolean;
+}
+
+const SHAPES: readonly Shape[] = [
+  { label: '16 ranks, SRCLOC', ranks: 16, mb: 300, srcloc: true },
+  { label: '2 ranks', ranks: 2, mb: 300, srcloc: false },
+  { label: '2048 ranks', ranks: 2048, mb: 158, srcloc: false },
+];
+
+interface Run {
+  readonly seconds: number;
+  readonly rssMB: number;
+}
+
+/** Runs a command under GNU time: wall seconds and peak RSS of the whole process tree's largest process. */
+function timed(cmd: string, args: readonly string[], stdoutTo?: string): Run {
+  const fmt = '%e %M';
+  const r = spawnSync('/usr/bin/time', ['-f', fmt, '-o', path.join(dataDir, '.time'), 'bash', '-c', `"$@" > ${stdoutTo ?? '/dev/null'}`, 'bench', cmd, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  const [wall, kb] = fs.readFileSync(path.join(dataDir, '.time'), 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+  return { seconds: wall!, rssMB: kb! / 1024 };
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function skipReason(): string | undefined {
+  if (!fs.existsSync(path.join(referenceDir, 'clog2TOslog2.jar'))) return `no reference tools at ${referenceDir}`;
+  if (spawnSync('java', ['-version']).status !== 0) return 'java is not installed (apt-get install openjdk-17-jre-headless)';
+  if (!fs.existsSync(cli)) return `${cli} is missing (npm run build)`;
+  if (!fs.existsSync('/usr/bin/time')) return '/usr/bin/time is missing (apt-get install time)';
+  return undefined;
+}
+
+/** Alternates A and B (A first in even rounds, B first in odd ones); medians of each. */
+function alternate(a: () => Run, b: () => Run): { a: Run[]; b: Run[] } {
+  const out = { a: [] as Run[], b: [] as Run[] };
+  for (let i = 0; i < rounds; i++) {
+    if (i % 2 === 0) {
+      out.a.push(a());
+      out.b.push(b());
+    } else {
+      out.b.push(b());
+      out.a.push(a());
+    }
+  }
+  return out;
+}
+
+function row(label: string, what: string, ref: Run[], ours: Run[], targets: { ratio: number; rssMB?: number }): void {
+  const rw = median(ref.map((r) => r.seconds));
+  const ow = median(ours.map((r) => r.seconds));
+  const rr = median(ref.map((r) => r.rssMB));
+  const or = Math.max(...ours.map((r) => r.rssMB));
+  const ratio = rw / ow;
+  const met = ratio >= targets.ratio && (targets.rssMB === undefined || or <= targets.rssMB);
+  console.log(
+    `${what.padEnd(8)} ${label.padEnd(28)} reference ${rw.toFixed(2)} s, ${rr.toFixed(0)} MB | ours ${ow.toFixed(2)} s, peak ${or.toFixed(0)} MB | ${ratio.toFixed(2)}× ` +
+      `(target ≥ ${targets.ratio}×${targets.rssMB !== undefined ? `, ≤ ${targets.rssMB} MB` : ''}: ${met ? 'met' : 'NOT met'}) ` +
+      `[runs: ref ${ref.map((r) => r.seconds.toFixed(2)).join('/')}, ours ${ours.map((r) => r.seconds.toFixed(2)).join('/')}]`,
+  );
+  console.log(`RESULT ${JSON.stringify({ what, label, referenceSeconds: rw, oursSeconds: ow, ratio, referenceRssMB: rr, oursRssMB: or })}`);
+}
+
+async function main(): Promise<void> {
+  const reason = skipReason();
+  if (reason !== undefined) {
+    console.log(`reference bench SKIPPED: ${reason}`);
+    return;
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  console.log(`${rounds} alternating rounds per pair; medians; whole processes (JVM / Node start-up included); scale ${scale}`);
+  for (const shape of SHAPES) {
+    const mb = Math.max(1, Math.round(shape.mb * scale));
+    const input = path.join(dataDir, `ref-${shape.ranks}r-${mb}MB${shape.srcloc ? '-srcloc' : ''}.clog2`);
+    if (!fs.existsSync(input)) {
+      const rep = await synthesizeClog2File(input, { ranks: shape.ranks, bytes: mb * 1e6, srcloc: shape.srcloc, seed: 21 });
+      console.log(`synthesized ${path.basename(input)}: ${(rep.bytes / 1e6).toFixed(1)} MB`);
+    }
+    const refOut = path.join(dataDir, 'ref-out.slog2');
+    const ourOut = path.join(dataDir, 'our-out.slog2');
+    const label = `${shape.label}, ${(fs.statSync(input).size / 1e6).toFixed(0)} MB`;
+    const conv = alternate(
+      () => timed('java', ['-jar', path.join(referenceDir, 'clog2TOslog2.jar'), '-o', refOut, input]),
+      () => timed(process.execPath, [cli, 'convert', input, '-o', ourOut, '--force']),
+    );
+    row(label, 'convert', conv.a, conv.b, { ratio: 3, rssMB: 256 });
+    if (shape.srcloc) {
+      // Printing every drawable of the same SLOG-2 (the reference converter's output).
+      const print = alternate(
+        () => timed('java', ['-jar', path.join(referenceDir, 'slog2printserial.jar'), refOut]),
+        () => timed(process.execPath, [cli, 'dump', refOut]),
+      );
+      row(`${label} → SLOG-2`, 'print', print.a, print.b, { ratio: 1 });
+    }
+    fs.rmSync(refOut, { force: true });
+    fs.rmSync(ourOut, { force: true });
+  }
+}
+
+void main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

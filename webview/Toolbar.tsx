@@ -1,0 +1,132 @@
+// The timeline's toolbar: whole/undo/redo/zoom, the window's from/to fields, the Y map, bookmarks,
+// link, search and legend toggles, the selected range and the reader's warnings.
+import { useEffect, useState } from 'preact/hooks';
+import type { InitMessage } from '../src/protocol/webview';
+import type { TimelineController, ViewSummary } from './timeline/controller';
+import { ZOOM_STEP } from './timeline/input';
+import { formatDuration, formatTimeField, parseTime } from './timeline/timeScale';
+import { postToHost } from './host';
+import { RowControls } from './RowControls';
+import type { ArrowMode } from './timeline/drawArrows';
+
+export function Toolbar(props: {
+  init: InitMessage | undefined;
+  summary: ViewSummary | undefined;
+  controller: TimelineController | undefined;
+  legend: boolean;
+  toggleLegend: () => void;
+  openSearch: () => void;
+  timeslice: boolean;
+  toggleTimeslice: () => void;
+}) {
+  const { init, summary, controller: c } = props;
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [bad, setBad] = useState(false);
+  useEffect(() => {
+    if (summary) {
+      const span = summary.view.t1 - summary.view.t0;
+      setFrom(formatTimeField(summary.view.t0, span));
+      setTo(formatTimeField(summary.view.t1, span));
+      setBad(false);
+    }
+  }, [summary?.view.t0, summary?.view.t1]);
+  const apply = (e: Event) => {
+    e.preventDefault();
+    const t0 = parseTime(from);
+    const t1 = parseTime(to);
+    if (t0 === undefined || t1 === undefined || !(t1 > t0)) return setBad(true);
+    c?.setWindow({ t0, t1 });
+  };
+  const disabled = !init || !c;
+  return (
+    <form class="toolbar" onSubmit={apply}>
+      <button type="button" disabled={disabled} title="Whole trace (Home)" onClick={() => c?.showAll()}>⤢</button>
+      <button type="button" disabled={disabled || !summary?.canUndo} title="Undo zoom (Z)" onClick={() => c?.undo()}>↶</button>
+      <button type="button" disabled={disabled || !summary?.canRedo} title="Redo zoom (Shift+Z)" onClick={() => c?.redo()}>↷</button>
+      <button type="button" disabled={disabled} title="Zoom out (S, -)" onClick={() => c?.zoomCentre(1 / ZOOM_STEP)}>−</button>
+      <button type="button" disabled={disabled} title="Zoom in (W, +)" onClick={() => c?.zoomCentre(ZOOM_STEP)}>+</button>
+      <label class={bad ? 'bad' : ''}>
+        from <input aria-label="window start" value={from} onInput={(e) => setFrom((e.target as HTMLInputElement).value)} size={14} />
+      </label>
+      <label class={bad ? 'bad' : ''}>
+        to <input aria-label="window end" value={to} onInput={(e) => setTo((e.target as HTMLInputElement).value)} size={14} />
+      </label>
+      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us or µs, ns; a bare number is seconds)">Go</button>
+      <span class="span">{summary ? formatDuration(summary.view.t1 - summary.view.t0) : ''}</span>
+      <label>
+        rows{' '}
+        <select aria-label="Y map" disabled={disabled} value={String(summary?.mapIndex ?? init?.defaultMap ?? 0)} onChange={(e) => c?.setMap(Number((e.target as HTMLSelectElement).value))}>
+          {init?.yMaps.map((m, i) => (
+            <option value={String(i)} key={i}>
+              {m.title} ({m.rows.length})
+            </option>
+          ))}
+        </select>
+      </label>
+      <RowControls rows={summary?.rows} api={c} />
+      <label title="Arrows: lines while they can be told apart, else message density per row block and time bin (auto)">
+        arrows{' '}
+        <select aria-label="Arrows" disabled={disabled} value={summary?.arrowMode ?? 'auto'} onChange={(e) => c?.setArrowMode((e.target as HTMLSelectElement).value as ArrowMode)}>
+          <option value="auto">auto</option>
+          <option value="lines">lines</option>
+          <option value="density">density</option>
+          <option value="off">off</option>
+        </select>
+      </label>
+      <span class="lod" title="Tree depth read: 0 = every drawable, higher = summarised (shadows)">
+        {summary?.lowestDepth !== undefined ? (summary.lowestDepth === 0 ? 'exact' : `summary level ${summary.lowestDepth}`) : ''}
+        {summary?.loading ? ' · loading…' : ''}
+      </span>
+      <button type="button" class="bookmark-add" disabled={disabled} title="Add a bookmark for this window (Ctrl/Cmd+Alt+B)" onClick={() => postToHost({ kind: 'runCommand', command: 'addBookmark' })}>
+        Bookmark
+      </button>
+      <button type="button" class="bookmark-go" disabled={disabled} title="Go to a bookmark…" onClick={() => postToHost({ kind: 'runCommand', command: 'goToBookmark' })}>
+        Bookmarks…
+      </button>
+      <button type="button" class="copy-link" disabled={disabled} title="Copy a vscode:// link to this view" onClick={() => postToHost({ kind: 'runCommand', command: 'copyViewLink' })}>
+        Link
+      </button>
+      <button type="button" class="search-toggle" disabled={disabled} title="Search (Ctrl/Cmd+F)" onClick={props.openSearch}>
+        Search
+      </button>
+      <WaitToggles controller={c} disabled={disabled} />
+      <button type="button" class="legend-toggle" disabled={disabled} aria-pressed={props.legend} title="Legend: categories, colours, visible / searchable" onClick={props.toggleLegend}>
+        Legend
+      </button>
+      <button type="button" class="timeslice-toggle" disabled={disabled} aria-pressed={props.timeslice} title="Timeslice: what every row is doing at the cursor's time (T)" onClick={props.toggleTimeslice}>
+        Timeslice
+      </button>
+      {summary?.range && (
+        <span class="range" title="Selected range (Ctrl/Cmd+drag in the timeline; the Statistics view shows it)">
+          range {formatDuration(summary.range[1] - summary.range[0])}
+          <button type="button" class="range-clear" title="Clear the selected range (Esc)" onClick={() => c?.setRange(undefined)}>
+            ✕
+          </button>
+        </span>
+      )}
+      {init && init.warnings.length > 0 && (
+        <span class="warn" title={init.warnings.join('\n')}>
+          ⚠ {init.warnings.length}
+        </span>
+      )}
+    </form>
+  );
+}
+
+/** Toggles of the wait-state overlay: hatched waiting time, critical path. */
+function WaitToggles(props: { controller: TimelineController | undefined; disabled: boolean }) {
+  const [waits, setWaits] = useState(true);
+  const [path, setPath] = useState(false);
+  const c = props.controller;
+  return (
+    <>
+      <button type="button" class="waits-toggle" disabled={props.disabled} aria-pressed={waits} title="Hatch the time states spend waiting for another rank (wait-state analysis)" onClick={() => c && setWaits(c.toggleAnalysis('waits'))}>
+        Waits
+      </button>
+      <button type="button" class="path-toggle" disabled={props.disabled} aria-pressed={path} title="Highlight the critical path (what determined the run's length)" onClick={() => c && setPath(c.toggleAnalysis('path'))}>
+        Critical path
+      </button>
+    </>
+  );
+}

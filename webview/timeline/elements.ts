@@ -1,0 +1,15 @@
+/** The DOM elements the timeline draws into and listens on (created by the Preact shell). */
+export interface TimelineElements {
+  readonly root: HTMLElement;
+  readonly axis: HTMLCanvasElement;
+  readonly labels: HTMLCanvasElement;
+  readonly grid: HTMLCanvasElement;
+  readonly data: HTMLCanvasElement;
+  readonly overlay: HTMLCanvasElement;
+  readonly plot: HTMLElement;
+  readonly vscroll: HTMLElement;
+  readonly vspacer: HTMLElement;
+  readonly overview: HTMLCanvasElement;
+  readonly overviewWindow: HTMLElement;
+  readonly tooltip: HTMLElement;
+}

@@ -1,0 +1,266 @@
+/**
+ * The timeline's canvas layers, each drawn from state: grid and axis, row labels, data (the
+ * loaded payload), the overview strip (cached offscreen; the window box is a DOM element) and the
+ * overlay (crosshair, drag band, selection, markers, range, status note, tooltip). Also sizes the
+ * canvases to the plot. Called by the frame scheduler, one layer at a time.
+ */
+import type { InitMessage, WebviewToHost } from '../../src/protocol/webview';
+import type { ArrowMode } from './drawArrows';
+import { rowPad } from './rowLayout';
+import type { LayerName } from './scheduler';
+import type { TimelineElements } from './elements';
+import type { WindowLoader } from './windowLoader';
+import type { TimelineInput } from './input';
+import type { Picking } from './picking';
+import type { TimelineView } from './viewState';
+import { DEFAULT_STYLE, readPalette, type CategoryStyle, type Palette } from './theme';
+import { drawAnalysisOverlay, type AnalysisOverlay } from './analysisOverlay';
+import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
+import { drawMarks } from './drawMarks';
+import { tooltipText } from './tooltipText';
+
+/** What is drawn over the data besides the selection: pinned-popup times, the range, search hits. */
+export interface Decorations {
+  /** Times of pinned popups, drawn as markers. */
+  markers: readonly number[];
+  /** The selected time range (Ctrl/Cmd+drag), reported to the host for the statistics panel. */
+  range: readonly [number, number] | undefined;
+  /** Search matches per bin of `range` (drawn on the overview strip). */
+  searchMarks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined;
+  /** Wait states and critical path from the host's analysis (drawn when toggled on). */
+  analysis: AnalysisOverlay;
+}
+
+export interface LayerSources {
+  readonly el: TimelineElements;
+  readonly view: TimelineView;
+  readonly main: WindowLoader;
+  readonly overview: WindowLoader;
+  readonly input: TimelineInput;
+  readonly picking: Picking;
+  readonly decorations: Decorations;
+  readonly post: (m: WebviewToHost) => void;
+}
+
+/** Fallback heights (CSS px) of the axis and the overview strip before layout. */
+const AXIS_HEIGHT_PX = 24;
+const OVERVIEW_HEIGHT_PX = 40;
+const LABEL_WIDTH_PX = 140;
+
+/** Data-frame durations are appended here when a harness (bench) provides the array. */
+function frameLog(): number[] | undefined {
+  return (globalThis as { __mpeFrameLog?: number[] }).__mpeFrameLog;
+}
+
+export class TimelineLayers {
+  categoryStyle: CategoryStyle = DEFAULT_STYLE;
+  /** How arrows are drawn: lines, density (summarised), off, or auto (density when too dense). */
+  arrowMode: ArrowMode = 'auto';
+  private categoryNames: { readonly init: InitMessage; readonly names: ReadonlyMap<number, string> } | undefined;
+  private palette: Palette | undefined;
+  private overviewCache: HTMLCanvasElement | undefined;
+  private overviewDirty = true;
+  private overviewMap = -1;
+  private paintedRequest = -1;
+
+  constructor(private readonly s: LayerSources) {}
+
+  /** Colours changed (theme, legend): read the palette again and repaint the overview. */
+  invalidateColours(): void {
+    this.palette = undefined;
+    this.overviewDirty = true;
+  }
+
+  /** The overview payload changed (or was dropped). */
+  invalidateOverview(): void {
+    this.overviewDirty = true;
+  }
+
+  /** A new document: its first final frame is reported as painted again. */
+  newDocument(): void {
+    this.invalidateColours();
+    this.paintedRequest = -1;
+  }
+
+  /** Sizes every canvas to its box (device pixels) and records the sizes in the view. */
+  resize(): void {
+    const { el, view } = this.s;
+    const dpr = window.devicePixelRatio || 1;
+    const size = (c: HTMLCanvasElement, w: number, h: number): void => {
+      c.width = Math.max(1, Math.round(w * dpr));
+      c.height = Math.max(1, Math.round(h * dpr));
+      c.style.width = `${w}px`;
+      c.style.height = `${h}px`;
+    };
+    const plot = el.plot.getBoundingClientRect();
+    view.width = Math.max(1, Math.floor(plot.width));
+    view.height = Math.max(1, Math.floor(plot.height));
+    for (const c of [el.grid, el.data, el.overlay]) size(c, view.width, view.height);
+    size(el.axis, view.width, el.axis.parentElement?.clientHeight ?? AXIS_HEIGHT_PX);
+    view.labelWidth = Math.max(1, el.labels.parentElement?.clientWidth ?? LABEL_WIDTH_PX);
+    size(el.labels, view.labelWidth, view.height);
+    const ov = el.overview.parentElement?.getBoundingClientRect();
+    view.overviewWidth = Math.max(1, Math.floor(ov?.width ?? view.width));
+    size(el.overview, view.overviewWidth, Math.max(1, Math.floor(ov?.height ?? OVERVIEW_HEIGHT_PX)));
+    this.overviewDirty = true;
+  }
+
+  draw(layer: LayerName): void {
+    const { el, view } = this.s;
+    const init = view.init;
+    if (!init) return;
+    const p = (this.palette ??= readPalette(init.categories, this.categoryStyle));
+    const scale = view.scale();
+    const rows = view.rowViewport();
+    switch (layer) {
+      case 'grid':
+        drawGrid(this.ctx(el.grid), view.width, view.height, scale, rows, p);
+        drawAxis(this.ctx(el.axis), view.width, el.axis.clientHeight || AXIS_HEIGHT_PX, scale, p);
+        return;
+      case 'labels':
+        drawLabels(this.ctx(el.labels), view.labelWidth, view.height, rows, init.yMaps[view.mapIndex]?.rows ?? [], p, this.s.input.hoverRow);
+        return;
+      case 'data':
+        return this.drawDataLayer(p);
+      case 'overview':
+        return this.drawOverview(p);
+      case 'overlay':
+        return this.drawOverlayLayer(p);
+    }
+  }
+
+  private drawDataLayer(p: Palette): void {
+    const { el, view, main } = this.s;
+    const init = view.init!;
+    const started = performance.now();
+    const loaded = main.drawableFor(view.visible());
+    const rows = view.rowViewport();
+    const frame = drawData(this.ctx(el.data), view.width, view.height, view.scale(), rows, loaded, p, { names: this.names(init), arrows: this.arrowMode });
+    // Geometry of the drawn frame, for UI tests that look for colours at times and rows:
+    // x = (t − t0) / (t1 − t0) · width and y = slot · rowHeight − scrollPx + rowHeight / 2 in `.plot`,
+    // slot = the row's index in data-rows (every row in file order when empty).
+    // A state's box in its row: rowPad(rowHeight) from the row's top, nestingInset(depth) more per side.
+    const ds = el.root.dataset;
+    ds.t0 = String(view.window.t0);
+    ds.t1 = String(view.window.t1);
+    ds.rowHeight = String(rows.rowHeight);
+    ds.rowCount = String(rows.rowCount);
+    ds.rowPad = String(rowPad(rows.rowHeight));
+    ds.rows = view.rows.customised ? view.rows.shownRows().join(',') : '';
+    ds.maxNesting = String(loaded?.columns.header.maxNesting ?? '');
+    ds.arrows = frame.arrows;
+    ds.scrollPx = String(view.scrollPx);
+    ds.mapIndex = String(view.mapIndex);
+    ds.lowestDepth = String(loaded?.columns.header.lowestDepth ?? '');
+    ds.drawables = String(frame.drawn);
+    frameLog()?.push(performance.now() - started);
+    el.root.dataset.complete = String(frame.complete);
+    if (loaded && loaded.final && loaded.requestId !== this.paintedRequest) {
+      this.paintedRequest = loaded.requestId;
+      document.body.dataset.state = 'painted';
+      this.s.post({ kind: 'painted', generation: init.generation, drawables: frame.drawn, frameMs: performance.now() - started });
+    }
+  }
+
+  /** Category names by index (for the names inside states), per document. */
+  private names(init: InitMessage): ReadonlyMap<number, string> {
+    if (this.categoryNames?.init !== init) this.categoryNames = { init, names: new Map(init.categories.map((c) => [c.index, c.name])) };
+    return this.categoryNames.names;
+  }
+
+  private drawOverlayLayer(p: Palette): void {
+    const { el, view, main, input, picking, decorations } = this.s;
+    const note = main.lastError
+      ? `⚠ ${main.lastError}`
+      : main.loading
+        ? 'loading…'
+        : main.loaded?.columns.header.truncated
+          ? 'too many drawables: partial view'
+          : undefined;
+    const octx = this.ctx(el.overlay);
+    const scale = view.scale();
+    drawOverlay(octx, view.width, view.height, scale, p, input.hoverX, input.band(), note);
+    const maxNesting = main.drawableFor(view.visible())?.columns.header.maxNesting ?? 0;
+    const selected = picking.selection?.mapIndex === view.mapIndex ? picking.selection : undefined;
+    drawAnalysisOverlay(octx, view.width, scale, view.rowViewport(), view.mapIndex, p, decorations.analysis);
+    drawMarks(octx, view.width, view.height, scale, view.rowViewport(), p, selected, maxNesting, decorations.markers, decorations.range);
+    // the cursor's time on the axis (the axis is cheap to redraw: a few ticks)
+    drawAxis(this.ctx(el.axis), view.width, el.axis.clientHeight || AXIS_HEIGHT_PX, scale, p, input.hoverX);
+    const drag = input.rowDrag();
+    if (drag) {
+      // where a dragged row label will land: a line between rows
+      const rows = view.rowViewport();
+      const slot = Math.max(0, Math.min(rows.rowCount, Math.round((drag.y + rows.scrollPx) / rows.rowHeight)));
+      octx.fillStyle = p.accent;
+      octx.fillRect(0, slot * rows.rowHeight - rows.scrollPx - 1, view.width, 2);
+    }
+    this.updateTooltip(input.tooltipAt);
+  }
+
+  /** A light tooltip for what is under the pointer (DOM, so hover never repaints the canvases). */
+  private updateTooltip(at: { readonly x: number; readonly y: number } | undefined): void {
+    const { el, view, picking } = this.s;
+    const tip = el.tooltip;
+    const found = at && view.init ? picking.hitAt(at.x, at.y) : undefined;
+    if (!at || !found) {
+      tip.hidden = true;
+      return;
+    }
+    tip.textContent = tooltipText(found.hit, found.columns, view.init!, view.mapIndex, view.window.t1 - view.window.t0);
+    tip.hidden = false;
+    const left = Math.min(at.x + 14, Math.max(0, view.width - tip.offsetWidth - 4));
+    const top = at.y + 18 + tip.offsetHeight > view.height ? at.y - tip.offsetHeight - 8 : at.y + 18;
+    tip.style.transform = `translate(${left}px, ${top}px)`;
+  }
+
+  private drawOverview(p: Palette): void {
+    const { el, view, decorations } = this.s;
+    const w = view.overviewWidth;
+    const h = el.overview.clientHeight || OVERVIEW_HEIGHT_PX;
+    const fullScale = view.overviewScale();
+    if (this.overviewDirty || this.overviewMap !== view.mapIndex) {
+      const off = (this.overviewCache ??= document.createElement('canvas'));
+      const dpr = window.devicePixelRatio || 1;
+      off.width = Math.max(1, Math.round(w * dpr));
+      off.height = Math.max(1, Math.round(h * dpr));
+      const octx = off.getContext('2d')!;
+      octx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const loaded = this.s.overview.drawableFor({ mapIndex: view.mapIndex });
+      drawOverviewData(octx, w, h, fullScale, view.overviewRows(), loaded, p);
+      this.overviewDirty = loaded === undefined;
+      this.overviewMap = view.mapIndex;
+    }
+    const ctx = el.overview.getContext('2d')!;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, el.overview.width, el.overview.height);
+    if (this.overviewCache) ctx.drawImage(this.overviewCache, 0, 0);
+    const marks = decorations.searchMarks;
+    if (marks && marks.histogram.length > 0) {
+      // a tick on top of the strip for every bin with matches (taller for more)
+      const dpr = window.devicePixelRatio || 1;
+      const max = marks.histogram.reduce((m, v) => Math.max(m, v), 0);
+      const binSpan = (marks.range[1] - marks.range[0]) / marks.histogram.length;
+      ctx.fillStyle = p.accent;
+      marks.histogram.forEach((n, i) => {
+        if (n === 0) return;
+        const x0 = fullScale.timeToPx(marks.range[0] + i * binSpan);
+        const x1 = fullScale.timeToPx(marks.range[0] + (i + 1) * binSpan);
+        const bh = 3 + (n / max) * (h / 3);
+        ctx.fillRect(Math.floor(x0 * dpr), 0, Math.max(dpr * 2, Math.ceil((x1 - x0) * dpr)), bh * dpr);
+      });
+    }
+    // the current window as a DOM box (cheap to move, draggable)
+    const x0 = Math.max(0, fullScale.timeToPx(view.window.t0));
+    const x1 = Math.min(w, fullScale.timeToPx(view.window.t1));
+    const box = el.overviewWindow.style;
+    box.left = `${x0}px`;
+    box.width = `${Math.max(3, x1 - x0)}px`;
+  }
+
+  private ctx(c: HTMLCanvasElement): CanvasRenderingContext2D {
+    const ctx = c.getContext('2d', { alpha: c !== this.s.el.grid })!;
+    const dpr = window.devicePixelRatio || 1;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    return ctx;
+  }
+}
