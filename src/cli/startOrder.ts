@@ -14,7 +14,7 @@ import { drawingOrderCompare } from '../core/formats/slog2/drawingOrder';
 /** One full pass over the file's drawables (a fresh conversion each call). */
 export type ConversionPass = () => AsyncIterable<readonly Primitive[]>;
 
-export const START_ORDER_CAP = 1 << 19;
+export const START_ORDER_CAP = 1 << 18;
 const BINS = 4096;
 const MAX_SPLIT_DEPTH = 3;
 
