@@ -4,6 +4,7 @@
  * Errors: exit code 2 and one line on stderr (`file:offset: what`), never a stack trace.
  */
 import { isFormatError } from '../core/bytes/formatError';
+import { escapeControlsOnly } from '../core/text/safeText';
 import { TargetExistsError } from '../io/atomicWrite';
 import { UsageError } from './args';
 import { COMMANDS } from './registry';
@@ -35,7 +36,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (e) {
-    process.stderr.write(`${describeError(e)}\n`);
+    process.stderr.write(`${escapeControlsOnly(describeError(e))}\n`);
     return 2;
   }
 }
@@ -56,7 +57,7 @@ if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (e) => {
-      process.stderr.write(`${describeError(e)}\n`);
+      process.stderr.write(`${escapeControlsOnly(describeError(e))}\n`);
       process.exit(2);
     },
   );

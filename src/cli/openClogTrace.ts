@@ -1,16 +1,18 @@
 /**
- * CLOG2 / old CLOG / ALOG (and SLOG-1 through `conversionTrace`) behind the CLI's OpenedTrace: the file is converted to drawables in one
- * streaming pass (memory = open drawables + the requested window). Category names and colours
- * are final only after the pass (definitions sit at the end of a CLOG2 file), so drawables are
- * handed out once the pass is over, sorted in drawing order like the SLOG-2 path.
+ * CLOG2 / old CLOG / ALOG (and SLOG-1 through `conversionTrace`) behind the CLI's OpenedTrace: the
+ * file is converted to drawables in one streaming pass. Category names and colours are final only
+ * after the pass (definitions sit at the end of a CLOG2 file), so drawables are handed out once the
+ * pass is over, in drawing order like the SLOG-2 path: a window of up to START_ORDER_CAP drawables
+ * is sorted in memory, a bigger one is handed out slice by slice with further passes over the file
+ * (startOrder.ts), so `dump` of a file of any size keeps memory bounded (issue 14).
  */
 import { FormatError } from '../core/bytes/formatError';
 import type { ClogConversion, ConversionSummary, ConvertibleFormat } from '../core/formats/convert/result';
 import { convertClogFormat, traceInfoFromSummary } from '../core/info/clogInfo';
 import type { Category, Drawable, Primitive } from '../core/model/types';
-import { drawingOrderCompare } from '../core/formats/slog2/drawingOrder';
 import { openTraceInput, type TraceInput } from '../io/traceInput';
 import type { OpenedTrace } from './openTrace';
+import { inStartOrder, type StartOrderResult } from './startOrder';
 
 export function openClogTrace(input: TraceInput): OpenedTrace {
   const format = input.format;
@@ -48,6 +50,32 @@ export function conversionTrace(format: ConvertibleFormat, start: () => Promise<
     return kept;
   }
 
+  /** [t0, t1] in drawing order with bounded memory; the first pass sets the summary. */
+  function ordered(t0: number, t1: number): StartOrderResult {
+    let first = true;
+    const pass = (): AsyncIterable<readonly Primitive[]> =>
+      (async function* () {
+        const conversion = await start();
+        for await (const batch of conversion.batches) yield batch;
+        if (first) {
+          first = false;
+          summary = conversion.summary;
+          categories = new Map(summary.categories.map((c) => [c.index, c]));
+          warnings = [...summary.warnings];
+        }
+      })();
+    return inStartOrder(pass, t0, t1);
+  }
+
+  async function* orderedDrawables(t0: number, t1: number): AsyncGenerator<Primitive> {
+    const o = ordered(t0, t1);
+    try {
+      yield* o.drawables;
+    } finally {
+      for (const w of o.warnings) warnings.push(w);
+    }
+  }
+
   return {
     format,
     get categories() {
@@ -66,15 +94,17 @@ export function conversionTrace(format: ConvertibleFormat, start: () => Promise<
       if (summary === undefined) await run(Infinity, -Infinity);
       return traceInfoFromSummary(summary!);
     },
-    async *drawables(t0: number, t1: number): AsyncGenerator<Drawable> {
-      const kept = await run(t0, t1);
-      kept.sort(drawingOrderCompare);
-      yield* kept;
-    },
+    drawables: (t0: number, t1: number): AsyncGenerator<Drawable> => orderedDrawables(t0, t1),
     async *drawableBatches(t0: number, t1: number): AsyncGenerator<readonly Drawable[]> {
-      const kept = await run(t0, t1);
-      kept.sort(drawingOrderCompare);
-      for (let i = 0; i < kept.length; i += 4096) yield kept.slice(i, i + 4096);
+      let batch: Drawable[] = [];
+      for await (const d of orderedDrawables(t0, t1)) {
+        batch.push(d);
+        if (batch.length === 4096) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
     },
     close,
   };

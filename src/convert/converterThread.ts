@@ -32,6 +32,7 @@ export function deserializeError(e: SerializedError): Error {
   if (e.name === 'FormatError' && e.file !== undefined && e.offset !== undefined && e.detail !== undefined) return new FormatError(e.file, e.offset, e.detail);
   const error = e.name === 'RangeError' ? new RangeError(e.message) : new Error(e.message);
   if (e.code !== undefined) (error as NodeJS.ErrnoException).code = e.code;
+  if (e.path !== undefined) (error as NodeJS.ErrnoException).path = e.path;
   return error;
 }
 

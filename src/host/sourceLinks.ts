@@ -10,9 +10,10 @@
 import * as vscode from 'vscode';
 import type { SourceLocation } from '../core/model/types';
 import {
-  fileNameGlob, mappingFromPick, normalizePath, parseMappings, resolveSourcePath,
+  effectiveMappingsValue, fileNameGlob, ignoredWorkspaceMappings, mappingFromPick, normalizePath, parseMappings, resolveSourcePath,
   type Resolution, type SourceCandidate, type SourceFileSystem,
 } from '../core/sourcePath';
+import { realPathInside } from '../io/pathContainment';
 
 export const MAPPINGS_SECTION = 'mpeTrace';
 export const MAPPINGS_KEY = 'sourcePathMappings';
@@ -48,6 +49,7 @@ export class SourceLinks implements vscode.Disposable {
         if (e.affectsConfiguration(`${MAPPINGS_SECTION}.${MAPPINGS_KEY}`)) clear();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(clear),
+      vscode.workspace.onDidGrantWorkspaceTrust(clear),
       vscode.workspace.onDidCreateFiles(clear),
       vscode.workspace.onDidDeleteFiles(clear),
       vscode.workspace.onDidRenameFiles(clear),
@@ -86,7 +88,7 @@ export class SourceLinks implements vscode.Disposable {
     const key = `${notTruncated ? 'n' : 't'}:${recorded}`;
     let r = this.cache.get(key);
     if (r === undefined) {
-      const { mappings, problems } = parseMappings(vscode.workspace.getConfiguration(MAPPINGS_SECTION).get<unknown>(MAPPINGS_KEY));
+      const { mappings, problems } = parseMappings(this.mappingsSetting());
       for (const p of problems) this.log(p);
       const options = { roots: this.roots().map((f) => f.root), mappings, fs: this.fileSystem() };
       r = resolveSourcePath(recorded, notTruncated ? { ...options, truncated: false } : options);
@@ -94,6 +96,15 @@ export class SourceLinks implements vscode.Disposable {
       r.catch(() => this.cache.delete(key));
     }
     return r;
+  }
+
+  /** The mappings in force: in an untrusted workspace only the user's own value (src/core/sourcePath/trust.ts). */
+  private mappingsSetting(): unknown {
+    const config = vscode.workspace.getConfiguration(MAPPINGS_SECTION);
+    const inspected = config.inspect<unknown>(MAPPINGS_KEY);
+    const trusted = vscode.workspace.isTrusted;
+    if (ignoredWorkspaceMappings(inspected, trusted)) this.log('the workspace sets mpeTrace.sourcePathMappings; ignored until the workspace is trusted');
+    return effectiveMappingsValue(inspected, config.get<unknown>(MAPPINGS_KEY), trusted);
   }
 
   dispose(): void {
@@ -117,15 +128,29 @@ export class SourceLinks implements vscode.Disposable {
     setTimeout(() => editor.setDecorations(this.highlight, []), 1500);
   }
 
-  /** Inside a workspace folder, or from the user's own mapping: yes. Elsewhere: ask once per file. */
+  /**
+   * Opens without asking only a file whose real path lies inside a workspace folder's real path (a
+   * symlink `ws/sys -> /etc` does not make /etc/passwd part of the workspace). Anything else — a
+   * mapped target outside the folders included, since mappings can come from a repository's
+   * settings — is opened only after the user agrees (once per real path).
+   */
   private async allowed(c: SourceCandidate): Promise<boolean> {
-    if (c.root !== undefined || c.kind === 'mapped' || this.approved.has(c.path)) return true;
+    const uri = this.uriFor(c.path);
+    let shown = c.path;
+    if (uri.scheme === 'file') {
+      const fileRoots = this.roots().filter((r) => r.folder.uri.scheme === 'file').map((r) => r.folder.uri.fsPath);
+      const where = await realPathInside(uri.fsPath, fileRoots);
+      if (where.inside) return true;
+      shown = where.real;
+    } else if (c.root !== undefined && !c.path.split('/').includes('..')) return true; // virtual folders: no links
+    if (this.approved.has(shown)) return true;
     const open = 'Open';
+    const why = c.kind === 'mapped' ? ' (through a source path mapping)' : '';
     const answer = await vscode.window.showWarningMessage(
-      `The trace names ${c.path}, which is outside the workspace. Open it?`, { modal: true }, open,
+      `The trace names ${c.path}${shown !== c.path ? `, which is ${shown}` : ''}${why}, outside the workspace folders. Open it?`, { modal: true }, open,
     );
     if (answer !== open) return false;
-    this.approved.add(c.path);
+    this.approved.add(shown);
     return true;
   }
 
@@ -220,10 +245,11 @@ export class SourceLinks implements vscode.Disposable {
   /** Adds one entry to the workspace (or, without a workspace, user) setting. */
   private async addMapping(from: string, to: string): Promise<void> {
     const config = vscode.workspace.getConfiguration(MAPPINGS_SECTION);
-    const current = config.get<unknown>(MAPPINGS_KEY);
+    const current = this.mappingsSetting();
     const next: Record<string, unknown> = typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
     next[from] = to;
-    const target = vscode.workspace.workspaceFolders !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    // Untrusted: the workspace value would be ignored, so the user's own setting gets the entry.
+    const target = vscode.workspace.workspaceFolders !== undefined && vscode.workspace.isTrusted ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
     await config.update(MAPPINGS_KEY, next, target);
     this.cache.clear();
     this.log(`added source path mapping "${from}" → "${to}"`);

@@ -4,6 +4,8 @@
  * from a link) and hands the result to the editor's `openAt`.
  */
 import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { realPathInside } from '../io/pathContainment';
 import { decodeViewQuery, encodeViewLink, VIEW_LINK_PATH, type ViewLink } from '../core/viewLink';
 
 export type OpenViewAt = (trace: vscode.Uri, view: ViewLink) => Promise<void>;
@@ -40,18 +42,21 @@ export async function locateTrace(view: ViewLink): Promise<vscode.Uri | undefine
     const candidates = folders.filter((f) => view.folder === undefined || f.name === view.folder);
     for (const f of candidates) {
       const uri = vscode.Uri.joinPath(f.uri, ...view.trace.split(/[\\/]/).filter((s) => s !== '' && s !== '.'));
+      // `..` segments or a symlink must not lead out of the folder: compare real paths.
+      if (!(await insideFolder(uri, f.uri))) continue;
       if (await exists(uri)) return uri;
     }
     const where = view.folder !== undefined ? `workspace folder "${view.folder}"` : 'the open workspace folders';
     void vscode.window.showErrorMessage(`MPE Trace: the link names ${view.trace}, which is not in ${where}.`);
     return undefined;
   }
-  const uri = vscode.Uri.file(view.trace);
-  const inside = folders.some((f) => isInside(uri, f.uri));
-  if (!inside) {
+  // Normalised (no `..`) and resolved through links before the "inside the workspace" test.
+  const uri = vscode.Uri.file(path.resolve(view.trace));
+  const where = await realPathInside(uri.fsPath, folders.filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
+  if (!where.inside) {
     const open = 'Open';
     const answer = await vscode.window.showWarningMessage(
-      `A link asks to open the trace ${view.trace}, outside the workspace. Open it?`, { modal: true }, open,
+      `A link asks to open the trace ${view.trace}${where.real !== view.trace ? ` (${where.real})` : ''}, outside the workspace. Open it?`, { modal: true }, open,
     );
     if (answer !== open) return undefined;
   }
@@ -71,10 +76,12 @@ export function viewLinkFor(trace: vscode.Uri, view: Omit<ViewLink, 'trace' | 'a
   return encodeViewLink({ ...view, ...base }, vscode.env.uriScheme);
 }
 
-function isInside(uri: vscode.Uri, folder: vscode.Uri): boolean {
+/** `uri` lies in `folder`: by real paths for local files, by normalised path text otherwise. */
+async function insideFolder(uri: vscode.Uri, folder: vscode.Uri): Promise<boolean> {
   if (uri.scheme !== folder.scheme) return false;
-  const base = folder.path.endsWith('/') ? folder.path : folder.path + '/';
-  return uri.path.startsWith(base);
+  if (uri.scheme === 'file') return (await realPathInside(uri.fsPath, [folder.fsPath])).inside;
+  const base = path.posix.normalize(folder.path.endsWith('/') ? folder.path : folder.path + '/');
+  return path.posix.normalize(uri.path).startsWith(base);
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {

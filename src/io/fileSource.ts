@@ -3,7 +3,9 @@
  * Reads that straddle block boundaries are assembled from the cached blocks; large reads bypass
  * the cache. Works for files far larger than 4 GiB (positions are plain numbers up to 2^53).
  */
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { kindOf } from './outputGuard';
 import type { ByteSource } from '../core/bytes/byteSource';
 import { checkRange } from '../core/bytes/memorySource';
 
@@ -12,6 +14,18 @@ export interface FileSourceOptions {
   readonly blockBytes?: number;
   /** Number of blocks kept (default 64, i.e. 4 MiB). */
   readonly maxBlocks?: number;
+}
+
+/** An input that is a directory, FIFO, device or socket (code ENOTREG; names the file). */
+export class NotRegularFileError extends Error {
+  readonly code = 'ENOTREG';
+  constructor(
+    readonly path: string,
+    what: string,
+  ) {
+    super(`${path}: ${what}`);
+    this.name = 'NotRegularFileError';
+  }
 }
 
 export class FileSource implements ByteSource {
@@ -32,9 +46,12 @@ export class FileSource implements ByteSource {
   }
 
   static async open(path: string, options: FileSourceOptions = {}): Promise<FileSource> {
-    const handle = await open(path, 'r');
+    // O_NONBLOCK: opening a FIFO without a writer would otherwise block forever (it is refused
+    // below); for regular files the flag changes nothing.
+    const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
       const st = await handle.stat();
+      if (!st.isFile()) throw new NotRegularFileError(path, `is ${kindOf(st)}, not a trace file; only regular files are read`);
       return new FileSource(path, st.size, handle, options);
     } catch (e) {
       await handle.close();
@@ -83,7 +100,14 @@ export class FileSource implements ByteSource {
     const out = new Uint8Array(length);
     let done = 0;
     while (done < length) {
-      const { bytesRead } = await this.handle.read(out, done, length - done, offset + done);
+      let bytesRead: number;
+      try {
+        ({ bytesRead } = await this.handle.read(out, done, length - done, offset + done));
+      } catch (e) {
+        // An I/O error names the file and the offset (fs errors from a handle carry neither).
+        const code = (e as NodeJS.ErrnoException).code ?? 'EIO';
+        throw Object.assign(new Error(`${this.name}: read error at byte ${offset + done}: ${code}`), { code, path: this.name });
+      }
       if (bytesRead === 0) throw new Error(`${this.name}: unexpected end of file at ${offset + done} (file changed on disk?)`);
       done += bytesRead;
     }

@@ -63,6 +63,8 @@ export interface SerializedError {
   readonly offset?: number;
   readonly detail?: string;
   readonly code?: string;
+  /** The file an fs-style error is about (errors must name the file across the thread boundary). */
+  readonly path?: string;
 }
 
 export interface ConverterFailed {

@@ -96,7 +96,7 @@ async function runRowIndexJob(m: RowIndexStart): Promise<void> {
 
 function isMissingFile(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR';
+  return code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR' || code === 'ENOTREG';
 }
 
 parentPort?.on('message', (m: unknown) => {

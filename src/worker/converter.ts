@@ -24,7 +24,7 @@ function post(m: ConverterToWriter, transfer: ArrayBuffer[] = []): void {
 
 export function serializeError(e: unknown): SerializedError {
   if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
-  const f = e as Error & { file?: unknown; offset?: unknown; detail?: unknown; code?: unknown };
+  const f = e as Error & { file?: unknown; offset?: unknown; detail?: unknown; code?: unknown; path?: unknown };
   return {
     name: e.name,
     message: e.message,
@@ -32,6 +32,7 @@ export function serializeError(e: unknown): SerializedError {
     offset: typeof f.offset === 'number' ? f.offset : undefined,
     detail: typeof f.detail === 'string' ? f.detail : undefined,
     code: typeof f.code === 'string' ? f.code : undefined,
+    path: typeof f.path === 'string' ? f.path : undefined,
   };
 }
 

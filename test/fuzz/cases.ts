@@ -61,7 +61,7 @@ export function targetRng(id: CaseId): Prng {
   return new Prng(mix(id.seed, id.index, TARGETS.indexOf(id.target), 0x5bd1e995));
 }
 
-const TARGET_WEIGHTS: Readonly<Record<Target, number>> = { slog2: 0.25, views: 0.1, clog2: 0.22, clog: 0.08, convert: 0.15, writer: 0.2, alog: 0.06, slog1: 0.06, rowindex: 0.1 };
+const TARGET_WEIGHTS: Readonly<Record<Target, number>> = { slog2: 0.25, views: 0.1, clog2: 0.22, clog: 0.08, convert: 0.15, writer: 0.2, alog: 0.06, slog1: 0.06, rowindex: 0.1, shapes: 0.03 };
 
 /** Which target case `index` of a run over `targets` exercises. */
 export function targetOf(seed: number, index: number, targets: readonly Target[]): Target {
@@ -92,6 +92,9 @@ export function seedsFor(target: Target, corpus: readonly Seed[]): Seed[] {
       return corpus.filter((s) => s.format === 'slog1');
     case 'convert':
       return [...corpus];
+    case 'shapes':
+      // Generated inputs (test/fuzz/shapes.ts); a seed only anchors the case.
+      return corpus.filter((s) => s.format === 'clog2').slice(0, 1);
     case 'writer':
       // The writer round trip reads everything twice: small inputs only, to stay well inside 2 s.
       return corpus.filter((s) => s.format !== 'slog2' && s.bytes.length < 200_000);

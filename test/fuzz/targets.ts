@@ -26,8 +26,9 @@ import { printSlog1 } from '../../src/core/formats/slog1/printRecords';
 import { Slog1File } from '../../src/core/formats/slog1/slog1File';
 
 import { rowIndexTarget } from './rowIndexTarget';
+import { shapesTarget } from './shapes';
 
-export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer', 'alog', 'slog1', 'rowindex'] as const;
+export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer', 'alog', 'slog1', 'rowindex', 'shapes'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export class InvariantError extends Error {
@@ -52,7 +53,7 @@ export type Classified = 'rejected' | 'known' | 'invariant' | 'crash';
 /** How an exception escaping a target counts. */
 export function classify(e: unknown): Classified {
   if (isFormatError(e)) return 'rejected';
-  if (e instanceof InvariantError) return 'invariant';
+  if (e instanceof InvariantError || (e instanceof Error && e.name === 'InvariantError')) return 'invariant';
   if (e instanceof Error && e.constructor === Error && KNOWN_REFUSALS.some((k) => k.pattern.test(e.message))) return 'known';
   return 'crash';
 }
@@ -96,6 +97,10 @@ export async function runTarget(target: Target, bytes: Uint8Array, rng: Prng, op
       return slog1Target(bytes, rng);
     case 'rowindex':
       return rowIndexTarget(bytes, rng, check);
+    case 'shapes':
+      // Structure-aware: the input is generated from the case's Prng (the seed bytes are not used).
+      await shapesTarget(rng);
+      return;
   }
 }
 

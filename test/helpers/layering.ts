@@ -28,6 +28,7 @@ const CORE = [
   'core/sourcePath',
   'core/synth',
   'core/viewLink',
+  'core/text',
 ];
 /** The one core module the webview may import values from (quantised window keys, shared with the host). */
 export const WEBVIEW_CORE_MODULE = 'src/core/query/windowKey.ts';
@@ -55,7 +56,7 @@ export const ALLOWED: Record<string, Record<string, Arrow>> = {
   'core/formats/detectFormat': values(['core/bytes', 'core/model', ...allFormats]),
   'core/info': values(['core/bytes', 'core/model', ...allFormats, 'core/formats/detectFormat']),
   'core/index': values(['core/bytes', 'core/model', ...allFormats]),
-  'core/stats': values(['core/bytes', 'core/model', ...allFormats]),
+  'core/stats': values(['core/bytes', 'core/model', ...allFormats, 'core/text']),
   'core/search': values(['core/bytes', 'core/model', ...allFormats]),
   'core/query': values(['core/bytes', 'core/model', ...allFormats, 'core/index', 'core/stats']),
   'core/analysis': values(['core/bytes', 'core/model', ...allFormats, 'core/index', 'core/query', 'core/stats', 'core/search']),
@@ -64,6 +65,8 @@ export const ALLOWED: Record<string, Record<string, Arrow>> = {
   'core/sourcePath': {},
   'core/synth': values(['core/bytes', 'core/model', ...allFormats]),
   'core/viewLink': {},
+  // Escaping untrusted text for terminals and spreadsheets (issue 14): a leaf.
+  'core/text': {},
   protocol: values(CORE),
   io: values(CORE),
   // The conversion job over Node (input, converter thread, atomic output): used by cli, worker, host.

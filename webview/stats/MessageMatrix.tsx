@@ -39,7 +39,7 @@ export function MessageMatrix(p: Props) {
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, side, side);
     const value = (x: MessagePairStat) => (p.mode === 'count' ? x.count : x.bytes);
-    const max = Math.max(1, ...p.pairs.map(value));
+    const max = p.pairs.reduce((m, x) => Math.max(m, value(x)), 1); // ranks² pairs: no spread
     g.fillStyle = p.theme.accent;
     for (const x of p.pairs) {
       const v = value(x);

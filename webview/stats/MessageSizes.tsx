@@ -7,7 +7,7 @@ export function sizeLabel(b: SizeBucket): string {
 }
 
 function Bars(p: { readonly rows: readonly { key: string; label: string; count: number; title: string }[]; readonly caption: string }) {
-  const max = Math.max(1, ...p.rows.map((r) => r.count));
+  const max = p.rows.reduce((m, r) => Math.max(m, r.count), 1);
   return (
     <table class="bars" aria-label={p.caption}>
       <caption class="muted">{p.caption}</caption>

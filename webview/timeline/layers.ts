@@ -238,7 +238,7 @@ export class TimelineLayers {
     if (marks && marks.histogram.length > 0) {
       // a tick on top of the strip for every bin with matches (taller for more)
       const dpr = window.devicePixelRatio || 1;
-      const max = Math.max(...marks.histogram);
+      const max = marks.histogram.reduce((m, v) => Math.max(m, v), 0);
       const binSpan = (marks.range[1] - marks.range[0]) / marks.histogram.length;
       ctx.fillStyle = p.accent;
       marks.histogram.forEach((n, i) => {

@@ -1,5 +1,6 @@
 /** `mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]` */
 import { bundledConverterScript, convertFile, defaultOutputPath } from '../../convert/convertJob';
+import { escapeControlsOnly } from '../../core/text/safeText';
 import { checkOutputFor } from '../../io/outputGuard';
 import { intOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
@@ -66,7 +67,7 @@ export async function runConvert(argv: string[]): Promise<number> {
         (w.droppedDrawables > 0 ? `; ${w.droppedDrawables} drawables the writer could not place dropped` : '') +
         '\n',
     );
-    for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
+    for (const warning of result.warnings) process.stderr.write(`warning: ${escapeControlsOnly(warning)}\n`);
     return 0;
   } catch (e) {
     if (tty) process.stderr.write('\r\x1b[K');

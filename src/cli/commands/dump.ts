@@ -3,6 +3,7 @@ import { infoText } from '../../core/model/infoFormat';
 import { javaDouble } from '../../core/model/javaNumber';
 import type { Category, Drawable, Primitive, SourceLocation } from '../../core/model/types';
 import { unknownCategory } from '../../core/formats/slog2/categoryMap';
+import { escapeControlsOnly } from '../../core/text/safeText';
 import { intOption, numberOption, parseArgs, UsageError } from '../args';
 import { openTrace, type OpenedTrace } from '../openTrace';
 import { openSlog1ByteSource } from '../../io/slog1Source';
@@ -114,14 +115,14 @@ export async function runDump(argv: string[]): Promise<number> {
     for await (const d of trace.drawables(t0, t1)) {
       if (!keep(d)) continue;
       const r = dumpRecord(d, trace.categories);
-      out += (json ? JSON.stringify(r) : formatDumpLine(r)) + '\n';
+      out += (json ? JSON.stringify(r) : escapeControlsOnly(formatDumpLine(r))) + '\n';
       if (out.length > 1 << 16) {
         await write(out);
         out = '';
       }
     }
     await write(out);
-    for (const w of trace.warnings) process.stderr.write(`warning: ${w}\n`);
+    for (const w of trace.warnings) process.stderr.write(`warning: ${escapeControlsOnly(w)}\n`);
     return 0;
   } finally {
     await trace.close();

@@ -1,5 +1,6 @@
 /** `mpe-trace info FILE [--json]`: the trace summary of issue 2 (JSON or a readable table). */
 import type { TraceInfo } from '../../core/info/traceInfo';
+import { escapeControlsOnly } from '../../core/text/safeText';
 import { parseArgs, UsageError } from '../args';
 import { openTrace } from '../openTrace';
 import { registerCommand } from '../registry';
@@ -26,7 +27,8 @@ export function formatInfoTable(info: TraceInfo): string {
     const fmt = c.infoFormat === null ? '' : `  [${c.infoFormat}]`;
     lines.push(`${String(c.index).padStart(5)}  ${c.kind.padEnd(5)}  ${rgba.padEnd(18)}  ${String(c.drawables).padStart(9)}  ${c.name}${fmt}`);
   }
-  return lines.join('\n') + '\n';
+  // Names and info formats come from the file: no terminal escapes (issue 14 §10).
+  return lines.map(escapeControlsOnly).join('\n') + '\n';
 }
 
 export async function runInfo(argv: string[]): Promise<number> {
@@ -36,7 +38,7 @@ export async function runInfo(argv: string[]): Promise<number> {
   try {
     const info = await trace.info();
     process.stdout.write(args.flags.has('--json') ? JSON.stringify(info) + '\n' : formatInfoTable(info));
-    for (const w of trace.warnings) process.stderr.write(`warning: ${w}\n`);
+    for (const w of trace.warnings) process.stderr.write(`warning: ${escapeControlsOnly(w)}\n`);
     return 0;
   } finally {
     await trace.close();

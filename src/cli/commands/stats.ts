@@ -33,6 +33,7 @@ import { previewStatisticsTable } from '../slog1PreviewTable';
 import { Slog1File } from '../../core/formats/slog1/slog1File';
 import { openSlog2ByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';
+import { escapeControlsOnly } from '../../core/text/safeText';
 
 const USAGE =
   'usage: mpe-trace stats FILE [--from T] [--to T] [--by category|row|pair] [--json|--csv] [--quick|--approximate]\n' +
@@ -78,7 +79,7 @@ async function slog2Stats(path: string, args: ParsedArgs, name = path): Promise<
     const f = file;
     const level = args.flags.has('--approximate') ? chooseApproximateLevel(f.maxDepth, (d) => f.nodesOverlapping(d, range[0], range[1]).length, { exactLeaves: 0 }) : undefined;
     const stats = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: level ?? 0 })), range, { approximate: level !== undefined });
-    for (const w of file.warnings) process.stderr.write(`warning: ${w}\n`);
+    for (const w of file.warnings) process.stderr.write(`warning: ${escapeControlsOnly(w)}\n`);
     return stats;
   } finally {
     if (file !== undefined) await file.close();
@@ -117,7 +118,7 @@ async function streamStats(path: string, args: ParsedArgs): Promise<RangeStats> 
       batchesOf(trace.drawables(range[0], range[1]), { ordered: true }),
       range,
     );
-    for (const w of trace.warnings) process.stderr.write(`warning: ${w}\n`);
+    for (const w of trace.warnings) process.stderr.write(`warning: ${escapeControlsOnly(w)}\n`);
     return stats;
   } finally {
     await trace.close();
@@ -135,9 +136,11 @@ function num(v: string | number | undefined): string {
 
 /** A readable fixed-width table (text columns left-aligned, numbers right-aligned). */
 export function formatTable(t: Table): string {
-  const cells = [t.columns.map(String), ...t.rows.map((r) => r.map(num))];
+  // Category and row names come from the file: no terminal escapes (issue 14 §10).
+  const cells = [t.columns.map(String), ...t.rows.map((r) => r.map((v) => escapeControlsOnly(num(v))))];
   const numeric = t.columns.map((_, i) => t.rows.every((r) => r[i] === undefined || typeof r[i] === 'number'));
-  const widths = t.columns.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  // A loop, not Math.max(...cells): 10^6 rows (categories) would overflow the call stack.
+  const widths = t.columns.map((_, i) => cells.reduce((w, r) => Math.max(w, r[i]!.length), 0));
   return cells.map((r) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
 }
 

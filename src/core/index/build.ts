@@ -75,7 +75,7 @@ interface RunEntry {
 /** Nodes in index ordinal order: depth descending, then xpos (the order a window query visits them). */
 export function ordinalOrder(file: Slog2File): TreeNodeInfo[] {
   const out: TreeNodeInfo[] = [];
-  for (let d = file.maxDepth; d >= 0; d--) out.push(...file.level(d));
+  for (let d = file.maxDepth; d >= 0; d--) for (const n of file.level(d)) out.push(n); // no spread: data-sized
   return out;
 }
 

@@ -49,7 +49,7 @@ function primitivesOf(drawables: readonly Drawable[]): Primitive[] {
   const out: Primitive[] = [];
   for (const d of drawables) {
     if (d.kind === 'primitive') out.push(d);
-    else out.push(...d.primitives);
+    else for (const p of d.primitives) out.push(p); // no spread: data-sized
   }
   return out;
 }

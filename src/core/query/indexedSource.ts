@@ -124,7 +124,7 @@ export class RowKeyMapper {
     for (const [a, b] of rows) {
       const r = this.keyRanges(layout, mapIndex, a, b);
       if (r === undefined) return undefined;
-      out.push(...r);
+      for (const x of r) out.push(x); // no spread: data-sized
     }
     return out;
   }

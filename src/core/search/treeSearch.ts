@@ -158,7 +158,7 @@ export async function countMatches<N extends SearchNodeInfo>(
   const span = r1 > r0 ? r1 - r0 : 1;
   const histogram = new Uint32Array(bins);
   const nodes: N[] = [];
-  for (let depth = 0; depth <= tree.maxDepth; depth++) nodes.push(...tree.level(depth));
+  for (let depth = 0; depth <= tree.maxDepth; depth++) for (const n of tree.level(depth)) nodes.push(n); // no spread: data-sized
   let matches = 0;
   let lastYield = Date.now();
   for (let n = 0; n < nodes.length; n++) {

@@ -2,3 +2,4 @@ export * from './recordedPath';
 export * from './mappings';
 export * from './resolve';
 export * from './glob';
+export * from './trust';

@@ -3,6 +3,7 @@
  * document, and flat tables (CSV, TSV) of every section.
  */
 import type { RangeStats } from './types';
+import { escapeControlsOnly, spreadsheetSafe } from '../text/safeText';
 
 export type Cell = string | number | undefined;
 
@@ -112,7 +113,8 @@ export function statsTable(s: RangeStats, name: TableName): Table {
 
 function csvField(v: Cell): string {
   if (v === undefined) return '';
-  const t = String(v);
+  // Text from the trace: no formulas (=, +, -, @), no control characters (issue 14 §10, §11).
+  const t = typeof v === 'number' ? String(v) : spreadsheetSafe(escapeControlsOnly(v));
   return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 }
 
@@ -123,5 +125,6 @@ export function toCsv(t: Table): string {
 
 /** Tab-separated (what spreadsheets paste); tabs and newlines inside fields become spaces. */
 export function toTsv(t: Table): string {
-  return [t.columns, ...t.rows].map((r) => r.map((v) => (v === undefined ? '' : String(v).replace(/[\t\r\n]/g, ' '))).join('\t')).join('\n') + '\n';
+  const field = (v: Cell): string => (v === undefined ? '' : typeof v === 'number' ? String(v) : spreadsheetSafe(escapeControlsOnly(v.replace(/[\t\r\n]/g, ' '))));
+  return [t.columns, ...t.rows].map((r) => r.map(field).join('\t')).join('\n') + '\n';
 }

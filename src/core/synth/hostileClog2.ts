@@ -13,6 +13,8 @@ export interface HostileClog2Options {
   readonly times: TimeShape;
   /** Distinct event categories (EVENTDEF records); events cycle through them. Default 1. */
   readonly categories?: number;
+  /** Leave the categories undefined (no EVENTDEF): each etype becomes an UnknownType category. */
+  readonly undefinedCategories?: boolean;
   /** Zero bytes appended after the ENDLOG block (data the reader must never need). */
   readonly afterEndLog?: number;
   /** Category names (default `ev<i>`); e.g. control characters for output-safety tests. */
@@ -58,13 +60,13 @@ export async function writeHostileClog2(options: HostileClog2Options, sink: (chu
       knownStateIDCount: 300,
       userStateIDCount: 0,
       knownSoloEventIDCount: 2,
-      userSoloEventIDCount: categories,
+      userSoloEventIDCount: Math.min(categories, 16384),
       commtableFptr: 0,
     }),
   );
   const gid = new Uint8Array(32);
   await w.comm(0, 0, 0, 0, 0, 0, 0, 0, gid);
-  for (let c = 0; c < categories; c++) await w.eventDef(0, 0, SOLO_BASE + c, 'red', options.name?.(c) ?? `ev${c}`);
+  if (options.undefinedCategories !== true) for (let c = 0; c < categories; c++) await w.eventDef(0, 0, SOLO_BASE + c, 'red', options.name?.(c) ?? `ev${c}`);
   for (let i = 0; i < options.events; i++) await w.bare(timeOf(options.times, i, options.events), 0, 0, 0, SOLO_BASE + (i % categories));
   await w.endLog();
   const tail = options.afterEndLog ?? 0;

@@ -36,7 +36,7 @@ test(`fuzz slice: up to ${cases} cases (seed ${seed}, budget ${budgetS} s), no c
   assert.deepEqual(summary.failures, [], out.slice(-4000));
   assert.equal(r.status, 0, out.slice(-4000));
   // How many cases fit in the budget depends on the machine's load (a figure, printed above). Every target ran, and both outcomes occur: readable inputs and proper refusals.
-  for (const t of ['slog2', 'clog2', 'convert', 'writer']) {
+  for (const t of ['slog2', 'clog2', 'convert', 'writer', 'shapes']) {
     const s = summary.targets[t];
     assert.ok(s !== undefined && s.cases > 0, `target ${t} did not run`);
     assert.ok(s.ok > 0, `target ${t}: no input was read`);

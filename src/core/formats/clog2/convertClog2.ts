@@ -20,6 +20,9 @@ const RECEIVE = -102;
 /** Largest piece of a chunk parsed at once, so one huge chunk does not produce a huge batch. */
 const SLICE = 1 << 18;
 
+/** Distinct per-etype warnings kept (more are summarised in one line). */
+const MAX_ETYPE_WARNINGS = 100;
+
 class Clog2Converter implements Clog2Sink {
   readonly categories = new CategoryTable();
   readonly locations = new SourceSiteTable();
@@ -123,6 +126,14 @@ class Clog2Converter implements Clog2Sink {
 
   private warnOnce(etype: number, text: string): void {
     if (this.warnedEtypes.has(etype)) return;
+    // Bounded: a file with 10^6 undefined etypes must not make 10^6 warnings (or a 10^6-entry set).
+    if (this.warnedEtypes.size >= MAX_ETYPE_WARNINGS) {
+      if (this.warnedEtypes.size === MAX_ETYPE_WARNINGS) {
+        this.warnedEtypes.add(Number.NaN);
+        this.warnings.push(`${this.options.name}: more etype problems like the above; not listed`);
+      }
+      return;
+    }
     this.warnedEtypes.add(etype);
     this.warnings.push(`${this.options.name}: ${text}`);
   }

@@ -12,8 +12,8 @@
  */
 import type { Primitive } from '../../model/types';
 
-/** Default bound: 2^18 drawables (about 50 MB of small primitives). */
-export const REORDER_CAPACITY = 1 << 18;
+/** Default bound: 2^16 drawables (about 15 MB of small primitives; normal traces hold a few). */
+export const REORDER_CAPACITY = 1 << 16;
 
 export class ReorderBuffer {
   private readonly heap: Primitive[] = [];
@@ -37,37 +37,31 @@ export class ReorderBuffer {
     return this.heap.length;
   }
 
-  private before(i: number, j: number): boolean {
-    const a = this.heap[i]!;
-    const b = this.heap[j]!;
-    if (a.latest !== b.latest) return a.latest < b.latest;
-    if (a.earliest !== b.earliest) return a.earliest > b.earliest;
-    return this.seqs[i]! < this.seqs[j]!;
-  }
-
-  private swap(i: number, j: number): void {
-    const h = this.heap;
-    const s = this.seqs;
-    const p = h[i]!;
-    h[i] = h[j]!;
-    h[j] = p;
-    const q = s[i]!;
-    s[i] = s[j]!;
-    s[j] = q;
+  /** p (arrival sp) comes before q (arrival sq). */
+  private static before(p: Primitive, sp: number, q: Primitive, sq: number): boolean {
+    if (p.latest !== q.latest) return p.latest < q.latest;
+    if (p.earliest !== q.earliest) return p.earliest > q.earliest;
+    return sp < sq;
   }
 
   push(p: Primitive): void {
     if (p.latest < this.watermark) this.lateArrivals++;
     const h = this.heap;
+    const s = this.seqs;
+    const seq = this.nextSeq++;
+    // Sift up with a hole: parents move down, p is written once.
     let i = h.length;
     h.push(p);
-    this.seqs.push(this.nextSeq++);
+    s.push(seq);
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.before(i, parent)) break;
-      this.swap(i, parent);
+      if (!ReorderBuffer.before(p, seq, h[parent]!, s[parent]!)) break;
+      h[i] = h[parent]!;
+      s[i] = s[parent]!;
       i = parent;
     }
+    h[i] = p;
+    s[i] = seq;
     if (h.length > this.capacity) {
       this.forcedReleases++;
       while (h.length > this.capacity >> 1) this.overflow.push(this.pop());
@@ -89,20 +83,23 @@ export class ReorderBuffer {
     const h = this.heap;
     const s = this.seqs;
     const top = h[0]!;
-    const n = h.length - 1;
-    h[0] = h[n]!;
-    s[0] = s[n]!;
-    h.pop();
-    s.pop();
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      const c = r < n && this.before(r, l) ? r : l;
-      if (!this.before(c, i)) break;
-      this.swap(i, c);
-      i = c;
+    const last = h.pop()!;
+    const lastSeq = s.pop()!;
+    const n = h.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        const r = l + 1;
+        const c = r < n && ReorderBuffer.before(h[r]!, s[r]!, h[l]!, s[l]!) ? r : l;
+        if (!ReorderBuffer.before(h[c]!, s[c]!, last, lastSeq)) break;
+        h[i] = h[c]!;
+        s[i] = s[c]!;
+        i = c;
+      }
+      h[i] = last;
+      s[i] = lastSeq;
     }
     if (top.latest > this.watermark) this.watermark = top.latest;
     return top;

@@ -111,7 +111,7 @@ export class Slog1File {
     }
     const file = new Slog1File(source, header, previewBytes, threads, profile, recordDefinitions, frames, stats);
     file.truncated = truncated;
-    file.warnings.push(...warnings);
+    for (const w of warnings) file.warnings.push(w);
     return file;
   }
 

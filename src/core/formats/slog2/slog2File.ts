@@ -67,7 +67,7 @@ export class Slog2File {
     options: Slog2OpenOptions,
   ) {
     this.categoryMap = categories;
-    this.warnings.push(...warnings);
+    for (const w of warnings) this.warnings.push(w);
     this.index = new TreeIndex(treeDir, header.maxTreeDepth);
     this.cache = new LruCache(options.nodeCacheSize ?? 32);
   }
