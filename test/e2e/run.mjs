@@ -215,6 +215,11 @@ async function runUiSteps(workspace) {
       if (!ok) {
         await page.screenshot({ path: path.join(outDir, `fail-${slug(name)}.png`) }).catch(() => {});
         if (s.critical) blocked = s.name;
+        // A failed step may leave a side view open or editors around: back to the Explorer with no
+        // editors, so that the next steps start from the state they expect (one failure, one FAIL).
+        await page.keyboard.press('Escape').catch(() => {});
+        await page.locator('.part.activitybar .action-item a[aria-label^="Explorer"]').first().click({ timeout: 5_000 }).catch(() => {});
+        await ctx.wb.closeAllEditors().catch(() => {});
       }
     }
   }

@@ -65,14 +65,14 @@ export default [
       const layout = await view.locator('body').evaluate(() => {
         const width = document.documentElement.clientWidth;
         const out = [];
-        for (const tr of document.querySelectorAll('.stats-table tbody tr')) {
+        for (const tr of document.querySelectorAll('.stats-table[aria-label="Statistics per category"] tbody tr')) {
           for (const col of ['name', 'count', 'share', 'exclusive']) {
             const td = tr.querySelector(`td[data-col="${col}"]`);
             const r = td?.getBoundingClientRect();
             if (!r || r.width === 0 || r.left < 0 || r.right > width + 0.5) out.push(`${tr.querySelector('td')?.innerText} ${col}: ${r ? `${r.left}..${r.right}` : 'missing'} (view ${width})`);
           }
         }
-        const shares = [...document.querySelectorAll('.stats-table tbody td[data-col="share"]')].map((td) => td.innerText).filter((t) => t.endsWith('%'));
+        const shares = [...document.querySelectorAll('.stats-table[aria-label="Statistics per category"] tbody td[data-col="share"]')].map((td) => td.innerText).filter((t) => t.endsWith('%'));
         return { width, out, shares, sum: shares.reduce((t, x) => t + Number.parseFloat(x), 0) };
       });
       log(`   statistics view ${layout.width} px wide; shares ${layout.shares.join(' ')} (sum ${layout.sum.toFixed(1)} %)`);
