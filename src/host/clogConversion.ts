@@ -20,7 +20,27 @@ export interface ConversionProgress {
  * Runs one CLOG/CLOG2 → SLOG-2 conversion (input path → output path, written atomically) with
  * progress and cancel: `workerConversionJob` of src/host/convertCommand.ts (a worker thread).
  */
-export type ConversionJob = (input: string, output: string, progress: ConversionProgress, signal: AbortSignal) => Promise<void>;
+export type ConversionJob = (input: string, output: string, progress: ConversionProgress, signal: AbortSignal) => Promise<readonly string[] | void>;
+
+/**
+ * What the conversion of a cached file reported (dropped records with NaN/∞ times, unmatched
+ * events, …), kept beside it so a reopen from the cache shows the same warnings as the first open.
+ */
+function warningsFileOf(target: string): string {
+  return `${target}.warnings.json`;
+}
+
+/** The warnings the conversion of `target` reported ([] when none were kept). */
+export async function conversionWarnings(target: string): Promise<string[]> {
+  try {
+    const parsed: unknown = JSON.parse(await fs.readFile(warningsFileOf(target), 'utf8'));
+    return Array.isArray(parsed) ? parsed.filter((w): w is string => typeof w === 'string').slice(0, MAX_KEPT_WARNINGS) : [];
+  } catch {
+    return [];
+  }
+}
+
+const MAX_KEPT_WARNINGS = 200;
 
 /** Where the conversion of `input` (as it is now: path, size, mtime) lives in the cache. */
 async function cacheEntry(storage: vscode.Uri, input: vscode.Uri): Promise<{ readonly dir: string; readonly target: string }> {
@@ -57,7 +77,9 @@ export async function cachedSlog2For(
   const { dir, target } = await cacheEntry(storage, input);
   await fs.mkdir(dir, { recursive: true });
   if (job === undefined) throw new ConversionUnavailableError('Conversion of CLOG/CLOG2 files is not available in this build; convert the file to SLOG-2 first.');
-  await job(input.fsPath, target, progress, signal);
+  const warnings = await job(input.fsPath, target, progress, signal);
+  if (warnings && warnings.length > 0) await fs.writeFile(warningsFileOf(target), JSON.stringify(warnings.slice(0, MAX_KEPT_WARNINGS)));
+  else await fs.rm(warningsFileOf(target), { force: true });
   await trimCache(dir, cacheLimitBytes, target);
   return target;
 }
@@ -81,6 +103,7 @@ export async function trimCache(dir: string, limitBytes: number, keep: string): 
     if (total <= limitBytes) break;
     if (e.file === keep) continue;
     await fs.rm(e.file, { force: true });
+    await fs.rm(warningsFileOf(e.file), { force: true });
     total -= e.size;
   }
 }

@@ -30,13 +30,13 @@ export function registerConvertCommand(context: vscode.ExtensionContext): void {
  * in the worker, writes `output` (replacing it), reports progress as a fraction, honours `signal`.
  */
 export function workerConversionJob(extensionUri: vscode.Uri) {
-  return async (input: string, output: string, progress: { report(fraction: number, message?: string): void }, signal: AbortSignal): Promise<void> => {
+  return async (input: string, output: string, progress: { report(fraction: number, message?: string): void }, signal: AbortSignal): Promise<readonly string[]> => {
     signal.throwIfAborted();
     const run = startConversion(workerScript(extensionUri), { input, output, force: true }, (read, total) => progress.report(total > 0 ? read / total : 1, progressMessage(read, total)));
     const onAbort = (): void => run.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      await run.done;
+      return (await run.done).warnings;
     } finally {
       signal.removeEventListener('abort', onAbort);
     }

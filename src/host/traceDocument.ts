@@ -14,7 +14,7 @@ import { describeTrace } from '../core/query/describe';
 import { initMessage, type InitMessage, type StatusMessage } from '../protocol/webview';
 import type { WireWindow } from '../protocol/wire';
 import { openSlog2 } from './openSlog2';
-import { cachedSlog2For, ConversionUnavailableError, findCachedSlog2, type ConversionJob } from './clogConversion';
+import { cachedSlog2For, conversionWarnings, ConversionUnavailableError, findCachedSlog2, type ConversionJob } from './clogConversion';
 import { displayName, NotSlog1Error, openTraceSource, sniffSlog1, traceKind, TooLargeError } from './traceSource';
 import { editorSettings } from './config';
 import { SourceSites } from './sourceSites';
@@ -104,6 +104,9 @@ export class TraceDocument implements vscode.CustomDocument {
         const converted = await this.convert(settings.conversionCacheBytes, ac.signal);
         file = await openSlog2(await openTraceSource(vscode.Uri.file(converted), settings.wholeFileLimitBytes));
         onDisk = converted;
+        // What the conversion dropped or could not match is shown with the trace (toolbar ⚠), also
+        // when it opens from the cache.
+        for (const w of await conversionWarnings(converted)) file.warnings.push(`conversion: ${w}`);
       } else {
         file = await openSlog2(await openTraceSource(this.uri, settings.wholeFileLimitBytes));
         if (this.uri.scheme === 'file' && !this.uri.path.endsWith('.gz')) onDisk = this.uri.fsPath;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type * as vscode from 'vscode';
-import { cachedSlog2For, ConversionUnavailableError, trimCache, type ConversionJob } from '../../../src/host/clogConversion';
+import { cachedSlog2For, conversionWarnings, ConversionUnavailableError, trimCache, type ConversionJob } from '../../../src/host/clogConversion';
 
 const uri = (p: string) => ({ scheme: 'file', fsPath: p, toString: () => `file://${p}` }) as unknown as vscode.Uri;
 const progress = { report: () => undefined };
@@ -49,6 +49,30 @@ test('the cache is trimmed to its size limit, least recently used first, never t
     });
     await trimCache(dir, 150, files[0]!);
     assert.deepEqual(fs.readdirSync(dir).sort(), ['old.slog2']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('what a conversion reported (e.g. dropped NaN-time records) is kept with the cached SLOG-2, shown again on reopen, trimmed with it', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-cache-warn-'));
+  try {
+    const input = path.join(dir, 'a.clog2');
+    fs.writeFileSync(input, 'clog');
+    const job: ConversionJob = async (_i, o) => {
+      fs.writeFileSync(o, 'converted');
+      return ['3 records with NaN or infinite times were dropped'];
+    };
+    const storage = uri(path.join(dir, 'storage'));
+    const target = await cachedSlog2For(storage, uri(input), 1 << 20, job, progress, new AbortController().signal);
+    assert.deepEqual(await conversionWarnings(target), ['3 records with NaN or infinite times were dropped']);
+    // Reopen from the cache: no new conversion, the same warnings.
+    const again = await cachedSlog2For(storage, uri(input), 1 << 20, async () => assert.fail('converted twice'), progress, new AbortController().signal);
+    assert.deepEqual(await conversionWarnings(again), ['3 records with NaN or infinite times were dropped']);
+    // A conversion without warnings keeps no stale file; trimming an entry removes its warnings too.
+    await trimCache(path.dirname(target), 0, path.join(dir, 'none.slog2'));
+    assert.equal(fs.existsSync(target), false);
+    assert.deepEqual(await conversionWarnings(target), []);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
