@@ -35,6 +35,8 @@ export class TraceAnalysis implements vscode.Disposable {
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('mpe-trace');
   private readonly byFile = new WeakMap<Slog2File, Promise<Analysed | undefined>>();
   private readonly latest = new Map<string, { readonly file: Slog2File; readonly analysed: Analysed }>();
+  /** Analyses in flight by trace URI: stopped when the trace's last tab closes (a big trace's run would hold the worker). */
+  private readonly running = new Map<string, { readonly file: Slog2File; readonly controller: AbortController }>();
 
   constructor(
     private readonly client: AnalysisClient | undefined,
@@ -49,14 +51,27 @@ export class TraceAnalysis implements vscode.Disposable {
   ensure(uri: vscode.Uri, file: Slog2File): Promise<Analysed | undefined> {
     let p = this.byFile.get(file);
     if (p === undefined) {
-      p = this.run(file).then(
+      const controller = new AbortController();
+      const key = uri.toString();
+      this.running.set(key, { file, controller });
+      const done = (): void => {
+        if (this.running.get(key)?.controller === controller) this.running.delete(key);
+      };
+      p = this.run(file, controller.signal).then(
         (result) => {
+          done();
           const analysed: Analysed = { result, byState: new Map(result.instances.map((w) => [stateKey(w.enter, w.exit, w.category), w])) };
           this.latest.set(uri.toString(), { file, analysed });
           this.publish(uri, result.problems);
           return analysed;
         },
         (e: unknown) => {
+          done();
+          if (controller.signal.aborted) {
+            // Closed before it finished: a later open analyses it again.
+            this.byFile.delete(file);
+            return undefined;
+          }
           this.log.warn(`${uri.path}: wait-state analysis failed: ${e instanceof Error ? e.message : String(e)}`);
           return undefined;
         },
@@ -88,16 +103,18 @@ export class TraceAnalysis implements vscode.Disposable {
   }
 
   forget(uri: vscode.Uri): void {
+    this.running.get(uri.toString())?.controller.abort(new Error('the trace was closed'));
+    this.running.delete(uri.toString());
     this.latest.delete(uri.toString());
     this.diagnostics.delete(uri);
   }
 
-  private run(file: Slog2File): Promise<AnalysisResult> {
+  private run(file: Slog2File, signal: AbortSignal): Promise<AnalysisResult> {
     const source = (file as { readonly source?: unknown }).source;
-    if (this.client !== undefined && source instanceof FileSource) return this.client.waits(source.name, { maxInstances: MAX_INSTANCES });
+    if (this.client !== undefined && source instanceof FileSource) return this.client.waits(source.name, { maxInstances: MAX_INSTANCES, signal });
     return analyzeTrace(
-      { categories: file.categories, lineIDMaps: file.lineIDMaps, range: file.timeRange, batches: (t0, t1) => file.drawableBatchesInTimeOrder(t0, t1) },
-      { maxInstances: MAX_INSTANCES },
+      { categories: file.categories, lineIDMaps: file.lineIDMaps, range: file.timeRange, batches: (t0, t1) => file.drawableBatchesInTimeOrder(t0, t1, { signal }) },
+      { maxInstances: MAX_INSTANCES, signal },
     );
   }
 

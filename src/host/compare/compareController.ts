@@ -104,8 +104,10 @@ export class CompareController implements vscode.Disposable {
     if (target === undefined) return;
     try {
       const b = await this.openBeside(target);
-      await this.start(a, b);
+      // The Compare view shows at once ("Computing…"); the difference follows.
+      const started = this.start(a, b);
       await vscode.commands.executeCommand('mpeTrace.compare.focus');
+      await started;
     } catch (e) {
       void vscode.window.showErrorMessage(`Compare: ${e instanceof Error ? e.message : String(e)}`);
     }
