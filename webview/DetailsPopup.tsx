@@ -12,6 +12,9 @@ export interface PopupState {
   readonly pinned: boolean;
 }
 
+/** Height of the strip at the plot's top where the overlay draws the cursor's time label (draw.ts: y 2–18). */
+export const CURSOR_LABEL_PX = 20;
+
 const seconds = (t: number): string => `${Number(t.toPrecision(12))} s`;
 
 function Swatch(props: { rgba: readonly number[] | undefined }) {
@@ -51,14 +54,16 @@ export function DetailsPopup(props: {
   const sel = pick.selection;
   const category = (index: number) => categories.find((c) => c.index === index);
   const left = Math.max(0, Math.min(pick.x + 12, props.width - 340));
-  const top = Math.max(0, Math.min(pick.y + 12, props.height - 220));
+  // Below the cursor's time label (drawn in the plot's top CURSOR_LABEL_PX), however short the plot.
+  const top = Math.max(CURSOR_LABEL_PX, Math.min(pick.y + 12, props.height - 220));
+  const maxHeight = Math.max(60, props.height - top - 4);
   const title = details ? details.categoryName : pick.shadow ? `Summary of ${pick.shadow.count} drawables` : sel.summary ? `Summary (${sel.kind}s)` : category(sel.category)?.name ?? '…';
   const rgba = details?.rgba ?? (pick.shadow ? undefined : category(sel.category)?.rgba);
   const start = details?.start ?? sel.start;
   const end = details?.end ?? sel.end;
   const { start: srcStart, end: srcEnd } = details?.sources ?? {};
   return (
-    <div class={`details${popup.pinned ? ' pinned' : ''}`} data-testid="details" data-category={details?.categoryName ?? ''} style={{ transform: `translate(${left}px, ${top}px)` }} role="dialog" aria-label={`Details: ${title}`}>
+    <div class={`details${popup.pinned ? ' pinned' : ''}`} data-testid="details" data-category={details?.categoryName ?? ''} style={{ transform: `translate(${left}px, ${top}px)`, maxHeight: `min(70%, ${maxHeight}px)` }} role="dialog" aria-label={`Details: ${title}`}>
       <div class="details-head">
         <Swatch rgba={rgba} />
         <strong class="details-title">{title}</strong>

@@ -1,5 +1,6 @@
 // The legend: every category with its colour, kind, count and whole-trace times (from the file's
 // category summaries), sortable; per-category visible (V) and searchable (S) toggles and colours.
+// The colour and V/S come first so they always show; kind, excl and incl give way as it narrows.
 import { useState } from 'preact/hooks';
 import type { CategoryInfo, Rgb } from '../src/protocol/webview';
 import { formatDuration } from './timeline/timeScale';
@@ -38,9 +39,9 @@ export function Legend(props: LegendProps) {
     const d = x < y ? -1 : x > y ? 1 : a.index - b.index;
     return sort.descending ? -d : d;
   });
-  const header = (key: SortKey, label: string) => (
+  const header = (key: SortKey, label: string, cls: string) => (
     <th
-      class="sortable"
+      class={`sortable ${cls}`}
       aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : 'none'}
       onClick={() => setSort((s) => ({ key, descending: s.key === key ? !s.descending : key !== 'name' && key !== 'kind' }))}
     >
@@ -69,13 +70,13 @@ export function Legend(props: LegendProps) {
         <thead>
           <tr>
             <th title="colour">■</th>
-            {header('name', 'category')}
-            {header('kind', 'kind')}
-            {header('count', 'count')}
-            {header('inclusive', 'incl')}
-            {header('exclusive', 'excl')}
             <th title="visible">V</th>
             <th title="searchable">S</th>
+            {header('name', 'category', 'name')}
+            {header('count', 'count', 'num')}
+            {header('inclusive', 'incl', 'num l-incl')}
+            {header('exclusive', 'excl', 'num l-excl')}
+            {header('kind', 'kind', 'l-kind')}
           </tr>
         </thead>
         <tbody>
@@ -99,17 +100,17 @@ export function Legend(props: LegendProps) {
                     </button>
                   )}
                 </td>
-                <td class="name" title={c.name}>{c.name}</td>
-                <td>{c.topology}</td>
-                <td class="num">{c.summary?.count ?? ''}</td>
-                <td class="num">{c.summary && c.topology !== 'event' ? formatDuration(c.summary.inclusive) : ''}</td>
-                <td class="num">{c.summary && c.topology === 'state' ? formatDuration(c.summary.exclusive) : ''}</td>
-                <td>
+                <td class="toggle">
                   <input type="checkbox" aria-label={`visible ${c.name}`} checked={!props.hidden.has(c.index)} onChange={() => toggle(props.hidden, c.index, props.setHidden)} />
                 </td>
-                <td>
+                <td class="toggle">
                   <input type="checkbox" aria-label={`searchable ${c.name}`} checked={!props.unsearchable.has(c.index)} onChange={() => toggle(props.unsearchable, c.index, props.setUnsearchable)} />
                 </td>
+                <td class="name" title={c.name}>{c.name}</td>
+                <td class="num">{c.summary?.count ?? ''}</td>
+                <td class="num l-incl">{c.summary && c.topology !== 'event' ? formatDuration(c.summary.inclusive) : ''}</td>
+                <td class="num l-excl">{c.summary && c.topology === 'state' ? formatDuration(c.summary.exclusive) : ''}</td>
+                <td class="l-kind">{c.topology}</td>
               </tr>
             );
           })}

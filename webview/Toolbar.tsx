@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { InitMessage } from '../src/protocol/webview';
 import type { TimelineController, ViewSummary } from './timeline/controller';
 import { ZOOM_STEP } from './timeline/input';
-import { formatDuration, parseTime } from './timeline/timeScale';
+import { formatDuration, formatTimeField, parseTime } from './timeline/timeScale';
 import { postToHost } from './host';
 
 export function Toolbar(props: {
@@ -21,8 +21,9 @@ export function Toolbar(props: {
   const [bad, setBad] = useState(false);
   useEffect(() => {
     if (summary) {
-      setFrom(String(Number(summary.view.t0.toPrecision(12))));
-      setTo(String(Number(summary.view.t1.toPrecision(12))));
+      const span = summary.view.t1 - summary.view.t0;
+      setFrom(formatTimeField(summary.view.t0, span));
+      setTo(formatTimeField(summary.view.t1, span));
       setBad(false);
     }
   }, [summary?.view.t0, summary?.view.t1]);
@@ -47,7 +48,7 @@ export function Toolbar(props: {
       <label class={bad ? 'bad' : ''}>
         to <input aria-label="window end" value={to} onInput={(e) => setTo((e.target as HTMLInputElement).value)} size={14} />
       </label>
-      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us, ns)">Go</button>
+      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us or µs, ns; a bare number is seconds)">Go</button>
       <span class="span">{summary ? formatDuration(summary.view.t1 - summary.view.t0) : ''}</span>
       <label>
         rows{' '}

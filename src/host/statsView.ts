@@ -12,6 +12,7 @@ import {
   computeRangeStats,
   messageTagAndSize,
   nodeBatches,
+  statsJson,
   statsTable,
   summaryStats,
   toCsv,
@@ -174,7 +175,7 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     this.post(this.traceMessage);
     try {
       if (whole) {
-        const quick = summaryStats(file.categories, file.timeRange);
+        const quick = summaryStats(file.categories, file.timeRange, file.lineIDMaps);
         if (quick !== undefined) this.publish(quick, ac);
       }
       const level = chooseApproximateLevel(file.maxDepth, (depth) => file.nodesOverlapping(depth, range[0], range[1]).length);
@@ -268,7 +269,8 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       title: format === 'json' ? 'Export statistics as JSON' : `Export the ${table} table as CSV`,
     });
     if (target === undefined) return;
-    const text = format === 'json' ? JSON.stringify(stats, undefined, 1) + '\n' : toCsv(statsTable(stats, table));
+    // The same document as `mpe-trace stats --json`, the same table as `--csv`.
+    const text = format === 'json' ? JSON.stringify(statsJson(stats), undefined, 1) + '\n' : toCsv(statsTable(stats, table));
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   }
 

@@ -1,6 +1,7 @@
-// Jumpshot's histogram window as a stacked bar chart: one bar per timeline, one segment per
-// category (the largest categories, the rest as "other"), inclusive or exclusive time.
-// Clicking a bar scrolls the timeline to that row.
+// Jumpshot's histogram window as a bar chart, one bar group per timeline. Exclusive time is
+// stacked (one segment per category, the rest as "other"; a bar is at most the range length);
+// inclusive time is not stacked (nested states overlap): each category is its own bar, drawn from
+// the widest (largest category) to the narrowest in front. Clicking a bar scrolls the timeline to that row.
 import uPlot from 'uplot';
 import { useMemo, useState } from 'preact/hooks';
 import type { CategoryStat, RowStat } from '../../src/core/stats/types';
@@ -15,6 +16,8 @@ interface Props {
   readonly rows: readonly RowStat[];
   readonly categories: readonly CategoryStat[];
   readonly mode: 'inclusive' | 'exclusive';
+  /** Range length (s): the y axis never needs more per timeline. */
+  readonly range: number;
   readonly theme: Theme;
   readonly onRow: (lineID: number) => void;
 }
@@ -22,11 +25,12 @@ interface Props {
 export function RowChart(p: Props) {
   const stack = useMemo(() => stackRows(p.rows, p.categories, p.mode), [p.rows, p.categories, p.mode]);
   const [hover, setHover] = useState<number | undefined>(undefined);
-  // uPlot draws series in order: draw cumulative sums from the top segment down, so each bar shows
-  // every segment at its own height.
+  // uPlot draws series in order. Stacked: cumulative sums from the top segment down, so each bar
+  // shows every segment at its own height. Unstacked: the largest category first (widest bar).
   const data = useMemo((): uPlot.AlignedData | undefined => {
     if (stack.segments.length === 0 || stack.labels.length === 0) return undefined;
     const xs = stack.labels.map((_, i) => i);
+    if (!stack.stacked) return [xs, ...stack.segments.map((s) => s.values)];
     const cumulative: number[][] = [];
     let run = xs.map(() => 0);
     for (const s of stack.segments) {
@@ -42,7 +46,11 @@ export function RowChart(p: Props) {
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { show: false } },
       hooks: { setCursor: [(u) => setHover(u.cursor.idx ?? undefined)] },
-      scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
+      scales: {
+        x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] },
+        // Up to the data, never beyond the range length (no bar can be longer).
+        y: { range: (_u, _min, max) => [0, max > 0 ? Math.min(max * 1.05, p.range > 0 ? p.range : Infinity) : 1] },
+      },
       axes: [
         {
           stroke: p.theme.foreground,
@@ -68,18 +76,22 @@ export function RowChart(p: Props) {
       ],
       series: [
         {},
-        ...[...stack.segments].reverse().map((s) => ({
-          label: s.name,
-          fill: s.colour,
-          stroke: p.theme.highContrast ? p.theme.foreground : s.colour,
-          width: p.theme.highContrast ? 1 : 0,
-          paths: uPlot.paths.bars!({ size: [0.7, 60] }),
-          points: { show: false },
-        })),
+        ...(stack.stacked ? [...stack.segments].reverse() : stack.segments).map((s, k, all) => {
+          // Unstacked bars narrow from the first (largest) to the last, so each stays visible.
+          const f = stack.stacked ? 1 : 1 - k / (all.length + 1);
+          return {
+            label: s.name,
+            fill: s.colour,
+            stroke: p.theme.highContrast || !stack.stacked ? p.theme.foreground : s.colour,
+            width: p.theme.highContrast || !stack.stacked ? 1 : 0,
+            paths: uPlot.paths.bars!({ size: [0.7 * f, 60 * f] }),
+            points: { show: false },
+          };
+        }),
       ],
     }),
     data,
-    [p.theme, stack],
+    [p.theme, stack, p.range],
     (u) => {
       u.over.addEventListener('click', () => {
         const i = u.cursor.idx;
@@ -105,10 +117,10 @@ export function RowChart(p: Props) {
   );
 }
 
-/** "3: 312.4 ms — MPI_Recv 180.1 ms, MPI_Waitall 90.2 ms, …" for the hovered bar. */
+/** "3: 312.4 ms — MPI_Recv 180.1 ms, MPI_Waitall 90.2 ms, …" for the hovered bar (no total when unstacked). */
 function describeBar(stack: ReturnType<typeof stackRows>, i: number): string {
   const parts = stack.segments.map((s) => [s.name, s.values[i] ?? 0] as const).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
   const total = parts.reduce((t, [, v]) => t + v, 0);
   const top = parts.slice(0, 3).map(([n, v]) => `${n} ${formatSeconds(v)}`).join(', ');
-  return `${stack.labels[i] ?? i}: ${formatSeconds(total)} — ${top}${parts.length > 3 ? ', …' : ''}`;
+  return `${stack.labels[i] ?? i}: ${stack.stacked ? `${formatSeconds(total)} in states` : 'inclusive'} — ${top}${parts.length > 3 ? ', …' : ''}`;
 }

@@ -109,6 +109,7 @@ export function StatsPanel() {
             <h3>Categories</h3>
             <CategoryTable
               categories={stats.categories}
+              timelines={stats.timelines}
               sortKey={settings.sortKey}
               descending={settings.sortDescending}
               onSort={(key: SortKey) => setSettings(key === settings.sortKey ? { sortDescending: !settings.sortDescending } : { sortKey: key, sortDescending: key !== 'name' })}
@@ -151,7 +152,13 @@ function StatusHeader(props: { state: PanelState; settings: PanelSettings; setSe
       </div>
       {stats !== undefined ? (
         <div class={stats.kind === 'exact' ? 'muted' : 'warning'} data-kind={stats.kind}>
-          {KIND_TEXT[stats.kind]} · {formatCount(stats.drawables)} drawables · {formatCount(stats.messages.count)} messages
+          {KIND_TEXT[stats.kind]} · {formatCount(stats.drawables)} drawables · {formatCount(stats.messages.count)} messages · {formatCount(stats.timelines)} timelines
+          {stats.clampedStates > 0 ? (
+            <span class="warning" title="States whose end is recorded before their start (e.g. after a clock re-sync) count with duration 0 (CLOG2.md)">
+              {' '}
+              · {formatCount(stats.clampedStates)} states end before they start (counted as 0 s)
+            </span>
+          ) : undefined}
         </div>
       ) : undefined}
       {state.progress !== undefined ? (
@@ -191,17 +198,22 @@ function RowsSection(props: { stats: RangeStats; theme: Theme; settings: PanelSe
   const { stats, theme, settings, setSettings } = props;
   return (
       <section>
-        <h3>
+        <h3
+          title={
+            'exclusive: per timeline, the time in each state itself, stacked (a bar is at most the range length). ' +
+            'inclusive: per timeline, the time in each state including the states nested in it, one bar per category, not stacked.'
+          }
+        >
           Time per timeline
           <span class="toggle">
-            {(['inclusive', 'exclusive'] as const).map((m) => (
+            {(['exclusive', 'inclusive'] as const).map((m) => (
               <button key={m} class={settings.barMode === m ? 'on' : ''} aria-pressed={settings.barMode === m} onClick={() => setSettings({ barMode: m })}>
                 {m}
               </button>
             ))}
           </span>
         </h3>
-        <RowChart rows={stats.rows} categories={stats.categories} mode={settings.barMode} theme={theme} onRow={(lineID) => send({ kind: 'revealRow', lineID })} />
+        <RowChart rows={stats.rows} categories={stats.categories} mode={settings.barMode} range={stats.range[1] - stats.range[0]} theme={theme} onRow={(lineID) => send({ kind: 'revealRow', lineID })} />
       </section>
   );
 }

@@ -15,7 +15,9 @@ export function formatCount(n: number): string {
 }
 
 export function formatPercent(ratio: number): string {
-  return `${(ratio * 100).toFixed(ratio >= 0.1 ? 1 : 2)} %`;
+  if (ratio === 0) return '0 %';
+  // Small shares keep two significant digits rather than showing as 0.00 %.
+  return `${ratio >= 0.1 ? (ratio * 100).toFixed(1) : ratio >= 0.001 ? (ratio * 100).toFixed(2) : (ratio * 100).toPrecision(2)} %`;
 }
 
 export function formatBytes(b: number): string {

@@ -2,7 +2,7 @@
 import type { CategoryStat, RowStat } from '../../src/core/stats/types';
 import { rgbaCss } from './format';
 
-export type SortKey = 'name' | 'count' | 'inclusive' | 'exclusive' | 'min' | 'mean' | 'max' | 'share';
+export type SortKey = 'name' | 'count' | 'inclusive' | 'exclusive' | 'min' | 'mean' | 'max' | 'share' | 'bytes';
 
 /** Segments per bar in the per-timeline chart; the rest is summed as "other". */
 export const MAX_SEGMENTS = 12;
@@ -25,11 +25,15 @@ export interface Stack {
   readonly labels: string[];
   readonly lineIDs: number[];
   readonly segments: { name: string; colour: string; values: number[] }[];
+  /** Whether the segments add up (exclusive) or overlap (inclusive). */
+  readonly stacked: boolean;
 }
 
 /**
- * Per row, the state time of the top categories by the chosen measure, plus "other". Arrows are
- * left out: their "time" is message flight time, which does not add up with time spent in states.
+ * Per row, the state time of the top categories by the chosen measure. Exclusive times add up
+ * (≤ range length per row), so they are stacked and the rest is summed as "other". Inclusive times
+ * of nested states overlap, so they are not stacked (the chart draws them side by side) and there
+ * is no "other". Arrows are left out: their "time" is message flight time, not time in a state.
  */
 export function stackRows(rows: readonly RowStat[], categories: readonly CategoryStat[], mode: 'inclusive' | 'exclusive'): Stack {
   const timed = categories.filter((c) => c.kind === 'state');
@@ -45,7 +49,7 @@ export function stackRows(rows: readonly RowStat[], categories: readonly Categor
       (seg === undefined ? other : segments[seg]!).values[i]! += c[mode];
     }
   });
-  if (other.values.some((v) => v > 0)) segments.push(other);
-  return { labels: rows.map((r) => r.label), lineIDs: rows.map((r) => r.lineID), segments };
+  if (mode === 'exclusive' && other.values.some((v) => v > 0)) segments.push(other);
+  return { labels: rows.map((r) => r.label), lineIDs: rows.map((r) => r.lineID), segments, stacked: mode === 'exclusive' };
 }
 

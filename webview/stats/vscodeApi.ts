@@ -35,9 +35,9 @@ import type { SortKey } from './model';
 export type { SortKey };
 
 export const DEFAULT_SETTINGS: PanelSettings = {
-  sortKey: 'inclusive',
+  sortKey: 'share',
   sortDescending: true,
-  barMode: 'inclusive',
+  barMode: 'exclusive',
   matrixMode: 'count',
   exportTable: 'categories',
 };

@@ -177,7 +177,15 @@ export function drawData(ctx: Ctx, w: number, h: number, scale: TimeScale, rows:
       lastCat = cat;
     }
     const inset = nestingInset(depth, maxNest, boxH);
-    ctx.fillRect(x0, rowTop(rows, row) + ROW_PAD + inset, x1 - x0, boxH - 2 * inset);
+    const top = rowTop(rows, row) + ROW_PAD + inset;
+    ctx.fillRect(x0, top, x1 - x0, boxH - 2 * inset);
+    // The fill is the trace's exact colour; a low-contrast one gets a contrasting border only.
+    const edge = p.edge.get(cat);
+    if (edge !== undefined && x1 - x0 >= 3) {
+      ctx.strokeStyle = edge;
+      ctx.lineWidth = 1;
+      ctx.strokeRect(Math.round(x0) + 0.5, Math.round(top) + 0.5, Math.max(1, Math.round(x1 - x0) - 1), Math.max(1, Math.round(boxH - 2 * inset) - 1));
+    }
   }
   flushColumns();
 
@@ -302,7 +310,7 @@ function drawArrows(ctx: Ctx, w: number, h: number, x: (o: number) => number, ro
     const shadow = (ar.flags[i]! & FLAG_SHADOW) !== 0;
     const cat = shadow ? PREVIEW_ARROW : ar.category[i]!;
     if (p.hidden.has(cat)) continue;
-    const s = p.fill.get(cat) ?? p.foreground;
+    const s = p.line.get(cat) ?? p.foreground;
     const lw = shadow ? Math.min(10, 1 + Math.floor(Math.log(Math.max(1, ar.count[i]!)) / Math.log(5))) : 1;
     if (s !== style || lw !== width) {
       if (style !== '') flushHeads();
@@ -348,7 +356,7 @@ function drawEvents(ctx: Ctx, w: number, x: (o: number) => number, rows: RowView
     const col = Math.round(xe);
     if (lastCol[row - first] === col) continue;
     lastCol[row - first] = col;
-    const s = p.fill.get(ev.category[i]!) ?? p.foreground;
+    const s = p.line.get(ev.category[i]!) ?? p.foreground;
     if (s !== style) {
       if (style !== '') ctx.fill();
       ctx.beginPath();

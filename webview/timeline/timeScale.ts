@@ -92,6 +92,20 @@ export function formatTime(t: number, step: number, precision = step): string {
   return `${(t / scale).toFixed(decimals)} ${unit}`;
 }
 
+/**
+ * A time for the toolbar's from/to fields: in the unit that suits its size (like the axis labels:
+ * "52.31 µs", "493.18 ms"), with two decimals at least and enough to resolve 1/1000 of the
+ * window's `span` (about a pixel), so typing the text back moves the window by less than that. parseTime reads it.
+ */
+export function formatTimeField(t: number, span: number): string {
+  if (t === 0) return '0 s';
+  const a = Math.abs(t);
+  const [scale, unit] = a >= 1 ? UNITS[0]! : a >= 1e-3 ? UNITS[1]! : a >= 1e-6 ? UNITS[2]! : UNITS[3]!;
+  const precision = span > 0 ? span / 1e3 : a / 1e6;
+  const decimals = Math.max(2, Math.min(12, Math.ceil(-Math.log10(precision / scale) - 1e-9)));
+  return `${(t / scale).toFixed(decimals)} ${unit}`;
+}
+
 /** Formats a duration compactly (e.g. "1.25 ms"). */
 export function formatDuration(d: number): string {
   const a = Math.abs(d);

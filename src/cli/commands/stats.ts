@@ -2,8 +2,14 @@
  * `mpe-trace stats FILE [--from T] [--to T] [--by category|row|pair] [--json|--csv] [--quick]`:
  * exact summary statistics of a time range (default: the whole trace), the same numbers as the
  * side panel (SLOG2.md §16). SLOG-2 files are read node by node (only nodes overlapping the
- * range); other formats through their time-ordered drawable stream.
+ * range). CLOG2 / old CLOG files are first converted to a temporary SLOG-2 file exactly as
+ * `mpe-trace convert` does (which is also what the editor shows), so their statistics equal those
+ * of the converted file in every output form, --quick and --approximate included. Other formats go
+ * through their time-ordered drawable stream.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import nodePath from 'node:path';
 import type { LineIDMap } from '../../core/model/types';
 import { looksLikeSlog2 } from '../../core/formats/slog2/header';
 import { Slog2File } from '../../core/formats/slog2/slog2File';
@@ -20,13 +26,16 @@ import {
   type Table,
   type TableName,
 } from '../../core/stats';
+import { openTraceInput } from '../../io/traceInput';
+import { bundledConverterScript, convertFile } from '../../worker/convertJob';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
 import { openByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';
 
 const USAGE =
   'usage: mpe-trace stats FILE [--from T] [--to T] [--by category|row|pair] [--json|--csv] [--quick|--approximate]\n' +
-  '  Per category (count, inclusive/exclusive time, min/mean/max duration, share of the range),\n' +
+  '  Per category (count, message bytes, inclusive/exclusive time, min/mean/max duration, share),\n' +
+  '  share = exclusive time / (range length x timelines in scope), states only (sums to <= 1),\n' +
   '  per timeline, and messages per sender/receiver pair, for [from, to] (seconds, closed;\n' +
   '  default the whole trace). --json prints everything; --csv the table chosen by --by.\n' +
   '  --quick: whole-trace numbers from the SLOG-2 category summaries, without reading any node.\n' +
@@ -47,7 +56,8 @@ function resolveRange(args: ParsedArgs, whole: readonly [number, number]): [numb
   return [from, to];
 }
 
-async function slog2Stats(path: string, args: ParsedArgs): Promise<RangeStats | undefined> {
+/** `name` is the file the user named (for messages) when `path` is a temporary conversion. */
+async function slog2Stats(path: string, args: ParsedArgs, name = path): Promise<RangeStats | undefined> {
   const source = await openByteSource(path);
   let file: Slog2File | undefined;
   try {
@@ -56,8 +66,8 @@ async function slog2Stats(path: string, args: ParsedArgs): Promise<RangeStats | 
     file = await Slog2File.open(source);
     if (args.flags.has('--quick')) {
       if (args.values.has('--from') || args.values.has('--to')) throw new UsageError('--quick gives whole-trace numbers only (no --from/--to)');
-      const quick = summaryStats(file.categories, file.timeRange);
-      if (quick === undefined) throw new UsageError(`${path}: no category summaries (SLOG-2 2.0.5?); run without --quick`);
+      const quick = summaryStats(file.categories, file.timeRange, file.lineIDMaps);
+      if (quick === undefined) throw new UsageError(`${name}: no category summaries (SLOG-2 2.0.5?); run without --quick`);
       return quick;
     }
     const range = resolveRange(args, file.timeRange);
@@ -69,6 +79,23 @@ async function slog2Stats(path: string, args: ParsedArgs): Promise<RangeStats | 
   } finally {
     if (file !== undefined) await file.close();
     else await source.close();
+  }
+}
+
+/** CLOG2 / old CLOG: statistics of the SLOG-2 file the conversion writes (undefined for other formats). */
+async function clogStats(path: string, args: ParsedArgs): Promise<RangeStats | undefined> {
+  const input = await openTraceInput(path);
+  const format = input.format;
+  await input.file.close();
+  if (format !== 'clog2' && format !== 'clog') return undefined;
+  const dir = await fs.promises.mkdtemp(nodePath.join(os.tmpdir(), 'mpe-trace-stats-'));
+  try {
+    const converted = nodePath.join(dir, 'converted.slog2');
+    const result = await convertFile(path, converted, { converterScript: bundledConverterScript() });
+    for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+    return await slog2Stats(converted, args, path);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -117,7 +144,7 @@ export async function runStats(argv: string[]): Promise<number> {
   if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');
   const by = byOption(args);
   const path = args.positionals[0]!;
-  const stats = (await slog2Stats(path, args)) ?? (await streamStats(path, args));
+  const stats = (await slog2Stats(path, args)) ?? (await clogStats(path, args)) ?? (await streamStats(path, args));
   if (args.flags.has('--json')) {
     process.stdout.write(JSON.stringify(statsJson(stats)) + '\n');
     return 0;
@@ -134,7 +161,11 @@ export async function runStats(argv: string[]): Promise<number> {
       : stats.kind === 'approximate'
         ? ' (approximate: from preview shadows; fractional counts, no durations)'
         : '';
-  process.stdout.write(`range ${t0} .. ${t1} s (${t1 - t0} s), ${stats.drawables} drawables, ${stats.messages.count} messages${note}\n\n`);
+  const clamped = stats.clampedStates > 0 ? `, ${stats.clampedStates} states ending before they start (counted as 0 s)` : '';
+  process.stdout.write(
+    `range ${t0} .. ${t1} s (${t1 - t0} s) on ${stats.timelines} timelines, ${stats.drawables} drawables, ${stats.messages.count} messages${clamped}${note}\n` +
+      'share = exclusive time / (range length x timelines), states only\n\n',
+  );
   process.stdout.write(formatTable(table));
   return 0;
 }

@@ -37,7 +37,7 @@ export interface TraceDescription {
 }
 
 export function describeTrace(file: Slog2File, layouts: readonly RowLayout[]): TraceDescription {
-  const summaries = new Map((summaryStats(file.categories, file.timeRange)?.categories ?? []).map((s) => [s.index, s]));
+  const summaries = new Map((summaryStats(file.categories, file.timeRange, file.lineIDMaps)?.categories ?? []).map((s) => [s.index, s]));
   const categories: CategoryInfo[] = [...file.categories.values()].map((c) => {
     const s = summaries.get(c.index);
     return {

@@ -64,8 +64,8 @@ export class MessageAccumulator {
     private readonly commOf: (lineID: number) => number | undefined,
   ) {}
 
-  /** A real arrow; `weight` is 1 for exact results, a time fraction for shadow-based ones. */
-  add(category: number, from: number, to: number, info: Uint8Array | undefined, weight = 1): void {
+  /** A real arrow; `weight` is 1 for exact results, a time fraction for shadow-based ones. Returns its size in bytes (0 when unknown). */
+  add(category: number, from: number, to: number, info: Uint8Array | undefined, weight = 1): number {
     this.count += weight;
     const size = info === undefined ? undefined : this.decode(category, info);
     const bytes = size?.size ?? 0;
@@ -81,6 +81,7 @@ export class MessageAccumulator {
     if (size?.tag !== undefined) bump(this.tags, size.tag, weight, bytes * weight);
     const comm = this.commOf(from);
     if (comm !== undefined) bump(this.comms, comm, weight, bytes * weight);
+    return bytes;
   }
 
   /** Shadow arrows carry no info bytes: counts only. */

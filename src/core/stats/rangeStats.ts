@@ -44,6 +44,8 @@ export const BUCKETS_PER_DECADE = 4;
 
 interface Cell {
   count: number;
+  /** Arrows: Σ message sizes. */
+  bytes: number;
   inclusive: number;
   exclusive: number;
   /** Real drawables whose full duration went into sum/min/max. */
@@ -56,7 +58,7 @@ interface Cell {
 }
 
 function newCell(): Cell {
-  return { count: 0, inclusive: 0, exclusive: 0, durations: 0, sum: 0, min: Infinity, max: -Infinity };
+  return { count: 0, bytes: 0, inclusive: 0, exclusive: 0, durations: 0, sum: 0, min: Infinity, max: -Infinity };
 }
 
 interface PendingState {
@@ -89,6 +91,7 @@ export class RangeStatsAccumulator {
   private readonly pendingApprox: PendingState[] = [];
   private watermark = -Infinity;
   private primitives = 0;
+  private clampedStates = 0;
 
   constructor(
     private readonly meta: StatsMeta,
@@ -128,15 +131,20 @@ export class RangeStatsAccumulator {
   }
 
   private addPrimitive(p: Primitive): void {
-    const { earliest, latest } = p;
-    if (earliest > this.t1 || latest < this.t0) return;
-    if (earliest < this.watermark) {
-      throw new Error(`statistics input broke its watermark: a drawable starts at ${earliest} < ${this.watermark}`);
-    }
     const first = p.vertices[0];
     const last = p.vertices[p.vertices.length - 1];
     if (first === undefined || last === undefined) return;
+    const topology = this.topologyOf(p.category);
+    let { earliest, latest } = p;
+    // A state that ends before it starts lasts 0 at its start time (CLOG2.md §11 "Negative duration").
+    const clamp = topology === 'state' && last.time < first.time;
+    if (clamp) earliest = latest = first.time;
+    if (earliest > this.t1 || latest < this.t0) return;
+    if (p.earliest < this.watermark) {
+      throw new Error(`statistics input broke its watermark: a drawable starts at ${p.earliest} < ${this.watermark}`);
+    }
     this.primitives++;
+    if (clamp) this.clampedStates++;
     const lineID = first.lineID;
     const cell = this.cell(lineID, p.category);
     const duration = latest - earliest;
@@ -154,9 +162,8 @@ export class RangeStatsAccumulator {
       cell.max = duration;
       cell.longest = { earliest, latest, lineID };
     }
-    const topology = this.topologyOf(p.category);
     if (topology !== 'event') this.addDuration(p.category, duration);
-    if (topology === 'arrow') this.messages.add(p.category, lineID, last.lineID, p.info);
+    if (topology === 'arrow') cell.bytes += this.messages.add(p.category, lineID, last.lineID, p.info);
     else if (topology === 'state') {
       const s: PendingState = { earliest, latest, category: p.category, finalLineID: last.lineID, own: clip, cell, lineID };
       if (this.kind === 'approximate') this.pendingApprox.push(s);
@@ -265,6 +272,7 @@ export class RangeStatsAccumulator {
         let total = byCategory.get(index);
         if (total === undefined) byCategory.set(index, (total = newCell()));
         total.count += c.count;
+        total.bytes += c.bytes;
         total.inclusive += c.inclusive;
         total.exclusive += exclusive;
         total.durations += c.durations;
@@ -282,6 +290,7 @@ export class RangeStatsAccumulator {
       const comm = this.naming.commOf(lineID);
       rows.push({ lineID, label: this.naming.labelOf(lineID), ...(comm !== undefined ? { comm } : {}), categories: cats });
     }
+    const timelines = this.timelinesInScope();
     const categories: CategoryStat[] = [];
     for (const [index, c] of byCategory) {
       const info = this.categoryInfo(index);
@@ -291,7 +300,9 @@ export class RangeStatsAccumulator {
         count: c.count,
         inclusive: c.inclusive,
         exclusive: c.exclusive,
-        share: width > 0 ? c.inclusive / width : 0,
+        ...(info.kind === 'state' ? { share: stateShare(c.exclusive, width, timelines) } : {}),
+        // Shadow arrows carry no sizes: bytes only for exact results.
+        ...(info.kind === 'arrow' && kind === 'exact' ? { bytes: c.bytes } : {}),
         // Shadow-based results know durations of a few real drawables only: no min/mean/max then.
         ...(c.durations > 0 && kind === 'exact'
           ? { min: c.min, mean: c.sum / c.durations, max: c.max, shortest: c.shortest!, longest: c.longest! }
@@ -308,7 +319,16 @@ export class RangeStatsAccumulator {
       messages: this.messages.result(),
       durations: this.histograms(),
       drawables: this.primitives,
+      timelines,
+      clampedStates: this.clampedStates,
     };
+  }
+
+  /** The first LineIDMap's line IDs plus any other line ID that has data; at least 1. */
+  private timelinesInScope(): number {
+    const ids = new Set<number>(this.meta.lineIDMaps[0]?.rows.map((r) => r.lineID) ?? []);
+    for (const lineID of this.cells.keys()) ids.add(lineID);
+    return Math.max(1, ids.size);
   }
 
   private histograms(): DurationHistogram[] {
@@ -328,6 +348,15 @@ export class RangeStatsAccumulator {
     }
     return out;
   }
+}
+
+/**
+ * The share of a state category: its exclusive time ÷ (range length × timelines in scope). Over
+ * the states of a range these add up to the busy fraction of all timelines (≤ 1 for properly
+ * nested states).
+ */
+export function stateShare(exclusive: number, width: number, timelines: number): number {
+  return width > 0 && timelines > 0 ? exclusive / (width * timelines) : 0;
 }
 
 function mergeIntervals(blocks: [number, number][]): [number, number][] {

@@ -5,13 +5,17 @@
  * f32, so the seconds carry ~1e-7 relative error. Returns undefined when the file has no summaries
  * (2.0.5) or no real category has a count.
  */
-import type { Category } from '../model/types';
+import type { Category, LineIDMap } from '../model/types';
+import { stateShare } from './rangeStats';
 import type { CategoryStat, RangeStats } from './types';
 
 export function summaryStats(
   categories: ReadonlyMap<number, Category>,
   timeRange: readonly [number, number],
+  lineIDMaps: readonly LineIDMap[] = [],
 ): RangeStats | undefined {
+  // Timelines in scope as for exact results (the first map's line IDs; data rows are unknown here).
+  const timelines = Math.max(1, new Set(lineIDMaps[0]?.rows.map((r) => r.lineID) ?? []).size);
   const duration = timeRange[1] - timeRange[0];
   const out: CategoryStat[] = [];
   let any = false;
@@ -31,7 +35,7 @@ export function summaryStats(
       inclusive,
       exclusive,
       mean: c.topology === 'event' ? 0 : inclusive / count,
-      share: Number.isFinite(incl) ? incl : 0,
+      ...(c.topology === 'state' ? { share: stateShare(exclusive, duration, timelines) } : {}),
     });
   }
   if (!any || out.length === 0) return undefined;
@@ -46,5 +50,8 @@ export function summaryStats(
     messages: { count: arrows, bytes: 0, withoutSize: arrows, pairs: [], tags: [], comms: [], sizes: [] },
     durations: [],
     drawables: out.reduce((s, c) => s + c.count, 0),
+    timelines,
+    // Unknown without reading the nodes.
+    clampedStates: 0,
   };
 }

@@ -18,6 +18,10 @@ export const TABLE_NAMES: readonly TableName[] = ['categories', 'rows', 'pairs',
 export interface StatsJson {
   readonly kind: RangeStats['kind'];
   readonly range: readonly [number, number];
+  /** Timelines in scope (the share's denominator is range length × timelines). */
+  readonly timelines: number;
+  /** States ending before they start, counted with duration 0. */
+  readonly clampedStates: number;
   readonly categories: readonly {
     readonly name: string;
     readonly kind: string;
@@ -27,6 +31,10 @@ export interface StatsJson {
     readonly min: number | null;
     readonly mean: number | null;
     readonly max: number | null;
+    /** States: exclusive ÷ (range length × timelines); null for arrows and events. */
+    readonly share: number | null;
+    /** Arrows: Σ message bytes; null otherwise or when unknown. */
+    readonly bytes: number | null;
   }[];
   readonly rows: readonly {
     readonly lineID: number;
@@ -44,6 +52,8 @@ export function statsJson(s: RangeStats): StatsJson {
   return {
     kind: s.kind,
     range: s.range,
+    timelines: s.timelines,
+    clampedStates: s.clampedStates,
     categories: s.categories.map((c) => ({
       name: c.name,
       kind: c.kind,
@@ -53,6 +63,8 @@ export function statsJson(s: RangeStats): StatsJson {
       min: c.min ?? null,
       mean: c.mean ?? null,
       max: c.max ?? null,
+      share: c.share ?? null,
+      bytes: c.bytes ?? null,
     })),
     rows: s.rows.map((r) => ({
       lineID: r.lineID,
@@ -71,8 +83,8 @@ export function statsTable(s: RangeStats, name: TableName): Table {
   switch (name) {
     case 'categories':
       return {
-        columns: ['name', 'kind', 'count', 'inclusive', 'exclusive', 'min', 'mean', 'max', 'share'],
-        rows: s.categories.map((c) => [c.name, c.kind, c.count, c.inclusive, c.exclusive, c.min, c.mean, c.max, c.share]),
+        columns: ['name', 'kind', 'count', 'bytes', 'inclusive', 'exclusive', 'min', 'mean', 'max', 'share'],
+        rows: s.categories.map((c) => [c.name, c.kind, c.count, c.bytes, c.inclusive, c.exclusive, c.min, c.mean, c.max, c.share]),
       };
     case 'rows':
       return {

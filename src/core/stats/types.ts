@@ -23,7 +23,7 @@ export interface CategoryStat {
   readonly rgba: Rgba;
   /** Drawables overlapping the range (fractional for approximate results). */
   readonly count: number;
-  /** Σ durations clipped to the range, over all timelines (can exceed the range's length). */
+  /** Σ durations clipped to the range, over all timelines (nested states count in each enclosing one too). */
   readonly inclusive: number;
   /** Inclusive minus the clipped time of directly nested states on the same timeline (states only; 0 otherwise). */
   readonly exclusive: number;
@@ -31,8 +31,14 @@ export interface CategoryStat {
   readonly min?: number;
   readonly mean?: number;
   readonly max?: number;
-  /** inclusive / range length (Jumpshot's ratio; can exceed 1). */
-  readonly share: number;
+  /**
+   * States only: exclusive ÷ (range length × timelines in scope), the fraction of all timelines'
+   * time spent in this state itself; the states' shares sum to at most 1. Undefined for arrows and
+   * events (they get a count, and arrows bytes, not a time share).
+   */
+  readonly share?: number;
+  /** Arrows only: Σ message sizes (bytes) of the arrows counted; undefined when unknown (summary). */
+  readonly bytes?: number;
   readonly shortest?: InstanceRef;
   readonly longest?: InstanceRef;
 }
@@ -114,6 +120,10 @@ export interface RangeStats {
   readonly durations: readonly DurationHistogram[];
   /** Real drawables (primitives) that overlapped the range. */
   readonly drawables: number;
+  /** Timelines in scope: the line IDs of the trace's first LineIDMap plus any others with data (≥ 1). */
+  readonly timelines: number;
+  /** States that end before they start (CLOG2.md: duration counted as 0, drawn at the start time). */
+  readonly clampedStates: number;
 }
 
 export interface StatsProgress {

@@ -60,6 +60,24 @@ export default [
       // Category table rows read "<name> <count> ..." (innerText separates cells with tabs).
       const wrong = drawn.filter((c) => !new RegExp(`(^|\\n)${escape(c.name)}\\s+${c.drawables}(\\s|$)`).test(text)).map((c) => `${c.name} ${c.drawables}`);
       if (wrong.length) throw new Error(`category rows missing or with other counts: ${wrong.join(', ')}`);
+      // In the side bar's width, the essential columns of every row are inside the view (no horizontal
+      // scrolling needed), and the states' shares add up to at most 100 %.
+      const layout = await view.locator('body').evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const out = [];
+        for (const tr of document.querySelectorAll('.stats-table tbody tr')) {
+          for (const col of ['name', 'count', 'share', 'exclusive']) {
+            const td = tr.querySelector(`td[data-col="${col}"]`);
+            const r = td?.getBoundingClientRect();
+            if (!r || r.width === 0 || r.left < 0 || r.right > width + 0.5) out.push(`${tr.querySelector('td')?.innerText} ${col}: ${r ? `${r.left}..${r.right}` : 'missing'} (view ${width})`);
+          }
+        }
+        const shares = [...document.querySelectorAll('.stats-table tbody td[data-col="share"]')].map((td) => td.innerText).filter((t) => t.endsWith('%'));
+        return { width, out, shares, sum: shares.reduce((t, x) => t + Number.parseFloat(x), 0) };
+      });
+      log(`   statistics view ${layout.width} px wide; shares ${layout.shares.join(' ')} (sum ${layout.sum.toFixed(1)} %)`);
+      if (layout.out.length) throw new Error(`essential cells outside the Statistics view: ${layout.out.slice(0, 4).join('; ')}`);
+      if (!(layout.shares.length > 0 && layout.sum <= 100.05)) throw new Error(`shares ${layout.shares.join(', ')} sum to ${layout.sum} %`);
       await screenshot('statistics');
       // Tidy up: back to the Explorer, which hides the statistics webview again.
       await page.locator(`${selectors.activityBarItem}[aria-label^="Explorer"]`).first().click();

@@ -37,7 +37,7 @@ test('stats --json for a range equals the library result', async () => {
     await file.close();
   }
   assert.deepEqual(doc.range, [0.01, 0.05]);
-  assert.deepEqual(Object.keys(doc.categories[0]).sort(), ['count', 'exclusive', 'inclusive', 'kind', 'max', 'mean', 'min', 'name']);
+  assert.deepEqual(Object.keys(doc.categories[0]).sort(), ['bytes', 'count', 'exclusive', 'inclusive', 'kind', 'max', 'mean', 'min', 'name', 'share']);
   assert.deepEqual(Object.keys(doc.rows[0]).sort(), ['categories', 'label', 'lineID']);
   assert.deepEqual(Object.keys(doc.messages[0]).sort(), ['bytes', 'count', 'from', 'to']);
 });

@@ -86,6 +86,39 @@ for (const name of TRACES) {
   });
 }
 
+test('share: every fixture, whole trace and a sub-range, the states\' shares sum to ≤ 1 (exclusive ÷ range × timelines)', async () => {
+  for (const name of TRACES) {
+    const file = await open(name);
+    try {
+      const [t0, t1] = file.timeRange;
+      for (const range of [[t0, t1], [t0 + (t1 - t0) * 0.4, t0 + (t1 - t0) * 0.45]] as [number, number][]) {
+        const s = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0 })), range);
+        assert.equal(s.timelines, new Set(file.lineIDMaps[0]!.rows.map((r) => r.lineID)).size, `${name} timelines`);
+        let total = 0;
+        for (const c of s.categories) {
+          if (c.kind !== 'state') {
+            assert.equal(c.share, undefined, `${name} ${c.name}: no time share for ${c.kind}s`);
+            continue;
+          }
+          assert.ok(Math.abs(c.share! - c.exclusive / ((range[1] - range[0]) * s.timelines)) < 1e-12, `${name} ${c.name}`);
+          total += c.share!;
+        }
+        assert.ok(total <= 1 + 1e-9, `${name} [${range}]: Σ share = ${total}`);
+        // Per timeline, the exclusive times (what the chart stacks) fit in the range.
+        for (const r of s.rows) {
+          const busy = r.categories.filter((c) => s.categories.find((x) => x.index === c.index)?.kind === 'state').reduce((t, c) => t + c.exclusive, 0);
+          assert.ok(busy <= range[1] - range[0] + 1e-9, `${name} row ${r.label}: Σ exclusive ${busy} > ${range[1] - range[0]}`);
+        }
+      }
+      const quick = summaryStats(file.categories, file.timeRange, file.lineIDMaps)!;
+      const quickTotal = quick.categories.reduce((t, c) => t + (c.share ?? 0), 0);
+      assert.ok(quickTotal <= 1 + 1e-6, `${name} summary Σ share = ${quickTotal}`);
+    } finally {
+      await file.close();
+    }
+  }
+});
+
 test('single-node traces: exclusive ratios equal the reference too (no shadows involved)', async () => {
   for (const name of TRACES) {
     const f = facts(name);

@@ -45,10 +45,11 @@ test('table sorting: by any column, both directions, ties by index', async () =>
   assert.deepEqual(sortCategories(s.categories, 'max', false).map((c) => c.index), [EV, MSG, B, A]);
 });
 
-test('stacked bars: one bar per row, state segments only, the rest as "other"', async () => {
+test('bars: exclusive stacked with the rest as "other"; inclusive unstacked, without "other"', async () => {
   const ds = [state(A, 0, 10, 0), state(B, 2, 4, 0), state(B, 1, 3, 1), message(1, 0, 2, 1, 0, 8)];
   const s = await computeRangeStats(meta, [{ drawables: ds }], [0, 10]);
   const incl = stackRows(s.rows, s.categories, 'inclusive');
+  assert.equal(incl.stacked, false, 'inclusive times overlap: not stacked');
   assert.deepEqual(incl.labels, ['0', '1']);
   assert.deepEqual(incl.lineIDs, [0, 1]);
   assert.deepEqual(incl.segments.map((x) => [x.name, x.values]), [
@@ -68,9 +69,14 @@ test('stacked bars: one bar per row, state segments only, the rest as "other"', 
     extra.push(state(100 + i, i, i + 1 + i / 100, 0));
   }
   const s2 = await computeRangeStats({ ...meta, categories: many }, [{ drawables: extra }], [0, 100]);
-  const st = stackRows(s2.rows, s2.categories, 'inclusive');
+  const st = stackRows(s2.rows, s2.categories, 'exclusive');
+  assert.equal(st.stacked, true);
   assert.equal(st.segments.length, MAX_SEGMENTS + 1);
   assert.equal(st.segments.at(-1)!.name, 'other');
   const total = st.segments.reduce((t, x) => t + x.values[0]!, 0);
-  assert.ok(Math.abs(total - s2.categories.reduce((t, c) => t + c.inclusive, 0)) < 1e-9);
+  assert.ok(Math.abs(total - s2.categories.reduce((t, c) => t + c.exclusive, 0)) < 1e-9);
+  assert.ok(total <= 100, 'a stacked bar is at most the range length');
+  const inclusive = stackRows(s2.rows, s2.categories, 'inclusive');
+  assert.equal(inclusive.stacked, false);
+  assert.equal(inclusive.segments.length, MAX_SEGMENTS);
 });

@@ -20,7 +20,7 @@ type Playwright = typeof import('playwright-core');
 const loadPlaywright = (): Playwright => require(path.join(repoRoot, 'node_modules', 'playwright-core')) as Playwright;
 const OUT = path.join(repoRoot, 'out', 'test-stats-panel');
 
-function buildPage(): string {
+function buildPage(width = 700): string {
   fs.mkdirSync(OUT, { recursive: true });
   const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
   const r = spawnSync(
@@ -31,9 +31,9 @@ function buildPage(): string {
   assert.equal(r.status, 0, r.stderr);
   const html = `<!DOCTYPE html><html><head><meta charset="UTF-8"><link rel="stylesheet" href="stats.css">
 <script>window.__posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => {} });</script>
-</head><body class="vscode-dark" style="--vscode-foreground:#cccccc;--vscode-charts-blue:#3794ff;--vscode-sideBar-background:#252526;background:#252526;width:420px">
+</head><body class="vscode-dark" style="--vscode-foreground:#cccccc;--vscode-charts-blue:#3794ff;--vscode-sideBar-background:#252526;background:#252526;font-size:13px;width:${width}px">
 <div id="root"></div><script src="stats.js"></script></body></html>`;
-  const file = path.join(OUT, 'index.html');
+  const file = path.join(OUT, `index-${width}.html`);
   fs.writeFileSync(file, html);
   return file;
 }
@@ -68,7 +68,7 @@ test('statistics webview renders table, charts and matrix, and talks back', { sk
   const stats = await ringStats();
   const browser = await loadPlaywright().chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'] });
   try {
-    const page = await browser.newPage({ viewport: { width: 440, height: 1600 } });
+    const page = await browser.newPage({ viewport: { width: 720, height: 1600 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`file://${html}`);
@@ -81,18 +81,19 @@ test('statistics webview renders table, charts and matrix, and talks back', { sk
     await page.waitForSelector('.stats-table tbody tr');
     const names = await page.$$eval('.stats-table tbody tr td:first-child', (tds) => tds.map((td) => td.textContent?.trim()));
     assert.equal(names.length, stats.categories.length);
-    assert.equal(names[0], 'message', 'sorted by inclusive time');
-    assert.match(await page.textContent('.status') ?? '', /exact · 266 drawables · 60 messages/);
+    const byShare = stats.categories.filter((c) => c.share !== undefined).sort((a, b) => b.share! - a.share!);
+    assert.equal(names[0], byShare[0]!.name, 'sorted by share');
+    assert.match(await page.textContent('.status') ?? '', /exact · 266 drawables · 60 messages · 4 timelines/);
 
     // Sort by count, descending: the 35-instance categories first.
-    await page.click('th:nth-child(2) button');
-    const counts = await page.$$eval('.stats-table tbody tr td:nth-child(2)', (tds) => tds.map((td) => Number(td.textContent?.replace(/,/g, ''))));
+    await page.click('th[data-col="count"] button');
+    const counts = await page.$$eval('.stats-table tbody tr td[data-col="count"]', (tds) => tds.map((td) => Number(td.textContent?.replace(/,/g, ''))));
     assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
     assert.equal(counts[0], 60);
 
     // Max / Min jump to the longest / shortest instance; a name click highlights the category.
-    await page.click('.stats-table tbody tr:first-child td:nth-child(7) button');
-    await page.click('.stats-table tbody tr:first-child td:nth-child(5) button');
+    await page.click('.stats-table tbody tr:first-child td[data-col="max"] button');
+    await page.click('.stats-table tbody tr:first-child td[data-col="min"] button');
     await page.click('.stats-table tbody tr:first-child td:first-child button');
     const message = stats.categories.find((c) => c.name === 'message')!;
     assert.deepEqual((await posted(page)).slice(-3), [
@@ -112,6 +113,15 @@ test('statistics webview renders table, charts and matrix, and talks back', { sk
     assert.match((await page.locator('.hover-line').first().textContent()) ?? '', /^3: .* — MPI_/);
     await page.mouse.click(bars.x + bars.width * (3.5 / 4), bars.y + bars.height - 2);
     assert.deepEqual((await posted(page)).at(-1), { kind: 'revealRow', lineID: 3 });
+
+    // Inclusive time is not stacked: the hover line names categories without a total.
+    await page.click('.toggle button:has-text("inclusive")');
+    await page.waitForTimeout(100);
+    await page.mouse.move(bars.x + bars.width * (3.5 / 4), bars.y + bars.height - 2);
+    assert.match((await page.locator('.hover-line').first().textContent()) ?? '', /^3: inclusive — MPI_/);
+    assert.ok(await inked(page, '.chart .uplot canvas'), 'inclusive bars drawn');
+    await page.screenshot({ path: path.join(OUT, 'panel-inclusive.png'), fullPage: false });
+    await page.click('.toggle button:has-text("exclusive")');
 
     // Size distribution and tags: 60 messages in each.
     const sizeCounts = await page.$$eval('table.bars:first-of-type td.num', (tds) => tds.map((td) => Number(td.textContent)));
@@ -140,6 +150,54 @@ test('statistics webview renders table, charts and matrix, and talks back', { sk
     await send(page, { kind: 'empty' });
     assert.match(await page.textContent('body') ?? '', /Open an MPE trace/);
     assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('statistics webview in a default sidebar (300 px): name, count, share and excl. fit without scrolling; shares ≤ 100 %', { skip: fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}` }, async () => {
+  const stats = await ringStats();
+  const browser = await loadPlaywright().chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'] });
+  try {
+    for (const width of [300, 700]) {
+      const html = buildPage(width);
+      const page = await browser.newPage({ viewport: { width: width + 20, height: 1200 } });
+      await page.goto(`file://${html}`);
+      await page.waitForFunction('window.__posted.length > 0');
+      await send(page, { kind: 'trace', fileName: 'ring_p2p_4.slog2', timeRange: stats.range, range: stats.range, rowColumns: ['world_rank'] });
+      await send(page, { kind: 'stats', stats });
+      await page.waitForSelector('.stats-table tbody tr');
+      // Every essential cell lies inside the table's visible box; the wrapper does not scroll.
+      const layout = (await page.evaluate(`(() => {
+        const wrap = document.querySelector('.table-wrap').getBoundingClientRect();
+        const cells = {};
+        for (const td of document.querySelectorAll('.stats-table tbody tr:first-child td')) {
+          const r = td.getBoundingClientRect();
+          cells[td.dataset.col] = { left: r.left, right: r.right, shown: getComputedStyle(td).display !== 'none' && r.width > 0 };
+        }
+        const w = document.querySelector('.table-wrap');
+        return { left: wrap.left, right: wrap.right, scrolls: w.scrollWidth > w.clientWidth, cells };
+      })()`)) as { left: number; right: number; scrolls: boolean; cells: Record<string, { left: number; right: number; shown: boolean }> };
+      assert.equal(layout.scrolls, false, `${width}px: no horizontal scroll`);
+      for (const col of ['name', 'count', 'share', 'exclusive']) {
+        const c = layout.cells[col]!;
+        assert.ok(c.shown && c.left >= layout.left - 0.5 && c.right <= layout.right + 0.5, `${width}px: ${col} visible (${JSON.stringify(c)} in ${layout.left}..${layout.right})`);
+      }
+      // More columns as the width allows.
+      for (const col of ['inclusive', 'mean', 'min', 'max']) assert.equal(layout.cells[col]!.shown, width >= 660, `${width}px: ${col}`);
+      // The shares shown are the core's numbers and add up to at most 100 %.
+      const shares = (await page.$$eval('.stats-table tbody td[data-col="share"]', (tds) => tds.map((td) => td.textContent ?? ''))).filter((t) => t.endsWith('%'));
+      const sum = shares.reduce((t, x) => t + Number(x.replace(/\s*%$/, '')), 0);
+      assert.ok(shares.length > 0 && sum <= 100.05, `shares ${shares.join(', ')} sum to ${sum}`);
+      assert.match((await page.getAttribute('th[data-col="share"]', 'title')) ?? '', /exclusive time ÷ \(range length × 4 timelines\)/);
+      // The message category has a count and bytes, no time share.
+      const msg = await page.$$eval('.stats-table tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim())).find((cells) => cells[0] === 'message'),
+      );
+      assert.equal(msg![2], '–', 'no share for messages');
+      await page.screenshot({ path: path.join(OUT, `panel-${width}.png`), fullPage: true });
+      await page.close();
+    }
   } finally {
     await browser.close();
   }

@@ -34,7 +34,11 @@ test('nesting: exclusive = inclusive minus directly nested states', async () => 
   close(a.min, 0.3, 'A min');
   close(a.max, 10, 'A max');
   close(a.mean, 5.15, 'A mean');
-  close(a.share, 1.03, 'A share');
+  // share = exclusive ÷ (range × timelines): 2 timelines in the map.
+  assert.equal(s.timelines, 2);
+  close(a.share, 7.3 / 20, 'A share');
+  close(cat(s, B).share, 2.7 / 20, 'B share');
+  assert.equal(cat(s, EV).share, undefined, 'events have no time share');
   assert.deepEqual(a.longest, { earliest: 0, latest: 10, lineID: 0 });
   const b = cat(s, B);
   assert.equal(b.count, 2);
@@ -61,7 +65,7 @@ test('clipping at both range ends; min/max stay full durations', async () => {
   const b = cat(s, B);
   close(b.inclusive, 2.3, 'B incl');
   close(b.exclusive, 2 + 0.3 - 0.1, 'B excl');
-  close(a.share, 4.4 / 4.3, 'A share');
+  close(a.share, (4.3 - 2 - 0.3 + 0.1) / (4.3 * 2), 'A share');
   assert.equal(cat(s, EV).count, 1);
 
   const late = await stats(nested, [6.5, 9]);
@@ -144,6 +148,34 @@ test('messages crossing the range: pairs, tags, communicators, sizes, clipped ar
   assert.equal(all.messages.count, 3);
   assert.equal(all.messages.bytes, 5100);
   assert.deepEqual(all.messages.sizes.at(-1), { lower: 4096, upper: 8192, count: 1 });
+});
+
+test('message categories: count and bytes, no time share', async () => {
+  const s = await stats([message(1, 0, 3, 1, 7, 100), message(4, 1, 5, 0, 9, 20)], [0, 10]);
+  const msg = cat(s, MSG);
+  assert.equal(msg.count, 2);
+  assert.equal(msg.bytes, 120);
+  assert.equal(msg.share, undefined);
+});
+
+test('a state ending before it starts lasts 0 s at its start time, and is counted as clamped (CLOG2.md)', async () => {
+  // Row 0: A[0, 10] encloses a B recorded from 6 back to 2 (|Δt| = 4 must not count).
+  const s = await stats([state(A, 0, 10), state(B, 6, 2)], [0, 10]);
+  assert.equal(s.clampedStates, 1);
+  const b = cat(s, B);
+  assert.equal(b.count, 1);
+  assert.equal(b.inclusive, 0);
+  assert.equal(b.exclusive, 0);
+  assert.equal(b.max, 0);
+  assert.deepEqual(b.longest, { earliest: 6, latest: 6, lineID: 0 });
+  close(cat(s, A).exclusive, 10, 'the enclosing state keeps all its time');
+  // Outside the range by its start time, it is not counted at all.
+  const late = await stats([state(A, 0, 10), state(B, 6, 2)], [0, 4]);
+  assert.equal(late.clampedStates, 0);
+  assert.equal(late.categories.find((c) => c.index === B), undefined);
+  // The sum of the shares stays ≤ 1.
+  const total = s.categories.reduce((t, c) => t + (c.share ?? 0), 0);
+  assert.ok(total <= 1 + 1e-12, `Σ share = ${total}`);
 });
 
 test('watermarked batches give the same result as one batch, and keep little pending', async () => {

@@ -110,11 +110,15 @@ test('statistics view: html/CSP, summary then exact, selection, whole trace, lin
     const csv = recorded.written.get('file:///out/pairs.csv')!;
     assert.equal(csv.split('\r\n')[0], 'from,to,count,bytes');
     assert.equal(csv.trimEnd().split('\r\n').length, ranged.stats.messages.pairs.length + 1);
-    assert.match(recorded.clipboard, /^name\tkind\tcount\tinclusive/);
+    assert.match(recorded.clipboard, /^name\tkind\tcount\tbytes\tinclusive/);
     recorded.saveDialog = Uri.file('/out/all.json');
     h.view.receive({ kind: 'export', format: 'json', table: 'categories' });
     await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(JSON.parse(recorded.written.get('file:///out/all.json')!).range, range);
+    const exported = JSON.parse(recorded.written.get('file:///out/all.json')!);
+    assert.deepEqual(exported.range, range);
+    // The CLI's --json document: share per state, bytes per message category, timelines.
+    assert.deepEqual(Object.keys(exported).sort(), ['categories', 'clampedStates', 'kind', 'messageComms', 'messageSizes', 'messageTags', 'messages', 'range', 'rows', 'timelines']);
+    assert.ok('share' in exported.categories[0] && 'bytes' in exported.categories[0]);
 
     // "Whole trace" drops the selection.
     from = h.view.posted.length;

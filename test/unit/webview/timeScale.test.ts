@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TimeScale, clampWindow, formatDuration, formatTime, niceTicks, panBy, parseTime, unitFor, zoomAt } from '../../../webview/timeline/timeScale';
+import { TimeScale, clampWindow, formatDuration, formatTime, formatTimeField, niceTicks, panBy, parseTime, unitFor, zoomAt } from '../../../webview/timeline/timeScale';
 
 const full = { t0: 0, t1: 10 };
 
@@ -65,4 +65,20 @@ test('typed times with units', () => {
   assert.equal(parseTime('1e-3'), 0.001);
   assert.equal(parseTime('abc'), undefined);
   assert.equal(parseTime('1.5 minutes'), undefined);
+});
+
+test('from/to fields: times in units with sensible precision, read back by parseTime within 1/1000 of the span', () => {
+  // user_states_4's whole trace (issue 13: the fields showed 0.0000523080000221).
+  assert.equal(formatTimeField(0.0000523080000221, 0.49313), '52.31 µs');
+  assert.equal(formatTimeField(0.49318, 0.49313), '493.18 ms');
+  assert.equal(formatTimeField(0.02, 0.09), '20.00 ms');
+  assert.equal(formatTimeField(2.5, 10), '2.50 s');
+  assert.equal(formatTimeField(0, 1), '0 s');
+  assert.equal(formatTimeField(-0.002, 0.01), '-2.00 ms');
+  // Deep zoom: more decimals, never more than needed.
+  assert.equal(formatTimeField(0.2513456789, 1e-6), '251.345679 ms');
+  for (const [t, span] of [[0.0000523080000221, 0.49313], [0.2513456789, 1e-6], [1234.5678, 1e-3], [3e-9, 1e-8]] as const) {
+    const back = parseTime(formatTimeField(t, span));
+    assert.ok(back !== undefined && Math.abs(back - t) <= span / 1e3, `${t} → ${formatTimeField(t, span)} → ${back}`);
+  }
 });
