@@ -25,7 +25,7 @@ export function App() {
   const [picks] = useState(() => new Listeners<Pick | undefined>());
   const categories = useCategoryState(init, controller);
   const searchSeq = useRef(0);
-  const toSearch = (kind: SearchCommand['kind']): void => setSearchCommand({ kind, seq: ++searchSeq.current });
+  const toSearch = (kind: SearchCommand['kind'], text?: string): void => setSearchCommand({ kind, seq: ++searchSeq.current, ...(text !== undefined ? { text } : {}) });
   const refs = {
     root: useRef<HTMLDivElement>(null),
     axis: useRef<HTMLCanvasElement>(null),
@@ -104,6 +104,9 @@ export function App() {
         else if (m.command === 'findNext') toSearch('next');
         else if (m.command === 'findPrevious') toSearch('previous');
         else c.command(m.command);
+        return;
+      case 'searchFor':
+        toSearch('open', m.text);
         return;
       case 'link':
         if (m.revealRow !== undefined) c.revealRow(m.revealRow);

@@ -2,6 +2,8 @@
  * The small API `activate()` returns, used by the e2e tests (and handy for the bench): what each
  * open timeline editor reported last — its view state, its last painted frame and payload.
  */
+import * as vscode from 'vscode';
+import type { SourceLens } from './sourceLens';
 import type { EditorReport, TraceEditorProvider } from './traceEditorProvider';
 import type { DetailsMessage, DrawableRef, ViewState } from '../protocol/webview';
 import type { Alignment } from '../protocol/compare';
@@ -37,6 +39,10 @@ export interface MpeTraceApi {
   compare(): CompareReport | undefined;
   /** Realigns the comparison in force (as the Compare panel's alignment control does). */
   alignCompare(alignment: Alignment): void;
+  /** Sets the selected range of the timeline of `uri` as a Ctrl+drag does (undefined: none). */
+  selectRange(uri: string, range: readonly [number, number] | undefined): void;
+  /** Region → code: the 0-based lines highlighted in the visible editor of `docUri`, after repainting. */
+  regionLines(docUri: string): Promise<number[]>;
 }
 
 function compareReport(compare: CompareController | undefined): CompareReport | undefined {
@@ -56,7 +62,7 @@ function compareReport(compare: CompareController | undefined): CompareReport | 
   };
 }
 
-export function makeTestApi(provider: TraceEditorProvider, compare?: CompareController): MpeTraceApi {
+export function makeTestApi(provider: TraceEditorProvider, compare?: CompareController, lens?: SourceLens): MpeTraceApi {
   const of = (uri: string): EditorReport[] => provider.reports().filter((r) => r.uri === uri || decodeURIComponent(r.uri) === uri);
   return {
     documents: () => [...new Set(provider.reports().map((r) => r.uri))],
@@ -69,6 +75,13 @@ export function makeTestApi(provider: TraceEditorProvider, compare?: CompareCont
     openSource: (uri, siteId, beside = false) => provider.openSource(uri, siteId, beside),
     compare: () => compareReport(compare),
     alignCompare: (alignment) => compare?.align(alignment),
+    selectRange: (uri, range) => {
+      for (const e of provider.editorsOf(vscode.Uri.parse(uri))) e.selectRange(range);
+    },
+    regionLines: async (docUri) => {
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === docUri);
+      return editor && lens ? lens.region.paint(editor) : [];
+    },
     waitForPaint: (uri, timeoutMs = 20000) =>
       new Promise((resolve, reject) => {
         const started = Date.now();

@@ -121,6 +121,18 @@ export class TimelineEditor implements vscode.Disposable {
     if (this.ready) this.post({ kind: 'categoryColours', colours: this.colours.all() });
   }
 
+  /** The range selected in the timeline (Ctrl+drag) changed: side panels and source numbers follow. */
+  selectRange(range: readonly [number, number] | undefined): void {
+    this.range = range;
+    this.onRangeChanged();
+  }
+
+  /** Opens the search with `text` and steps to the next match (source → timeline). */
+  searchFor(text: string): void {
+    this.panel.reveal(undefined, false);
+    this.post({ kind: 'searchFor', text });
+  }
+
   command(command: CommandMessage['command']): void {
     this.post({ kind: 'command', command });
   }
@@ -156,8 +168,7 @@ export class TimelineEditor implements vscode.Disposable {
         void vscode.commands.executeCommand(`mpeTrace.${m.command}`);
         return;
       case 'selectRange':
-        this.range = m.range;
-        this.onRangeChanged();
+        this.selectRange(m.range);
         return;
       case 'search':
         void this.search.handle(m);
@@ -290,6 +301,28 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     const s = e.document.state;
     if (s.phase !== 'ready') return undefined;
     return e.range ? { uri: e.document.uri, file: s.file, range: e.range } : { uri: e.document.uri, file: s.file };
+  }
+
+  /** The open, readable traces, the last-active one first (one entry per document). */
+  openTraces(): { readonly uri: vscode.Uri; readonly file: Slog2File; readonly range?: readonly [number, number] }[] {
+    const out: { uri: vscode.Uri; file: Slog2File; range?: readonly [number, number] }[] = [];
+    const seen = new Set<string>();
+    const ordered = this.lastActive ? [this.lastActive, ...[...this.editors].filter((e) => e !== this.lastActive)] : [...this.editors];
+    for (const e of ordered) {
+      const s = e.document.state;
+      const key = e.document.uri.toString();
+      if (s.phase !== 'ready' || seen.has(key)) continue;
+      seen.add(key);
+      out.push(e.range ? { uri: e.document.uri, file: s.file, range: e.range } : { uri: e.document.uri, file: s.file });
+    }
+    return out;
+  }
+
+  /** Source → timeline: search the timeline of `uri` for `text` (false when it is not open). */
+  searchInTimeline(uri: vscode.Uri, text: string): boolean {
+    const e = this.editorsOf(uri)[0];
+    e?.searchFor(text);
+    return e !== undefined;
   }
 
   /** Links from the statistics panel into the last-active timeline of `uri`. */

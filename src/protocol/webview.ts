@@ -152,8 +152,18 @@ export interface LinkMessage {
   readonly reveal?: SearchHit;
 }
 
+/**
+ * Search the timeline for `text` (e.g. `user_states.c:80`, from "Show in timeline" on a source
+ * line): opens the search box with it and steps to the next match (the same text again: the next one).
+ */
+export interface SearchForMessage {
+  readonly kind: 'searchFor';
+  readonly text: string;
+}
+
 export type HostToWebview =
   | LinkMessage
+  | SearchForMessage
   | SearchResultMessage
   | SearchCountMessage
   | CategoryColoursMessage
