@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { compileQuery, countMatches, findNext, type SearchQuery } from '../../../src/core/search';
+import { compileQuery, countMatches, findNext, type FindResult, type SearchQuery } from '../../../src/core/search';
 import { parseSiteQuery, siteQueryText } from '../../../src/core/search/siteQuery';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import type { Drawable, Primitive } from '../../../src/core/model/types';
@@ -56,7 +56,7 @@ test('searching file:line over a converted SRCLOC trace finds exactly the drawab
     const starts: number[] = [];
     let from: Parameters<typeof findNext>[2] = { time: -Infinity };
     for (;;) {
-      const step = await findNext(file, c.matcher, from, 1, { wrap: false });
+      const step: FindResult = await findNext(file, c.matcher, from, 1, { wrap: false });
       if (!step.match) break;
       starts.push(step.match.earliest);
       from = { drawable: step.match.drawable };
