@@ -2,7 +2,7 @@
 // TimelineController), popups and legend. Each part owns its state; App routes the host's messages
 // for the timeline itself and hands commands to the parts as messages.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { HostToWebview, InitMessage, StatusMessage } from '../src/protocol/webview';
+import type { HostToWebview, InitMessage, SiteMarksMessage, StatusMessage } from '../src/protocol/webview';
 import { TimelineController, type Pick, type ViewSummary } from './timeline/controller';
 import { Legend } from './Legend';
 import { Toolbar } from './Toolbar';
@@ -22,6 +22,7 @@ export function App() {
   const [controller, setController] = useState<TimelineController | undefined>(undefined);
   const [showLegend, setShowLegend] = useState(false);
   const [searchCommand, setSearchCommand] = useState<SearchCommand | undefined>(undefined);
+  const [siteMarks, setSiteMarks] = useState<SiteMarksMessage | undefined>(undefined);
   const [picks] = useState(() => new Listeners<Pick | undefined>());
   const categories = useCategoryState(init, controller);
   const searchSeq = useRef(0);
@@ -105,6 +106,10 @@ export function App() {
         else if (m.command === 'findPrevious') toSearch('previous');
         else c.command(m.command);
         return;
+      case 'siteMarks':
+        setSiteMarks(m);
+        c.setSiteStyle({ dim: m.highlight !== undefined, colours: m.colourings.map((x) => x.rgb) });
+        return;
       case 'searchFor':
         toSearch('open', m.text);
         return;
@@ -175,6 +180,8 @@ export function App() {
           setHidden={categories.setHidden}
           setUnsearchable={categories.setUnsearchable}
           setColour={(cat, rgb) => categories.setColour(cat.name, rgb)}
+          siteColourings={siteMarks?.colourings}
+          removeColourings={() => postToHost({ kind: 'runCommand', command: 'removeTraceColourings' })}
         />
       )}
       </div>

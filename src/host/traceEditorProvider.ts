@@ -69,7 +69,15 @@ export class TimelineEditor implements vscode.Disposable {
       document.onDidChange(() => {
         if (this.ready) this.sendInit();
       }),
+      document.onDidChangeSiteMarks(() => {
+        if (this.ready) this.sendSiteMarks();
+      }),
     );
+  }
+
+  private sendSiteMarks(): void {
+    const m = this.document.siteMarks;
+    this.post({ kind: 'siteMarks', ...(m.highlight !== undefined ? { highlight: m.highlight } : {}), colourings: m.colourings.map((c) => ({ sites: c.sites, rgb: [c.rgb[0], c.rgb[1], c.rgb[2]] })) });
   }
 
   private sendInit(): void {
@@ -80,6 +88,7 @@ export class TimelineEditor implements vscode.Disposable {
       this.post({ kind: 'showView', view: this.pendingView });
       this.pendingView = undefined;
     } else this.post(m);
+    if (m.kind === 'init') this.sendSiteMarks();
   }
 
   get lastPayload(): PayloadInfo | undefined {
@@ -130,6 +139,7 @@ export class TimelineEditor implements vscode.Disposable {
   /** Opens the search with `text` and steps to the next match (source → timeline). */
   searchFor(text: string): void {
     this.panel.reveal(undefined, false);
+    if (this.document.siteMarks.highlight !== text) this.document.setSiteMarks({ ...this.document.siteMarks, highlight: text });
     this.post({ kind: 'searchFor', text });
   }
 
@@ -175,6 +185,7 @@ export class TimelineEditor implements vscode.Disposable {
         return;
       case 'searchClosed':
         this.search.close();
+        if (this.document.siteMarks.highlight !== undefined) this.document.setSiteMarks({ colourings: this.document.siteMarks.colourings });
         return;
       case 'setCategoryColour':
         void this.colours.set(m.name, m.rgb).then(() => this.onColoursChanged());

@@ -161,8 +161,20 @@ export interface SearchForMessage {
   readonly text: string;
 }
 
+/**
+ * The trace's site marks changed (sent after `init` too): windows carry new flag bits
+ * (FLAG_SITE_MATCH, colouring index), so the webview reloads them; `highlight` (a `file:line`
+ * list) greys out what did not come from those sites; `colourings[i]` is colour index i + 1.
+ */
+export interface SiteMarksMessage {
+  readonly kind: 'siteMarks';
+  readonly highlight?: string;
+  readonly colourings: readonly { readonly sites: string; readonly rgb: Rgb }[];
+}
+
 export type HostToWebview =
   | LinkMessage
+  | SiteMarksMessage
   | SearchForMessage
   | SearchResultMessage
   | SearchCountMessage
@@ -274,7 +286,7 @@ export interface LegendStateMessage {
   readonly hidden: readonly number[];
 }
 
-export const TOOLBAR_COMMANDS = ['addBookmark', 'goToBookmark', 'copyViewLink'] as const;
+export const TOOLBAR_COMMANDS = ['addBookmark', 'goToBookmark', 'copyViewLink', 'removeTraceColourings'] as const;
 export type ToolbarCommand = (typeof TOOLBAR_COMMANDS)[number];
 
 /** A toolbar button that runs one of the extension's commands (only these). */

@@ -160,8 +160,9 @@ export function drawData(ctx: Ctx, w: number, h: number, scale: TimeScale, rows:
       flushColumns();
       columnDepth = depth;
     }
-    const cat = st.category[i]!;
-    if (p.hidden.has(cat)) continue;
+    const category = st.category[i]!;
+    if (p.hidden.has(category)) continue;
+    const cat = p.siteKey ? p.siteKey(category, st.flags[i]!) : category;
     drawn++;
     if (x1 - x0 < COLUMN_RUN_MAX_PX) {
       const base = (row - first) * cols;
@@ -310,7 +311,7 @@ function drawArrows(ctx: Ctx, w: number, h: number, x: (o: number) => number, ro
     const shadow = (ar.flags[i]! & FLAG_SHADOW) !== 0;
     const cat = shadow ? PREVIEW_ARROW : ar.category[i]!;
     if (p.hidden.has(cat)) continue;
-    const s = p.line.get(cat) ?? p.foreground;
+    const s = p.line.get(p.siteKey && !shadow ? p.siteKey(cat, ar.flags[i]!) : cat) ?? p.foreground;
     const lw = shadow ? Math.min(10, 1 + Math.floor(Math.log(Math.max(1, ar.count[i]!)) / Math.log(5))) : 1;
     if (s !== style || lw !== width) {
       if (style !== '') flushHeads();
@@ -356,7 +357,7 @@ function drawEvents(ctx: Ctx, w: number, x: (o: number) => number, rows: RowView
     const col = Math.round(xe);
     if (lastCol[row - first] === col) continue;
     lastCol[row - first] = col;
-    const s = p.line.get(ev.category[i]!) ?? p.foreground;
+    const s = p.line.get(p.siteKey ? p.siteKey(ev.category[i]!, ev.flags[i]!) : ev.category[i]!) ?? p.foreground;
     if (s !== style) {
       if (style !== '') ctx.fill();
       ctx.beginPath();
@@ -392,7 +393,7 @@ export function drawOverviewData(ctx: Ctx, w: number, h: number, scale: TimeScal
     const x0 = x(st.start[i]!);
     const x1 = x(st.end[i]!);
     if (p.hidden.has(st.category[i]!)) continue;
-    ctx.fillStyle = p.fill.get(st.category[i]!) ?? p.muted;
+    ctx.fillStyle = p.fill.get(p.siteKey ? p.siteKey(st.category[i]!, st.flags[i]!) : st.category[i]!) ?? p.muted;
     ctx.fillRect(x0, st.row[i]! * rh, Math.max(1, x1 - x0), bandH);
   }
   const sh = c.shadows;

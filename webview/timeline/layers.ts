@@ -12,6 +12,7 @@ import type { TimelineInput } from './input';
 import type { Picking } from './picking';
 import { ROW_HEIGHT_PX, type TimelineView } from './viewState';
 import { DEFAULT_STYLE, readPalette, type CategoryStyle, type Palette } from './theme';
+import { withSiteStyle, type SiteStyle } from './siteStyle';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
 import { drawMarks } from './drawMarks';
 import { tooltipText } from './tooltipText';
@@ -49,6 +50,8 @@ function frameLog(): number[] | undefined {
 
 export class TimelineLayers {
   categoryStyle: CategoryStyle = DEFAULT_STYLE;
+  /** Site marks (shown sites, code colourings); undefined: none. */
+  siteStyle: SiteStyle | undefined;
   private palette: Palette | undefined;
   private overviewCache: HTMLCanvasElement | undefined;
   private overviewDirty = true;
@@ -101,7 +104,7 @@ export class TimelineLayers {
     const { el, view } = this.s;
     const init = view.init;
     if (!init) return;
-    const p = (this.palette ??= readPalette(init.categories, this.categoryStyle));
+    const p = (this.palette ??= withSiteStyle(readPalette(init.categories, this.categoryStyle), this.siteStyle));
     const scale = view.scale();
     const rows = view.rowViewport();
     switch (layer) {

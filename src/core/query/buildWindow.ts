@@ -43,6 +43,8 @@ export interface WindowSpec {
   readonly mapIndex: number;
   readonly lowestDepth: number;
   readonly rowOfLine: ReadonlyMap<number, number>;
+  /** Extra flag bits of a located drawable (FLAG_SITE_MATCH, code colouring), from its source sites. */
+  readonly marks?: (p: Primitive) => number;
 }
 
 /** Upper bound on drawables per payload (a safety net; the level of detail normally keeps it far lower). */
@@ -88,7 +90,7 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
 
   const addPrimitive = (p: Primitive): void => {
     if (!(p.earliest <= t1 && t0 <= p.latest) || p.vertices.length === 0) return;
-    const flags = p.source !== undefined ? FLAG_HAS_SOURCE : 0;
+    const flags = p.source !== undefined ? FLAG_HAS_SOURCE | (spec.marks?.(p) ?? 0) : 0;
     const first = p.vertices[0]!;
     switch (topologyOf(p)) {
       case 'state': {

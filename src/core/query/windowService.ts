@@ -4,6 +4,7 @@
  * (The description of an opened file is `describe.ts`.)
  */
 import type { Slog2File } from '../formats/slog2/slog2File';
+import type { Primitive } from '../model/types';
 import { chooseLowestDepth } from '../formats/slog2/levelOfDetail';
 import type { WindowRequest } from './windowRequest';
 import { encodeWindow, type WireWindow } from './windowColumns';
@@ -39,11 +40,18 @@ export function checkRequest(layouts: readonly RowLayout[], r: WindowRequest): R
   return layout;
 }
 
-export async function buildRequestedWindow(file: Slog2File, layout: RowLayout, r: WindowRequest, depth: number, signal?: AbortSignal): Promise<WireWindow> {
+export async function buildRequestedWindow(
+  file: Slog2File,
+  layout: RowLayout,
+  r: WindowRequest,
+  depth: number,
+  signal?: AbortSignal,
+  marks?: (p: Primitive) => number,
+): Promise<WireWindow> {
   const rowEnd = Math.min(r.rowEnd, layout.labels.length);
   const columns = await buildWindow(
     file,
-    { t0: r.t0, t1: r.t1, rowStart: r.rowStart, rowEnd, mapIndex: r.mapIndex, lowestDepth: depth, rowOfLine: layout.rowOfLine },
+    { t0: r.t0, t1: r.t1, rowStart: r.rowStart, rowEnd, mapIndex: r.mapIndex, lowestDepth: depth, rowOfLine: layout.rowOfLine, ...(marks ? { marks } : {}) },
     signal,
   );
   return encodeWindow(columns);
