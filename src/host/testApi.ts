@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { SourceLens } from './sourceLens';
+import type { SiteMarks } from '../core/search/siteMarks';
 import type { EditorReport, TraceEditorProvider } from './traceEditorProvider';
 import type { DetailsMessage, DrawableRef, ViewState } from '../protocol/webview';
 import type { Alignment } from '../protocol/compare';
@@ -43,6 +44,8 @@ export interface MpeTraceApi {
   selectRange(uri: string, range: readonly [number, number] | undefined): void;
   /** Region → code: the 0-based lines highlighted in the visible editor of `docUri`, after repainting. */
   regionLines(docUri: string): Promise<number[]>;
+  /** The site marks (shown sites, code colourings) of the open trace `uri`. */
+  siteMarks(uri: string): SiteMarks | undefined;
 }
 
 function compareReport(compare: CompareController | undefined): CompareReport | undefined {
@@ -78,6 +81,7 @@ export function makeTestApi(provider: TraceEditorProvider, compare?: CompareCont
     selectRange: (uri, range) => {
       for (const e of provider.editorsOf(vscode.Uri.parse(uri))) e.selectRange(range);
     },
+    siteMarks: (uri) => provider.documentOf(vscode.Uri.parse(uri))?.siteMarks,
     regionLines: async (docUri) => {
       const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === docUri);
       return editor && lens ? lens.region.paint(editor) : [];

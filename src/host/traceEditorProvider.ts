@@ -4,6 +4,7 @@
  * its webview through getState/setState) and its own WindowServer. No retainContextWhenHidden:
  * a hidden webview is torn down and restores itself from its persisted state.
  */
+import { loadColourings } from './sourceLens/colourings';
 import * as vscode from 'vscode';
 import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type ViewState } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
@@ -276,6 +277,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     );
     this.editors.add(editor);
     this.editorCreated.fire(editor);
+    void loadColourings(document, this.log);
     const pending = this.pendingViews.get(document.uri.toString());
     if (pending) {
       this.pendingViews.delete(document.uri.toString());
@@ -327,6 +329,11 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       out.push(e.range ? { uri: e.document.uri, file: s.file, range: e.range } : { uri: e.document.uri, file: s.file });
     }
     return out;
+  }
+
+  /** The open document of `uri` (for commands that change its site marks). */
+  documentOf(uri: vscode.Uri): TraceDocument | undefined {
+    return this.editorsOf(uri)[0]?.document;
   }
 
   /** Source → timeline: search the timeline of `uri` for `text` (false when it is not open). */

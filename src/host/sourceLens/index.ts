@@ -43,6 +43,7 @@ export function registerSourceLens(context: vscode.ExtensionContext, traceEditor
     heatMap,
     traces: () => traceEditors.openTraces(),
     searchInTimeline: (uri, text) => traceEditors.searchInTimeline(uri, text),
+    documentOf: (uri) => traceEditors.documentOf(uri),
   });
   return { numbers, heatMap, region };
 }

@@ -9,6 +9,8 @@ import { formatSeconds } from '../../core/stats/siteText';
 import { NEXT_SITE_COMMAND, SHOW_SITES_COMMAND, type SiteCommandArgs } from './lensProviders';
 import type { SiteHeatMap } from './heatMap';
 import type { FollowableTrace, SiteNumbers } from './siteNumbers';
+import type { TraceDocument } from '../traceDocument';
+import { addColouring, removeColourings } from './colourings';
 
 export interface SiteCommandHost {
   readonly numbers: SiteNumbers;
@@ -16,11 +18,19 @@ export interface SiteCommandHost {
   readonly traces: () => readonly FollowableTrace[];
   /** Opens the timeline of `trace` and runs a search for `text` (again: the next match). */
   readonly searchInTimeline: (trace: vscode.Uri, text: string) => boolean;
+  /** The open trace document of `uri` (code colourings). */
+  readonly documentOf: (trace: vscode.Uri) => TraceDocument | undefined;
 }
 
 export const CHOOSE_TRACE_COMMAND = 'mpeTrace.chooseSourceTrace';
 export const TOGGLE_HEAT_MAP_COMMAND = 'mpeTrace.toggleSourceHeatMap';
 export const REGION_SITES_COMMAND = 'mpeTrace.showRegionSites';
+export const COLOUR_IN_TRACE_COMMAND = 'mpeTrace.colourInTrace';
+export const REMOVE_COLOURINGS_COMMAND = 'mpeTrace.removeTraceColourings';
+
+function isRgb(x: unknown): x is readonly [number, number, number] {
+  return Array.isArray(x) && x.length === 3 && x.every((v) => Number.isInteger(v) && v >= 0 && v <= 255);
+}
 
 function isArgs(x: unknown): x is SiteCommandArgs {
   const a = x as SiteCommandArgs | undefined;
@@ -71,6 +81,26 @@ export function registerSiteCommands(context: vscode.ExtensionContext, host: Sit
     host.numbers.onDidChange(update),
     vscode.commands.registerCommand(SHOW_SITES_COMMAND, (arg: unknown) => showSites(host, arg)),
     vscode.commands.registerCommand(NEXT_SITE_COMMAND, (arg: unknown) => showSites(host, arg)),
+    vscode.commands.registerCommand(COLOUR_IN_TRACE_COMMAND, async (arg: unknown) => {
+      const args = await siteArgs(host, arg);
+      const doc = args !== undefined ? host.documentOf(vscode.Uri.parse(args.trace)) : undefined;
+      if (args === undefined || doc === undefined) {
+        void vscode.window.showInformationMessage('Open a trace in the timeline first: "Colour in Trace" colours its drawables from the selected source lines.');
+        return false;
+      }
+      if (args.sites.length === 0) {
+        void vscode.window.showInformationMessage('No recorded source location of the trace on the selected lines.');
+        return false;
+      }
+      const rgb = (arg as { rgb?: unknown } | undefined)?.rgb;
+      return addColouring(doc, args.sites, isRgb(rgb) ? rgb : undefined);
+    }),
+    vscode.commands.registerCommand(REMOVE_COLOURINGS_COMMAND, async (arg: unknown) => {
+      const a = arg as { trace?: unknown; all?: unknown } | undefined;
+      const uri = typeof a?.trace === 'string' ? vscode.Uri.parse(a.trace) : host.numbers.followed()?.uri;
+      const doc = uri !== undefined ? host.documentOf(uri) : undefined;
+      if (doc !== undefined) await removeColourings(doc, a?.all === true);
+    }),
     vscode.commands.registerCommand(TOGGLE_HEAT_MAP_COMMAND, () => {
       const on = host.heatMap.toggle();
       update();
