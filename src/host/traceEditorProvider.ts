@@ -4,6 +4,7 @@
  * its webview through getState/setState) and its own WindowServer. No retainContextWhenHidden:
  * a hidden webview is torn down and restores itself from its persisted state.
  */
+import { parseSiteQuery } from '../core/search/siteQuery';
 import { loadColourings } from './sourceLens/colourings';
 import * as vscode from 'vscode';
 import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type ViewState } from '../protocol/webview';
@@ -181,9 +182,15 @@ export class TimelineEditor implements vscode.Disposable {
       case 'selectRange':
         this.selectRange(m.range);
         return;
-      case 'search':
+      case 'search': {
+        // A `file:line` search also greys out what did not come from those sites (until it closes).
+        const sites = m.query.mode !== 'regex' && parseSiteQuery(m.query.text) !== undefined ? m.query.text : undefined;
+        if (sites !== this.document.siteMarks.highlight) {
+          this.document.setSiteMarks({ colourings: this.document.siteMarks.colourings, ...(sites !== undefined ? { highlight: sites } : {}) });
+        }
         void this.search.handle(m);
         return;
+      }
       case 'searchClosed':
         this.search.close();
         if (this.document.siteMarks.highlight !== undefined) this.document.setSiteMarks({ colourings: this.document.siteMarks.colourings });

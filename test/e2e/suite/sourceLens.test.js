@@ -97,4 +97,37 @@ suite('source ↔ trace (CodeLens, region → code)', () => {
     assert.ok(ranged.some((l) => l.range.start.line === 79 && l.command.title.startsWith('$(pulse) 1×')), ranged.map((l) => l.command.title).join(' | '));
     api.selectRange(trace.toString(), undefined);
   });
+
+  test('Colour in Trace: stored in the sidecar, back after closing and reopening the trace', async function () {
+    this.timeout(120000);
+    const fs = require('fs');
+    const trace = traceUri('user_states_4.clog2');
+    const sidecar = trace.fsPath + '.mpetrace.json';
+    const existed = fs.existsSync(sidecar);
+    await vscode.commands.executeCommand('vscode.openWith', trace, viewType);
+    await api.waitForPaint(trace.toString(), 40000);
+    const site = cliSites(trace.fsPath).find((s) => s.line === 80);
+    const rgb = [230, 25, 75];
+    try {
+      const done = await vscode.commands.executeCommand('mpeTrace.colourInTrace', { trace: trace.toString(), sites: [{ file: site.file, line: 80 }], rgb });
+      assert.equal(done, true);
+      const want = [{ sites: `${site.file}:80`, rgb }];
+      assert.deepEqual(JSON.parse(JSON.stringify(api.siteMarks(trace.toString()).colourings)), want);
+      const stored = JSON.parse(fs.readFileSync(sidecar, 'utf8'));
+      assert.deepEqual(stored.colourings, want, 'in the sidecar');
+      await closeAll();
+      await vscode.commands.executeCommand('vscode.openWith', trace, viewType);
+      await api.waitForPaint(trace.toString(), 40000);
+      let marks;
+      for (let i = 0; i < 80; i++) {
+        marks = api.siteMarks(trace.toString());
+        if (marks && marks.colourings.length > 0) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      assert.deepEqual(JSON.parse(JSON.stringify(marks.colourings)), want, 'read back after reopening');
+    } finally {
+      await vscode.commands.executeCommand('mpeTrace.removeTraceColourings', { trace: trace.toString(), all: true });
+      if (!existed) fs.rmSync(sidecar, { force: true });
+    }
+  });
 });
