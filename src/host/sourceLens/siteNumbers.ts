@@ -48,7 +48,7 @@ export class SiteNumbers implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   /** A trace chosen in the status bar (its URI); undefined = follow the last-active trace editor. */
   private pinned: string | undefined;
-  private cached: { key: string; sites: Promise<TraceSites | undefined> } | undefined;
+  private cached: { key: string; sites: Promise<TraceSites | undefined>; abort: AbortController } | undefined;
   /** Recorded file name → local file URI (string), per followed trace file. */
   private localFiles = new Map<string, Promise<string | undefined>>();
   private localFilesOf: string | undefined;
@@ -95,15 +95,18 @@ export class SiteNumbers implements vscode.Disposable {
     const key = `${path}\u0000${range[0]}\u0000${range[1]}`;
     if (this.cached?.key === key) return this.cached.sites;
     if (this.localFilesOf !== path) this.resetFiles(path);
-    const sites = this.options.analysis.sites(path, range).then(
+    // A newer range (e.g. while the selection is dragged) replaces the request in flight.
+    this.cached?.abort.abort();
+    const abort = new AbortController();
+    const sites = this.options.analysis.sites(path, range, { signal: abort.signal }).then(
       (profile) => ({ trace, index: new SiteIndex(profile), range }),
       (e: unknown) => {
-        this.options.log?.warn(`source numbers of ${trace.uri.path}: ${e instanceof Error ? e.message : String(e)}`);
+        if (!abort.signal.aborted) this.options.log?.warn(`source numbers of ${trace.uri.path}: ${e instanceof Error ? e.message : String(e)}`);
         if (this.cached?.key === key) this.cached = undefined;
         return undefined;
       },
     );
-    this.cached = { key, sites };
+    this.cached = { key, sites, abort };
     return sites;
   }
 
@@ -143,6 +146,7 @@ export class SiteNumbers implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.cached?.abort.abort();
     for (const d of this.disposables) d.dispose();
   }
 }
