@@ -9,6 +9,7 @@ import { registerStatsView } from './host/statsView';
 import { registerSourceLens } from './host/sourceLens';
 import { Bookmarks, registerBookmarkCommands } from './host/bookmarkCommands';
 import { AnalysisClient } from './worker/analysisClient';
+import { registerTraceAnalysis } from './host/traceAnalysisCommands';
 import { CompareController } from './host/compare/compareController';
 import { CompareViewProvider } from './host/compare/compareView';
 
@@ -18,7 +19,9 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   // Statistics and search over files on disk run in a worker thread, off this event loop.
   const analysis = new AnalysisClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'analysis.js').fsPath);
   context.subscriptions.push({ dispose: () => analysis.dispose() });
-  const traceEditors = TraceEditorProvider.register(context, log, analysis);
+  const traceAnalysis = registerTraceAnalysis(context, analysis, log);
+  const traceEditors = TraceEditorProvider.register(context, log, analysis, (file, details, rowOfLine) => traceAnalysis.annotate(file, details, rowOfLine));
+  traceAnalysis.follow(traceEditors);
   registerTimelineCommands(context, traceEditors);
   registerBookmarkCommands(context, traceEditors, new Bookmarks(log));
   registerViewLinkHandler(context, (uri, view) => traceEditors.openAt(uri, view));
@@ -41,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   const compare = new CompareController(traceEditors, analysis, log);
   compare.register(context);
   CompareViewProvider.register(context, compare, traceEditors.sourceLinks);
-  return makeTestApi(traceEditors, compare, lens);
+  return makeTestApi(traceEditors, traceAnalysis.analysis, compare, lens);
 }
 
 export function deactivate(): void {}

@@ -44,8 +44,10 @@ await esbuild.build({
 const built = tests.map((t) => path.join(outdir, path.relative(path.join(root, 'test'), t)).replace(/\.ts$/, '.js'));
 // A TAP copy of the results (to a file) gives the counts for the closing total line.
 const tapFile = path.join(root, 'out', `unit-tests-${process.pid}.tap`);
+// --test-timeout: a hang guard only (a test that never ends fails instead of stalling the run), far above
+// what any test needs on a loaded machine; tests assert no durations (speed figures: npm run bench).
 const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, '--test-concurrency=2', ...built], {
+  '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, '--test-concurrency=2', '--test-timeout=600000', ...built], {
   stdio: 'inherit',
   cwd: root,
   env: { ...process.env, MPE_TRACE_ROOT: root },

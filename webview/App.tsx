@@ -11,9 +11,11 @@ import { SearchPanel, type SearchCommand } from './SearchPanel';
 import { useCategoryState } from './categoryStyle';
 import { Listeners } from './listeners';
 import { onHostMessage, postToHost, saveView, savedView } from './host';
+import { TimeslicePanel } from './Timeslice';
+import type { Timeslice } from './timeline/controller';
 
 const TIMELINE_LABEL =
-  'Trace timeline. W/S zoom, A/D pan, Home whole trace, Z undo zoom. Click selects (Ctrl/Cmd+click: go to source), Esc clears, F frames, period/comma next/previous on the row, Alt+Up/Down neighbouring row, E other end of an arrow, Ctrl/Cmd+drag selects a range';
+  'Trace timeline. W/S zoom, A/D pan, Shift+W/S row height (Ctrl/Cmd+wheel), H hides the row under the pointer, Shift+H shows all rows, drag a row label (or [ and ]) to move it, T timeslice, Home whole trace, Z undo zoom. Click selects (Ctrl/Cmd+click: go to source), Esc clears, F frames, period/comma next/previous on the row, Alt+Up/Down neighbouring row, E other end of an arrow, Ctrl/Cmd+drag selects a range';
 
 export function App() {
   const [init, setInit] = useState<InitMessage | undefined>(undefined);
@@ -21,6 +23,8 @@ export function App() {
   const [summary, setSummary] = useState<ViewSummary | undefined>(undefined);
   const [controller, setController] = useState<TimelineController | undefined>(undefined);
   const [showLegend, setShowLegend] = useState(false);
+  const [showSlice, setShowSlice] = useState(false);
+  const [slice, setSlice] = useState<Timeslice | undefined>(undefined);
   const [searchCommand, setSearchCommand] = useState<SearchCommand | undefined>(undefined);
   const [siteMarks, setSiteMarks] = useState<SiteMarksMessage | undefined>(undefined);
   const [picks] = useState(() => new Listeners<Pick | undefined>());
@@ -63,6 +67,7 @@ export function App() {
       savedView(),
       setSummary,
       (pick) => picks.emit(pick),
+      () => setShowSlice((v) => !v),
     );
     setController(c);
     const off = onHostMessage((m: HostToWebview) => routeToTimeline(m, c));
@@ -82,6 +87,10 @@ export function App() {
       c.dispose();
     };
   }, []);
+
+  useEffect(() => {
+    controller?.setTimesliceListener(showSlice ? (s) => s && setSlice(s) : undefined);
+  }, [controller, showSlice]);
 
   /** The host's messages for the timeline and the app (the parts listen for their own). */
   function routeToTimeline(m: HostToWebview, c: TimelineController): void {
@@ -119,6 +128,8 @@ export function App() {
         return;
       case 'showView':
         return c.showView(m.view, m.sync === true);
+      case 'analysisOverlay':
+        return c.setAnalysisOverlay(m);
     }
   }
 
@@ -130,7 +141,7 @@ export function App() {
   };
   return (
     <div class="app">
-      <Toolbar init={init} summary={summary} controller={controller} legend={showLegend} toggleLegend={() => setShowLegend((v) => !v)} openSearch={() => toSearch('open')} />
+      <Toolbar init={init} summary={summary} controller={controller} legend={showLegend} toggleLegend={() => setShowLegend((v) => !v)} openSearch={() => toSearch('open')} timeslice={showSlice} toggleTimeslice={() => setShowSlice((v) => !v)} />
       <SearchPanel
         init={init}
         controller={controller}
@@ -171,6 +182,17 @@ export function App() {
           <div ref={refs.vspacer} class="vspacer" />
         </div>
       </div>
+      {showSlice && init && (
+        <TimeslicePanel
+          slice={slice}
+          categories={init.categories}
+          rowLabel={(row) => init.yMaps[mapIndex]?.rows[row] ?? String(row)}
+          close={() => {
+            setShowSlice(false);
+            refs.root.current?.focus();
+          }}
+        />
+      )}
       {showLegend && init && (
         <Legend
           categories={init.categories}

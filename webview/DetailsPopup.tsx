@@ -1,6 +1,6 @@
 // The click popups: full details of a drawable (from the host) or of a shadow (from the payload).
 // One unpinned popup follows the clicks; pinned ones stay and mark their times on the timeline.
-import type { CategoryInfo, DrawableDetails, SiteRef } from '../src/protocol/webview';
+import type { CategoryInfo, DrawableDetails, SearchHit, SiteRef } from '../src/protocol/webview';
 import type { Pick } from './timeline/controller';
 import { formatDuration } from './timeline/timeScale';
 
@@ -46,6 +46,8 @@ export function DetailsPopup(props: {
   onPin: () => void;
   onClose: () => void;
   openSource: (site: SiteRef, beside: boolean) => void;
+  /** Frames a drawable (the rank a waiting state waited for). */
+  goTo?: (hit: SearchHit) => void;
   width: number;
   height: number;
 }) {
@@ -98,6 +100,17 @@ export function DetailsPopup(props: {
         </div>
       )}
       {details && details.info !== '' && <pre class="details-info">{details.info}</pre>}
+      {details?.waiting && (
+        <div class="details-waiting" data-testid="details-waiting">
+          <span>{details.waiting.text}</span>
+          {props.goTo && (
+            <>
+              {' — '}
+              <button type="button" class="link" onClick={() => props.goTo?.(details.waiting!.goTo)}>{details.waiting.goToLabel}</button>
+            </>
+          )}
+        </div>
+      )}
       {pick.shadow && (
         <table class="details-shares">
           <thead>

@@ -64,6 +64,7 @@ export function Popups(props: {
           width={props.width}
           height={props.height}
           openSource={openSource}
+          goTo={(hit) => c?.showHit(hit)}
           onPin={() => setPopups((ps) => ps.map((q) => (q.key === p.key ? { ...q, pinned: !q.pinned } : q)))}
           onClose={() => {
             setPopups((ps) => ps.filter((q) => q.key !== p.key));

@@ -6,6 +6,8 @@ import type { TimelineController, ViewSummary } from './timeline/controller';
 import { ZOOM_STEP } from './timeline/input';
 import { formatDuration, formatTimeField, parseTime } from './timeline/timeScale';
 import { postToHost } from './host';
+import { RowControls } from './RowControls';
+import type { ArrowMode } from './timeline/drawArrows';
 
 export function Toolbar(props: {
   init: InitMessage | undefined;
@@ -14,6 +16,8 @@ export function Toolbar(props: {
   legend: boolean;
   toggleLegend: () => void;
   openSearch: () => void;
+  timeslice: boolean;
+  toggleTimeslice: () => void;
 }) {
   const { init, summary, controller: c } = props;
   const [from, setFrom] = useState('');
@@ -60,6 +64,16 @@ export function Toolbar(props: {
           ))}
         </select>
       </label>
+      <RowControls rows={summary?.rows} api={c} />
+      <label title="Arrows: lines while they can be told apart, else message density per row block and time bin (auto)">
+        arrows{' '}
+        <select aria-label="Arrows" disabled={disabled} value={summary?.arrowMode ?? 'auto'} onChange={(e) => c?.setArrowMode((e.target as HTMLSelectElement).value as ArrowMode)}>
+          <option value="auto">auto</option>
+          <option value="lines">lines</option>
+          <option value="density">density</option>
+          <option value="off">off</option>
+        </select>
+      </label>
       <span class="lod" title="Tree depth read: 0 = every drawable, higher = summarised (shadows)">
         {summary?.lowestDepth !== undefined ? (summary.lowestDepth === 0 ? 'exact' : `summary level ${summary.lowestDepth}`) : ''}
         {summary?.loading ? ' · loading…' : ''}
@@ -76,8 +90,12 @@ export function Toolbar(props: {
       <button type="button" class="search-toggle" disabled={disabled} title="Search (Ctrl/Cmd+F)" onClick={props.openSearch}>
         Search
       </button>
+      <WaitToggles controller={c} disabled={disabled} />
       <button type="button" class="legend-toggle" disabled={disabled} aria-pressed={props.legend} title="Legend: categories, colours, visible / searchable" onClick={props.toggleLegend}>
         Legend
+      </button>
+      <button type="button" class="timeslice-toggle" disabled={disabled} aria-pressed={props.timeslice} title="Timeslice: what every row is doing at the cursor's time (T)" onClick={props.toggleTimeslice}>
+        Timeslice
       </button>
       {summary?.range && (
         <span class="range" title="Selected range (Ctrl/Cmd+drag in the timeline; the Statistics view shows it)">
@@ -93,5 +111,22 @@ export function Toolbar(props: {
         </span>
       )}
     </form>
+  );
+}
+
+/** Toggles of the wait-state overlay: hatched waiting time, critical path. */
+function WaitToggles(props: { controller: TimelineController | undefined; disabled: boolean }) {
+  const [waits, setWaits] = useState(true);
+  const [path, setPath] = useState(false);
+  const c = props.controller;
+  return (
+    <>
+      <button type="button" class="waits-toggle" disabled={props.disabled} aria-pressed={waits} title="Hatch the time states spend waiting for another rank (wait-state analysis)" onClick={() => c && setWaits(c.toggleAnalysis('waits'))}>
+        Waits
+      </button>
+      <button type="button" class="path-toggle" disabled={props.disabled} aria-pressed={path} title="Highlight the critical path (what determined the run's length)" onClick={() => c && setPath(c.toggleAnalysis('path'))}>
+        Critical path
+      </button>
+    </>
   );
 }

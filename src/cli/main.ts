@@ -4,6 +4,7 @@
  * Errors: exit code 2 and one line on stderr (`file:offset: what`), never a stack trace.
  */
 import { isFormatError } from '../core/bytes/formatError';
+import { TargetExistsError } from '../io/atomicWrite';
 import { UsageError } from './args';
 import { COMMANDS } from './registry';
 // Subcommand registrations: one import per command in commands/index.ts.
@@ -42,8 +43,10 @@ export async function main(argv: string[]): Promise<number> {
 export function describeError(e: unknown): string {
   if (isFormatError(e)) return e.message;
   if (e instanceof UsageError) return `mpe-trace: ${e.message}`;
+  if (e instanceof TargetExistsError) return `${e.path}: already exists (use --force to overwrite it)`;
   const err = e as NodeJS.ErrnoException;
   if (err && typeof err.code === 'string' && typeof err.path === 'string') {
+    if (err.message.startsWith(`${err.path}: `)) return err.message;
     return `${err.path}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EEXIST' ? 'already exists' : err.message}`;
   }
   return `mpe-trace: ${err instanceof Error ? err.message : String(e)}`;

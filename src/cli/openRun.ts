@@ -48,7 +48,7 @@ export async function openRun(path: string): Promise<OpenedRun> {
     path,
     meta: () => ({
       categories: trace.categories,
-      lineIDMaps: trace.lineIDMaps ?? [],
+      lineIDMaps: trace.lineIDMaps,
     }),
     timeRange: undefined,
     drawables: (t0, t1) => trace.drawables(t0, t1),

@@ -10,12 +10,16 @@ import { FormatError } from '../core/bytes/formatError';
 import { slog2TraceInfo } from '../core/info/slog2Info';
 import type { TraceInfo } from '../core/info/traceInfo';
 import type { Category, Drawable, LineIDMap } from '../core/model/types';
+import type { ConversionSummary } from '../core/formats/convert/result';
 import { looksLikeSlog2 } from '../core/formats/slog2/header';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
-import { gunzipToMemory, hasGzipMagic } from '../io/gzip';
+import { gunzipSlog2ToMemory, gunzipToMemory, hasGzipMagic } from '../io/gzip';
 import { openTraceInput } from '../io/traceInput';
-import { openClogTrace } from './openClogTrace';
+import { conversionTrace, openClogTrace } from './openClogTrace';
+import { looksLikeSlog1 } from '../core/formats/slog1/header';
+import { convertSlog1 } from '../core/formats/slog1/convertSlog1';
+import { Slog1File } from '../core/formats/slog1/slog1File';
 
 export type TraceFormat = TraceInfo['format'];
 
@@ -23,11 +27,17 @@ export type TraceFormat = TraceInfo['format'];
 export interface OpenedTrace {
   readonly format: TraceFormat;
   readonly categories: ReadonlyMap<number, Category>;
-  /** Timeline maps (row labels); a stream's are complete once its drawables have been read. */
-  readonly lineIDMaps?: readonly LineIDMap[];
   info(): Promise<TraceInfo>;
   /** Real drawables intersecting [t0, t1] (closed), in increasing start time. */
   drawables(t0: number, t1: number): AsyncIterable<Drawable>;
+  /** The same stream in batches (SLOG-2: one per leaf). */
+  drawableBatches(t0: number, t1: number): AsyncIterable<readonly Drawable[]>;
+  /** The Y-axis maps (CLOG inputs: known once the drawables have been read). */
+  readonly lineIDMaps: readonly LineIDMap[];
+  /** SLOG-2: the time range from the header (no pass over the file). */
+  readonly timeRange?: readonly [number, number];
+  /** CLOG inputs: the conversion's summary, once the drawables have been read. */
+  readonly conversion?: ConversionSummary;
   /** Non-fatal problems found while reading. */
   readonly warnings: readonly string[];
   close(): Promise<void>;
@@ -57,8 +67,10 @@ export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
     format: 'slog2',
     categories: file.categories,
     lineIDMaps: file.lineIDMaps,
+    timeRange: file.timeRange,
     info: () => slog2TraceInfo(file),
     drawables: (t0, t1) => file.drawablesInTimeOrder(t0, t1),
+    drawableBatches: (t0, t1) => file.drawableBatchesInTimeOrder(t0, t1),
     warnings: file.warnings,
     close: () => file.close(),
   };
@@ -66,28 +78,69 @@ export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
 
 registerTraceOpener('slog2', looksLikeSlog2, openSlog2Trace);
 
+/** SLOG-1 (positional reads): read through its conversion to drawables, like the CLOG formats. */
+export async function openSlog1Trace(source: ByteSource): Promise<OpenedTrace> {
+  const file = await Slog1File.open(source);
+  return conversionTrace('slog1', async () => convertSlog1(file, { name: source.name }), () => file.close());
+}
+
+registerTraceOpener('slog1', looksLikeSlog1, openSlog1Trace);
+
 /** Decompressed gzip input is held in memory; refuse beyond this. */
 const MAX_GUNZIPPED_BYTES = 2 ** 31;
 
-/** A ByteSource for the path: the file itself, or its decompressed content when it is gzip'd. */
-export async function openByteSource(path: string): Promise<ByteSource> {
+/**
+ * A random-access ByteSource for an SLOG-2 path: the file itself, or its decompressed content when
+ * gzip'd (sniffed first, inflated only up to the header's extent). undefined when it is not SLOG-2.
+ */
+export async function openSlog2ByteSource(path: string): Promise<ByteSource | undefined> {
   const file = await FileSource.open(path);
+  let keep = false;
   try {
-    if (!(await hasGzipMagic(file))) return file;
-    const memory = await gunzipToMemory(file, MAX_GUNZIPPED_BYTES);
+    if (!(await hasGzipMagic(file))) {
+      keep = looksLikeSlog2(await file.read(0, Math.min(8, file.size)));
+      return keep ? file : undefined;
+    }
+    return await gunzipSlog2ToMemory(file, MAX_GUNZIPPED_BYTES);
+  } finally {
+    if (!keep) await file.close();
+  }
+}
+
+/**
+ * A random-access ByteSource for a positional format (SLOG-2, SLOG-1): the file itself, or its
+ * decompressed content when gzip'd. The format is sniffed from the first decompressed bytes before
+ * anything more is unpacked; SLOG-2 is inflated only up to its header's extent.
+ */
+export async function openByteSource(path: string): Promise<ByteSource> {
+  const input = await openTraceInput(path);
+  const { format, gzip } = input;
+  await input.file.close();
+  if (format === 'slog2') {
+    const source = await openSlog2ByteSource(path);
+    if (source === undefined) throw new FormatError(path, 0, 'not an SLOG-2 file');
+    return source;
+  }
+  // Other formats: the plain file (callers check what they need and say so); gzip'd content is
+  // unpacked only for SLOG-1.
+  if (gzip && format !== 'slog1') throw new FormatError(path, 0, `not an SLOG-2 or SLOG-1 file (expected ${OPENERS.map((o) => o.format).join(', ')})`);
+  const file = await FileSource.open(path);
+  if (!gzip) return file;
+  try {
+    return await gunzipToMemory(file, MAX_GUNZIPPED_BYTES);
+  } finally {
     await file.close();
-    return memory;
-  } catch (e) {
-    await file.close();
-    throw e;
   }
 }
 
 export async function openTrace(path: string): Promise<OpenedTrace> {
   // CLOG2 / CLOG are read as a stream (gzip decompressed on the fly), everything else by position.
+  // The format is sniffed from the first decompressed bytes: nothing more is unpacked for an
+  // unrecognised file (a gzip bomb of zeros is refused at once).
   const input = await openTraceInput(path);
-  if (input.format === 'clog2' || input.format === 'clog') return openClogTrace(input);
+  if (input.format === 'clog2' || input.format === 'clog' || input.format === 'alog') return openClogTrace(input);
   await input.file.close();
+  if (input.format === undefined) throw new FormatError(path, 0, `unrecognised trace format (expected ${OPENERS.map((o) => o.format).join(', ')})`);
   const source = await openByteSource(path);
   try {
     const head = await source.read(0, Math.min(64, source.size));

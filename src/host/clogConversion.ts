@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { removeStaleTempFiles } from '../io/tempFiles';
 
 export class ConversionUnavailableError extends Error {}
 
@@ -61,8 +62,12 @@ export async function cachedSlog2For(
   return target;
 }
 
-/** Deletes the least recently used cached conversions until the cache fits (never `keep`). */
+/**
+ * Deletes the least recently used cached conversions until the cache fits (never `keep`), and the
+ * temporary files of conversions whose process was killed (never those of a live process).
+ */
 export async function trimCache(dir: string, limitBytes: number, keep: string): Promise<void> {
+  await removeStaleTempFiles(dir);
   const entries: { file: string; size: number; used: number }[] = [];
   for (const name of await fs.readdir(dir)) {
     if (!name.endsWith('.slog2')) continue;

@@ -1,18 +1,18 @@
 /**
  * "MPE Trace: Convert to SLOG-2" (command palette and explorer context menu on *.clog2, *.clog and
- * their .gz): converts in a worker thread (src/worker) with a cancellable progress notification,
+ * their .gz, *.alog, *.slog): converts in a worker thread (src/worker) with a cancellable progress notification,
  * asks before overwriting an existing .slog2, and offers to open the result.
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { existsSync } from 'node:fs';
 import type { ConvertResult } from '../protocol/worker';
 import { ConversionFailed, startConversion, type ConversionRequest } from '../worker/client';
-import { defaultOutputPath } from '../worker/convertJob';
+import { defaultOutputPath } from '../convert/convertJob';
+import { checkOutputFor } from '../io/outputGuard';
 
 export const CONVERT_COMMAND = 'mpeTrace.convertToSlog2';
 const TIMELINE_VIEW_TYPE = 'mpeTrace.timeline';
-const CLOG_NAME = /\.(clog2|clog)(\.gz)?$/i;
+const CLOG_NAME = /\.(clog2|clog)(\.gz)?$|\.(alog|slog)$/i;
 
 export function registerConvertCommand(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
@@ -54,7 +54,7 @@ async function pickInputs(): Promise<vscode.Uri[] | undefined> {
   return vscode.window.showOpenDialog({
     canSelectMany: true,
     openLabel: 'Convert to SLOG-2',
-    filters: { 'CLOG2 / CLOG traces': ['clog2', 'clog', 'gz'] },
+    filters: { 'CLOG2 / CLOG / ALOG / SLOG-1 traces': ['clog2', 'clog', 'alog', 'slog', 'gz'] },
   });
 }
 
@@ -109,18 +109,29 @@ async function convertOne(context: vscode.ExtensionContext, input: vscode.Uri): 
 /** The output path and whether it may replace an existing file (the user confirmed). */
 async function chooseOutput(input: string): Promise<{ path: string; overwrite: boolean } | undefined> {
   const output = defaultOutputPath(input);
-  if (!existsSync(output)) return { path: output, overwrite: false };
-  const choice = await vscode.window.showWarningMessage(`${path.basename(output)} already exists. Replace it?`, { modal: true }, 'Replace', 'Save As…');
+  // Identity, not path text: the default name may be a link to the input, or a FIFO (src/io/outputGuard.ts).
+  const check = await guardOutput(input, output);
+  if (check === undefined) return undefined;
+  if (!check.exists) return { path: output, overwrite: false };
+  const what = check.symlinkNote !== undefined ? `${path.basename(output)} is a symbolic link; replacing it replaces the link, not the file it points to.` : `${path.basename(output)} already exists.`;
+  const choice = await vscode.window.showWarningMessage(`${what} Replace it?`, { modal: true }, 'Replace', 'Save As…');
   if (choice === 'Replace') return { path: output, overwrite: true };
   if (choice !== 'Save As…') return undefined;
   const picked = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(output), filters: { 'SLOG-2': ['slog2'] }, saveLabel: 'Convert' });
   if (picked === undefined) return undefined;
-  if (picked.fsPath === input) {
-    void vscode.window.showErrorMessage('The output cannot replace the input trace.');
-    return undefined;
-  }
+  if ((await guardOutput(input, picked.fsPath)) === undefined) return undefined;
   // The save dialog has already asked about replacing an existing file.
   return { path: picked.fsPath, overwrite: true };
+}
+
+/** The output check, or undefined after telling the user why the output cannot be used. */
+async function guardOutput(input: string, output: string): Promise<Awaited<ReturnType<typeof checkOutputFor>> | undefined> {
+  try {
+    return await checkOutputFor(input, output);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Cannot convert to ${output}: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
 }
 
 function progressMessage(read: number, total: number): string {

@@ -6,9 +6,13 @@ import type { DetailsMessage, DrawableDetails, RequestDetailsMessage, SiteRef } 
 import { describeDrawable, findDrawable } from '../core/query/details';
 import type { SourceLocation } from '../core/model/types';
 import type { SourceLocationTable } from '../core/formats/srcloc';
+import type { Slog2File } from '../core/formats/slog2/slog2File';
 import type { TraceDocument } from './traceDocument';
 
-export async function answerDetails(doc: TraceDocument, m: RequestDetailsMessage, warn: (message: string) => void): Promise<DetailsMessage> {
+/** Adds what other analyses know about a drawable (e.g. its wait state) to its popup. */
+export type DetailsAnnotator = (file: Slog2File, details: DrawableDetails, rowOfLine: (lineID: number) => number | undefined) => DrawableDetails;
+
+export async function answerDetails(doc: TraceDocument, m: RequestDetailsMessage, warn: (message: string) => void, annotate?: DetailsAnnotator): Promise<DetailsMessage> {
   const state = doc.state;
   const none = (message: string): DetailsMessage => ({ kind: 'details', detailsId: m.detailsId, message });
   if (state.phase !== 'ready' || m.generation !== doc.generation) return none('the trace was reloaded');
@@ -29,7 +33,8 @@ export async function answerDetails(doc: TraceDocument, m: RequestDetailsMessage
       loc === undefined ? undefined : { siteId: doc.sites.idOf(loc), file: loc.file, line: loc.line };
     const start = site(source?.start);
     const end = site(source?.end);
-    const details: DrawableDetails = { ...rest, sources: { ...(start ? { start } : {}), ...(end ? { end } : {}) } };
+    let details: DrawableDetails = { ...rest, sources: { ...(start ? { start } : {}), ...(end ? { end } : {}) } };
+    if (annotate !== undefined) details = annotate(state.file, details, (lineID) => layout.rowOfLine.get(lineID));
     return { kind: 'details', detailsId: m.detailsId, details };
   } catch (e) {
     return none(e instanceof Error ? e.message : String(e));

@@ -22,10 +22,11 @@ import {
   type RangeStats,
   type TableName,
 } from '../core/stats';
-import { isStatsToHost, type HostToStats, type MessageItem, type StatsToHost, type TraceMessage } from '../protocol/stats';
+import { isStatsToHost, type HostToStats, type MessageItem, type StatsToHost, type TraceMessage, type WaitsMessage } from '../protocol/stats';
 import { webviewOptions, webviewPageHtml } from './webviewHtml';
 import { FileSource } from '../io/fileSource';
 import type { AnalysisClient } from '../worker/analysisClient';
+import { PATTERNS, type AnalysisResult } from '../core/analysis/types';
 
 /** What the panel needs of an open SLOG-2 file (Slog2File has all of it). */
 export interface StatsTraceFile {
@@ -67,6 +68,20 @@ export function localPathOf(file: StatsTraceFile): string | undefined {
 }
 
 export const STATS_VIEW_ID = 'mpeTrace.statistics';
+
+/** The panel's view of a wait-state analysis: totals per pattern and per state name. */
+function waitsMessage(r: AnalysisResult): WaitsMessage {
+  const byCategory: Record<string, number> = {};
+  for (const p of PATTERNS) for (const [name, t] of Object.entries(r.waitStates[p].byCategory)) byCategory[name] = (byCategory[name] ?? 0) + t;
+  return {
+    kind: 'waits',
+    range: r.range,
+    patterns: PATTERNS.map((p) => ({ pattern: p, time: r.waitStates[p].time, count: r.waitStates[p].count, max: r.waitStates[p].max })),
+    byCategory,
+    criticalPath: { length: r.criticalPath.length, byCategory: r.criticalPath.byCategory },
+    excludedReceiveBeforeSend: r.messages.excludedReceiveBeforeSend,
+  };
+}
 
 const PROGRESS_INTERVAL_MS = 150;
 const MAX_LISTED_MESSAGES = 500;
@@ -204,6 +219,10 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
               onProgress: (p) => progress(p.drawables, p.fraction),
             });
       this.publish(exact, ac);
+      if (path !== undefined && analysis !== undefined) {
+        const w = await analysis.waits(path, { signal: ac.signal, range, maxInstances: 0 });
+        if (!ac.signal.aborted) this.post(waitsMessage(w));
+      }
     } catch (e) {
       if (ac.signal.aborted) return;
       this.post({ kind: 'error', message: e instanceof Error ? e.message : String(e) });

@@ -7,6 +7,7 @@ import type { SourceLens } from './sourceLens';
 import type { SiteMarks } from '../core/search/siteMarks';
 import type { EditorReport, TraceEditorProvider } from './traceEditorProvider';
 import type { DetailsMessage, DrawableRef, ViewState } from '../protocol/webview';
+import type { AnalysisResult } from '../core/analysis/types';
 import type { Alignment } from '../protocol/compare';
 import type { CompareController } from './compare/compareController';
 
@@ -36,6 +37,8 @@ export interface MpeTraceApi {
   drawableDetails(uri: string, ref: DrawableRef): Promise<DetailsMessage>;
   /** "Go to source" of a site id from `drawableDetails`: `uri:line` opened, or why not. */
   openSource(uri: string, siteId: number, beside?: boolean): Promise<string>;
+  /** The wait-state analysis of an open trace, once done (and its category indices by name). */
+  analysis?(uri: string): { readonly result: AnalysisResult; readonly categories: Record<string, number> } | undefined;
   /** The comparison in force, if any. */
   compare(): CompareReport | undefined;
   /** Realigns the comparison in force (as the Compare panel's alignment control does). */
@@ -46,6 +49,11 @@ export interface MpeTraceApi {
   regionLines(docUri: string): Promise<number[]>;
   /** The site marks (shown sites, code colourings) of the open trace `uri`. */
   siteMarks(uri: string): SiteMarks | undefined;
+}
+
+/** What the test API needs from the wait-state analysis (src/host/traceAnalysis.ts). */
+export interface AnalysisLookup {
+  analysisOf(uri: string): { readonly result: AnalysisResult; readonly categories: Record<string, number> } | undefined;
 }
 
 function compareReport(compare: CompareController | undefined): CompareReport | undefined {
@@ -65,7 +73,7 @@ function compareReport(compare: CompareController | undefined): CompareReport | 
   };
 }
 
-export function makeTestApi(provider: TraceEditorProvider, compare?: CompareController, lens?: SourceLens): MpeTraceApi {
+export function makeTestApi(provider: TraceEditorProvider, analyses?: AnalysisLookup, compare?: CompareController, lens?: SourceLens): MpeTraceApi {
   const of = (uri: string): EditorReport[] => provider.reports().filter((r) => r.uri === uri || decodeURIComponent(r.uri) === uri);
   return {
     documents: () => [...new Set(provider.reports().map((r) => r.uri))],
@@ -76,6 +84,7 @@ export function makeTestApi(provider: TraceEditorProvider, compare?: CompareCont
     },
     drawableDetails: (uri, ref) => provider.details(uri, ref),
     openSource: (uri, siteId, beside = false) => provider.openSource(uri, siteId, beside),
+    analysis: (uri) => analyses?.analysisOf(uri),
     compare: () => compareReport(compare),
     alignCompare: (alignment) => compare?.align(alignment),
     selectRange: (uri, range) => {

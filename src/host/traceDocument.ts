@@ -17,7 +17,7 @@ import { initMessage, type InitMessage, type StatusMessage } from '../protocol/w
 import type { WireWindow } from '../protocol/wire';
 import { openSlog2 } from './openSlog2';
 import { cachedSlog2For, ConversionUnavailableError, findCachedSlog2, type ConversionJob } from './clogConversion';
-import { displayName, openTraceSource, traceKind, TooLargeError } from './traceSource';
+import { displayName, NotSlog1Error, openTraceSource, sniffSlog1, traceKind, TooLargeError } from './traceSource';
 import { editorSettings } from './config';
 import { SourceSites } from './sourceSites';
 import { readSourceLocations, type SourceLocationTable } from '../core/formats/srcloc';
@@ -125,7 +125,8 @@ export class TraceDocument implements vscode.CustomDocument {
     try {
       let file: Slog2File;
       const kind = traceKind(this.uri);
-      if (kind === 'clog' || kind === 'clog2') {
+      if (kind === 'slog1') await sniffSlog1(this.uri);
+      if (kind === 'clog' || kind === 'clog2' || kind === 'alog' || kind === 'slog1') {
         const converted = await this.convert(settings.conversionCacheBytes, ac.signal);
         file = await openSlog2(await openTraceSource(vscode.Uri.file(converted), settings.wholeFileLimitBytes));
       } else {
@@ -143,10 +144,11 @@ export class TraceDocument implements vscode.CustomDocument {
     } catch (e) {
       if (ac.signal.aborted || this.disposed) return;
       const message = e instanceof Error ? e.message : String(e);
-      const unsupported = e instanceof ConversionUnavailableError || e instanceof TooLargeError;
+      const unsupported = e instanceof ConversionUnavailableError || e instanceof TooLargeError || e instanceof NotSlog1Error;
       this.generationValue++;
       this.setState({ phase: unsupported ? 'unsupported' : 'error', message });
-      if (!unsupported) void vscode.window.showErrorMessage(`MPE Trace Viewer: cannot open ${displayName(this.uri)}: ${message}`);
+      if (e instanceof NotSlog1Error) void offerOtherEditor(this.uri, message);
+      else if (!unsupported) void vscode.window.showErrorMessage(`MPE Trace Viewer: cannot open ${displayName(this.uri)}: ${message}`);
     }
   }
 
@@ -221,4 +223,12 @@ export class TraceDocument implements vscode.CustomDocument {
     for (const d of this.disposables) d.dispose();
     this.marksDisposable.dispose();
   }
+}
+
+/** A `.slog` that is not SLOG-1: offer the editor picker or the text editor instead. */
+async function offerOtherEditor(uri: vscode.Uri, message: string): Promise<void> {
+  const choice = await vscode.window.showInformationMessage(message, 'Open With…', 'Open as Text');
+  // The picker acts on the active editor, which is this one showing the message.
+  if (choice === 'Open With…') await vscode.commands.executeCommand('workbench.action.reopenWithEditor', uri);
+  else if (choice === 'Open as Text') await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
 }

@@ -7,16 +7,18 @@
 import { parseSiteQuery } from '../core/search/siteQuery';
 import { loadColourings } from './sourceLens/colourings';
 import * as vscode from 'vscode';
-import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type ViewState } from '../protocol/webview';
+import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type SearchHit, type ViewState } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
 import { workerConversionJob } from './convertCommand';
-import { answerDetails } from './detailsServer';
+import { answerDetails, type DetailsAnnotator } from './detailsServer';
 import { SourceLinks } from './sourceLinks';
 import { CategoryColours } from './categoryColours';
 import { SearchServer } from './searchServer';
+import { RowMemory } from './rowMemory';
+import { defaultMapIndex, linesOfRows, rowsOfLines } from '../core/query/rows';
 import type { AnalysisClient } from '../worker/analysisClient';
 
 export const VIEW_TYPE = 'mpeTrace.timeline';
@@ -40,6 +42,8 @@ export class TimelineEditor implements vscode.Disposable {
   painted: EditorReport['painted'];
   private ready = false;
   private pendingView: ViewState | undefined;
+  /** Line IDs of the rows a pending bookmark or link shows (turned into rows once the file is read). */
+  private pendingLines: readonly number[] | undefined;
   /** Categories hidden in this editor's legend (for bookmarks and links). */
   hiddenCategories: readonly number[] = [];
   /** The time range selected in this editor's timeline (the statistics panel follows it). */
@@ -60,6 +64,8 @@ export class TimelineEditor implements vscode.Disposable {
     private readonly onColoursChanged: () => void,
     private readonly onRangeChanged: () => void,
     analysis: AnalysisClient | undefined,
+    private readonly annotate: DetailsAnnotator | undefined,
+    private readonly rowMemory: RowMemory,
   ) {
     const webview = panel.webview;
     webview.options = webviewOptions(extensionUri);
@@ -82,15 +88,55 @@ export class TimelineEditor implements vscode.Disposable {
     this.post({ kind: 'siteMarks', ...(m.highlight !== undefined ? { highlight: m.highlight } : {}), colourings: m.colourings.map((c) => ({ sites: c.sites, rgb: [c.rgb[0], c.rgb[1], c.rgb[2]] })) });
   }
 
+  /** A drawable to frame once this editor has its data (from the Problems panel). */
+  private pendingReveal: { readonly hit: Omit<SearchHit, 'row' | 'toRow'>; readonly from: number; readonly to: number } | undefined;
+
+  /** Selects and frames a drawable given by its line IDs (rows of the editor's current Y map). */
+  revealLines(hit: Omit<SearchHit, 'row' | 'toRow'>, fromLine: number, toLine: number): void {
+    const s = this.document.state;
+    if (!this.ready || s.phase !== 'ready') {
+      this.pendingReveal = { hit, from: fromLine, to: toLine };
+      return;
+    }
+    const layout = s.layouts[this.viewState?.mapIndex ?? -1] ?? s.layouts[0];
+    const row = layout?.rowOfLine.get(fromLine);
+    const toRow = layout?.rowOfLine.get(toLine);
+    this.post({ kind: 'link', reveal: { ...hit, row, toRow: toRow ?? row } });
+  }
+
   private sendInit(): void {
+    const reveal = this.pendingReveal;
+    this.pendingReveal = undefined;
+    if (reveal !== undefined) queueMicrotask(() => this.revealLines(reveal.hit, reveal.from, reveal.to));
     const m = this.document.initOrStatus();
     if (m.kind === 'init') this.post({ kind: 'categoryColours', colours: this.colours.all() });
+    const rowChoice = m.kind === 'init' ? this.rowMemory.get(this.document.uri.toString()) : undefined;
     if (m.kind === 'init' && this.pendingView !== undefined) {
-      this.post({ ...m, initialView: this.pendingView });
-      this.post({ kind: 'showView', view: this.pendingView });
+      const view = this.withRows(this.pendingView, this.pendingLines);
+      this.post({ ...m, initialView: view, ...(rowChoice ? { rowChoice } : {}) });
+      this.post({ kind: 'showView', view });
       this.pendingView = undefined;
-    } else this.post(m);
+      this.pendingLines = undefined;
+    } else this.post(m.kind === 'init' && rowChoice ? { ...m, rowChoice } : m);
     if (m.kind === 'init') this.sendSiteMarks();
+  }
+
+  /** `view` showing the rows of `lines` (line IDs of a bookmark or link) in its map, when the file is read. */
+  private withRows(view: ViewState, lines: readonly number[] | undefined): ViewState {
+    const s = this.document.state;
+    if (lines === undefined || s.phase !== 'ready') return view;
+    const layout = s.layouts[view.mapIndex >= 0 ? view.mapIndex : defaultMapIndex(s.file.lineIDMaps)];
+    const rows = layout ? rowsOfLines(layout, lines) : [];
+    return rows.length > 0 ? { ...view, rows } : view;
+  }
+
+  /** Line IDs of the rows this editor shows, when some are hidden or moved (for bookmarks and links). */
+  shownLines(): number[] | undefined {
+    const s = this.document.state;
+    const v = this.viewState;
+    if (!v?.rows || s.phase !== 'ready') return undefined;
+    const layout = s.layouts[v.mapIndex];
+    return layout ? linesOfRows(layout, v.rows) : undefined;
   }
 
   get lastPayload(): PayloadInfo | undefined {
@@ -102,9 +148,12 @@ export class TimelineEditor implements vscode.Disposable {
   }
 
   /** Moves this editor to `view` (after its init when it is not ready yet). */
-  showView(view: ViewState): void {
-    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view });
-    else this.pendingView = view;
+  showView(view: ViewState, lines?: readonly number[]): void {
+    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view: this.withRows(view, lines) });
+    else {
+      this.pendingView = view;
+      this.pendingLines = lines;
+    }
   }
 
   /** A link from a side panel: highlight, show the row of `lineID`, or select and frame a drawable. */
@@ -167,10 +216,11 @@ export class TimelineEditor implements vscode.Disposable {
         return;
       case 'viewState':
         this.viewState = m.state;
+        this.rowMemory.set(this.document.uri.toString(), { mapIndex: m.state.mapIndex, ...(m.state.rows ? { rows: m.state.rows } : {}), ...(m.state.rowSizing !== undefined ? { rowSizing: m.state.rowSizing } : {}) });
         this.viewChanged.fire(m.state);
         return;
       case 'requestDetails':
-        void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`)).then((answer) => this.post(answer));
+        void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`), this.annotate).then((answer) => this.post(answer));
         return;
       case 'legendState':
         this.hiddenCategories = [...m.hidden];
@@ -237,12 +287,13 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   /** Fires for every new timeline editor (a comparison waits for the one it opened). */
   readonly onDidCreateEditor = this.editorCreated.event;
   /** Views requested by links for editors that are still opening. */
-  private readonly pendingViews = new Map<string, ViewState>();
+  private readonly pendingViews = new Map<string, { readonly view: ViewState; readonly lines?: readonly number[] }>();
+  private readonly rowMemory: RowMemory;
   readonly sourceLinks: SourceLinks;
   private readonly colours: CategoryColours;
 
-  static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, analysis?: AnalysisClient): TraceEditorProvider {
-    const provider = new TraceEditorProvider(context, log, analysis);
+  static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, analysis?: AnalysisClient, annotate?: DetailsAnnotator): TraceEditorProvider {
+    const provider = new TraceEditorProvider(context, log, analysis, annotate);
     context.subscriptions.push(
       provider.sourceLinks,
       provider.activeChanged,
@@ -256,9 +307,11 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly analysis: AnalysisClient | undefined,
+    private readonly annotate: DetailsAnnotator | undefined,
   ) {
     this.sourceLinks = new SourceLinks(log);
     this.colours = new CategoryColours(context.workspaceState);
+    this.rowMemory = new RowMemory(context.workspaceState);
   }
 
   openCustomDocument(uri: vscode.Uri): TraceDocument {
@@ -281,6 +334,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         if (this.lastActive === editor) this.activeChanged.fire();
       },
       this.analysis,
+      this.annotate,
+      this.rowMemory,
     );
     this.editors.add(editor);
     this.editorCreated.fire(editor);
@@ -288,7 +343,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     const pending = this.pendingViews.get(document.uri.toString());
     if (pending) {
       this.pendingViews.delete(document.uri.toString());
-      editor.showView(pending);
+      editor.showView(pending.view, pending.lines);
     }
     const track = (): void => {
       if (panel.active && this.lastActive !== editor) {
@@ -356,6 +411,27 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     e?.link(message, lineID);
   }
 
+  /** Posts a message to every ready editor of `uri` whose document is at `generation` (analysis overlays). */
+  broadcast(uri: vscode.Uri, make: (state: { readonly generation: number; readonly layouts: readonly { readonly rowOfLine: ReadonlyMap<number, number> }[] }) => HostToWebview): void {
+    for (const e of this.editors) {
+      if (e.document.uri.toString() !== uri.toString()) continue;
+      const s = e.document.state;
+      if (s.phase !== 'ready') continue;
+      e.post(make({ generation: e.document.generation, layouts: s.layouts }));
+    }
+  }
+
+  /** Opens (or reveals) the timeline of `uri` and selects and frames a drawable given by line IDs. */
+  async revealLines(uri: vscode.Uri, hit: Omit<SearchHit, 'row' | 'toRow'>, fromLine: number, toLine: number): Promise<void> {
+    const find = (): TimelineEditor | undefined =>
+      this.lastActive?.document.uri.toString() === uri.toString() ? this.lastActive : [...this.editors].find((x) => x.document.uri.toString() === uri.toString());
+    if (find() === undefined) await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+    const e = find();
+    if (e === undefined) return;
+    e.panel.reveal(undefined, false);
+    e.revealLines(hit, fromLine, toLine);
+  }
+
   /** The timeline editor used last, even when focus is elsewhere (e.g. in a quick pick). */
   lastActiveEditor(): TimelineEditor | undefined {
     return this.lastActive;
@@ -388,15 +464,15 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
    * Opens `uri` in the timeline (or reveals it) at a time window and Y map — the target of
    * `vscode://` view links (src/host/uriHandler.ts).
    */
-  async openAt(uri: vscode.Uri, view: { readonly t0: number; readonly t1: number; readonly yMap?: number; readonly hidden?: readonly number[] }): Promise<void> {
+  async openAt(uri: vscode.Uri, view: { readonly t0: number; readonly t1: number; readonly yMap?: number; readonly hidden?: readonly number[]; readonly rows?: readonly number[] }): Promise<void> {
     const state: ViewState = { t0: view.t0, t1: view.t1, mapIndex: view.yMap ?? -1, scrollRow: 0, ...(view.hidden ? { hidden: view.hidden } : {}) };
     const existing = [...this.editors].find((e) => e.document.uri.toString() === uri.toString());
     if (existing) {
       existing.panel.reveal();
-      existing.showView(state);
+      existing.showView(state, view.rows);
       return;
     }
-    this.pendingViews.set(uri.toString(), state);
+    this.pendingViews.set(uri.toString(), view.rows ? { view: state, lines: view.rows } : { view: state });
     await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
   }
 
@@ -404,7 +480,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   async details(uri: string, ref: DrawableRef): Promise<DetailsMessage> {
     const e = [...this.editors].find((x) => x.document.uri.toString() === uri);
     if (e === undefined) return { kind: 'details', detailsId: 0, message: 'not open' };
-    return answerDetails(e.document, { kind: 'requestDetails', detailsId: 0, generation: e.document.generation, ref }, (w) => this.log.warn(w));
+    return answerDetails(e.document, { kind: 'requestDetails', detailsId: 0, generation: e.document.generation, ref }, (w) => this.log.warn(w), this.annotate);
   }
 
   /** "Go to source" for a site id an open document handed out (the webview's `openSource`, for tests). */

@@ -9,7 +9,9 @@ import * as vscode from 'vscode';
 import type { ByteSource } from '../core/bytes/byteSource';
 import { MemorySource } from '../core/bytes/memorySource';
 import { FileSource } from '../io/fileSource';
-import { gunzipToMemory, isGzipName } from '../io/gzip';
+import { FormatError } from '../core/bytes/formatError';
+import { gunzipSlog2ToMemory, isGzipName } from '../io/gzip';
+import { looksLikeSlog1, SLOG1_HEADER_BYTES } from '../core/formats/slog1/header';
 
 export class TooLargeError extends Error {}
 
@@ -21,7 +23,10 @@ export async function openTraceSource(uri: vscode.Uri, wholeFileLimitBytes: numb
   const raw = await openRaw(uri, wholeFileLimitBytes);
   if (!isGzipName(uri.path)) return raw;
   try {
-    return await gunzipToMemory(raw, wholeFileLimitBytes);
+    // Sniffed before unpacking and inflated only up to the header's extent (gzip bombs, issue 14).
+    const source = await gunzipSlog2ToMemory(raw, wholeFileLimitBytes);
+    if (source === undefined) throw new FormatError(displayName(uri), 0, 'the decompressed content is not an SLOG-2 file');
+    return source;
   } finally {
     await raw.close();
   }
@@ -39,11 +44,35 @@ async function openRaw(uri: vscode.Uri, limit: number): Promise<ByteSource> {
   return new MemorySource(displayName(uri), await vscode.workspace.fs.readFile(uri));
 }
 
-/** The trace kind from the file name (the editor handles SLOG-2 directly, CLOG/CLOG2 via conversion). */
-export function traceKind(uri: vscode.Uri): 'slog2' | 'clog2' | 'clog' | undefined {
+/**
+ * The trace kind from the file name (the editor handles SLOG-2 directly, the others via
+ * conversion). `.slog` is SLOG-1 only if its content says so (see `sniffSlog1`).
+ */
+export function traceKind(uri: vscode.Uri): 'slog2' | 'clog2' | 'clog' | 'alog' | 'slog1' | undefined {
   const name = uri.path.toLowerCase().replace(/\.gz$/, '');
   if (name.endsWith('.slog2')) return 'slog2';
   if (name.endsWith('.clog2')) return 'clog2';
   if (name.endsWith('.clog')) return 'clog';
+  if (name.endsWith('.alog')) return 'alog';
+  if (name.endsWith('.slog')) return 'slog1';
   return undefined;
+}
+
+/** Thrown for a `.slog` file that is not SLOG-1 (other tools use the extension too). */
+export class NotSlog1Error extends Error {}
+
+/** Checks the first bytes of a `.slog` file: the editor claims only SLOG-1 files. */
+export async function sniffSlog1(uri: vscode.Uri): Promise<void> {
+  let head: Uint8Array;
+  if (uri.scheme === 'file') {
+    const file = await FileSource.open(uri.fsPath);
+    try {
+      head = await file.read(0, Math.min(SLOG1_HEADER_BYTES, file.size));
+    } finally {
+      await file.close();
+    }
+  } else head = (await vscode.workspace.fs.readFile(uri)).subarray(0, SLOG1_HEADER_BYTES);
+  if (!looksLikeSlog1(head)) {
+    throw new NotSlog1Error(`${displayName(uri)} is not a SLOG-1 trace (no SLOG 0.7 header); other programs also write .slog files. Use "Open With…" to choose another editor.`);
+  }
 }

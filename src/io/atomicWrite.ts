@@ -4,14 +4,15 @@
  * removed, so neither a partial target nor a stray file remains. An existing target is never
  * replaced unless `force` is set — checked at creation and again, race-free, at commit.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { link, open, readdir, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { link, open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { FileSink } from './fileSink';
+import { FileSink, SinkWriteError } from './fileSink';
+import { checkReplaceable, UnsafeOutputError } from './outputGuard';
+import { removeStaleTempFiles, tempPathFor } from './tempFiles';
 
 export interface AtomicWriteOptions {
-  /** Replace an existing target. */
+  /** Replace an existing target (a regular file or a symbolic link; never anything else). */
   readonly force?: boolean;
   /**
    * fsync before the rename, so even a power loss cannot leave a truncated target. Off by default:
@@ -30,37 +31,46 @@ export class TargetExistsError extends Error {
   }
 }
 
-/** Temporary files of `target` made by this process start with this (see removeStrayTempFiles). */
-function tempPrefix(target: string): string {
-  return `.${path.basename(target)}.${process.pid}.`;
+/** A write error (ENOSPC, EDQUOT, EFBIG, EIO…) as one line naming the file that could not be written. */
+export class OutputWriteError extends Error {
+  constructor(
+    readonly path: string,
+    readonly code: string,
+    cause: unknown,
+  ) {
+    super(`${path}: could not be written (${code}: ${describeCode(code, cause)}); nothing was written`, { cause });
+    this.name = 'OutputWriteError';
+  }
+}
+
+function describeCode(code: string, cause: unknown): string {
+  if (code === 'ENOSPC') return 'no space left on device';
+  if (code === 'EDQUOT') return 'disk quota exceeded';
+  if (code === 'EFBIG') return 'file too large for this file system or limit';
+  const m = cause instanceof Error ? cause.message : String(cause);
+  return m.replace(/^[A-Z]+: /, '');
+}
+
+/**
+ * Errors from writing the output, as OutputWriteError; others (reading the input, cancellation,
+ * format errors, refusals) unchanged. `closing`: errno errors of close/fsync/rename count too.
+ */
+function asWriteError(target: string, e: unknown, closing = false): unknown {
+  if (e instanceof SinkWriteError) return new OutputWriteError(target, e.code, e.cause);
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (closing && typeof code === 'string' && /^E[A-Z]+$/.test(code) && code !== 'EEXIST' && code !== 'ENOENT' && !(e instanceof TargetExistsError)) {
+    return new OutputWriteError(target, code, e);
+  }
+  return e;
 }
 
 /**
  * Removes the temporary files this process left for `target` (a worker thread shares the
  * process id): used after a conversion worker was terminated or crashed before it could clean up.
- * Returns the paths removed.
+ * Stale temporary files of killed processes go too. Returns the paths removed.
  */
 export async function removeStrayTempFiles(target: string): Promise<string[]> {
-  const dir = path.dirname(target);
-  const prefix = tempPrefix(target);
-  const removed: string[] = [];
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return removed; // the directory is gone: nothing to clean
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !/^[0-9a-f]{8}\.tmp$/.test(name.slice(prefix.length))) continue;
-    const p = path.join(dir, name);
-    await unlink(p).then(
-      () => removed.push(p),
-      (e: NodeJS.ErrnoException) => {
-        if (e.code !== 'ENOENT') throw e;
-      },
-    );
-  }
-  return removed;
+  return removeStaleTempFiles(path.dirname(target), { target: path.basename(target), includeOwnProcess: true });
 }
 
 export class AtomicFile {
@@ -77,9 +87,11 @@ export class AtomicFile {
 
   static async create(target: string, options: AtomicWriteOptions = {}): Promise<AtomicFile> {
     const force = options.force ?? false;
-    if (!force && existsSync(target)) throw new TargetExistsError(target);
-    const dir = path.dirname(target);
-    const tempPath = path.join(dir, `${tempPrefix(target)}${randomBytes(4).toString('hex')}.tmp`);
+    const existing = await checkReplaceable(target);
+    if (!force && existing.exists) throw new TargetExistsError(target);
+    // Leftovers of killed earlier runs (SIGKILL, power loss) for this target: see tempFiles.ts.
+    await removeStaleTempFiles(path.dirname(target), { target: path.basename(target) });
+    const tempPath = tempPathFor(target);
     const handle = await open(tempPath, 'wx');
     return new AtomicFile(target, tempPath, handle, new FileSink(handle), force, options.durable ?? false);
   }
@@ -92,11 +104,14 @@ export class AtomicFile {
       await this.sink.flush();
       if (this.durable) await this.handle.sync();
       await this.handle.close();
-      if (this.force) await rename(this.tempPath, this.target);
-      else await this.linkWithoutOverwrite();
+      if (this.force) {
+        // Again just before the rename: the target may have become a FIFO or device meanwhile.
+        await checkReplaceable(this.target);
+        await rename(this.tempPath, this.target);
+      } else await this.linkWithoutOverwrite();
     } catch (e) {
       await this.removeTemp();
-      throw e;
+      throw asWriteError(this.target, e, !(e instanceof UnsafeOutputError));
     }
   }
 
@@ -124,6 +139,7 @@ export class AtomicFile {
   }
 
   private async removeTemp(): Promise<void> {
+    await this.sink.discard();
     await this.handle.close().catch(() => undefined);
     await unlink(this.tempPath).catch((e: NodeJS.ErrnoException) => {
       if (e.code !== 'ENOENT') throw e;
@@ -143,7 +159,7 @@ export async function writeAtomically<T>(target: string, options: AtomicWriteOpt
     result = await produce(file.sink);
   } catch (e) {
     await file.abort();
-    throw e;
+    throw asWriteError(target, e);
   }
   await file.commit();
   return result;

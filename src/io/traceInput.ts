@@ -5,12 +5,11 @@
  */
 import type { ByteChunks } from '../core/bytes/byteSource';
 import { chunksOf } from '../core/bytes/memorySource';
-import { detectClogFormat } from '../core/formats/clog/detect';
-import { looksLikeSlog2 } from '../core/formats/slog2/header';
+import { detectInputFormat, type InputFormat } from '../core/formats/detectFormat';
 import { FileSource } from './fileSource';
 import { gunzipChunks, hasGzipMagic } from './gzip';
 
-export type DetectedFormat = 'slog2' | 'clog2' | 'clog' | undefined;
+export type DetectedFormat = InputFormat | undefined;
 
 export interface TraceInput {
   readonly path: string;
@@ -35,8 +34,7 @@ export async function peekChunks(chunks: ByteChunks): Promise<{ first: Uint8Arra
 }
 
 export function detectFormat(first: Uint8Array): DetectedFormat {
-  if (looksLikeSlog2(first)) return 'slog2';
-  return detectClogFormat(first);
+  return detectInputFormat(first);
 }
 
 /** Opens `path`; the caller closes `input.file`. */

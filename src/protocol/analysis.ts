@@ -5,6 +5,7 @@
  * Every message has a string `kind` and the `id` of its request; results are plain objects
  * (structured clone), no `any`.
  */
+import type { AnalysisResult } from '../core/analysis/types';
 import type { Drawable } from '../core/model/types';
 import type { SearchQuery } from '../core/search/matcher';
 import type { RangeStats } from '../core/stats/types';
@@ -59,6 +60,16 @@ export interface OrdinalRequest {
   readonly drawable: Drawable;
 }
 
+/** Wait states, critical path and trace problems of [t0, t1] (src/core/analysis). */
+export interface WaitsRequest {
+  readonly kind: 'waits';
+  readonly id: number;
+  readonly path: string;
+  readonly range?: readonly [number, number];
+  /** Wait instances returned as objects (the rest are only counted). */
+  readonly maxInstances: number;
+}
+
 /** What a run comparison needs of one run: statistics, per-site numbers and iterations of [t0, t1]. */
 export interface ProfileRequest {
   readonly kind: 'profile';
@@ -89,7 +100,7 @@ export interface ForgetRequest {
   readonly path: string;
 }
 
-export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | ProfileRequest | SitesRequest | CancelRequest | ForgetRequest;
+export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | WaitsRequest | ProfileRequest | SitesRequest | CancelRequest | ForgetRequest;
 
 //#endregion
 
@@ -130,6 +141,12 @@ export interface OrdinalDone {
   readonly ordinal: number;
 }
 
+export interface WaitsDone {
+  readonly kind: 'waits';
+  readonly id: number;
+  readonly result: AnalysisResult;
+}
+
 export interface ProfileDone {
   readonly kind: 'profile';
   readonly id: number;
@@ -150,12 +167,12 @@ export interface AnalysisError {
   readonly message: string;
 }
 
-export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | ProfileDone | SitesDone | AnalysisError;
+export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | WaitsDone | ProfileDone | SitesDone | AnalysisError;
 
 //#endregion
 
-const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'profile', 'sites', 'cancel', 'forget']);
-const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'profile', 'sites', 'error']);
+const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'sites', 'cancel', 'forget']);
+const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'sites', 'error']);
 
 export function isHostToAnalysis(m: unknown): m is HostToAnalysis {
   if (typeof m !== 'object' || m === null) return false;

@@ -5,7 +5,7 @@
  * each batch back once written, which is both buffer reuse and flow control — the converter keeps
  * at most a few batches in flight, so memory stays bounded however fast it runs.
  */
-import type { ConversionSummary } from '../core/formats/convert/result';
+import type { ConversionSummary, ConvertibleFormat } from '../core/formats/convert/result';
 import type { DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 
 //#region writer → converter
@@ -48,7 +48,7 @@ export interface ReaderBatch {
 /** The input has been read to the end; every batch has been sent. */
 export interface ReaderDone {
   readonly kind: 'done';
-  readonly format: 'clog2' | 'clog';
+  readonly format: ConvertibleFormat;
   readonly inputBytes: number;
   readonly summary: ConversionSummary;
   /** Drawables the one-pass writer could not place (damaged input), dropped. */
@@ -88,6 +88,6 @@ export function isWriterToReader(m: unknown): m is WriterToReader {
 export function isReaderToWriter(m: unknown): m is ReaderToWriter {
   if (!isRecord(m)) return false;
   if (m.kind === 'batch') return isRecord(m.batch) && typeof m.bytesRead === 'number' && typeof m.totalBytes === 'number';
-  if (m.kind === 'done') return (m.format === 'clog2' || m.format === 'clog') && isRecord(m.summary) && typeof m.dropped === 'number' && typeof m.inputBytes === 'number';
+  if (m.kind === 'done') return (m.format === 'clog2' || m.format === 'clog' || m.format === 'alog' || m.format === 'slog1') && isRecord(m.summary) && typeof m.dropped === 'number' && typeof m.inputBytes === 'number';
   return m.kind === 'error' && isRecord(m.error) && typeof m.error.message === 'string';
 }

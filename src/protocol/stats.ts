@@ -57,7 +57,18 @@ export interface MessagesListMessage {
   readonly truncated: boolean;
 }
 
-export type HostToStats = EmptyMessage | TraceMessage | StatsResultMessage | ProgressMessage | ErrorMessage | MessagesListMessage;
+/** Wait states of the same range (src/core/analysis): per pattern, per state name, and the critical path. */
+export interface WaitsMessage {
+  readonly kind: 'waits';
+  readonly range: readonly [number, number];
+  readonly patterns: readonly { readonly pattern: string; readonly time: number; readonly count: number; readonly max: number }[];
+  /** Waiting seconds per state name (all patterns). */
+  readonly byCategory: Readonly<Record<string, number>>;
+  readonly criticalPath: { readonly length: number; readonly byCategory: Readonly<Record<string, number>> };
+  readonly excludedReceiveBeforeSend: number;
+}
+
+export type HostToStats = EmptyMessage | TraceMessage | StatsResultMessage | ProgressMessage | ErrorMessage | MessagesListMessage | WaitsMessage;
 
 //#endregion
 //#region panel → host

@@ -24,6 +24,23 @@ export interface ViewState {
   readonly scrollRow: number;
   /** Categories to hide (a bookmark or link made with some hidden); only in `showView`. */
   readonly hidden?: readonly number[];
+  /** Shown rows of the map, top to bottom (rows hidden or moved); absent = every row in file order. */
+  readonly rows?: readonly number[];
+  /** Row height: see RowSizingState; absent = 'auto'. */
+  readonly rowSizing?: RowSizingState;
+}
+
+/**
+ * How tall timeline rows are: 'auto' (all rows fit when each gets enough height, else a default
+ * height with scrolling), 'fit' (every row fits, thinner than a pixel if need be), or a height in px.
+ */
+export type RowSizingState = 'auto' | 'fit' | number;
+
+/** The rows a user chose for a trace (remembered per trace by the host, restored at reopen). */
+export interface RowChoice {
+  readonly mapIndex: number;
+  readonly rows?: readonly number[];
+  readonly rowSizing?: RowSizingState;
 }
 
 //#region host → webview
@@ -35,6 +52,8 @@ export interface InitMessage extends TraceDescription {
   readonly fileName: string;
   /** Restore this state when the webview has none of its own (e.g. a `vscode://` link). */
   readonly initialView?: ViewState;
+  /** The rows last chosen for this trace (hidden/moved rows, row height), when the webview has no state of its own. */
+  readonly rowChoice?: RowChoice;
 }
 
 /** The `init` message of a described trace (the host adds the generation and the name shown). */
@@ -98,6 +117,8 @@ export interface SiteRef {
 /** The popup contents of a drawable (source locations replaced by site ids). */
 export interface DrawableDetails extends Omit<DrawableDescription, 'source'> {
   readonly sources: { readonly start?: SiteRef; readonly end?: SiteRef };
+  /** When the state waited (wait-state analysis): the sentence, and where the rank waited for is. */
+  readonly waiting?: { readonly text: string; readonly goToLabel: string; readonly goTo: SearchHit };
 }
 
 /** Answer to `requestDetails` (details undefined: not found, `message` says why). */
@@ -172,7 +193,18 @@ export interface SiteMarksMessage {
   readonly colourings: readonly { readonly sites: string; readonly rgb: Rgb }[];
 }
 
+/**
+ * The wait-state analysis drawn over the timeline, per Y map (index = map index): `waits` and
+ * `path` are flat (row, t0, t1) triples — the waiting part of states, the critical path's segments.
+ */
+export interface AnalysisOverlayMessage {
+  readonly kind: 'analysisOverlay';
+  readonly generation: number;
+  readonly byMap: readonly { readonly waits: readonly number[]; readonly path: readonly number[] }[];
+}
+
 export type HostToWebview =
+  | AnalysisOverlayMessage
   | LinkMessage
   | SiteMarksMessage
   | SearchForMessage
@@ -338,7 +370,7 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       return typeof (x as { requestId?: unknown }).requestId === 'number';
     case 'viewState': {
       const s = (x as { state?: Record<string, unknown> }).state;
-      return typeof s === 'object' && s !== null && ['t0', 't1', 'mapIndex', 'scrollRow'].every((k) => typeof s[k] === 'number');
+      return typeof s === 'object' && s !== null && ['t0', 't1', 'mapIndex', 'scrollRow'].every((k) => typeof s[k] === 'number') && isRowFields(s);
     }
     case 'painted': {
       const m = x as { drawables?: unknown; frameMs?: unknown; generation?: unknown };
@@ -415,4 +447,12 @@ function isDrawableRef(x: unknown): x is DrawableRef {
   if (typeof r.category !== 'number' || !Number.isSafeInteger(r.category)) return false;
   if (![r.start, r.end, r.tolerance].every((v) => typeof v === 'number' && Number.isFinite(v))) return false;
   return (r.tolerance as number) >= 0 && (r.tolerance as number) <= 1;
+}
+
+/** Optional `rows` (row indices) and `rowSizing` of a view state, when present, are well formed. */
+export function isRowFields(s: Record<string, unknown>): boolean {
+  const rows = s['rows'];
+  if (rows !== undefined && !(Array.isArray(rows) && rows.length <= MAX_LIST && rows.every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0))) return false;
+  const z = s['rowSizing'];
+  return z === undefined || z === 'auto' || z === 'fit' || (typeof z === 'number' && Number.isFinite(z) && z > 0 && z <= 1000);
 }

@@ -4,6 +4,7 @@
  * string-literal `kind` and the `id` of the job it belongs to, so one worker can serve several
  * jobs in turn and late messages of a finished job are recognisable.
  */
+import type { ConvertibleFormat } from '../core/formats/convert/result';
 
 //#region host → worker
 
@@ -41,7 +42,7 @@ export interface ConvertProgress {
 /** What a finished conversion produced; the output file is complete and in place. */
 export interface ConvertResult {
   readonly output: string;
-  readonly format: 'clog2' | 'clog';
+  readonly format: ConvertibleFormat;
   readonly inputBytes: number;
   readonly outputBytes: number;
   readonly drawables: number;

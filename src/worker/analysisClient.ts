@@ -5,6 +5,7 @@
  * and restarted (pending requests fail with a clear message) if it crashes.
  */
 import { Worker } from 'node:worker_threads';
+import type { AnalysisResult } from '../core/analysis/types';
 import type { Drawable } from '../core/model/types';
 import type { RangeStats } from '../core/stats/types';
 import type { FullRunProfile } from '../core/compare/profile';
@@ -71,6 +72,12 @@ export class AnalysisClient {
 
   ordinal(path: string, query: WireSearchQuery, drawable: Drawable, options: { signal?: AbortSignal } = {}): Promise<number> {
     return this.request({ kind: 'ordinal', id: 0, path, query, drawable }, options).then((m) => (m as { ordinal: number }).ordinal);
+  }
+
+  /** Wait states, critical path and trace problems of the file (or of `range`). */
+  waits(path: string, options: { signal?: AbortSignal; range?: readonly [number, number]; maxInstances?: number; onProgress?: Pending['onProgress'] } = {}): Promise<AnalysisResult> {
+    const message = { kind: 'waits', id: 0, path, maxInstances: options.maxInstances ?? 100_000, ...(options.range ? { range: options.range } : {}) } as const;
+    return this.request(message, options).then((m) => (m as { result: AnalysisResult }).result);
   }
 
   /** Statistics, per-site numbers and iterations of one run (for a comparison). */

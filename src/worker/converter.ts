@@ -1,4 +1,4 @@
-// worker_threads entry: the converter half of a two-thread conversion (see converterClient.ts).
+// worker_threads entry: the converter half of a two-thread conversion (see src/convert/converterThread.ts).
 // It reads and converts the input, encodes the drawables into batches and posts them, keeping at
 // most MAX_IN_FLIGHT batches unreturned; protocol in src/protocol/converter.ts. It is stopped
 // by terminate() when the writer is cancelled or fails.
@@ -7,7 +7,7 @@ import type { DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { batchBuffers } from '../core/formats/slog2/writer/drawableBatch';
 import { ConversionBatches } from '../core/formats/slog2/writer/writeConversion';
 import { isWriterToReader, type ReaderStart, type ReaderToWriter, type SerializedError } from '../protocol/converter';
-import { openConversionInput } from './conversionInput';
+import { openConversionInput } from '../convert/conversionInput';
 
 /** Batches posted and not yet sent back (~1 MiB each): slack for the writer's bursts (a high node, a GC pause). */
 const MAX_IN_FLIGHT = 16;

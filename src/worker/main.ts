@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { isFormatError } from '../core/bytes/formatError';
 import { isHostToWorker, type ConvertStart, type WorkerToHost } from '../protocol/worker';
 import { TargetExistsError } from '../io/atomicWrite';
-import { bundledConverterScript, convertFile } from './convertJob';
+import { bundledConverterScript, convertFile } from '../convert/convertJob';
 
 /** Progress is posted at most this often (ms), plus at 100 %. */
 const PROGRESS_INTERVAL_MS = 100;

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { synthesizeClog2File } from '../../src/io/synthFile';
-import { bundledConverterScript, convertFile } from '../../src/worker/convertJob';
+import { bundledConverterScript, convertFile } from '../../src/convert/convertJob';
 import { chunksOf } from '../../src/core/bytes/memorySource';
 import { convertClogFormat } from '../../src/core/info/clogInfo';
 import { FileSource } from '../../src/io/fileSource';

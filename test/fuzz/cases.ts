@@ -61,7 +61,7 @@ export function targetRng(id: CaseId): Prng {
   return new Prng(mix(id.seed, id.index, TARGETS.indexOf(id.target), 0x5bd1e995));
 }
 
-const TARGET_WEIGHTS: Readonly<Record<Target, number>> = { slog2: 0.25, views: 0.1, clog2: 0.22, clog: 0.08, convert: 0.15, writer: 0.2 };
+const TARGET_WEIGHTS: Readonly<Record<Target, number>> = { slog2: 0.25, views: 0.1, clog2: 0.22, clog: 0.08, convert: 0.15, writer: 0.2, alog: 0.06, slog1: 0.06, rowindex: 0.1 };
 
 /** Which target case `index` of a run over `targets` exercises. */
 export function targetOf(seed: number, index: number, targets: readonly Target[]): Target {
@@ -80,11 +80,16 @@ export function seedsFor(target: Target, corpus: readonly Seed[]): Seed[] {
     case 'slog2':
       return corpus.filter((s) => s.format === 'slog2');
     case 'views':
+    case 'rowindex':
       return corpus.filter((s) => s.format === 'slog2' && s.bytes.length < 1 << 20);
     case 'clog2':
       return corpus.filter((s) => s.format === 'clog2');
     case 'clog':
       return corpus.filter((s) => s.format === 'clog');
+    case 'alog':
+      return corpus.filter((s) => s.format === 'alog');
+    case 'slog1':
+      return corpus.filter((s) => s.format === 'slog1');
     case 'convert':
       return [...corpus];
     case 'writer':

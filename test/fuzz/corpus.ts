@@ -12,7 +12,7 @@ import { synthesizeClog2, type SynthOptions } from '../../src/core/synth/synthCl
 import { clog2Structure, clogStructure, NO_STRUCTURE, slog2Structure, type SeedStructure } from './structure';
 
 /** `gz`: a gzip'd small CLOG2 (the `.clog2.gz` path: streaming gunzip, then conversion). */
-export type SeedFormat = 'slog2' | 'clog2' | 'clog' | 'gz';
+export type SeedFormat = 'slog2' | 'clog2' | 'clog' | 'gz' | 'alog' | 'slog1';
 
 export interface Seed {
   readonly name: string;
@@ -83,6 +83,14 @@ export async function loadCorpus(root: string): Promise<Seed[]> {
     if (!m) continue;
     const raw = new Uint8Array(fs.readFileSync(p));
     seeds.push(seed(f.replace(/\.gz$/, ''), m[2] as SeedFormat, m[3] ? gunzipSync(raw) : raw));
+  }
+  // MPICH 1.2.0's old CLOG, ALOG and SLOG-1 files (test/fixtures/legacy).
+  const legacy = path.join(fixtures, 'legacy');
+  for (const f of fs.existsSync(legacy) ? fs.readdirSync(legacy).sort() : []) {
+    const m = /^(.*)\.(clog|alog|slog)(\.gz)?$/.exec(f);
+    if (!m) continue;
+    const raw = new Uint8Array(fs.readFileSync(path.join(legacy, f)));
+    seeds.push(seed(`legacy/${f.replace(/\.gz$/, '')}`, m[2] === 'slog' ? 'slog1' : (m[2] as SeedFormat), m[3] ? gunzipSync(raw) : raw));
   }
   const upstream = path.resolve(root, '..', 'shared', 'traces', 'upstream');
   if (fs.existsSync(upstream)) {

@@ -277,7 +277,7 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
     // Targets without seeds (old CLOG needs ../shared/traces) are left out, and said so.
     await worker.run({ type: 'replay', id: { target: 'convert', seed: 0, index: 0 }, bytes: new Uint8Array(0) });
     const seedFormats = new Set(worker.seeds.map((s) => /\((\w+),/.exec(s)?.[1]));
-    const targets = options.targets.filter((t) => t === 'convert' || t === 'writer' || seedFormats.has(t === 'views' ? 'slog2' : t));
+    const targets = options.targets.filter((t) => t === 'convert' || t === 'writer' || seedFormats.has(t === 'views' || t === 'rowindex' ? 'slog2' : t));
     for (const t of options.targets) if (!targets.includes(t)) log(`fuzz: target ${t} skipped: no seed inputs of that format (../shared/traces/upstream/fpilog.clog missing?)`);
     if (targets.length === 0) throw new Error('no target has seed inputs');
     log(`fuzz: seed ${options.seed}, ${options.cases} cases, ${workers.length} worker(s), targets ${targets.join(', ')}, ${worker.seeds.length} seed inputs, limit ${options.timeLimitMs} ms ${options.jobs === 1 ? 'CPU' : 'wall'} (watchdog ${options.timeLimitMs * options.wallSlack} ms wall) / heap ${options.heapMb} MB / RSS ${options.rssMb} MB`);

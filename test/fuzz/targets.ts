@@ -19,8 +19,15 @@ import { drawablesWithSources, readSourceLocations } from '../../src/core/format
 import { computeRangeStats, nodeBatches } from '../../src/core/stats';
 import type { Prng } from '../../src/core/synth/prng';
 import { gunzipChunks } from '../../src/io/gzip';
+import { convertAlog } from '../../src/core/formats/alog/convertAlog';
+import { detectInputFormat } from '../../src/core/formats/detectFormat';
+import { convertSlog1 } from '../../src/core/formats/slog1/convertSlog1';
+import { printSlog1 } from '../../src/core/formats/slog1/printRecords';
+import { Slog1File } from '../../src/core/formats/slog1/slog1File';
 
-export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer'] as const;
+import { rowIndexTarget } from './rowIndexTarget';
+
+export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer', 'alog', 'slog1', 'rowindex'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export class InvariantError extends Error {
@@ -83,7 +90,65 @@ export async function runTarget(target: Target, bytes: Uint8Array, rng: Prng, op
       return convertTarget(bytes, rng);
     case 'writer':
       return writerTarget(bytes, rng);
+    case 'alog':
+      return alogTarget(bytes, rng);
+    case 'slog1':
+      return slog1Target(bytes, rng);
+    case 'rowindex':
+      return rowIndexTarget(bytes, rng, check);
   }
+}
+
+/**
+ * Any convertible input as the worker opens it: detect the format from the first bytes, then
+ * convert (SLOG-1 by position through a MemorySource). Undefined for SLOG-2 or unknown bytes.
+ */
+async function conversionOf(bytes: Uint8Array, rng: Prng, name: string): Promise<ClogConversion | undefined> {
+  const format = detectInputFormat(bytes.subarray(0, 1024));
+  if (format === undefined || format === 'slog2') return undefined;
+  if (format === 'slog1') return convertSlog1(await Slog1File.open(new MemorySource(name, bytes)), { name });
+  return convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name, referenceQuirks: rng.next() < 0.3 });
+}
+
+/** ALOG text conversion drained to the end; chunk boundaries (lines split anywhere) must not matter. */
+async function alogTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
+  if (bytes.length < 256 << 10 && rng.next() < 0.25) {
+    const small = rng.int(1, 97);
+    const a = await conversionText('alog', bytes, small);
+    const b = await conversionText('alog', bytes, Math.max(1, bytes.length));
+    check(a === b, `converting ALOG in ${small}-byte chunks differs from one chunk: ${a.slice(0, 160)} vs ${b.slice(0, 160)}`);
+  }
+  const { summary } = await drain(convertAlog(chunked(bytes, chunkSize(rng, bytes.length)), { name: 'fuzz.alog' }));
+  traceInfoFromSummary(summary);
+}
+
+/**
+ * SLOG-1: open, print every table and record (the --records dump), convert and drain; a
+ * recycling source must give what a stable one gives; real drawables never exceed CUR + INC.
+ */
+async function slog1Target(bytes: Uint8Array, rng: Prng): Promise<void> {
+  const printAll = async (source: ByteSource): Promise<string> => {
+    try {
+      const file = await Slog1File.open(source);
+      let text = '';
+      for await (const s of printSlog1(file)) text += s;
+      return text;
+    } catch (e) {
+      if (isFormatError(e)) return `FormatError ${e.message}`;
+      throw e;
+    }
+  };
+  if (bytes.length < 1 << 20 && rng.next() < 0.25) {
+    const stable = await printAll(new MemorySource('fuzz.slog', bytes));
+    const recycled = await printAll(new RecyclingSource('fuzz.slog', bytes));
+    check(stable === recycled, `reading SLOG-1 through a recycling source differs: ${stable.slice(0, 200)} vs ${recycled.slice(0, 200)}`);
+  }
+  const file = await Slog1File.open(new MemorySource('fuzz.slog', bytes));
+  const { count, summary } = await drain(convertSlog1(file, { name: 'fuzz.slog' }));
+  const sectors = summary.slog1!.sectorRecords;
+  check(count + summary.unmatched.droppedRecords === sectors.CUR + sectors.INC, `${count} drawables + ${summary.unmatched.droppedRecords} dropped ≠ ${sectors.CUR + sectors.INC} real records`);
+  traceInfoFromSummary(summary);
+  await file.close();
 }
 
 /**
@@ -222,7 +287,7 @@ async function drain(conversion: ClogConversion): Promise<{ count: number; summa
 }
 
 /** The whole conversion as comparable text (drawables, counts, warnings), or the error it ends in. */
-async function conversionText(format: 'clog2' | 'clog', bytes: Uint8Array, chunk: number): Promise<string> {
+async function conversionText(format: 'clog2' | 'clog' | 'alog', bytes: Uint8Array, chunk: number): Promise<string> {
   try {
     const conversion = convertClogFormat(format, chunked(bytes, chunk), { name: `fuzz.${format}` });
     const out: string[] = [];
@@ -275,9 +340,9 @@ async function convertTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
     await drain(convertClogFormat(format, bounded(first.value, stream), { name: 'fuzz.clog2.gz' }));
     return;
   }
-  const format = detectClogFormat(bytes.subarray(0, 1024));
-  if (format === undefined) return;
-  await drain(convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name: 'fuzz.convert', referenceQuirks: rng.next() < 0.3 }));
+  const conversion = await conversionOf(bytes, rng, 'fuzz.convert');
+  if (conversion === undefined) return;
+  await drain(conversion);
 }
 
 /** The first chunk, then the rest, stopping a gzip bomb at 64 MiB (the time limit would catch it later). */
@@ -293,9 +358,8 @@ async function* bounded(first: Uint8Array, rest: AsyncIterator<Uint8Array>): Byt
 
 /** Converted drawables through the one-pass writer, then the written file read back in full. */
 async function writerTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
-  const format = detectClogFormat(bytes.subarray(0, 1024));
-  if (format === undefined) return;
-  const inner = convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name: 'fuzz.writer' });
+  const inner = await conversionOf(bytes, rng, 'fuzz.writer');
+  if (inner === undefined) return;
   // Tap the converter's output: what is read back must be exactly what went in, minus the dropped.
   const converted = new Map<string, number>();
   const conversion: ClogConversion = {

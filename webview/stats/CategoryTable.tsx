@@ -14,6 +14,8 @@ interface Props {
   readonly onSort: (key: SortKey) => void;
   readonly onHighlight: (index: number) => void;
   readonly onReveal: (index: number, instance: InstanceRef) => void;
+  /** Waiting seconds per state name (wait-state analysis of the same range), when known. */
+  readonly waiting?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -105,6 +107,11 @@ export function CategoryTable(p: Props) {
                 </button>
               </th>
             ))}
+            {p.waiting !== undefined && (
+              <th class="num p2" data-col="waiting" title="Time spent waiting for another process inside this state (late sender/receiver, collective waits)">
+                Waiting
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -115,6 +122,11 @@ export function CategoryTable(p: Props) {
                   {cell(c, col.key)}
                 </td>
               ))}
+              {p.waiting !== undefined && (
+                <td class="num p2" data-col="waiting">
+                  {c.kind === 'state' && p.waiting[c.name] !== undefined ? formatSeconds(p.waiting[c.name]) : '–'}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

@@ -1,8 +1,9 @@
 // The statistics side panel: state from the host's messages, the sections, exports.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { RangeStats } from '../../src/core/stats/types';
-import type { MessageItem, TraceMessage } from '../../src/protocol/stats';
+import type { MessageItem, TraceMessage, WaitsMessage } from '../../src/protocol/stats';
 import { CategoryTable } from './CategoryTable';
+import { WaitTable } from './WaitTable';
 import { DurationHistogram } from './DurationHistogram';
 import { formatBytes, formatCount, formatSeconds, rgbaCss } from './format';
 import { MessageList, MessageMatrix } from './MessageMatrix';
@@ -20,6 +21,7 @@ interface PanelState {
   readonly progress?: { readonly drawables: number; readonly fraction?: number };
   readonly error?: string;
   readonly messages?: { readonly from: number; readonly to: number; readonly items: readonly MessageItem[]; readonly truncated: boolean };
+  readonly waits?: WaitsMessage;
   readonly empty: boolean;
 }
 
@@ -58,6 +60,9 @@ function usePanelState(): PanelState {
           return;
         case 'messages':
           setState((s) => ({ ...s, messages: { from: m.from, to: m.to, items: m.items, truncated: m.truncated } }));
+          return;
+        case 'waits':
+          setState((s) => ({ ...s, waits: m }));
           return;
       }
     });
@@ -115,8 +120,16 @@ export function StatsPanel() {
               onSort={(key: SortKey) => setSettings(key === settings.sortKey ? { sortDescending: !settings.sortDescending } : { sortKey: key, sortDescending: key !== 'name' })}
               onHighlight={(index) => send({ kind: 'highlightCategory', index })}
               onReveal={(category, instance) => send({ kind: 'revealInstance', category, instance })}
+              {...(state.waits !== undefined && state.trace !== undefined && state.waits.range[0] === state.trace.range[0] && state.waits.range[1] === state.trace.range[1] ? { waiting: state.waits.byCategory } : {})}
             />
           </section>
+
+          {state.waits !== undefined && (
+            <section>
+              <h3>Wait states</h3>
+              <WaitTable waits={state.waits} />
+            </section>
+          )}
 
           {stats.rows.length > 0 ? <RowsSection stats={stats} theme={theme} settings={settings} setSettings={setSettings} /> : undefined}
           {stats.messages.pairs.length > 0 ? <MessagesSection stats={stats} state={state} theme={theme} labelOf={labelOf} settings={settings} setSettings={setSettings} /> : undefined}

@@ -7,7 +7,7 @@
  * (coalesced to one per frame).
  */
 import type { SiteStyle } from './siteStyle';
-import type { CommandMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
+import type { AnalysisOverlayMessage, CommandMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
 import { FrameScheduler, type LayerName } from './scheduler';
 import { WindowLoader } from './windowLoader';
 import type { TimeWindow } from './timeScale';
@@ -18,10 +18,14 @@ import { TimelineView, type PersistedView } from './viewState';
 import { TimelineInput, ZOOM_STEP, type InputView, type TimelineIntents } from './input';
 import { Picking, type Pick } from './picking';
 import { TimelineLayers, type Decorations } from './layers';
+import { timesliceAt, type SliceRow } from './timeslice';
+import { formatTime, niceTicks } from './timeScale';
+import type { RowSummary } from '../RowControls';
+import type { ArrowMode } from './drawArrows';
 
 export type { Pick } from './picking';
 export type { TimelineElements } from './elements';
-export { ROW_HEIGHT_PX, type PersistedView } from './viewState';
+export type { PersistedView } from './viewState';
 
 export interface ViewSummary {
   readonly view: TimeWindow;
@@ -32,7 +36,20 @@ export interface ViewSummary {
   readonly error: string | undefined;
   readonly lowestDepth: number | undefined;
   readonly range: readonly [number, number] | undefined;
+  readonly rows: RowSummary;
+  readonly arrowMode: ArrowMode;
 }
+
+/** What every shown row is doing at one time (the timeslice panel). */
+export interface Timeslice {
+  readonly time: number;
+  readonly timeText: string;
+  readonly rows: readonly SliceRow[];
+  readonly more: number;
+}
+
+/** The timeslice lists at most this many rows (the visible ones first). */
+const TIMESLICE_MAX_ROWS = 200;
 
 const PERSIST_DELAY_MS = 250;
 const ALL_LAYERS: LayerName[] = ['grid', 'data', 'labels', 'overview', 'overlay'];
@@ -45,10 +62,13 @@ export class TimelineController {
   private readonly input: TimelineInput;
   private readonly picking: Picking;
   private readonly layers: TimelineLayers;
-  private readonly decorations: Decorations = { markers: [], range: undefined, searchMarks: undefined };
+  private readonly decorations: Decorations = { markers: [], range: undefined, searchMarks: undefined, analysis: { data: undefined, showWaits: true, showPath: false } };
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cleanups: (() => void)[] = [];
   private summaryPending = false;
+  private sliceListener: ((s: Timeslice | undefined) => void) | undefined;
+  private slicePending = false;
+  private readonly onTimesliceToggle: () => void;
 
   constructor(
     private readonly el: TimelineElements,
@@ -57,7 +77,9 @@ export class TimelineController {
     restored: PersistedView | undefined,
     private readonly onViewChange: (s: ViewSummary) => void,
     onPick: (p: Pick | undefined) => void = () => undefined,
+    onTimesliceToggle: () => void = () => undefined,
   ) {
+    this.onTimesliceToggle = onTimesliceToggle;
     this.view = new TimelineView(
       {
         changed: (layers) => this.viewChanged(layers),
@@ -214,6 +236,25 @@ export class TimelineController {
   }
 
   /** Times drawn as markers (the pinned popups). */
+  /** The host's wait-state analysis (kept only for the current document generation). */
+  setAnalysisOverlay(m: AnalysisOverlayMessage): void {
+    if (this.view.init !== undefined && m.generation !== this.view.init.generation) return;
+    this.decorations.analysis.data = m;
+    this.scheduler.mark('overlay');
+  }
+
+  /** Toggles of the analysis overlay (hatched waits, critical path); returns the new state. */
+  toggleAnalysis(which: 'waits' | 'path'): boolean {
+    const a = this.decorations.analysis;
+    if (which === 'waits') a.showWaits = !a.showWaits;
+    else a.showPath = !a.showPath;
+    this.scheduler.mark('overlay');
+    const ds = this.el.root.dataset;
+    ds.showWaits = String(a.showWaits);
+    ds.showPath = String(a.showPath);
+    return which === 'waits' ? a.showWaits : a.showPath;
+  }
+
   setMarkers(times: readonly number[]): void {
     this.decorations.markers = times;
     this.scheduler.mark('overlay');
@@ -260,6 +301,62 @@ export class TimelineController {
     this.view.revealRow(row);
   }
 
+  // ---- rows (also called from the toolbar) ----------------------------------------------------
+
+  setArrowMode(m: ArrowMode): void {
+    this.layers.arrowMode = m;
+    this.scheduler.mark('data');
+    this.summary();
+  }
+
+  fitRows(): void {
+    this.view.setRowSizing(this.view.rows.sizingMode.mode === 'fit' ? { mode: 'auto' } : { mode: 'fit' });
+  }
+
+  zoomRows(factor: number): void {
+    this.view.zoomRows(factor);
+  }
+
+  /** Shows only the ranks of a list like "0-15,64,128-"; returns an error message or undefined. */
+  filterRows(text: string): string | undefined {
+    return this.view.filterRows(text);
+  }
+
+  showAllRows(): void {
+    this.view.showAllRows();
+  }
+
+  hideRows(rows: readonly number[]): void {
+    this.view.hideRows(rows);
+  }
+
+  moveRow(row: number, slot: number): void {
+    this.view.moveRow(row, slot);
+  }
+
+  /** Receives the timeslice at the cursor's time while set (the panel is open). */
+  setTimesliceListener(f: ((s: Timeslice | undefined) => void) | undefined): void {
+    this.sliceListener = f;
+    this.scheduleSlice();
+  }
+
+  /** What every shown row is doing at `t` (the visible rows first, at most TIMESLICE_MAX_ROWS). */
+  timesliceAt(t: number): Timeslice | undefined {
+    const loaded = this.main.drawableFor(this.view.visible());
+    if (!loaded) return undefined;
+    const rows = this.view.rowViewport();
+    const first = Math.max(0, Math.floor(rows.scrollPx / rows.rowHeight));
+    const shown = this.view.rows.shownRows();
+    const list = shown.slice(first, first + TIMESLICE_MAX_ROWS);
+    const ticks = niceTicks(this.view.scale(), 90);
+    return {
+      time: t,
+      timeText: formatTime(t, ticks.step, ticks.step / 100),
+      rows: timesliceAt(loaded.columns, t, list, this.layers.categoryStyle.hidden),
+      more: shown.length - list.length,
+    };
+  }
+
   // ---- internals -------------------------------------------------------------------------------
 
   /** What input may ask of the timeline. */
@@ -304,12 +401,34 @@ export class TimelineController {
         else return false;
         return true;
       },
-      hoverChanged: (labels) => (labels ? this.scheduler.mark('overlay', 'labels') : this.scheduler.mark('overlay')),
+      hoverChanged: (labels) => {
+        if (labels) this.scheduler.mark('overlay', 'labels');
+        else this.scheduler.mark('overlay');
+        this.scheduleSlice();
+      },
+      zoomRows: (factor, anchorY) => v.zoomRows(factor, anchorY),
+      hideRow: (row) => v.hideRows([row]),
+      showAllRows: () => v.showAllRows(),
+      moveRow: (row, slot) => v.moveRow(row, slot),
+      toggleTimeslice: () => this.onTimesliceToggle(),
     };
+  }
+
+  /** The timeslice follows the cursor: recomputed at most once per frame while a listener is set. */
+  private scheduleSlice(): void {
+    if (!this.sliceListener || this.slicePending) return;
+    this.slicePending = true;
+    requestAnimationFrame(() => {
+      this.slicePending = false;
+      const x = this.input.hoverX;
+      if (!this.sliceListener || x === undefined) return;
+      this.sliceListener(this.timesliceAt(this.view.scale().pxToTime(x)));
+    });
   }
 
   private viewChanged(layers: LayerName[] = ALL_LAYERS): void {
     if (!this.view.init) return;
+    this.scheduleSlice();
     this.main.update(this.view.visible());
     if (this.view.overviewWidth > 0) this.overview.update(this.view.overviewVisible());
     this.scheduler.mark(...layers);
@@ -331,6 +450,14 @@ export class TimelineController {
         error: this.main.lastError,
         lowestDepth: this.main.loaded?.columns.header.lowestDepth,
         range: this.decorations.range,
+        arrowMode: this.layers.arrowMode,
+        rows: {
+          shown: this.view.rows.slots,
+          total: this.view.rows.rowCount,
+          rowHeight: this.view.rows.rowHeight,
+          mode: this.view.rows.sizingMode.mode,
+          filterText: this.view.rowFilterText(),
+        },
       });
     });
   }

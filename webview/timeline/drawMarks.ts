@@ -1,10 +1,9 @@
 /** Overlay marks: the selected drawable's outline and the time markers of pinned popups. */
 import type { Palette } from './theme';
 import { formatDuration, type TimeScale } from './timeScale';
-import { nestingInset, rowTop, visibleRows, type RowViewport } from './rowLayout';
+import { boxHeight, nestingInset, rowPad, rowTop, slotOfRow, visibleRows, type RowViewport } from './rowLayout';
 import type { Selection } from './selection';
 
-const ROW_PAD = 2;
 
 export function drawMarks(
   ctx: CanvasRenderingContext2D,
@@ -65,10 +64,10 @@ export function drawMarks(
       ctx.moveTo(x0, rowTop(rows, selected.row) + mid);
       ctx.lineTo(scale.timeToPx(selected.end), rowTop(rows, selected.toRow) + mid);
       ctx.stroke();
-    } else if (selected.row >= first && selected.row < end) {
-      const boxH = rows.rowHeight - 2 * ROW_PAD;
+    } else if (slotOfRow(rows, selected.row) >= first && slotOfRow(rows, selected.row) < end) {
+      const boxH = boxHeight(rows.rowHeight);
       const inset = selected.kind === 'event' ? 0 : nestingInset(selected.depth, maxNesting, boxH);
-      const top = rowTop(rows, selected.row) + ROW_PAD + inset;
+      const top = rowTop(rows, selected.row) + rowPad(rows.rowHeight) + inset;
       const pad = selected.kind === 'event' ? 4 : 1;
       ctx.strokeRect(Math.max(-2, x0 - pad), top - 1, Math.min(w + 4, x1 - x0 + 2 * pad), boxH - 2 * inset + 2);
     }

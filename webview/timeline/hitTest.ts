@@ -4,7 +4,7 @@
  * states — within a group the last drawn (innermost, for states) wins.
  */
 import type { WindowColumns } from '../../src/protocol/wire';
-import { nestingInset, rowAt, rowTop, type RowViewport } from './rowLayout';
+import { boxHeight, nestingInset, rowPad, rowAt, rowTop, type RowViewport } from './rowLayout';
 
 export type Hit =
   | { readonly kind: 'state'; readonly index: number }
@@ -12,7 +12,6 @@ export type Hit =
   | { readonly kind: 'arrow'; readonly index: number }
   | { readonly kind: 'event'; readonly index: number };
 
-const ROW_PAD = 2;
 const EVENT_TOLERANCE_PX = 4;
 const ARROW_TOLERANCE_PX = 3;
 
@@ -34,7 +33,7 @@ export function hitTest(
   hidden: ReadonlySet<number> = new Set(),
 ): Hit | undefined {
   const row = rowAt(rows, py);
-  const boxH = rows.rowHeight - 2 * ROW_PAD;
+  const boxH = boxHeight(rows.rowHeight);
   const maxNest = c.header.maxNesting;
 
   if (row !== undefined) {
@@ -59,7 +58,7 @@ export function hitTest(
     const x1 = Math.max(x(end), x0 + 1);
     if (px < x0 || px > x1) return false;
     const inset = nestingInset(depth, maxNest, boxH);
-    const top = rowTop(rows, row) + ROW_PAD + inset;
+    const top = rowTop(rows, row) + rowPad(rows.rowHeight) + inset;
     return py >= top && py <= top + boxH - 2 * inset;
   };
   const sh = c.shadows;

@@ -5,11 +5,16 @@
  */
 import type { TimelineElements } from './elements';
 import { panBy, zoomAt, type TimeScale, type TimeWindow } from './timeScale';
-import { rowAt, type RowViewport } from './rowLayout';
+import { rowAt, slotAt, slotOfRow, type RowViewport } from './rowLayout';
 import type { SelectionMove } from './picking';
-import { ROW_HEIGHT_PX } from './viewState';
 
 export const ZOOM_STEP = 1.6;
+/** Vertical zoom per Shift+W/S (Ctrl/Cmd+wheel zooms continuously). */
+export const ROW_ZOOM_STEP = 1.25;
+/** Rows can be dragged by their label while at least this tall. */
+const ROW_DRAG_MIN_PX = 8;
+/** Arrow keys scroll by a row, but at least this much. */
+const MIN_SCROLL_STEP_PX = 16;
 const PAN_STEP = 0.2;
 const WHEEL_ZOOM_PER_PX = 0.002;
 const DRAG_THRESHOLD_PX = 3;
@@ -55,19 +60,29 @@ export interface TimelineIntents {
   escape(): boolean;
   /** Pointer state changed: `labels` when the hovered row changed. */
   hoverChanged(labels: boolean): void;
+  /** Vertical zoom by `factor` around plot y `anchorY` (the middle when undefined). */
+  zoomRows(factor: number, anchorY: number | undefined): void;
+  hideRow(row: number): void;
+  showAllRows(): void;
+  /** Moves `row` to display position `slot`. */
+  moveRow(row: number, slot: number): void;
+  toggleTimeslice(): void;
 }
 
 type Drag =
   | { readonly kind: 'pan'; readonly x: number; readonly y: number; readonly view: TimeWindow; readonly scroll: number; moved: boolean }
   | { readonly kind: 'select'; readonly x: number; cur: number }
   | { readonly kind: 'range'; readonly x: number; cur: number }
-  | { readonly kind: 'overview'; readonly x: number; readonly view: TimeWindow };
+  | { readonly kind: 'overview'; readonly x: number; readonly view: TimeWindow }
+  | { readonly kind: 'row'; readonly row: number; readonly y: number; cur: number };
 
 export class TimelineInput {
   /** Pointer x over the plot (zoom anchor, crosshair). */
   hoverX: number | undefined;
   /** The row under the pointer (its label is highlighted). */
   hoverRow: number | undefined;
+  /** The pointer is over the time axis (the cursor's time shows there either way). */
+  overAxis = false;
   /** Where the tooltip is wanted (undefined while dragging or after a wheel). */
   tooltipAt: { readonly x: number; readonly y: number } | undefined;
   private drag: Drag | undefined;
@@ -79,6 +94,12 @@ export class TimelineInput {
     private readonly intents: TimelineIntents,
   ) {
     this.attach();
+  }
+
+  /** A row label being dragged: the row and the pointer's y in the plot. */
+  rowDrag(): { readonly row: number; readonly y: number } | undefined {
+    const d = this.drag;
+    return d?.kind === 'row' ? { row: d.row, y: d.cur } : undefined;
   }
 
   /** The band being dragged (select-to-zoom or range), in plot px. */
@@ -97,17 +118,30 @@ export class TimelineInput {
   }
 
   private attach(): void {
-    const { overlay, root, vscroll, overview, labels } = this.el;
+    const { overlay, root, vscroll, overview, labels, axis } = this.el;
     this.on(overlay, 'wheel', (e) => this.onWheel(e), { passive: false });
     this.on(
       labels,
       'wheel',
       (e) => {
         e.preventDefault();
-        this.intents.scrollRows(e.deltaY);
+        if (e.ctrlKey || e.metaKey) this.intents.zoomRows(Math.exp(-e.deltaY * WHEEL_ZOOM_PER_PX), e.offsetY);
+        else this.intents.scrollRows(e.deltaY);
       },
       { passive: false },
     );
+    this.attachLabelDrag(labels);
+    // the time readout follows the pointer over the axis too (and the timeslice with it)
+    this.on(axis, 'pointermove', (e) => {
+      this.hoverX = e.offsetX;
+      this.overAxis = true;
+      this.intents.hoverChanged(false);
+    });
+    this.on(axis, 'pointerleave', () => {
+      this.hoverX = undefined;
+      this.overAxis = false;
+      this.intents.hoverChanged(false);
+    });
     this.on(overlay, 'pointerdown', (e) => this.onPointerDown(e));
     this.on(overlay, 'pointermove', (e) => this.onPointerMove(e));
     this.on(overlay, 'pointerup', (e) => this.onPointerUp(e));
@@ -157,6 +191,7 @@ export class TimelineInput {
     const unit = e.deltaMode === 1 ? WHEEL_LINE_PX : e.deltaMode === 2 ? v.height : 1;
     const dx = e.deltaX * unit;
     const dy = e.deltaY * unit;
+    if (e.ctrlKey || e.metaKey) return this.intents.zoomRows(Math.exp(-dy * WHEEL_ZOOM_PER_PX), e.offsetY);
     if (e.altKey) return this.intents.scrollRows(dy);
     if (e.shiftKey || Math.abs(dx) > Math.abs(dy)) {
       const d = e.shiftKey && dx === 0 ? dy : dx;
@@ -225,6 +260,34 @@ export class TimelineInput {
     this.intents.hoverChanged(false);
   }
 
+  /** Dragging a row's label moves the row (drop position = the slot under the pointer). */
+  private attachLabelDrag(labels: HTMLCanvasElement): void {
+    this.on(labels, 'pointerdown', (e) => {
+      const rows = this.intents.view().rows;
+      const row = rowAt(rows, e.offsetY);
+      if (e.button !== 0 || row === undefined || rows.rowHeight < ROW_DRAG_MIN_PX) return;
+      labels.setPointerCapture(e.pointerId);
+      this.drag = { kind: 'row', row, y: e.offsetY, cur: e.offsetY };
+      labels.style.cursor = 'grabbing';
+    });
+    this.on(labels, 'pointermove', (e) => {
+      if (this.drag?.kind !== 'row') return;
+      this.drag.cur = e.offsetY;
+      this.intents.hoverChanged(true);
+    });
+    this.on(labels, 'pointerup', (e) => {
+      const d = this.drag;
+      if (d?.kind !== 'row') return;
+      this.drag = undefined;
+      labels.style.cursor = '';
+      if (labels.hasPointerCapture(e.pointerId)) labels.releasePointerCapture(e.pointerId);
+      const rows = this.intents.view().rows;
+      const to = slotAt(rows, Math.max(0, Math.min(e.offsetY, rows.rowCount * rows.rowHeight - rows.scrollPx - 1)));
+      if (Math.abs(e.offsetY - d.y) >= DRAG_THRESHOLD_PX && to !== undefined) this.intents.moveRow(d.row, to);
+      else this.intents.hoverChanged(true);
+    });
+  }
+
   private onKey(e: KeyboardEvent): void {
     const target = e.target as HTMLElement | null;
     if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
@@ -235,6 +298,7 @@ export class TimelineInput {
   /** One key of the timeline; true when it was handled. */
   private key(key: string, alt: boolean): boolean {
     const it = this.intents;
+    const step = Math.max(MIN_SCROLL_STEP_PX, it.view().rows.rowHeight);
     const pan = (fraction: number): void => {
       const v = it.view();
       it.setWindow(panBy(v.window, fraction, v.full), true);
@@ -254,16 +318,40 @@ export class TimelineInput {
       case 'F':
         return it.frameSelection();
       case 'w':
-      case 'W':
       case '+':
       case '=':
         it.zoom(ZOOM_STEP);
         return true;
       case 's':
-      case 'S':
       case '-':
       case '_':
         it.zoom(1 / ZOOM_STEP);
+        return true;
+      case 'W':
+        it.zoomRows(ROW_ZOOM_STEP, this.hoverRowY());
+        return true;
+      case 'S':
+        it.zoomRows(1 / ROW_ZOOM_STEP, this.hoverRowY());
+        return true;
+      case 'h':
+        if (this.hoverRow === undefined) return false;
+        it.hideRow(this.hoverRow);
+        return true;
+      case 'H':
+        it.showAllRows();
+        return true;
+      case '[':
+      case ']': {
+        // move the row under the pointer up / down by one
+        const rows = it.view().rows;
+        const slot = this.hoverRow === undefined ? -1 : slotOfRow(rows, this.hoverRow);
+        if (slot < 0) return false;
+        it.moveRow(this.hoverRow!, slot + (key === '[' ? -1 : 1));
+        return true;
+      }
+      case 't':
+      case 'T':
+        it.toggleTimeslice();
         return true;
       case 'a':
       case 'A':
@@ -276,16 +364,16 @@ export class TimelineInput {
         pan(PAN_STEP);
         return true;
       case 'ArrowUp':
-        if (!(alt && it.moveSelection('up'))) it.scrollRows(-ROW_HEIGHT_PX);
+        if (!(alt && it.moveSelection('up'))) it.scrollRows(-step);
         return true;
       case 'ArrowDown':
-        if (!(alt && it.moveSelection('down'))) it.scrollRows(ROW_HEIGHT_PX);
+        if (!(alt && it.moveSelection('down'))) it.scrollRows(step);
         return true;
       case 'PageUp':
-        it.scrollRows(-it.view().height + ROW_HEIGHT_PX);
+        it.scrollRows(-it.view().height + step);
         return true;
       case 'PageDown':
-        it.scrollRows(it.view().height - ROW_HEIGHT_PX);
+        it.scrollRows(it.view().height - step);
         return true;
       case 'Home':
         it.showAll();
@@ -299,5 +387,10 @@ export class TimelineInput {
       default:
         return false;
     }
+  }
+
+  /** The pointer's y over the plot while it hovers a row (the vertical zoom keeps that row in place). */
+  private hoverRowY(): number | undefined {
+    return this.tooltipAt?.y;
   }
 }

@@ -4,15 +4,18 @@
  * overlay (crosshair, drag band, selection, markers, range, status note, tooltip). Also sizes the
  * canvases to the plot. Called by the frame scheduler, one layer at a time.
  */
-import type { WebviewToHost } from '../../src/protocol/webview';
+import type { InitMessage, WebviewToHost } from '../../src/protocol/webview';
+import type { ArrowMode } from './drawArrows';
+import { rowPad } from './rowLayout';
 import type { LayerName } from './scheduler';
 import type { TimelineElements } from './elements';
 import type { WindowLoader } from './windowLoader';
 import type { TimelineInput } from './input';
 import type { Picking } from './picking';
-import { ROW_HEIGHT_PX, type TimelineView } from './viewState';
+import type { TimelineView } from './viewState';
 import { DEFAULT_STYLE, readPalette, type CategoryStyle, type Palette } from './theme';
 import { withSiteStyle, type SiteStyle } from './siteStyle';
+import { drawAnalysisOverlay, type AnalysisOverlay } from './analysisOverlay';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
 import { drawMarks } from './drawMarks';
 import { tooltipText } from './tooltipText';
@@ -25,6 +28,8 @@ export interface Decorations {
   range: readonly [number, number] | undefined;
   /** Search matches per bin of `range` (drawn on the overview strip). */
   searchMarks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined;
+  /** Wait states and critical path from the host's analysis (drawn when toggled on). */
+  analysis: AnalysisOverlay;
 }
 
 export interface LayerSources {
@@ -52,6 +57,9 @@ export class TimelineLayers {
   categoryStyle: CategoryStyle = DEFAULT_STYLE;
   /** Site marks (shown sites, code colourings); undefined: none. */
   siteStyle: SiteStyle | undefined;
+  /** How arrows are drawn: lines, density (summarised), off, or auto (density when too dense). */
+  arrowMode: ArrowMode = 'auto';
+  private categoryNames: { readonly init: InitMessage; readonly names: ReadonlyMap<number, string> } | undefined;
   private palette: Palette | undefined;
   private overviewCache: HTMLCanvasElement | undefined;
   private overviewDirty = true;
@@ -129,13 +137,21 @@ export class TimelineLayers {
     const init = view.init!;
     const started = performance.now();
     const loaded = main.drawableFor(view.visible());
-    const frame = drawData(this.ctx(el.data), view.width, view.height, view.scale(), view.rowViewport(), loaded, p);
+    const rows = view.rowViewport();
+    const frame = drawData(this.ctx(el.data), view.width, view.height, view.scale(), rows, loaded, p, { names: this.names(init), arrows: this.arrowMode });
     // Geometry of the drawn frame, for UI tests that look for colours at times and rows:
-    // x = (t − t0) / (t1 − t0) · width and y = row · rowHeight − scrollPx + rowHeight / 2 in `.plot`.
+    // x = (t − t0) / (t1 − t0) · width and y = slot · rowHeight − scrollPx + rowHeight / 2 in `.plot`,
+    // slot = the row's index in data-rows (every row in file order when empty).
+    // A state's box in its row: rowPad(rowHeight) from the row's top, nestingInset(depth) more per side.
     const ds = el.root.dataset;
     ds.t0 = String(view.window.t0);
     ds.t1 = String(view.window.t1);
-    ds.rowHeight = String(ROW_HEIGHT_PX);
+    ds.rowHeight = String(rows.rowHeight);
+    ds.rowCount = String(rows.rowCount);
+    ds.rowPad = String(rowPad(rows.rowHeight));
+    ds.rows = view.rows.customised ? view.rows.shownRows().join(',') : '';
+    ds.maxNesting = String(loaded?.columns.header.maxNesting ?? '');
+    ds.arrows = frame.arrows;
     ds.scrollPx = String(view.scrollPx);
     ds.mapIndex = String(view.mapIndex);
     ds.lowestDepth = String(loaded?.columns.header.lowestDepth ?? '');
@@ -147,6 +163,12 @@ export class TimelineLayers {
       document.body.dataset.state = 'painted';
       this.s.post({ kind: 'painted', generation: init.generation, drawables: frame.drawn, frameMs: performance.now() - started });
     }
+  }
+
+  /** Category names by index (for the names inside states), per document. */
+  private names(init: InitMessage): ReadonlyMap<number, string> {
+    if (this.categoryNames?.init !== init) this.categoryNames = { init, names: new Map(init.categories.map((c) => [c.index, c.name])) };
+    return this.categoryNames.names;
   }
 
   private drawOverlayLayer(p: Palette): void {
@@ -163,7 +185,18 @@ export class TimelineLayers {
     drawOverlay(octx, view.width, view.height, scale, p, input.hoverX, input.band(), note);
     const maxNesting = main.drawableFor(view.visible())?.columns.header.maxNesting ?? 0;
     const selected = picking.selection?.mapIndex === view.mapIndex ? picking.selection : undefined;
+    drawAnalysisOverlay(octx, view.width, scale, view.rowViewport(), view.mapIndex, p, decorations.analysis);
     drawMarks(octx, view.width, view.height, scale, view.rowViewport(), p, selected, maxNesting, decorations.markers, decorations.range);
+    // the cursor's time on the axis (the axis is cheap to redraw: a few ticks)
+    drawAxis(this.ctx(el.axis), view.width, el.axis.clientHeight || AXIS_HEIGHT_PX, scale, p, input.hoverX);
+    const drag = input.rowDrag();
+    if (drag) {
+      // where a dragged row label will land: a line between rows
+      const rows = view.rowViewport();
+      const slot = Math.max(0, Math.min(rows.rowCount, Math.round((drag.y + rows.scrollPx) / rows.rowHeight)));
+      octx.fillStyle = p.accent;
+      octx.fillRect(0, slot * rows.rowHeight - rows.scrollPx - 1, view.width, 2);
+    }
     this.updateTooltip(input.tooltipAt);
   }
 

@@ -8,7 +8,8 @@ import type { SearchHit, WebviewToHost } from '../../src/protocol/webview';
 import type { WindowColumns } from '../../src/protocol/wire';
 import { hitTest, type Hit } from './hitTest';
 import { atTimeOnRow, nextOnRow, refOf, selectionOf, shadowSummaryOf, type Selection, type ShadowSummary } from './selection';
-import { ROW_HEIGHT_PX, type TimelineView } from './viewState';
+import type { TimelineView } from './viewState';
+import { rowOfSlot, slotOfRow } from './rowLayout';
 import type { WindowLoader } from './windowLoader';
 
 /** A click on a drawable: what the popup shows (details come from the host under `detailsId`). */
@@ -124,13 +125,19 @@ export class Picking {
       view.revealRow(s.toRow);
       return true;
     }
-    const hit = move === 'next' || move === 'previous' ? nextOnRow(c, s, move === 'next' ? 1 : -1) : atTimeOnRow(c, s, s.row + (move === 'down' ? 1 : -1));
+    // up/down: the neighbouring shown row (rows may be hidden or moved)
+    const rows = view.rowViewport();
+    const slot = slotOfRow(rows, s.row) + (move === 'down' ? 1 : -1);
+    const neighbour = slot >= 0 && slot < rows.rowCount ? rowOfSlot(rows, slot) : -1;
+    if ((move === 'up' || move === 'down') && neighbour < 0) return false;
+    const hit = move === 'next' || move === 'previous' ? nextOnRow(c, s, move === 'next' ? 1 : -1) : atTimeOnRow(c, s, neighbour);
     if (!hit) return false;
     const next = selectionOf(hit, c, view.mapIndex);
     view.bringIntoView(next.start, next.end);
     view.revealRow(next.row);
     const x = view.scale().timeToPx(next.start);
-    const y = next.row * ROW_HEIGHT_PX - view.scrollPx + ROW_HEIGHT_PX;
+    const g = view.rowGeometry(next.row);
+    const y = g.top + g.height;
     this.select(hit, c, Math.max(0, Math.min(view.width - POPUP_RIGHT_MARGIN_PX, x)), Math.max(0, y), false, false);
     return true;
   }

@@ -27,15 +27,19 @@ export function withSiteStyle(p: Palette, s: SiteStyle | undefined): Palette {
   if (s === undefined || (!s.dim && s.colours.length === 0)) return p;
   const fill = new Map(p.fill);
   const line = new Map(p.line);
+  const fillRgb = new Map(p.fillRgb);
   s.colours.forEach((rgb, i) => {
     fill.set(colourKey(i + 1), cssRgba(rgb));
     line.set(colourKey(i + 1), cssRgba(rgb));
+    fillRgb.set(colourKey(i + 1), rgb);
   });
   if (s.dim) {
-    for (const [cat, rgb] of p.fillRgb) {
+    for (const [cat, rgb] of [...p.fillRgb]) {
       if (cat < 0) continue;
-      fill.set(dimKey(cat), cssRgba(fade(rgb, p.background)));
-      line.set(dimKey(cat), cssRgba(fade(rgb, p.background)));
+      const faded = fade(rgb, p.background);
+      fill.set(dimKey(cat), cssRgba(faded));
+      line.set(dimKey(cat), cssRgba(faded));
+      fillRgb.set(dimKey(cat), faded);
     }
   }
   const colours = s.colours.length;
@@ -44,5 +48,5 @@ export function withSiteStyle(p: Palette, s: SiteStyle | undefined): Palette {
     const k = flags >>> SITE_COLOUR_SHIFT;
     return k > 0 && k <= colours ? colourKey(k) : cat;
   };
-  return { ...p, fill, line, siteKey };
+  return { ...p, fill, line, fillRgb, siteKey };
 }

@@ -8,6 +8,7 @@
  */
 import type { CategoryInfo } from '../../src/protocol/webview';
 import { adjustForBackground, cssRgba, parseCssColour, type Rgb } from './colour';
+import { textOn } from './drawStyle';
 
 export interface Palette {
   readonly background: Rgb;
@@ -18,6 +19,8 @@ export interface Palette {
   readonly rowAlt: string;
   readonly border: string;
   readonly accent: string;
+  /** Text on the accent colour. */
+  readonly accentForeground: string;
   readonly selection: string;
   readonly loading: string;
   readonly highContrast: boolean;
@@ -88,6 +91,7 @@ export function readPalette(categories: readonly CategoryInfo[], style: Category
   const foreground = v('--vscode-editor-foreground', light ? '#333333' : '#cccccc');
   const { fill, fillRgb, edge, line } = categoryColours(categories, style, background, highContrast);
   const fg = parseCssColour(foreground) ?? [200, 200, 200];
+  const accent = v('--vscode-focusBorder', '#007fd4');
   return {
     background,
     backgroundCss,
@@ -96,7 +100,8 @@ export function readPalette(categories: readonly CategoryInfo[], style: Category
     grid: cssRgba(fg, highContrast ? 0.35 : 0.12),
     rowAlt: cssRgba(fg, highContrast ? 0 : 0.035),
     border: v('--vscode-contrastBorder', '') || v('--vscode-editorWidget-border', cssRgba(fg, 0.3)),
-    accent: v('--vscode-focusBorder', '#007fd4'),
+    accent,
+    accentForeground: cssRgba(textOn(parseCssColour(accent) ?? [0, 127, 212])),
     selection: v('--vscode-editor-selectionBackground', 'rgba(38,79,120,0.5)'),
     loading: cssRgba(fg, 0.1),
     highContrast,

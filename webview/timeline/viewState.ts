@@ -8,10 +8,10 @@ import type { InitMessage, ViewState } from '../../src/protocol/webview';
 import type { VisibleWindow } from '../../src/core/query/windowKey';
 import type { LayerName } from './scheduler';
 import { TimeScale, clampWindow, zoomAt, type TimeWindow } from './timeScale';
-import { clampScroll, visibleRows, type RowViewport } from './rowLayout';
+import { slotOfRow, visibleRowSpan, type RowSizing, type RowViewport } from './rowLayout';
 import { ZoomHistory } from './zoomHistory';
-
-export const ROW_HEIGHT_PX = 24;
+import { RowView, sizingOf, sizingState } from './rowView';
+import { RankListError, formatRankList, parseRankList } from './rowOrder';
 /** The overview strip summarises the first OVERVIEW_MAX_ROWS rows (it is for moving in time). */
 const OVERVIEW_MAX_ROWS = 256;
 /** Browsers cap element heights; the scroll spacer stays below it. */
@@ -34,10 +34,10 @@ export class TimelineView {
   init: InitMessage | undefined;
   window: TimeWindow = { t0: 0, t1: 1 };
   mapIndex = 0;
-  scrollPx = 0;
+  /** Shown rows, their order and height, and the vertical scroll. */
+  readonly rows = new RowView();
   /** Plot size (CSS px), label column width and overview strip width. */
   width = 0;
-  height = 0;
   labelWidth = 0;
   overviewWidth = 0;
   readonly history = new ZoomHistory();
@@ -47,25 +47,45 @@ export class TimelineView {
     private readonly restored: PersistedView | undefined,
   ) {}
 
-  /** A new (or reloaded) document: restore the saved view, start whole, or keep the view (reload). */
+  get scrollPx(): number {
+    return this.rows.scrollPx;
+  }
+
+  get height(): number {
+    return this.rows.heightPx;
+  }
+
+  set height(px: number) {
+    this.rows.setHeight(px);
+  }
+
+  /**
+   * A new (or reloaded) document: restore the saved view, start whole, or keep the view (reload).
+   * Rows: those of the saved view, else those last chosen for this trace (`rowChoice`).
+   */
   setInit(m: InitMessage): void {
     const sameFile = this.init?.fileName === m.fileName;
     const first = this.init === undefined;
     this.init = m;
     const full = this.fullRange();
     const saved = first ? (this.restored?.fileName === m.fileName ? this.restored : m.initialView) : undefined;
+    const choice = m.rowChoice;
     if (saved) {
       this.mapIndex = saved.mapIndex >= 0 && saved.mapIndex < m.yMaps.length ? saved.mapIndex : m.defaultMap;
       this.window = clampWindow({ t0: saved.t0, t1: saved.t1 }, full);
-      this.scrollPx = saved.scrollRow * ROW_HEIGHT_PX;
+      const remembered = choice?.mapIndex === this.mapIndex ? choice : undefined;
+      this.rows.reset(this.rowCount(), saved.rows ?? remembered?.rows, saved.rowSizing ?? remembered?.rowSizing ?? 'auto');
+      this.rows.scrollRow = saved.scrollRow;
     } else if (!sameFile) {
-      this.mapIndex = m.defaultMap;
+      this.mapIndex = choice && choice.mapIndex >= 0 && choice.mapIndex < m.yMaps.length ? choice.mapIndex : m.defaultMap;
       this.window = clampWindow(full, full);
-      this.scrollPx = 0;
+      this.rows.reset(this.rowCount(), choice?.rows, choice?.rowSizing ?? 'auto');
+      this.rows.scrollRow = 0;
     } else {
       // reloaded after a change on disk: keep the view, clamped to the new trace
       if (this.mapIndex >= m.yMaps.length) this.mapIndex = m.defaultMap;
       this.window = clampWindow(this.window, full);
+      this.rows.reset(this.rowCount(), this.rows.customised ? this.rows.shownRows() : undefined);
     }
     this.rowsChanged();
   }
@@ -88,15 +108,80 @@ export class TimelineView {
   showView(v: ViewState, sync = false): void {
     if (!this.init) return;
     if (v.mapIndex >= 0 && v.mapIndex < this.init.yMaps.length) this.setMap(v.mapIndex);
+    if (v.rows !== undefined || v.rowSizing !== undefined) {
+      if (v.rows !== undefined) this.rows.setOrder(v.rows);
+      if (v.rowSizing !== undefined) this.rows.setSizing(sizingOf(v.rowSizing));
+      this.rowsChanged();
+      this.hooks.changed();
+    }
     this.setWindow({ t0: v.t0, t1: v.t1 }, !sync);
-    if (sync && Number.isFinite(v.scrollRow)) this.scrollTo(v.scrollRow * ROW_HEIGHT_PX);
+    if (sync && Number.isFinite(v.scrollRow)) this.scrollTo(v.scrollRow * this.rows.rowHeight);
   }
 
+  /** Another Y map: its rows all shown, in file order (the row height is kept). */
   setMap(i: number): void {
     if (!this.init || i === this.mapIndex || i < 0 || i >= this.init.yMaps.length) return;
     this.mapIndex = i;
+    this.rows.reset(this.rowCount());
     this.rowsChanged();
     this.hooks.changed();
+  }
+
+  // ---- rows ------------------------------------------------------------------------------------
+
+  /** Vertical zoom by `factor` around plot y `anchorY` (the middle when undefined). */
+  zoomRows(factor: number, anchorY?: number): void {
+    this.rows.zoom(factor, anchorY ?? this.height / 2);
+    this.rowsChanged();
+    this.hooks.changed();
+  }
+
+  setRowSizing(s: RowSizing): void {
+    this.rows.setSizing(s);
+    this.rowsChanged();
+    this.hooks.changed();
+  }
+
+  /** Shows only the ranks of a list like "0-15,64,128-"; returns an error message or undefined. */
+  filterRows(text: string): string | undefined {
+    let spec;
+    try {
+      spec = parseRankList(text);
+    } catch (e) {
+      return e instanceof RankListError ? e.message : String(e);
+    }
+    if (!this.rows.filter(spec, this.labels())) return `no row matches "${text.slice(0, 40)}"`;
+    this.rowsChanged();
+    this.hooks.changed();
+    return undefined;
+  }
+
+  hideRows(rows: readonly number[]): void {
+    this.rows.hide(rows);
+    this.rowsChanged();
+    this.hooks.changed();
+  }
+
+  /** Moves `row` to display position `slot`. */
+  moveRow(row: number, slot: number): void {
+    this.rows.move(row, slot);
+    this.rowsChanged();
+    this.hooks.changed();
+  }
+
+  showAllRows(): void {
+    this.rows.showAll();
+    this.rowsChanged();
+    this.hooks.changed();
+  }
+
+  /** The shown rows as a rank list ("" when every row is shown in file order). */
+  rowFilterText(): string {
+    return this.rows.customised ? formatRankList(this.rows.shownRows(), this.labels()) : '';
+  }
+
+  labels(): readonly string[] {
+    return this.init?.yMaps[this.mapIndex]?.rows ?? [];
   }
 
   showAll(): void {
@@ -131,18 +216,26 @@ export class TimelineView {
 
   /** Scrolls to `px` (clamped); `fromScrollBox` when the DOM scroll box itself moved. */
   scrollTo(px: number, fromScrollBox = false): void {
-    const next = clampScroll(this.rowViewport(), px);
-    if (next === this.scrollPx) return;
-    this.scrollPx = next;
-    if (!fromScrollBox) this.hooks.syncScroll(next, this.contentPx());
+    if (!this.rows.scrollTo(px)) return;
+    if (!fromScrollBox) this.hooks.syncScroll(this.scrollPx, this.contentPx());
     this.hooks.changed(ROWS_ONLY);
   }
 
-  /** Scrolls the row into view (centred when it is off-screen). */
+  /** Scrolls the row into view (centred when it is off-screen); a hidden row stays hidden. */
   revealRow(row: number): void {
-    const top = row * ROW_HEIGHT_PX;
-    if (top >= this.scrollPx && top + ROW_HEIGHT_PX <= this.scrollPx + this.height) return;
+    const slot = slotOfRow(this.rowViewport(), row);
+    if (slot < 0) return;
+    const h = this.rows.rowHeight;
+    const top = slot * h;
+    if (top >= this.scrollPx && top + h <= this.scrollPx + this.height) return;
     this.scrollRows(top - this.height / 2 - this.scrollPx);
+  }
+
+  /** Top of `row` in the plot (CSS px; NaN when hidden) and the row height. */
+  rowGeometry(row: number): { readonly top: number; readonly height: number } {
+    const slot = slotOfRow(this.rowViewport(), row);
+    const h = this.rows.rowHeight;
+    return { top: slot < 0 ? Number.NaN : slot * h - this.scrollPx, height: h };
   }
 
   /** Centres the window on `t` (same span) unless [t, tEnd] is already in view. */
@@ -169,7 +262,7 @@ export class TimelineView {
   }
 
   rowViewport(): RowViewport {
-    return { rowCount: this.rowCount(), rowHeight: ROW_HEIGHT_PX, scrollPx: this.scrollPx, heightPx: this.height };
+    return this.rows.viewport();
   }
 
   scale(): TimeScale {
@@ -183,9 +276,9 @@ export class TimelineView {
   }
 
   visible(): VisibleWindow {
-    const { first, end } = visibleRows(this.rowViewport());
+    const { start, end } = visibleRowSpan(this.rowViewport());
     const w = this.window;
-    return { t0: w.t0, t1: w.t1, rowStart: first, rowEnd: end, rowCount: this.rowCount(), mapIndex: this.mapIndex, pixelWidth: this.width };
+    return { t0: w.t0, t1: w.t1, rowStart: start, rowEnd: end, rowCount: this.rowCount(), mapIndex: this.mapIndex, pixelWidth: this.width };
   }
 
   /** What the overview strip shows: the whole trace, its first rows. */
@@ -196,16 +289,24 @@ export class TimelineView {
   }
 
   state(): ViewState {
-    return { t0: this.window.t0, t1: this.window.t1, mapIndex: this.mapIndex, scrollRow: this.scrollPx / ROW_HEIGHT_PX };
+    const sizing = sizingState(this.rows.sizingMode);
+    return {
+      t0: this.window.t0,
+      t1: this.window.t1,
+      mapIndex: this.mapIndex,
+      scrollRow: this.rows.scrollRow,
+      ...(this.rows.customised ? { rows: this.rows.shownRows() } : {}),
+      ...(sizing !== 'auto' ? { rowSizing: sizing } : {}),
+    };
   }
 
   private contentPx(): number {
-    return Math.min(this.rowCount() * ROW_HEIGHT_PX, MAX_SPACER_PX);
+    return Math.min(this.rows.contentPx(), MAX_SPACER_PX);
   }
 
-  /** The row set changed (new document or Y map): clamp the scroll and resize the scroll box. */
-  private rowsChanged(): void {
-    this.scrollPx = clampScroll(this.rowViewport(), this.scrollPx);
+  /** The rows changed (document, Y map, shown rows, height): clamp the scroll and resize the scroll box. */
+  rowsChanged(): void {
+    this.rows.scrollTo(this.rows.scrollPx);
     this.hooks.syncScroll(this.scrollPx, this.contentPx());
   }
 }

@@ -1,13 +1,14 @@
-/** `mpe-trace convert IN.clog2|IN.clog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]` */
-import { bundledConverterScript, convertFile, defaultOutputPath } from '../../worker/convertJob';
+/** `mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]` */
+import { bundledConverterScript, convertFile, defaultOutputPath } from '../../convert/convertJob';
+import { checkOutputFor } from '../../io/outputGuard';
 import { intOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
 
 const USAGE = [
-  'usage: mpe-trace convert IN.clog2|IN.clog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]',
-  '  Converts a CLOG2 or old CLOG trace to SLOG-2 2.0.6 (readable by Jumpshot-4), keeping source locations.',
+  'usage: mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]',
+  '  Converts a CLOG2, old CLOG, ALOG or SLOG-1 trace to SLOG-2 2.0.6 (readable by Jumpshot-4), keeping source locations.',
   '  -o OUT          output file (default: the input name with .slog2)',
-  '  --force         overwrite OUT if it exists',
+  '  --force         overwrite OUT if it exists (a regular file or symbolic link, never the input)',
   '  --children N    children per tree node (default 2)',
   '  --leaf-bytes B  leaf node byte size (default 65536)',
   '  --quiet         no progress line on the terminal',
@@ -21,11 +22,17 @@ export async function runConvert(argv: string[]): Promise<number> {
   if (output === input) throw new UsageError('the output would overwrite the input; give another name with -o');
   const childrenPerNode = intOption(args, '--children', 2, 32767);
   const leafBytes = intOption(args, '--leaf-bytes', 64, 0x7fffffff);
+  const force = args.flags.has('--force');
+  // Same file under another name, a link to it, a FIFO or device as output: refused up front.
+  const target = await checkOutputFor(input, output);
+  if (force && target.symlinkNote !== undefined) process.stderr.write(`note: ${target.symlinkNote}\n`);
 
   const controller = new AbortController();
   const onSignal = (): void => controller.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // A closed terminal (SIGHUP) is an interruption too: without a handler the process would die
+  // at once and leave its temporary file (a later run removes such leftovers: io/tempFiles.ts).
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const s of signals) process.once(s, onSignal);
   const tty = process.stderr.isTTY === true && !args.flags.has('--quiet');
   let lastPercent = -1;
   const started = Date.now();
@@ -33,7 +40,7 @@ export async function runConvert(argv: string[]): Promise<number> {
     const result = await convertFile(input, output, {
       childrenPerNode,
       leafBytes,
-      force: args.flags.has('--force'),
+      force,
       signal: controller.signal,
       // Two threads (converter + writer) when dist/converter.js is installed next to the CLI.
       converterScript: bundledConverterScript(),
@@ -54,6 +61,9 @@ export async function runConvert(argv: string[]): Promise<number> {
       `${output}: ${w.drawables} drawables, ${w.nodes} tree nodes (depth ${w.maxTreeDepth}), ${w.bytes} bytes in ${seconds.toFixed(2)} s` +
         (result.sourceLocations.records > 0 ? `; source locations: ${result.sourceLocations.records} records, ${w.locatedDrawables} drawables located` : '') +
         (result.unmatchedEvents > 0 ? `; ${result.unmatchedEvents} unmatched events` : '') +
+        // Never a silent drop: records and drawables left out are counted on the summary line.
+        (result.badTimes > 0 ? `; ${result.badTimes} records with NaN/infinite times dropped` : '') +
+        (w.droppedDrawables > 0 ? `; ${w.droppedDrawables} drawables the writer could not place dropped` : '') +
         '\n',
     );
     for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
@@ -66,9 +76,8 @@ export async function runConvert(argv: string[]): Promise<number> {
     }
     throw e;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const s of signals) process.off(s, onSignal);
   }
 }
 
-registerCommand('convert', { summary: 'convert a CLOG2/CLOG trace to SLOG-2 (keeps source locations)', usage: USAGE, run: runConvert });
+registerCommand('convert', { summary: 'convert a CLOG2/CLOG/ALOG/SLOG-1 trace to SLOG-2 (keeps source locations)', usage: USAGE, run: runConvert });

@@ -3,15 +3,25 @@ import { infoText } from '../../core/model/infoFormat';
 import { javaDouble } from '../../core/model/javaNumber';
 import type { Category, Drawable, Primitive, SourceLocation } from '../../core/model/types';
 import { unknownCategory } from '../../core/formats/slog2/categoryMap';
-import { numberOption, parseArgs, UsageError } from '../args';
-import { openTrace } from '../openTrace';
+import { intOption, numberOption, parseArgs, UsageError } from '../args';
+import { openByteSource, openTrace, type OpenedTrace } from '../openTrace';
+import { FormatError } from '../../core/bytes/formatError';
+import { looksLikeSlog1 } from '../../core/formats/slog1/header';
+import { printSlog1 } from '../../core/formats/slog1/printRecords';
+import { Slog1File } from '../../core/formats/slog1/slog1File';
+import { defaultMapIndex, rowLayoutOf } from '../../core/query/rows';
+import { parseRowSpec } from '../rowSpec';
+import { openSlog2Path } from './rowIndex';
 import { registerCommand } from '../registry';
 
 const USAGE =
-  'usage: mpe-trace dump FILE [--from T] [--to T] [--json]\n' +
+  'usage: mpe-trace dump FILE [--from T] [--to T] [--rows SPEC [--map N]] [--json]\n' +
+  '       mpe-trace dump --records FILE.slog\n' +
   '  One line per real drawable intersecting [from, to] (seconds, closed), in increasing start time:\n' +
   '  category, kind, vertices (time, lineID), popup text, and "@ file:line .. file:line" where the\n' +
-  '  trace recorded a source location (start .. end). --json prints JSON lines.';
+  '  trace recorded a source location (start .. end). --json prints JSON lines.\n' +
+  '  --records (SLOG-1 only): every table, frame and record as stored, pseudo-records included, in the\n' +
+  '  layout of Jumpshot-3\'s SLOG-1 printer.';
 
 export interface DumpRecord {
   readonly category: number;
@@ -66,17 +76,44 @@ export function formatDumpLine(r: DumpRecord): string {
   return `${r.name}[${r.category}] composite [${javaDouble(r.earliest)}, ${javaDouble(r.latest)}]${text(r)} { ${r.members.map((m) => head(m) + text(m)).join(' ; ')} }`;
 }
 
+/** `dump --records`: a SLOG-1 file's records as stored (Jumpshot-3's printer layout). */
+async function dumpSlog1Records(path: string): Promise<number> {
+  const source = await openByteSource(path);
+  let file: Slog1File;
+  try {
+    const head = await source.read(0, Math.min(64, source.size));
+    if (!looksLikeSlog1(head)) throw new FormatError(source.name, 0, '--records needs a SLOG-1 file (version 0.7 header)');
+    file = await Slog1File.open(source);
+  } catch (e) {
+    await source.close();
+    throw e;
+  }
+  try {
+    for await (const text of printSlog1(file)) await write(text);
+    for (const w of file.warnings) process.stderr.write(`warning: ${w}\n`);
+    return 0;
+  } finally {
+    await file.close();
+  }
+}
+
 export async function runDump(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--from', '--to'], ['--json']);
+  const args = parseArgs(argv, ['--from', '--to', '--rows', '--map'], ['--json', '--records']);
   if (args.positionals.length !== 1) throw new UsageError(`dump needs exactly one FILE\n${USAGE}`);
+  if (args.flags.has('--records')) {
+    if (args.flags.has('--json') || args.values.has('--from') || args.values.has('--to')) throw new UsageError('--records prints the whole file; it takes no --json, --from or --to');
+    return dumpSlog1Records(args.positionals[0]!);
+  }
   const t0 = numberOption(args, '--from') ?? -Infinity;
   const t1 = numberOption(args, '--to') ?? Infinity;
   if (t0 > t1) throw new UsageError('--from must not be after --to');
   const json = args.flags.has('--json');
-  const trace = await openTrace(args.positionals[0]!);
+  const rowSpec = args.values.get('--rows');
+  const { trace, keep } = rowSpec === undefined ? { trace: await openTrace(args.positionals[0]!), keep: () => true } : await openWithRows(args.positionals[0]!, rowSpec, args);
   try {
     let out = '';
     for await (const d of trace.drawables(t0, t1)) {
+      if (!keep(d)) continue;
       const r = dumpRecord(d, trace.categories);
       out += (json ? JSON.stringify(r) : formatDumpLine(r)) + '\n';
       if (out.length > 1 << 16) {
@@ -90,6 +127,29 @@ export async function runDump(argv: string[]): Promise<number> {
   } finally {
     await trace.close();
   }
+}
+
+/** A SLOG-2 trace and the test "has a vertex on one of the rows SPEC". */
+async function openWithRows(path: string, spec: string, args: ReturnType<typeof parseArgs>): Promise<{ trace: OpenedTrace; keep: (d: Drawable) => boolean }> {
+  const ranges = parseRowSpec(spec);
+  const file = await openSlog2Path(path);
+  const mapIndex = intOption(args, '--map', 0, file.lineIDMaps.length - 1) ?? defaultMapIndex(file.lineIDMaps);
+  const { rowOfLine } = rowLayoutOf(file.lineIDMaps[mapIndex]!);
+  const lines = new Set<number>();
+  for (const [id, row] of rowOfLine) if (ranges.some(([a, b]) => row >= a && row < b)) lines.add(id);
+  const onRows = (p: Primitive): boolean => p.vertices.some((v) => lines.has(v.lineID));
+  const trace: OpenedTrace = {
+    format: 'slog2',
+    categories: file.categories,
+    lineIDMaps: file.lineIDMaps,
+    timeRange: file.timeRange,
+    info: () => Promise.reject(new Error('not used')),
+    drawables: (a, b) => file.drawablesInTimeOrder(a, b),
+    drawableBatches: (a, b) => file.drawableBatchesInTimeOrder(a, b),
+    warnings: file.warnings,
+    close: () => file.close(),
+  };
+  return { trace, keep: (d) => (d.kind === 'primitive' ? onRows(d) : d.primitives.some(onRows)) };
 }
 
 /** Writes with back-pressure so a huge dump piped to `head` does not buffer the whole file. */

@@ -4,4 +4,7 @@ import './dump';
 import './stats';
 import './convert';
 import './synth';
+import './rowIndex';
+import './query';
+import './analyze';
 import './diff';

@@ -15,6 +15,10 @@ export function formatInfoTable(info: TraceInfo): string {
   lines.push(`drawables    ${d.total} (states ${d.state}, arrows ${d.arrow}, events ${d.event}, composites ${d.composite})`);
   lines.push(`source locs  ${info.sourceLocations.records} records, ${info.sourceLocations.sites} sites`);
   if (info.unmatchedEvents !== undefined) lines.push(`unmatched    ${info.unmatchedEvents} events`);
+  const x = info.dropped;
+  if (x !== undefined && x.badTimes + x.records + x.finals > 0) {
+    lines.push(`dropped      ${x.badTimes} records with NaN/infinite times, ${x.records} records of the wrong kind, ${x.finals} state ends without a start`);
+  }
   lines.push('');
   lines.push('index  kind   rgba                drawables  name  [info format]');
   for (const c of info.categories) {

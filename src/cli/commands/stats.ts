@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import nodePath from 'node:path';
 import type { LineIDMap } from '../../core/model/types';
-import { looksLikeSlog2 } from '../../core/formats/slog2/header';
 import { Slog2File } from '../../core/formats/slog2/slog2File';
 import {
   batchesOf,
@@ -27,11 +26,14 @@ import {
   type TableName,
 } from '../../core/stats';
 import { openTraceInput } from '../../io/traceInput';
-import { bundledConverterScript, convertFile } from '../../worker/convertJob';
+import { bundledConverterScript, convertFile } from '../../convert/convertJob';
 import { computeSiteProfile, siteJson, siteTable, type SiteProfile } from '../../core/stats/siteIndex';
 import { openRun } from '../openRun';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
-import { openByteSource, openTrace } from '../openTrace';
+import { looksLikeSlog1 } from '../../core/formats/slog1/header';
+import { previewStatisticsTable } from '../slog1PreviewTable';
+import { Slog1File } from '../../core/formats/slog1/slog1File';
+import { openByteSource, openSlog2ByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';
 
 const USAGE =
@@ -42,6 +44,8 @@ const USAGE =
   '  default the whole trace). --json prints everything; --csv the table chosen by --by.\n' +
   '  --quick: whole-trace numbers from the SLOG-2 category summaries, without reading any node.\n' +
   '  --approximate: from the preview shadows of a coarse tree level (Jumpshot\'s way; SLOG-2 only).\n' +
+  '  --preview: a SLOG-1 file\'s stored preview statistics over time (one row per bin, one column per\n' +
+  '  type: summed overlap in bin widths), as Jumpshot-3\'s preview window showed them.\n' +
   '  --by site: one row per recorded source line (file, line): count = drawables whose start or end\n' +
   '  location is that line, total = their summed duration in the range (events 0), mean, min, max,\n' +
   '  share = total / (range length x timelines), worstRank = the timeline with the largest total;\n' +
@@ -64,11 +68,11 @@ function resolveRange(args: ParsedArgs, whole: readonly [number, number]): [numb
 
 /** `name` is the file the user named (for messages) when `path` is a temporary conversion. */
 async function slog2Stats(path: string, args: ParsedArgs, name = path): Promise<RangeStats | undefined> {
-  const source = await openByteSource(path);
+  // Sniffed first: a CLOG2 (.gz) input is never unpacked into memory here.
+  const source = await openSlog2ByteSource(path);
+  if (source === undefined) return undefined;
   let file: Slog2File | undefined;
   try {
-    const head = await source.read(0, Math.min(64, source.size));
-    if (!looksLikeSlog2(head)) return undefined;
     file = await Slog2File.open(source);
     if (args.flags.has('--quick')) {
       if (args.values.has('--from') || args.values.has('--to')) throw new UsageError('--quick gives whole-trace numbers only (no --from/--to)');
@@ -111,7 +115,7 @@ async function streamStats(path: string, args: ParsedArgs): Promise<RangeStats> 
   if (args.flags.has('--approximate')) throw new UsageError('--approximate needs a SLOG-2 file (preview shadows)');
   const trace = await openTrace(path);
   try {
-    const lineIDMaps: readonly LineIDMap[] = 'lineIDMaps' in trace && Array.isArray(trace.lineIDMaps) ? (trace.lineIDMaps as LineIDMap[]) : [];
+    const lineIDMaps: readonly LineIDMap[] = trace.lineIDMaps;
     const whole = args.values.has('--from') && args.values.has('--to') ? ([0, 0] as const) : (await trace.info()).timeRange;
     const range = resolveRange(args, whole);
     const stats = await computeRangeStats(
@@ -186,8 +190,41 @@ export function formatTable(t: Table): string {
   return cells.map((r) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
 }
 
+/** `--preview`: the SLOG-1 preview statistics, whole trace, as stored. */
+async function previewStats(path: string, args: ParsedArgs): Promise<number> {
+  for (const o of ['--from', '--to', '--by']) if (args.values.has(o)) throw new UsageError(`--preview prints the stored whole-trace statistics; it takes no ${o}`);
+  if (args.flags.has('--quick') || args.flags.has('--approximate')) throw new UsageError('--preview takes no --quick or --approximate');
+  const source = await openByteSource(path);
+  let file: Slog1File;
+  try {
+    if (!looksLikeSlog1(await source.read(0, Math.min(64, source.size)))) throw new UsageError(`${path}: --preview needs a SLOG-1 file (its stored preview statistics)`);
+    file = await Slog1File.open(source);
+  } catch (e) {
+    await source.close();
+    throw e;
+  }
+  try {
+    const stats = file.previewStatistics;
+    if (stats === undefined) throw new UsageError(`${path}: the file has no preview statistics (its writer did not finish, or it is truncated)`);
+    if (args.flags.has('--json')) process.stdout.write(JSON.stringify(stats) + '\n');
+    else if (args.flags.has('--csv')) process.stdout.write(toCsv(previewStatisticsTable(stats)));
+    else {
+      process.stdout.write(`preview statistics ${stats.start} .. ${stats.end} s, ${stats.bins} bins of ${(stats.end - stats.start) / stats.bins} s, ${stats.sets.length} types\n\n`);
+      process.stdout.write(formatTable(previewStatisticsTable(stats)));
+    }
+    return 0;
+  } finally {
+    await file.close();
+  }
+}
+
 export async function runStats(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--from', '--to', '--by'], ['--json', '--csv', '--quick', '--approximate']);
+  const args = parseArgs(argv, ['--from', '--to', '--by'], ['--json', '--csv', '--quick', '--approximate', '--preview']);
+  if (args.flags.has('--preview')) {
+    if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE\n${USAGE}`);
+    if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');
+    return previewStats(args.positionals[0]!, args);
+  }
   if (args.flags.has('--quick') && args.flags.has('--approximate')) throw new UsageError('choose one of --quick and --approximate');
   if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE\n${USAGE}`);
   if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');

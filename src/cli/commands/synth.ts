@@ -3,7 +3,7 @@
  * [--block-size B] -o FILE.clog2`: writes a realistic synthetic MPE trace (CLOG2, big-endian merged
  * file) of any size, streaming, for benchmarks and fuzzing (src/core/synth).
  */
-import type { SynthStretch } from '../../core/synth/synthClog2';
+import { MAX_RANKS, type SynthStretch } from '../../core/synth/synthClog2';
 import { synthesizeClog2File } from '../../io/synthFile';
 import { intOption, numberOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
@@ -39,7 +39,7 @@ function bytesOption(v: string | undefined): number | undefined {
 async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['--ranks', '--seconds', '--bytes', '--iterations', '--threads', '--seed', '--block-size', '--stretch', '--start-delay', '-o'], ['--srcloc', '--comms']);
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}\n${USAGE}`);
-  const ranks = intOption(args, '--ranks', 1, 4096);
+  const ranks = intOption(args, '--ranks', 1, MAX_RANKS);
   const out = args.values.get('-o');
   if (ranks === undefined || out === undefined) throw new UsageError(USAGE);
   const bytes = bytesOption(args.values.get('--bytes'));

@@ -75,6 +75,18 @@ export class BinaryReader {
     this.pos += 2;
     return v;
   }
+  u16(what = 'u16'): number {
+    this.need(2, what);
+    const v = this.view.getUint16(this.pos, this.littleEndian);
+    this.pos += 2;
+    return v;
+  }
+  u32(what = 'u32'): number {
+    this.need(4, what);
+    const v = this.view.getUint32(this.pos, this.littleEndian);
+    this.pos += 4;
+    return v;
+  }
   i32(what = 'i32'): number {
     this.need(4, what);
     const v = this.view.getInt32(this.pos, this.littleEndian);

@@ -67,6 +67,15 @@ function movedTime(kind: Topology, incl: number, excl: number): number {
   return kind === 'state' ? excl : kind === 'arrow' ? incl : 0;
 }
 
+/**
+ * B − A, with differences at the level of floating-point rounding of the sums (a run against
+ * itself summed in another order) reported as 0 rather than as "−7e-17 s".
+ */
+function deltaOf(a: number, b: number): number {
+  const d = b - a;
+  return Math.abs(d) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) ? 0 : d;
+}
+
 function ratioOf(a: number, b: number): number | undefined {
   return a !== 0 ? b / a : undefined;
 }
@@ -85,7 +94,7 @@ function diffNumbers(a: Numbers | undefined, b: Numbers | undefined): Omit<Categ
     inclB: y.incl,
     exclA: x.excl,
     exclB: y.excl,
-    delta: movedB - movedA,
+    delta: deltaOf(movedA, movedB),
     ratio: ratioOf(movedA, movedB),
   };
 }
@@ -170,7 +179,7 @@ export function diffSites(a: readonly SiteStat[], b: readonly SiteStat[]): SiteD
       countB: sb?.count ?? 0,
       totalA,
       totalB,
-      delta: totalB - totalA,
+      delta: deltaOf(totalA, totalB),
       ratio: ratioOf(totalA, totalB),
     };
   });

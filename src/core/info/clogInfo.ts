@@ -4,6 +4,7 @@
  * count and the SRCLOC statistics.
  */
 import type { ByteChunks } from '../bytes/byteSource';
+import { convertAlog } from '../formats/alog/convertAlog';
 import { detectClogFormat } from '../formats/clog/detect';
 import { convertClog } from '../formats/clog/convertClog';
 import { convertClog2 } from '../formats/clog2/convertClog2';
@@ -13,8 +14,12 @@ import type { TraceInfo } from './traceInfo';
 
 export { detectClogFormat };
 
-/** Starts the conversion of the given CLOG family format. */
-export function convertClogFormat(format: 'clog2' | 'clog', chunks: ByteChunks, options: ConvertOptions): ClogConversion {
+/** The formats converted from a chunk stream (SLOG-1 needs positional reads: formats/slog1). */
+export type StreamFormat = 'clog2' | 'clog' | 'alog';
+
+/** Starts the conversion of the given CLOG family (or ALOG) format. */
+export function convertClogFormat(format: StreamFormat, chunks: ByteChunks, options: ConvertOptions): ClogConversion {
+  if (format === 'alog') return convertAlog(chunks, options);
   return format === 'clog2' ? convertClog2(chunks, options) : convertClog(chunks, options);
 }
 
@@ -36,11 +41,14 @@ export function traceInfoFromSummary(s: ConversionSummary): TraceInfo {
     })),
     sourceLocations: s.sourceLocations,
     unmatchedEvents: s.unmatched.reference,
+    dropped: { badTimes: s.unmatched.badTimes, records: s.unmatched.droppedRecords, finals: s.unmatched.droppedFinals },
+    ...(s.alog !== undefined ? { alog: s.alog } : {}),
+    ...(s.slog1 !== undefined ? { slog1: s.slog1 } : {}),
   };
 }
 
 /** Reads a whole CLOG2 / old CLOG stream and returns its TraceInfo (drawables are discarded). */
-export async function clogTraceInfo(format: 'clog2' | 'clog', chunks: ByteChunks, options: ConvertOptions): Promise<{ info: TraceInfo; summary: ConversionSummary }> {
+export async function clogTraceInfo(format: StreamFormat, chunks: ByteChunks, options: ConvertOptions): Promise<{ info: TraceInfo; summary: ConversionSummary }> {
   const conversion = convertClogFormat(format, chunks, options);
   for await (const batch of conversion.batches) void batch;
   const summary = conversion.summary;

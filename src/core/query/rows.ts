@@ -35,3 +35,27 @@ export function defaultMapIndex(maps: readonly LineIDMap[]): number {
   const i = maps.findIndex((m) => /^Process/i.test(m.title));
   return i >= 0 ? i : 0;
 }
+
+/** The line IDs of `rows` (in their order; all line IDs of a row), for bookmarks and view links. */
+export function linesOfRows(layout: RowLayout, rows: readonly number[]): number[] {
+  const byRow = new Map<number, number[]>();
+  for (const [line, row] of layout.rowOfLine) {
+    const list = byRow.get(row);
+    if (list) list.push(line);
+    else byRow.set(row, [line]);
+  }
+  return rows.flatMap((r) => (byRow.get(r) ?? []).sort((a, b) => a - b));
+}
+
+/** The rows of `lines` in order of first appearance (unknown line IDs are skipped). */
+export function rowsOfLines(layout: RowLayout, lines: readonly number[]): number[] {
+  const seen = new Set<number>();
+  const rows: number[] = [];
+  for (const line of lines) {
+    const r = layout.rowOfLine.get(line);
+    if (r === undefined || seen.has(r)) continue;
+    seen.add(r);
+    rows.push(r);
+  }
+  return rows;
+}

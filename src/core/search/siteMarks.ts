@@ -5,7 +5,7 @@
  * marker gives the window builder the flag bits of one located drawable.
  */
 import type { Primitive } from '../model/types';
-import { FLAG_SITE_MATCH, MAX_SITE_COLOURINGS, SITE_COLOUR_SHIFT } from '../query/windowColumns';
+import { FLAG_SITE_MATCH, MAX_SITE_COLOURINGS, SITE_COLOUR_SHIFT } from '../model/siteFlags';
 import { parseSiteQuery, siteMatcher } from './siteQuery';
 
 export type Rgb = readonly [number, number, number];

@@ -103,6 +103,15 @@ const PROGRESS = 5001;
 const SEND = -101;
 const RECEIVE = -102;
 const SIZES = [0, 8, 64, 512, 4096, 65536];
+/** Wide enough for today's largest jobs' timelines (16 384 ranks in the benches); the CLOG2 rank fields are i32. */
+export const MAX_RANKS = 131072;
+
+/** Largest value (a loop: spreading 10⁵ arguments overflows the stack). */
+function maxOf(xs: ArrayLike<number>): number {
+  let m = -Infinity;
+  for (let i = 0; i < xs.length; i++) if (xs[i]! > m) m = xs[i]!;
+  return m;
+}
 const FILE = 'synth_program.c';
 
 const enum Kind {
@@ -297,7 +306,7 @@ function iteration(g: Generator, k: number, base: number): number {
     g.begin(t, r, 0, MPI_STATES.allreduce.id * 2, 'MPI_Allreduce', MPI_STATES.allreduce);
     clock[r] = t;
   }
-  let sync = Math.max(...clock) + g.dt(2e-6, 20e-6);
+  let sync = maxOf(clock) + g.dt(2e-6, 20e-6);
   for (let r = 0; r < R; r++) {
     let t = sync + g.dt(0, 3e-6);
     g.end(t, r, 0, MPI_STATES.allreduce.id * 2 + 1);
@@ -364,14 +373,14 @@ function iteration(g: Generator, k: number, base: number): number {
     for (let r = 0; r < R; r++) g.begin((clock[r]! += 1e-7), r, 0, MPI_STATES.allreduce.id * 2, 'MPI_Allreduce', MPI_STATES.allreduce, halves[r]);
     for (const lid of [R + 1, R + 2]) {
       const members = [...Array(R).keys()].filter((r) => halves[r]!.lid === lid);
-      const done = Math.max(...members.map((r) => clock[r]!)) + g.dt(2e-6, 10e-6);
+      const done = maxOf(members.map((r) => clock[r]!)) + g.dt(2e-6, 10e-6);
       for (const r of members) g.end((clock[r] = done + g.dt(0, 2e-6)), r, 0, MPI_STATES.allreduce.id * 2 + 1, undefined, halves[r]);
     }
   }
   // A broadcast every 10 iterations.
   if (k % 10 === 0) {
     for (let r = 0; r < R; r++) g.begin((clock[r]! += 1e-7), r, 0, MPI_STATES.bcast.id * 2, 'MPI_Bcast', MPI_STATES.bcast);
-    sync = Math.max(...clock) + g.dt(2e-6, 10e-6);
+    sync = maxOf(clock) + g.dt(2e-6, 10e-6);
     for (let r = 0; r < R; r++) g.end((clock[r] = sync + g.dt(0, 2e-6)), r, 0, MPI_STATES.bcast.id * 2 + 1);
   }
   // Solo events: Tick on one rank every 5 iterations, Progress (cargo) on every rank.
@@ -409,14 +418,14 @@ function iteration(g: Generator, k: number, base: number): number {
       }
     }
   }
-  return Math.max(...clock) + g.dt(1e-6, 10e-6);
+  return maxOf(clock) + g.dt(1e-6, 10e-6);
 }
 
 /** Writes a synthetic CLOG2 file to `options.sink`; returns what it wrote. */
 export async function synthesizeClog2(options: SynthOptions): Promise<SynthReport> {
   const R = options.ranks;
   const T = options.threads ?? 1;
-  if (!Number.isInteger(R) || R < 1 || R > 4096) throw new RangeError('ranks must be an integer in [1, 4096]');
+  if (!Number.isInteger(R) || R < 1 || R > MAX_RANKS) throw new RangeError(`ranks must be an integer in [1, ${MAX_RANKS}]`);
   if (!Number.isInteger(T) || T < 1 || T > 64) throw new RangeError('threads must be an integer in [1, 64]');
   const blockSize = options.blockSize ?? 65536;
   if (!Number.isInteger(blockSize) || blockSize < 1024 || blockSize % 8 !== 0) throw new RangeError('blockSize must be a multiple of 8, ≥ 1024');

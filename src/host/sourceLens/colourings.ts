@@ -4,7 +4,7 @@
  * trace opens, written on every change) so they persist and can be shared; removable.
  */
 import * as vscode from 'vscode';
-import { colouringsOf, withColourings } from '../../core/bookmarks/colourings';
+import { colouringsOf, withColourings } from '../../core/search/colourings';
 import { EMPTY_SIDECAR, parseSidecar, serializeSidecar, SIDECAR_SUFFIX } from '../../core/bookmarks/sidecar';
 import { MAX_SITE_COLOURINGS } from '../../core/query/windowColumns';
 import { siteQueryText } from '../../core/search/siteQuery';
@@ -41,7 +41,7 @@ export async function loadColourings(doc: TraceDocument, log?: vscode.LogOutputC
   if (text === undefined) return;
   const parsed = parseSidecar(text, io.name);
   if (!parsed.ok) return log?.warn(parsed.error);
-  const colourings = colouringsOf(parsed.doc);
+  const colourings = colouringsOf(parsed.doc.extra);
   if (colourings.length > 0) doc.setSiteMarks({ ...doc.siteMarks, colourings });
 }
 
@@ -52,7 +52,7 @@ export async function saveColourings(doc: TraceDocument, colourings: readonly Si
   const text = await io.read();
   const parsed = text === undefined ? { ok: true as const, doc: EMPTY_SIDECAR } : parseSidecar(text, io.name);
   if (!parsed.ok) throw new Error(`${io.name}: ${parsed.error} (colourings not saved)`);
-  await io.write(serializeSidecar(withColourings(parsed.doc, colourings)));
+  await io.write(serializeSidecar({ entries: parsed.doc.entries, extra: withColourings(parsed.doc.extra, colourings) }));
 }
 
 /** Adds a colouring of `sites` (pick a colour when `rgb` is not given). */

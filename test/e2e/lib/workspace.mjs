@@ -15,6 +15,9 @@ export const traceFiles = {
   'user_states_4.slog2': 'user_states_4.slog2',
   'ring_p2p_4.slog2': 'ring_p2p_4.slog2',
   'pi_bcast_4.slog2': 'pi_bcast_4.slog2',
+  // MPICH 1.2.0's older formats: SLOG-1 (Jumpshot-3) and ALOG (upshot).
+  'pmandel.slog': 'legacy/pmandel.slog',
+  'cpilog.alog': 'legacy/cpilog.alog',
 };
 /** Gzip-compressed copies made at build time (the editor also opens *.gz). */
 export const gzipFiles = { 'pi_bcast_4.slog2.gz': 'pi_bcast_4.slog2' };

@@ -3,16 +3,16 @@
 // mpeTrace.timeline; until then every step prints a SKIP line with the reason.
 import fs from 'node:fs';
 import path from 'node:path';
-import { selectors } from '../lib/workbench.mjs';
+import { selectors, waitForPaintedCanvas } from '../lib/workbench.mjs';
 
-const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet');
+export const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet');
 
 /**
  * Waits until the timeline is painted: among the largest <canvas> elements of the visible webview (the plot
  * layers, not the overview strip or the labels), the most colourful one shows at least `minColours` distinct
  * colours. A background with grid lines has about 4; drawn states, arrows and events give hundreds.
  */
-async function waitForPaintedCanvas(page, timeout = 30_000, minColours = 8) {
+export async function waitForPaintedCanvas(page, timeout = 30_000, minColours = 8) {
   const frame = page.frameLocator(selectors.visibleWebview).frameLocator(selectors.webviewContent);
   const canvases = frame.locator('canvas');
   await canvases.first().waitFor({ state: 'attached', timeout });
@@ -41,7 +41,7 @@ async function waitForPaintedCanvas(page, timeout = 30_000, minColours = 8) {
 }
 
 /** The canvas check needs a webview that draws on a canvas; until the bundle does, say so instead of failing. */
-function noCanvasRenderer(ctx) {
+export function noCanvasRenderer(ctx) {
   const missing = noEditor(ctx);
   if (missing) return missing;
   const bundle = path.join(ctx.installedDir, 'dist', 'webview.js');
@@ -49,7 +49,7 @@ function noCanvasRenderer(ctx) {
   return fs.readFileSync(bundle, 'utf8').includes('getContext(') ? undefined : 'the webview bundle draws no <canvas> yet (no getContext call)';
 }
 
-function openTraceSteps(file, shot) {
+export function openTraceSteps(file, shot) {
   return [
     {
       name: `${file} opens from the Explorer in the trace editor (its webview shows content)`,

@@ -65,9 +65,10 @@ export default [
     timeout: 90_000,
     async run({ page, wb, log, screenshot }) {
       const frame = wb.webview();
-      // reference dump: Phase on rank 0, TimeBBox(5.977900002562819E-5, 0.032010199999945144); its outer edge (depth 0)
+      // reference dump: Phase on rank 0, TimeBBox(5.977900002562819E-5, 0.032010199999945144); its outer band
+      // (depth 0): just inside the row's padding (data-row-pad), above the inset box of its child
       const g = await showWindow(page, frame, 0, 0.035);
-      await clickAt(frame, g, 0.016, 0, 4);
+      await clickAt(frame, g, 0.016, 0, Number(g.rowPad ?? 2) + 2);
       const popup = frame.locator('[data-testid="details"]');
       const button = popup.locator('button.go-to-source').first();
       await button.waitFor({ timeout: 15_000 });

@@ -16,6 +16,11 @@ function buildCli(): string {
   return bundleNode('src/cli/main.ts', path.join(dir, 'cli.js'));
 }
 
+/** The bundled CLI (built on first use): for tests that spawn it themselves (signals, limits). */
+export function cliPath(): string {
+  return (cli ??= buildCli());
+}
+
 export function runCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
   cli ??= buildCli();
   return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });

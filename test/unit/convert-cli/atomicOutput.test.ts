@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TargetExistsError, writeAtomically } from '../../../src/io/atomicWrite';
-import { convertFile } from '../../../src/worker/convertJob';
+import { convertFile } from '../../../src/convert/convertJob';
 import { fixture } from '../../helpers/paths';
 import { runCli } from '../cli/runCli';
 
@@ -78,7 +78,7 @@ test('a failing producer leaves neither target nor temporary file', async () => 
   // Not a trace: refused before anything is created.
   const bogus = path.join(dir, 'bogus.clog2');
   fs.writeFileSync(bogus, 'hello, not a trace at all, just some text padding it to a few dozen bytes');
-  await assert.rejects(convertFile(bogus, target), /not a CLOG2 or CLOG trace/);
+  await assert.rejects(convertFile(bogus, target), /not a CLOG2, CLOG, ALOG or SLOG-1 trace/);
   assert.deepEqual(fs.readdirSync(dir), ['bogus.clog2']);
   fs.rmSync(dir, { recursive: true });
 });
@@ -122,6 +122,7 @@ test('mpe-trace convert: exit 2 with one line on an existing target, 0 with --fo
   assert.equal(r.status, 2);
   assert.equal(r.stderr.trim().split('\n').length, 1);
   assert.match(r.stderr, /already exists/);
+  assert.match(r.stderr, /pi\.slog2: already exists \(use --force to overwrite it\)/);
   r = runCli(['convert', input, '-o', target, '--force', '--children', '3', '--leaf-bytes', '1000']);
   assert.equal(r.status, 0, r.stderr);
   r = runCli(['convert', input, '-o', target, '--children', '1']);

@@ -10,7 +10,7 @@ import { dumpRecord, type DumpRecord } from '../../../src/cli/commands/dump';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { javaFloat } from '../../../src/core/model/javaNumber';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
-import { convertFile } from '../../../src/worker/convertJob';
+import { convertFile } from '../../../src/convert/convertJob';
 import { fixture, fixturesDir } from '../../helpers/paths';
 import { isTruncated, readDumpLines, realDrawables, type RefDrawable } from '../slog2/referenceDump';
 

@@ -17,7 +17,7 @@ import { drawablesWithSources, readSourceLocations, sourceLocationCounts } from 
 import { convertClogFormat } from '../../../src/core/info/clogInfo';
 import { collectConversion } from '../../../src/core/formats/convert/result';
 import { chunksOf } from '../../../src/core/bytes/memorySource';
-import { convertFile } from '../../../src/worker/convertJob';
+import { convertFile } from '../../../src/convert/convertJob';
 import { fixture, fixturesDir, sharedTracesDir } from '../../helpers/paths';
 import { canonicalNode } from '../slog2writer/nodeBytes';
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FormatError } from '../../../src/core/bytes/formatError';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
-import { convertFile, type ConvertJobResult } from '../../../src/worker/convertJob';
+import { convertFile, type ConvertJobResult } from '../../../src/convert/convertJob';
 import { bundleNode } from '../../helpers/bundle';
 import { fixture, fixturesDir, sharedTracesDir } from '../../helpers/paths';
 

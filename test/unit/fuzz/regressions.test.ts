@@ -1,7 +1,8 @@
 /**
  * Replays every fuzzer crasher saved in test/fixtures/regressions/ through its target (named by the
  * file: `<target>-<seed>-<index>[-label].bin` or `<target>-<label>.bin`): only FormatErrors, within
- * 2 s. Then the specific outcome each fix promises (docs/ROBUSTNESS.md lists the findings).
+ * 2 s of CPU time (the fuzzer's limit; no wall-clock bounds: a hang meets test/run.mjs's per-test timeout).
+ * Then the specific outcome each fix promises (docs/ROBUSTNESS.md lists the findings).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -41,9 +42,8 @@ for (const name of files) {
   test(`replay ${name}: only FormatErrors, within 2 s of CPU time`, async () => {
     const id = idFromFileName(name);
     assert.ok(id !== undefined, `${name}: the file name does not start with a target`);
-    // CPU time, as the fuzzer measures it: wall time on a loaded shared machine says little; a
-    // hang still shows in the wall-clock bound below.
-    const started = Date.now();
+    // CPU time, as the fuzzer measures it (its "slow case" criterion): unlike wall time, a loaded shared
+    // machine does not stretch it. A hang meets test/run.mjs's per-test timeout.
     const cpu0 = process.cpuUsage();
     try {
       await runTarget(id.target, bytesOf(name), targetRng(id));
@@ -54,7 +54,6 @@ for (const name of files) {
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     assert.ok(cpuMs < 2000, `${name} took ${cpuMs.toFixed(0)} ms of CPU`);
-    assert.ok(Date.now() - started < 10000, `${name} took ${Date.now() - started} ms of wall time (hang?)`);
   });
 }
 
@@ -69,11 +68,9 @@ test('a preamble id-range count of 2^20 is refused at once (was: > 256 MB and > 
   await assert.rejects(collectConversion(convertClog2(once(bytesOf('clog2-1-12.bin')), { name: 'r' })), (e: unknown) => isFormatError(e) && /user_solo_eventID_count = 1048576 is outside \[0, 16384\]/.test(e.message));
 });
 
-test('every id-range count at the 2^14 cap still converts quickly', async () => {
-  const started = Date.now();
+test('every id-range count at the 2^14 cap still converts', async () => {
   const { summary } = await collectConversion(convertClog2(once(bytesOf('clog2-preamble-counts-at-cap.bin')), { name: 'r' }));
   assert.ok(summary.drawables.total > 0);
-  assert.ok(Date.now() - started < 1500, `${Date.now() - started} ms`);
 });
 
 test('a drawable ending before one already written is dropped and counted, the file stays readable (was: RangeError)', async () => {
@@ -127,9 +124,7 @@ test('old CLOG: an unknown record split across input chunks is warned about once
 
 test('COMMEVTs × max_thread_count 4096: the line table is capped with a warning (was: 15 M entries, a fatal OOM)', async () => {
   const bytes = gunzipSync(bytesOf('convert-commevt-threads.bin'));
-  const started = Date.now();
   const { summary } = await collectConversion(convertClog2(once(bytes), { name: 'r' }));
   assert.equal(summary.records.COMMEVT, 3640);
   assert.ok(summary.warnings.some((w) => /more than 1048576 communicator lines: COMMEVT \(comm 258, rank 0\) and later new ones are ignored/.test(w)), summary.warnings.join(' | '));
-  assert.ok(Date.now() - started < 5000);
 });

@@ -1,7 +1,7 @@
 /**
  * A SLOG-2 whose header claims the largest tree depth (max_treedepth 32767, the root moved there,
- * all levels between empty): opening, the full read and the time-ordered stream stay fast — work
- * must follow the nodes that exist, not the depth the header claims.
+ * all levels between empty): opening, the full read and the time-ordered stream give every drawable
+ * once, in time order. (How long that takes is a figure of `npm run bench` (slog2.bench.ts), not a test.)
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { synthBytes, writtenSlog2 } from '../../fuzz/corpus';
 
-test('max_treedepth 32767 over ~770 leaves: every drawable, in time order, in seconds', async () => {
+test('max_treedepth 32767 over ~770 leaves: every drawable, in time order', async () => {
   const b = await writtenSlog2(await synthBytes({ ranks: 4, seconds: 0.05, seed: 9, blockSize: 8192 }), 256);
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const maxDepth = dv.getInt16(18);
@@ -25,7 +25,6 @@ test('max_treedepth 32767 over ~770 leaves: every drawable, in time order, in se
   dv.setInt16(18, 32767);
   assert.ok(leaves > 500, `${leaves} leaves`);
 
-  const started = Date.now();
   const file = await Slog2File.open(new MemorySource('deep.slog2', b));
   assert.equal(file.maxDepth, 32767);
   let all = 0;
@@ -39,7 +38,4 @@ test('max_treedepth 32767 over ~770 leaves: every drawable, in time order, in se
   }
   assert.equal(ordered, all);
   assert.ok(all > 1000);
-  // About 0.5 s here (a loose bound: the machine is shared). Visiting all 32768 levels per leaf
-  // cost ~0.3 s per thousand leaves on top; with 100 000 leaves, half a minute.
-  assert.ok(Date.now() - started < 8000, `${Date.now() - started} ms`);
 });

@@ -11,7 +11,7 @@ import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { readSourceLocations } from '../../../src/core/formats/srcloc';
 import { rowLayoutOf } from '../../../src/core/query/rows';
 import { describeDrawable, findDrawable, type DrawableRef } from '../../../src/core/query/details';
-import { convertFile } from '../../../src/worker/convertJob';
+import { convertFile } from '../../../src/convert/convertJob';
 import { fixture } from '../../helpers/paths';
 
 async function converted(): Promise<Slog2File> {

@@ -39,7 +39,6 @@ async function exercise(bytes: Uint8Array, full: boolean): Promise<void> {
 }
 
 async function expectOnlyFormatErrors(label: string, bytes: Uint8Array, full: boolean): Promise<'ok' | 'error'> {
-  const start = performance.now();
   let outcome: 'ok' | 'error' = 'ok';
   try {
     await exercise(bytes, full);
@@ -49,8 +48,6 @@ async function expectOnlyFormatErrors(label: string, bytes: Uint8Array, full: bo
     assert.ok(Number.isSafeInteger(e.offset) && e.offset >= 0, `${label}: offset ${e.offset}`);
     outcome = 'error';
   }
-  const ms = performance.now() - start;
-  assert.ok(ms < 2000, `${label} took ${ms.toFixed(0)} ms`);
   const mem = process.memoryUsage();
   assert.ok(mem.rss < MEMORY_CAP, `${label}: rss ${mem.rss}`);
   return outcome;

@@ -116,7 +116,8 @@ class OldClogParser {
   private skipTo = 0;
   private blockEnd = OLD_CLOG_BLOCK;
   private le: boolean | undefined;
-  private done = false;
+  /** End of log reached (or input ended): the stream loop stops feeding bytes. */
+  done = false;
   private warnedLength = false;
 
   constructor(
@@ -269,7 +270,7 @@ export function convertClog(chunks: ByteChunks, options: ConvertOptions): ClogCo
     sliceBytes: 1 << 20,
     take: () => conv.builder.take(),
     finish: () => {
-      const summary = summarize(conv, parser);
+      const summary = summarize(conv, parser, options.name);
       conv.builder.finish();
       return summary;
     },
@@ -277,7 +278,7 @@ export function convertClog(chunks: ByteChunks, options: ConvertOptions): ClogCo
   });
 }
 
-function summarize(conv: OldClogConverter, parser: OldClogParser): ConversionSummary {
+function summarize(conv: OldClogConverter, parser: OldClogParser, name: string): ConversionSummary {
   const categories = conv.categories.finish();
   const b = conv.builder;
   const unmatched = b.unmatched(conv.arrowCategory);
@@ -300,11 +301,12 @@ function summarize(conv: OldClogConverter, parser: OldClogParser): ConversionSum
       receives: unmatched.receives,
       droppedFinals: unmatched.droppedFinals,
       droppedRecords: conv.droppedRecords,
+      badTimes: b.badTimes,
     },
     sourceLocations: { records: conv.locations.records, sites: conv.locations.distinctSites },
     records,
     truncated: parser.truncated,
     outOfOrder: b.reorder.lateArrivals,
-    warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.warnings],
+    warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.warnings, ...b.timeWarnings(name)],
   };
 }

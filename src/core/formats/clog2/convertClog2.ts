@@ -141,7 +141,7 @@ export function convertClog2(chunks: ByteChunks, options: ConvertOptions): ClogC
     // No builder before the preamble is read.
     take: () => conv.builder?.take() ?? [],
     finish: () => {
-      const summary = summarize(conv, parser);
+      const summary = summarize(conv, parser, options.name);
       conv.builder.finish();
       return summary;
     },
@@ -149,7 +149,7 @@ export function convertClog2(chunks: ByteChunks, options: ConvertOptions): ClogC
   });
 }
 
-function summarize(conv: Clog2Converter, parser: Clog2Parser): ConversionSummary {
+function summarize(conv: Clog2Converter, parser: Clog2Parser, name: string): ConversionSummary {
   const categories = conv.categories.finish();
   const b = conv.builder;
   const unmatched = b.unmatched(conv.arrowCategory);
@@ -174,12 +174,13 @@ function summarize(conv: Clog2Converter, parser: Clog2Parser): ConversionSummary
       receives: unmatched.receives,
       droppedFinals: unmatched.droppedFinals,
       droppedRecords: conv.droppedRecords,
+      badTimes: b.badTimes,
     },
     sourceLocations: { records: conv.locations.records, sites: conv.locations.distinctSites },
     records,
     truncated: parser.truncated,
     outOfOrder: b.reorder.lateArrivals,
-    warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.lines.warnings, ...conv.warnings],
+    warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.lines.warnings, ...conv.warnings, ...b.timeWarnings(name)],
     clog2: { preamble: parser.preamble!, commTable: parser.commTable },
   };
 }

@@ -60,6 +60,8 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 
 /** Largest communicator table we keep (entries). */
 const MAX_COMMS = 1 << 20;
+/** How far after the ENDLOG block the communicator table may start. */
+const MAX_TABLE_GAP = 1 << 20;
 /** Cargo bytes are copied into slabs of this size (2048 records each). */
 const CARGO_SLAB_BYTES = 64 << 10;
 
@@ -108,6 +110,23 @@ export class Clog2Parser {
     /** Called with the preamble before any record is delivered. */
     private readonly onPreamble: (p: Clog2Preamble) => void,
   ) {}
+
+  /**
+   * Nothing more to read: past ENDLOG and the communicator table (if any). The caller stops feeding
+   * bytes — data after the log (20 GiB of zeros in a gzip bomb) is never inflated or scanned.
+   */
+  get done(): boolean {
+    if (this.phase === Phase.Done) return true;
+    if (this.phase !== Phase.Table || this.tableBytes < 4) return false;
+    const head = new Uint8Array(4);
+    let n = 0;
+    for (const p of this.tableParts) {
+      for (let i = 0; i < p.length && n < 4; i++) head[n++] = p[i]!;
+      if (n === 4) break;
+    }
+    const count = new DataView(head.buffer).getInt32(0, this.le);
+    return count < 0 || count > MAX_COMMS || this.tableBytes >= 4 + 40 * count;
+  }
 
   push(chunk: Uint8Array): void {
     const chunkStart = this.received;
@@ -292,7 +311,12 @@ export class Clog2Parser {
           case 0: // ENDLOG
             this.sawEndLog = true;
             this.pos = pos + size;
-            if (tableOffset >= 0 && tableOffset >= at + size) {
+            // The table follows the last block; an offset far beyond it would mean reading (or
+            // inflating) everything up to there for nothing.
+            if (tableOffset >= 0 && tableOffset >= at + size && tableOffset > blockEnd + MAX_TABLE_GAP) {
+              this.warn(`communicator table offset ${tableOffset} lies far beyond the end of the log at ${blockEnd}; ignored`);
+              this.phase = Phase.Done;
+            } else if (tableOffset >= 0 && tableOffset >= at + size) {
               this.phase = Phase.Table;
               this.skipTo = tableOffset;
             } else {
@@ -362,7 +386,13 @@ export class Clog2Parser {
     }
     const dv = new DataView(all.buffer);
     const count = dv.getInt32(0, this.le);
-    if (count < 0 || count > MAX_COMMS || 4 + 40 * count > all.length) {
+    // Reading stops once the table is complete (or its count is absurd), so the messages must not
+    // depend on how many bytes beyond it happened to arrive.
+    if (count < 0 || count > MAX_COMMS) {
+      this.warn(`communicator table at byte ${base}: count ${count} is out of range; ignored`);
+      return;
+    }
+    if (4 + 40 * count > all.length) {
       this.warn(`communicator table at byte ${base}: count ${count} does not fit the ${all.length - 4} bytes after it; ignored`);
       return;
     }

@@ -181,7 +181,10 @@ export interface UnmatchedCounts {
 }
 
 export class DrawableBuilder {
-  readonly reorder = new ReorderBuffer();
+  /** Bounded: beyond its capacity it releases early, straight into `out` (equal or non-advancing times). */
+  readonly reorder = new ReorderBuffer({ push: (p: Primitive) => this.out.push(p) });
+  /** Event records dropped because their time is NaN or ±∞ (no place on a time axis; reported). */
+  badTimes = 0;
   /** Drawables released in arrival order, waiting to be taken by `take()`. */
   private out: Primitive[] = [];
   /** Record time up to which drawables have been released. */
@@ -225,6 +228,21 @@ export class DrawableBuilder {
     }
   }
 
+  /** Counts and rejects a NaN / infinite record time (comparisons with NaN would break the reorder heap). */
+  private badTime(time: number): boolean {
+    if (time - time === 0) return false; // finite
+    this.badTimes++;
+    return true;
+  }
+
+  /** What was dropped or forced because of record times, as warnings naming the file. */
+  timeWarnings(name: string): string[] {
+    const w: string[] = [];
+    if (this.badTimes > 0) w.push(`${name}: ${this.badTimes} event record${this.badTimes === 1 ? '' : 's'} with a NaN or infinite time dropped`);
+    if (this.reorder.forcedReleases > 0) w.push(`${name}: more than ${this.reorder.capacity} drawables waited for the time to advance (equal or non-increasing record times); released in file order`);
+    return w;
+  }
+
   /** Takes the drawables released so far. */
   take(): Primitive[] {
     const out = this.out;
@@ -233,6 +251,7 @@ export class DrawableBuilder {
   }
 
   openState(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    if (this.badTime(time)) return;
     let byLine = this.open[category];
     if (byLine === undefined) {
       while (this.open.length < category) this.open.push(undefined);
@@ -243,6 +262,7 @@ export class DrawableBuilder {
   }
 
   closeState(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    if (this.badTime(time)) return;
     const q = this.open[category]?.get(lineID);
     if (q === undefined || q.length === 0) {
       this.droppedFinals++;
@@ -265,6 +285,7 @@ export class DrawableBuilder {
   }
 
   solo(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    if (this.badTime(time)) return;
     if (loc === undefined && info !== undefined) {
       const entry = this.categories.entries[category]!;
       if (entry.infoLocation !== undefined) loc = sourceFromInfo(entry.category, entry.infoLocation, info, this.locations);
@@ -274,6 +295,7 @@ export class DrawableBuilder {
   }
 
   send(arrowCategory: number, tag: number, sender: number, receiver: number, time: number, lineID: number, size: number, loc: SourceLocation | undefined): void {
+    if (this.badTime(time)) return;
     const q = this.pendingReceives.oldest(tag, sender, receiver);
     if (q === undefined) {
       this.pendingSends.push(tag, sender, receiver, time, lineID, size, loc);
@@ -287,6 +309,7 @@ export class DrawableBuilder {
   }
 
   receive(arrowCategory: number, tag: number, sender: number, receiver: number, time: number, lineID: number, loc: SourceLocation | undefined): void {
+    if (this.badTime(time)) return;
     const q = this.pendingSends.oldest(tag, sender, receiver);
     if (q === undefined) {
       this.pendingReceives.push(tag, sender, receiver, time, lineID, 0, loc);

@@ -6,6 +6,11 @@
 import type { Clog2Preamble } from '../clog2/preamble';
 import type { CommTableEntry } from '../clog2/reader';
 import type { Category, LineIDMap, Primitive } from '../../model/types';
+import type { AlogFacts } from '../alog/convertAlog';
+import type { Slog1Facts } from '../slog1/facts';
+
+/** The formats read by conversion to drawables (the editor shows them through a cached SLOG-2). */
+export type ConvertibleFormat = 'clog2' | 'clog' | 'alog' | 'slog1';
 
 export interface ConvertOptions {
   /** File name for messages. */
@@ -28,11 +33,13 @@ export interface UnmatchedSummary {
   readonly droppedFinals: number;
   /** Event records dropped because their etype's role does not fit the record kind (§11.6). */
   readonly droppedRecords: number;
+  /** Event records dropped because their time is NaN or infinite. */
+  readonly badTimes: number;
 }
 
 export interface ConversionSummary {
-  readonly format: 'clog2' | 'clog';
-  /** "CLOG-02.44" or "CLOG". */
+  readonly format: ConvertibleFormat;
+  /** "CLOG-02.44", "CLOG", "ALOG" or "SLOG 0.7". */
   readonly version: string;
   /** Used categories (at least one drawable), by index, with their final names and colours. */
   readonly categories: readonly Category[];
@@ -56,6 +63,10 @@ export interface ConversionSummary {
   readonly warnings: readonly string[];
   /** CLOG2 only: the preamble and the communicator table (undefined if missing or damaged). */
   readonly clog2?: { readonly preamble: Clog2Preamble; readonly commTable: readonly CommTableEntry[] | undefined };
+  /** ALOG only: header values and event-line facts. */
+  readonly alog?: AlogFacts;
+  /** SLOG-1 only: header, tables, frame directory and the preview statistics. */
+  readonly slog1?: Slog1Facts;
 }
 
 export interface ClogConversion {
@@ -108,6 +119,8 @@ export interface PushParser {
   end(): void;
   /** Input bytes received so far (for progress). */
   readonly received: number;
+  /** True once the parser needs no more input (end of log reached): the rest is not read. */
+  readonly done?: boolean;
 }
 
 export interface StreamSteps {
@@ -130,12 +143,16 @@ export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: Con
   let summary: ConversionSummary | undefined;
   async function* run(): AsyncGenerator<readonly Primitive[]> {
     const { parser, sliceBytes } = steps;
-    for await (const chunk of chunks) {
+    reading: for await (const chunk of chunks) {
       for (let off = 0; off < chunk.length; off += sliceBytes) {
         options.signal?.throwIfAborted();
         parser.push(off === 0 && chunk.length <= sliceBytes ? chunk : chunk.subarray(off, off + sliceBytes));
         const out = steps.take();
         if (out.length > 0) yield out;
+        if (parser.done === true) {
+          options.onProgress?.(parser.received);
+          break reading;
+        }
       }
       options.onProgress?.(parser.received);
     }

@@ -32,6 +32,24 @@ export function isNullFBinfo(fb: FBinfo): boolean {
   return fb.fptr === 0 || fb.size <= 0;
 }
 
+/**
+ * The bytes an SLOG-2 file can use: the end of the furthest block its header points to (tree nodes
+ * lie before the tree directory; the postamble is last). Reading a decompressed stream further is
+ * never needed. undefined when `head` is shorter than the header.
+ */
+export function slog2DeclaredExtent(head: Uint8Array): number | undefined {
+  if (head.length < HEADER_BYTES) return undefined;
+  const dv = new DataView(head.buffer, head.byteOffset, HEADER_BYTES);
+  let end = HEADER_BYTES;
+  for (let i = 0; i < 7; i++) {
+    const at = 24 + FBINFO_BYTES * i;
+    const fptr = Number(dv.getBigInt64(at));
+    const size = dv.getInt32(at + 8);
+    if (fptr > 0 && size > 0 && fptr + size > end) end = fptr + size;
+  }
+  return end;
+}
+
 /** True if the first bytes look like an SLOG-2 file (i16 10 + "SLOG 2"), used for format detection. */
 export function looksLikeSlog2(head: Uint8Array): boolean {
   const magic = [0x00, 0x0a, 0x53, 0x4c, 0x4f, 0x47, 0x20, 0x32];

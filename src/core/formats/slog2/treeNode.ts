@@ -78,7 +78,8 @@ export function parseTreeNode(r: BinaryReader, ctx: NodeParseContext): TreeNode 
   return { header, drawables, shadowBuffers };
 }
 
-function parseDrawableEntry(r: BinaryReader, ctx: NodeParseContext): Drawable | undefined {
+/** One drawable entry (kind byte first); undefined when dropped for a NaN/∞ time. The row index decodes its copies with it. */
+export function parseDrawableEntry(r: BinaryReader, ctx: NodeParseContext): Drawable | undefined {
   const at = r.offset;
   const kind = r.u8('drawable kind');
   if (kind === 0) return parsePrimitiveBody(r, ctx);
@@ -169,7 +170,8 @@ function parseComposite(r: BinaryReader, ctx: NodeParseContext): Composite | und
   return c;
 }
 
-function parseShadow(r: BinaryReader, ctx: NodeParseContext): Shadow | undefined {
+/** One shadow entry; undefined when dropped for a NaN/∞ time. */
+export function parseShadow(r: BinaryReader, ctx: NodeParseContext): Shadow | undefined {
   const at = r.offset;
   const f = parsePrimitiveFields(r, ctx);
   const earliest = r.f64('shadow earliest');

@@ -9,11 +9,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ConversionSummary } from '../core/formats/convert/result';
+import type { ConversionSummary, ConvertibleFormat } from '../core/formats/convert/result';
 import { conversionTrailer, writeConversion, writeDrawableBatches, type ConversionWriteSummary } from '../core/formats/slog2/writer/writeConversion';
 import { writeAtomically } from '../io/atomicWrite';
+import { checkNotInput } from '../io/outputGuard';
 import { openConversionInput } from './conversionInput';
-import { ConverterThread } from './converterClient';
+import { ConverterThread } from './converterThread';
 
 export interface ConvertJobOptions {
   readonly childrenPerNode?: number;
@@ -32,17 +33,19 @@ export interface ConvertJobOptions {
 export interface ConvertJobResult {
   readonly input: string;
   readonly output: string;
-  readonly format: 'clog2' | 'clog';
+  readonly format: ConvertibleFormat;
   readonly inputBytes: number;
   readonly written: ConversionWriteSummary;
   readonly unmatchedEvents: number;
+  /** Event records left out because their time is NaN or infinite. */
+  readonly badTimes: number;
   readonly sourceLocations: { readonly records: number; readonly sites: number };
   readonly warnings: readonly string[];
 }
 
-/** Default output name: IN.clog2 / IN.clog / IN.clog2.gz → IN.slog2. */
+/** Default output name: IN.clog2 / IN.clog / IN.alog / IN.slog / IN.clog2.gz → IN.slog2. */
 export function defaultOutputPath(input: string): string {
-  return input.replace(/\.gz$/i, '').replace(/\.(clog2|clog)$/i, '') + '.slog2';
+  return input.replace(/\.gz$/i, '').replace(/\.(clog2|clog|alog|slog)$/i, '') + '.slog2';
 }
 
 /** dist/converter.js next to the running bundle (dist/cli.js, dist/worker.js), if it is there. */
@@ -52,6 +55,8 @@ export function bundledConverterScript(): string | undefined {
 }
 
 export async function convertFile(input: string, output: string, options: ConvertJobOptions = {}): Promise<ConvertJobResult> {
+  // By identity (device + inode), whatever the spelling, links or --force: the input is never replaced.
+  await checkNotInput(input, output);
   return options.converterScript ? convertInTwoThreads(input, output, options.converterScript, options) : convertInThisThread(input, output, options);
 }
 
@@ -88,7 +93,7 @@ async function convertInTwoThreads(input: string, output: string, script: string
   }
 }
 
-function jobResult(input: string, output: string, format: 'clog2' | 'clog', inputBytes: number, written: ConversionWriteSummary, summary: ConversionSummary): ConvertJobResult {
+function jobResult(input: string, output: string, format: ConvertibleFormat, inputBytes: number, written: ConversionWriteSummary, summary: ConversionSummary): ConvertJobResult {
   return {
     input,
     output,
@@ -96,6 +101,7 @@ function jobResult(input: string, output: string, format: 'clog2' | 'clog', inpu
     inputBytes,
     written,
     unmatchedEvents: summary.unmatched.reference,
+    badTimes: summary.unmatched.badTimes,
     sourceLocations: summary.sourceLocations,
     warnings: summary.warnings,
   };

@@ -6,10 +6,12 @@
 import type { ByteChunks, ByteSource } from '../core/bytes/byteSource';
 import { FormatError } from '../core/bytes/formatError';
 import { chunksOf } from '../core/bytes/memorySource';
-import type { ClogConversion } from '../core/formats/convert/result';
-import { convertClogFormat, detectClogFormat } from '../core/info/clogInfo';
+import type { ClogConversion, ConvertibleFormat } from '../core/formats/convert/result';
+import { detectInputFormat } from '../core/formats/detectFormat';
+import { convertSlog1Source } from '../core/formats/slog1/convertSlog1';
+import { convertClogFormat } from '../core/info/clogInfo';
 import { FileSource } from '../io/fileSource';
-import { gunzipChunks, hasGzipMagic } from '../io/gzip';
+import { gunzipChunks, gunzipToMemory, hasGzipMagic } from '../io/gzip';
 import { peekChunks } from '../io/traceInput';
 
 export interface ConversionInputOptions {
@@ -22,7 +24,7 @@ export interface ConversionInputOptions {
 
 export interface ConversionInput {
   readonly file: FileSource;
-  readonly format: 'clog2' | 'clog';
+  readonly format: ConvertibleFormat;
   readonly conversion: ClogConversion;
 }
 
@@ -73,6 +75,15 @@ async function* readAhead(chunks: ByteChunks): AsyncGenerator<Uint8Array> {
   }
 }
 
+/** Gzip'd SLOG-1 is decompressed into memory (it needs positional reads); refuse beyond this. */
+const MAX_GUNZIPPED_SLOG1_BYTES = 2 ** 31;
+
+/** The file for positional reads, reporting progress; closing it is left to the caller (it closes `file`). */
+function source0(file: FileSource, options: ConversionInputOptions): ByteSource {
+  const progress = new ProgressSource(file, options.onProgress ?? (() => undefined));
+  return { name: file.name, size: file.size, read: (o, n) => progress.read(o, n), close: async () => undefined };
+}
+
 /** Opens `input` for conversion; the caller closes `file` when done. */
 export async function openConversionInput(input: string, options: ConversionInputOptions = {}): Promise<ConversionInput> {
   const file = await FileSource.open(input, { maxBlocks: 2 });
@@ -80,9 +91,20 @@ export async function openConversionInput(input: string, options: ConversionInpu
     const source = new ProgressSource(file, options.onProgress ?? (() => undefined));
     const gz = await hasGzipMagic(file);
     const { first, all } = await peekChunks(readAhead(gz ? gunzipChunks(source, 256 << 10) : chunksOf(source, 1 << 20)));
-    const format = detectClogFormat(first);
-    if (format === undefined) throw new FormatError(input, 0, 'not a CLOG2 or CLOG trace (expected "CLOG-02…" or an old-CLOG record header)');
-    const conversion = convertClogFormat(format, all, { name: input, signal: options.signal, referenceQuirks: options.referenceQuirks });
+    const format = detectInputFormat(first);
+    if (format === undefined || format === 'slog2') {
+      throw new FormatError(input, 0, `not a CLOG2, CLOG, ALOG or SLOG-1 trace (expected "CLOG-02…", an old-CLOG record header, an ALOG header line or a SLOG-1 0.7 header)${format === 'slog2' ? ': it is SLOG-2 already' : ''}`);
+    }
+    const convertOptions = { name: input, signal: options.signal, referenceQuirks: options.referenceQuirks };
+    if (format === 'slog1') {
+      // SLOG-1 is read by position (the header points at its tables and frames): the file itself,
+      // or its decompressed bytes when gzip'd.
+      void all[Symbol.asyncIterator]().return?.(undefined);
+      const source = gz ? await gunzipToMemory(file, MAX_GUNZIPPED_SLOG1_BYTES) : source0(file, options);
+      const { conversion } = await convertSlog1Source(source, convertOptions);
+      return { file, format, conversion };
+    }
+    const conversion = convertClogFormat(format, all, convertOptions);
     return { file, format, conversion };
   } catch (e) {
     await file.close();

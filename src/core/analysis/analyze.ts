@@ -1,0 +1,203 @@
+/**
+ * The trace analysis in two streaming passes over the drawables of a range (increasing start time):
+ * 1. wait states (point-to-point and collective), trace problems, each process's first/last time;
+ * 2. after the critical-path walk over the recorded waits, the path's composition per state name
+ *    and call site, and each process's exclusive time per state name (for the imbalance).
+ * Memory follows the open states and messages in flight plus ~45 bytes per wait, not the file size.
+ */
+import type { Category, Drawable, LineIDMap, Primitive } from '../model/types';
+import { callKind, isCollective, isMpiKind } from './calls';
+import { CollectiveMatcher } from './collectives';
+import { labelSegments, SegmentClipper, walkCriticalPath } from './criticalPath';
+import { lineRoles, type LineRoles } from './lines';
+import { NestingSweep } from './nestingSweep';
+import { MessageMatcher } from './p2p';
+import { ProblemList } from './problems';
+import { WaitRecorder } from './recorder';
+import type { StateRec } from './stateRecord';
+import { addTo, type AnalysisResult, type CriticalPath } from './types';
+
+/** Problems only a CLOG/CLOG2 conversion knows (the SLOG-2 file does not keep them). */
+export interface ConversionProblems {
+  readonly unmatchedSends: number;
+  readonly unmatchedReceives: number;
+  readonly openStates: number;
+  readonly truncated: boolean;
+  readonly droppedRecords: number;
+  readonly outOfOrder: number;
+}
+
+export interface AnalysisInput {
+  readonly categories: ReadonlyMap<number, Category>;
+  readonly lineIDMaps: readonly LineIDMap[];
+  readonly range: readonly [number, number];
+  /** Real drawables intersecting [t0, t1] in increasing start time, in batches; called once per pass. */
+  batches(t0: number, t1: number): AsyncIterable<readonly Drawable[]>;
+  readonly conversion?: ConversionProblems;
+}
+
+export interface AnalysisOptions {
+  readonly signal?: AbortSignal;
+  /** 0..1 over both passes. */
+  readonly onProgress?: (fraction: number) => void;
+  /** Wait instances returned as objects (default 0: totals only). */
+  readonly maxInstances?: number;
+}
+
+function* primitivesOf(d: Drawable): Generator<Primitive> {
+  if (d.kind === 'primitive') yield d;
+  else yield* d.primitives;
+}
+
+function siteOf(p: Primitive): string | undefined {
+  const s = p.source?.start;
+  return s === undefined ? undefined : `${s.file}:${s.line}`;
+}
+
+export async function analyzeTrace(input: AnalysisInput, options: AnalysisOptions = {}): Promise<AnalysisResult> {
+  const [t0, t1] = input.range;
+  const roles = lineRoles(input.lineIDMaps);
+  const recorder = new WaitRecorder(roles.labels, options.maxInstances ?? 0);
+  const problems = new ProblemList();
+  const p2p = new MessageMatcher(roles, recorder, problems);
+  const collectives = new CollectiveMatcher(roles, recorder, () => roles.labels.length);
+  const first: number[] = [];
+  const last: number[] = [];
+  const unknown = new Map<string, number>();
+  const width = t1 - t0;
+  const progress = (t: number, pass: 0 | 1) => options.onProgress?.(Math.min(1, (pass + (width > 0 ? Math.max(0, t - t0) / width : 1)) / 2));
+  const touch = (loc: number, a: number, b: number) => {
+    if (!(first[loc]! <= a)) first[loc] = a;
+    if (!(last[loc]! >= b)) last[loc] = b;
+  };
+  const order = new NestingSweep(
+    () => {},
+    (loc, enter, exit, parentExit) =>
+      problems.add('time-order', 1, {
+        time: enter,
+        endTime: exit,
+        lineIDs: [roles.lineOf(loc)],
+        text: `a state on rank ${roles.labels[loc]} [${enter}, ${exit}] s outlasts its enclosing state (ends ${parentExit} s)`,
+      }),
+  );
+
+  options.signal?.throwIfAborted();
+  for await (const batch of input.batches(t0, t1)) {
+    options.signal?.throwIfAborted();
+    if (batch.length > 0) progress(batch[0]!.earliest, 0);
+    for (const d of batch) {
+      p2p.advance(d.earliest);
+      for (const p of primitivesOf(d)) {
+        const cat = input.categories.get(p.category);
+        const name = cat?.name ?? `UnknownType-${p.category}`;
+        if (name.startsWith('UnknownType')) unknown.set(name, (unknown.get(name) ?? 0) + 1);
+        const v = p.vertices;
+        if (v.length === 2 && (cat?.topology ?? 'state') === 'arrow') {
+          p2p.addArrow(v[0]!.time, v[0]!.lineID, v[1]!.time, v[1]!.lineID);
+          continue;
+        }
+        const loc = roles.location(v[0]!.lineID);
+        touch(loc, p.earliest, p.latest);
+        if (v.length !== 2 || cat?.topology === 'event') continue;
+        const kind = callKind(name);
+        const site = siteOf(p);
+        order.addState(loc, name, site, p.earliest, p.latest);
+        if (!isMpiKind(kind)) continue;
+        const rec: StateRec = { loc, line: v[0]!.lineID, cat: p.category, name, kind, enter: p.earliest, exit: p.latest, site, slot: -1 };
+        p2p.addState(rec);
+        if (isCollective(kind)) collectives.addState(rec);
+      }
+    }
+  }
+  p2p.finish();
+  collectives.finish();
+  order.finish();
+  options.signal?.throwIfAborted();
+
+  for (const [name, count] of unknown) problems.add('unknown-category', count, undefined, `category ${name} (${count} drawables): MPI definitions missing, the run probably never completed MPI_Finalize`);
+  const notes: string[] = [];
+  const c = input.conversion;
+  if (c !== undefined) {
+    const unmatched = c.unmatchedSends + c.unmatchedReceives;
+    if (unmatched > 0) problems.add('unmatched-message', unmatched, undefined, `${c.unmatchedSends} sends and ${c.unmatchedReceives} receives without a partner (truncated run, MPI_Waitall beyond MPE_MAX_REQUESTS, cancelled or unknown requests)`);
+    if (c.truncated || c.openStates > 0) problems.add('truncated', Math.max(1, c.openStates), undefined, `the trace is ${c.truncated ? 'truncated' : 'partial'}${c.openStates > 0 ? ` (${c.openStates} states left open at the end)` : ''}`);
+    if (c.droppedRecords > 0) problems.add('dropped-record', c.droppedRecords);
+    if (c.outOfOrder > 0) problems.add('time-order', c.outOfOrder, undefined, `${c.outOfOrder} drawables out of end-time order in the records`);
+  } else notes.push('SLOG-2 files do not keep unmatched message halves or dropped records: only the conversion of the CLOG2 file reports them');
+  if (p2p.receiveBeforeSend > 0) notes.push(`${p2p.receiveBeforeSend} messages received before they were sent are left out of the wait states`);
+  if (collectives.rootInferred > 0) notes.push('MPE does not record the root of Bcast/Scatter/Reduce/Gather: it is inferred (1-to-N: the member that left first; N-to-1: the one that left last)');
+
+  for (let i = 0; i < roles.labels.length; i++) {
+    first[i] ??= Infinity;
+    last[i] ??= -Infinity;
+  }
+  const raw = walkCriticalPath(recorder.hops, { first, last });
+  const criticalPath = await composition(input, raw, roles, options, (t) => progress(t, 1));
+  return {
+    range: [t0, t1],
+    waitStates: recorder.totals,
+    criticalPath,
+    problems: problems.list(),
+    instances: recorder.instances,
+    instancesTruncated: recorder.truncated,
+    messages: { matched: p2p.matched, excludedReceiveBeforeSend: p2p.receiveBeforeSend },
+    collectives: { instances: collectives.instances, incomplete: collectives.incomplete, rootInferred: collectives.rootInferred },
+    notes,
+  };
+}
+
+/** Pass 2: time on the path per innermost state and call site; exclusive time per process. */
+async function composition(
+  input: AnalysisInput,
+  raw: ReturnType<typeof walkCriticalPath>,
+  roles: LineRoles,
+  options: AnalysisOptions,
+  progress: (t: number) => void,
+): Promise<CriticalPath> {
+  const labels = roles.labels;
+  const segments = labelSegments(raw, labels, roles.lineOf);
+  const byCategory: Record<string, number> = {};
+  const bySite: Record<string, number> = {};
+  const byRank: Record<string, number> = {};
+  for (const s of segments) addTo(byRank, s.rank, s.to - s.from);
+  const length = segments.reduce((a, s) => a + (s.to - s.from), 0);
+  const start = segments[0]?.from ?? input.range[0];
+  const end = segments[segments.length - 1]?.to ?? input.range[0];
+  const exclusive = new Map<string, number[]>();
+  if (segments.length === 0) return { start, end, length, segments, byCategory, bySite, byRank, imbalance: {} };
+  const clip = new SegmentClipper(raw);
+  const sweep = new NestingSweep((loc, name, site, a, b) => {
+    let per = exclusive.get(name);
+    if (per === undefined) exclusive.set(name, (per = []));
+    per[loc] = (per[loc] ?? 0) + (b - a);
+    const on = clip.overlap(loc, a, b);
+    if (on > 0) {
+      addTo(byCategory, name, on);
+      if (site !== undefined) addTo(bySite, site, on);
+    }
+  });
+  for await (const batch of input.batches(input.range[0], input.range[1])) {
+    options.signal?.throwIfAborted();
+    if (batch.length > 0) progress(batch[0]!.earliest);
+    for (const d of batch) {
+      for (const p of primitivesOf(d)) {
+        const v = p.vertices;
+        const topology = input.categories.get(p.category)?.topology ?? 'state';
+        if (v.length !== 2 || topology !== 'state') continue;
+        sweep.addState(roles.location(v[0]!.lineID), input.categories.get(p.category)?.name ?? `UnknownType-${p.category}`, siteOf(p), p.earliest, p.latest);
+      }
+    }
+  }
+  sweep.finish();
+  options.signal?.throwIfAborted();
+  const processes = Math.max(1, labels.length);
+  const imbalance: Record<string, number> = {};
+  for (const [name, onPath] of Object.entries(byCategory)) {
+    const per = exclusive.get(name) ?? [];
+    let sum = 0;
+    for (const v of per) sum += v ?? 0;
+    const excess = onPath - sum / processes;
+    if (excess > 0) imbalance[name] = excess;
+  }
+  return { start, end, length, segments, byCategory, bySite, byRank, imbalance };
+}

@@ -1,0 +1,51 @@
+/**
+ * Keys of the row index: one per line ID of the file's Y maps, ordered by (row in the index map,
+ * line ID), line IDs the index map lacks last (format.ts). Computed from the SLOG-2 alone, so the
+ * reader recomputes them and refuses an index whose keys differ.
+ */
+import type { LineIDMap } from '../model/types';
+
+export interface KeySpace {
+  readonly mapIndex: number;
+  /** Line ID of each key. */
+  readonly lineIDs: Int32Array;
+  readonly keyOfLine: ReadonlyMap<number, number>;
+}
+
+/**
+ * The map the keys follow: the one the editor shows first ("Process View" or the thread variant,
+ * else the first; the same rule as query/rows.ts defaultMapIndex, which this room may not import).
+ */
+export function indexMapOf(maps: readonly LineIDMap[]): number {
+  const i = maps.findIndex((m) => /^Process/i.test(m.title));
+  return i >= 0 ? i : 0;
+}
+
+/** Label paths in row order: lexicographic integer order, as query/rows.ts orders rows. */
+function comparePaths(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+export function keySpaceOf(maps: readonly LineIDMap[]): KeySpace {
+  const mapIndex = indexMapOf(maps);
+  const pathOf = new Map<number, readonly number[]>();
+  for (const r of maps[mapIndex]?.rows ?? []) pathOf.set(r.lineID, r.path);
+  const ids = new Set<number>();
+  for (const m of maps) for (const r of m.rows) ids.add(r.lineID);
+  // Line IDs on the index map in row order (path order), the others after them.
+  const order = (x: number, y: number): number => {
+    const px = pathOf.get(x);
+    const py = pathOf.get(y);
+    if (px !== undefined && py !== undefined) return comparePaths(px, py) || x - y;
+    if (px !== undefined) return -1;
+    if (py !== undefined) return 1;
+    return x - y;
+  };
+  const sorted = [...ids].sort(order);
+  const keyOfLine = new Map<number, number>();
+  sorted.forEach((id, k) => keyOfLine.set(id, k));
+  return { mapIndex, lineIDs: Int32Array.from(sorted), keyOfLine };
+}
+

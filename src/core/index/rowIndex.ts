@@ -1,0 +1,343 @@
+/**
+ * Reader of the row index (layout: format.ts). `open` checks magic, version, checksums, and that
+ * the index describes exactly this SLOG-2 (identity, keys, every tree node); any mismatch is a
+ * FormatError and the caller falls back to the plain path. `readNodes` reads the segments of
+ * the asked nodes and key ranges, verifies each segment's checksum, and decodes its items with
+ * the SLOG-2 reader's own parser.
+ */
+import { BinaryReader } from '../bytes/binaryReader';
+import type { ByteSource } from '../bytes/byteSource';
+import { FormatError } from '../bytes/formatError';
+import type { Slog2File } from '../formats/slog2/slog2File';
+import type { TreeNodeInfo } from '../formats/slog2/treeDir';
+import { parseDrawableEntry, parseShadow, type NodeParseContext } from '../formats/slog2/treeNode';
+import type { Drawable, DrawableSource, Primitive, Shadow, SourceLocation } from '../model/types';
+import { ordinalOrder } from './build';
+import {
+  blocksToRead,
+  checksum,
+  CHUNK_ENTRY_BYTES,
+  FIXED_HEADER_BYTES,
+  ITEM_HAS_SOURCE,
+  KEY_ENTRY_BYTES,
+  KIND_REAL,
+  KIND_SHADOW,
+  levelsFor,
+  NODE_ENTRY_BYTES,
+  ROW_INDEX_MAGIC,
+  ROW_INDEX_VERSION,
+  RUN_ENTRY_BYTES,
+  runKey,
+  TABLE_ENTRY_BYTES,
+  type IndexHeader,
+  type SourceIdentity,
+} from './format';
+import { keySpaceOf, type KeySpace } from './keys';
+
+export interface ReadStats {
+  /** Distinct tree nodes whose segments were read. */
+  nodesRead: number;
+  bytesRead: number;
+  /** Items decoded (drawables and shadows). */
+  decoded: number;
+}
+
+export function emptyStats(): ReadStats {
+  return { nodesRead: 0, bytesRead: 0, decoded: 0 };
+}
+
+/** What one node contributes, in the node's own order (as Slog2File.query would yield it). */
+export interface NodeItems {
+  readonly drawables: Drawable[];
+  readonly shadows: Shadow[];
+}
+
+interface Chunk {
+  readonly first: number;
+  readonly count: number;
+  /** runKey → [tablePos, dataPos] */
+  readonly runs: Map<number, readonly [number, number]>;
+}
+
+/** Upper bound on the directory held in memory (it is ~1 % of the index). */
+const MAX_DIRECTORY_BYTES = 1 << 30;
+
+export function parseIndexHeader(bytes: Uint8Array, file: string, fileSize: number): IndexHeader {
+  const r = new BinaryReader(bytes, 0, file);
+  const magic = String.fromCharCode(...r.bytesView(8, 'magic'));
+  if (magic !== ROW_INDEX_MAGIC) throw r.error(`not a row index (magic ${JSON.stringify(magic)}, expected ${ROW_INDEX_MAGIC})`, 0);
+  const version = r.u32();
+  if (version !== ROW_INDEX_VERSION) throw r.error(`row index version ${version} (this reader knows ${ROW_INDEX_VERSION})`, 8);
+  const headerBytes = r.u32();
+  const size = r.f64('source size');
+  const mtimeMs = r.f64('source mtime');
+  const blockKeys = r.u32('block keys');
+  const levels = r.u32('levels');
+  const keys = r.u32('keys');
+  const nodes = r.u32('nodes');
+  const chunks = r.u32('chunks');
+  const runs = r.u32('runs');
+  const dirOffset = r.f64('directory offset');
+  const dirBytes = r.u32('directory bytes');
+  const dirChecksum = r.u32('directory checksum');
+  const mapIndex = r.u32('map index');
+  const pathLen = r.u16('path length');
+  const path = new TextDecoder().decode(r.bytesView(pathLen, 'source path'));
+  const sumAt = r.pos;
+  const sum = r.u32('header checksum');
+  if (sum !== checksum(bytes, 0, sumAt)) throw new FormatError(file, sumAt, 'row index header checksum mismatch (damaged file)');
+  if (headerBytes !== r.pos) throw new FormatError(file, 12, `header size ${headerBytes}, parsed ${r.pos}`);
+  if (!(blockKeys >= 1 && blockKeys <= 1 << 20) || levels !== levelsFor(keys, blockKeys) || levels > 60) throw new FormatError(file, 32, `bad key blocks (${blockKeys} keys per block, ${levels} levels for ${keys} keys)`);
+  const dirEnd = dirOffset + dirBytes;
+  const expected = keys * KEY_ENTRY_BYTES + nodes * NODE_ENTRY_BYTES + chunks * CHUNK_ENTRY_BYTES + runs * RUN_ENTRY_BYTES;
+  if (!Number.isSafeInteger(dirOffset) || dirOffset < headerBytes || dirEnd !== fileSize || dirBytes !== expected || dirBytes > MAX_DIRECTORY_BYTES) {
+    throw new FormatError(file, 56, `directory of ${dirBytes} bytes at ${dirOffset} does not fit the ${fileSize}-byte file (expected ${expected} bytes ending at the file end)`);
+  }
+  return { version, headerBytes, identity: { path, size, mtimeMs }, blockKeys, levels, keys, nodes, chunks, runs, dirOffset, dirBytes, dirChecksum, mapIndex };
+}
+
+export class RowIndex {
+  private constructor(
+    readonly source: ByteSource,
+    readonly slog: Slog2File,
+    readonly header: IndexHeader,
+    readonly keys: KeySpace,
+    private readonly ordinal: Map<TreeNodeInfo, number>,
+    private readonly nodes: readonly TreeNodeInfo[],
+    private readonly chunks: readonly Chunk[],
+  ) {}
+
+  get identity(): SourceIdentity {
+    return this.header.identity;
+  }
+
+  /** Opens and validates `source` as the index of `slog`; `expected` (when given) must match its identity. */
+  static async open(source: ByteSource, slog: Slog2File, expected?: SourceIdentity): Promise<RowIndex> {
+    const file = source.name;
+    if (source.size < FIXED_HEADER_BYTES + 6) throw new FormatError(file, 0, `${source.size} bytes is too short for a row index`);
+    const fixed = await source.read(0, FIXED_HEADER_BYTES + 2);
+    const pathLen = new DataView(fixed.buffer, fixed.byteOffset, fixed.byteLength).getUint16(FIXED_HEADER_BYTES);
+    const headLen = Math.min(source.size, FIXED_HEADER_BYTES + 2 + pathLen + 4);
+    const header = parseIndexHeader((await source.read(0, headLen)).slice(), file, source.size);
+    if (expected !== undefined) {
+      const id = header.identity;
+      if (id.size !== expected.size || id.mtimeMs !== expected.mtimeMs) {
+        throw new FormatError(file, 16, `stale: built for ${id.size} bytes, mtime ${new Date(id.mtimeMs).toISOString()}; the trace now has ${expected.size} bytes, mtime ${new Date(expected.mtimeMs).toISOString()}`);
+      }
+    }
+    const dir = (await source.read(header.dirOffset, header.dirBytes)).slice();
+    if (checksum(dir) !== header.dirChecksum) throw new FormatError(file, header.dirOffset, 'row index directory checksum mismatch (damaged file)');
+    const r = new BinaryReader(dir, header.dirOffset, file);
+
+    const keys = keySpaceOf(slog.lineIDMaps);
+    if (keys.lineIDs.length !== header.keys || keys.mapIndex !== header.mapIndex) throw r.error(`the index has ${header.keys} keys (map ${header.mapIndex}), the trace ${keys.lineIDs.length} (map ${keys.mapIndex})`);
+    for (let k = 0; k < header.keys; k++) {
+      if (r.i32() !== keys.lineIDs[k]) throw r.error(`key ${k} names another line ID than the trace's maps`, r.pos - 4);
+    }
+    const nodes = ordinalOrder(slog);
+    if (nodes.length !== header.nodes) throw r.error(`the index lists ${header.nodes} tree nodes, the trace has ${nodes.length}`);
+    const ordinal = new Map<TreeNodeInfo, number>();
+    nodes.forEach((n, i) => {
+      const at = r.pos;
+      const depth = r.i16();
+      const xpos = r.i32();
+      const fptr = r.f64();
+      const size = r.i32();
+      if (depth !== n.depth || xpos !== n.xpos || fptr !== n.fptr || size !== n.size) {
+        throw r.error(`node ${i} is (${depth},${xpos}) ${size} bytes at ${fptr}; the trace's is (${n.depth},${n.xpos}) ${n.size} bytes at ${n.fptr}`, at);
+      }
+      ordinal.set(n, i);
+    });
+    const chunkHeads: { first: number; count: number; firstRun: number; runCount: number }[] = [];
+    let next = 0;
+    for (let c = 0; c < header.chunks; c++) {
+      const at = r.pos;
+      const ch = { first: r.u32(), count: r.u32(), firstRun: r.u32(), runCount: r.u32() };
+      if (ch.first !== next || ch.first + ch.count > header.nodes || ch.firstRun + ch.runCount > header.runs) throw r.error(`chunk ${c} (nodes ${ch.first}+${ch.count}, runs ${ch.firstRun}+${ch.runCount}) is out of order or out of range`, at);
+      next = ch.first + ch.count;
+      chunkHeads.push(ch);
+    }
+    if (next !== header.nodes) throw r.error(`the chunks cover ${next} of ${header.nodes} nodes`);
+    const runs: { key: number; tablePos: number; dataPos: number }[] = [];
+    for (let i = 0; i < header.runs; i++) {
+      const at = r.pos;
+      const kind = r.u8();
+      const level = r.u8();
+      const block = r.u32();
+      const tablePos = r.f64();
+      const dataPos = r.f64();
+      if ((kind !== KIND_REAL && kind !== KIND_SHADOW) || level >= header.levels || !Number.isSafeInteger(tablePos) || !Number.isSafeInteger(dataPos) || tablePos < header.headerBytes || dataPos < tablePos || dataPos > header.dirOffset) {
+        throw r.error(`run ${i} (kind ${kind}, level ${level}, block ${block}, table ${tablePos}, data ${dataPos}) is invalid`, at);
+      }
+      runs.push({ key: runKey(kind, level, block), tablePos, dataPos });
+    }
+    const chunks: Chunk[] = chunkHeads.map((c) => {
+      const m = new Map<number, readonly [number, number]>();
+      for (let i = c.firstRun; i < c.firstRun + c.runCount; i++) {
+        const run = runs[i]!;
+        if (run.dataPos - run.tablePos !== c.count * TABLE_ENTRY_BYTES) throw new FormatError(file, header.dirOffset, `run ${i}'s table does not hold ${c.count} nodes`);
+        m.set(run.key, [run.tablePos, run.dataPos]);
+      }
+      return { first: c.first, count: c.count, runs: m };
+    });
+    return new RowIndex(source, slog, header, keys, ordinal, nodes, chunks);
+  }
+
+  /** Ordinal of a TreeDir entry of the indexed file. */
+  ordinalOf(info: TreeNodeInfo): number {
+    const o = this.ordinal.get(info);
+    if (o === undefined) throw new Error(`tree node (${info.depth},${info.xpos}) is not in the row index`);
+    return o;
+  }
+
+  /**
+   * Decoded items of the given nodes (ordinals) that may touch the key ranges: a superset of the
+   * drawables on those keys, never missing one; each node's items in the node's order.
+   * `shadowsOf` says for which ordinals the shadows are wanted.
+   */
+  async readNodes(ordinals: readonly number[], keyRanges: readonly (readonly [number, number])[], shadowsOf: ReadonlySet<number>, stats: ReadStats, signal?: AbortSignal): Promise<Map<number, NodeItems>> {
+    const h = this.header;
+    const want = new Set(ordinals);
+    const out = new Map<number, { d: [number, Drawable][]; s: [number, Shadow][] }>();
+    for (const o of ordinals) out.set(o, { d: [], s: [] });
+    const runKeys = new Set<number>();
+    const shadowKeys = new Set<number>();
+    for (let level = 0; level < h.levels; level++) {
+      for (const [a, b] of keyRanges) {
+        const [b0, b1] = blocksToRead(a, b, level, h.blockKeys, h.levels);
+        for (let blk = b0; blk <= b1; blk++) {
+          runKeys.add(runKey(KIND_REAL, level, blk));
+          shadowKeys.add(runKey(KIND_SHADOW, level, blk));
+        }
+      }
+    }
+    const ctx = this.parseContext();
+    const sorted = [...want].sort((x, y) => x - y);
+    for (const chunk of this.chunks) {
+      // Consecutive ordinal ranges of this chunk that are asked for.
+      const ranges: [number, number][] = [];
+      for (const o of sorted) {
+        if (o < chunk.first || o >= chunk.first + chunk.count) continue;
+        const last = ranges[ranges.length - 1];
+        if (last !== undefined && last[1] === o) last[1] = o + 1;
+        else ranges.push([o, o + 1]);
+      }
+      if (ranges.length === 0) continue;
+      for (const kind of [KIND_REAL, KIND_SHADOW]) {
+        const keysOfKind = kind === KIND_REAL ? runKeys : shadowKeys;
+        for (const key of keysOfKind) {
+          const run = chunk.runs.get(key);
+          if (run === undefined) continue;
+          for (const [lo, hi] of ranges) {
+            if (kind === KIND_SHADOW && !anyIn(shadowsOf, lo, hi)) continue;
+            if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+            await this.readSegments(chunk, run, lo, hi, kind, shadowsOf, out, stats, ctx);
+          }
+        }
+      }
+    }
+    const result = new Map<number, NodeItems>();
+    for (const [o, { d, s }] of out) {
+      if (d.length > 0 || s.length > 0) stats.nodesRead++;
+      d.sort((x, y) => x[0] - y[0]);
+      s.sort((x, y) => x[0] - y[0]);
+      result.set(o, { drawables: d.map((x) => x[1]), shadows: s.map((x) => x[1]) });
+    }
+    return result;
+  }
+
+  private parseContext(): NodeParseContext {
+    const slog = this.slog;
+    return { version: slog.header.version, seeCategory: (i, at) => slog.seeCategory(i, at), warn: (m) => slog.warnings.push(m) };
+  }
+
+  private async readSegments(
+    chunk: Chunk,
+    [tablePos, dataPos]: readonly [number, number],
+    lo: number,
+    hi: number,
+    kind: number,
+    shadowsOf: ReadonlySet<number>,
+    out: Map<number, { d: [number, Drawable][]; s: [number, Shadow][] }>,
+    stats: ReadStats,
+    ctx: NodeParseContext,
+  ): Promise<void> {
+    const file = this.source.name;
+    const l0 = lo - chunk.first;
+    const l1 = hi - chunk.first;
+    const from = Math.max(0, l0 - 1);
+    const tab = (await this.source.read(tablePos + from * TABLE_ENTRY_BYTES, (l1 - from) * TABLE_ENTRY_BYTES)).slice();
+    stats.bytesRead += tab.length;
+    const tv = new DataView(tab.buffer);
+    const endOf = (l: number): number => tv.getUint32((l - from) * TABLE_ENTRY_BYTES);
+    const start = l0 === 0 ? 0 : endOf(l0 - 1);
+    const end = endOf(l1 - 1);
+    const limit = this.header.dirOffset - dataPos;
+    if (end < start || end > limit) throw new FormatError(file, tablePos + from * TABLE_ENTRY_BYTES, `segment end ${end} is before ${start} or beyond the index data`);
+    if (end === start) return;
+    const data = (await this.source.read(dataPos + start, end - start)).slice();
+    stats.bytesRead += data.length;
+    let segStart = start;
+    for (let l = l0; l < l1; l++) {
+      const segEnd = endOf(l);
+      const sum = tv.getUint32((l - from) * TABLE_ENTRY_BYTES + 4);
+      if (segEnd < segStart || segEnd > end) throw new FormatError(file, tablePos + l * TABLE_ENTRY_BYTES, `segment ends ${segEnd} out of order`);
+      const a = segStart - start;
+      const b = segEnd - start;
+      if (checksum(data, a, b) !== sum) throw new FormatError(file, dataPos + segStart, 'row index segment checksum mismatch (damaged file)');
+      const ordinal = chunk.first + l;
+      if (a < b && (kind === KIND_REAL || shadowsOf.has(ordinal))) {
+        const r = new BinaryReader(data.subarray(a, b), dataPos + segStart, file);
+        const target = out.get(ordinal)!;
+        while (r.remaining > 0) {
+          const index = r.u32('item index');
+          stats.decoded++;
+          if (kind === KIND_REAL) {
+            const flags = r.u8('item flags');
+            let source: DrawableSource | undefined;
+            if ((flags & ITEM_HAS_SOURCE) !== 0) source = this.sourceOf(r.i32('start site'), r.i32('end site'), r);
+            const d = parseDrawableEntry(r, ctx);
+            if (d === undefined) continue;
+            target.d.push([index, source !== undefined && d.kind === 'primitive' ? withSource(d, source) : d]);
+          } else {
+            const s = parseShadow(r, ctx);
+            if (s !== undefined) target.s.push([index, s]);
+          }
+        }
+      }
+      segStart = segEnd;
+    }
+  }
+
+  private sourceOf(s0: number, s1: number, r: BinaryReader): DrawableSource {
+    const sites = this.slog.sourceLocationTable?.sites ?? [];
+    const site = (s: number): SourceLocation | undefined => {
+      if (s < -1 || s >= sites.length) throw r.error(`site index ${s} is outside [-1, ${sites.length})`, r.pos - 4);
+      return s >= 0 ? sites[s] : undefined;
+    };
+    const src: { start?: SourceLocation; end?: SourceLocation } = {};
+    const a = site(s0);
+    const b = site(s1);
+    if (a !== undefined) src.start = a;
+    if (b !== undefined) src.end = b;
+    return src;
+  }
+
+  /** The TreeDir entry of an ordinal. */
+  node(ordinal: number): TreeNodeInfo {
+    return this.nodes[ordinal]!;
+  }
+
+  close(): Promise<void> {
+    return this.source.close();
+  }
+}
+
+function anyIn(set: ReadonlySet<number>, lo: number, hi: number): boolean {
+  for (let o = lo; o < hi; o++) if (set.has(o)) return true;
+  return false;
+}
+
+function withSource(d: Primitive, source: DrawableSource): Primitive {
+  return { kind: 'primitive', category: d.category, vertices: d.vertices, info: d.info, earliest: d.earliest, latest: d.latest, source };
+}

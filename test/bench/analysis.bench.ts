@@ -1,0 +1,100 @@
+// Benchmark of the wait-state analysis (issue 18) in the analysis worker, on a big SLOG-2 made
+// once with `mpe-trace synth --srcloc --comms` + `mpe-trace convert` and cached in bench-out/.
+// Each measurement runs in a fresh child process so its peak RSS (main thread + worker thread) is
+// the analysis's own. Baseline, same file, same run, alternating: one plain pass over the file's
+// drawables in time order (the reader alone; the analysis makes two passes plus its own work).
+//   BENCH_ANALYSIS_MB    target SLOG-2 size in MiB (default 1024)
+//   BENCH_ANALYSIS_RUNS  runs of each (default 1; medians are printed)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Slog2File } from '../../src/core/formats/slog2/slog2File';
+import { FileSource } from '../../src/io/fileSource';
+import { AnalysisClient } from '../../src/worker/analysisClient';
+import { bundleNode } from '../helpers/bundle';
+
+const root = process.env.MPE_TRACE_ROOT ?? process.cwd();
+/** CLOG2 bytes per SLOG-2 byte for synth --srcloc --comms (measured: 1536 MiB → 849 MiB). */
+const CLOG2_PER_SLOG2 = 1.81;
+
+function ensureFile(mib: number): string {
+  const dir = path.join(root, 'bench-out');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `analysis-${mib}m.slog2`);
+  if (fs.existsSync(file)) return file;
+  const cli = path.join(root, 'dist', 'cli.js');
+  if (!fs.existsSync(cli)) throw new Error('build first (npm run build): the bench generates its input with dist/cli.js');
+  const clog2 = path.join(dir, `analysis-${mib}m.clog2`);
+  const bytes = Math.round(mib * CLOG2_PER_SLOG2);
+  const started = performance.now();
+  const synth = spawnSync(process.execPath, [cli, 'synth', '--ranks', '16', '--bytes', `${bytes}M`, '--srcloc', '--comms', '--seed', '7', '-o', clog2], { encoding: 'utf8' });
+  if (synth.status !== 0) throw new Error(`synth failed: ${synth.stderr}`);
+  const conv = spawnSync(process.execPath, [cli, 'convert', clog2, '-o', file], { encoding: 'utf8' });
+  fs.rmSync(clog2, { force: true });
+  if (conv.status !== 0) throw new Error(`convert failed: ${conv.stderr}`);
+  console.log(`analysis bench: generated ${path.basename(file)} in ${((performance.now() - started) / 1000).toFixed(0)} s: ${conv.stdout.trim()}`);
+  return file;
+}
+
+interface Measured {
+  readonly seconds: number;
+  readonly maxRssMiB: number;
+  readonly detail: string;
+}
+
+/** Child: the analysis of the whole file in the analysis worker. */
+async function measureWorker(file: string, workerScript: string): Promise<void> {
+  const client = new AnalysisClient(workerScript, { idleMs: 1000 });
+  const started = performance.now();
+  const r = await client.waits(file, { maxInstances: 0 });
+  const seconds = (performance.now() - started) / 1000;
+  client.dispose();
+  const waits = Object.values(r.waitStates).reduce((a, t) => a + t.count, 0);
+  const detail = `${r.messages.matched} messages, ${r.collectives.instances} collectives, ${waits} waits, critical path ${r.criticalPath.length.toFixed(2)} s in ${r.criticalPath.segments.length} segments`;
+  process.stdout.write(JSON.stringify({ seconds, maxRssMiB: process.resourceUsage().maxRSS / 1024, detail } satisfies Measured) + '\n');
+}
+
+/** Child: one plain pass over the drawables in time order (the baseline). */
+async function measureRead(file: string): Promise<void> {
+  const f = await Slog2File.open(await FileSource.open(file));
+  const started = performance.now();
+  let n = 0;
+  for await (const batch of f.drawableBatchesInTimeOrder()) n += batch.length;
+  const seconds = (performance.now() - started) / 1000;
+  await f.close();
+  process.stdout.write(JSON.stringify({ seconds, maxRssMiB: process.resourceUsage().maxRSS / 1024, detail: `${n} drawables` } satisfies Measured) + '\n');
+}
+
+function child(args: string[]): Measured {
+  const r = spawnSync(process.execPath, [process.argv[1]!, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (r.status !== 0) throw new Error(`measurement failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measured;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  if (process.argv[2] === '--worker') return measureWorker(process.argv[3]!, process.argv[4]!);
+  if (process.argv[2] === '--read') return measureRead(process.argv[3]!);
+  const mib = Number(process.env.BENCH_ANALYSIS_MB ?? 1024);
+  const runs = Math.max(1, Number(process.env.BENCH_ANALYSIS_RUNS ?? 1));
+  const file = ensureFile(mib);
+  const workerScript = bundleNode('src/worker/analysis.ts', path.join(root, 'out', 'bench', 'analysis-worker.js'));
+  console.log(`analysis bench: ${path.basename(file)} (${(fs.statSync(file).size / 2 ** 20).toFixed(0)} MiB), ${runs} run(s) each, alternating`);
+  const analysis: Measured[] = [];
+  const read: Measured[] = [];
+  for (let i = 0; i < runs; i++) {
+    read.push(child(['--read', file]));
+    analysis.push(child(['--worker', file, workerScript]));
+  }
+  const a = median(analysis.map((m) => m.seconds));
+  const b = median(read.map((m) => m.seconds));
+  console.log(`analysis bench: one read of the drawables: median ${b.toFixed(1)} s, peak RSS ${median(read.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${read[0]!.detail})`);
+  console.log(`analysis bench: analysis in the worker: median ${a.toFixed(1)} s, peak RSS ${median(analysis.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${analysis[0]!.detail})`);
+  console.log(`analysis bench: analysis / one read = ${(a / b).toFixed(2)} (targets: ≤ 10 s, ≤ 400 MB peak RSS for 1 GB)`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

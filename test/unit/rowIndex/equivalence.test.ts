@@ -1,0 +1,133 @@
+/**
+ * Property: a window built through the row index equals, column by column, the window built by
+ * the plain query for the same rows (random windows, row ranges and depths), on every SLOG-2
+ * fixture and on synthetic wide traces; the reader reads strictly fewer bytes for few rows.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import type { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { buildWindow, type WindowSpec } from '../../../src/core/query/buildWindow';
+import { rowLayoutOf } from '../../../src/core/query/rows';
+import { IndexedWindowSource, RowKeyMapper } from '../../../src/core/query/indexedSource';
+import type { RowIndex } from '../../../src/core/index/rowIndex';
+import type { WindowColumns } from '../../../src/protocol/wire';
+import { Prng } from '../../../src/core/synth/prng';
+import { fixturesDir } from '../../helpers/paths';
+import { indexBytes, openIndex, openSlog2Fixture, synthSlog2 } from './rowIndexHelpers';
+
+function comparable(w: WindowColumns): unknown {
+  const { nodesRead: _n, buildMs: _b, ...header } = w.header;
+  const cols = (t: object): Record<string, number[]> => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)]));
+  return { header, states: cols(w.states), shadows: cols(w.shadows), shadowWeights: cols(w.shadowWeights), arrows: cols(w.arrows), events: cols(w.events) };
+}
+
+async function checkRandomWindows(file: Slog2File, index: RowIndex, rng: Prng, rounds: number, label: string): Promise<void> {
+  const mapper = new RowKeyMapper(index);
+  const [a, b] = file.timeRange;
+  let compared = 0;
+  let drawn = 0;
+  for (let round = 0; round < rounds; round++) {
+    // Mostly the index's own map (the one the editor shows first); others when they follow its order.
+    const mapIndex = rng.next() < 0.6 ? index.keys.mapIndex : rng.int(0, file.lineIDMaps.length - 1);
+    const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
+    const n = layout.labels.length;
+    const rowStart = rng.int(0, Math.max(0, n - 1));
+    const rowEnd = Math.min(n, rowStart + rng.int(0, Math.max(1, Math.ceil(n / 3))));
+    const span = (b - a) * Math.pow(10, -3 * rng.next());
+    const t0 = a - span * 0.05 + rng.next() * (b - a);
+    const t1 = t0 + span;
+    const lowestDepth = rng.int(0, file.maxDepth);
+    const spec: WindowSpec = { t0, t1, rowStart, rowEnd, mapIndex, lowestDepth, rowOfLine: layout.rowOfLine };
+    const ranges = mapper.keyRanges(layout, mapIndex, rowStart, rowEnd);
+    if (ranges === undefined) continue; // this map's rows do not follow the key order: the plain path serves it
+    const plain = await buildWindow(file, spec);
+    const source = new IndexedWindowSource(index, ranges);
+    const indexed = await buildWindow(source, spec);
+    assert.deepEqual(comparable(indexed), comparable(plain), `${label} round ${round}: map ${mapIndex} rows [${rowStart}, ${rowEnd}) t [${t0}, ${t1}] depth ${lowestDepth}`);
+    compared++;
+    if (plain.states.start.length + plain.arrows.start.length + plain.events.time.length + plain.shadows.start.length > 0) drawn++;
+  }
+  assert.ok(compared >= rounds / 3 && drawn > 0, `${label}: ${compared} of ${rounds} windows compared, ${drawn} with drawables`);
+}
+
+const fixtures = fs.readdirSync(fixturesDir).filter((f) => /\.slog2(\.gz)?$/.test(f));
+
+test('row index: same windows as the plain query on every SLOG-2 fixture', async () => {
+  assert.ok(fixtures.length >= 5, 'fixtures present');
+  for (const name of fixtures) {
+    const file = await openSlog2Fixture(name);
+    try {
+      const index = await openIndex(file, await indexBytes(file, { blockKeys: 2, chunkBytes: 4096 }));
+      await checkRandomWindows(file, index, new Prng(name.length * 7919), 12, name);
+      // The default map is always served by the index.
+      const mapper = new RowKeyMapper(index);
+      const layout = rowLayoutOf(file.lineIDMaps[index.keys.mapIndex]!);
+      assert.notEqual(mapper.keyRanges(layout, index.keys.mapIndex, 0, 1), undefined, name);
+    } finally {
+      await file.close();
+    }
+  }
+});
+
+test('row index: same windows on a synthetic wide trace (256 ranks, sources, sub-communicators)', async () => {
+  const file = await synthSlog2(256, 1 << 20);
+  try {
+    for (const blockKeys of [1, 16]) {
+      const index = await openIndex(file, await indexBytes(file, { blockKeys, chunkBytes: 64 << 10 }));
+      await checkRandomWindows(file, index, new Prng(blockKeys), 25, `synth 256 blockKeys ${blockKeys}`);
+    }
+  } finally {
+    await file.close();
+  }
+});
+
+test('row index: a few rows read a small part of what all rows read', async () => {
+  const file = await synthSlog2(512, 2 << 20);
+  try {
+    const index = await openIndex(file, await indexBytes(file));
+    const layout = rowLayoutOf(file.lineIDMaps[index.keys.mapIndex]!);
+    const mapper = new RowKeyMapper(index);
+    const [a, b] = file.timeRange;
+    const spec = (rowStart: number, rowEnd: number): WindowSpec => ({ t0: a + (b - a) * 0.4, t1: a + (b - a) * 0.5, rowStart, rowEnd, mapIndex: index.keys.mapIndex, lowestDepth: 0, rowOfLine: layout.rowOfLine });
+    const few = new IndexedWindowSource(index, mapper.keyRanges(layout, index.keys.mapIndex, 100, 108)!);
+    const all = new IndexedWindowSource(index, mapper.keyRanges(layout, index.keys.mapIndex, 0, layout.labels.length)!);
+    const wFew = await buildWindow(few, spec(100, 108));
+    await buildWindow(all, spec(0, layout.labels.length));
+    assert.ok(wFew.states.start.length > 0, 'the few rows have states');
+    assert.ok(few.stats.bytesRead * 10 < all.stats.bytesRead, `8 of 512 rows read ${few.stats.bytesRead} bytes, all rows ${all.stats.bytesRead}`);
+    assert.ok(few.stats.decoded * 10 < all.stats.decoded, `decoded ${few.stats.decoded} vs ${all.stats.decoded}`);
+  } finally {
+    await file.close();
+  }
+});
+
+test('stateAt through the index equals the plain query, and reads only the rows asked', async () => {
+  const { stateAt } = await import('../../../src/core/query/stateAt');
+  const file = await synthSlog2(512, 1 << 20, 11);
+  try {
+    const index = await openIndex(file, await indexBytes(file));
+    const layout = rowLayoutOf(file.lineIDMaps[index.keys.mapIndex]!);
+    const mapper = new RowKeyMapper(index);
+    const rng = new Prng(5);
+    const [a, b] = file.timeRange;
+    let nonEmpty = 0;
+    for (let i = 0; i < 10; i++) {
+      const t = a + (b - a) * rng.next();
+      const r0 = rng.int(0, 500);
+      const rows: [number, number][] = [[r0, r0 + rng.int(1, 12)]];
+      const viaIndex = new IndexedWindowSource(index, mapper.keyRangesOfRows(layout, index.keys.mapIndex, rows)!);
+      const got = await stateAt(viaIndex, layout, t, rows);
+      const want = await stateAt(file, layout, t, rows);
+      assert.deepEqual(got, want, `t ${t} rows ${rows}`);
+      if (got.length > 0) nonEmpty++;
+      for (const s of got) assert.ok(s.row >= rows[0]![0] && s.row < rows[0]![1]);
+      const all = new IndexedWindowSource(index, [[0, index.header.keys - 1]]);
+      await stateAt(all, layout, t, [[0, layout.labels.length]]);
+      assert.ok(viaIndex.stats.bytesRead * 5 < all.stats.bytesRead, `${viaIndex.stats.bytesRead} vs ${all.stats.bytesRead} bytes`);
+    }
+    assert.ok(nonEmpty >= 5, `${nonEmpty} of 10 instants had states on the rows`);
+  } finally {
+    await file.close();
+  }
+});

@@ -1,0 +1,272 @@
+/**
+ * Arrows and events of the data layer. Real arrows: the category colour over a contrasting
+ * outline, with arrowheads (Jumpshot: white on black, heads 10 × 6 px). Preview arrows
+ * (summaries of many messages): thin, width and alpha growing with log5 of their count, never an
+ * outline, so they do not bury the states. When arrows are too dense to tell apart (or the rows are
+ * aggregated) they are summarised instead: message density per row block × time bin, drawn as
+ * small marks on the rows' centre lines.
+ */
+import { FLAG_SHADOW, PREVIEW_ARROW, PREVIEW_EVENT } from '../../src/protocol/wire';
+import type { LoadedWindow } from './windowLoader';
+import type { Palette } from './theme';
+import { cssRgba, type Rgb } from './colour';
+import { slotOfRow, visibleRows, type RowViewport } from './rowLayout';
+import { arrowHead, arrowOutline, previewArrowStyle, summariseArrows } from './drawStyle';
+import { arrowDensity, densityAlpha } from './density';
+
+type Ctx = CanvasRenderingContext2D;
+
+/** auto: lines while they can be told apart, else density. */
+export type ArrowMode = 'auto' | 'lines' | 'density' | 'off';
+
+/** Beyond this many arrows in view only the lines are drawn (no heads, no outline). */
+const MAX_ARROWS_WITH_HEADS = 20_000;
+/** Outlines double the stroking; beyond this many arrows the lines are too dense for them to matter. */
+const MAX_ARROWS_WITH_OUTLINE = 3_000;
+/** Opacity steps of the density marks (one batched fill per step). */
+const DENSITY_LEVELS = 8;
+/** Batch keys of preview arrows (real arrows are keyed by category, always < this). */
+const PREVIEW_KEY_BASE = 1 << 30;
+
+export function drawArrows(
+  ctx: Ctx,
+  w: number,
+  h: number,
+  x: (o: number) => number,
+  rows: RowViewport,
+  loaded: LoadedWindow,
+  p: Palette,
+  mode: ArrowMode,
+): { readonly drawn: number; readonly mode: 'lines' | 'density' | 'off' } {
+  const ar = loaded.columns.arrows;
+  if (mode === 'off' || ar.start.length === 0) return { drawn: 0, mode: 'off' };
+  const mid = rows.rowHeight / 2;
+  const yOf = (row: number): number => {
+    const s = slotOfRow(rows, row);
+    return s < 0 ? Number.NaN : s * rows.rowHeight - rows.scrollPx + mid;
+  };
+  const hiddenArrow = (i: number): boolean => p.hidden.has((ar.flags[i]! & FLAG_SHADOW) !== 0 ? PREVIEW_ARROW : ar.category[i]!);
+  if (mode === 'density' || (mode === 'auto' && summariseArrows(countInView(ar, x, w), w, h))) {
+    return { drawn: drawDensity(ctx, w, h, x, rows, loaded, p, hiddenArrow), mode: 'density' };
+  }
+  return { drawn: drawLines(ctx, w, h, x, rows, yOf, loaded, p, hiddenArrow), mode: 'lines' };
+}
+
+function countInView(ar: LoadedWindow['columns']['arrows'], x: (o: number) => number, w: number): number {
+  let n = 0;
+  for (let i = 0; i < ar.start.length; i++) {
+    const x0 = x(ar.start[i]!);
+    const x1 = x(ar.end[i]!);
+    if (!((x0 < 0 && x1 < 0) || (x0 > w && x1 > w))) n++;
+  }
+  return n;
+}
+
+function drawDensity(ctx: Ctx, w: number, h: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette, hidden: (i: number) => boolean): number {
+  const ar = loaded.columns.arrows;
+  // centre of every row of the payload in the viewport (NaN when hidden)
+  const hd = loaded.columns.header;
+  const rowY = new Float32Array(Math.max(hd.rowEnd, 0)).fill(Number.NaN);
+  for (let r = hd.rowStart; r < hd.rowEnd; r++) {
+    const s = slotOfRow(rows, r);
+    if (s >= 0) rowY[r] = s * rows.rowHeight - rows.scrollPx + rows.rowHeight / 2;
+  }
+  const d = arrowDensity(ar, x, rowY, w, h, FLAG_SHADOW, p.hidden.size > 0 ? hidden : undefined);
+  const rgb = p.fillRgb.get(PREVIEW_ARROW) ?? p.fillRgb.get(firstMessageCategory(loaded)) ?? ([255, 255, 255] as Rgb);
+  // a mark per cell (a short bar with a thin contrasting edge), alpha by log density quantised to
+  // DENSITY_LEVELS, so the whole summary is two fills per level
+  const levels: number[][] = Array.from({ length: DENSITY_LEVELS }, () => []);
+  let drawn = 0;
+  for (let row = 0; row < d.rows; row++) {
+    for (let col = 0; col < d.cols; col++) {
+      const n = d.counts[row * d.cols + col]!;
+      if (n <= 0) continue;
+      const level = Math.min(DENSITY_LEVELS - 1, Math.floor(densityAlpha(n, d.max) * DENSITY_LEVELS));
+      levels[level]!.push(col * d.binPx + 1, row * d.blockPx + d.blockPx / 2 - 1.5);
+      drawn++;
+    }
+  }
+  const outline = arrowOutline(rgb);
+  const fill = cssRgba(rgb);
+  levels.forEach((cells, level) => {
+    if (cells.length === 0) return;
+    ctx.globalAlpha = (level + 1) / DENSITY_LEVELS;
+    for (const [style, grow] of [[outline, 0.5], [fill, 0]] as const) {
+      ctx.fillStyle = style;
+      ctx.beginPath();
+      for (let k = 0; k < cells.length; k += 2) ctx.rect(cells[k]! - grow, cells[k + 1]! - grow, d.binPx - 2 + 2 * grow, 3 + 2 * grow);
+      ctx.fill();
+    }
+  });
+  ctx.globalAlpha = 1;
+  return drawn;
+}
+
+function firstMessageCategory(loaded: LoadedWindow): number {
+  const ar = loaded.columns.arrows;
+  for (let i = 0; i < ar.start.length; i++) if ((ar.flags[i]! & FLAG_SHADOW) === 0) return ar.category[i]!;
+  return PREVIEW_ARROW;
+}
+
+interface Batch {
+  readonly colour: string;
+  readonly outline: string | undefined;
+  readonly width: number;
+  readonly alpha: number;
+  readonly lines: number[];
+  readonly heads: number[];
+}
+
+function drawLines(
+  ctx: Ctx,
+  w: number,
+  h: number,
+  x: (o: number) => number,
+  rows: RowViewport,
+  yOf: (row: number) => number,
+  loaded: LoadedWindow,
+  p: Palette,
+  hidden: (i: number) => boolean,
+): number {
+  const ar = loaded.columns.arrows;
+  const head = arrowHead(rows.rowHeight);
+  const withHeads = ar.start.length <= MAX_ARROWS_WITH_HEADS;
+  let maxCount = 1;
+  for (let i = 0; i < ar.start.length; i++) if ((ar.flags[i]! & FLAG_SHADOW) !== 0 && ar.count[i]! > maxCount) maxCount = ar.count[i]!;
+  const batches = new Map<number, Batch>();
+  const withOutline = ar.start.length <= MAX_ARROWS_WITH_OUTLINE;
+  const seen = new Set<number>();
+  const { first } = visibleRows(rows);
+  let drawn = 0;
+  for (let i = 0; i < ar.start.length; i++) {
+    const x0 = x(ar.start[i]!);
+    const x1 = x(ar.end[i]!);
+    if ((x0 < 0 && x1 < 0) || (x0 > w && x1 > w)) continue;
+    if (hidden(i)) continue;
+    const y0 = yOf(ar.fromRow[i]!);
+    const y1 = yOf(ar.toRow[i]!);
+    if (Number.isNaN(y0) || Number.isNaN(y1) || (y0 < 0 && y1 < 0) || (y0 > h && y1 > h)) continue;
+    if (!withHeads) {
+      // dense: arrows with the same rounded ends on the same rows look identical; draw one
+      const cx0 = Math.max(-2, Math.min(8189, Math.round(x0))) + 2;
+      const cx1 = Math.max(-2, Math.min(8189, Math.round(x1))) + 2;
+      const fr = Math.max(-1, Math.min(1022, Math.round(y0 / Math.max(1, rows.rowHeight)) - first)) + 1;
+      const tr = Math.max(-1, Math.min(1022, Math.round(y1 / Math.max(1, rows.rowHeight)) - first)) + 1;
+      const key = ((cx0 * 8192 + cx1) * 1024 + fr) * 1024 + tr;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    const shadow = (ar.flags[i]! & FLAG_SHADOW) !== 0;
+    const cat = shadow ? PREVIEW_ARROW : p.siteKey ? p.siteKey(ar.category[i]!, ar.flags[i]!) : ar.category[i]!;
+    const rgb = p.fillRgb.get(cat) ?? ([200, 200, 200] as Rgb);
+    let key: number;
+    let width = 1.25;
+    let alpha = 1;
+    if (shadow) {
+      const s = previewArrowStyle(ar.count[i]!, maxCount);
+      width = Math.round(s.width * 4) / 4;
+      alpha = Math.round(s.alpha * 10) / 10;
+      key = PREVIEW_KEY_BASE + width * 400 + alpha * 10;
+    } else key = cat;
+    let b = batches.get(key);
+    if (!b) {
+      const outline = !shadow && withHeads && withOutline ? arrowOutline(rgb) : undefined;
+      batches.set(key, (b = { colour: cssRgba(rgb), outline, width, alpha, lines: [], heads: [] }));
+    }
+    b.lines.push(x0, y0, x1, y1);
+    const len = Math.hypot(x1 - x0, y1 - y0);
+    if (withHeads && !shadow && len > 1.5 * head.length) b.heads.push(x1, y1, (x1 - x0) / len, (y1 - y0) / len);
+    drawn++;
+  }
+  ctx.lineCap = 'round';
+  // preview batches first (thin, under the real arrows), then outlines, then colours and heads
+  const ordered = [...batches.values()].sort((a, b) => Number(a.outline !== undefined) - Number(b.outline !== undefined));
+  for (const b of ordered) {
+    ctx.globalAlpha = b.alpha;
+    if (b.outline) strokeLines(ctx, b.lines, b.outline, b.width + 2);
+    strokeLines(ctx, b.lines, b.colour, b.width);
+    if (b.heads.length > 0) fillHeads(ctx, b.heads, b.colour, b.outline, head.length, head.halfWidth);
+  }
+  ctx.globalAlpha = 1;
+  return drawn;
+}
+
+function strokeLines(ctx: Ctx, lines: readonly number[], colour: string, width: number): void {
+  ctx.strokeStyle = colour;
+  ctx.lineWidth = width;
+  ctx.beginPath();
+  for (let k = 0; k < lines.length; k += 4) {
+    ctx.moveTo(lines[k]!, lines[k + 1]!);
+    ctx.lineTo(lines[k + 2]!, lines[k + 3]!);
+  }
+  ctx.stroke();
+}
+
+function fillHeads(ctx: Ctx, heads: readonly number[], colour: string, outline: string | undefined, len: number, half: number): void {
+  ctx.beginPath();
+  // (no closePath per head: fill() closes each triangle, and closePath is slow on long paths in Skia)
+  for (let k = 0; k < heads.length; k += 4) {
+    const hx = heads[k]!;
+    const hy = heads[k + 1]!;
+    const dx = heads[k + 2]!;
+    const dy = heads[k + 3]!;
+    ctx.moveTo(hx, hy);
+    ctx.lineTo(hx - dx * len - dy * half, hy - dy * len + dx * half);
+    ctx.lineTo(hx - dx * len + dy * half, hy - dy * len - dx * half);
+    ctx.lineTo(hx, hy);
+  }
+  if (outline) {
+    ctx.strokeStyle = outline;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+  ctx.fillStyle = colour;
+  ctx.fill();
+}
+
+export function drawEvents(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette): number {
+  const ev = loaded.columns.events;
+  const { first, end } = visibleRows(rows);
+  const rowH = rows.rowHeight;
+  const tri = Math.max(2.5, Math.min(5, rowH / 6));
+  let drawn = 0;
+  // Real events: a stem and a small triangle on top, batched into one path per colour run.
+  let style = '';
+  const lastCol = new Float64Array(Math.max(0, end - first)).fill(-Infinity);
+  ctx.beginPath();
+  for (let i = 0; i < ev.time.length; i++) {
+    const slot = slotOfRow(rows, ev.row[i]!);
+    if (slot < first || slot >= end) continue;
+    const top = slot * rowH - rows.scrollPx;
+    if ((ev.flags[i]! & FLAG_SHADOW) !== 0) {
+      const x0 = Math.max(-1, x(ev.start[i]!));
+      const x1 = Math.min(w + 1, x(ev.end[i]!));
+      if (x1 < 0 || x0 > w) continue;
+      ctx.fillStyle = p.fill.get(PREVIEW_EVENT) ?? p.muted;
+      ctx.fillRect(x0, top + rowH - 5, Math.max(1, x1 - x0), 2);
+      ctx.fillRect(x(ev.time[i]!) - 1, top + 3, 2, rowH - 6);
+      drawn++;
+      continue;
+    }
+    if (p.hidden.has(ev.category[i]!)) continue;
+    const xe = x(ev.time[i]!);
+    if (xe < -4 || xe > w + 4) continue;
+    const col = Math.round(xe);
+    if (lastCol[slot - first] === col) continue;
+    lastCol[slot - first] = col;
+    const s = p.line.get(p.siteKey ? p.siteKey(ev.category[i]!, ev.flags[i]!) : ev.category[i]!) ?? p.foreground;
+    if (s !== style) {
+      if (style !== '') ctx.fill();
+      ctx.beginPath();
+      style = s;
+      ctx.fillStyle = s;
+    }
+    ctx.rect(col - 0.5, top + 2, 1.5, rowH - 4);
+    ctx.moveTo(xe - tri, top + 1);
+    ctx.lineTo(xe + tri, top + 1);
+    ctx.lineTo(xe, top + 1 + tri * 1.4);
+    drawn++;
+  }
+  if (style !== '') ctx.fill();
+  return drawn;
+}

@@ -1,0 +1,418 @@
+/**
+ * The data layer: states and preview boxes of the loaded payload, then arrows and events
+ * (drawArrows.ts), straight from the columnar payload (no per-drawable objects). Rows at least
+ * AGGREGATE_BELOW_PX tall draw boxes: nested states as inset boxes (rowLayout.nestingInset), names
+ * inside when they fit, a contrasting border; states narrower than COLUMN_RUN_MAX_PX merge into
+ * per-pixel-column runs. Thinner rows are aggregated per pixel row (density.ts).
+ */
+import type { LoadedWindow } from './windowLoader';
+import type { Palette } from './theme';
+import type { TimeScale } from './timeScale';
+import type { Rgb } from './colour';
+import { cssRgba } from './colour';
+import { AGGREGATE_BELOW_PX, boxHeight, nestingInset, rowOfSlot, rowPad, visibleRows, type RowViewport } from './rowLayout';
+import { DensityRaster, mixColours } from './density';
+import { TextFitter, borderFor, labelFits, textOn } from './drawStyle';
+import { drawArrows, drawEvents, type ArrowMode } from './drawArrows';
+import { PREVIEW_STATE } from '../../src/protocol/wire';
+
+type Ctx = CanvasRenderingContext2D;
+
+/** States narrower than this are drawn through the column runs (few wide rects, not many thin ones). */
+const COLUMN_RUN_MAX_PX = 4;
+/** Column marks store category + offset so that 0 means "nothing" (preview categories are −1…−3). */
+const CATEGORY_MARK_OFFSET = 1 << 20;
+/** Borders only on boxes at least this wide and tall (in thin rows they would be all one sees). */
+const BORDER_MIN_W_PX = 5;
+const BORDER_MIN_H_PX = 10;
+/** At most this many names per frame (each fillText costs several µs). */
+const MAX_LABELS = 1500;
+/** A parent's name goes into its own band above its children when the band is this tall. */
+const BAND_LABEL_MIN_PX = 8;
+/** Boxes at least this tall show their name near the top (TITLE_OFFSET_PX down), not centred. */
+const TITLE_BOX_MIN_PX = 28;
+const TITLE_OFFSET_PX = 10;
+
+export interface DataFrame {
+  readonly drawn: number;
+  readonly complete: boolean;
+  /** How arrows were drawn (lines, or summarised as density). */
+  readonly arrows: 'lines' | 'density' | 'off';
+}
+
+export interface DataOptions {
+  /** Category names, for the names inside states. */
+  readonly names?: ReadonlyMap<number, string>;
+  readonly arrows?: ArrowMode;
+}
+
+let fitter: TextFitter | undefined;
+let raster: DensityRaster | undefined;
+let image: ImageData | undefined;
+let stripeCache: { colour: string; pattern: CanvasPattern | null } | undefined;
+
+/** A diagonal-stripe pattern marking areas whose data is still loading. */
+export function loadingPattern(ctx: Ctx, colour: string): CanvasPattern | string {
+  if (stripeCache?.colour !== colour) {
+    const c = document.createElement('canvas');
+    c.width = c.height = 12;
+    const g = c.getContext('2d')!;
+    g.strokeStyle = colour;
+    g.lineWidth = 3;
+    g.beginPath();
+    g.moveTo(-3, 15);
+    g.lineTo(15, -3);
+    g.stroke();
+    stripeCache = { colour, pattern: ctx.createPattern(c, 'repeat') };
+  }
+  return stripeCache.pattern ?? colour;
+}
+
+/**
+ * Draws the loaded payload for the view and hatches what it does not cover. Order (Jumpshot):
+ * real states (outermost first), state shadows, arrows, events.
+ */
+export function drawData(ctx: Ctx, w: number, h: number, scale: TimeScale, rows: RowViewport, loaded: LoadedWindow | undefined, p: Palette, opts: DataOptions = {}): DataFrame {
+  ctx.clearRect(0, 0, w, h);
+  if (loaded === undefined) {
+    ctx.fillStyle = loadingPattern(ctx, p.loading);
+    ctx.fillRect(0, 0, w, h);
+    return { drawn: 0, complete: false, arrows: 'off' };
+  }
+  const x = scale.offsetMapper(loaded.columns.header.baseTime);
+  const aggregated = rows.rowHeight < AGGREGATE_BELOW_PX;
+  let drawn = aggregated ? drawAggregated(ctx, w, h, x, rows, loaded, p) : drawBoxes(ctx, w, x, rows, loaded, p, opts.names);
+  const arrows = drawArrows(ctx, w, h, x, rows, loaded, p, aggregated && (opts.arrows ?? 'auto') === 'auto' ? 'density' : (opts.arrows ?? 'auto'));
+  drawn += arrows.drawn;
+  if (!aggregated) drawn += drawEvents(ctx, w, x, rows, loaded, p);
+  return { drawn, complete: hatchUncovered(ctx, w, h, x, rows, loaded, p), arrows: arrows.mode };
+}
+
+function slotLookup(rows: RowViewport): (row: number) => number {
+  const so = rows.slotOf;
+  const n = rows.rowCount;
+  return so ? (row) => (row < so.length ? so[row]! : -1) : (row) => (row < n ? row : -1);
+}
+
+function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette, names: ReadonlyMap<number, string> | undefined): number {
+  const c = loaded.columns;
+  const { first, end } = visibleRows(rows);
+  const slotOf = slotLookup(rows);
+  const rowH = rows.rowHeight;
+  const pad = rowPad(rowH);
+  const boxH = boxHeight(rowH);
+  const maxNest = c.header.maxNesting;
+  const top0 = pad - rows.scrollPx;
+  const insets = Array.from({ length: maxNest + 2 }, (_, d) => nestingInset(d, maxNest, boxH));
+  const fit = (fitter ??= new TextFitter((s) => ctx.measureText(s).width));
+  ctx.font = p.font;
+  fit.setFont(p.font);
+  const borders = new Map<number, string>();
+  const borderOf = (cat: number, rgb: Rgb | undefined): string => {
+    let b = borders.get(cat);
+    if (b === undefined) borders.set(cat, (b = rgb ? cssRgba(borderFor(rgb), 0.9) : p.border));
+    return b;
+  };
+  let drawn = 0;
+  let labels = 0;
+  const pending: number[] = []; // x0, x1, y, cat, font px per name of the current depth
+  const pendingBorders = new Map<string, number[]>(); // colour → x, y, w, h of the current depth
+  const fontPx = parseFloat(p.font) || 12;
+  const fontRest = p.font.replace(/^\s*[\d.]+px/, '');
+  let currentFont = fontPx;
+
+  // Narrow states only mark their pixel columns (per visible slot, last one wins, as if
+  // painted) and are then filled as runs of equal colour: a dense view costs at most one
+  // rectangle per column run. States come sorted by depth, so marks are flushed per depth.
+  const visibleCount = Math.max(0, end - first);
+  const cols = Math.ceil(w) + 1;
+  const column = new Int32Array(visibleCount * cols);
+  let columnDepth = -1;
+  let columnMarks = 0;
+  let lastCat = Number.NaN;
+  const flushDepth = (): void => {
+    if (columnMarks > 0) {
+      const inset = insets[Math.min(columnDepth, maxNest + 1)] ?? 0;
+      for (let r = 0; r < visibleCount; r++) {
+        const y = (first + r) * rowH + top0 + inset;
+        const base = r * cols;
+        let c0 = 0;
+        while (c0 < cols) {
+          const mark = column[base + c0]!;
+          if (mark === 0) {
+            c0++;
+            continue;
+          }
+          let c1 = c0 + 1;
+          while (c1 < cols && column[base + c1] === mark) c1++;
+          ctx.fillStyle = p.fill.get(mark - CATEGORY_MARK_OFFSET) ?? p.muted;
+          ctx.fillRect(c0, y, c1 - c0, boxH - 2 * inset);
+          c0 = c1;
+        }
+      }
+      column.fill(0);
+      columnMarks = 0;
+    }
+    // borders of this depth, one path per colour
+    for (const [colour, rects] of pendingBorders) {
+      if (rects.length === 0) continue;
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let k = 0; k < rects.length; k += 4) ctx.rect(rects[k]!, rects[k + 1]!, rects[k + 2]!, rects[k + 3]!);
+      ctx.stroke();
+      rects.length = 0;
+    }
+    // names of this depth, before the next depth paints over what it covers
+    for (let k = 0; k < pending.length; k += 5) {
+      const cat = pending[k + 3]!;
+      const size = pending[k + 4]!;
+      if (size !== currentFont) {
+        ctx.font = `${size}px${fontRest}`;
+        fit.setFont(ctx.font);
+        currentFont = size;
+      }
+      const text = fit.fit(names?.get(cat) ?? '', pending[k + 1]! - pending[k]!);
+      if (text === undefined) continue;
+      const rgb = p.fillRgb.get(cat);
+      ctx.fillStyle = rgb ? cssRgba(textOn(rgb)) : p.foreground;
+      ctx.fillText(text, pending[k]! + 3, pending[k + 2]!);
+    }
+    pending.length = 0;
+    lastCat = Number.NaN;
+  };
+  const restoreFont = (): void => {
+    if (currentFont === fontPx) return;
+    ctx.font = p.font;
+    fit.setFont(p.font);
+    currentFont = fontPx;
+  };
+
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  const st = c.states;
+  for (let i = 0; i < st.start.length; i++) {
+    const slot = slotOf(st.row[i]!);
+    if (slot < first || slot >= end) continue;
+    let x0 = x(st.start[i]!);
+    let x1 = x(st.end[i]!);
+    if (x1 < 0 || x0 > w) continue;
+    const depth = st.depth[i]!;
+    if (depth !== columnDepth) {
+      flushDepth();
+      columnDepth = depth;
+    }
+    const cat = st.category[i]!;
+    if (p.hidden.has(cat)) continue;
+    // site marks (shown sites, code colourings) pick the fill by key; names and borders stay the category's
+    const key = p.siteKey ? p.siteKey(cat, st.flags[i]!) : cat;
+    drawn++;
+    if (x1 - x0 < COLUMN_RUN_MAX_PX) {
+      const base = (slot - first) * cols;
+      const c1 = Math.min(cols - 1, Math.max(Math.floor(x0) + 1, Math.round(x1)));
+      for (let col = Math.max(0, Math.floor(x0)); col < c1; col++) column[base + col] = key + CATEGORY_MARK_OFFSET;
+      columnMarks++;
+      continue;
+    }
+    if (x0 < -1) x0 = -1;
+    if (x1 > w + 1) x1 = w + 1;
+    if (key !== lastCat) {
+      ctx.fillStyle = p.fill.get(key) ?? p.muted;
+      lastCat = key;
+    }
+    const inset = insets[Math.min(depth, maxNest + 1)] ?? 0;
+    const top = slot * rowH + top0 + inset;
+    const bh = boxH - 2 * inset;
+    ctx.fillRect(x0, top, x1 - x0, bh);
+    if (x1 - x0 >= BORDER_MIN_W_PX && bh >= BORDER_MIN_H_PX) {
+      const colour = borderOf(cat, p.fillRgb.get(cat));
+      let rects = pendingBorders.get(colour);
+      if (!rects) pendingBorders.set(colour, (rects = []));
+      rects.push(Math.round(x0) + 0.5, Math.round(top) + 0.5, Math.max(1, Math.round(x1 - x0) - 1), Math.max(1, Math.round(bh) - 1));
+    }
+    if (names && labels < MAX_LABELS && labelFits(Math.min(x1, w) - Math.max(x0, 0), bh)) {
+      // a parent's name in its own band (above its children), in a smaller font if need be;
+      // tall boxes carry their name as a title at the top, so their centre shows the pure fill
+      const band = depth < maxNest ? (insets[depth + 1] ?? 0) - inset : 0;
+      const inBand = band >= BAND_LABEL_MIN_PX;
+      const size = inBand ? Math.min(fontPx, Math.floor(band)) : fontPx;
+      const y = inBand ? top + band / 2 : bh >= TITLE_BOX_MIN_PX ? top + TITLE_OFFSET_PX : top + bh / 2;
+      pending.push(Math.max(x0, 0), Math.min(x1, w), y, cat, size);
+      labels++;
+    }
+  }
+  flushDepth();
+  restoreFont();
+  return drawn + drawShadowBoxes(ctx, w, x, rows, loaded, p, names, fit);
+}
+
+/**
+ * State shadows (preview boxes): one band per category, height ∝ exclusion ratio, largest at the
+ * bottom, the stack centred vertically (Jumpshot's CumulativeExclusionRatio); the largest
+ * category's name in its band when it fits.
+ */
+function drawShadowBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette, names: ReadonlyMap<number, string> | undefined, fit: TextFitter): number {
+  const c = loaded.columns;
+  const { first, end } = visibleRows(rows);
+  const slotOf = slotLookup(rows);
+  const rowH = rows.rowHeight;
+  const boxH = boxHeight(rowH);
+  const maxNest = c.header.maxNesting;
+  const sh = c.shadows;
+  const sw = c.shadowWeights;
+  const outline = p.fill.get(PREVIEW_STATE) ?? p.muted;
+  let drawn = 0;
+  for (let i = 0; i < sh.start.length; i++) {
+    const slot = slotOf(sh.row[i]!);
+    if (slot < first || slot >= end) continue;
+    let x0 = x(sh.start[i]!);
+    let x1 = x(sh.end[i]!);
+    if (x1 < 0 || x0 > w) continue;
+    x0 = Math.max(-1, x0);
+    x1 = Math.min(w + 1, Math.max(x1, x0 + 1));
+    const inset = nestingInset(sh.depth[i]!, maxNest, boxH);
+    const top = slot * rowH - rows.scrollPx + rowPad(rowH) + inset;
+    const bh = boxH - 2 * inset;
+    const from = sh.weightStart[i]!;
+    const n = sh.weightCount[i]!;
+    let total = 0;
+    for (let k = from; k < from + n; k++) total += sw.excl[k]!;
+    const scaleBand = total > 1 ? 1 / total : 1;
+    let y = top + bh - (bh - Math.min(1, total) * bh) / 2;
+    let biggest = -1;
+    let biggestY = 0;
+    let biggestH = 0;
+    for (let k = from; k < from + n; k++) {
+      const band = sw.excl[k]! * scaleBand * bh;
+      if (band <= 0) continue;
+      y -= band;
+      // a hidden category leaves its share of the box empty (the others keep their places)
+      if (p.hidden.has(sw.category[k]!)) continue;
+      ctx.fillStyle = p.fill.get(sw.category[k]!) ?? p.muted;
+      ctx.fillRect(x0, y, x1 - x0, band);
+      if (band > biggestH) {
+        biggest = sw.category[k]!;
+        biggestY = y;
+        biggestH = band;
+      }
+    }
+    if (x1 - x0 >= 3 && bh >= BORDER_MIN_H_PX) {
+      ctx.strokeStyle = outline;
+      ctx.lineWidth = 1;
+      ctx.strokeRect(Math.round(x0) + 0.5, Math.round(top) + 0.5, Math.max(1, Math.round(x1 - x0) - 1), Math.max(1, Math.round(bh) - 1));
+    }
+    if (names && biggest !== -1 && labelFits(Math.min(x1, w) - Math.max(x0, 0), biggestH)) {
+      const text = fit.fit(names.get(biggest) ?? '', Math.min(x1, w) - Math.max(x0, 0));
+      const rgb = p.fillRgb.get(biggest);
+      if (text !== undefined) {
+        ctx.fillStyle = rgb ? cssRgba(textOn(rgb)) : p.foreground;
+        ctx.fillText(text, Math.max(x0, 0) + 3, biggestY + biggestH / 2);
+      }
+    }
+    drawn++;
+  }
+  return drawn;
+}
+
+/** Rows thinner than AGGREGATE_BELOW_PX: states and preview boxes as density per pixel row. */
+function drawAggregated(ctx: Ctx, w: number, h: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette): number {
+  const W = Math.max(1, Math.ceil(w));
+  const H = Math.max(1, Math.ceil(h));
+  if (!raster || raster.width !== W || raster.height !== H) raster = new DensityRaster(W, H);
+  const r = raster;
+  r.clear();
+  const n = paintDensity(r, x, rows, loaded, p);
+  if (image?.width !== W || image.height !== H) image = new ImageData(W, H);
+  r.toRgba(image.data);
+  const off = scratchCanvas(W, H);
+  off.getContext('2d')!.putImageData(image, 0, 0);
+  ctx.drawImage(off, 0, 0, W, H);
+  return n;
+}
+
+/** Adds the payload's states (per depth) and preview boxes to `r`; rows at slot × rowHeight − scroll. */
+export function paintDensity(r: DensityRaster, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Pick<Palette, 'fillRgb' | 'hidden'>): number {
+  const c = loaded.columns;
+  const slotOf = slotLookup(rows);
+  const rowH = rows.rowHeight;
+  const { first, end } = visibleRows(rows);
+  const st = c.states;
+  let depth = -1;
+  let drawn = 0;
+  const grey: Rgb = [128, 128, 128];
+  for (let i = 0; i < st.start.length; i++) {
+    const slot = slotOf(st.row[i]!);
+    if (slot < first || slot >= end) continue;
+    const cat = st.category[i]!;
+    if (p.hidden.has(cat)) continue;
+    if (st.depth[i] !== depth) {
+      r.flushLevel();
+      depth = st.depth[i]!;
+    }
+    const y0 = slot * rowH - rows.scrollPx;
+    r.add(x(st.start[i]!), Math.max(x(st.end[i]!), x(st.start[i]!) + 0.25), y0, y0 + rowH, p.fillRgb.get(cat) ?? grey);
+    drawn++;
+  }
+  r.flushLevel();
+  const sh = c.shadows;
+  const sw = c.shadowWeights;
+  const colours: Rgb[] = [];
+  const weights: number[] = [];
+  for (let i = 0; i < sh.start.length; i++) {
+    const slot = slotOf(sh.row[i]!);
+    if (slot < first || slot >= end) continue;
+    colours.length = weights.length = 0;
+    for (let k = sh.weightStart[i]!; k < sh.weightStart[i]! + sh.weightCount[i]!; k++) {
+      if (p.hidden.has(sw.category[k]!)) continue;
+      colours.push(p.fillRgb.get(sw.category[k]!) ?? grey);
+      weights.push(sw.excl[k]!);
+    }
+    const mix = mixColours(colours, weights);
+    if (mix.total <= 0) continue;
+    const y0 = slot * rowH - rows.scrollPx;
+    r.add(x(sh.start[i]!), Math.max(x(sh.end[i]!), x(sh.start[i]!) + 0.25), y0, y0 + rowH, mix.rgb, Math.min(1, mix.total));
+    drawn++;
+  }
+  r.flushLevel();
+  return drawn;
+}
+
+let scratch: HTMLCanvasElement | undefined;
+function scratchCanvas(w: number, h: number): HTMLCanvasElement {
+  scratch ??= document.createElement('canvas');
+  if (scratch.width !== w || scratch.height !== h) {
+    scratch.width = w;
+    scratch.height = h;
+  }
+  return scratch;
+}
+
+/** Hatches what the payload does not cover (time, or shown rows outside its row span); true when nothing is. */
+function hatchUncovered(ctx: Ctx, w: number, h: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette): boolean {
+  const hd = loaded.columns.header;
+  ctx.fillStyle = loadingPattern(ctx, p.loading);
+  const cx0 = x(0);
+  const cx1 = x(hd.t1 - hd.baseTime);
+  let complete = true;
+  if (cx0 > 0) {
+    ctx.fillRect(0, 0, cx0, h);
+    complete = false;
+  }
+  if (cx1 < w) {
+    ctx.fillRect(cx1, 0, w - cx1, h);
+    complete = false;
+  }
+  const { first, end } = visibleRows(rows);
+  let runStart = -1;
+  for (let s = first; s <= end; s++) {
+    const row = s < end ? rowOfSlot(rows, s) : -1;
+    const missing = s < end && (row < hd.rowStart || row >= hd.rowEnd);
+    if (missing && runStart < 0) runStart = s;
+    if (!missing && runStart >= 0) {
+      ctx.fillRect(0, runStart * rows.rowHeight - rows.scrollPx, w, (s - runStart) * rows.rowHeight);
+      complete = false;
+      runStart = -1;
+    }
+  }
+  return complete;
+}
