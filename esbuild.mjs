@@ -34,7 +34,7 @@ const browser = { ...common, platform: 'browser', format: 'iife', target: 'es202
 
 export const targets = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...node, entryPoints: ['src/worker/main.ts'], outfile: 'dist/worker.js' },
+  { ...node, entryPoints: ['src/worker/conversionWorker.ts'], outfile: 'dist/worker.js' },
   { ...node, entryPoints: ['src/worker/converter.ts'], outfile: 'dist/converter.js' },
   { ...node, entryPoints: ['src/worker/analysis.ts'], outfile: 'dist/analysis.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },

@@ -1,9 +1,10 @@
 // The timeline editor's chrome: toolbar, search, status, the timeline's DOM (drawing lives in
 // TimelineController), popups and legend. Each part owns its state; App routes the host's messages
 // for the timeline itself and hands commands to the parts as messages.
+import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { HostToWebview, InitMessage, SiteMarksMessage, StatusMessage } from '../src/protocol/webview';
-import { TimelineController, type Pick, type ViewSummary } from './timeline/controller';
+import { TimelineController, type Pick, type TimelineElements, type ViewSummary } from './timeline/controller';
 import { Legend } from './Legend';
 import { Toolbar } from './Toolbar';
 import { Popups } from './Popups';
@@ -31,37 +32,12 @@ export function App() {
   const categories = useCategoryState(init, controller);
   const searchSeq = useRef(0);
   const toSearch = (kind: SearchCommand['kind'], text?: string): void => setSearchCommand({ kind, seq: ++searchSeq.current, ...(text !== undefined ? { text } : {}) });
-  const refs = {
-    root: useRef<HTMLDivElement>(null),
-    axis: useRef<HTMLCanvasElement>(null),
-    labels: useRef<HTMLCanvasElement>(null),
-    grid: useRef<HTMLCanvasElement>(null),
-    data: useRef<HTMLCanvasElement>(null),
-    overlay: useRef<HTMLCanvasElement>(null),
-    plot: useRef<HTMLDivElement>(null),
-    vscroll: useRef<HTMLDivElement>(null),
-    vspacer: useRef<HTMLDivElement>(null),
-    overview: useRef<HTMLCanvasElement>(null),
-    overviewWindow: useRef<HTMLDivElement>(null),
-    tooltip: useRef<HTMLDivElement>(null),
-  };
+  const refs = useTimelineRefs();
+
 
   useEffect(() => {
     const c = new TimelineController(
-      {
-        root: refs.root.current!,
-        axis: refs.axis.current!,
-        labels: refs.labels.current!,
-        grid: refs.grid.current!,
-        data: refs.data.current!,
-        overlay: refs.overlay.current!,
-        plot: refs.plot.current!,
-        vscroll: refs.vscroll.current!,
-        vspacer: refs.vspacer.current!,
-        overview: refs.overview.current!,
-        overviewWindow: refs.overviewWindow.current!,
-        tooltip: refs.tooltip.current!,
-      },
+      elementsOf(refs),
       postToHost,
       saveView,
       savedView(),
@@ -130,6 +106,8 @@ export function App() {
         return c.showView(m.view, m.sync === true);
       case 'analysisOverlay':
         return c.setAnalysisOverlay(m);
+      case 'details':
+        return c.onDetails(m);
     }
   }
 
@@ -155,33 +133,23 @@ export function App() {
         <div class={`status status-${status.phase}`} role="status">
           {status.message}
           {status.progress !== undefined && <progress max={1} value={status.progress} />}
+          {status.offerOtherEditor && (
+            <span class="other-editor">
+              {' '}
+              <button type="button" onClick={() => postToHost({ kind: 'openOtherEditor', how: 'pick' })}>
+                Open With…
+              </button>{' '}
+              <button type="button" onClick={() => postToHost({ kind: 'openOtherEditor', how: 'text' })}>
+                Open as Text
+              </button>
+            </span>
+          )}
         </div>
       )}
       <div class="main-row">
-      <div class="timeline" ref={refs.root} tabIndex={0} aria-label={TIMELINE_LABEL}>
-        <div class="corner">{init?.yMaps[summary?.mapIndex ?? init.defaultMap]?.columns.join(' / ')}</div>
-        <div class="overview-wrap">
-          <canvas ref={refs.overview} class="overview" />
-          <div ref={refs.overviewWindow} class="overview-window" />
-        </div>
-        <div class="corner2" />
-        <div class="axis-wrap">
-          <canvas ref={refs.axis} />
-        </div>
-        <div class="labels-wrap">
-          <canvas ref={refs.labels} />
-        </div>
-        <div class="plot" ref={refs.plot}>
-          <canvas ref={refs.grid} class="layer" />
-          <canvas ref={refs.data} class="layer data" />
-          <canvas ref={refs.overlay} class="layer overlay" />
-          <div ref={refs.tooltip} class="tooltip" role="tooltip" hidden />
-          <Popups init={init} controller={controller} picks={picks} rowLabel={rowLabel} width={plotBox?.width ?? 800} height={plotBox?.height ?? 400} />
-        </div>
-        <div class="vscroll" ref={refs.vscroll}>
-          <div ref={refs.vspacer} class="vspacer" />
-        </div>
-      </div>
+      <TimelineFrame refs={refs} corner={init?.yMaps[summary?.mapIndex ?? init.defaultMap]?.columns.join(' / ')}>
+        <Popups init={init} controller={controller} picks={picks} rowLabel={rowLabel} width={plotBox?.width ?? 800} height={plotBox?.height ?? 400} />
+      </TimelineFrame>
       {showSlice && init && (
         <TimeslicePanel
           slice={slice}
@@ -206,6 +174,61 @@ export function App() {
           removeColourings={() => postToHost({ kind: 'runCommand', command: 'removeTraceColourings' })}
         />
       )}
+      </div>
+    </div>
+  );
+}
+
+/** One ref per element the timeline controller draws into or listens on. */
+function useTimelineRefs() {
+  return {
+    root: useRef<HTMLDivElement>(null),
+    axis: useRef<HTMLCanvasElement>(null),
+    labels: useRef<HTMLCanvasElement>(null),
+    grid: useRef<HTMLCanvasElement>(null),
+    data: useRef<HTMLCanvasElement>(null),
+    overlay: useRef<HTMLCanvasElement>(null),
+    plot: useRef<HTMLDivElement>(null),
+    vscroll: useRef<HTMLDivElement>(null),
+    vspacer: useRef<HTMLDivElement>(null),
+    overview: useRef<HTMLCanvasElement>(null),
+    overviewWindow: useRef<HTMLDivElement>(null),
+    tooltip: useRef<HTMLDivElement>(null),
+  } satisfies Record<keyof TimelineElements, RefObject<HTMLElement>>;
+}
+
+type TimelineRefs = ReturnType<typeof useTimelineRefs>;
+
+/** The mounted elements (called from an effect, when every ref is set). */
+function elementsOf(refs: TimelineRefs): TimelineElements {
+  return Object.fromEntries(Object.entries(refs).map(([name, ref]) => [name, (ref as RefObject<HTMLElement>).current!])) as unknown as TimelineElements;
+}
+
+/** The timeline's DOM: overview strip, axis, row labels, the plot's canvas layers (and popups), scroll box. */
+function TimelineFrame(props: { refs: TimelineRefs; corner: string | undefined; children: ComponentChildren }) {
+  return (
+    <div class="timeline" ref={props.refs.root} tabIndex={0} aria-label={TIMELINE_LABEL}>
+      <div class="corner">{props.corner}</div>
+      <div class="overview-wrap">
+        <canvas ref={props.refs.overview} class="overview" />
+        <div ref={props.refs.overviewWindow} class="overview-window" />
+      </div>
+      <div class="corner2" />
+      <div class="axis-wrap">
+        <canvas ref={props.refs.axis} />
+      </div>
+      <div class="labels-wrap">
+        <canvas ref={props.refs.labels} />
+      </div>
+      <div class="plot" ref={props.refs.plot}>
+        <canvas ref={props.refs.grid} class="layer" />
+        <canvas ref={props.refs.data} class="layer data" />
+        <canvas ref={props.refs.overlay} class="layer overlay" />
+        <div ref={props.refs.tooltip} class="tooltip" role="tooltip" hidden />
+        {props.children}
+      </div>
+      <div class="vscroll" ref={props.refs.vscroll}>
+        <div ref={props.refs.vspacer} class="vspacer" />
       </div>
     </div>
   );

@@ -1,12 +1,12 @@
 // The click popups over the plot: one unpinned popup follows the picks; pinned ones stay and mark
-// their times on the timeline. Details arrive from the host by `detailsId`; a Ctrl/Cmd+click goes
-// straight to the source once its details are in.
+// their times on the timeline. A pick's details are a promise (the timeline's RPC call to the host);
+// a Ctrl/Cmd+click goes straight to the source once its details are in.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { DetailsMessage, HostToWebview, InitMessage, SiteRef } from '../src/protocol/webview';
+import type { DetailsMessage, InitMessage, SiteRef } from '../src/protocol/webview';
 import type { Pick, TimelineController } from './timeline/controller';
 import { DetailsPopup, type PopupState } from './DetailsPopup';
 import type { Listeners } from './listeners';
-import { onHostMessage, postToHost } from './host';
+import { postToHost } from './host';
 
 export function Popups(props: {
   init: InitMessage | undefined;
@@ -19,32 +19,24 @@ export function Popups(props: {
   const { init, controller: c } = props;
   const [popups, setPopups] = useState<readonly PopupState[]>([]);
   const popupKey = useRef(1);
-  /** detailsId → open beside, for Ctrl/Cmd+clicks that go straight to the source. */
-  const toSource = useRef(new Map<number, boolean>());
 
   useEffect(
     () =>
       props.picks.on((pick) => {
-        if (pick?.toSource && pick.detailsId !== undefined) toSource.current.set(pick.detailsId, pick.beside);
+        pick?.details?.then(
+          (m) => {
+            const site = m.details?.sources.start ?? m.details?.sources.end;
+            if (pick.toSource && site) postToHost({ kind: 'openSource', siteId: site.siteId, beside: pick.beside });
+            setPopups((ps) => ps.map((p) => (p.pick === pick ? withDetails(p, m) : p)));
+          },
+          () => undefined, // the document reloaded: the popup goes with it
+        );
         setPopups((ps) => {
           const kept = ps.filter((p) => p.pinned);
           return pick ? [...kept, { key: popupKey.current++, pick, details: undefined, message: undefined, pinned: false }] : kept;
         });
       }),
     [props.picks],
-  );
-
-  useEffect(
-    () =>
-      onHostMessage((m: HostToWebview) => {
-        if (m.kind !== 'details') return;
-        const beside = toSource.current.get(m.detailsId);
-        toSource.current.delete(m.detailsId);
-        const site = m.details?.sources.start ?? m.details?.sources.end;
-        if (beside !== undefined && site) postToHost({ kind: 'openSource', siteId: site.siteId, beside });
-        setPopups((ps) => ps.map((p) => (p.pick.detailsId === m.detailsId ? withDetails(p, m) : p)));
-      }),
-    [],
   );
 
   useEffect(() => {

@@ -14,10 +14,10 @@ import type { ConversionSummary } from '../core/formats/convert/result';
 import { looksLikeSlog2 } from '../core/formats/slog2/header';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
-import { gunzipSlog2ToMemory, gunzipToMemory, hasGzipMagic } from '../io/gzip';
+import { openSlog1ByteSource } from '../io/slog1Source';
+import { gunzipSlog2ToMemory, hasGzipMagic } from '../io/gzip';
 import { openTraceInput } from '../io/traceInput';
 import { conversionTrace, openClogTrace } from './openClogTrace';
-import { looksLikeSlog1 } from '../core/formats/slog1/header';
 import { convertSlog1 } from '../core/formats/slog1/convertSlog1';
 import { Slog1File } from '../core/formats/slog1/slog1File';
 
@@ -84,7 +84,6 @@ export async function openSlog1Trace(source: ByteSource): Promise<OpenedTrace> {
   return conversionTrace('slog1', async () => convertSlog1(file, { name: source.name }), () => file.close());
 }
 
-registerTraceOpener('slog1', looksLikeSlog1, openSlog1Trace);
 
 /** Decompressed gzip input is held in memory; refuse beyond this. */
 const MAX_GUNZIPPED_BYTES = 2 ** 31;
@@ -121,16 +120,15 @@ export async function openByteSource(path: string): Promise<ByteSource> {
     if (source === undefined) throw new FormatError(path, 0, 'not an SLOG-2 file');
     return source;
   }
-  // Other formats: the plain file (callers check what they need and say so); gzip'd content is
-  // unpacked only for SLOG-1.
-  if (gzip && format !== 'slog1') throw new FormatError(path, 0, `not an SLOG-2 or SLOG-1 file (expected ${OPENERS.map((o) => o.format).join(', ')})`);
-  const file = await FileSource.open(path);
-  if (!gzip) return file;
-  try {
-    return await gunzipToMemory(file, MAX_GUNZIPPED_BYTES);
-  } finally {
-    await file.close();
+  if (format === 'slog1') {
+    const source = await openSlog1ByteSource(path);
+    if (source === undefined) throw new FormatError(path, 0, 'not a SLOG-1 file');
+    return source;
   }
+  // Other formats: the plain file (callers check what they need and say so); gzip'd content of a
+  // format read as a stream is not unpacked here.
+  if (gzip) throw new FormatError(path, 0, `not an SLOG-2 or SLOG-1 file (expected ${OPENERS.map((o) => o.format).join(', ')})`);
+  return FileSource.open(path);
 }
 
 export async function openTrace(path: string): Promise<OpenedTrace> {
@@ -139,6 +137,15 @@ export async function openTrace(path: string): Promise<OpenedTrace> {
   // unrecognised file (a gzip bomb of zeros is refused at once).
   const input = await openTraceInput(path);
   if (input.format === 'clog2' || input.format === 'clog' || input.format === 'alog') return openClogTrace(input);
+  if (input.format === 'slog1') {
+    await input.file.close();
+    const slog1 = await openSlog1ByteSource(path);
+    if (slog1 === undefined) throw new FormatError(path, 0, 'not a SLOG-1 file');
+    return openSlog1Trace(slog1).catch(async (e: unknown) => {
+      await slog1.close();
+      throw e;
+    });
+  }
   await input.file.close();
   if (input.format === undefined) throw new FormatError(path, 0, `unrecognised trace format (expected ${OPENERS.map((o) => o.format).join(', ')})`);
   const source = await openByteSource(path);

@@ -12,6 +12,7 @@ import { convertSlog1Source } from '../core/formats/slog1/convertSlog1';
 import { convertClogFormat } from '../core/info/clogInfo';
 import { FileSource } from '../io/fileSource';
 import { gunzipChunks, gunzipToMemory, hasGzipMagic } from '../io/gzip';
+import { MAX_GUNZIPPED_SLOG1_BYTES } from '../io/slog1Source';
 import { peekChunks } from '../io/traceInput';
 
 export interface ConversionInputOptions {
@@ -75,13 +76,10 @@ async function* readAhead(chunks: ByteChunks): AsyncGenerator<Uint8Array> {
   }
 }
 
-/** Gzip'd SLOG-1 is decompressed into memory (it needs positional reads); refuse beyond this. */
-const MAX_GUNZIPPED_SLOG1_BYTES = 2 ** 31;
 
-/** The file for positional reads, reporting progress; closing it is left to the caller (it closes `file`). */
-function source0(file: FileSource, options: ConversionInputOptions): ByteSource {
-  const progress = new ProgressSource(file, options.onProgress ?? (() => undefined));
-  return { name: file.name, size: file.size, read: (o, n) => progress.read(o, n), close: async () => undefined };
+/** The file for positional reads; closing it is left to the caller (it closes `file`). */
+function borrowed(file: FileSource): ByteSource {
+  return { name: file.name, size: file.size, read: (o, n) => file.read(o, n), close: async () => undefined };
 }
 
 /** Opens `input` for conversion; the caller closes `file` when done. */
@@ -100,8 +98,11 @@ export async function openConversionInput(input: string, options: ConversionInpu
       // SLOG-1 is read by position (the header points at its tables and frames): the file itself,
       // or its decompressed bytes when gzip'd.
       void all[Symbol.asyncIterator]().return?.(undefined);
-      const source = gz ? await gunzipToMemory(file, MAX_GUNZIPPED_SLOG1_BYTES) : source0(file, options);
-      const { conversion } = await convertSlog1Source(source, convertOptions);
+      const source = gz ? await gunzipToMemory(file, MAX_GUNZIPPED_SLOG1_BYTES) : borrowed(file);
+      // Progress by frames converted (the statistics at the end are read at open, so the furthest read says nothing).
+      const scale = file.size / Math.max(1, source.size);
+      const onProgress = options.onProgress === undefined ? undefined : (read: number) => options.onProgress!(Math.round(read * scale), file.size);
+      const { conversion } = await convertSlog1Source(source, { ...convertOptions, onProgress });
       return { file, format, conversion };
     }
     const conversion = convertClogFormat(format, all, convertOptions);

@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { FormatError } from '../core/bytes/formatError';
 import { batchBuffers, type DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
-import { isReaderToWriter, type ReaderDone, type ReaderToWriter, type SerializedError, type WriterToReader } from '../protocol/converter';
+import { isConverterToWriter, type ConverterDone, type ConverterToWriter, type SerializedError, type WriterToConverter } from '../protocol/converter';
 
 export interface ConverterThreadOptions {
   readonly referenceQuirks?: boolean;
@@ -37,10 +37,10 @@ export function deserializeError(e: SerializedError): Error {
 
 export class ConverterThread implements AsyncIterable<DrawableBatch> {
   private readonly worker: Worker;
-  private readonly inbox: ReaderToWriter[] = [];
+  private readonly inbox: ConverterToWriter[] = [];
   private wake: (() => void) | undefined;
   private failure: Error | undefined;
-  private finished: ReaderDone | undefined;
+  private finished: ConverterDone | undefined;
   private closed = false;
   private exited = false;
 
@@ -51,7 +51,7 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
   ) {
     this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB } });
     this.worker.on('message', (m: unknown) => {
-      if (isReaderToWriter(m)) this.inbox.push(m);
+      if (isConverterToWriter(m)) this.inbox.push(m);
       else this.fail(new Error('conversion: unexpected message from the converter thread'));
       this.notify();
     });
@@ -68,7 +68,7 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
   }
 
   /** What the converter reported at the end of the input; available once iteration has ended. */
-  get result(): ReaderDone {
+  get result(): ConverterDone {
     if (!this.finished) throw new Error('internal error: conversion result read before the end of the input');
     return this.finished;
   }
@@ -116,7 +116,7 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
     if (outcome === 'late') await this.worker.terminate();
   }
 
-  private send(m: WriterToReader, transfer: ArrayBuffer[] = []): void {
+  private send(m: WriterToConverter, transfer: ArrayBuffer[] = []): void {
     this.worker.postMessage(m, transfer);
   }
 

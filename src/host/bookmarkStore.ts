@@ -118,7 +118,7 @@ export async function promptAndAddBookmark(
 ): Promise<Bookmark | undefined> {
   const name = await vscode.window.showInputBox({
     title: 'MPE Trace: add bookmark',
-    prompt: `Name for the window ${formatSeconds(view.t0)} – ${formatSeconds(view.t1)}`,
+    prompt: `Name for the window ${formatBookmarkTime(view.t0)} – ${formatBookmarkTime(view.t1)}`,
     value: `Bookmark ${store.bookmarks.length + 1}`,
     validateInput: (v) => (v.trim() === '' ? 'Enter a name' : v.length > 1000 ? 'At most 1000 characters' : undefined),
   });
@@ -147,7 +147,7 @@ export async function pickBookmark(store: BookmarkStore): Promise<Bookmark | und
   const pick = await vscode.window.showQuickPick(
     store.bookmarks.map((b) => ({
       label: b.name,
-      description: `${formatSeconds(b.t0)} – ${formatSeconds(b.t1)}`,
+      description: `${formatBookmarkTime(b.t0)} – ${formatBookmarkTime(b.t1)}`,
       detail: b.note,
       bookmark: b,
     })),
@@ -157,7 +157,7 @@ export async function pickBookmark(store: BookmarkStore): Promise<Bookmark | und
 }
 
 /** Seconds with a unit that suits the size (e.g. "12.5 ms"). */
-export function formatSeconds(t: number): string {
+export function formatBookmarkTime(t: number): string {
   const a = Math.abs(t);
   if (a === 0) return '0 s';
   if (a < 1e-3) return `${(t * 1e6).toPrecision(4)} µs`;

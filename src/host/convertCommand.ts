@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { ConvertResult } from '../protocol/worker';
-import { ConversionFailed, startConversion, type ConversionRequest } from '../worker/client';
+import { ConversionFailed, startConversion, type ConversionRequest } from '../worker/conversionClient';
 import { defaultOutputPath } from '../convert/convertJob';
 import { checkOutputFor } from '../io/outputGuard';
 

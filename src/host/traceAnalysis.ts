@@ -62,6 +62,15 @@ export class TraceAnalysis implements vscode.Disposable {
         },
       );
       this.byFile.set(file, p);
+    } else if (!this.latest.has(uri.toString())) {
+      // Reopened after its problems were cleared: publish them again.
+      p = p.then((analysed) => {
+        if (analysed !== undefined && !this.latest.has(uri.toString())) {
+          this.latest.set(uri.toString(), { file, analysed });
+          this.publish(uri, analysed.result.problems);
+        }
+        return analysed;
+      });
     }
     return p;
   }

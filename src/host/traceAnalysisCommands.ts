@@ -40,6 +40,13 @@ export function registerTraceAnalysis(context: vscode.ExtensionContext, client: 
         });
       };
       context.subscriptions.push(provider.onDidChangeActiveTrace(check));
+      // A trace's problems leave the Problems panel when its last tab closes.
+      context.subscriptions.push(
+        vscode.window.tabGroups.onDidChangeTabs((e) => {
+          const open = new Set(vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputCustom ? [t.input.uri.toString()] : [])));
+          for (const tab of e.closed) if (tab.input instanceof vscode.TabInputCustom && !open.has(tab.input.uri.toString())) analysis.forget(tab.input.uri);
+        }),
+      );
       check();
     },
   };

@@ -21,12 +21,14 @@ import { displayName, NotSlog1Error, openTraceSource, sniffSlog1, traceKind, Too
 import { editorSettings } from './config';
 import { SourceSites } from './sourceSites';
 import { readSourceLocations, type SourceLocationTable } from '../core/formats/srcloc';
+import type { IndexedRows } from '../core/query/windowService';
+import { prepareRowIndex, type RowIndexJob } from './rowIndexing';
 
 export type DocumentState =
   | { readonly phase: 'opening' }
   | { readonly phase: 'converting'; readonly progress: number; readonly message: string }
   | { readonly phase: 'ready'; readonly file: Slog2File; readonly layouts: readonly RowLayout[]; readonly openMs: number }
-  | { readonly phase: 'error' | 'unsupported'; readonly message: string };
+  | { readonly phase: 'error' | 'unsupported'; readonly message: string; readonly offerOtherEditor?: boolean };
 
 /** Built payloads kept per document (shared by its editors). */
 const WINDOW_CACHE_ENTRIES = 48;
@@ -56,11 +58,14 @@ export class TraceDocument implements vscode.CustomDocument {
   readonly onDidChangeSiteMarks = this.marksChanged.event;
   /** The colourings have been read from the sidecar once. */
   colouringsLoaded = false;
+  /** The rows × time index of the open file once it is ready (windows of a few rows read through it). */
+  rowIndex: IndexedRows | undefined;
 
   constructor(
     readonly uri: vscode.Uri,
     private readonly storage: vscode.Uri,
     private readonly conversion: ConversionJob | undefined,
+    private readonly rowIndexJob?: RowIndexJob,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(
       new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.slice(uri.path.lastIndexOf('/') + 1)),
@@ -124,13 +129,17 @@ export class TraceDocument implements vscode.CustomDocument {
     const settings = editorSettings();
     try {
       let file: Slog2File;
+      /** The SLOG-2 on disk, when it is one the row index can address (not gzip'd, a local file). */
+      let onDisk: string | undefined;
       const kind = traceKind(this.uri);
       if (kind === 'slog1') await sniffSlog1(this.uri);
       if (kind === 'clog' || kind === 'clog2' || kind === 'alog' || kind === 'slog1') {
         const converted = await this.convert(settings.conversionCacheBytes, ac.signal);
         file = await openSlog2(await openTraceSource(vscode.Uri.file(converted), settings.wholeFileLimitBytes));
+        onDisk = converted;
       } else {
         file = await openSlog2(await openTraceSource(this.uri, settings.wholeFileLimitBytes));
+        if (this.uri.scheme === 'file' && !this.uri.path.endsWith('.gz')) onDisk = this.uri.fsPath;
       }
       if (ac.signal.aborted || this.disposed) {
         await file.close();
@@ -140,16 +149,38 @@ export class TraceDocument implements vscode.CustomDocument {
       this.sites.clear();
       this.generationValue++;
       void prewarmTopNodes(file, ac.signal);
+      this.rowIndex = undefined;
       this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started });
+      if (onDisk !== undefined) void this.indexRows(file, onDisk, ac.signal);
     } catch (e) {
       if (ac.signal.aborted || this.disposed) return;
       const message = e instanceof Error ? e.message : String(e);
       const unsupported = e instanceof ConversionUnavailableError || e instanceof TooLargeError || e instanceof NotSlog1Error;
       this.generationValue++;
-      this.setState({ phase: unsupported ? 'unsupported' : 'error', message });
-      if (e instanceof NotSlog1Error) void offerOtherEditor(this.uri, message);
-      else if (!unsupported) void vscode.window.showErrorMessage(`MPE Trace Viewer: cannot open ${displayName(this.uri)}: ${message}`);
+      this.setState({ phase: unsupported ? 'unsupported' : 'error', message, ...(e instanceof NotSlog1Error ? { offerOtherEditor: true } : {}) });
+      if (!unsupported) void vscode.window.showErrorMessage(`MPE Trace Viewer: cannot open ${displayName(this.uri)}: ${message}`);
     }
+  }
+
+  /** Opens or builds the row index in the background; windows use it once it is there. */
+  private async indexRows(file: Slog2File, trace: string, signal: AbortSignal): Promise<void> {
+    const ready = (): boolean => !signal.aborted && !this.disposed && this.stateValue.phase === 'ready' && this.stateValue.file === file;
+    const rows = await prepareRowIndex(file, trace, this.storage, this.rowIndexJob, signal, (e) => {
+      // Never a wrong picture: a refused read drops the index; the plain query serves from now on.
+      file.warnings.push(`row index dropped: ${e.message}`);
+      const dropped = this.rowIndex;
+      this.rowIndex = undefined;
+      void dropped?.index.close();
+    }).catch((e: unknown) => {
+      file.warnings.push(`row index unavailable: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    });
+    if (rows === undefined) return;
+    if (!ready()) {
+      await rows.index.close();
+      return;
+    }
+    this.rowIndex = rows;
   }
 
   private async convert(cacheBytes: number, signal: AbortSignal): Promise<string> {
@@ -205,7 +236,7 @@ export class TraceDocument implements vscode.CustomDocument {
       case 'converting':
         return { kind: 'status', phase: 'converting', message: s.message, progress: s.progress };
       default:
-        return { kind: 'status', phase: s.phase, message: s.message };
+        return { kind: 'status', phase: s.phase, message: s.message, ...(s.offerOtherEditor ? { offerOtherEditor: true } : {}) };
     }
   }
 
@@ -213,6 +244,9 @@ export class TraceDocument implements vscode.CustomDocument {
     this.loading?.abort();
     const s = this.stateValue;
     this.windows.clear();
+    const rows = this.rowIndex;
+    this.rowIndex = undefined;
+    await rows?.index.close();
     if (s.phase === 'ready') await s.file.close();
   }
 
@@ -225,10 +259,3 @@ export class TraceDocument implements vscode.CustomDocument {
   }
 }
 
-/** A `.slog` that is not SLOG-1: offer the editor picker or the text editor instead. */
-async function offerOtherEditor(uri: vscode.Uri, message: string): Promise<void> {
-  const choice = await vscode.window.showInformationMessage(message, 'Open With…', 'Open as Text');
-  // The picker acts on the active editor, which is this one showing the message.
-  if (choice === 'Open With…') await vscode.commands.executeCommand('workbench.action.reopenWithEditor', uri);
-  else if (choice === 'Open as Text') await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
-}

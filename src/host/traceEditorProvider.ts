@@ -13,6 +13,7 @@ import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
 import { workerConversionJob } from './convertCommand';
+import { workerRowIndexJob } from './rowIndexing';
 import { answerDetails, type DetailsAnnotator } from './detailsServer';
 import { SourceLinks } from './sourceLinks';
 import { CategoryColours } from './categoryColours';
@@ -225,6 +226,12 @@ export class TimelineEditor implements vscode.Disposable {
       case 'legendState':
         this.hiddenCategories = [...m.hidden];
         return;
+      case 'openOtherEditor':
+        // "Open With…" acts on the active editor: this one.
+        this.panel.reveal(undefined, false);
+        if (m.how === 'text') void vscode.commands.executeCommand('vscode.openWith', this.document.uri, 'default');
+        else void vscode.commands.executeCommand('workbench.action.reopenWithEditor');
+        return;
       case 'runCommand':
         this.panel.reveal(undefined, false);
         void vscode.commands.executeCommand(`mpeTrace.${m.command}`);
@@ -316,7 +323,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   openCustomDocument(uri: vscode.Uri): TraceDocument {
     // Returns at once: the document opens the file in the background and editors show its status.
-    return new TraceDocument(uri, this.context.globalStorageUri, workerConversionJob(this.context.extensionUri));
+    return new TraceDocument(uri, this.context.globalStorageUri, workerConversionJob(this.context.extensionUri), workerRowIndexJob(this.context.extensionUri));
   }
 
   resolveCustomEditor(document: TraceDocument, panel: vscode.WebviewPanel): void {

@@ -72,13 +72,13 @@ export class WindowServer {
           const coarseKey = marks + payloadKey(r, rowEnd, coarse);
           let quick = doc.windows.get(coarseKey);
           if (quick === undefined) {
-            quick = await buildRequestedWindow(file, layout, r, coarse, ac.signal, marker);
+            quick = await buildRequestedWindow(file, layout, r, coarse, ac.signal, doc.rowIndex, marker);
             doc.windows.set(coarseKey, quick);
           }
           if (ac.signal.aborted || msg.generation !== doc.generation) return fail('cancelled', true);
           this.post({ kind: 'window', requestId: msg.requestId, generation: msg.generation, final: false, payload: quick });
         }
-        wire = await buildRequestedWindow(file, layout, r, depth, ac.signal, marker);
+        wire = await buildRequestedWindow(file, layout, r, depth, ac.signal, doc.rowIndex, marker);
         doc.windows.set(key, wire);
       }
     } catch (e) {

@@ -10,14 +10,14 @@ import type { DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 
 //#region writer → converter
 
-export interface ReaderStart {
+export interface ConverterStart {
   readonly kind: 'start';
   readonly input: string;
   readonly referenceQuirks: boolean;
 }
 
 /** A batch the writer is done with (the converter reuses it; one more batch may be sent). */
-export interface ReaderRecycle {
+export interface ConverterRecycle {
   readonly kind: 'recycle';
   readonly batch: DrawableBatch;
 }
@@ -27,17 +27,17 @@ export interface ReaderRecycle {
  * terminate() while V8 compiles its code in the background can abort the whole process (a Node
  * platform assertion seen in CI), so terminate() is only the fallback.
  */
-export interface ReaderStop {
+export interface ConverterStop {
   readonly kind: 'stop';
 }
 
-export type WriterToReader = ReaderStart | ReaderRecycle | ReaderStop;
+export type WriterToConverter = ConverterStart | ConverterRecycle | ConverterStop;
 
 //#endregion
 
 //#region converter → writer
 
-export interface ReaderBatch {
+export interface ConverterBatch {
   readonly kind: 'batch';
   readonly batch: DrawableBatch;
   /** Input bytes read so far (of the file on disk) and the file size. */
@@ -46,7 +46,7 @@ export interface ReaderBatch {
 }
 
 /** The input has been read to the end; every batch has been sent. */
-export interface ReaderDone {
+export interface ConverterDone {
   readonly kind: 'done';
   readonly format: ConvertibleFormat;
   readonly inputBytes: number;
@@ -65,12 +65,12 @@ export interface SerializedError {
   readonly code?: string;
 }
 
-export interface ReaderFailed {
+export interface ConverterFailed {
   readonly kind: 'error';
   readonly error: SerializedError;
 }
 
-export type ReaderToWriter = ReaderBatch | ReaderDone | ReaderFailed;
+export type ConverterToWriter = ConverterBatch | ConverterDone | ConverterFailed;
 
 //#endregion
 
@@ -78,14 +78,14 @@ function isRecord(m: unknown): m is Record<string, unknown> {
   return typeof m === 'object' && m !== null;
 }
 
-export function isWriterToReader(m: unknown): m is WriterToReader {
+export function isWriterToConverter(m: unknown): m is WriterToConverter {
   if (!isRecord(m)) return false;
   if (m.kind === 'start') return typeof m.input === 'string' && typeof m.referenceQuirks === 'boolean';
   if (m.kind === 'stop') return true;
   return m.kind === 'recycle' && isRecord(m.batch);
 }
 
-export function isReaderToWriter(m: unknown): m is ReaderToWriter {
+export function isConverterToWriter(m: unknown): m is ConverterToWriter {
   if (!isRecord(m)) return false;
   if (m.kind === 'batch') return isRecord(m.batch) && typeof m.bytesRead === 'number' && typeof m.totalBytes === 'number';
   if (m.kind === 'done') return (m.format === 'clog2' || m.format === 'clog' || m.format === 'alog' || m.format === 'slog1') && isRecord(m.summary) && typeof m.dropped === 'number' && typeof m.inputBytes === 'number';

@@ -67,6 +67,8 @@ export interface StatusMessage {
   readonly phase: 'opening' | 'converting' | 'error' | 'unsupported';
   readonly message: string;
   readonly progress?: number;
+  /** The file is not a trace this editor reads (a `.slog` that is not SLOG-1): offer other editors. */
+  readonly offerOtherEditor?: boolean;
 }
 
 /**
@@ -321,6 +323,12 @@ export interface LegendStateMessage {
 export const TOOLBAR_COMMANDS = ['addBookmark', 'goToBookmark', 'copyViewLink', 'removeTraceColourings'] as const;
 export type ToolbarCommand = (typeof TOOLBAR_COMMANDS)[number];
 
+/** The status's "Open With…" / "Open as Text" buttons (a file this editor does not read). */
+export interface OpenOtherEditorMessage {
+  readonly kind: 'openOtherEditor';
+  readonly how: 'pick' | 'text';
+}
+
 /** A toolbar button that runs one of the extension's commands (only these). */
 export interface RunCommandMessage {
   readonly kind: 'runCommand';
@@ -328,6 +336,7 @@ export interface RunCommandMessage {
 }
 
 export type WebviewToHost =
+  | OpenOtherEditorMessage
   | LegendStateMessage
   | RunCommandMessage
   | SelectRangeMessage
@@ -385,6 +394,10 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
     case 'legendState': {
       const h = (x as { hidden?: unknown }).hidden;
       return Array.isArray(h) && h.length <= MAX_LIST && h.every((n) => typeof n === 'number' && Number.isSafeInteger(n));
+    }
+    case 'openOtherEditor': {
+      const how = (x as { how?: unknown }).how;
+      return how === 'pick' || how === 'text';
     }
     case 'runCommand':
       return (TOOLBAR_COMMANDS as readonly unknown[]).includes((x as { command?: unknown }).command);

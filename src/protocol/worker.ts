@@ -1,6 +1,6 @@
 /**
- * The host ↔ worker-thread protocol for CLOG2/CLOG → SLOG-2 conversion (src/worker/main.ts runs
- * the job; src/worker/client.ts drives it from the extension host). Every message has a
+ * The host ↔ worker-thread protocol for CLOG2/CLOG → SLOG-2 conversion (src/worker/conversionWorker.ts runs
+ * the job; src/worker/conversionClient.ts drives it from the extension host). Every message has a
  * string-literal `kind` and the `id` of the job it belongs to, so one worker can serve several
  * jobs in turn and late messages of a finished job are recognisable.
  */
@@ -25,7 +25,15 @@ export interface ConvertCancel {
   readonly id: number;
 }
 
-export type HostToWorker = ConvertStart | ConvertCancel;
+/** Build the row index (src/core/index) of the SLOG-2 `trace` into `index`, atomically (replacing it). */
+export interface RowIndexStart {
+  readonly kind: 'rowIndex';
+  readonly id: number;
+  readonly trace: string;
+  readonly index: string;
+}
+
+export type HostToWorker = ConvertStart | ConvertCancel | RowIndexStart;
 
 //#endregion
 
@@ -73,7 +81,15 @@ export interface ConvertError {
   readonly message: string;
 }
 
-export type WorkerToHost = ConvertProgress | ConvertDone | ConvertError;
+/** The row index is complete and in place. */
+export interface RowIndexDone {
+  readonly kind: 'rowIndexDone';
+  readonly id: number;
+  readonly bytes: number;
+  readonly seconds: number;
+}
+
+export type WorkerToHost = ConvertProgress | ConvertDone | ConvertError | RowIndexDone;
 
 //#endregion
 
@@ -82,11 +98,15 @@ export function isHostToWorker(m: unknown): m is HostToWorker {
   const r = m as { kind?: unknown; id?: unknown; input?: unknown; output?: unknown };
   if (typeof r.id !== 'number') return false;
   if (r.kind === 'cancel') return true;
+  if (r.kind === 'rowIndex') {
+    const x = m as { trace?: unknown; index?: unknown };
+    return typeof x.trace === 'string' && typeof x.index === 'string';
+  }
   return r.kind === 'convert' && typeof r.input === 'string' && typeof r.output === 'string';
 }
 
 export function isWorkerToHost(m: unknown): m is WorkerToHost {
   if (typeof m !== 'object' || m === null) return false;
   const r = m as { kind?: unknown; id?: unknown };
-  return typeof r.id === 'number' && (r.kind === 'progress' || r.kind === 'done' || r.kind === 'error');
+  return typeof r.id === 'number' && (r.kind === 'progress' || r.kind === 'done' || r.kind === 'error' || r.kind === 'rowIndexDone');
 }

@@ -18,15 +18,10 @@ import {
   type HostToAnalysis,
   type WireSearchQuery,
 } from '../protocol/analysis';
+import { ReasonedError, RpcChannel } from '../protocol/rpc';
 
-export class AnalysisFailed extends Error {
-  constructor(
-    readonly reason: 'cancelled' | 'format' | 'query' | 'failed',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AnalysisFailed';
-  }
+export class AnalysisFailed extends ReasonedError<'cancelled' | 'format' | 'query' | 'failed'> {
+  override readonly name = 'AnalysisFailed';
 }
 
 export interface AnalysisOptions {
@@ -35,16 +30,21 @@ export interface AnalysisOptions {
   readonly idleMs?: number;
 }
 
-interface Pending {
-  readonly resolve: (m: AnalysisToHost) => void;
-  readonly reject: (e: Error) => void;
-  readonly onProgress?: (fraction: number | undefined, drawables: number | undefined) => void;
+type AnalysisFailReason = AnalysisFailed['reason'];
+type OnProgress = (fraction: number | undefined, drawables: number | undefined) => void;
+interface Progress {
+  readonly fraction: number | undefined;
+  readonly drawables: number | undefined;
 }
 
 export class AnalysisClient {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  /** Requests in flight; a `superseded` or `timeout` failure never happens here (no keys, no timeouts). */
+  private readonly calls = new RpcChannel<AnalysisToHost, Progress, AnalysisFailReason>(
+    (f) => new AnalysisFailed(f.reason === 'cancelled' || f.reason === 'format' || f.reason === 'query' ? f.reason : 'failed', f.message),
+    (id) => this.worker?.postMessage({ kind: 'cancel', id } satisfies HostToAnalysis),
+  );
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
   private readonly maxHeapMB: number;
@@ -58,11 +58,11 @@ export class AnalysisClient {
     this.idleMs = options.idleMs ?? 30_000;
   }
 
-  stats(path: string, range: readonly [number, number], lowestDepth: number, options: { signal?: AbortSignal; onProgress?: Pending['onProgress'] } = {}): Promise<RangeStats> {
+  stats(path: string, range: readonly [number, number], lowestDepth: number, options: { signal?: AbortSignal; onProgress?: OnProgress } = {}): Promise<RangeStats> {
     return this.request({ kind: 'stats', id: 0, path, range, lowestDepth, approximate: lowestDepth > 0 }, options).then((m) => (m as { stats: RangeStats }).stats);
   }
 
-  count(path: string, query: WireSearchQuery, bins: number, options: { signal?: AbortSignal; range?: readonly [number, number]; onProgress?: Pending['onProgress'] } = {}): Promise<CountDone> {
+  count(path: string, query: WireSearchQuery, bins: number, options: { signal?: AbortSignal; range?: readonly [number, number]; onProgress?: OnProgress } = {}): Promise<CountDone> {
     return this.request({ kind: 'count', id: 0, path, query, bins, ...(options.range ? { range: options.range } : {}) }, options) as Promise<CountDone>;
   }
 
@@ -75,7 +75,7 @@ export class AnalysisClient {
   }
 
   /** Wait states, critical path and trace problems of the file (or of `range`). */
-  waits(path: string, options: { signal?: AbortSignal; range?: readonly [number, number]; maxInstances?: number; onProgress?: Pending['onProgress'] } = {}): Promise<AnalysisResult> {
+  waits(path: string, options: { signal?: AbortSignal; range?: readonly [number, number]; maxInstances?: number; onProgress?: OnProgress } = {}): Promise<AnalysisResult> {
     const message = { kind: 'waits', id: 0, path, maxInstances: options.maxInstances ?? 100_000, ...(options.range ? { range: options.range } : {}) } as const;
     return this.request(message, options).then((m) => (m as { result: AnalysisResult }).result);
   }
@@ -107,32 +107,23 @@ export class AnalysisClient {
     this.stop(new AnalysisFailed('cancelled', 'analysis worker disposed'));
   }
 
-  private request(message: Exclude<HostToAnalysis, { kind: 'cancel' | 'forget' }>, options: { signal?: AbortSignal; onProgress?: Pending['onProgress'] }): Promise<AnalysisToHost> {
+  private request(message: Exclude<HostToAnalysis, { kind: 'cancel' | 'forget' }>, options: { signal?: AbortSignal; onProgress?: OnProgress }): Promise<AnalysisToHost> {
     if (this.disposed) return Promise.reject(new AnalysisFailed('cancelled', 'analysis worker disposed'));
     if (options.signal?.aborted) return Promise.reject(new AnalysisFailed('cancelled', 'cancelled'));
-    const id = this.nextId++;
     const worker = this.ensureWorker();
-    return new Promise<AnalysisToHost>((resolve, reject) => {
-      const onAbort = (): void => worker.postMessage({ kind: 'cancel', id } satisfies HostToAnalysis);
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      const settle = (): void => {
-        options.signal?.removeEventListener('abort', onAbort);
-        this.pending.delete(id);
-        if (this.pending.size === 0) this.armIdleTimer();
-      };
-      this.pending.set(id, {
-        resolve: (m) => {
-          settle();
-          resolve(m);
-        },
-        reject: (e) => {
-          settle();
-          reject(e);
-        },
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      });
-      worker.postMessage({ ...message, id });
-    });
+    const onProgress = options.onProgress;
+    const reply = this.calls.call(
+      (id) => {
+        this.nextId = id + 1;
+        worker.postMessage({ ...message, id });
+      },
+      { ...(options.signal ? { signal: options.signal } : {}), ...(onProgress ? { onProgress: (p: Progress) => onProgress(p.fraction, p.drawables) } : {}) },
+    );
+    const settled = (): void => {
+      if (this.calls.size === 0) this.armIdleTimer();
+    };
+    reply.then(settled, settled);
+    return reply;
   }
 
   private ensureWorker(): Worker {
@@ -143,11 +134,9 @@ export class AnalysisClient {
     worker.unref();
     worker.on('message', (m: unknown) => {
       if (!isAnalysisToHost(m)) return;
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      if (m.kind === 'progress') p.onProgress?.(m.fraction, m.drawables);
-      else if (m.kind === 'error') p.reject(new AnalysisFailed(m.reason, m.message));
-      else p.resolve(m);
+      if (m.kind === 'progress') this.calls.progress(m.id, { fraction: m.fraction, drawables: m.drawables });
+      else if (m.kind === 'error') this.calls.fail(m.id, { reason: m.reason, message: m.message });
+      else this.calls.answer(m.id, m);
     });
     worker.on('error', (e: NodeJS.ErrnoException) => {
       const message = e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `analysis stopped: it needed more than its memory cap of ${this.maxHeapMB} MB` : `analysis worker crashed: ${e.message}`;
@@ -172,8 +161,8 @@ export class AnalysisClient {
     this.idleTimer = undefined;
     const worker = this.worker;
     this.worker = undefined;
-    for (const p of [...this.pending.values()]) p.reject(failure ?? new AnalysisFailed('cancelled', 'analysis worker stopped'));
-    this.pending.clear();
+    const f = failure ?? new AnalysisFailed('cancelled', 'analysis worker stopped');
+    this.calls.failAll({ reason: f.reason, message: f.message });
     if (worker) void worker.terminate();
   }
 }

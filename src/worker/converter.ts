@@ -6,7 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import type { DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { batchBuffers } from '../core/formats/slog2/writer/drawableBatch';
 import { ConversionBatches } from '../core/formats/slog2/writer/writeConversion';
-import { isWriterToReader, type ReaderStart, type ReaderToWriter, type SerializedError } from '../protocol/converter';
+import { isWriterToConverter, type ConverterStart, type ConverterToWriter, type SerializedError } from '../protocol/converter';
 import { openConversionInput } from '../convert/conversionInput';
 
 /** Batches posted and not yet sent back (~1 MiB each): slack for the writer's bursts (a high node, a GC pause). */
@@ -18,7 +18,7 @@ let stopping = false;
 let inFlight = 0;
 let wake: (() => void) | undefined;
 
-function post(m: ReaderToWriter, transfer: ArrayBuffer[] = []): void {
+function post(m: ConverterToWriter, transfer: ArrayBuffer[] = []): void {
   parentPort?.postMessage(m, transfer);
 }
 
@@ -35,7 +35,7 @@ export function serializeError(e: unknown): SerializedError {
   };
 }
 
-async function run(m: ReaderStart): Promise<void> {
+async function run(m: ConverterStart): Promise<void> {
   let bytesRead = 0;
   let totalBytes = 0;
   const { file, format, conversion } = await openConversionInput(m.input, {
@@ -73,7 +73,7 @@ function finish(): void {
 }
 
 parentPort?.on('message', (m: unknown) => {
-  if (!isWriterToReader(m)) return;
+  if (!isWriterToConverter(m)) return;
   if (m.kind === 'stop') {
     stopping = true;
     wakeUp();

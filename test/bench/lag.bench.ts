@@ -16,7 +16,7 @@ import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { FileSource } from '../../src/io/fileSource';
 import { synthesizeClog2File } from '../../src/io/synthFile';
 import { AnalysisClient } from '../../src/worker/analysisClient';
-import { startConversion } from '../../src/worker/client';
+import { startConversion } from '../../src/worker/conversionClient';
 import { convertFile } from '../../src/convert/convertJob';
 
 const root = process.env.MPE_TRACE_ROOT ?? process.cwd();
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
 
   const input = await synthClog2(clogMB, 9);
   const output = path.join(dataDir, `lag-${clogMB}MB.slog2`);
-  const workerJs = bundle('src/worker/main.ts', 'lag-worker.js'); // before measuring: spawnSync blocks
+  const workerJs = bundle('src/worker/conversionWorker.ts', 'lag-worker.js'); // before measuring: spawnSync blocks
   const conv = await withLag(() => startConversion(workerJs, { input, output, force: true }, () => undefined).done);
   show(`converting ${(fs.statSync(input).size / 1e6).toFixed(0)} MB CLOG2 in the conversion worker`, conv, idle);
 

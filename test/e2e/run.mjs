@@ -168,7 +168,7 @@ if (!only && vsix && fs.existsSync(vsix)) await runStartCheck();
 finish();
 
 async function runStartCheck() {
-  const name = 'npm start -- --check opens the sample trace in the trace editor';
+  const name = 'npm start -- --check: the sample trace drawn in the trace editor, its C source beside it, Convert to SLOG-2 shows its dialog and toast';
   if (!viewType) return record(name, 'skip', 'the installed package.json contributes no customEditor "mpeTrace.timeline" yet');
   await step(name, () => {
     const started = Date.now();

@@ -5,7 +5,8 @@
  * contrast ≥ MIN_CONTRAST), keeping their hue. Packed as CSS strings once per theme.
  */
 
-export type Rgb = readonly [number, number, number];
+export type { Rgb } from '../../src/protocol/webview';
+import type { Rgb } from '../../src/protocol/webview';
 
 export const MIN_CONTRAST = 1.9;
 

@@ -7,7 +7,7 @@
  * (coalesced to one per frame).
  */
 import type { SiteStyle } from './siteStyle';
-import type { AnalysisOverlayMessage, CommandMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
+import type { AnalysisOverlayMessage, CommandMessage, DetailsMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
 import { FrameScheduler, type LayerName } from './scheduler';
 import { WindowLoader } from './windowLoader';
 import type { TimeWindow } from './timeScale';
@@ -150,6 +150,11 @@ export class TimelineController {
       this.scheduler.mark('overview');
     }
     this.summary();
+  }
+
+  /** The answer to a details request of a click. */
+  onDetails(m: DetailsMessage): void {
+    this.picking.onDetails(m);
   }
 
   onWindowFailed(m: WindowFailedMessage): void {

@@ -1,10 +1,12 @@
 /**
  * The selected drawable and how it changes: clicks (hit test on the loaded payload), keyboard
  * moves along a row or to the neighbouring row, search hits and framing. A click asks the host
- * for details (under a fresh `detailsId`) and reports a `Pick` for the popup. The selection is
+ * for details (a call on the RPC helper; the answer arrives through `onDetails`) and reports a
+ * `Pick` for the popup. The selection is
  * mirrored in the root's dataset for UI tests.
  */
-import type { SearchHit, WebviewToHost } from '../../src/protocol/webview';
+import type { DetailsMessage, SearchHit, WebviewToHost } from '../../src/protocol/webview';
+import { RpcChannel } from '../../src/protocol/rpc';
 import type { WindowColumns } from '../../src/protocol/wire';
 import { hitTest, type Hit } from './hitTest';
 import { atTimeOnRow, nextOnRow, refOf, selectionOf, shadowSummaryOf, type Selection, type ShadowSummary } from './selection';
@@ -12,11 +14,13 @@ import type { TimelineView } from './viewState';
 import { rowOfSlot, slotOfRow } from './rowLayout';
 import type { WindowLoader } from './windowLoader';
 
-/** A click on a drawable: what the popup shows (details come from the host under `detailsId`). */
+/** A click on a drawable: what the popup shows (details come from the host: `details`). */
 export interface Pick {
   readonly selection: Selection;
   /** Set when details were requested from the host. */
   readonly detailsId: number | undefined;
+  /** The host's answer, matched to this request by the RPC helper. */
+  readonly details: Promise<DetailsMessage> | undefined;
   /** Set for shadows (summaries): their ratios are in the payload. */
   readonly shadow: ShadowSummary | undefined;
   /** Position in the plot (CSS px) to place the popup at. */
@@ -44,7 +48,8 @@ const POPUP_RIGHT_MARGIN_PX = 20;
 
 export class Picking {
   private selected: Selection | undefined;
-  private nextDetailsId = 1;
+  /** Details requests in flight (answered by the host's `details` messages). */
+  private readonly detailsCalls = new RpcChannel<DetailsMessage>((f) => new Error(f.message));
 
   constructor(private readonly d: PickingDeps) {}
 
@@ -149,13 +154,23 @@ export class Picking {
     this.mirror();
     const ref = refOf(hit, c, view.mapIndex);
     let detailsId: number | undefined;
+    let details: Promise<DetailsMessage> | undefined;
     if (ref) {
-      detailsId = this.nextDetailsId++;
-      this.d.post({ kind: 'requestDetails', detailsId, generation: view.init.generation, ref });
+      const generation = view.init.generation;
+      details = this.detailsCalls.call((id) => {
+        detailsId = id;
+        this.d.post({ kind: 'requestDetails', detailsId: id, generation, ref });
+      });
+      details.catch(() => undefined); // dropped with the document: nobody waits for it
     }
     const shadow = hit.kind === 'shadow' ? shadowSummaryOf(hit.index, c) : undefined;
-    this.d.onPick({ selection: this.selected, detailsId, shadow, x, y, toSource, beside });
+    this.d.onPick({ selection: this.selected, detailsId, details, shadow, x, y, toSource, beside });
     this.d.redrawOverlay();
+  }
+
+  /** The host's answer to a details request (a stale one is dropped). */
+  onDetails(m: DetailsMessage): void {
+    this.detailsCalls.answer(m.detailsId, m);
   }
 
   /** The selection in the root's dataset (read by UI tests). */

@@ -4,9 +4,9 @@ import { javaDouble } from '../../core/model/javaNumber';
 import type { Category, Drawable, Primitive, SourceLocation } from '../../core/model/types';
 import { unknownCategory } from '../../core/formats/slog2/categoryMap';
 import { intOption, numberOption, parseArgs, UsageError } from '../args';
-import { openByteSource, openTrace, type OpenedTrace } from '../openTrace';
+import { openTrace, type OpenedTrace } from '../openTrace';
+import { openSlog1ByteSource } from '../../io/slog1Source';
 import { FormatError } from '../../core/bytes/formatError';
-import { looksLikeSlog1 } from '../../core/formats/slog1/header';
 import { printSlog1 } from '../../core/formats/slog1/printRecords';
 import { Slog1File } from '../../core/formats/slog1/slog1File';
 import { defaultMapIndex, rowLayoutOf } from '../../core/query/rows';
@@ -78,11 +78,10 @@ export function formatDumpLine(r: DumpRecord): string {
 
 /** `dump --records`: a SLOG-1 file's records as stored (Jumpshot-3's printer layout). */
 async function dumpSlog1Records(path: string): Promise<number> {
-  const source = await openByteSource(path);
+  const source = await openSlog1ByteSource(path);
+  if (source === undefined) throw new FormatError(path, 0, '--records needs a SLOG-1 file (version 0.7 header)');
   let file: Slog1File;
   try {
-    const head = await source.read(0, Math.min(64, source.size));
-    if (!looksLikeSlog1(head)) throw new FormatError(source.name, 0, '--records needs a SLOG-1 file (version 0.7 header)');
     file = await Slog1File.open(source);
   } catch (e) {
     await source.close();

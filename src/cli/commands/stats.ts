@@ -30,10 +30,10 @@ import { bundledConverterScript, convertFile } from '../../convert/convertJob';
 import { computeSiteProfile, siteJson, siteTable, type SiteProfile } from '../../core/stats/siteIndex';
 import { openRun } from '../openRun';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
-import { looksLikeSlog1 } from '../../core/formats/slog1/header';
+import { openSlog1ByteSource } from '../../io/slog1Source';
 import { previewStatisticsTable } from '../slog1PreviewTable';
 import { Slog1File } from '../../core/formats/slog1/slog1File';
-import { openByteSource, openSlog2ByteSource, openTrace } from '../openTrace';
+import { openSlog2ByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';
 
 const USAGE =
@@ -194,10 +194,10 @@ export function formatTable(t: Table): string {
 async function previewStats(path: string, args: ParsedArgs): Promise<number> {
   for (const o of ['--from', '--to', '--by']) if (args.values.has(o)) throw new UsageError(`--preview prints the stored whole-trace statistics; it takes no ${o}`);
   if (args.flags.has('--quick') || args.flags.has('--approximate')) throw new UsageError('--preview takes no --quick or --approximate');
-  const source = await openByteSource(path);
+  const source = await openSlog1ByteSource(path);
+  if (source === undefined) throw new UsageError(`${path}: --preview needs a SLOG-1 file (its stored preview statistics)`);
   let file: Slog1File;
   try {
-    if (!looksLikeSlog1(await source.read(0, Math.min(64, source.size)))) throw new UsageError(`${path}: --preview needs a SLOG-1 file (its stored preview statistics)`);
     file = await Slog1File.open(source);
   } catch (e) {
     await source.close();

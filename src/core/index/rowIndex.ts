@@ -13,6 +13,7 @@ import type { TreeNodeInfo } from '../formats/slog2/treeDir';
 import { parseDrawableEntry, parseShadow, type NodeParseContext } from '../formats/slog2/treeNode';
 import type { Drawable, DrawableSource, Primitive, Shadow, SourceLocation } from '../model/types';
 import { ordinalOrder } from './build';
+import { LruCache } from '../bytes/lruCache';
 import {
   blocksToRead,
   checksum,
@@ -96,7 +97,17 @@ export function parseIndexHeader(bytes: Uint8Array, file: string, fileSize: numb
   return { version, headerBytes, identity: { path, size, mtimeMs }, blockKeys, levels, keys, nodes, chunks, runs, dirOffset, dirBytes, dirChecksum, mapIndex };
 }
 
+/** Decoded (run, node) segments kept: a scroll step re-uses the segments of the nodes it shares with the last one. */
+const SEGMENT_CACHE_ENTRIES = 8192;
+
+interface Segment {
+  readonly d: readonly [number, Drawable][];
+  readonly s: readonly [number, Shadow][];
+}
+
 export class RowIndex {
+  private readonly segments = new LruCache<Segment>(SEGMENT_CACHE_ENTRIES);
+
   private constructor(
     readonly source: ByteSource,
     readonly slog: Slog2File,
@@ -263,6 +274,21 @@ export class RowIndex {
     ctx: NodeParseContext,
   ): Promise<void> {
     const file = this.source.name;
+    // All segments of the range decoded before (and shadows wanted only where they were decoded): no read.
+    const cached: Segment[] = [];
+    for (let o = lo; o < hi; o++) {
+      const seg = this.segments.get(`${tablePos}:${o}`);
+      if (seg === undefined) break;
+      cached.push(seg);
+    }
+    if (cached.length === hi - lo) {
+      cached.forEach((seg, i) => {
+        const target = out.get(lo + i)!;
+        target.d.push(...seg.d);
+        if (kind === KIND_REAL || shadowsOf.has(lo + i)) target.s.push(...seg.s);
+      });
+      return;
+    }
     const l0 = lo - chunk.first;
     const l1 = hi - chunk.first;
     const from = Math.max(0, l0 - 1);
@@ -286,9 +312,11 @@ export class RowIndex {
       const b = segEnd - start;
       if (checksum(data, a, b) !== sum) throw new FormatError(file, dataPos + segStart, 'row index segment checksum mismatch (damaged file)');
       const ordinal = chunk.first + l;
-      if (a < b && (kind === KIND_REAL || shadowsOf.has(ordinal))) {
+      const decode = kind === KIND_REAL || shadowsOf.has(ordinal);
+      if (a === b && decode) this.segments.set(`${tablePos}:${ordinal}`, { d: [], s: [] });
+      if (a < b && decode) {
         const r = new BinaryReader(data.subarray(a, b), dataPos + segStart, file);
-        const target = out.get(ordinal)!;
+        const target = { d: [] as [number, Drawable][], s: [] as [number, Shadow][] };
         while (r.remaining > 0) {
           const index = r.u32('item index');
           stats.decoded++;
@@ -304,6 +332,10 @@ export class RowIndex {
             if (s !== undefined) target.s.push([index, s]);
           }
         }
+        this.segments.set(`${tablePos}:${ordinal}`, target);
+        const into = out.get(ordinal)!;
+        into.d.push(...target.d);
+        into.s.push(...target.s);
       }
       segStart = segEnd;
     }
@@ -323,12 +355,47 @@ export class RowIndex {
     return src;
   }
 
+  /**
+   * Bytes of real drawables per (level-0 key block, node) for the blocks [b0, b1] and the given
+   * nodes, from the run tables alone (no drawable is read): the data of a density view. Row
+   * [block - b0], column [position in `ordinals`].
+   */
+  async blockBytes(ordinals: readonly number[], b0: number, b1: number, stats: ReadStats): Promise<Float64Array[]> {
+    const out = Array.from({ length: b1 - b0 + 1 }, () => new Float64Array(ordinals.length));
+    const position = new Map<number, number>();
+    ordinals.forEach((o, i) => position.set(o, i));
+    const sorted = [...ordinals].sort((x, y) => x - y);
+    for (const chunk of this.chunks) {
+      const inChunk = sorted.filter((o) => o >= chunk.first && o < chunk.first + chunk.count);
+      if (inChunk.length === 0) continue;
+      const lo = inChunk[0]! - chunk.first;
+      const hi = inChunk[inChunk.length - 1]! - chunk.first + 1;
+      const from = Math.max(0, lo - 1);
+      for (let blk = b0; blk <= b1; blk++) {
+        const run = chunk.runs.get(runKey(KIND_REAL, 0, blk));
+        if (run === undefined) continue;
+        const tab = await this.source.read(run[0] + from * TABLE_ENTRY_BYTES, (hi - from) * TABLE_ENTRY_BYTES);
+        stats.bytesRead += tab.length;
+        const tv = new DataView(tab.buffer, tab.byteOffset, tab.byteLength);
+        const endOf = (l: number): number => (l < 0 ? 0 : tv.getUint32((l - from) * TABLE_ENTRY_BYTES));
+        for (const o of inChunk) {
+          const l = o - chunk.first;
+          const n = endOf(l) - endOf(l - 1);
+          if (n < 0) throw new FormatError(this.source.name, run[0] + l * TABLE_ENTRY_BYTES, `segment ends out of order`);
+          out[blk - b0]![position.get(o)!] = n;
+        }
+      }
+    }
+    return out;
+  }
+
   /** The TreeDir entry of an ordinal. */
   node(ordinal: number): TreeNodeInfo {
     return this.nodes[ordinal]!;
   }
 
   close(): Promise<void> {
+    this.segments.clear();
     return this.source.close();
   }
 }

@@ -20,6 +20,7 @@ import {
   type Columns,
   type ShadowWeightSpec,
   type WindowColumns,
+  type WindowHeader,
 } from './windowColumns';
 import { nestingDepths } from './nesting';
 
@@ -35,17 +36,12 @@ export interface WindowSource {
   query(t0: number, t1: number, options: { lowestDepth?: number; signal?: AbortSignal }): AsyncIterable<SliceLike>;
 }
 
-export interface WindowSpec {
-  readonly t0: number;
-  readonly t1: number;
-  readonly rowStart: number;
-  readonly rowEnd: number;
-  readonly mapIndex: number;
-  readonly lowestDepth: number;
+/** What to build: the span, rows and depth of the payload's header, and the Y map's line → row. */
+export type WindowSpec = Pick<WindowHeader, 't0' | 't1' | 'rowStart' | 'rowEnd' | 'mapIndex' | 'lowestDepth'> & {
   readonly rowOfLine: ReadonlyMap<number, number>;
   /** Extra flag bits of a located drawable (FLAG_SITE_MATCH, code colouring), from its source sites. */
   readonly marks?: (p: Primitive) => number;
-}
+};
 
 /** Upper bound on drawables per payload (a safety net; the level of detail normally keeps it far lower). */
 export const MAX_PAYLOAD_ITEMS = 1_500_000;

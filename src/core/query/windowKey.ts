@@ -80,34 +80,5 @@ export function covers(
   return fetched.t0 <= v.t0 && v.t1 <= fetched.t1 && fetched.rowStart <= v.rowStart && v.rowEnd <= fetched.rowEnd;
 }
 
-/**
- * A bounded LRU map (insertion order = recency). Used on the host for built payloads keyed by
- * `keyId`, so going back and forth between windows does not rebuild them.
- */
-export class LruCache<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly capacity: number) {}
-
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    while (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
-  }
-
-  clear(): void {
-    this.map.clear();
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
-}
+/** The host's payload cache is the one bounded LRU map, keyed by `keyId` (re-exported for it). */
+export { LruCache } from '../bytes/lruCache';

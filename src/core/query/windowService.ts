@@ -11,6 +11,16 @@ import { encodeWindow, type WireWindow } from './windowColumns';
 import { buildWindow } from './buildWindow';
 import { coarseDepth, nodeBudget } from './lod';
 import type { RowLayout } from './rows';
+import { isFormatError } from '../bytes/formatError';
+import type { RowIndex } from '../index/rowIndex';
+import { IndexedWindowSource, type RowKeyMapper } from './indexedSource';
+
+/** A trace's row index as the window service uses it; `damaged` hears a refused read (the caller drops the index). */
+export interface IndexedRows {
+  readonly index: RowIndex;
+  readonly mapper: RowKeyMapper;
+  readonly damaged: (e: Error) => void;
+}
 
 /**
  * Tree depth a request reads: the node budget follows the pixels that the fetched span covers
@@ -40,21 +50,24 @@ export function checkRequest(layouts: readonly RowLayout[], r: WindowRequest): R
   return layout;
 }
 
-export async function buildRequestedWindow(
-  file: Slog2File,
-  layout: RowLayout,
-  r: WindowRequest,
-  depth: number,
-  signal?: AbortSignal,
-  marks?: (p: Primitive) => number,
-): Promise<WireWindow> {
+/**
+ * The payload of a request. With a row index and a request for part of the rows, the drawables
+ * are read through the index (the same payload, at a cost that follows the rows asked); a
+ * damaged index is reported through `rows.damaged` and the plain query answers instead.
+ */
+export async function buildRequestedWindow(file: Slog2File, layout: RowLayout, r: WindowRequest, depth: number, signal?: AbortSignal, rows?: IndexedRows, marks?: (p: Primitive) => number): Promise<WireWindow> {
   const rowEnd = Math.min(r.rowEnd, layout.labels.length);
-  const columns = await buildWindow(
-    file,
-    { t0: r.t0, t1: r.t1, rowStart: r.rowStart, rowEnd, mapIndex: r.mapIndex, lowestDepth: depth, rowOfLine: layout.rowOfLine, ...(marks ? { marks } : {}) },
-    signal,
-  );
-  return encodeWindow(columns);
+  const spec = { t0: r.t0, t1: r.t1, rowStart: r.rowStart, rowEnd, mapIndex: r.mapIndex, lowestDepth: depth, rowOfLine: layout.rowOfLine, ...(marks ? { marks } : {}) };
+  const ranges = rows !== undefined && rowEnd - r.rowStart < layout.labels.length ? rows.mapper.keyRanges(layout, r.mapIndex, r.rowStart, rowEnd) : undefined;
+  if (rows !== undefined && ranges !== undefined) {
+    try {
+      return encodeWindow(await buildWindow(new IndexedWindowSource(rows.index, ranges), spec, signal));
+    } catch (e) {
+      if (!isFormatError(e)) throw e;
+      rows.damaged(e);
+    }
+  }
+  return encodeWindow(await buildWindow(file, spec, signal));
 }
 
 /**

@@ -3,7 +3,7 @@
  * batchesOf groups a plain drawable stream into batches (with watermarks when it is time-ordered).
  */
 import type { Drawable } from '../model/types';
-import { RangeStatsAccumulator, type DrawableBatch, type StatsMeta } from './rangeStats';
+import { RangeStatsAccumulator, type StatsBatch, type StatsMeta } from './rangeStats';
 import type { RangeStats, StatsProgress } from './types';
 
 export interface StatsOptions {
@@ -17,7 +17,7 @@ export interface StatsOptions {
  */
 export async function computeRangeStats(
   meta: StatsMeta,
-  batches: AsyncIterable<DrawableBatch> | Iterable<DrawableBatch>,
+  batches: AsyncIterable<StatsBatch> | Iterable<StatsBatch>,
   range: readonly [number, number],
   options: StatsOptions & { readonly approximate?: boolean } = {},
 ): Promise<RangeStats> {
@@ -50,7 +50,7 @@ export async function computeRangeStats(
 export async function* batchesOf(
   drawables: AsyncIterable<Drawable> | Iterable<Drawable>,
   options: { readonly size?: number; readonly ordered?: boolean } = {},
-): AsyncGenerator<DrawableBatch> {
+): AsyncGenerator<StatsBatch> {
   const size = Math.max(1, options.size ?? 4096);
   let batch: Drawable[] = [];
   for await (const d of drawables) {

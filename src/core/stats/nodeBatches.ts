@@ -7,7 +7,7 @@
  * only the memory bound is lost).
  */
 import type { Drawable, Shadow } from '../model/types';
-import type { DrawableBatch } from './rangeStats';
+import type { StatsBatch } from './rangeStats';
 
 /** The part of a SLOG-2 NodeSlice this needs. */
 export interface NodeSliceLike {
@@ -18,7 +18,7 @@ export interface NodeSliceLike {
   readonly shadows?: readonly Shadow[];
 }
 
-export async function* nodeBatches(slices: AsyncIterable<NodeSliceLike> | Iterable<NodeSliceLike>): AsyncGenerator<DrawableBatch> {
+export async function* nodeBatches(slices: AsyncIterable<NodeSliceLike> | Iterable<NodeSliceLike>): AsyncGenerator<StatsBatch> {
   let trusted = true;
   let lastLeafStart = -Infinity;
   let sawLeaf = false;

@@ -30,7 +30,7 @@ export interface StatsMeta {
  * One unit of input. A SLOG-2 NodeSlice fits as is. `watermark` is a promise: every drawable in
  * later batches has earliest ≥ watermark — it lets nested states be settled and forgotten early.
  */
-export interface DrawableBatch {
+export interface StatsBatch {
   readonly drawables: readonly Drawable[];
   /** Used only for approximate statistics. */
   readonly shadows?: readonly Shadow[];

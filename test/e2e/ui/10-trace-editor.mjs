@@ -7,38 +7,7 @@ import { selectors, waitForPaintedCanvas } from '../lib/workbench.mjs';
 
 export const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet');
 
-/**
- * Waits until the timeline is painted: among the largest <canvas> elements of the visible webview (the plot
- * layers, not the overview strip or the labels), the most colourful one shows at least `minColours` distinct
- * colours. A background with grid lines has about 4; drawn states, arrows and events give hundreds.
- */
-export async function waitForPaintedCanvas(page, timeout = 30_000, minColours = 8) {
-  const frame = page.frameLocator(selectors.visibleWebview).frameLocator(selectors.webviewContent);
-  const canvases = frame.locator('canvas');
-  await canvases.first().waitFor({ state: 'attached', timeout });
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    last = await canvases.evaluateAll((all, min) => {
-      const area = (c) => c.width * c.height;
-      const largest = Math.max(...all.map(area));
-      if (!largest) return { painted: false, why: 'every canvas is 0x0' };
-      let best = { colours: 0, what: '' };
-      for (const c of all.filter((x) => area(x) === largest)) {
-        const g = c.getContext('2d');
-        if (!g) return { painted: true, why: `non-2D canvas ${c.width}x${c.height}` };
-        const data = g.getImageData(0, 0, c.width, c.height).data;
-        const colours = new Set();
-        for (let i = 0; i < data.length && colours.size < 1000; i += 4) colours.add((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]);
-        if (colours.size > best.colours) best = { colours: colours.size, what: `${c.width}x${c.height}` };
-      }
-      return { painted: best.colours >= min, why: `plot canvas ${best.what} shows ${best.colours}${best.colours >= 1000 ? '+' : ''} colours (need ${min})` };
-    }, minColours).catch((e) => ({ painted: false, why: e.message }));
-    if (last.painted) return last;
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`timeline canvas not painted: ${last?.why}`);
-}
+export { waitForPaintedCanvas };
 
 /** The canvas check needs a webview that draws on a canvas; until the bundle does, say so instead of failing. */
 export function noCanvasRenderer(ctx) {

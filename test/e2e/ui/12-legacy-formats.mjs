@@ -1,6 +1,7 @@
 // The older MPE formats open like the others: a SLOG-1 file (Jumpshot-3's pmandel.slog) and an ALOG
 // file (upshot's cpilog.alog) are converted in the worker and their timelines painted. A `.slog`
-// written by some other program is not claimed: the editor says so and offers "Open With…".
+// written by some other program is not claimed: the editor says so and offers "Open With…" and
+// "Open as Text" (the latter opens it in the text editor).
 import fs from 'node:fs';
 import path from 'node:path';
 import { noEditor, openTraceSteps } from './10-trace-editor.mjs';
@@ -17,7 +18,7 @@ export default [
     },
   },
   {
-    name: 'a .slog that is not SLOG-1 is not claimed: the editor says so and offers Open With…',
+    name: 'a .slog that is not SLOG-1 is not claimed: the editor says so, offers Open With…, and Open as Text opens the text editor',
     skip: noEditor,
     timeout: 60_000,
     async run({ page, wb, workspace, screenshot }) {
@@ -34,16 +35,13 @@ export default [
           await page.waitForTimeout(250);
           text = await wb.webview().locator('body').innerText().catch(() => '');
         }
-        // The notification (toast) offering another editor: its text and its buttons' labels.
-        let notes = [];
-        const until = Date.now() + 20_000;
-        while (!notes.some((t) => t.includes('not a SLOG-1 trace') && t.includes('Open With'))) {
-          if (Date.now() > until) throw new Error(`no notification offering "Open With…"; notifications: ${JSON.stringify(notes)}`);
-          await page.waitForTimeout(250);
-          notes = await page.locator('.notification-list-item').evaluateAll((items) => items.map((n) => n.innerText ?? n.textContent ?? ''));
-        }
-        if ((await wb.errorNotifications()).length) throw new Error('an error notification appeared for a foreign .slog');
+        // The editor offers the others; "Open as Text" replaces it with the text editor.
+        const content = wb.webview();
+        await content.getByRole('button', { name: 'Open With…' }).waitFor({ timeout: 10_000 });
         await screenshot('foreign-slog');
+        await content.getByRole('button', { name: 'Open as Text' }).click();
+        await page.waitForFunction(() => (document.querySelector('.monaco-editor .view-lines')?.textContent ?? '').replace(/\u00a0/g, ' ').includes('server started on port 8080'), undefined, { timeout: 20_000 });
+        if ((await wb.errorNotifications()).length) throw new Error('an error notification appeared for a foreign .slog');
       } finally {
         await wb.closeAllEditors().catch(() => {});
         fs.rmSync(path.join(workspace, name), { force: true });

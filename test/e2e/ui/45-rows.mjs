@@ -96,10 +96,11 @@ function synthTrace(ctx, ranks, bytes) {
 
 export default [
   {
-    name: `${trace}: the 4 rows share the editor, the depth-3 state is a large box, MPI_Barrier is its exact RGB`,
+    name: `${trace}: the 4 rows share the editor, the depth-3 state is a large box, MPI_Barrier is its exact RGB (light and dark theme)`,
     skip: noEditor,
     timeout: 90_000,
-    async run({ page, wb, log }) {
+    async run(ctx) {
+      const { page, wb, log } = ctx;
       await wb.closeAllEditors();
       await wb.openInCustomEditor(trace);
       const frame = wb.webview();
@@ -112,10 +113,19 @@ export default [
       const inner = await rowColumn(frame, (ALLREDUCE_RANK0[0] + ALLREDUCE_RANK0[1]) / 2, 0);
       const innerPx = longestRun(inner.px, PURPLE) / inner.k;
       if (!(innerPx >= 8)) throw new Error(`MPI_Allreduce at depth 3 is ${innerPx} px tall (< 8)`);
-      const bar = await rowColumn(frame, (BARRIER_RANK1[0] + BARRIER_RANK1[1]) / 2, 1);
-      const centre = bar.px[Math.floor(bar.px.length / 2)];
+      // the exact fill on the editor's theme (light: yellow on white) and on a dark one
+      const barrierCentre = async () => {
+        const bar = await rowColumn(frame, (BARRIER_RANK1[0] + BARRIER_RANK1[1]) / 2, 1);
+        return bar.px[Math.floor(bar.px.length / 2)];
+      };
+      const centre = await barrierCentre();
       if (!same(centre, YELLOW)) throw new Error(`centre of MPI_Barrier is ${centre}, expected ${YELLOW}`);
-      log(`   rows ${rowHeight.toFixed(1)} px in a ${g.plotHeight} px plot; MPI_Allreduce (depth 3) ${innerPx.toFixed(0)} px tall; MPI_Barrier centre ${centre.slice(0, 3)}`);
+      await setTheme(ctx, frame, 'dark');
+      await waitComplete(page, frame);
+      const dark = await barrierCentre();
+      await setTheme(ctx, frame, 'light');
+      if (!same(dark, YELLOW)) throw new Error(`centre of MPI_Barrier on the dark theme is ${dark}, expected ${YELLOW}`);
+      log(`   rows ${rowHeight.toFixed(1)} px in a ${g.plotHeight} px plot; MPI_Allreduce (depth 3) ${innerPx.toFixed(0)} px tall; MPI_Barrier centre ${centre.slice(0, 3)} (light), ${dark.slice(0, 3)} (dark)`);
     },
   },
   {

@@ -204,3 +204,12 @@ test('the popup sentence of a late sender: "2 s of 2.05 s waiting for rank 0\'s 
   assert.equal(waitSentence(r.instances[0]!), "2 s of 2.05 s waiting for rank 0's MPI_Send at 3 s (late sender)");
   assert.equal(goToLabel(r.instances[0]!), 'Go to sender');
 });
+
+test('states that overlap without nesting on one rank are a time-order problem', async () => {
+  const t = new HandTrace(1).state(0, 'Compute', 1.0, 3.0).state(0, 'MPI_Barrier', 2.0, 4.0);
+  const r = await analyzeClog2(await t.bytes());
+  const p = r.problems.find((x) => x.kind === 'time-order');
+  assert.equal(p?.count, 1);
+  near(p?.instances[0]?.time, 2.0, 'start of the overlapping state');
+  near(p?.instances[0]?.endTime, 4.0, 'its end');
+});

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { ConversionFailed, startConversion } from '../../../src/worker/client';
+import { ConversionFailed, startConversion } from '../../../src/worker/conversionClient';
 import { convertFile } from '../../../src/convert/convertJob';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { fixture } from '../../helpers/paths';
@@ -18,7 +18,7 @@ process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 /** dist/worker.js and, next to it as in dist/, the converter thread it starts (dist/converter.js). */
 function buildWorker(): string {
   bundleNode('src/worker/converter.ts', path.join(dir, 'converter.js'));
-  return bundleNode('src/worker/main.ts', path.join(dir, 'worker.js'));
+  return bundleNode('src/worker/conversionWorker.ts', path.join(dir, 'worker.js'));
 }
 
 const workerJs = buildWorker();

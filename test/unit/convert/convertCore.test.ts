@@ -5,7 +5,7 @@ import { DrawableBuilder } from '../../../src/core/formats/convert/builder';
 import { CategoryTable } from '../../../src/core/formats/convert/categories';
 import { DefaultPalette, paletteEntry } from '../../../src/core/formats/convert/palette';
 import { ReorderBuffer } from '../../../src/core/formats/convert/reorder';
-import { SourceLocationTable } from '../../../src/core/formats/convert/sourceLocations';
+import { SourceSiteTable } from '../../../src/core/formats/convert/sourceLocations';
 import { x11Color, x11ColorCount } from '../../../src/core/formats/convert/x11Colors';
 import { makePrimitive, type Primitive } from '../../../src/core/model/types';
 import { Prng } from '../../../src/core/synth/prng';
@@ -109,7 +109,7 @@ function setup(): { cats: CategoryTable; b: DrawableBuilder; out: Primitive[] } 
   cats.addArrowCategory(-101, -102);
   cats.addStatePlaceholder(0, 1); // index 1
   cats.addSoloPlaceholder(-10); // index 2
-  const b = new DrawableBuilder(cats, new SourceLocationTable(), { use: () => undefined });
+  const b = new DrawableBuilder(cats, new SourceSiteTable(), { use: () => undefined });
   return { cats, b, out: [] };
 }
 

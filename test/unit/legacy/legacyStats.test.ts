@@ -2,6 +2,10 @@
 // `stats --preview`: SLOG-1's stored preview statistics as a table over time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { runCli } from '../cli/runCli';
 import { fixture } from '../../helpers/paths';
 import { facts, legacy, type Json } from './legacyUtil';
@@ -43,4 +47,21 @@ test('stats --preview: one row per bin, one column per type, the stored bins', (
   const r = runCli(['stats', '--preview', legacy('cpilog.alog')]);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--preview needs a SLOG-1 file/);
+});
+
+test('gzip\'d ALOG and SLOG-1 read like the plain files (info, dump --records, convert)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-legacy-gz-'));
+  try {
+    for (const name of ['fpilog.slog', 'srtest.alog']) {
+      const gz = path.join(dir, `${name}.gz`);
+      fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(legacy(name))));
+      const plain = JSON.parse(cli(['info', '--json', legacy(name)]));
+      assert.deepEqual(JSON.parse(cli(['info', '--json', gz])), plain);
+      cli(['convert', gz, '-o', path.join(dir, `${name}.slog2`)]);
+      assert.equal(JSON.parse(cli(['info', '--json', path.join(dir, `${name}.slog2`)])).drawables.total, plain.drawables.total);
+    }
+    assert.equal(cli(['dump', '--records', path.join(dir, 'fpilog.slog.gz')]), cli(['dump', '--records', legacy('fpilog.slog')]));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

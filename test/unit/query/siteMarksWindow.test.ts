@@ -26,7 +26,7 @@ test('window flags mark the shown site and the coloured one', async () => {
     const [t0, t1] = file.timeRange;
     const marker = siteMarker({ highlight: 'user_states.c:80', colourings: [{ sites: 'user_states.c:83', rgb: [1, 2, 3] }] });
     const req = { t0, t1, rowStart: 0, rowEnd: layout.labels.length, mapIndex: defaultMapIndex(file.lineIDMaps), pixelWidth: 1000, visibleSpan: t1 - t0 };
-    const w = decodeWindow(await buildRequestedWindow(file, layout, req, 0, undefined, marker));
+    const w = decodeWindow(await buildRequestedWindow(file, layout, req, 0, undefined, undefined, marker));
     const flags = [...w.states.flags, ...w.events.flags, ...w.arrows.flags];
     const matched = flags.filter((f) => (f & FLAG_SITE_MATCH) !== 0).length;
     const coloured = flags.filter((f) => f >>> SITE_COLOUR_SHIFT === 1).length;

@@ -13,7 +13,7 @@ import { DrawableBuilder } from '../convert/builder';
 import { CategoryTable, Role } from '../convert/categories';
 import { identityMap } from '../convert/lineIDs';
 import { streamConversion, type ClogConversion, type ConversionSummary, type ConvertOptions } from '../convert/result';
-import { SourceLocationTable } from '../convert/sourceLocations';
+import { SourceSiteTable } from '../convert/sourceLocations';
 import type { LineIDMap } from '../../model/types';
 import { LineSplitter, parseAlogLine, type AlogLine } from './lines';
 
@@ -47,7 +47,7 @@ const MAX_WARNINGS = 1000;
 
 class AlogConverter {
   readonly categories = new CategoryTable();
-  readonly locations = new SourceLocationTable();
+  readonly locations = new SourceSiteTable();
   readonly used = new Set<number>();
   readonly builder: DrawableBuilder;
   readonly arrowCategory: number;

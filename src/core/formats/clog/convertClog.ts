@@ -11,7 +11,7 @@ import { DrawableBuilder } from '../convert/builder';
 import { CategoryTable, Role } from '../convert/categories';
 import { identityMap } from '../convert/lineIDs';
 import { streamConversion, type ClogConversion, type ConversionSummary, type ConvertOptions } from '../convert/result';
-import { SourceLocationTable } from '../convert/sourceLocations';
+import { SourceSiteTable } from '../convert/sourceLocations';
 import type { SourceLocation } from '../../model/types';
 import { OLD_CLOG_LENGTH, oldClogByteOrder } from './detect';
 
@@ -38,7 +38,7 @@ class UsedLines {
 
 class OldClogConverter {
   readonly categories = new CategoryTable();
-  readonly locations = new SourceLocationTable();
+  readonly locations = new SourceSiteTable();
   readonly lines = new UsedLines();
   readonly builder: DrawableBuilder;
   readonly srclocs = new Map<number, SourceLocation>();

@@ -9,7 +9,7 @@ import { Role, CategoryTable } from '../convert/categories';
 import { DrawableBuilder } from '../convert/builder';
 import { LineTable } from '../convert/lineIDs';
 import { streamConversion, type ClogConversion, type ConversionSummary, type ConvertOptions } from '../convert/result';
-import { PendingLocations, SourceLocationTable } from '../convert/sourceLocations';
+import { PendingLocations, SourceSiteTable } from '../convert/sourceLocations';
 import type { SourceLocation } from '../../model/types';
 import type { Clog2Preamble } from './preamble';
 import { Clog2Parser, REC_NAMES, type Clog2Sink } from './reader';
@@ -22,7 +22,7 @@ const SLICE = 1 << 18;
 
 class Clog2Converter implements Clog2Sink {
   readonly categories = new CategoryTable();
-  readonly locations = new SourceLocationTable();
+  readonly locations = new SourceSiteTable();
   readonly pending = new PendingLocations();
   lines!: LineTable;
   builder!: DrawableBuilder;

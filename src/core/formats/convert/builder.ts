@@ -7,7 +7,7 @@
 import type { DrawableSource, Primitive, SourceLocation, Vertex } from '../../model/types';
 import type { CategoryTable } from './categories';
 import { ReorderBuffer } from './reorder';
-import { sourceFromInfo, type SourceLocationTable } from './sourceLocations';
+import { sourceFromInfo, type SourceSiteTable } from './sourceLocations';
 
 /** One pending vertex beyond the first of a queue (rare: re-entered states, message backlogs). */
 interface Pending {
@@ -205,7 +205,7 @@ export class DrawableBuilder {
 
   constructor(
     private readonly categories: CategoryTable,
-    private readonly locations: SourceLocationTable,
+    private readonly locations: SourceSiteTable,
     /** Told about every vertex's lineID (the Y-axis maps keep only used lines). */
     private readonly lines: { use(lineID: number): void },
     options: BuilderOptions = {},

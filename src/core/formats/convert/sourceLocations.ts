@@ -6,7 +6,7 @@
 import { decodeInfo } from '../../model/infoFormat';
 import type { Category, SourceLocation } from '../../model/types';
 
-export class SourceLocationTable {
+export class SourceSiteTable {
   /** file → line → location (no key string built per record: this runs once per SRCLOC record). */
   private readonly sites = new Map<string, Map<number, SourceLocation>>();
   private readonly recordSites = new Set<SourceLocation>();
@@ -113,7 +113,7 @@ export function infoLocationSlots(keys: readonly string[], types: string): InfoL
  * A file/line decoded from a drawable's info bytes when its category's format carries one
  * (`slots` from infoLocationSlots of the category's keys/types).
  */
-export function sourceFromInfo(category: Category, slots: InfoLocationSlots | undefined, info: Uint8Array | undefined, table?: SourceLocationTable): SourceLocation | undefined {
+export function sourceFromInfo(category: Category, slots: InfoLocationSlots | undefined, info: Uint8Array | undefined, table?: SourceSiteTable): SourceLocation | undefined {
   if (slots === undefined || info === undefined || info.length === 0) return undefined;
   const decoded = decodeInfo(info, category.infoTypes);
   const file = decoded.values[slots.file];

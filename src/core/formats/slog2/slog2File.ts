@@ -10,9 +10,9 @@ import { parseCategoryMap, unknownCategory } from './categoryMap';
 import { drawingOrderCompare } from './drawingOrder';
 import { checkBlock, HEADER_BYTES, isNullFBinfo, parseHeader, type FBinfo, type Slog2Header } from './header';
 import { parseLineIDMapList } from './lineIDMaps';
-import { LruCache } from './lruCache';
+import { LruCache } from '../../bytes/lruCache';
 import { TreeIndex, parseTreeDir, type TreeNodeInfo } from './treeDir';
-import { parseTreeNode, type TreeNode } from './treeNode';
+import { NODE_HEADER_BYTES, parseTreeNode, type TreeNode } from './treeNode';
 import { nodeSourceLocations, readSourceLocations, sourcesFor } from '../srcloc/readSourceLocations';
 import type { SourceLocationTable } from '../srcloc/table';
 import { isFormatError } from '../../bytes/formatError';
@@ -48,7 +48,7 @@ export class Slog2File {
   readonly warnings: string[] = [];
   private readonly categoryMap: Map<number, Category>;
   private readonly index: TreeIndex;
-  private readonly cache: LruCache<number, Promise<TreeNode>>;
+  private readonly cache: LruCache<Promise<TreeNode>, number>;
   private reads = 0;
   private bytesParsed = 0;
   private itemsParsed = 0;
@@ -191,8 +191,8 @@ export class Slog2File {
   /** Attaches each drawable's {file, line} from the node's source-location record, if it has one. */
   private async withSources(node: TreeNode, info: TreeNodeInfo, bytes: Uint8Array): Promise<TreeNode> {
     // Read before the next source read: a ByteSource may recycle the buffer `bytes` views.
-    // The nestless count is the i32 right after the 34-byte node header (SLOG2.md §7).
-    const nestless = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(34);
+    // The nestless count is the i32 right after the node header (SLOG2.md §7).
+    const nestless = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(NODE_HEADER_BYTES);
     let located;
     try {
       located = await nodeSourceLocations(this, this.sources!, info);

@@ -3,13 +3,17 @@ import type { BinaryReader } from '../../bytes/binaryReader';
 
 export const TREEDIR_ENTRY_BYTES = 34;
 
-export interface TreeNodeInfo {
+/** One TreeDir entry as written (§6): a node's place in the tree, its time bounds and its block. */
+export interface TreeDirEntry {
   readonly depth: number;
   readonly xpos: number;
   readonly earliest: number;
   readonly latest: number;
   readonly fptr: number;
   readonly size: number;
+}
+
+export interface TreeNodeInfo extends TreeDirEntry {
   /** File offset of this entry in the TreeDir block (for error messages). */
   readonly entryOffset: number;
 }

@@ -5,6 +5,7 @@
 import { FormatError } from '../../bytes/formatError';
 import type { Drawable, DrawableSource } from '../../model/types';
 import type { Slog2File } from '../slog2/slog2File';
+import { HEADER_BYTES } from '../slog2/header';
 import type { TreeNodeInfo } from '../slog2/treeDir';
 import {
   decodeNodeRecord,
@@ -21,7 +22,7 @@ import {
 const MAX_RECORD_BYTES = 1 << 30;
 
 async function readPrefix(file: Slog2File, at: number, limit: number): Promise<Uint8Array | undefined> {
-  if (at < 108 || at + NODE_RECORD_PREFIX_BYTES > limit || at + NODE_RECORD_PREFIX_BYTES > file.source.size) return undefined;
+  if (at < HEADER_BYTES || at + NODE_RECORD_PREFIX_BYTES > limit || at + NODE_RECORD_PREFIX_BYTES > file.source.size) return undefined;
   return file.source.read(at, NODE_RECORD_PREFIX_BYTES);
 }
 

@@ -5,12 +5,14 @@
 import type { Category, LineIDMap } from '../../../model/types';
 import { topologyCode } from '../../../model/types';
 import { ByteWriter, encodedString } from './byteWriter';
-import { compareInclRatio, compareShadows, STATE, type Shadow, type ShadowBuffer } from './shadows';
+import { HEADER_BYTES } from '../header';
+import { NODE_HEADER_BYTES } from '../treeNode';
+import { TREEDIR_ENTRY_BYTES, type TreeDirEntry } from '../treeDir';
+import { compareInclRatio, compareShadows, STATE, type ShadowRecord, type NodeShadows } from './shadows';
 
 export const VERSION = 'SLOG 2.0.6';
-export const HEADER_BYTES = 108;
-/** NodeHeader (34) + nestless count + nestable count. */
-export const NODE_FIXED_BYTES = 42;
+/** NodeHeader (NODE_HEADER_BYTES) + nestless count + nestable count. */
+export const NODE_FIXED_BYTES = NODE_HEADER_BYTES + 8;
 
 export interface BlockPointer {
   readonly fptr: number;
@@ -53,7 +55,7 @@ export function writeNodeHeader(w: ByteWriter, earliest: number, latest: number,
   w.i32(self.size);
 }
 
-function writeShadow(w: ByteWriter, s: Shadow): void {
+function writeShadow(w: ByteWriter, s: ShadowRecord): void {
   w.i32(s.category);
   w.i16(0);
   w.i16(s.times.length);
@@ -74,11 +76,11 @@ function writeShadow(w: ByteWriter, s: Shadow): void {
   }
 }
 
-/** A finished child ShadowBuffer (§7.4): stub header, nestless shadows, nestable shadows. */
-export function writeShadowBuffer(w: ByteWriter, b: ShadowBuffer): void {
+/** A finished child shadow buffer (§7.4 ShadowBuffer): stub header, nestless shadows, nestable shadows. */
+export function writeShadowBuffer(w: ByteWriter, b: NodeShadows): void {
   writeNodeHeader(w, b.earliest, b.latest, b.depth, b.xpos, { fptr: b.fptr, size: b.size });
-  const nestless: Shadow[] = [];
-  const nestable: Shadow[] = [];
+  const nestless: ShadowRecord[] = [];
+  const nestable: ShadowRecord[] = [];
   for (const s of b.shadows) (s.topology === STATE ? nestable : nestless).push(s);
   nestless.sort(compareShadows);
   nestable.sort(compareShadows);
@@ -161,19 +163,12 @@ export function encodeLineIDMaps(maps: readonly LineIDMap[]): Uint8Array {
   return w.bytes;
 }
 
-export interface TreeDirEntry {
-  readonly depth: number;
-  readonly xpos: number;
-  readonly earliest: number;
-  readonly latest: number;
-  readonly fptr: number;
-  readonly size: number;
-}
+export type { TreeDirEntry } from '../treeDir';
 
 /** TreeDir (§6), sorted like the reference: depth descending, then xpos ascending. */
 export function encodeTreeDir(entries: readonly TreeDirEntry[]): Uint8Array {
   const sorted = [...entries].sort((a, b) => b.depth - a.depth || a.xpos - b.xpos);
-  const w = new ByteWriter(4 + 34 * sorted.length);
+  const w = new ByteWriter(4 + TREEDIR_ENTRY_BYTES * sorted.length);
   w.i32(sorted.length);
   for (const e of sorted) {
     w.i16(e.depth);

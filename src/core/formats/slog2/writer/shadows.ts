@@ -42,7 +42,7 @@ export interface Weight {
   count: number;
 }
 
-export class Shadow {
+export class ShadowRecord {
   earliest: number;
   latest: number;
   numRealObjs: number;
@@ -55,7 +55,7 @@ export class Shadow {
   /** Position in its buffer's `shadows` (what MemberColumns.shadow refers to). */
   index = -1;
   /** Child shadows merged into an own state shadow: their time covers reduce exclusive time. */
-  childShadows: Shadow[] | undefined;
+  childShadows: ShadowRecord[] | undefined;
 
   constructor(
     readonly topology: number,
@@ -77,7 +77,7 @@ export class Shadow {
   }
 
   /** A new shadow of one real primitive (primitive p of `cols`); the caller records the member. */
-  static fromPrimitive(key: number | string, cols: PrimitiveColumns, p: number): Shadow {
+  static fromPrimitive(key: number | string, cols: PrimitiveColumns, p: number): ShadowRecord {
     const topology = cols.primTopology[p]!;
     const v0 = cols.vertexStart[p]!;
     const n = cols.vertexStart[p + 1]! - v0;
@@ -87,7 +87,7 @@ export class Shadow {
       times[i] = cols.vertexTime[v0 + i]!;
       lines[i] = cols.vertexLine[v0 + i]!;
     }
-    const s = new Shadow(topology, key, times, lines, cols.primEarliest[p]!, cols.primLatest[p]!);
+    const s = new ShadowRecord(topology, key, times, lines, cols.primEarliest[p]!, cols.primLatest[p]!);
     s.numRealObjs = 1;
     s.memberCount = 1;
     if (topology === STATE) s.childShadows = [];
@@ -95,8 +95,8 @@ export class Shadow {
   }
 
   /** A copy of a finished child shadow (weights deep-copied, no members). */
-  static copyOf(c: Shadow): Shadow {
-    const s = new Shadow(c.topology, c.key, c.times.slice(), c.lineIDs, c.earliest, c.latest);
+  static copyOf(c: ShadowRecord): ShadowRecord {
+    const s = new ShadowRecord(c.topology, c.key, c.times.slice(), c.lineIDs, c.earliest, c.latest);
     s.numRealObjs = c.numRealObjs;
     s.weights = new Map();
     for (const [k, w] of c.weights!) s.weights.set(k, { category: w.category, incl: w.incl, excl: w.excl, count: w.count });
@@ -119,7 +119,7 @@ export class Shadow {
   }
 
   /** §12.1 merge of a child's finished shadow with the same key. */
-  mergeShadow(c: Shadow): void {
+  mergeShadow(c: ShadowRecord): void {
     const oldDuration = this.latest - this.earliest;
     const n = this.numRealObjs;
     const m = c.numRealObjs;
@@ -180,7 +180,7 @@ export class Shadow {
  * directly nested in it. Members equal in drawing order count once (the reference keeps them in a
  * sorted set); the others keep 0.
  */
-function exclusiveDurations(earliest: Float64Array, latest: Float64Array, category: Int32Array, n: number, children: readonly Shadow[]): Float64Array {
+function exclusiveDurations(earliest: Float64Array, latest: Float64Array, category: Int32Array, n: number, children: readonly ShadowRecord[]): Float64Array {
   ensureMemberScratch(n);
   const exclusion = scratchExclusion;
   exclusion.fill(0, 0, n);
@@ -350,7 +350,7 @@ function compareMembers(earliest: Float64Array, latest: Float64Array, category: 
   return category[a]! - category[b]!;
 }
 
-export function compareShadows(a: Shadow, b: Shadow): number {
+export function compareShadows(a: ShadowRecord, b: ShadowRecord): number {
   const c = compareBounds(a, b);
   if (c !== 0) return c;
   const s = a.lineIDs[0]! - b.lineIDs[0]!;
@@ -364,7 +364,7 @@ export function compareInclRatio(a: Weight, b: Weight): number {
   return d < 0 ? -1 : d === 0 ? 0 : 1;
 }
 
-/** Keys below this index the line array of a ShadowBuffer (lineIDs < 4096); the rest go to a Map. */
+/** Keys below this index the line array of a NodeShadows (lineIDs < 4096); the rest go to a Map. */
 const LINE_INDEX_LIMIT = 1 << 14;
 
 /**
@@ -397,7 +397,7 @@ export function shadowKey(cols: PrimitiveColumns, p: number): number | string {
  * A node's own shadow buffer (§7.4 ShadowBuffer once written into the parent). Shadows of
  * single-line keys (states, events: the bulk) are found by array index, the others by key.
  */
-export class ShadowBuffer {
+export class NodeShadows {
   earliest = Infinity;
   latest = -Infinity;
   depth = 0;
@@ -405,18 +405,18 @@ export class ShadowBuffer {
   fptr = 0;
   size = 0;
   /** Every shadow, in creation order. */
-  readonly shadows: Shadow[] = [];
+  readonly shadows: ShadowRecord[] = [];
   /** Index: (lineID·4 + topology) → shadow, for keys of one vertex or two on the same line. */
-  private readonly byLine: (Shadow | undefined)[] = [];
-  private readonly byKey = new Map<number | string, Shadow>();
+  private readonly byLine: (ShadowRecord | undefined)[] = [];
+  private readonly byKey = new Map<number | string, ShadowRecord>();
   /** Own members, from the first add() until finalizeWeights(). */
   private members: MemberColumns | undefined;
 
-  private find(key: number | string): Shadow | undefined {
+  private find(key: number | string): ShadowRecord | undefined {
     return typeof key === 'number' && key < LINE_INDEX_LIMIT ? this.byLine[key] : this.byKey.get(key);
   }
 
-  private insert(s: Shadow): void {
+  private insert(s: ShadowRecord): void {
     s.index = this.shadows.length;
     this.shadows.push(s);
     const key = s.key;
@@ -430,7 +430,7 @@ export class ShadowBuffer {
   add(cols: PrimitiveColumns, p: number): void {
     const key = shadowKey(cols, p);
     let s = this.find(key);
-    if (s === undefined) this.insert((s = Shadow.fromPrimitive(key, cols, p)));
+    if (s === undefined) this.insert((s = ShadowRecord.fromPrimitive(key, cols, p)));
     else s.addPrimitive(cols, p);
     let members = this.members;
     if (members === undefined) {
@@ -475,10 +475,10 @@ export class ShadowBuffer {
     }
   }
 
-  mergeChild(child: ShadowBuffer): void {
+  mergeChild(child: NodeShadows): void {
     for (const c of child.shadows) {
       const s = this.find(c.key);
-      if (s === undefined) this.insert(Shadow.copyOf(c));
+      if (s === undefined) this.insert(ShadowRecord.copyOf(c));
       else s.mergeShadow(c);
     }
     if (child.earliest < this.earliest) this.earliest = child.earliest;
@@ -527,7 +527,7 @@ export class ShadowBuffer {
   }
 
   /** Weights an unfinalized shadow will have: one per distinct category among its members. */
-  private distinctMemberCategories(s: Shadow): number {
+  private distinctMemberCategories(s: ShadowRecord): number {
     const seen = new Set<number>();
     const m = this.members;
     if (m) for (let k = 0; k < m.count; k++) if (m.shadow[k] === s.index) seen.add(m.category[k]!);

@@ -17,7 +17,6 @@ import {
   encodeHeader,
   encodeLineIDMaps,
   encodeTreeDir,
-  HEADER_BYTES,
   NODE_FIXED_BYTES,
   NULL_BLOCK,
   writeNodeHeader,
@@ -27,7 +26,8 @@ import {
   type TreeDirEntry,
 } from './encode';
 import { IntSet } from './intSet';
-import { ShadowBuffer, topologyNumber } from './shadows';
+import { HEADER_BYTES } from '../header';
+import { NodeShadows, topologyNumber } from './shadows';
 import type { OutputSink } from './sink';
 
 export interface Slog2WriterOptions {
@@ -84,9 +84,9 @@ class OpenNode {
   readonly drawables = new NodeDrawables();
   /** Σ (1 + drawable bytes) of the drawables held. */
   drawableBytes = 0;
-  buffer = new ShadowBuffer();
+  buffer = new NodeShadows();
   /** Finished shadow buffers of this node's written children, written in this node's block. */
-  readonly childBuffers: ShadowBuffer[] = [];
+  readonly childBuffers: NodeShadows[] = [];
 
   constructor(
     public depth: number,
@@ -132,7 +132,7 @@ export class Slog2Writer {
   private lastLatest = -Infinity;
   private count = 0;
   private rootPointer: BlockPointer = NULL_BLOCK;
-  private rootBuffer: ShadowBuffer | undefined;
+  private rootBuffer: NodeShadows | undefined;
   private readonly usedCategories = new IntSet(1 << 16);
   /** Bit t set = topology t used. */
   private usedTopologies = 0;
@@ -361,7 +361,7 @@ export class Slog2Writer {
     node.childBuffers.length = 0;
     node.drawables.clear();
     node.drawableBytes = 0;
-    node.buffer = new ShadowBuffer();
+    node.buffer = new NodeShadows();
     node.buffer.depth = node.depth;
     node.buffer.xpos = node.xpos;
   }

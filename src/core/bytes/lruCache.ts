@@ -1,5 +1,8 @@
-/** A small least-recently-used map (Map iteration order = recency order). */
-export class LruCache<K, V> {
+/**
+ * A small least-recently-used map (Map iteration order = recency order): the reader's node cache
+ * and the host's payload cache. Keys are strings unless said otherwise.
+ */
+export class LruCache<V, K = string> {
   private readonly map = new Map<K, V>();
 
   constructor(readonly capacity: number) {}

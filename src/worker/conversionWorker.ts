@@ -3,7 +3,10 @@
 // output is removed), and the worker answers with `progress`, then `done` or `error`.
 import { parentPort } from 'node:worker_threads';
 import { isFormatError } from '../core/bytes/formatError';
-import { isHostToWorker, type ConvertStart, type WorkerToHost } from '../protocol/worker';
+import { isHostToWorker, type ConvertStart, type RowIndexStart, type WorkerToHost } from '../protocol/worker';
+import { Slog2File } from '../core/formats/slog2/slog2File';
+import { FileSource } from '../io/fileSource';
+import { writeRowIndexFile } from '../io/rowIndexFile';
 import { TargetExistsError } from '../io/atomicWrite';
 import { bundledConverterScript, convertFile } from '../convert/convertJob';
 
@@ -62,6 +65,35 @@ async function runJob(m: ConvertStart): Promise<void> {
   }
 }
 
+/** Builds a row index (same progress/error messages as a conversion; `rowIndexDone` at the end). */
+async function runRowIndexJob(m: RowIndexStart): Promise<void> {
+  const controller = new AbortController();
+  jobs.set(m.id, controller);
+  const started = Date.now();
+  let lastPost = 0;
+  let file: Slog2File | undefined;
+  try {
+    file = await Slog2File.open(await FileSource.open(m.trace));
+    const report = await writeRowIndexFile(file, m.trace, m.index, {
+      signal: controller.signal,
+      onProgress: (done, total) => {
+        const now = Date.now();
+        if (now - lastPost < PROGRESS_INTERVAL_MS && done < total) return;
+        lastPost = now;
+        post({ kind: 'progress', id: m.id, bytesRead: done, totalBytes: total });
+      },
+    });
+    post({ kind: 'rowIndexDone', id: m.id, bytes: report.bytes, seconds: (Date.now() - started) / 1000 });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const reason = controller.signal.aborted ? 'cancelled' : isFormatError(e) || isMissingFile(e) ? 'input' : 'failed';
+    post({ kind: 'error', id: m.id, reason, message: reason === 'cancelled' ? 'row index cancelled' : message });
+  } finally {
+    await file?.close().catch(() => undefined);
+    jobs.delete(m.id);
+  }
+}
+
 function isMissingFile(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR';
@@ -70,5 +102,6 @@ function isMissingFile(e: unknown): boolean {
 parentPort?.on('message', (m: unknown) => {
   if (!isHostToWorker(m)) return;
   if (m.kind === 'cancel') jobs.get(m.id)?.abort(new Error('conversion cancelled'));
+  else if (m.kind === 'rowIndex') void runRowIndexJob(m);
   else void runJob(m);
 });

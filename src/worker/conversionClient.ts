@@ -7,6 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { removeStrayTempFiles } from '../io/atomicWrite';
+import { ReasonedError } from '../protocol/rpc';
 import { isWorkerToHost, type ConvertResult, type ConvertStart, type HostToWorker, type WorkerToHost } from '../protocol/worker';
 
 export interface ConversionRequest {
@@ -25,14 +26,8 @@ export interface ConversionLimits {
 /** The writer needs tree depth × leaf size plus open drawables; 1 GiB leaves a wide margin. */
 const DEFAULT_MAX_HEAP_MB = 1024;
 
-export class ConversionFailed extends Error {
-  constructor(
-    readonly reason: 'cancelled' | 'exists' | 'input' | 'failed',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ConversionFailed';
-  }
+export class ConversionFailed extends ReasonedError<'cancelled' | 'exists' | 'input' | 'failed'> {
+  override readonly name = 'ConversionFailed';
 }
 
 export interface RunningConversion {
@@ -87,6 +82,7 @@ export function startConversion(
       const msg: WorkerToHost = m;
       if (msg.kind === 'progress') onProgress(msg.bytesRead, msg.totalBytes);
       else if (msg.kind === 'done') finish(() => resolve(msg.result));
+      else if (msg.kind === 'rowIndexDone') return;
       else finish(() => reject(new ConversionFailed(msg.reason, msg.message)));
     });
     worker.on('error', (e: NodeJS.ErrnoException) => {
@@ -109,6 +105,52 @@ export function startConversion(
       cancelRequested = true;
       send({ kind: 'cancel', id });
       // A worker stuck past the grace period is terminated; its 'exit' then removes the temp file.
+      graceTimer = setTimeout(() => void worker.terminate(), CANCEL_GRACE_MS);
+    },
+  };
+}
+
+/**
+ * Builds the row index of the SLOG-2 `trace` into `index` in a worker thread (the host keeps
+ * serving windows through the plain query meanwhile). Resolves when the index is in place;
+ * rejects with ConversionFailed (the worker removes its temporary file; if it dies, the host does).
+ */
+export function startRowIndexBuild(workerScript: string, trace: string, index: string, onProgress: (done: number, total: number) => void): { readonly built: Promise<void>; cancel(): void } {
+  const id = nextId++;
+  const worker = new Worker(workerScript, { resourceLimits: { maxOldGenerationSizeMb: 512 } });
+  let settled = false;
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  const built = new Promise<void>((resolve, reject) => {
+    const finish = (action: () => void): void => {
+      if (settled) return;
+      settled = true;
+      if (graceTimer) clearTimeout(graceTimer);
+      void worker.terminate();
+      action();
+    };
+    worker.on('message', (m: unknown) => {
+      if (!isWorkerToHost(m) || m.id !== id) return;
+      if (m.kind === 'progress') onProgress(m.bytesRead, m.totalBytes);
+      else if (m.kind === 'rowIndexDone') finish(resolve);
+      else if (m.kind === 'error') finish(() => reject(new ConversionFailed(m.reason, m.message)));
+    });
+    const unclean = (why: string): void => {
+      if (settled) return;
+      settled = true;
+      void worker
+        .terminate()
+        .then(() => removeStrayTempFiles(index))
+        .finally(() => reject(new ConversionFailed('failed', why)));
+    };
+    worker.on('error', (e: Error) => unclean(`row index worker crashed: ${e.message}`));
+    worker.on('exit', (code) => unclean(`row index worker exited (code ${code})`));
+  });
+  worker.postMessage({ kind: 'rowIndex', id, trace, index } satisfies HostToWorker);
+  return {
+    built,
+    cancel: () => {
+      if (settled || graceTimer) return;
+      worker.postMessage({ kind: 'cancel', id } satisfies HostToWorker);
       graceTimer = setTimeout(() => void worker.terminate(), CANCEL_GRACE_MS);
     },
   };

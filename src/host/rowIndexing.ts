@@ -1,0 +1,80 @@
+/**
+ * The row index of an opened trace in the editor: opened from the cache (global storage,
+ * row-index/, next to the conversion cache) when current; else built in the worker thread on
+ * first open, with progress in the status bar, while the plain query keeps serving windows. Only
+ * for traces with many timelines (few-row traces gain nothing). A stale index is rebuilt; a
+ * damaged one is reported, dropped and rebuilt on the next open.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Slog2File } from '../core/formats/slog2/slog2File';
+import type { RowIndex } from '../core/index/rowIndex';
+import { RowKeyMapper } from '../core/query/indexedSource';
+import type { IndexedRows } from '../core/query/windowService';
+import { openRowIndexFile } from '../io/rowIndexFile';
+import { startRowIndexBuild } from '../worker/conversionClient';
+
+/** Timelines of the index map below which no index is built. */
+export const ROW_INDEX_MIN_ROWS = 256;
+
+export type RowIndexJob = (trace: string, index: string, progress: (fraction: number) => void, signal: AbortSignal) => Promise<void>;
+
+export function workerRowIndexJob(extensionUri: vscode.Uri): RowIndexJob {
+  const script = vscode.Uri.joinPath(extensionUri, 'dist', 'worker.js').fsPath;
+  return async (trace, index, progress, signal) => {
+    signal.throwIfAborted();
+    const run = startRowIndexBuild(script, trace, index, (done, total) => progress(total > 0 ? done / total : 1));
+    const onAbort = (): void => run.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await run.built;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  };
+}
+
+function indexPathFor(storage: vscode.Uri, trace: string): string {
+  const key = createHash('sha256').update(trace).digest('hex').slice(0, 32);
+  return path.join(storage.fsPath, 'row-index', `${key}.mperowidx`);
+}
+
+/**
+ * Opens or builds the index of `file` (the SLOG-2 at `trace` on disk); resolves undefined when
+ * the trace does not need one or it could not be made (with a warning on the file).
+ */
+export async function prepareRowIndex(file: Slog2File, trace: string, storage: vscode.Uri, job: RowIndexJob | undefined, signal: AbortSignal, onDamage: (e: Error) => void): Promise<IndexedRows | undefined> {
+  const rows = Math.max(0, ...file.lineIDMaps.map((m) => m.rows.length));
+  if (rows < ROW_INDEX_MIN_ROWS) return undefined;
+  const indexPath = indexPathFor(storage, trace);
+  const wrap = (opened: { index: RowIndex }): IndexedRows => ({ index: opened.index, mapper: new RowKeyMapper(opened.index), damaged: onDamage });
+  const first = await openRowIndexFile(file, trace, indexPath);
+  if ('index' in first) return wrap(first);
+  if (job === undefined) return undefined;
+  if (!first.missing) file.warnings.push(`${first.problem}; rebuilding`);
+  await mkdir(path.dirname(indexPath), { recursive: true });
+  try {
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Indexing ${rows} timelines` }, async (progress) => {
+      let last = 0;
+      await job(
+        trace,
+        indexPath,
+        (f) => {
+          progress.report({ increment: (f - last) * 100 });
+          last = f;
+        },
+        signal,
+      );
+    });
+  } catch (e) {
+    if (!signal.aborted) file.warnings.push(`row index not built: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+  if (signal.aborted) return undefined;
+  const again = await openRowIndexFile(file, trace, indexPath);
+  if ('index' in again) return wrap(again);
+  file.warnings.push(again.problem);
+  return undefined;
+}
