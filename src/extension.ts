@@ -6,6 +6,7 @@ import { makeTestApi, type MpeTraceApi } from './host/testApi';
 import { registerViewLinkHandler } from './host/uriHandler';
 import { registerConvertCommand } from './host/convertCommand';
 import { registerStatsView } from './host/statsView';
+import { registerSourceLens } from './host/sourceLens';
 import { Bookmarks, registerBookmarkCommands } from './host/bookmarkCommands';
 import { AnalysisClient } from './worker/analysisClient';
 import { registerTraceAnalysis } from './host/traceAnalysisCommands';
@@ -39,10 +40,11 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
         ),
     },
   });
+  const lens = registerSourceLens(context, traceEditors, analysis, log);
   const compare = new CompareController(traceEditors, analysis, log);
   compare.register(context);
   CompareViewProvider.register(context, compare, traceEditors.sourceLinks);
-  return makeTestApi(traceEditors, traceAnalysis.analysis, compare);
+  return makeTestApi(traceEditors, traceAnalysis.analysis, compare, lens);
 }
 
 export function deactivate(): void {}

@@ -3,7 +3,7 @@
 // for the timeline itself and hands commands to the parts as messages.
 import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { HostToWebview, InitMessage, StatusMessage } from '../src/protocol/webview';
+import type { HostToWebview, InitMessage, SiteMarksMessage, StatusMessage } from '../src/protocol/webview';
 import { TimelineController, type Pick, type TimelineElements, type ViewSummary } from './timeline/controller';
 import { Legend } from './Legend';
 import { Toolbar } from './Toolbar';
@@ -27,10 +27,11 @@ export function App() {
   const [showSlice, setShowSlice] = useState(false);
   const [slice, setSlice] = useState<Timeslice | undefined>(undefined);
   const [searchCommand, setSearchCommand] = useState<SearchCommand | undefined>(undefined);
+  const [siteMarks, setSiteMarks] = useState<SiteMarksMessage | undefined>(undefined);
   const [picks] = useState(() => new Listeners<Pick | undefined>());
   const categories = useCategoryState(init, controller);
   const searchSeq = useRef(0);
-  const toSearch = (kind: SearchCommand['kind']): void => setSearchCommand({ kind, seq: ++searchSeq.current });
+  const toSearch = (kind: SearchCommand['kind'], text?: string): void => setSearchCommand({ kind, seq: ++searchSeq.current, ...(text !== undefined ? { text } : {}) });
   const refs = useTimelineRefs();
 
 
@@ -89,6 +90,13 @@ export function App() {
         else if (m.command === 'findNext') toSearch('next');
         else if (m.command === 'findPrevious') toSearch('previous');
         else c.command(m.command);
+        return;
+      case 'siteMarks':
+        setSiteMarks(m);
+        c.setSiteStyle({ dim: m.highlight !== undefined, colours: m.colourings.map((x) => x.rgb) });
+        return;
+      case 'searchFor':
+        toSearch('open', m.text);
         return;
       case 'link':
         if (m.revealRow !== undefined) c.revealRow(m.revealRow);
@@ -162,6 +170,8 @@ export function App() {
           setHidden={categories.setHidden}
           setUnsearchable={categories.setUnsearchable}
           setColour={(cat, rgb) => categories.setColour(cat.name, rgb)}
+          siteColourings={siteMarks?.colourings}
+          removeColourings={() => postToHost({ kind: 'runCommand', command: 'removeTraceColourings' })}
         />
       )}
       </div>

@@ -16,6 +16,9 @@ export interface LegendProps {
   readonly setHidden: (next: ReadonlySet<number>) => void;
   readonly setUnsearchable: (next: ReadonlySet<number>) => void;
   readonly setColour: (category: CategoryInfo, rgb: Rgb | undefined) => void;
+  /** Code colourings (TraceVis §2.5): drawables from these source lines are drawn in `rgb`. */
+  readonly siteColourings?: readonly { readonly sites: string; readonly rgb: Rgb }[];
+  readonly removeColourings?: () => void;
 }
 
 
@@ -116,6 +119,22 @@ export function Legend(props: LegendProps) {
           })}
         </tbody>
       </table>
+      {props.siteColourings && props.siteColourings.length > 0 ? (
+        <div class="legend-colourings" aria-label="Code colourings">
+          <div class="legend-actions">
+            <span>code colours:</span>
+            <button type="button" title="Remove code colourings…" onClick={() => props.removeColourings?.()}>
+              remove…
+            </button>
+          </div>
+          {props.siteColourings.map((c, i) => (
+            <div key={i} class="colouring" data-sites={c.sites}>
+              <span class="swatch" style={{ background: `rgb(${c.rgb[0]}, ${c.rgb[1]}, ${c.rgb[2]})`, display: 'inline-block', width: '12px', height: '12px', marginRight: '6px' }} />
+              <span title={c.sites}>{c.sites}</span>
+            </div>
+          ))}
+        </div>
+      ) : undefined}
     </aside>
   );
 }

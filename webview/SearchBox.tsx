@@ -22,6 +22,8 @@ export function SearchBox(props: {
   focusKey: number;
   /** Find next/previous from a command: a new `seq` steps once in `direction`. */
   stepCommand?: { readonly direction: 1 | -1; readonly seq: number } | undefined;
+  /** Set the text (plain mode) and step to the next match; a new `seq` steps again. */
+  preset?: { readonly text: string; readonly seq: number } | undefined;
   step: (query: SearchRequestQuery, direction: 1 | -1) => void;
   close: () => void;
 }) {
@@ -38,7 +40,7 @@ export function SearchBox(props: {
     input.current?.select();
   }, [props.focusKey]);
 
-  const go = (direction: 1 | -1): void => {
+  const go = (direction: 1 | -1, over?: { text: string; mode: SearchModeName }): void => {
     try {
       const min = minD.trim() === '' ? undefined : parseTime(minD);
       const max = maxD.trim() === '' ? undefined : parseTime(maxD);
@@ -48,8 +50,8 @@ export function SearchBox(props: {
       setProblem(undefined);
       props.step(
         {
-          text,
-          mode,
+          text: over?.text ?? text,
+          mode: over?.mode ?? mode,
           caseSensitive,
           mapIndex: props.mapIndex,
           unsearchable: [...props.unsearchable],
@@ -66,6 +68,13 @@ export function SearchBox(props: {
   useEffect(() => {
     if (props.stepCommand) go(props.stepCommand.direction);
   }, [props.stepCommand?.seq]);
+  useEffect(() => {
+    const p = props.preset;
+    if (!p) return;
+    setText(p.text);
+    if (mode === 'regex') setMode('plain');
+    go(1, { text: p.text, mode: mode === 'regex' ? 'plain' : mode });
+  }, [props.preset?.seq]);
   const s = props.status;
   const statusText =
     problem ?? s.error ?? (s.searching ? 'searching…' : s.notFound ? 'no match' : s.ordinal !== undefined ? `${s.ordinal + 1} of ${s.matches ?? '…'}` : s.matches !== undefined ? `${s.matches} matches` : '');

@@ -12,6 +12,8 @@ export interface SearchCommand {
   readonly kind: 'open' | 'next' | 'previous';
   /** Increases with every command, so the same command twice is two messages. */
   readonly seq: number;
+  /** With `open`: search for this text at once (e.g. `file:line` from a source line). */
+  readonly text?: string;
 }
 
 const IDLE: SearchStatus = { ordinal: undefined, matches: undefined, error: undefined, searching: false, notFound: false };
@@ -31,6 +33,7 @@ export function SearchPanel(props: {
   const [focusKey, setFocusKey] = useState(0);
   const [status, setStatus] = useState<SearchStatus>(IDLE);
   const [stepCommand, setStepCommand] = useState<{ readonly direction: 1 | -1; readonly seq: number } | undefined>(undefined);
+  const [preset, setPreset] = useState<{ readonly text: string; readonly seq: number } | undefined>(undefined);
   /** The last query sent (a different one restarts from the current time) and the latest step's id. */
   const search = useRef<{ key: string; searchId: number }>({ key: '', searchId: 0 });
 
@@ -39,7 +42,8 @@ export function SearchPanel(props: {
     if (!cmd) return;
     if (cmd.kind === 'open') {
       setOpen(true);
-      setFocusKey((k) => k + 1);
+      if (cmd.text !== undefined) setPreset({ text: cmd.text, seq: cmd.seq });
+      else setFocusKey((k) => k + 1);
     } else if (open) setStepCommand({ direction: cmd.kind === 'next' ? 1 : -1, seq: cmd.seq });
   }, [props.command?.seq]);
 
@@ -88,6 +92,7 @@ export function SearchPanel(props: {
       status={status}
       focusKey={focusKey}
       stepCommand={stepCommand}
+      preset={preset}
       step={step}
       close={close}
     />

@@ -107,6 +107,12 @@ export class SourceLinks implements vscode.Disposable {
     return effectiveMappingsValue(inspected, config.get<unknown>(MAPPINGS_KEY), trusted);
   }
 
+  /** The local file a recorded name resolves to, without asking or opening (CodeLens, hovers). */
+  async localUri(recorded: string): Promise<vscode.Uri | undefined> {
+    const r = await this.resolve(recorded).catch(() => undefined);
+    return r?.found ? this.uriFor(r.best.path) : undefined;
+  }
+
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }

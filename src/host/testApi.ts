@@ -2,6 +2,9 @@
  * The small API `activate()` returns, used by the e2e tests (and handy for the bench): what each
  * open timeline editor reported last — its view state, its last painted frame and payload.
  */
+import * as vscode from 'vscode';
+import type { SourceLens } from './sourceLens';
+import type { SiteMarks } from '../core/search/siteMarks';
 import type { EditorReport, TraceEditorProvider } from './traceEditorProvider';
 import type { DetailsMessage, DrawableRef, ViewState } from '../protocol/webview';
 import type { AnalysisResult } from '../core/analysis/types';
@@ -40,6 +43,12 @@ export interface MpeTraceApi {
   compare(): CompareReport | undefined;
   /** Realigns the comparison in force (as the Compare panel's alignment control does). */
   alignCompare(alignment: Alignment): void;
+  /** Sets the selected range of the timeline of `uri` as a Ctrl+drag does (undefined: none). */
+  selectRange(uri: string, range: readonly [number, number] | undefined): void;
+  /** Region → code: the 0-based lines highlighted in the visible editor of `docUri`, after repainting. */
+  regionLines(docUri: string): Promise<number[]>;
+  /** The site marks (shown sites, code colourings) of the open trace `uri`. */
+  siteMarks(uri: string): SiteMarks | undefined;
 }
 
 /** What the test API needs from the wait-state analysis (src/host/traceAnalysis.ts). */
@@ -64,7 +73,7 @@ function compareReport(compare: CompareController | undefined): CompareReport | 
   };
 }
 
-export function makeTestApi(provider: TraceEditorProvider, analyses?: AnalysisLookup, compare?: CompareController): MpeTraceApi {
+export function makeTestApi(provider: TraceEditorProvider, analyses?: AnalysisLookup, compare?: CompareController, lens?: SourceLens): MpeTraceApi {
   const of = (uri: string): EditorReport[] => provider.reports().filter((r) => r.uri === uri || decodeURIComponent(r.uri) === uri);
   return {
     documents: () => [...new Set(provider.reports().map((r) => r.uri))],
@@ -78,6 +87,14 @@ export function makeTestApi(provider: TraceEditorProvider, analyses?: AnalysisLo
     analysis: (uri) => analyses?.analysisOf(uri),
     compare: () => compareReport(compare),
     alignCompare: (alignment) => compare?.align(alignment),
+    selectRange: (uri, range) => {
+      for (const e of provider.editorsOf(vscode.Uri.parse(uri))) e.selectRange(range);
+    },
+    siteMarks: (uri) => provider.documentOf(vscode.Uri.parse(uri))?.siteMarks,
+    regionLines: async (docUri) => {
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === docUri);
+      return editor && lens ? lens.region.paint(editor) : [];
+    },
     waitForPaint: (uri, timeoutMs = 20000) =>
       new Promise((resolve, reject) => {
         const started = Date.now();

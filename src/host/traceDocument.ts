@@ -5,6 +5,8 @@
  * When the file changes on disk the document reloads and bumps its generation; editors then drop
  * everything they have and start over.
  */
+import { siteMarker, type SiteMarks } from '../core/search/siteMarks';
+import type { Primitive } from '../core/model/types';
 import * as vscode from 'vscode';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { LruCache } from '../core/query/windowKey';
@@ -40,12 +42,22 @@ export class TraceDocument implements vscode.CustomDocument {
   readonly onDidChange = this.changed.event;
   readonly windows = new LruCache<WireWindow>(WINDOW_CACHE_ENTRIES);
   private readonly disposables: vscode.Disposable[] = [this.changed];
+  private readonly marksDisposable = { dispose: () => this.marksChanged.dispose() };
   private loading: AbortController | undefined;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
   /** Source locations shown to this document's editors (ids the webviews may send back). */
   readonly sites = new SourceSites();
   private table: { readonly file: Slog2File; readonly table: Promise<SourceLocationTable | undefined> } | undefined;
+  /** Sites shown and code colourings (window flags); the version is part of the window cache key. */
+  private marks: SiteMarks = { colourings: [] };
+  private marksVersionValue = 0;
+  private marker: ((p: Primitive) => number) | undefined;
+  private readonly marksChanged = new vscode.EventEmitter<SiteMarks>();
+  /** Fires when the shown sites or the colourings change (editors re-send them and reload windows). */
+  readonly onDidChangeSiteMarks = this.marksChanged.event;
+  /** The colourings have been read from the sidecar once. */
+  colouringsLoaded = false;
   /** The rows × time index of the open file once it is ready (windows of a few rows read through it). */
   rowIndex: IndexedRows | undefined;
 
@@ -60,6 +72,27 @@ export class TraceDocument implements vscode.CustomDocument {
     );
     this.disposables.push(watcher, watcher.onDidChange(() => this.scheduleReload()), watcher.onDidCreate(() => this.scheduleReload()));
     void this.load();
+  }
+
+  get siteMarks(): SiteMarks {
+    return this.marks;
+  }
+
+  get marksVersion(): number {
+    return this.marksVersionValue;
+  }
+
+  /** Flag bits of a located drawable under the current marks (undefined: nothing marked). */
+  get siteMarker(): ((p: Primitive) => number) | undefined {
+    return this.marker;
+  }
+
+  setSiteMarks(marks: SiteMarks): void {
+    this.marks = marks;
+    this.marker = siteMarker(marks);
+    this.marksVersionValue++;
+    this.windows.clear();
+    this.marksChanged.fire(marks);
   }
 
   get state(): DocumentState {
@@ -225,6 +258,7 @@ export class TraceDocument implements vscode.CustomDocument {
     if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
     void this.closeFile();
     for (const d of this.disposables) d.dispose();
+    this.marksDisposable.dispose();
   }
 }
 

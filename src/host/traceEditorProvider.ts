@@ -4,6 +4,8 @@
  * its webview through getState/setState) and its own WindowServer. No retainContextWhenHidden:
  * a hidden webview is torn down and restores itself from its persisted state.
  */
+import { parseSiteQuery } from '../core/search/siteQuery';
+import { loadColourings } from './sourceLens/colourings';
 import * as vscode from 'vscode';
 import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type SearchHit, type ViewState } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
@@ -76,7 +78,15 @@ export class TimelineEditor implements vscode.Disposable {
       document.onDidChange(() => {
         if (this.ready) this.sendInit();
       }),
+      document.onDidChangeSiteMarks(() => {
+        if (this.ready) this.sendSiteMarks();
+      }),
     );
+  }
+
+  private sendSiteMarks(): void {
+    const m = this.document.siteMarks;
+    this.post({ kind: 'siteMarks', ...(m.highlight !== undefined ? { highlight: m.highlight } : {}), colourings: m.colourings.map((c) => ({ sites: c.sites, rgb: [c.rgb[0], c.rgb[1], c.rgb[2]] })) });
   }
 
   /** A drawable to frame once this editor has its data (from the Problems panel). */
@@ -109,6 +119,7 @@ export class TimelineEditor implements vscode.Disposable {
       this.pendingView = undefined;
       this.pendingLines = undefined;
     } else this.post(m.kind === 'init' && rowChoice ? { ...m, rowChoice } : m);
+    if (m.kind === 'init') this.sendSiteMarks();
   }
 
   /** `view` showing the rows of `lines` (line IDs of a bookmark or link) in its map, when the file is read. */
@@ -171,6 +182,19 @@ export class TimelineEditor implements vscode.Disposable {
     if (this.ready) this.post({ kind: 'categoryColours', colours: this.colours.all() });
   }
 
+  /** The range selected in the timeline (Ctrl+drag) changed: side panels and source numbers follow. */
+  selectRange(range: readonly [number, number] | undefined): void {
+    this.range = range;
+    this.onRangeChanged();
+  }
+
+  /** Opens the search with `text` and steps to the next match (source → timeline). */
+  searchFor(text: string): void {
+    this.panel.reveal(undefined, false);
+    if (this.document.siteMarks.highlight !== text) this.document.setSiteMarks({ ...this.document.siteMarks, highlight: text });
+    this.post({ kind: 'searchFor', text });
+  }
+
   command(command: CommandMessage['command']): void {
     this.post({ kind: 'command', command });
   }
@@ -213,14 +237,20 @@ export class TimelineEditor implements vscode.Disposable {
         void vscode.commands.executeCommand(`mpeTrace.${m.command}`);
         return;
       case 'selectRange':
-        this.range = m.range;
-        this.onRangeChanged();
+        this.selectRange(m.range);
         return;
-      case 'search':
+      case 'search': {
+        // A `file:line` search also greys out what did not come from those sites (until it closes).
+        const sites = m.query.mode !== 'regex' && parseSiteQuery(m.query.text) !== undefined ? m.query.text : undefined;
+        if (sites !== this.document.siteMarks.highlight) {
+          this.document.setSiteMarks({ colourings: this.document.siteMarks.colourings, ...(sites !== undefined ? { highlight: sites } : {}) });
+        }
         void this.search.handle(m);
         return;
+      }
       case 'searchClosed':
         this.search.close();
+        if (this.document.siteMarks.highlight !== undefined) this.document.setSiteMarks({ colourings: this.document.siteMarks.colourings });
         return;
       case 'setCategoryColour':
         void this.colours.set(m.name, m.rgb).then(() => this.onColoursChanged());
@@ -316,6 +346,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     );
     this.editors.add(editor);
     this.editorCreated.fire(editor);
+    void loadColourings(document, this.log);
     const pending = this.pendingViews.get(document.uri.toString());
     if (pending) {
       this.pendingViews.delete(document.uri.toString());
@@ -352,6 +383,33 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     const s = e.document.state;
     if (s.phase !== 'ready') return undefined;
     return e.range ? { uri: e.document.uri, file: s.file, range: e.range } : { uri: e.document.uri, file: s.file };
+  }
+
+  /** The open, readable traces, the last-active one first (one entry per document). */
+  openTraces(): { readonly uri: vscode.Uri; readonly file: Slog2File; readonly range?: readonly [number, number] }[] {
+    const out: { uri: vscode.Uri; file: Slog2File; range?: readonly [number, number] }[] = [];
+    const seen = new Set<string>();
+    const ordered = this.lastActive ? [this.lastActive, ...[...this.editors].filter((e) => e !== this.lastActive)] : [...this.editors];
+    for (const e of ordered) {
+      const s = e.document.state;
+      const key = e.document.uri.toString();
+      if (s.phase !== 'ready' || seen.has(key)) continue;
+      seen.add(key);
+      out.push(e.range ? { uri: e.document.uri, file: s.file, range: e.range } : { uri: e.document.uri, file: s.file });
+    }
+    return out;
+  }
+
+  /** The open document of `uri` (for commands that change its site marks). */
+  documentOf(uri: vscode.Uri): TraceDocument | undefined {
+    return this.editorsOf(uri)[0]?.document;
+  }
+
+  /** Source → timeline: search the timeline of `uri` for `text` (false when it is not open). */
+  searchInTimeline(uri: vscode.Uri, text: string): boolean {
+    const e = this.editorsOf(uri)[0];
+    e?.searchFor(text);
+    return e !== undefined;
   }
 
   /** Links from the statistics panel into the last-active timeline of `uri`. */

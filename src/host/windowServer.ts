@@ -58,7 +58,9 @@ export class WindowServer {
     const file = state.file;
     const depth = depthFor(file, r);
     const rowEnd = Math.min(r.rowEnd, layout.labels.length);
-    const key = payloadKey(r, rowEnd, depth);
+    const marks = `${doc.marksVersion}|`;
+    const marker = doc.siteMarker;
+    const key = marks + payloadKey(r, rowEnd, depth);
     let wire = doc.windows.get(key);
     const cached = wire !== undefined;
     try {
@@ -67,16 +69,16 @@ export class WindowServer {
         // something correct is on screen within tens of milliseconds.
         const coarse = coarseDepthFor(file, r, depth);
         if (coarse > depth) {
-          const coarseKey = payloadKey(r, rowEnd, coarse);
+          const coarseKey = marks + payloadKey(r, rowEnd, coarse);
           let quick = doc.windows.get(coarseKey);
           if (quick === undefined) {
-            quick = await buildRequestedWindow(file, layout, r, coarse, ac.signal, doc.rowIndex);
+            quick = await buildRequestedWindow(file, layout, r, coarse, ac.signal, doc.rowIndex, marker);
             doc.windows.set(coarseKey, quick);
           }
           if (ac.signal.aborted || msg.generation !== doc.generation) return fail('cancelled', true);
           this.post({ kind: 'window', requestId: msg.requestId, generation: msg.generation, final: false, payload: quick });
         }
-        wire = await buildRequestedWindow(file, layout, r, depth, ac.signal, doc.rowIndex);
+        wire = await buildRequestedWindow(file, layout, r, depth, ac.signal, doc.rowIndex, marker);
         doc.windows.set(key, wire);
       }
     } catch (e) {

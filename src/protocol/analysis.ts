@@ -10,6 +10,7 @@ import type { Drawable } from '../core/model/types';
 import type { SearchQuery } from '../core/search/matcher';
 import type { RangeStats } from '../core/stats/types';
 import type { FullRunProfile } from '../core/compare/profile';
+import type { SiteProfile } from '../core/stats/siteIndex';
 
 /** A search query as it crosses the boundary (sets become arrays). */
 export type WireSearchQuery = Omit<SearchQuery, 'rows' | 'unsearchable'> & {
@@ -78,6 +79,14 @@ export interface ProfileRequest {
   readonly marker?: string;
 }
 
+/** Per source site numbers of [t0, t1] (the editor's CodeLenses and hovers). */
+export interface SitesRequest {
+  readonly kind: 'sites';
+  readonly id: number;
+  readonly path: string;
+  readonly range: readonly [number, number];
+}
+
 /** Stop request `id` (its answer is an `error` with reason `cancelled`). */
 export interface CancelRequest {
   readonly kind: 'cancel';
@@ -91,7 +100,7 @@ export interface ForgetRequest {
   readonly path: string;
 }
 
-export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | WaitsRequest | ProfileRequest | CancelRequest | ForgetRequest;
+export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | WaitsRequest | ProfileRequest | SitesRequest | CancelRequest | ForgetRequest;
 
 //#endregion
 
@@ -144,6 +153,12 @@ export interface ProfileDone {
   readonly profile: FullRunProfile;
 }
 
+export interface SitesDone {
+  readonly kind: 'sites';
+  readonly id: number;
+  readonly profile: SiteProfile;
+}
+
 /** `format`: the file is damaged (message names file and offset); `query`: a bad search query. */
 export interface AnalysisError {
   readonly kind: 'error';
@@ -152,12 +167,12 @@ export interface AnalysisError {
   readonly message: string;
 }
 
-export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | WaitsDone | ProfileDone | AnalysisError;
+export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | WaitsDone | ProfileDone | SitesDone | AnalysisError;
 
 //#endregion
 
-const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'cancel', 'forget']);
-const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'error']);
+const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'sites', 'cancel', 'forget']);
+const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'sites', 'error']);
 
 export function isHostToAnalysis(m: unknown): m is HostToAnalysis {
   if (typeof m !== 'object' || m === null) return false;

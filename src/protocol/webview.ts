@@ -176,6 +176,26 @@ export interface LinkMessage {
 }
 
 /**
+ * Search the timeline for `text` (e.g. `user_states.c:80`, from "Show in timeline" on a source
+ * line): opens the search box with it and steps to the next match (the same text again: the next one).
+ */
+export interface SearchForMessage {
+  readonly kind: 'searchFor';
+  readonly text: string;
+}
+
+/**
+ * The trace's site marks changed (sent after `init` too): windows carry new flag bits
+ * (FLAG_SITE_MATCH, colouring index), so the webview reloads them; `highlight` (a `file:line`
+ * list) greys out what did not come from those sites; `colourings[i]` is colour index i + 1.
+ */
+export interface SiteMarksMessage {
+  readonly kind: 'siteMarks';
+  readonly highlight?: string;
+  readonly colourings: readonly { readonly sites: string; readonly rgb: Rgb }[];
+}
+
+/**
  * The wait-state analysis drawn over the timeline, per Y map (index = map index): `waits` and
  * `path` are flat (row, t0, t1) triples — the waiting part of states, the critical path's segments.
  */
@@ -188,6 +208,8 @@ export interface AnalysisOverlayMessage {
 export type HostToWebview =
   | AnalysisOverlayMessage
   | LinkMessage
+  | SiteMarksMessage
+  | SearchForMessage
   | SearchResultMessage
   | SearchCountMessage
   | CategoryColoursMessage
@@ -298,7 +320,7 @@ export interface LegendStateMessage {
   readonly hidden: readonly number[];
 }
 
-export const TOOLBAR_COMMANDS = ['addBookmark', 'goToBookmark', 'copyViewLink'] as const;
+export const TOOLBAR_COMMANDS = ['addBookmark', 'goToBookmark', 'copyViewLink', 'removeTraceColourings'] as const;
 export type ToolbarCommand = (typeof TOOLBAR_COMMANDS)[number];
 
 /** The status's "Open With…" / "Open as Text" buttons (a file this editor does not read). */

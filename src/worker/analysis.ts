@@ -13,6 +13,7 @@ import { Slog2File } from '../core/formats/slog2/slog2File';
 import { computeRangeStats } from '../core/stats/compute';
 import { profileRun } from '../core/compare/profile';
 import { nodeBatches } from '../core/stats/nodeBatches';
+import { computeSiteProfile } from '../core/stats/siteIndex';
 import { FileSource } from '../io/fileSource';
 import { isHostToAnalysis, type AnalysisToHost, type HostToAnalysis, type WireSearchQuery } from '../protocol/analysis';
 
@@ -127,6 +128,12 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
         ...(m.marker !== undefined ? { marker: m.marker } : {}),
       });
       post({ kind: 'profile', id: m.id, profile });
+      return;
+    }
+    if (m.kind === 'sites') {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const profile = await computeSiteProfile(() => file, yielding(file.drawablesInTimeOrder(m.range[0], m.range[1], { signal })), m.range, { signal });
+      post({ kind: 'sites', id: m.id, profile });
       return;
     }
     const compiled = compileQuery(toQuery(m.query), file.categories);

@@ -9,6 +9,7 @@ import type { AnalysisResult } from '../core/analysis/types';
 import type { Drawable } from '../core/model/types';
 import type { RangeStats } from '../core/stats/types';
 import type { FullRunProfile } from '../core/compare/profile';
+import type { SiteProfile } from '../core/stats/siteIndex';
 import {
   isAnalysisToHost,
   type AnalysisToHost,
@@ -84,6 +85,11 @@ export class AnalysisClient {
     return this.request({ kind: 'profile', id: 0, path, range, ...(options.marker !== undefined ? { marker: options.marker } : {}) }, options).then(
       (m) => (m as { profile: FullRunProfile }).profile,
     );
+  }
+
+  /** Per source site numbers of [t0, t1] (CodeLenses, hovers). */
+  sites(path: string, range: readonly [number, number], options: { signal?: AbortSignal } = {}): Promise<SiteProfile> {
+    return this.request({ kind: 'sites', id: 0, path, range }, options).then((m) => (m as { profile: SiteProfile }).profile);
   }
 
   /** The file changed or closed: the worker drops its open reader. */

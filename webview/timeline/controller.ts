@@ -6,6 +6,7 @@
  * scheduler. Nothing here re-renders Preact except the small `onViewChange` notification
  * (coalesced to one per frame).
  */
+import type { SiteStyle } from './siteStyle';
 import type { AnalysisOverlayMessage, CommandMessage, DetailsMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
 import { FrameScheduler, type LayerName } from './scheduler';
 import { WindowLoader } from './windowLoader';
@@ -221,6 +222,16 @@ export class TimelineController {
     this.post(range ? { kind: 'selectRange', range: [range[0], range[1]] } : { kind: 'selectRange' });
     this.scheduler.mark('overlay');
     this.summary();
+  }
+
+  /** Site marks from the host: new palette keys, and the windows fetched again with their new flags. */
+  setSiteStyle(style: SiteStyle | undefined): void {
+    this.layers.siteStyle = style;
+    this.layers.invalidateColours();
+    this.main.invalidate();
+    this.overview.invalidate();
+    this.viewChanged();
+    this.markAll();
   }
 
   /** Where the matches are, per bin of `range` (undefined: no search). */

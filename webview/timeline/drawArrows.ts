@@ -157,7 +157,7 @@ function drawLines(
       seen.add(key);
     }
     const shadow = (ar.flags[i]! & FLAG_SHADOW) !== 0;
-    const cat = shadow ? PREVIEW_ARROW : ar.category[i]!;
+    const cat = shadow ? PREVIEW_ARROW : p.siteKey ? p.siteKey(ar.category[i]!, ar.flags[i]!) : ar.category[i]!;
     const rgb = p.fillRgb.get(cat) ?? ([200, 200, 200] as Rgb);
     let key: number;
     let width = 1.25;
@@ -254,7 +254,7 @@ export function drawEvents(ctx: Ctx, w: number, x: (o: number) => number, rows: 
     const col = Math.round(xe);
     if (lastCol[slot - first] === col) continue;
     lastCol[slot - first] = col;
-    const s = p.line.get(ev.category[i]!) ?? p.foreground;
+    const s = p.line.get(p.siteKey ? p.siteKey(ev.category[i]!, ev.flags[i]!) : ev.category[i]!) ?? p.foreground;
     if (s !== style) {
       if (style !== '') ctx.fill();
       ctx.beginPath();

@@ -204,19 +204,21 @@ function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewp
     }
     const cat = st.category[i]!;
     if (p.hidden.has(cat)) continue;
+    // site marks (shown sites, code colourings) pick the fill by key; names and borders stay the category's
+    const key = p.siteKey ? p.siteKey(cat, st.flags[i]!) : cat;
     drawn++;
     if (x1 - x0 < COLUMN_RUN_MAX_PX) {
       const base = (slot - first) * cols;
       const c1 = Math.min(cols - 1, Math.max(Math.floor(x0) + 1, Math.round(x1)));
-      for (let col = Math.max(0, Math.floor(x0)); col < c1; col++) column[base + col] = cat + CATEGORY_MARK_OFFSET;
+      for (let col = Math.max(0, Math.floor(x0)); col < c1; col++) column[base + col] = key + CATEGORY_MARK_OFFSET;
       columnMarks++;
       continue;
     }
     if (x0 < -1) x0 = -1;
     if (x1 > w + 1) x1 = w + 1;
-    if (cat !== lastCat) {
-      ctx.fillStyle = p.fill.get(cat) ?? p.muted;
-      lastCat = cat;
+    if (key !== lastCat) {
+      ctx.fillStyle = p.fill.get(key) ?? p.muted;
+      lastCat = key;
     }
     const inset = insets[Math.min(depth, maxNest + 1)] ?? 0;
     const top = slot * rowH + top0 + inset;

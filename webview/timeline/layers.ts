@@ -14,6 +14,7 @@ import type { TimelineInput } from './input';
 import type { Picking } from './picking';
 import type { TimelineView } from './viewState';
 import { DEFAULT_STYLE, readPalette, type CategoryStyle, type Palette } from './theme';
+import { withSiteStyle, type SiteStyle } from './siteStyle';
 import { drawAnalysisOverlay, type AnalysisOverlay } from './analysisOverlay';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
 import { drawMarks } from './drawMarks';
@@ -54,6 +55,8 @@ function frameLog(): number[] | undefined {
 
 export class TimelineLayers {
   categoryStyle: CategoryStyle = DEFAULT_STYLE;
+  /** Site marks (shown sites, code colourings); undefined: none. */
+  siteStyle: SiteStyle | undefined;
   /** How arrows are drawn: lines, density (summarised), off, or auto (density when too dense). */
   arrowMode: ArrowMode = 'auto';
   private categoryNames: { readonly init: InitMessage; readonly names: ReadonlyMap<number, string> } | undefined;
@@ -109,7 +112,7 @@ export class TimelineLayers {
     const { el, view } = this.s;
     const init = view.init;
     if (!init) return;
-    const p = (this.palette ??= readPalette(init.categories, this.categoryStyle));
+    const p = (this.palette ??= withSiteStyle(readPalette(init.categories, this.categoryStyle), this.siteStyle));
     const scale = view.scale();
     const rows = view.rowViewport();
     switch (layer) {

@@ -34,6 +34,8 @@ export interface Palette {
   readonly line: ReadonlyMap<number, string>;
   /** Categories the legend hides (not drawn anywhere). */
   readonly hidden: ReadonlySet<number>;
+  /** Drawing key of a located drawable from its flags (site marks, siteStyle.ts); absent: its category. */
+  readonly siteKey?: (cat: number, flags: number) => number;
 }
 
 /** The user's legend choices: hidden categories and colours replacing the file's. */

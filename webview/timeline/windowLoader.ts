@@ -43,6 +43,14 @@ export class WindowLoader {
     this.lastError = undefined;
   }
 
+  /** What is loaded stays drawn but is fetched again (the host's site marks changed its flags). */
+  invalidate(): void {
+    if (this.pending) this.send({ kind: 'cancelWindow', requestId: this.pending.requestId });
+    this.pending = undefined;
+    this.failedKey = undefined;
+    if (this.loaded) this.loaded = { ...this.loaded, keyId: '' };
+  }
+
   get loading(): boolean {
     return this.pending !== undefined;
   }

@@ -27,6 +27,8 @@ import {
 } from '../../core/stats';
 import { openTraceInput } from '../../io/traceInput';
 import { bundledConverterScript, convertFile } from '../../convert/convertJob';
+import { computeSiteProfile, siteJson, siteTable, type SiteProfile } from '../../core/stats/siteIndex';
+import { openRun } from '../openRun';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
 import { openSlog1ByteSource } from '../../io/slog1Source';
 import { previewStatisticsTable } from '../slog1PreviewTable';
@@ -36,7 +38,7 @@ import { registerCommand } from '../registry';
 import { escapeControlsOnly } from '../../core/text/safeText';
 
 const USAGE =
-  'usage: mpe-trace stats FILE [--from T] [--to T] [--by category|row|pair] [--json|--csv] [--quick|--approximate]\n' +
+  'usage: mpe-trace stats FILE [--from T] [--to T] [--by category|row|pair|site] [--json|--csv] [--quick|--approximate]\n' +
   '  Per category (count, message bytes, inclusive/exclusive time, min/mean/max duration, share),\n' +
   '  share = exclusive time / (range length x timelines in scope), states only (sums to <= 1),\n' +
   '  per timeline, and messages per sender/receiver pair, for [from, to] (seconds, closed;\n' +
@@ -44,13 +46,17 @@ const USAGE =
   '  --quick: whole-trace numbers from the SLOG-2 category summaries, without reading any node.\n' +
   '  --approximate: from the preview shadows of a coarse tree level (Jumpshot\'s way; SLOG-2 only).\n' +
   '  --preview: a SLOG-1 file\'s stored preview statistics over time (one row per bin, one column per\n' +
-  '  type: summed overlap in bin widths), as Jumpshot-3\'s preview window showed them.';
+  '  type: summed overlap in bin widths), as Jumpshot-3\'s preview window showed them.\n' +
+  '  --by site: one row per recorded source line (file, line): count = drawables whose start or end\n' +
+  '  location is that line, total = their summed duration in the range (events 0), mean, min, max,\n' +
+  '  share = total / (range length x timelines), worstRank = the timeline with the largest total;\n' +
+  '  --json adds per category and per rank count, total, min/median/max.';
 
-type By = 'category' | 'row' | 'pair';
+type By = 'category' | 'row' | 'pair' | 'site';
 
 function byOption(args: ParsedArgs): By {
   const v = args.values.get('--by') ?? 'category';
-  if (v !== 'category' && v !== 'row' && v !== 'pair') throw new UsageError(`--by must be category, row or pair, got ${JSON.stringify(v)}`);
+  if (v !== 'category' && v !== 'row' && v !== 'pair' && v !== 'site') throw new UsageError(`--by must be category, row, pair or site, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -125,7 +131,50 @@ async function streamStats(path: string, args: ParsedArgs): Promise<RangeStats> 
   }
 }
 
-const TABLE_OF: Record<By, TableName> = { category: 'categories', row: 'rows', pair: 'pairs' };
+/** Site statistics of any run; `name` is the file the user named when `path` is a temporary conversion. */
+async function runSiteProfile(path: string, args: ParsedArgs): Promise<SiteProfile> {
+  const run = await openRun(path);
+  try {
+    const range = resolveRange(args, run.timeRange ?? [-Infinity, Infinity]);
+    const profile = await computeSiteProfile(() => run.meta(), run.drawables(range[0], range[1]), range);
+    for (const w of run.warnings) process.stderr.write(`warning: ${w}\n`);
+    return profile;
+  } finally {
+    await run.close();
+  }
+}
+
+/** CLOG2 / old CLOG go through their SLOG-2 conversion (as the editor does), others directly. */
+async function siteProfile(path: string, args: ParsedArgs): Promise<SiteProfile> {
+  if (args.flags.has('--quick') || args.flags.has('--approximate')) throw new UsageError('--by site is exact only (no --quick or --approximate)');
+  const input = await openTraceInput(path);
+  const format = input.format;
+  await input.file.close();
+  if (format !== 'clog2' && format !== 'clog') return runSiteProfile(path, args);
+  const dir = await fs.promises.mkdtemp(nodePath.join(os.tmpdir(), 'mpe-trace-stats-'));
+  try {
+    const converted = nodePath.join(dir, 'converted.slog2');
+    const result = await convertFile(path, converted, { converterScript: bundledConverterScript() });
+    for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+    return await runSiteProfile(converted, args);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function printSites(path: string, args: ParsedArgs): Promise<number> {
+  const profile = await siteProfile(path, args);
+  if (args.flags.has('--json')) process.stdout.write(JSON.stringify(siteJson(profile)) + '\n');
+  else if (args.flags.has('--csv')) process.stdout.write(toCsv(siteTable(profile)));
+  else {
+    const [t0, t1] = profile.range;
+    process.stdout.write(`range ${t0} .. ${t1} s on ${profile.timelines} timelines, ${profile.sites.length} source sites\n\n`);
+    process.stdout.write(formatTable(siteTable(profile)));
+  }
+  return 0;
+}
+
+const TABLE_OF: Record<Exclude<By, 'site'>, TableName> = { category: 'categories', row: 'rows', pair: 'pairs' };
 
 function num(v: string | number | undefined): string {
   if (v === undefined) return '-';
@@ -184,6 +233,7 @@ export async function runStats(argv: string[]): Promise<number> {
   if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');
   const by = byOption(args);
   const path = args.positionals[0]!;
+  if (by === 'site') return printSites(path, args);
   const stats = (await slog2Stats(path, args)) ?? (await clogStats(path, args)) ?? (await streamStats(path, args));
   if (args.flags.has('--json')) {
     process.stdout.write(JSON.stringify(statsJson(stats)) + '\n');

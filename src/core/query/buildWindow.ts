@@ -39,6 +39,8 @@ export interface WindowSource {
 /** What to build: the span, rows and depth of the payload's header, and the Y map's line → row. */
 export type WindowSpec = Pick<WindowHeader, 't0' | 't1' | 'rowStart' | 'rowEnd' | 'mapIndex' | 'lowestDepth'> & {
   readonly rowOfLine: ReadonlyMap<number, number>;
+  /** Extra flag bits of a located drawable (FLAG_SITE_MATCH, code colouring), from its source sites. */
+  readonly marks?: (p: Primitive) => number;
 };
 
 /** Upper bound on drawables per payload (a safety net; the level of detail normally keeps it far lower). */
@@ -84,7 +86,7 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
 
   const addPrimitive = (p: Primitive): void => {
     if (!(p.earliest <= t1 && t0 <= p.latest) || p.vertices.length === 0) return;
-    const flags = p.source !== undefined ? FLAG_HAS_SOURCE : 0;
+    const flags = p.source !== undefined ? FLAG_HAS_SOURCE | (spec.marks?.(p) ?? 0) : 0;
     const first = p.vertices[0]!;
     switch (topologyOf(p)) {
       case 'state': {

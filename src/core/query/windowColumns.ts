@@ -52,6 +52,8 @@ export interface WireTable<S extends TableSpec> {
 export const FLAG_SHADOW = 1;
 /** The drawable records a source location (click-through, issue 6). */
 export const FLAG_HAS_SOURCE = 2;
+/** Site marks (shown sites, code colourings): see core/model/siteFlags. */
+export { FLAG_SITE_MATCH, MAX_SITE_COLOURINGS, SITE_COLOUR_SHIFT } from '../model/siteFlags';
 
 export const STATE_SPEC = { start: 'f32', end: 'f32', row: 'u32', category: 'i32', depth: 'u8', flags: 'u8' } as const;
 export const SHADOW_SPEC = { start: 'f32', end: 'f32', row: 'u32', depth: 'u8', count: 'f64', weightStart: 'u32', weightCount: 'u32' } as const;

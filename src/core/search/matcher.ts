@@ -5,6 +5,7 @@
  */
 import { infoText } from '../model/infoFormat';
 import type { Category, Drawable } from '../model/types';
+import { drawableAtSites, parseSiteQuery, siteMatcher } from './siteQuery';
 
 export type SearchMode = 'plain' | 'word' | 'regex';
 
@@ -27,7 +28,7 @@ export interface SearchQuery {
 
 export const MAX_QUERY_CHARS = 1000;
 
-export type MatchPlace = 'name' | 'info' | 'filter';
+export type MatchPlace = 'name' | 'info' | 'filter' | 'site';
 
 export interface DrawableMatcher {
   /** Where the drawable matched, or undefined. */
@@ -44,7 +45,10 @@ export function compileQuery(query: SearchQuery, categories: ReadonlyMap<number,
     return { ok: false, error: 'the minimum duration is above the maximum' };
   }
   let pattern: RegExp | undefined;
-  if (query.text !== '') {
+  // `file:line` / `file:line-line` terms (not in regex mode): drawables from those source lines.
+  const siteTerms = query.mode === 'regex' ? undefined : parseSiteQuery(query.text);
+  const atSites = siteTerms !== undefined ? siteMatcher(siteTerms) : undefined;
+  if (query.text !== '' && atSites === undefined) {
     const flags = query.caseSensitive ? 'u' : 'iu';
     try {
       pattern = new RegExp(sourceFor(query.text, query.mode), flags);
@@ -75,6 +79,7 @@ export function compileQuery(query: SearchQuery, categories: ReadonlyMap<number,
     const duration = d.latest - d.earliest;
     if (duration < minDuration || duration > maxDuration) return undefined;
     if (rows !== undefined && !onRows(d, rows)) return undefined;
+    if (atSites !== undefined) return drawableAtSites(d, atSites) ? 'site' : undefined;
     if (pattern === undefined) return 'filter';
     const c = categories.get(d.category);
     if (inName && nameMatches(d.category, c)) return 'name';

@@ -7,10 +7,17 @@
 import type { Drawable, LineIDMap, Primitive, SourceLocation } from '../model/types';
 import { rowNaming, type RowNaming } from './rowLabels';
 
-export interface SiteRankStat {
-  readonly rank: string;
+/** Count, total and the spread of durations of one part (a category, a rank) of a site. */
+export interface SitePartStat {
   readonly count: number;
   readonly total: number;
+  readonly min: number;
+  readonly median: number;
+  readonly max: number;
+}
+
+export interface SiteRankStat extends SitePartStat {
+  readonly rank: string;
 }
 
 export interface SiteStat {
@@ -26,8 +33,8 @@ export interface SiteStat {
   readonly max: number;
   /** The timeline (label, e.g. world rank) with the largest total at this site. */
   readonly worstRank: string;
-  /** Per category name: count and total at this site. */
-  readonly byCategory: Readonly<Record<string, { readonly count: number; readonly total: number }>>;
+  /** Per category name: count, total and min / median / max duration at this site. */
+  readonly byCategory: Readonly<Record<string, SitePartStat>>;
   /** Per timeline label, sorted by total, descending. */
   readonly byRank: readonly SiteRankStat[];
 }
@@ -39,8 +46,15 @@ interface SiteCell {
   total: number;
   min: number;
   max: number;
-  readonly byCategory: Map<string, { count: number; total: number }>;
-  readonly byRank: Map<string, { count: number; total: number }>;
+  readonly byCategory: Map<string, Part>;
+  readonly byRank: Map<string, Part>;
+}
+
+/** Durations are kept for the medians (one number per drawable and part). */
+interface Part {
+  count: number;
+  total: number;
+  readonly durations: number[];
 }
 
 export interface SiteStatsMeta {
@@ -108,20 +122,34 @@ export class SiteStatsAccumulator {
   }
 }
 
-function bump(m: Map<string, { count: number; total: number }>, key: string, duration: number): void {
+function bump(m: Map<string, Part>, key: string, duration: number): void {
   const e = m.get(key);
-  if (e === undefined) m.set(key, { count: 1, total: duration });
+  if (e === undefined) m.set(key, { count: 1, total: duration, durations: [duration] });
   else {
     e.count++;
     e.total += duration;
+    e.durations.push(duration);
   }
 }
 
+/** Min, median (mean of the two middle values for an even count) and max. */
+export function spread(values: readonly number[]): { min: number; median: number; max: number } {
+  if (values.length === 0) return { min: 0, median: 0, max: 0 };
+  const v = Float64Array.from(values).sort();
+  const mid = v.length >> 1;
+  const median = v.length % 2 === 1 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
+  return { min: v[0]!, median, max: v[v.length - 1]! };
+}
+
+function partStat(p: Part): SitePartStat {
+  return { count: p.count, total: p.total, ...spread(p.durations) };
+}
+
 function finish(c: SiteCell): SiteStat {
-  const byRank = [...c.byRank.entries()].map(([rank, v]) => ({ rank, count: v.count, total: v.total }));
+  const byRank: SiteRankStat[] = [...c.byRank.entries()].map(([rank, v]) => ({ rank, ...partStat(v) }));
   byRank.sort((a, b) => b.total - a.total || compareLabels(a.rank, b.rank));
-  const byCategory: Record<string, { count: number; total: number }> = {};
-  for (const name of [...c.byCategory.keys()].sort()) byCategory[name] = { ...c.byCategory.get(name)! };
+  const byCategory: Record<string, SitePartStat> = {};
+  for (const name of [...c.byCategory.keys()].sort()) byCategory[name] = partStat(c.byCategory.get(name)!);
   return {
     file: c.file,
     line: c.line,
