@@ -36,4 +36,10 @@ export default tseslint.config(
     files: ['test/e2e/suite/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.mocha } },
   },
+  {
+    // The demo's layout helper: a plain CommonJS VS Code extension, installed only into `npm start`'s profile.
+    files: ['scripts/demo-layout/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -60,10 +60,28 @@ const rows = [28, 52, 76, 100];
 for (const y of rows) line(14, y, 114, y, 2, axis);
 // State bars per rank: [start, end, kind]
 const bars = [
-  [[16, 46, 'compute'], [50, 62, 'comm'], [66, 104, 'user']],
-  [[16, 34, 'user'], [38, 58, 'compute'], [62, 74, 'comm'], [78, 110, 'wait']],
-  [[16, 52, 'compute'], [56, 66, 'comm'], [70, 96, 'compute']],
-  [[16, 28, 'wait'], [32, 70, 'user'], [74, 84, 'comm'], [88, 112, 'compute']],
+  [
+    [16, 46, 'compute'],
+    [50, 62, 'comm'],
+    [66, 104, 'user'],
+  ],
+  [
+    [16, 34, 'user'],
+    [38, 58, 'compute'],
+    [62, 74, 'comm'],
+    [78, 110, 'wait'],
+  ],
+  [
+    [16, 52, 'compute'],
+    [56, 66, 'comm'],
+    [70, 96, 'compute'],
+  ],
+  [
+    [16, 28, 'wait'],
+    [32, 70, 'user'],
+    [74, 84, 'comm'],
+    [88, 112, 'compute'],
+  ],
 ];
 bars.forEach((rank, r) => {
   for (const [x0, x1, kind] of rank) roundRect(x0, rows[r] - 7, x1 - x0, 14, 3, colors[kind]);

@@ -14,9 +14,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import {
-  ensureHost, installVsix, makeRunDir, repoRoot, startCodeServer, workbenchUrl,
-} from '../test/e2e/lib/codeServer.mjs';
+import { ensureHost, installVsix, makeRunDir, repoRoot, startCodeServer, workbenchUrl } from '../test/e2e/lib/codeServer.mjs';
 import { buildWorkspace, readPackageJson } from '../test/e2e/lib/workspace.mjs';
 
 const argv = process.argv.slice(2);
@@ -73,7 +71,9 @@ try {
     const ok = await checkInBrowser(url);
     await stop(ok ? 0 : 1);
   } else {
-    console.log(`\n  Open this URL in a browser on this machine (for a remote machine: ssh -L ${server.port}:127.0.0.1:${server.port} ...):\n\n  ${url}\n\n  ${sampleTrace} opens in the MPE Trace editor, with ${path.basename(sampleSource)} beside it, a few seconds after the workbench appears.\n  Press Ctrl+C to stop.\n`);
+    console.log(
+      `\n  Open this URL in a browser on this machine (for a remote machine: ssh -L ${server.port}:127.0.0.1:${server.port} ...):\n\n  ${url}\n\n  ${sampleTrace} opens in the MPE Trace editor, with ${path.basename(sampleSource)} beside it, a few seconds after the workbench appears.\n  Press Ctrl+C to stop.\n`,
+    );
   }
 } catch (e) {
   console.error(`npm start failed: ${e?.message ?? e}`);
@@ -107,13 +107,16 @@ function installDemoLayout(host, run, trace, source) {
 `;
   const text = (t) => strToU8(t);
   const vsix = path.join(run.dir, 'demo-layout.vsix');
-  fs.writeFileSync(vsix, zipSync({
-    'extension.vsixmanifest': text(vsixManifest),
-    '[Content_Types].xml': text(contentTypes),
-    'extension/package.json': fs.readFileSync(path.join(dir, 'package.json')),
-    'extension/extension.js': fs.readFileSync(path.join(dir, 'extension.js')),
-    'extension/layout.json': text(JSON.stringify(layout, null, 2)),
-  }));
+  fs.writeFileSync(
+    vsix,
+    zipSync({
+      'extension.vsixmanifest': text(vsixManifest),
+      '[Content_Types].xml': text(contentTypes),
+      'extension/package.json': fs.readFileSync(path.join(dir, 'package.json')),
+      'extension/extension.js': fs.readFileSync(path.join(dir, 'extension.js')),
+      'extension/layout.json': text(JSON.stringify(layout, null, 2)),
+    }),
+  );
   installVsix(host, run, vsix);
 }
 
@@ -138,9 +141,11 @@ async function checkInBrowser(url) {
     say('workbench loaded');
     let groups = [];
     const deadline = Date.now() + 90_000;
-    const besideEachOther = (g) => g.findIndex((tabs) => tabs.includes(sampleTrace)) >= 0 && g.findIndex((tabs) => tabs.includes(sourceName)) >= 0
-      && g.findIndex((tabs) => tabs.includes(sampleTrace)) !== g.findIndex((tabs) => tabs.includes(sourceName));
-    while (!besideEachOther(groups = await wb.tabsByGroup())) {
+    const besideEachOther = (g) =>
+      g.findIndex((tabs) => tabs.includes(sampleTrace)) >= 0 &&
+      g.findIndex((tabs) => tabs.includes(sourceName)) >= 0 &&
+      g.findIndex((tabs) => tabs.includes(sampleTrace)) !== g.findIndex((tabs) => tabs.includes(sourceName));
+    while (!besideEachOther((groups = await wb.tabsByGroup()))) {
       if (Date.now() > deadline) throw new Error(`expected ${sampleTrace} and ${sourceName} in two editor groups, tabs per group: ${JSON.stringify(groups)}`);
       await page.waitForTimeout(500);
     }
@@ -166,7 +171,11 @@ async function checkInBrowser(url) {
     return true;
   } catch (e) {
     say(`check FAILED: ${String(e?.message ?? e).split('\n')[0]} (screenshot: test-results/start-check-failed.png)`);
-    await browser.contexts()[0]?.pages()[0]?.screenshot({ path: path.join(out, 'start-check-failed.png') }).catch(() => {});
+    await browser
+      .contexts()[0]
+      ?.pages()[0]
+      ?.screenshot({ path: path.join(out, 'start-check-failed.png') })
+      .catch(() => {});
     return false;
   } finally {
     await browser.close().catch(() => {});

@@ -46,12 +46,24 @@ const built = tests.map((t) => path.join(outdir, path.relative(path.join(root, '
 const tapFile = path.join(root, 'out', `unit-tests-${process.pid}.tap`);
 // --test-timeout: a hang guard only (a test that never ends fails instead of stalling the run), far above
 // what any test needs on a loaded machine; tests assert no durations (speed figures: npm run bench).
-const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=tap', `--test-reporter-destination=${tapFile}`, '--test-concurrency=2', '--test-timeout=600000', ...built], {
-  stdio: 'inherit',
-  cwd: root,
-  env: { ...process.env, MPE_TRACE_ROOT: root },
-});
+const r = spawnSync(
+  process.execPath,
+  [
+    '--test',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=tap',
+    `--test-reporter-destination=${tapFile}`,
+    '--test-concurrency=2',
+    '--test-timeout=600000',
+    ...built,
+  ],
+  {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...process.env, MPE_TRACE_ROOT: root },
+  },
+);
 fs.rmSync(outdir, { recursive: true, force: true });
 if (filters.length > 0) process.exit(r.status ?? 1);
 process.exit(runE2e(r.status ?? 1));

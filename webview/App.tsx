@@ -31,9 +31,9 @@ export function App() {
   const [picks] = useState(() => new Listeners<Pick | undefined>());
   const categories = useCategoryState(init, controller);
   const searchSeq = useRef(0);
-  const toSearch = (kind: SearchCommand['kind'], text?: string): void => setSearchCommand({ kind, seq: ++searchSeq.current, ...(text !== undefined ? { text } : {}) });
+  const toSearch = (kind: SearchCommand['kind'], text?: string): void =>
+    setSearchCommand({ kind, seq: ++searchSeq.current, ...(text !== undefined ? { text } : {}) });
   const refs = useTimelineRefs();
-
 
   useEffect(() => {
     const c = new TimelineController(
@@ -119,7 +119,16 @@ export function App() {
   };
   return (
     <div class="app">
-      <Toolbar init={init} summary={summary} controller={controller} legend={showLegend} toggleLegend={() => setShowLegend((v) => !v)} openSearch={() => toSearch('open')} timeslice={showSlice} toggleTimeslice={() => setShowSlice((v) => !v)} />
+      <Toolbar
+        init={init}
+        summary={summary}
+        controller={controller}
+        legend={showLegend}
+        toggleLegend={() => setShowLegend((v) => !v)}
+        openSearch={() => toSearch('open')}
+        timeslice={showSlice}
+        toggleTimeslice={() => setShowSlice((v) => !v)}
+      />
       <SearchPanel
         init={init}
         controller={controller}
@@ -147,33 +156,33 @@ export function App() {
         </div>
       )}
       <div class="main-row">
-      <TimelineFrame refs={refs} corner={init?.yMaps[summary?.mapIndex ?? init.defaultMap]?.columns.join(' / ')}>
-        <Popups init={init} controller={controller} picks={picks} rowLabel={rowLabel} width={plotBox?.width ?? 800} height={plotBox?.height ?? 400} />
-      </TimelineFrame>
-      {showSlice && init && (
-        <TimeslicePanel
-          slice={slice}
-          categories={init.categories}
-          rowLabel={(row) => init.yMaps[mapIndex]?.rows[row] ?? String(row)}
-          close={() => {
-            setShowSlice(false);
-            refs.root.current?.focus();
-          }}
-        />
-      )}
-      {showLegend && init && (
-        <Legend
-          categories={init.categories}
-          hidden={categories.hidden}
-          unsearchable={categories.unsearchable}
-          colours={categories.colours}
-          setHidden={categories.setHidden}
-          setUnsearchable={categories.setUnsearchable}
-          setColour={(cat, rgb) => categories.setColour(cat.name, rgb)}
-          siteColourings={siteMarks?.colourings}
-          removeColourings={() => postToHost({ kind: 'runCommand', command: 'removeTraceColourings' })}
-        />
-      )}
+        <TimelineFrame refs={refs} corner={init?.yMaps[summary?.mapIndex ?? init.defaultMap]?.columns.join(' / ')}>
+          <Popups init={init} controller={controller} picks={picks} rowLabel={rowLabel} width={plotBox?.width ?? 800} height={plotBox?.height ?? 400} />
+        </TimelineFrame>
+        {showSlice && init && (
+          <TimeslicePanel
+            slice={slice}
+            categories={init.categories}
+            rowLabel={(row) => init.yMaps[mapIndex]?.rows[row] ?? String(row)}
+            close={() => {
+              setShowSlice(false);
+              refs.root.current?.focus();
+            }}
+          />
+        )}
+        {showLegend && init && (
+          <Legend
+            categories={init.categories}
+            hidden={categories.hidden}
+            unsearchable={categories.unsearchable}
+            colours={categories.colours}
+            setHidden={categories.setHidden}
+            setUnsearchable={categories.setUnsearchable}
+            setColour={(cat, rgb) => categories.setColour(cat.name, rgb)}
+            siteColourings={siteMarks?.colourings}
+            removeColourings={() => postToHost({ kind: 'runCommand', command: 'removeTraceColourings' })}
+          />
+        )}
       </div>
     </div>
   );

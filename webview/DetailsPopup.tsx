@@ -59,37 +59,77 @@ export function DetailsPopup(props: {
   // Below the cursor's time label (drawn in the plot's top CURSOR_LABEL_PX), however short the plot.
   const top = Math.max(CURSOR_LABEL_PX, Math.min(pick.y + 12, props.height - 220));
   const maxHeight = Math.max(60, props.height - top - 4);
-  const title = details ? details.categoryName : pick.shadow ? `Summary of ${pick.shadow.count} drawables` : sel.summary ? `Summary (${sel.kind}s)` : category(sel.category)?.name ?? '…';
+  const title = details
+    ? details.categoryName
+    : pick.shadow
+      ? `Summary of ${pick.shadow.count} drawables`
+      : sel.summary
+        ? `Summary (${sel.kind}s)`
+        : (category(sel.category)?.name ?? '…');
   const rgba = details?.rgba ?? (pick.shadow ? undefined : category(sel.category)?.rgba);
   const start = details?.start ?? sel.start;
   const end = details?.end ?? sel.end;
   const { start: srcStart, end: srcEnd } = details?.sources ?? {};
   return (
-    <div class={`details${popup.pinned ? ' pinned' : ''}`} data-testid="details" data-category={details?.categoryName ?? ''} style={{ transform: `translate(${left}px, ${top}px)`, maxHeight: `min(70%, ${maxHeight}px)` }} role="dialog" aria-label={`Details: ${title}`}>
+    <div
+      class={`details${popup.pinned ? ' pinned' : ''}`}
+      data-testid="details"
+      data-category={details?.categoryName ?? ''}
+      style={{ transform: `translate(${left}px, ${top}px)`, maxHeight: `min(70%, ${maxHeight}px)` }}
+      role="dialog"
+      aria-label={`Details: ${title}`}
+    >
       <div class="details-head">
         <Swatch rgba={rgba} />
         <strong class="details-title">{title}</strong>
         <span class="details-kind">{details?.topology ?? sel.kind}</span>
         <span class="grow" />
-        <button type="button" class="icon" title={popup.pinned ? 'Unpin' : 'Pin (keeps the popup and marks its time)'} aria-pressed={popup.pinned} onClick={props.onPin}>{popup.pinned ? 'Unpin' : 'Pin'}</button>
-        <button type="button" class="icon" title="Close (Esc)" onClick={props.onClose}>✕</button>
+        <button
+          type="button"
+          class="icon"
+          title={popup.pinned ? 'Unpin' : 'Pin (keeps the popup and marks its time)'}
+          aria-pressed={popup.pinned}
+          onClick={props.onPin}
+        >
+          {popup.pinned ? 'Unpin' : 'Pin'}
+        </button>
+        <button type="button" class="icon" title="Close (Esc)" onClick={props.onClose}>
+          ✕
+        </button>
       </div>
       <table class="details-times">
         <tbody>
           {sel.kind === 'event' && !sel.summary ? (
-            <tr><th>time</th><td>{seconds(start)}</td></tr>
+            <tr>
+              <th>time</th>
+              <td>{seconds(start)}</td>
+            </tr>
           ) : (
             <>
-              <tr><th>{sel.kind === 'arrow' ? 'send' : 'start'}</th><td>{seconds(start)}</td></tr>
-              <tr><th>{sel.kind === 'arrow' ? 'receive' : 'end'}</th><td>{seconds(end)}</td></tr>
-              <tr><th>duration</th><td>{formatDuration(end - start)}</td></tr>
+              <tr>
+                <th>{sel.kind === 'arrow' ? 'send' : 'start'}</th>
+                <td>{seconds(start)}</td>
+              </tr>
+              <tr>
+                <th>{sel.kind === 'arrow' ? 'receive' : 'end'}</th>
+                <td>{seconds(end)}</td>
+              </tr>
+              <tr>
+                <th>duration</th>
+                <td>{formatDuration(end - start)}</td>
+              </tr>
             </>
           )}
           <tr>
             <th>{sel.kind === 'arrow' ? 'from → to' : 'row'}</th>
             <td>{sel.kind === 'arrow' ? `${props.rowLabel(sel.row)} → ${props.rowLabel(sel.toRow)}` : props.rowLabel(sel.row)}</td>
           </tr>
-          {sel.kind === 'state' && <tr><th>nesting</th><td>{sel.depth === 0 ? 'outermost' : `level ${sel.depth}`}</td></tr>}
+          {sel.kind === 'state' && (
+            <tr>
+              <th>nesting</th>
+              <td>{sel.depth === 0 ? 'outermost' : `level ${sel.depth}`}</td>
+            </tr>
+          )}
         </tbody>
       </table>
       {details && (
@@ -106,7 +146,9 @@ export function DetailsPopup(props: {
           {props.goTo && (
             <>
               {' — '}
-              <button type="button" class="link" onClick={() => props.goTo?.(details.waiting!.goTo)}>{details.waiting.goToLabel}</button>
+              <button type="button" class="link" onClick={() => props.goTo?.(details.waiting!.goTo)}>
+                {details.waiting.goToLabel}
+              </button>
             </>
           )}
         </div>
@@ -114,12 +156,19 @@ export function DetailsPopup(props: {
       {pick.shadow && (
         <table class="details-shares">
           <thead>
-            <tr><th>category</th><th>incl</th><th>excl</th><th>count</th></tr>
+            <tr>
+              <th>category</th>
+              <th>incl</th>
+              <th>excl</th>
+              <th>count</th>
+            </tr>
           </thead>
           <tbody>
             {pick.shadow.shares.map((s) => (
               <tr key={s.category}>
-                <td><Swatch rgba={category(s.category)?.rgba} /> {category(s.category)?.name ?? `category ${s.category}`}</td>
+                <td>
+                  <Swatch rgba={category(s.category)?.rgba} /> {category(s.category)?.name ?? `category ${s.category}`}
+                </td>
                 <td>{(s.inclusive * 100).toFixed(1)}%</td>
                 <td>{(s.exclusive * 100).toFixed(1)}%</td>
                 <td>{s.count}</td>

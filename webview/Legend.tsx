@@ -21,7 +21,6 @@ export interface LegendProps {
   readonly removeColourings?: () => void;
 }
 
-
 function sortValue(c: CategoryInfo, key: SortKey): number | string {
   switch (key) {
     case 'name':
@@ -63,11 +62,19 @@ export function Legend(props: LegendProps) {
     <aside class="legend" aria-label="Legend">
       <div class="legend-actions">
         <span>visible:</span>
-        <button type="button" onClick={() => props.setHidden(new Set())}>all</button>
-        <button type="button" onClick={() => props.setHidden(all)}>none</button>
+        <button type="button" onClick={() => props.setHidden(new Set())}>
+          all
+        </button>
+        <button type="button" onClick={() => props.setHidden(all)}>
+          none
+        </button>
         <span>searchable:</span>
-        <button type="button" onClick={() => props.setUnsearchable(new Set())}>all</button>
-        <button type="button" onClick={() => props.setUnsearchable(all)}>none</button>
+        <button type="button" onClick={() => props.setUnsearchable(new Set())}>
+          all
+        </button>
+        <button type="button" onClick={() => props.setUnsearchable(all)}>
+          none
+        </button>
       </div>
       <table>
         <thead>
@@ -98,18 +105,36 @@ export function Legend(props: LegendProps) {
                     }}
                   />
                   {chosen && (
-                    <button type="button" class="reset" title="Back to the file's colour" aria-label={`reset colour ${c.name}`} onClick={() => props.setColour(c, undefined)}>
+                    <button
+                      type="button"
+                      class="reset"
+                      title="Back to the file's colour"
+                      aria-label={`reset colour ${c.name}`}
+                      onClick={() => props.setColour(c, undefined)}
+                    >
                       ↺
                     </button>
                   )}
                 </td>
                 <td class="toggle">
-                  <input type="checkbox" aria-label={`visible ${c.name}`} checked={!props.hidden.has(c.index)} onChange={() => toggle(props.hidden, c.index, props.setHidden)} />
+                  <input
+                    type="checkbox"
+                    aria-label={`visible ${c.name}`}
+                    checked={!props.hidden.has(c.index)}
+                    onChange={() => toggle(props.hidden, c.index, props.setHidden)}
+                  />
                 </td>
                 <td class="toggle">
-                  <input type="checkbox" aria-label={`searchable ${c.name}`} checked={!props.unsearchable.has(c.index)} onChange={() => toggle(props.unsearchable, c.index, props.setUnsearchable)} />
+                  <input
+                    type="checkbox"
+                    aria-label={`searchable ${c.name}`}
+                    checked={!props.unsearchable.has(c.index)}
+                    onChange={() => toggle(props.unsearchable, c.index, props.setUnsearchable)}
+                  />
                 </td>
-                <td class="name" title={c.name}>{c.name}</td>
+                <td class="name" title={c.name}>
+                  {c.name}
+                </td>
                 <td class="num">{c.summary?.count ?? ''}</td>
                 <td class="num l-incl">{c.summary && c.topology !== 'event' ? formatDuration(c.summary.inclusive) : ''}</td>
                 <td class="num l-excl">{c.summary && c.topology === 'state' ? formatDuration(c.summary.exclusive) : ''}</td>
@@ -129,7 +154,10 @@ export function Legend(props: LegendProps) {
           </div>
           {props.siteColourings.map((c, i) => (
             <div key={i} class="colouring" data-sites={c.sites}>
-              <span class="swatch" style={{ background: `rgb(${c.rgb[0]}, ${c.rgb[1]}, ${c.rgb[2]})`, display: 'inline-block', width: '12px', height: '12px', marginRight: '6px' }} />
+              <span
+                class="swatch"
+                style={{ background: `rgb(${c.rgb[0]}, ${c.rgb[1]}, ${c.rgb[2]})`, display: 'inline-block', width: '12px', height: '12px', marginRight: '6px' }}
+              />
               <span title={c.sites}>{c.sites}</span>
             </div>
           ))}

@@ -40,7 +40,11 @@ export function Popups(props: {
   );
 
   useEffect(() => {
-    c?.setMarkers(popups.filter((p) => p.pinned).flatMap((p) => (p.pick.selection.end > p.pick.selection.start ? [p.pick.selection.start, p.pick.selection.end] : [p.pick.selection.start])));
+    c?.setMarkers(
+      popups
+        .filter((p) => p.pinned)
+        .flatMap((p) => (p.pick.selection.end > p.pick.selection.start ? [p.pick.selection.start, p.pick.selection.end] : [p.pick.selection.start])),
+    );
   }, [popups, c]);
 
   if (!init) return null;

@@ -44,10 +44,23 @@ export function RowControls(props: { readonly rows: RowSummary | undefined; read
   };
   return (
     <span class="row-controls" role="group" aria-label="Rows">
-      <button type="button" class="rows-fit" disabled={disabled} aria-pressed={rows?.mode === 'fit'} title="Fit all rows in the editor (rows thinner than a pixel are aggregated)" onClick={() => api?.fitRows()}>
+      <button
+        type="button"
+        class="rows-fit"
+        disabled={disabled}
+        aria-pressed={rows?.mode === 'fit'}
+        title="Fit all rows in the editor (rows thinner than a pixel are aggregated)"
+        onClick={() => api?.fitRows()}
+      >
         Fit rows
       </button>
-      <button type="button" class="rows-smaller" disabled={disabled} title="Lower rows (Shift+S, Ctrl/Cmd+wheel)" onClick={() => api?.zoomRows(1 / ROW_ZOOM_STEP)}>
+      <button
+        type="button"
+        class="rows-smaller"
+        disabled={disabled}
+        title="Lower rows (Shift+S, Ctrl/Cmd+wheel)"
+        onClick={() => api?.zoomRows(1 / ROW_ZOOM_STEP)}
+      >
         ▁
       </button>
       <button type="button" class="rows-larger" disabled={disabled} title="Taller rows (Shift+W, Ctrl/Cmd+wheel)" onClick={() => api?.zoomRows(ROW_ZOOM_STEP)}>

@@ -77,7 +77,17 @@ export function SearchBox(props: {
   }, [props.preset?.seq]);
   const s = props.status;
   const statusText =
-    problem ?? s.error ?? (s.searching ? 'searching…' : s.notFound ? 'no match' : s.ordinal !== undefined ? `${s.ordinal + 1} of ${s.matches ?? '…'}` : s.matches !== undefined ? `${s.matches} matches` : '');
+    problem ??
+    s.error ??
+    (s.searching
+      ? 'searching…'
+      : s.notFound
+        ? 'no match'
+        : s.ordinal !== undefined
+          ? `${s.ordinal + 1} of ${s.matches ?? '…'}`
+          : s.matches !== undefined
+            ? `${s.matches} matches`
+            : '');
   return (
     <form
       class="search"
@@ -97,7 +107,15 @@ export function SearchBox(props: {
         }
       }}
     >
-      <input ref={input} class="search-text" aria-label="search text" placeholder="Search categories and popup text" value={text} onInput={(e) => setText((e.target as HTMLInputElement).value)} size={24} />
+      <input
+        ref={input}
+        class="search-text"
+        aria-label="search text"
+        placeholder="Search categories and popup text"
+        value={text}
+        onInput={(e) => setText((e.target as HTMLInputElement).value)}
+        size={24}
+      />
       <select aria-label="search mode" value={mode} onChange={(e) => setMode((e.target as HTMLSelectElement).value as SearchModeName)}>
         <option value="plain">text</option>
         <option value="word">whole word</option>
@@ -114,10 +132,18 @@ export function SearchBox(props: {
         duration <input aria-label="minimum duration" value={minD} onInput={(e) => setMinD((e.target as HTMLInputElement).value)} size={6} placeholder="min" />–
         <input aria-label="maximum duration" value={maxD} onInput={(e) => setMaxD((e.target as HTMLInputElement).value)} size={6} placeholder="max" />
       </label>
-      <button type="button" class="search-prev" title="Previous match (Shift+Enter)" onClick={() => go(-1)}>↑</button>
-      <button type="submit" class="search-next" title="Next match (Enter)">↓</button>
-      <span class={`search-status${problem || s.error ? ' bad' : ''}`} aria-live="polite">{statusText}</span>
-      <button type="button" class="search-close" title="Close (Esc)" onClick={props.close}>✕</button>
+      <button type="button" class="search-prev" title="Previous match (Shift+Enter)" onClick={() => go(-1)}>
+        ↑
+      </button>
+      <button type="submit" class="search-next" title="Next match (Enter)">
+        ↓
+      </button>
+      <span class={`search-status${problem || s.error ? ' bad' : ''}`} aria-live="polite">
+        {statusText}
+      </span>
+      <button type="button" class="search-close" title="Close (Esc)" onClick={props.close}>
+        ✕
+      </button>
     </form>
   );
 }

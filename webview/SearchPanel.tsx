@@ -73,7 +73,14 @@ export function SearchPanel(props: {
       c.setSearchMarks(undefined);
       setStatus({ ...IDLE, searching: true });
     } else setStatus((st) => ({ ...st, searching: true, notFound: false, error: undefined }));
-    postToHost({ kind: 'search', searchId, generation: init.generation, query, direction, ...(fresh ? { fromTime: props.viewStart ?? init.timeRange[0] } : {}) });
+    postToHost({
+      kind: 'search',
+      searchId,
+      generation: init.generation,
+      query,
+      direction,
+      ...(fresh ? { fromTime: props.viewStart ?? init.timeRange[0] } : {}),
+    });
   };
   const close = (): void => {
     setOpen(false);

@@ -16,7 +16,12 @@ function swatch(c: CategoryInfo | undefined) {
   return <span class="swatch" style={{ background: `rgb(${r},${g},${b})` }} />;
 }
 
-export function TimeslicePanel(props: { readonly slice: TimesliceState | undefined; readonly categories: readonly CategoryInfo[]; readonly rowLabel: (row: number) => string; readonly close: () => void }) {
+export function TimeslicePanel(props: {
+  readonly slice: TimesliceState | undefined;
+  readonly categories: readonly CategoryInfo[];
+  readonly rowLabel: (row: number) => string;
+  readonly close: () => void;
+}) {
   const byIndex = new Map(props.categories.map((c) => [c.index, c]));
   const s = props.slice;
   return (
@@ -33,22 +38,24 @@ export function TimeslicePanel(props: { readonly slice: TimesliceState | undefin
             <tr key={r.row}>
               <th>{props.rowLabel(r.row)}</th>
               <td>
-                {r.summary
-                  ? r.summary.slice(0, 3).map((p) => (
-                      <span class="slice-item" key={p.category}>
-                        {swatch(byIndex.get(p.category))}
-                        {byIndex.get(p.category)?.name ?? p.category} {(p.share * 100).toFixed(0)}%
-                      </span>
-                    ))
-                  : r.stack.length === 0
-                    ? <span class="slice-idle">—</span>
-                    : r.stack.map((cat, i) => (
-                        <span class="slice-item" key={i}>
-                          {i > 0 ? '› ' : ''}
-                          {swatch(byIndex.get(cat))}
-                          {byIndex.get(cat)?.name ?? cat}
-                        </span>
-                      ))}
+                {r.summary ? (
+                  r.summary.slice(0, 3).map((p) => (
+                    <span class="slice-item" key={p.category}>
+                      {swatch(byIndex.get(p.category))}
+                      {byIndex.get(p.category)?.name ?? p.category} {(p.share * 100).toFixed(0)}%
+                    </span>
+                  ))
+                ) : r.stack.length === 0 ? (
+                  <span class="slice-idle">—</span>
+                ) : (
+                  r.stack.map((cat, i) => (
+                    <span class="slice-item" key={i}>
+                      {i > 0 ? '› ' : ''}
+                      {swatch(byIndex.get(cat))}
+                      {byIndex.get(cat)?.name ?? cat}
+                    </span>
+                  ))
+                )}
               </td>
             </tr>
           ))}

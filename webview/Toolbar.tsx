@@ -41,22 +41,39 @@ export function Toolbar(props: {
   const disabled = !init || !c;
   return (
     <form class="toolbar" onSubmit={apply}>
-      <button type="button" disabled={disabled} title="Whole trace (Home)" onClick={() => c?.showAll()}>⤢</button>
-      <button type="button" disabled={disabled || !summary?.canUndo} title="Undo zoom (Z)" onClick={() => c?.undo()}>↶</button>
-      <button type="button" disabled={disabled || !summary?.canRedo} title="Redo zoom (Shift+Z)" onClick={() => c?.redo()}>↷</button>
-      <button type="button" disabled={disabled} title="Zoom out (S, -)" onClick={() => c?.zoomCentre(1 / ZOOM_STEP)}>−</button>
-      <button type="button" disabled={disabled} title="Zoom in (W, +)" onClick={() => c?.zoomCentre(ZOOM_STEP)}>+</button>
+      <button type="button" disabled={disabled} title="Whole trace (Home)" onClick={() => c?.showAll()}>
+        ⤢
+      </button>
+      <button type="button" disabled={disabled || !summary?.canUndo} title="Undo zoom (Z)" onClick={() => c?.undo()}>
+        ↶
+      </button>
+      <button type="button" disabled={disabled || !summary?.canRedo} title="Redo zoom (Shift+Z)" onClick={() => c?.redo()}>
+        ↷
+      </button>
+      <button type="button" disabled={disabled} title="Zoom out (S, -)" onClick={() => c?.zoomCentre(1 / ZOOM_STEP)}>
+        −
+      </button>
+      <button type="button" disabled={disabled} title="Zoom in (W, +)" onClick={() => c?.zoomCentre(ZOOM_STEP)}>
+        +
+      </button>
       <label class={bad ? 'bad' : ''}>
         from <input aria-label="window start" value={from} onInput={(e) => setFrom((e.target as HTMLInputElement).value)} size={14} />
       </label>
       <label class={bad ? 'bad' : ''}>
         to <input aria-label="window end" value={to} onInput={(e) => setTo((e.target as HTMLInputElement).value)} size={14} />
       </label>
-      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us or µs, ns; a bare number is seconds)">Go</button>
+      <button type="submit" disabled={disabled} title="Show this time window (units: s, ms, us or µs, ns; a bare number is seconds)">
+        Go
+      </button>
       <span class="span">{summary ? formatDuration(summary.view.t1 - summary.view.t0) : ''}</span>
       <label>
         rows{' '}
-        <select aria-label="Y map" disabled={disabled} value={String(summary?.mapIndex ?? init?.defaultMap ?? 0)} onChange={(e) => c?.setMap(Number((e.target as HTMLSelectElement).value))}>
+        <select
+          aria-label="Y map"
+          disabled={disabled}
+          value={String(summary?.mapIndex ?? init?.defaultMap ?? 0)}
+          onChange={(e) => c?.setMap(Number((e.target as HTMLSelectElement).value))}
+        >
           {init?.yMaps.map((m, i) => (
             <option value={String(i)} key={i}>
               {m.title} ({m.rows.length})
@@ -67,7 +84,12 @@ export function Toolbar(props: {
       <RowControls rows={summary?.rows} api={c} />
       <label title="Arrows: lines while they can be told apart, else message density per row block and time bin (auto)">
         arrows{' '}
-        <select aria-label="Arrows" disabled={disabled} value={summary?.arrowMode ?? 'auto'} onChange={(e) => c?.setArrowMode((e.target as HTMLSelectElement).value as ArrowMode)}>
+        <select
+          aria-label="Arrows"
+          disabled={disabled}
+          value={summary?.arrowMode ?? 'auto'}
+          onChange={(e) => c?.setArrowMode((e.target as HTMLSelectElement).value as ArrowMode)}
+        >
           <option value="auto">auto</option>
           <option value="lines">lines</option>
           <option value="density">density</option>
@@ -78,23 +100,55 @@ export function Toolbar(props: {
         {summary?.lowestDepth !== undefined ? (summary.lowestDepth === 0 ? 'exact' : `summary level ${summary.lowestDepth}`) : ''}
         {summary?.loading ? ' · loading…' : ''}
       </span>
-      <button type="button" class="bookmark-add" disabled={disabled} title="Add a bookmark for this window (Ctrl/Cmd+Alt+B)" onClick={() => postToHost({ kind: 'runCommand', command: 'addBookmark' })}>
+      <button
+        type="button"
+        class="bookmark-add"
+        disabled={disabled}
+        title="Add a bookmark for this window (Ctrl/Cmd+Alt+B)"
+        onClick={() => postToHost({ kind: 'runCommand', command: 'addBookmark' })}
+      >
         Bookmark
       </button>
-      <button type="button" class="bookmark-go" disabled={disabled} title="Go to a bookmark…" onClick={() => postToHost({ kind: 'runCommand', command: 'goToBookmark' })}>
+      <button
+        type="button"
+        class="bookmark-go"
+        disabled={disabled}
+        title="Go to a bookmark…"
+        onClick={() => postToHost({ kind: 'runCommand', command: 'goToBookmark' })}
+      >
         Bookmarks…
       </button>
-      <button type="button" class="copy-link" disabled={disabled} title="Copy a vscode:// link to this view" onClick={() => postToHost({ kind: 'runCommand', command: 'copyViewLink' })}>
+      <button
+        type="button"
+        class="copy-link"
+        disabled={disabled}
+        title="Copy a vscode:// link to this view"
+        onClick={() => postToHost({ kind: 'runCommand', command: 'copyViewLink' })}
+      >
         Link
       </button>
       <button type="button" class="search-toggle" disabled={disabled} title="Search (Ctrl/Cmd+F)" onClick={props.openSearch}>
         Search
       </button>
       <WaitToggles controller={c} disabled={disabled} />
-      <button type="button" class="legend-toggle" disabled={disabled} aria-pressed={props.legend} title="Legend: categories, colours, visible / searchable" onClick={props.toggleLegend}>
+      <button
+        type="button"
+        class="legend-toggle"
+        disabled={disabled}
+        aria-pressed={props.legend}
+        title="Legend: categories, colours, visible / searchable"
+        onClick={props.toggleLegend}
+      >
         Legend
       </button>
-      <button type="button" class="timeslice-toggle" disabled={disabled} aria-pressed={props.timeslice} title="Timeslice: what every row is doing at the cursor's time (T)" onClick={props.toggleTimeslice}>
+      <button
+        type="button"
+        class="timeslice-toggle"
+        disabled={disabled}
+        aria-pressed={props.timeslice}
+        title="Timeslice: what every row is doing at the cursor's time (T)"
+        onClick={props.toggleTimeslice}
+      >
         Timeslice
       </button>
       {summary?.range && (
@@ -121,10 +175,24 @@ function WaitToggles(props: { controller: TimelineController | undefined; disabl
   const c = props.controller;
   return (
     <>
-      <button type="button" class="waits-toggle" disabled={props.disabled} aria-pressed={waits} title="Hatch the time states spend waiting for another rank (wait-state analysis)" onClick={() => c && setWaits(c.toggleAnalysis('waits'))}>
+      <button
+        type="button"
+        class="waits-toggle"
+        disabled={props.disabled}
+        aria-pressed={waits}
+        title="Hatch the time states spend waiting for another rank (wait-state analysis)"
+        onClick={() => c && setWaits(c.toggleAnalysis('waits'))}
+      >
         Waits
       </button>
-      <button type="button" class="path-toggle" disabled={props.disabled} aria-pressed={path} title="Highlight the critical path (what determined the run's length)" onClick={() => c && setPath(c.toggleAnalysis('path'))}>
+      <button
+        type="button"
+        class="path-toggle"
+        disabled={props.disabled}
+        aria-pressed={path}
+        title="Highlight the critical path (what determined the run's length)"
+        onClick={() => c && setPath(c.toggleAnalysis('path'))}
+      >
         Critical path
       </button>
     </>

@@ -6,4 +6,8 @@ export function parseHex(s: string): Rgb | undefined {
   return m ? [parseInt(m[1]!, 16), parseInt(m[2]!, 16), parseInt(m[3]!, 16)] : undefined;
 }
 
-export const toHex = (rgb: readonly number[]): string => `#${rgb.slice(0, 3).map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+export const toHex = (rgb: readonly number[]): string =>
+  `#${rgb
+    .slice(0, 3)
+    .map((c) => c.toString(16).padStart(2, '0'))
+    .join('')}`;

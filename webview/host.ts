@@ -18,7 +18,8 @@ export function postToHost(m: WebviewToHost): void {
 
 export function savedView(): PersistedView | undefined {
   const s = api.getState() as Partial<PersistedView> | undefined;
-  if (!s || typeof s.fileName !== 'string' || ![s.t0, s.t1, s.mapIndex, s.scrollRow].every((v) => typeof v === 'number' && Number.isFinite(v))) return undefined;
+  if (!s || typeof s.fileName !== 'string' || ![s.t0, s.t1, s.mapIndex, s.scrollRow].every((v) => typeof v === 'number' && Number.isFinite(v)))
+    return undefined;
   return s as PersistedView;
 }
 

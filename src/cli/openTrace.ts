@@ -81,9 +81,12 @@ registerTraceOpener('slog2', looksLikeSlog2, openSlog2Trace);
 /** SLOG-1 (positional reads): read through its conversion to drawables, like the CLOG formats. */
 export async function openSlog1Trace(source: ByteSource): Promise<OpenedTrace> {
   const file = await Slog1File.open(source);
-  return conversionTrace('slog1', async () => convertSlog1(file, { name: source.name }), () => file.close());
+  return conversionTrace(
+    'slog1',
+    async () => convertSlog1(file, { name: source.name }),
+    () => file.close(),
+  );
 }
-
 
 /** Decompressed gzip input is held in memory; refuse beyond this. */
 const MAX_GUNZIPPED_BYTES = 2 ** 31;

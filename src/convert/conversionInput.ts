@@ -76,7 +76,6 @@ async function* readAhead(chunks: ByteChunks): AsyncGenerator<Uint8Array> {
   }
 }
 
-
 /** The file for positional reads; closing it is left to the caller (it closes `file`). */
 function borrowed(file: FileSource): ByteSource {
   return { name: file.name, size: file.size, read: (o, n) => file.read(o, n), close: async () => undefined };
@@ -91,7 +90,11 @@ export async function openConversionInput(input: string, options: ConversionInpu
     const { first, all } = await peekChunks(readAhead(gz ? gunzipChunks(source, 256 << 10) : chunksOf(source, 1 << 20)));
     const format = detectInputFormat(first);
     if (format === undefined || format === 'slog2') {
-      throw new FormatError(input, 0, `not a CLOG2, CLOG, ALOG or SLOG-1 trace (expected "CLOG-02…", an old-CLOG record header, an ALOG header line or a SLOG-1 0.7 header)${format === 'slog2' ? ': it is SLOG-2 already' : ''}`);
+      throw new FormatError(
+        input,
+        0,
+        `not a CLOG2, CLOG, ALOG or SLOG-1 trace (expected "CLOG-02…", an old-CLOG record header, an ALOG header line or a SLOG-1 0.7 header)${format === 'slog2' ? ': it is SLOG-2 already' : ''}`,
+      );
     }
     const convertOptions = { name: input, signal: options.signal, referenceQuirks: options.referenceQuirks };
     if (format === 'slog1') {

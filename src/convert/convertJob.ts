@@ -93,7 +93,14 @@ async function convertInTwoThreads(input: string, output: string, script: string
   }
 }
 
-function jobResult(input: string, output: string, format: ConvertibleFormat, inputBytes: number, written: ConversionWriteSummary, summary: ConversionSummary): ConvertJobResult {
+function jobResult(
+  input: string,
+  output: string,
+  format: ConvertibleFormat,
+  inputBytes: number,
+  written: ConversionWriteSummary,
+  summary: ConversionSummary,
+): ConvertJobResult {
   return {
     input,
     output,

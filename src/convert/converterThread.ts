@@ -58,7 +58,9 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
     });
     this.worker.on('error', (e: Error) => {
       const oom = (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.fail(oom ? new Error(`converting ${input} needs more memory than the converter thread's ${options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB} MB heap cap`) : e);
+      this.fail(
+        oom ? new Error(`converting ${input} needs more memory than the converter thread's ${options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB} MB heap cap`) : e,
+      );
     });
     this.worker.on('exit', (code) => {
       this.exited = true;

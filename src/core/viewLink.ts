@@ -156,7 +156,7 @@ export function compressInts(values: readonly number[]): string {
   const sorted = [...new Set(values)].sort((a, b) => a - b);
   for (const v of sorted) if (!Number.isSafeInteger(v)) throw new RangeError(`not an integer: ${v}`);
   const out: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
     out.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);

@@ -43,7 +43,13 @@ export function registerBookmarkCommands(context: vscode.ExtensionContext, provi
       const store = await bookmarks.store(e.document.uri);
       const hidden = e.hiddenCategories;
       const rows = e.shownLines();
-      const added = await promptAndAddBookmark(store, { t0: view.t0, t1: view.t1, yMap: view.mapIndex, ...(hidden.length > 0 ? { hidden } : {}), ...(rows ? { rows } : {}) });
+      const added = await promptAndAddBookmark(store, {
+        t0: view.t0,
+        t1: view.t1,
+        yMap: view.mapIndex,
+        ...(hidden.length > 0 ? { hidden } : {}),
+        ...(rows ? { rows } : {}),
+      });
       if (added) void vscode.window.setStatusBarMessage(`MPE Trace: bookmark "${added.name}" added`, 3000);
     }),
     vscode.commands.registerCommand('mpeTrace.goToBookmark', async () => {
@@ -51,7 +57,14 @@ export function registerBookmarkCommands(context: vscode.ExtensionContext, provi
       if (!e) return void vscode.window.showInformationMessage('MPE Trace: open a trace in the timeline first.');
       const store = await bookmarks.store(e.document.uri);
       const b = await pickBookmark(store);
-      if (b) await provider.openAt(e.document.uri, { t0: b.t0, t1: b.t1 > b.t0 ? b.t1 : b.t0 + 1e-9, ...(b.yMap !== undefined ? { yMap: b.yMap } : {}), ...(b.hidden ? { hidden: b.hidden } : {}), ...(b.rows ? { rows: b.rows } : {}) });
+      if (b)
+        await provider.openAt(e.document.uri, {
+          t0: b.t0,
+          t1: b.t1 > b.t0 ? b.t1 : b.t0 + 1e-9,
+          ...(b.yMap !== undefined ? { yMap: b.yMap } : {}),
+          ...(b.hidden ? { hidden: b.hidden } : {}),
+          ...(b.rows ? { rows: b.rows } : {}),
+        });
     }),
     vscode.commands.registerCommand('mpeTrace.copyViewLink', async () => {
       const e = current();
@@ -59,7 +72,13 @@ export function registerBookmarkCommands(context: vscode.ExtensionContext, provi
       if (!e || !view) return void vscode.window.showInformationMessage('MPE Trace: open a trace in the timeline first.');
       const hidden = e.hiddenCategories;
       const rows = e.shownLines();
-      const link = viewLinkFor(e.document.uri, { t0: view.t0, t1: view.t1, yMap: view.mapIndex, ...(hidden.length > 0 ? { hidden } : {}), ...(rows ? { rows } : {}) });
+      const link = viewLinkFor(e.document.uri, {
+        t0: view.t0,
+        t1: view.t1,
+        yMap: view.mapIndex,
+        ...(hidden.length > 0 ? { hidden } : {}),
+        ...(rows ? { rows } : {}),
+      });
       await vscode.env.clipboard.writeText(link);
       void vscode.window.setStatusBarMessage('MPE Trace: link to this view copied', 3000);
     }),

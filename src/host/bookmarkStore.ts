@@ -5,10 +5,7 @@
  * file-system watcher that reloads when another editor, git or the user changes the file.
  */
 import * as vscode from 'vscode';
-import {
-  BookmarkStoreCore, newBookmark, SIDECAR_SUFFIX,
-  type Bookmark, type BookmarkChanges, type SidecarIo, type StoreState,
-} from '../core/bookmarks';
+import { BookmarkStoreCore, newBookmark, SIDECAR_SUFFIX, type Bookmark, type BookmarkChanges, type SidecarIo, type StoreState } from '../core/bookmarks';
 import { fileNameGlob } from '../core/sourcePath/glob';
 
 export type { Bookmark, BookmarkChanges, StoreState };
@@ -21,7 +18,10 @@ export class BookmarkStore implements vscode.Disposable {
   /** Fires after every reload or edit with the new list (or the error). */
   readonly onDidChange = this.emitter.event;
 
-  constructor(readonly trace: vscode.Uri, private readonly output?: vscode.OutputChannel) {
+  constructor(
+    readonly trace: vscode.Uri,
+    private readonly output?: vscode.OutputChannel,
+  ) {
     this.sidecar = trace.with({ path: trace.path + SIDECAR_SUFFIX });
     this.core = new BookmarkStoreCore(workspaceFsIo(this.sidecar), (s) => {
       if (s.status === 'error') this.output?.appendLine(s.error);
@@ -100,7 +100,9 @@ export function workspaceFsIo(file: vscode.Uri): SidecarIo {
     },
     async write(text) {
       const dot = file.path.lastIndexOf('/');
-      const temp = file.with({ path: `${file.path.slice(0, dot + 1)}.${file.path.slice(dot + 1)}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp` });
+      const temp = file.with({
+        path: `${file.path.slice(0, dot + 1)}.${file.path.slice(dot + 1)}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`,
+      });
       try {
         await vscode.workspace.fs.writeFile(temp, new TextEncoder().encode(text));
         await vscode.workspace.fs.rename(temp, file, { overwrite: true });
@@ -114,7 +116,8 @@ export function workspaceFsIo(file: vscode.Uri): SidecarIo {
 
 /** Asks for a name (and an optional note) and adds a bookmark for the given window. */
 export async function promptAndAddBookmark(
-  store: BookmarkStore, view: { t0: number; t1: number; rows?: readonly number[]; yMap?: number; hidden?: readonly number[] },
+  store: BookmarkStore,
+  view: { t0: number; t1: number; rows?: readonly number[]; yMap?: number; hidden?: readonly number[] },
 ): Promise<Bookmark | undefined> {
   const name = await vscode.window.showInputBox({
     title: 'MPE Trace: add bookmark',

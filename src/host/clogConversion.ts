@@ -44,7 +44,8 @@ const MAX_KEPT_WARNINGS = 200;
 
 /** Where the conversion of `input` (as it is now: path, size, mtime) lives in the cache. */
 async function cacheEntry(storage: vscode.Uri, input: vscode.Uri): Promise<{ readonly dir: string; readonly target: string }> {
-  if (input.scheme !== 'file') throw new ConversionUnavailableError(`CLOG/CLOG2 files must be on a local (or remote-window) file system to be converted: ${input.toString(true)}`);
+  if (input.scheme !== 'file')
+    throw new ConversionUnavailableError(`CLOG/CLOG2 files must be on a local (or remote-window) file system to be converted: ${input.toString(true)}`);
   const st = await fs.stat(input.fsPath);
   const key = createHash('sha256').update(`${input.fsPath}\n${st.size}\n${st.mtimeMs}`).digest('hex').slice(0, 32);
   const dir = path.join(storage.fsPath, 'slog2-cache');
@@ -76,7 +77,8 @@ export async function cachedSlog2For(
   if (hit !== undefined) return hit;
   const { dir, target } = await cacheEntry(storage, input);
   await fs.mkdir(dir, { recursive: true });
-  if (job === undefined) throw new ConversionUnavailableError('Conversion of CLOG/CLOG2 files is not available in this build; convert the file to SLOG-2 first.');
+  if (job === undefined)
+    throw new ConversionUnavailableError('Conversion of CLOG/CLOG2 files is not available in this build; convert the file to SLOG-2 first.');
   const warnings = await job(input.fsPath, target, progress, signal);
   if (warnings && warnings.length > 0) await fs.writeFile(warningsFileOf(target), JSON.stringify(warnings.slice(0, MAX_KEPT_WARNINGS)));
   else await fs.rm(warningsFileOf(target), { force: true });

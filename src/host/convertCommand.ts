@@ -30,9 +30,16 @@ export function registerConvertCommand(context: vscode.ExtensionContext): void {
  * in the worker, writes `output` (replacing it), reports progress as a fraction, honours `signal`.
  */
 export function workerConversionJob(extensionUri: vscode.Uri) {
-  return async (input: string, output: string, progress: { report(fraction: number, message?: string): void }, signal: AbortSignal): Promise<readonly string[]> => {
+  return async (
+    input: string,
+    output: string,
+    progress: { report(fraction: number, message?: string): void },
+    signal: AbortSignal,
+  ): Promise<readonly string[]> => {
     signal.throwIfAborted();
-    const run = startConversion(workerScript(extensionUri), { input, output, force: true }, (read, total) => progress.report(total > 0 ? read / total : 1, progressMessage(read, total)));
+    const run = startConversion(workerScript(extensionUri), { input, output, force: true }, (read, total) =>
+      progress.report(total > 0 ? read / total : 1, progressMessage(read, total)),
+    );
     const onAbort = (): void => run.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -113,7 +120,10 @@ async function chooseOutput(input: string): Promise<{ path: string; overwrite: b
   const check = await guardOutput(input, output);
   if (check === undefined) return undefined;
   if (!check.exists) return { path: output, overwrite: false };
-  const what = check.symlinkNote !== undefined ? `${path.basename(output)} is a symbolic link; replacing it replaces the link, not the file it points to.` : `${path.basename(output)} already exists.`;
+  const what =
+    check.symlinkNote !== undefined
+      ? `${path.basename(output)} is a symbolic link; replacing it replaces the link, not the file it points to.`
+      : `${path.basename(output)} already exists.`;
   const choice = await vscode.window.showWarningMessage(`${what} Replace it?`, { modal: true }, 'Replace', 'Save As…');
   if (choice === 'Replace') return { path: output, overwrite: true };
   if (choice !== 'Save As…') return undefined;

@@ -12,7 +12,12 @@ import type { TraceDocument } from './traceDocument';
 /** Adds what other analyses know about a drawable (e.g. its wait state) to its popup. */
 export type DetailsAnnotator = (file: Slog2File, details: DrawableDetails, rowOfLine: (lineID: number) => number | undefined) => DrawableDetails;
 
-export async function answerDetails(doc: TraceDocument, m: RequestDetailsMessage, warn: (message: string) => void, annotate?: DetailsAnnotator): Promise<DetailsMessage> {
+export async function answerDetails(
+  doc: TraceDocument,
+  m: RequestDetailsMessage,
+  warn: (message: string) => void,
+  annotate?: DetailsAnnotator,
+): Promise<DetailsMessage> {
   const state = doc.state;
   const none = (message: string): DetailsMessage => ({ kind: 'details', detailsId: m.detailsId, message });
   if (state.phase !== 'ready' || m.generation !== doc.generation) return none('the trace was reloaded');

@@ -45,7 +45,14 @@ function indexPathFor(storage: vscode.Uri, trace: string): string {
  * Opens or builds the index of `file` (the SLOG-2 at `trace` on disk); resolves undefined when
  * the trace does not need one or it could not be made (with a warning on the file).
  */
-export async function prepareRowIndex(file: Slog2File, trace: string, storage: vscode.Uri, job: RowIndexJob | undefined, signal: AbortSignal, onDamage: (e: Error) => void): Promise<IndexedRows | undefined> {
+export async function prepareRowIndex(
+  file: Slog2File,
+  trace: string,
+  storage: vscode.Uri,
+  job: RowIndexJob | undefined,
+  signal: AbortSignal,
+  onDamage: (e: Error) => void,
+): Promise<IndexedRows | undefined> {
   const rows = Math.max(0, ...file.lineIDMaps.map((m) => m.rows.length));
   if (rows < ROW_INDEX_MIN_ROWS) return undefined;
   const indexPath = indexPathFor(storage, trace);

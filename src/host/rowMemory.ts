@@ -25,7 +25,13 @@ export class RowMemory {
     const isDefault = choice.rows === undefined && (choice.rowSizing === undefined || choice.rowSizing === 'auto');
     const before = JSON.stringify(all[uri] ? { ...all[uri], at: 0 } : undefined);
     if (isDefault) delete all[uri];
-    else all[uri] = { mapIndex: choice.mapIndex, ...(choice.rows ? { rows: [...choice.rows] } : {}), ...(choice.rowSizing !== undefined ? { rowSizing: choice.rowSizing } : {}), at: Date.now() };
+    else
+      all[uri] = {
+        mapIndex: choice.mapIndex,
+        ...(choice.rows ? { rows: [...choice.rows] } : {}),
+        ...(choice.rowSizing !== undefined ? { rowSizing: choice.rowSizing } : {}),
+        at: Date.now(),
+      };
     if (JSON.stringify(all[uri] ? { ...all[uri], at: 0 } : undefined) === before) return;
     const when = (k: string): number => (typeof all[k]?.at === 'number' ? all[k]!.at : 0);
     const keys = Object.keys(all).sort((a, b) => when(b) - when(a));

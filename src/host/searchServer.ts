@@ -50,7 +50,8 @@ export class SearchServer {
       const counted = session.count();
       void counted?.then(
         (c) => {
-          if (this.session?.session === session) this.post({ kind: 'searchCount', searchId: m.searchId, matches: c.matches, histogram: [...c.histogram], range: [c.range[0], c.range[1]] });
+          if (this.session?.session === session)
+            this.post({ kind: 'searchCount', searchId: m.searchId, matches: c.matches, histogram: [...c.histogram], range: [c.range[0], c.range[1]] });
         },
         () => undefined,
       );
@@ -65,7 +66,13 @@ export class SearchServer {
       if (ac.signal.aborted) return;
       if (r.match === undefined) return this.post({ kind: 'searchResult', searchId: m.searchId, wrapped: false });
       this.last = r.match.drawable;
-      this.post({ kind: 'searchResult', searchId: m.searchId, hit: hitOf(r.match, layout.rowOfLine), wrapped: r.wrapped, ...(r.ordinal !== undefined ? { ordinal: r.ordinal } : {}) });
+      this.post({
+        kind: 'searchResult',
+        searchId: m.searchId,
+        hit: hitOf(r.match, layout.rowOfLine),
+        wrapped: r.wrapped,
+        ...(r.ordinal !== undefined ? { ordinal: r.ordinal } : {}),
+      });
     } catch (e) {
       if (!ac.signal.aborted) fail(e instanceof Error ? e.message : String(e));
     }

@@ -10,8 +10,16 @@
 import * as vscode from 'vscode';
 import type { SourceLocation } from '../core/model/types';
 import {
-  effectiveMappingsValue, fileNameGlob, ignoredWorkspaceMappings, mappingFromPick, normalizePath, parseMappings, resolveSourcePath,
-  type Resolution, type SourceCandidate, type SourceFileSystem,
+  effectiveMappingsValue,
+  fileNameGlob,
+  ignoredWorkspaceMappings,
+  mappingFromPick,
+  normalizePath,
+  parseMappings,
+  resolveSourcePath,
+  type Resolution,
+  type SourceCandidate,
+  type SourceFileSystem,
 } from '../core/sourcePath';
 import { realPathInside } from '../io/pathContainment';
 
@@ -29,8 +37,7 @@ export interface OpenSourceOptions {
 }
 
 export type OpenSourceResult =
-  | { readonly opened: true; readonly uri: vscode.Uri; readonly line: number; readonly reason: string }
-  | { readonly opened: false; readonly reason: string };
+  { readonly opened: true; readonly uri: vscode.Uri; readonly line: number; readonly reason: string } | { readonly opened: false; readonly reason: string };
 
 export class SourceLinks implements vscode.Disposable {
   private readonly cache = new Map<string, Promise<Resolution>>();
@@ -144,7 +151,9 @@ export class SourceLinks implements vscode.Disposable {
     const uri = this.uriFor(c.path);
     let shown = c.path;
     if (uri.scheme === 'file') {
-      const fileRoots = this.roots().filter((r) => r.folder.uri.scheme === 'file').map((r) => r.folder.uri.fsPath);
+      const fileRoots = this.roots()
+        .filter((r) => r.folder.uri.scheme === 'file')
+        .map((r) => r.folder.uri.fsPath);
       const where = await realPathInside(uri.fsPath, fileRoots);
       if (where.inside) return true;
       shown = where.real;
@@ -153,7 +162,9 @@ export class SourceLinks implements vscode.Disposable {
     const open = 'Open';
     const why = c.kind === 'mapped' ? ' (through a source path mapping)' : '';
     const answer = await vscode.window.showWarningMessage(
-      `The trace names ${c.path}${shown !== c.path ? `, which is ${shown}` : ''}${why}, outside the workspace folders. Open it?`, { modal: true }, open,
+      `The trace names ${c.path}${shown !== c.path ? `, which is ${shown}` : ''}${why}, outside the workspace folders. Open it?`,
+      { modal: true },
+      open,
     );
     if (answer !== open) return false;
     this.approved.add(shown);
@@ -166,9 +177,7 @@ export class SourceLinks implements vscode.Disposable {
     const setMapping = 'Set path mapping…';
     // A mapping only helps for absolute recorded paths (the resolver then suggests one).
     const buttons = r.suggestion !== undefined ? [findFile, setMapping] : [findFile];
-    const answer = await vscode.window.showWarningMessage(
-      `MPE Trace: cannot find the source file of ${loc.file}:${loc.line}: ${r.reason}.`, ...buttons,
-    );
+    const answer = await vscode.window.showWarningMessage(`MPE Trace: cannot find the source file of ${loc.file}:${loc.line}: ${r.reason}.`, ...buttons);
     if (answer === findFile) return this.pickFile(loc, line, options);
     if (answer === setMapping && r.suggestion !== undefined) {
       const added = await this.askMapping(r.suggestion.from);
@@ -216,10 +225,17 @@ export class SourceLinks implements vscode.Disposable {
     if (answer === remember) await this.addMapping(m.from, m.to);
   }
 
-  private async offerOthers(candidates: readonly SourceCandidate[], chosen: SourceCandidate, loc: SourceLocation, line: number, options: OpenSourceOptions): Promise<void> {
+  private async offerOthers(
+    candidates: readonly SourceCandidate[],
+    chosen: SourceCandidate,
+    loc: SourceLocation,
+    line: number,
+    options: OpenSourceOptions,
+  ): Promise<void> {
     const other = 'Choose another…';
     const answer = await vscode.window.showInformationMessage(
-      `${loc.file} matches ${candidates.length} files; opened ${vscode.workspace.asRelativePath(this.uriFor(chosen.path), true)}.`, other,
+      `${loc.file} matches ${candidates.length} files; opened ${vscode.workspace.asRelativePath(this.uriFor(chosen.path), true)}.`,
+      other,
     );
     if (answer !== other) return;
     const pick = await vscode.window.showQuickPick(
@@ -252,10 +268,12 @@ export class SourceLinks implements vscode.Disposable {
   private async addMapping(from: string, to: string): Promise<void> {
     const config = vscode.workspace.getConfiguration(MAPPINGS_SECTION);
     const current = this.mappingsSetting();
-    const next: Record<string, unknown> = typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
+    const next: Record<string, unknown> =
+      typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...(current as Record<string, unknown>) } : {};
     next[from] = to;
     // Untrusted: the workspace value would be ignored, so the user's own setting gets the entry.
-    const target = vscode.workspace.workspaceFolders !== undefined && vscode.workspace.isTrusted ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    const target =
+      vscode.workspace.workspaceFolders !== undefined && vscode.workspace.isTrusted ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
     await config.update(MAPPINGS_KEY, next, target);
     this.cache.clear();
     this.log(`added source path mapping "${from}" → "${to}"`);

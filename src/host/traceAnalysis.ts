@@ -113,7 +113,12 @@ export class TraceAnalysis implements vscode.Disposable {
     const source = (file as { readonly source?: unknown }).source;
     if (this.client !== undefined && source instanceof FileSource) return this.client.waits(source.name, { maxInstances: MAX_INSTANCES, signal });
     return analyzeTrace(
-      { categories: file.categories, lineIDMaps: file.lineIDMaps, range: file.timeRange, batches: (t0, t1) => file.drawableBatchesInTimeOrder(t0, t1, { signal }) },
+      {
+        categories: file.categories,
+        lineIDMaps: file.lineIDMaps,
+        range: file.timeRange,
+        batches: (t0, t1) => file.drawableBatchesInTimeOrder(t0, t1, { signal }),
+      },
       { maxInstances: MAX_INSTANCES, signal },
     );
   }
@@ -127,7 +132,12 @@ export class TraceAnalysis implements vscode.Disposable {
         value: p.kind,
         target: vscode.Uri.parse(`command:${SHOW_PROBLEM_COMMAND}?${encodeURIComponent(JSON.stringify([uri.toString(), p.kind, index]))}`),
       });
-      const skews = p.skewByPair === undefined ? '' : `; largest skew per rank pair: ${Object.entries(p.skewByPair).map(([pair, s]) => `${pair.replace('->', '→')} ${(s * 1e3).toPrecision(3)} ms`).join(', ')}`;
+      const skews =
+        p.skewByPair === undefined
+          ? ''
+          : `; largest skew per rank pair: ${Object.entries(p.skewByPair)
+              .map(([pair, s]) => `${pair.replace('->', '→')} ${(s * 1e3).toPrecision(3)} ms`)
+              .join(', ')}`;
       const summary = new vscode.Diagnostic(at, `${p.count} × ${p.message}${skews}`, severity);
       summary.source = 'MPE trace analysis';
       summary.code = link(-1);
@@ -179,7 +189,14 @@ export class TraceAnalysis implements vscode.Disposable {
         text: waitSentence(w),
         goToLabel: goToLabel(w),
         // Frames the waiting state's span and the causer's moment together, on the causer's row.
-        goTo: { drawable: 'state', category: causerCategory?.index ?? details.categoryIndex, start: Math.min(w.enter, w.causer.time), end: Math.max(w.exit, w.causer.time), row, toRow: row },
+        goTo: {
+          drawable: 'state',
+          category: causerCategory?.index ?? details.categoryIndex,
+          start: Math.min(w.enter, w.causer.time),
+          end: Math.max(w.exit, w.causer.time),
+          row,
+          toRow: row,
+        },
       },
     };
   }

@@ -43,7 +43,9 @@ export function registerTraceAnalysis(context: vscode.ExtensionContext, client: 
       // A trace's problems leave the Problems panel when its last tab closes.
       context.subscriptions.push(
         vscode.window.tabGroups.onDidChangeTabs((e) => {
-          const open = new Set(vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputCustom ? [t.input.uri.toString()] : [])));
+          const open = new Set(
+            vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputCustom ? [t.input.uri.toString()] : [])),
+          );
           for (const tab of e.closed) if (tab.input instanceof vscode.TabInputCustom && !open.has(tab.input.uri.toString())) analysis.forget(tab.input.uri);
         }),
       );
@@ -53,7 +55,11 @@ export function registerTraceAnalysis(context: vscode.ExtensionContext, client: 
 }
 
 /** The waits (capped by the analysis's instance list) and the critical path as rows of every Y map. */
-function overlayMessage(r: AnalysisResult, generation: number, layouts: readonly { readonly rowOfLine: ReadonlyMap<number, number> }[]): AnalysisOverlayMessage {
+function overlayMessage(
+  r: AnalysisResult,
+  generation: number,
+  layouts: readonly { readonly rowOfLine: ReadonlyMap<number, number> }[],
+): AnalysisOverlayMessage {
   return {
     kind: 'analysisOverlay',
     generation,

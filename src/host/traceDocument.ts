@@ -70,7 +70,11 @@ export class TraceDocument implements vscode.CustomDocument {
     const watcher = vscode.workspace.createFileSystemWatcher(
       new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.slice(uri.path.lastIndexOf('/') + 1)),
     );
-    this.disposables.push(watcher, watcher.onDidChange(() => this.scheduleReload()), watcher.onDidCreate(() => this.scheduleReload()));
+    this.disposables.push(
+      watcher,
+      watcher.onDidChange(() => this.scheduleReload()),
+      watcher.onDidCreate(() => this.scheduleReload()),
+    );
     void this.load();
   }
 
@@ -191,7 +195,11 @@ export class TraceDocument implements vscode.CustomDocument {
     const cached = await findCachedSlog2(this.storage, this.uri);
     if (cached !== undefined) return cached;
     return await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Converting ${this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1)} to SLOG-2`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Converting ${this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1)} to SLOG-2`,
+        cancellable: true,
+      },
       async (progress, token) => {
         const ac = new AbortController();
         const onSignal = (): void => ac.abort(new Error('conversion cancelled'));
@@ -261,4 +269,3 @@ export class TraceDocument implements vscode.CustomDocument {
     this.marksDisposable.dispose();
   }
 }
-

@@ -7,7 +7,17 @@
 import { parseSiteQuery } from '../core/search/siteQuery';
 import { loadColourings } from './sourceLens/colourings';
 import * as vscode from 'vscode';
-import { assertUnreachable, isWebviewToHost, type CommandMessage, type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type SearchHit, type ViewState } from '../protocol/webview';
+import {
+  assertUnreachable,
+  isWebviewToHost,
+  type CommandMessage,
+  type DetailsMessage,
+  type DrawableRef,
+  type HostToWebview,
+  type LinkMessage,
+  type SearchHit,
+  type ViewState,
+} from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { WindowServer, type PayloadInfo } from './windowServer';
@@ -86,7 +96,11 @@ export class TimelineEditor implements vscode.Disposable {
 
   private sendSiteMarks(): void {
     const m = this.document.siteMarks;
-    this.post({ kind: 'siteMarks', ...(m.highlight !== undefined ? { highlight: m.highlight } : {}), colourings: m.colourings.map((c) => ({ sites: c.sites, rgb: [c.rgb[0], c.rgb[1], c.rgb[2]] })) });
+    this.post({
+      kind: 'siteMarks',
+      ...(m.highlight !== undefined ? { highlight: m.highlight } : {}),
+      colourings: m.colourings.map((c) => ({ sites: c.sites, rgb: [c.rgb[0], c.rgb[1], c.rgb[2]] })),
+    });
   }
 
   /** A drawable to frame once this editor has its data (from the Problems panel). */
@@ -217,7 +231,11 @@ export class TimelineEditor implements vscode.Disposable {
         return;
       case 'viewState':
         this.viewState = m.state;
-        this.rowMemory.set(this.document.uri.toString(), { mapIndex: m.state.mapIndex, ...(m.state.rows ? { rows: m.state.rows } : {}), ...(m.state.rowSizing !== undefined ? { rowSizing: m.state.rowSizing } : {}) });
+        this.rowMemory.set(this.document.uri.toString(), {
+          mapIndex: m.state.mapIndex,
+          ...(m.state.rows ? { rows: m.state.rows } : {}),
+          ...(m.state.rowSizing !== undefined ? { rowSizing: m.state.rowSizing } : {}),
+        });
         this.viewChanged.fire(m.state);
         return;
       case 'requestDetails':
@@ -414,12 +432,18 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
 
   /** Links from the statistics panel into the last-active timeline of `uri`. */
   link(uri: vscode.Uri, message: LinkMessage, lineID?: number): void {
-    const e = this.lastActive?.document.uri.toString() === uri.toString() ? this.lastActive : [...this.editors].find((x) => x.document.uri.toString() === uri.toString());
+    const e =
+      this.lastActive?.document.uri.toString() === uri.toString()
+        ? this.lastActive
+        : [...this.editors].find((x) => x.document.uri.toString() === uri.toString());
     e?.link(message, lineID);
   }
 
   /** Posts a message to every ready editor of `uri` whose document is at `generation` (analysis overlays). */
-  broadcast(uri: vscode.Uri, make: (state: { readonly generation: number; readonly layouts: readonly { readonly rowOfLine: ReadonlyMap<number, number> }[] }) => HostToWebview): void {
+  broadcast(
+    uri: vscode.Uri,
+    make: (state: { readonly generation: number; readonly layouts: readonly { readonly rowOfLine: ReadonlyMap<number, number> }[] }) => HostToWebview,
+  ): void {
     for (const e of this.editors) {
       if (e.document.uri.toString() !== uri.toString()) continue;
       const s = e.document.state;
@@ -431,7 +455,9 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   /** Opens (or reveals) the timeline of `uri` and selects and frames a drawable given by line IDs. */
   async revealLines(uri: vscode.Uri, hit: Omit<SearchHit, 'row' | 'toRow'>, fromLine: number, toLine: number): Promise<void> {
     const find = (): TimelineEditor | undefined =>
-      this.lastActive?.document.uri.toString() === uri.toString() ? this.lastActive : [...this.editors].find((x) => x.document.uri.toString() === uri.toString());
+      this.lastActive?.document.uri.toString() === uri.toString()
+        ? this.lastActive
+        : [...this.editors].find((x) => x.document.uri.toString() === uri.toString());
     if (find() === undefined) await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
     const e = find();
     if (e === undefined) return;
@@ -471,7 +497,10 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
    * Opens `uri` in the timeline (or reveals it) at a time window and Y map — the target of
    * `vscode://` view links (src/host/uriHandler.ts).
    */
-  async openAt(uri: vscode.Uri, view: { readonly t0: number; readonly t1: number; readonly yMap?: number; readonly hidden?: readonly number[]; readonly rows?: readonly number[] }): Promise<void> {
+  async openAt(
+    uri: vscode.Uri,
+    view: { readonly t0: number; readonly t1: number; readonly yMap?: number; readonly hidden?: readonly number[]; readonly rows?: readonly number[] },
+  ): Promise<void> {
     const state: ViewState = { t0: view.t0, t1: view.t1, mapIndex: view.yMap ?? -1, scrollRow: 0, ...(view.hidden ? { hidden: view.hidden } : {}) };
     const existing = [...this.editors].find((e) => e.document.uri.toString() === uri.toString());
     if (existing) {

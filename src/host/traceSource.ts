@@ -73,6 +73,8 @@ export async function sniffSlog1(uri: vscode.Uri): Promise<void> {
     }
   } else head = (await vscode.workspace.fs.readFile(uri)).subarray(0, SLOG1_HEADER_BYTES);
   if (!looksLikeSlog1(head)) {
-    throw new NotSlog1Error(`${displayName(uri)} is not a SLOG-1 trace (no SLOG 0.7 header); other programs also write .slog files. Open it with another editor:`);
+    throw new NotSlog1Error(
+      `${displayName(uri)} is not a SLOG-1 trace (no SLOG 0.7 header); other programs also write .slog files. Open it with another editor:`,
+    );
   }
 }

@@ -52,11 +52,16 @@ export async function locateTrace(view: ViewLink): Promise<vscode.Uri | undefine
   }
   // Normalised (no `..`) and resolved through links before the "inside the workspace" test.
   const uri = vscode.Uri.file(path.resolve(view.trace));
-  const where = await realPathInside(uri.fsPath, folders.filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
+  const where = await realPathInside(
+    uri.fsPath,
+    folders.filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+  );
   if (!where.inside) {
     const open = 'Open';
     const answer = await vscode.window.showWarningMessage(
-      `A link asks to open the trace ${view.trace}${where.real !== view.trace ? ` (${where.real})` : ''}, outside the workspace. Open it?`, { modal: true }, open,
+      `A link asks to open the trace ${view.trace}${where.real !== view.trace ? ` (${where.real})` : ''}, outside the workspace. Open it?`,
+      { modal: true },
+      open,
     );
     if (answer !== open) return undefined;
   }
@@ -70,9 +75,10 @@ export async function locateTrace(view: ViewLink): Promise<vscode.Uri | undefine
 /** The link for a view of `trace`: workspace-relative when the trace is in a workspace folder. */
 export function viewLinkFor(trace: vscode.Uri, view: Omit<ViewLink, 'trace' | 'absolute' | 'folder'>): string {
   const folder = vscode.workspace.getWorkspaceFolder(trace);
-  const base = folder !== undefined
-    ? { trace: vscode.workspace.asRelativePath(trace, false), absolute: false, folder: folder.name }
-    : { trace: trace.fsPath, absolute: true };
+  const base =
+    folder !== undefined
+      ? { trace: vscode.workspace.asRelativePath(trace, false), absolute: false, folder: folder.name }
+      : { trace: trace.fsPath, absolute: true };
   return encodeViewLink({ ...view, ...base }, vscode.env.uriScheme);
 }
 

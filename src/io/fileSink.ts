@@ -59,7 +59,8 @@ export class FileSink implements OutputSink {
 
   async writeAt(offset: number, bytes: Uint8Array): Promise<void> {
     await this.flush();
-    if (offset < 0 || offset + bytes.length > this.position) throw new RangeError(`writeAt(${offset}, ${bytes.length}) outside the ${this.position} bytes written`);
+    if (offset < 0 || offset + bytes.length > this.position)
+      throw new RangeError(`writeAt(${offset}, ${bytes.length}) outside the ${this.position} bytes written`);
     await this.writeFully(bytes, offset);
   }
 

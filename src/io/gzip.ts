@@ -40,8 +40,10 @@ function describeZlibError(source: ByteSource, z: Gunzip, e: unknown): FormatErr
   const msg = String(err?.message ?? e);
   if (err?.code === 'Z_BUF_ERROR' || /unexpected end of file/.test(msg)) return undefined; // truncated: reader reports
   if (/incorrect data check/.test(msg)) return new FormatError(source.name, at, 'gzip CRC-32 mismatch: the compressed data is corrupt (gzip -t fails too)');
-  if (/incorrect length check/.test(msg)) return new FormatError(source.name, at, 'gzip ISIZE mismatch: the decompressed length differs from the recorded one (corrupt data)');
-  if (/incorrect header check|unknown compression method/.test(msg)) return new FormatError(source.name, at, 'data after the last gzip member is neither a gzip member nor zero padding');
+  if (/incorrect length check/.test(msg))
+    return new FormatError(source.name, at, 'gzip ISIZE mismatch: the decompressed length differs from the recorded one (corrupt data)');
+  if (/incorrect header check|unknown compression method/.test(msg))
+    return new FormatError(source.name, at, 'data after the last gzip member is neither a gzip member nor zero padding');
   return new FormatError(source.name, at, `corrupt gzip data: ${msg}`);
 }
 
@@ -141,7 +143,11 @@ export async function gunzipSlog2ToMemory(source: ByteSource, maxBytes: number):
       if (!looksLikeSlog2(head)) return undefined;
       extent = slog2DeclaredExtent(head)!;
       if (extent > maxBytes) {
-        throw new FormatError(source.name, 24, `the SLOG-2 header declares ${extent} bytes of data, more than the ${maxBytes} bytes a gzip'd SLOG-2 file may unpack to in memory; decompress the file first`);
+        throw new FormatError(
+          source.name,
+          24,
+          `the SLOG-2 header declares ${extent} bytes of data, more than the ${maxBytes} bytes a gzip'd SLOG-2 file may unpack to in memory; decompress the file first`,
+        );
       }
     }
     if (total >= extent) break;

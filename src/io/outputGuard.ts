@@ -74,7 +74,10 @@ export async function checkNotInput(input: string, output: string): Promise<void
   const asLink = await statOrUndefined(lstat, output);
   const target = await statOrUndefined(stat, output);
   if ((target !== undefined && sameFile(i, target)) || (asLink !== undefined && sameFile(i, asLink))) {
-    throw new UnsafeOutputError(output, `is the input file ${input} (same file${target !== undefined && asLink?.isSymbolicLink() ? ' through a symbolic link' : ''}${i.nlink > 1 ? ', or a hard link to it' : ''}); the input is never overwritten, give another name with -o`);
+    throw new UnsafeOutputError(
+      output,
+      `is the input file ${input} (same file${target !== undefined && asLink?.isSymbolicLink() ? ' through a symbolic link' : ''}${i.nlink > 1 ? ', or a hard link to it' : ''}); the input is never overwritten, give another name with -o`,
+    );
   }
 }
 

@@ -54,7 +54,12 @@ export async function openRowIndexFile(slog: Slog2File, tracePath: string, index
  * The index of `slog`, building (or rebuilding, when stale or damaged) it first; `note` hears why
  * a rebuild happened.
  */
-export async function ensureRowIndexFile(slog: Slog2File, tracePath: string, indexPath: string, options: BuildOptions & { note?: (m: string) => void } = {}): Promise<RowIndex> {
+export async function ensureRowIndexFile(
+  slog: Slog2File,
+  tracePath: string,
+  indexPath: string,
+  options: BuildOptions & { note?: (m: string) => void } = {},
+): Promise<RowIndex> {
   const first = await openRowIndexFile(slog, tracePath, indexPath);
   if ('index' in first) return first.index;
   if (!first.missing) options.note?.(`${first.problem}; rebuilding`);

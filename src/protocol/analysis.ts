@@ -100,7 +100,8 @@ export interface ForgetRequest {
   readonly path: string;
 }
 
-export type HostToAnalysis = StatsRequest | CountRequest | FindRequest | OrdinalRequest | WaitsRequest | ProfileRequest | SitesRequest | CancelRequest | ForgetRequest;
+export type HostToAnalysis =
+  StatsRequest | CountRequest | FindRequest | OrdinalRequest | WaitsRequest | ProfileRequest | SitesRequest | CancelRequest | ForgetRequest;
 
 //#endregion
 

@@ -7,9 +7,7 @@ import type { DiffBy } from '../core/compare/diffTables';
 
 /** How B's time is put on A's: B time = A time + shift. */
 export type Alignment =
-  | { readonly mode: 'start' }
-  | { readonly mode: 'iteration'; readonly iteration: number }
-  | { readonly mode: 'category'; readonly name: string };
+  { readonly mode: 'start' } | { readonly mode: 'iteration'; readonly iteration: number } | { readonly mode: 'category'; readonly name: string };
 
 export interface RunIterations {
   readonly marker: string | null;
@@ -97,7 +95,8 @@ export function isCompareToHost(m: unknown): m is CompareToHost {
   if (typeof m !== 'object' || m === null) return false;
   const r = m as { kind?: unknown; alignment?: { mode?: unknown }; index?: unknown; by?: unknown; format?: unknown };
   if (!KINDS.has(r.kind as string)) return false;
-  if (r.kind === 'align') return typeof r.alignment === 'object' && r.alignment !== null && ['start', 'iteration', 'category'].includes(r.alignment.mode as string);
+  if (r.kind === 'align')
+    return typeof r.alignment === 'object' && r.alignment !== null && ['start', 'iteration', 'category'].includes(r.alignment.mode as string);
   if (r.kind === 'openSite') return typeof r.index === 'number' && Number.isSafeInteger(r.index) && r.index >= 0;
   if (r.kind === 'export') return ['category', 'site', 'rank'].includes(r.by as string) && (r.format === 'csv' || r.format === 'json');
   return true;

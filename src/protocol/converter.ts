@@ -90,6 +90,12 @@ export function isWriterToConverter(m: unknown): m is WriterToConverter {
 export function isConverterToWriter(m: unknown): m is ConverterToWriter {
   if (!isRecord(m)) return false;
   if (m.kind === 'batch') return isRecord(m.batch) && typeof m.bytesRead === 'number' && typeof m.totalBytes === 'number';
-  if (m.kind === 'done') return (m.format === 'clog2' || m.format === 'clog' || m.format === 'alog' || m.format === 'slog1') && isRecord(m.summary) && typeof m.dropped === 'number' && typeof m.inputBytes === 'number';
+  if (m.kind === 'done')
+    return (
+      (m.format === 'clog2' || m.format === 'clog' || m.format === 'alog' || m.format === 'slog1') &&
+      isRecord(m.summary) &&
+      typeof m.dropped === 'number' &&
+      typeof m.inputBytes === 'number'
+    );
   return m.kind === 'error' && isRecord(m.error) && typeof m.error.message === 'string';
 }

@@ -88,7 +88,10 @@ export class RpcChannel<R, P = never, E = string> {
         this.fail(id, { reason: 'cancelled', message: 'cancelled' });
       };
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      const timer = options.timeoutMs !== undefined ? setTimeout(() => this.fail(id, { reason: 'timeout', message: `no answer within ${options.timeoutMs} ms` }), options.timeoutMs) : undefined;
+      const timer =
+        options.timeoutMs !== undefined
+          ? setTimeout(() => this.fail(id, { reason: 'timeout', message: `no answer within ${options.timeoutMs} ms` }), options.timeoutMs)
+          : undefined;
       this.inFlight.set(id, {
         resolve,
         reject,

@@ -213,7 +213,13 @@ export type HostToWebview =
   | SearchResultMessage
   | SearchCountMessage
   | CategoryColoursMessage
-  | InitMessage | StatusMessage | WindowMessage | WindowFailedMessage | CommandMessage | ShowViewMessage | DetailsMessage;
+  | InitMessage
+  | StatusMessage
+  | WindowMessage
+  | WindowFailedMessage
+  | CommandMessage
+  | ShowViewMessage
+  | DetailsMessage;
 
 //#endregion
 
@@ -465,7 +471,8 @@ function isDrawableRef(x: unknown): x is DrawableRef {
 /** Optional `rows` (row indices) and `rowSizing` of a view state, when present, are well formed. */
 export function isRowFields(s: Record<string, unknown>): boolean {
   const rows = s['rows'];
-  if (rows !== undefined && !(Array.isArray(rows) && rows.length <= MAX_LIST && rows.every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0))) return false;
+  if (rows !== undefined && !(Array.isArray(rows) && rows.length <= MAX_LIST && rows.every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0)))
+    return false;
   const z = s['rowSizing'];
   return z === undefined || z === 'auto' || z === 'fit' || (typeof z === 'number' && Number.isFinite(z) && z > 0 && z <= 1000);
 }

@@ -10,14 +10,7 @@ import type { Drawable } from '../core/model/types';
 import type { RangeStats } from '../core/stats/types';
 import type { FullRunProfile } from '../core/compare/profile';
 import type { SiteProfile } from '../core/stats/siteIndex';
-import {
-  isAnalysisToHost,
-  type AnalysisToHost,
-  type CountDone,
-  type FindDone,
-  type HostToAnalysis,
-  type WireSearchQuery,
-} from '../protocol/analysis';
+import { isAnalysisToHost, type AnalysisToHost, type CountDone, type FindDone, type HostToAnalysis, type WireSearchQuery } from '../protocol/analysis';
 import { ReasonedError, RpcChannel } from '../protocol/rpc';
 
 export class AnalysisFailed extends ReasonedError<'cancelled' | 'format' | 'query' | 'failed'> {
@@ -58,15 +51,34 @@ export class AnalysisClient {
     this.idleMs = options.idleMs ?? 30_000;
   }
 
-  stats(path: string, range: readonly [number, number], lowestDepth: number, options: { signal?: AbortSignal; onProgress?: OnProgress } = {}): Promise<RangeStats> {
-    return this.request({ kind: 'stats', id: 0, path, range, lowestDepth, approximate: lowestDepth > 0 }, options).then((m) => (m as { stats: RangeStats }).stats);
+  stats(
+    path: string,
+    range: readonly [number, number],
+    lowestDepth: number,
+    options: { signal?: AbortSignal; onProgress?: OnProgress } = {},
+  ): Promise<RangeStats> {
+    return this.request({ kind: 'stats', id: 0, path, range, lowestDepth, approximate: lowestDepth > 0 }, options).then(
+      (m) => (m as { stats: RangeStats }).stats,
+    );
   }
 
-  count(path: string, query: WireSearchQuery, bins: number, options: { signal?: AbortSignal; range?: readonly [number, number]; onProgress?: OnProgress } = {}): Promise<CountDone> {
+  count(
+    path: string,
+    query: WireSearchQuery,
+    bins: number,
+    options: { signal?: AbortSignal; range?: readonly [number, number]; onProgress?: OnProgress } = {},
+  ): Promise<CountDone> {
     return this.request({ kind: 'count', id: 0, path, query, bins, ...(options.range ? { range: options.range } : {}) }, options) as Promise<CountDone>;
   }
 
-  find(path: string, query: WireSearchQuery, from: { time: number } | { drawable: Drawable }, direction: 1 | -1, wrap: boolean, options: { signal?: AbortSignal } = {}): Promise<FindDone> {
+  find(
+    path: string,
+    query: WireSearchQuery,
+    from: { time: number } | { drawable: Drawable },
+    direction: 1 | -1,
+    wrap: boolean,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<FindDone> {
     return this.request({ kind: 'find', id: 0, path, query, from, direction, wrap }, options) as Promise<FindDone>;
   }
 
@@ -75,7 +87,10 @@ export class AnalysisClient {
   }
 
   /** Wait states, critical path and trace problems of the file (or of `range`). */
-  waits(path: string, options: { signal?: AbortSignal; range?: readonly [number, number]; maxInstances?: number; onProgress?: OnProgress } = {}): Promise<AnalysisResult> {
+  waits(
+    path: string,
+    options: { signal?: AbortSignal; range?: readonly [number, number]; maxInstances?: number; onProgress?: OnProgress } = {},
+  ): Promise<AnalysisResult> {
     const message = { kind: 'waits', id: 0, path, maxInstances: options.maxInstances ?? 100_000, ...(options.range ? { range: options.range } : {}) } as const;
     return this.request(message, options).then((m) => (m as { result: AnalysisResult }).result);
   }
@@ -107,7 +122,10 @@ export class AnalysisClient {
     this.stop(new AnalysisFailed('cancelled', 'analysis worker disposed'));
   }
 
-  private request(message: Exclude<HostToAnalysis, { kind: 'cancel' | 'forget' }>, options: { signal?: AbortSignal; onProgress?: OnProgress }): Promise<AnalysisToHost> {
+  private request(
+    message: Exclude<HostToAnalysis, { kind: 'cancel' | 'forget' }>,
+    options: { signal?: AbortSignal; onProgress?: OnProgress },
+  ): Promise<AnalysisToHost> {
     if (this.disposed) return Promise.reject(new AnalysisFailed('cancelled', 'analysis worker disposed'));
     if (options.signal?.aborted) return Promise.reject(new AnalysisFailed('cancelled', 'cancelled'));
     const worker = this.ensureWorker();
@@ -139,7 +157,10 @@ export class AnalysisClient {
       else this.calls.answer(m.id, m);
     });
     worker.on('error', (e: NodeJS.ErrnoException) => {
-      const message = e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `analysis stopped: it needed more than its memory cap of ${this.maxHeapMB} MB` : `analysis worker crashed: ${e.message}`;
+      const message =
+        e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `analysis stopped: it needed more than its memory cap of ${this.maxHeapMB} MB`
+          : `analysis worker crashed: ${e.message}`;
       this.stop(new AnalysisFailed('failed', message));
     });
     worker.on('exit', () => {

@@ -74,7 +74,8 @@ export function startConversion(
         .then(() => removeStrayTempFiles(request.output))
         .then(
           () => reject(failure),
-          (e: Error) => reject(new ConversionFailed(failure.reason, `${failure.message}; a temporary file next to ${request.output} could not be removed: ${e.message}`)),
+          (e: Error) =>
+            reject(new ConversionFailed(failure.reason, `${failure.message}; a temporary file next to ${request.output} could not be removed: ${e.message}`)),
         );
     };
     worker.on('message', (m: unknown) => {
@@ -88,11 +89,16 @@ export function startConversion(
     worker.on('error', (e: NodeJS.ErrnoException) => {
       const outOfMemory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
       finishUnclean(
-        new ConversionFailed('failed', outOfMemory ? `conversion stopped: it needed more than its memory cap of ${maxHeapMB} MB` : `conversion worker crashed: ${e.message}`),
+        new ConversionFailed(
+          'failed',
+          outOfMemory ? `conversion stopped: it needed more than its memory cap of ${maxHeapMB} MB` : `conversion worker crashed: ${e.message}`,
+        ),
       );
     });
     worker.on('exit', (code) =>
-      finishUnclean(cancelRequested ? new ConversionFailed('cancelled', 'conversion cancelled') : new ConversionFailed('failed', `conversion worker exited (code ${code})`)),
+      finishUnclean(
+        cancelRequested ? new ConversionFailed('cancelled', 'conversion cancelled') : new ConversionFailed('failed', `conversion worker exited (code ${code})`),
+      ),
     );
   });
 
@@ -115,7 +121,12 @@ export function startConversion(
  * serving windows through the plain query meanwhile). Resolves when the index is in place;
  * rejects with ConversionFailed (the worker removes its temporary file; if it dies, the host does).
  */
-export function startRowIndexBuild(workerScript: string, trace: string, index: string, onProgress: (done: number, total: number) => void): { readonly built: Promise<void>; cancel(): void } {
+export function startRowIndexBuild(
+  workerScript: string,
+  trace: string,
+  index: string,
+  onProgress: (done: number, total: number) => void,
+): { readonly built: Promise<void>; cancel(): void } {
   const id = nextId++;
   const worker = new Worker(workerScript, { resourceLimits: { maxOldGenerationSizeMb: 512 } });
   let settled = false;

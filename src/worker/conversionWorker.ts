@@ -58,7 +58,13 @@ async function runJob(m: ConvertStart): Promise<void> {
     });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    const reason = controller.signal.aborted ? 'cancelled' : e instanceof TargetExistsError ? 'exists' : isFormatError(e) || isMissingFile(e) ? 'input' : 'failed';
+    const reason = controller.signal.aborted
+      ? 'cancelled'
+      : e instanceof TargetExistsError
+        ? 'exists'
+        : isFormatError(e) || isMissingFile(e)
+          ? 'input'
+          : 'failed';
     post({ kind: 'error', id: m.id, reason, message: reason === 'cancelled' ? 'conversion cancelled' : message });
   } finally {
     jobs.delete(m.id);

@@ -27,7 +27,9 @@ function ensureFile(mib: number): string {
   const clog2 = path.join(dir, `analysis-${mib}m.clog2`);
   const bytes = Math.round(mib * CLOG2_PER_SLOG2);
   const started = performance.now();
-  const synth = spawnSync(process.execPath, [cli, 'synth', '--ranks', '16', '--bytes', `${bytes}M`, '--srcloc', '--comms', '--seed', '7', '-o', clog2], { encoding: 'utf8' });
+  const synth = spawnSync(process.execPath, [cli, 'synth', '--ranks', '16', '--bytes', `${bytes}M`, '--srcloc', '--comms', '--seed', '7', '-o', clog2], {
+    encoding: 'utf8',
+  });
   if (synth.status !== 0) throw new Error(`synth failed: ${synth.stderr}`);
   const conv = spawnSync(process.execPath, [cli, 'convert', clog2, '-o', file], { encoding: 'utf8' });
   fs.rmSync(clog2, { force: true });
@@ -89,8 +91,12 @@ async function main(): Promise<void> {
   }
   const a = median(analysis.map((m) => m.seconds));
   const b = median(read.map((m) => m.seconds));
-  console.log(`analysis bench: one read of the drawables: median ${b.toFixed(1)} s, peak RSS ${median(read.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${read[0]!.detail})`);
-  console.log(`analysis bench: analysis in the worker: median ${a.toFixed(1)} s, peak RSS ${median(analysis.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${analysis[0]!.detail})`);
+  console.log(
+    `analysis bench: one read of the drawables: median ${b.toFixed(1)} s, peak RSS ${median(read.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${read[0]!.detail})`,
+  );
+  console.log(
+    `analysis bench: analysis in the worker: median ${a.toFixed(1)} s, peak RSS ${median(analysis.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${analysis[0]!.detail})`,
+  );
   console.log(`analysis bench: analysis / one read = ${(a / b).toFixed(2)} (targets: ≤ 10 s, ≤ 400 MB peak RSS for 1 GB)`);
 }
 

@@ -70,8 +70,12 @@ async function child(file: string, how: string): Promise<void> {
     const mb = source.size / 1e6;
     const summary = conversion.summary;
     const cpuS = (cpu.user + cpu.system) / 1e6;
-    console.log(`read (${how === 'stream' ? 'fs read stream' : 'FileSource chunks'}) ${mb.toFixed(1)} MB in ${s.toFixed(2)} s wall: ${(mb / s).toFixed(1)} MB/s, ${(drawables / s / 1e6).toFixed(2)} M drawables/s; CPU ${cpuS.toFixed(2)} s = ${(mb / cpuS).toFixed(0)} MB per CPU-second (${drawables} drawables); ${ratio(s, baseline)}`);
-    console.log(`        ${summary.categories.length} categories, ${summary.lineIDs.length} lines, unmatched ${summary.unmatched.reference}, out of order ${outOfOrder}, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+    console.log(
+      `read (${how === 'stream' ? 'fs read stream' : 'FileSource chunks'}) ${mb.toFixed(1)} MB in ${s.toFixed(2)} s wall: ${(mb / s).toFixed(1)} MB/s, ${(drawables / s / 1e6).toFixed(2)} M drawables/s; CPU ${cpuS.toFixed(2)} s = ${(mb / cpuS).toFixed(0)} MB per CPU-second (${drawables} drawables); ${ratio(s, baseline)}`,
+    );
+    console.log(
+      `        ${summary.categories.length} categories, ${summary.lineIDs.length} lines, unmatched ${summary.unmatched.reference}, out of order ${outOfOrder}, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+    );
   } finally {
     await source.close();
   }
@@ -79,7 +83,12 @@ async function child(file: string, how: string): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === '--read') return child(process.argv[3]!, process.argv[4]!);
-  console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on ${os.cpus().length} CPUs`,
+  );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-clog2-bench-'));
   try {
     for (const ranks of [2, 64]) {

@@ -51,7 +51,9 @@ async function convertOnce(mode: string, baseline: Baseline): Promise<void> {
   );
   console.log(`RESULT ${JSON.stringify({ mode, seconds, cpu, rssMB, inMB })}`);
   if (mode === 'threads') {
-    console.log(`  ${inMB.toFixed(1)} MB CLOG2 → ${(r.written.bytes / 1e6).toFixed(1)} MB SLOG-2: ${r.written.drawables} drawables, ${r.written.nodes} nodes, depth ${r.written.maxTreeDepth}, ${r.written.locatedDrawables} with source locations`);
+    console.log(
+      `  ${inMB.toFixed(1)} MB CLOG2 → ${(r.written.bytes / 1e6).toFixed(1)} MB SLOG-2: ${r.written.drawables} drawables, ${r.written.nodes} nodes, depth ${r.written.maxTreeDepth}, ${r.written.locatedDrawables} with source locations`,
+    );
   }
   fs.rmSync(output, { force: true });
 }
@@ -64,7 +66,9 @@ async function converterAlone(): Promise<void> {
   let n = 0;
   for await (const batch of convertClogFormat('clog2', chunksOf(source, 1 << 20), { name: input }).batches) n += batch.length;
   await source.close();
-  console.log(`converter alone  ${((performance.now() - t1) / 1000).toFixed(2)} s wall / ${cpuSeconds(process.cpuUsage(c1)).toFixed(2)} s CPU (${n} drawables, not written)`);
+  console.log(
+    `converter alone  ${((performance.now() - t1) / 1000).toFixed(2)} s wall / ${cpuSeconds(process.cpuUsage(c1)).toFixed(2)} s CPU (${n} drawables, not written)`,
+  );
 }
 
 async function child(mode: string): Promise<void> {

@@ -29,7 +29,11 @@ const SLOG2_PER_CLOG2 = 0.53;
 function bundle(entry: string, name: string): string {
   const out = path.join(root, 'out', 'bench', name);
   const esbuild = path.join(root, 'node_modules', '.bin', 'esbuild');
-  const r = spawnSync(esbuild, [path.join(root, entry), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'], { encoding: 'utf8' });
+  const r = spawnSync(
+    esbuild,
+    [path.join(root, entry), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${out}`, '--log-level=warning'],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(r.stderr);
   return out;
 }
@@ -60,7 +64,9 @@ async function withLag<T>(work: () => Promise<T>): Promise<Lag & { value: T }> {
 
 function show(what: string, r: Lag, idle?: { max: number }): void {
   const excess = idle ? `, ${Math.max(0, r.max - idle.max).toFixed(1)} ms above the idle max` : '';
-  console.log(`${what}: ${r.seconds.toFixed(1)} s; host event loop busy ${r.busyMs.toFixed(1)} ms; event-loop delay p50 ${r.p50.toFixed(1)}, p99 ${r.p99.toFixed(1)}, max ${r.max.toFixed(1)} ms${excess} (goal max ≤ 50 ms: ${r.max <= 50 ? 'met' : 'NOT met'})`);
+  console.log(
+    `${what}: ${r.seconds.toFixed(1)} s; host event loop busy ${r.busyMs.toFixed(1)} ms; event-loop delay p50 ${r.p50.toFixed(1)}, p99 ${r.p99.toFixed(1)}, max ${r.max.toFixed(1)} ms${excess} (goal max ≤ 50 ms: ${r.max <= 50 ? 'met' : 'NOT met'})`,
+  );
 }
 
 async function main(): Promise<void> {

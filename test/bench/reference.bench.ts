@@ -41,10 +41,14 @@ interface Run {
 /** Runs a command under GNU time: wall seconds and peak RSS of the whole process tree's largest process. */
 function timed(cmd: string, args: readonly string[], stdoutTo?: string): Run {
   const fmt = '%e %M';
-  const r = spawnSync('/usr/bin/time', ['-f', fmt, '-o', path.join(dataDir, '.time'), 'bash', '-c', `"$@" > ${stdoutTo ?? '/dev/null'}`, 'bench', cmd, ...args], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-  });
+  const r = spawnSync(
+    '/usr/bin/time',
+    ['-f', fmt, '-o', path.join(dataDir, '.time'), 'bash', '-c', `"$@" > ${stdoutTo ?? '/dev/null'}`, 'bench', cmd, ...args],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    },
+  );
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr.slice(-2000)}`);
   const [wall, kb] = fs.readFileSync(path.join(dataDir, '.time'), 'utf8').trim().split(/\s+/).slice(-2).map(Number);
   return { seconds: wall!, rssMB: kb! / 1024 };

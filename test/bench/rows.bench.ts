@@ -90,7 +90,15 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; scroll
   const span = Math.min((z - a) / 20, 400e-6);
   const mid = a + (z - a) / 2;
   const rowStart = Math.floor(layout.labels.length / 2);
-  const spec = (t0: number, rows: [number, number], depth: number): WindowSpec => ({ t0, t1: t0 + span, rowStart: rows[0], rowEnd: rows[1], mapIndex, lowestDepth: depth, rowOfLine: layout.rowOfLine });
+  const spec = (t0: number, rows: [number, number], depth: number): WindowSpec => ({
+    t0,
+    t1: t0 + span,
+    rowStart: rows[0],
+    rowEnd: rows[1],
+    mapIndex,
+    lowestDepth: depth,
+    rowOfLine: layout.rowOfLine,
+  });
   const rows40: [number, number] = [rowStart, Math.min(layout.labels.length, rowStart + ROWS)];
   const allRows: [number, number] = [0, layout.labels.length];
 
@@ -127,13 +135,19 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; scroll
   };
   const idx40 = await viaFreshIndex(rows40);
   const idxAll = await viaFreshIndex(allRows);
-  console.log(`  window ${(span * 1e6).toFixed(0)} µs at the middle, depth 0 (the editor's LOD for all rows at ${WIDTH_PX} px: depth ${lodDepth}), cold caches:`);
+  console.log(
+    `  window ${(span * 1e6).toFixed(0)} µs at the middle, depth 0 (the editor's LOD for all rows at ${WIDTH_PX} px: depth ${lodDepth}), cold caches:`,
+  );
   console.log(line('plain, all rows', plainAll));
   console.log(line(`plain, ${ROWS} rows`, plain40));
   console.log(line('index, all rows', idxAll));
   console.log(line(`index, ${ROWS} rows`, idx40));
-  console.log(`  ${ROWS} rows via index / all rows plain: bytesRead ${pct(idx40.bytesRead, plainAll.bytesRead)}, decoded ${pct(idx40.decoded, plainAll.decoded)}, ms ${pct(idx40.ms, plainAll.ms)}`);
-  console.log(`  ${ROWS} rows via index / all rows via index: bytesRead ${pct(idx40.bytesRead, idxAll.bytesRead)}, decoded ${pct(idx40.decoded, idxAll.decoded)}`);
+  console.log(
+    `  ${ROWS} rows via index / all rows plain: bytesRead ${pct(idx40.bytesRead, plainAll.bytesRead)}, decoded ${pct(idx40.decoded, plainAll.decoded)}, ms ${pct(idx40.ms, plainAll.ms)}`,
+  );
+  console.log(
+    `  ${ROWS} rows via index / all rows via index: bytesRead ${pct(idx40.bytesRead, idxAll.bytesRead)}, decoded ${pct(idx40.decoded, idxAll.decoded)}`,
+  );
 
   // Scrolling with 40 rows: 30 steps of a quarter span, through the index and through the plain query.
   const scroll = async (viaIndex: boolean, steps: number): Promise<number[]> => {
@@ -148,7 +162,9 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; scroll
   const sIdx = await scroll(true, 30);
   // The plain query reads every row (seconds per step on wide traces): a few steps suffice.
   const sPlain = await scroll(false, 6);
-  console.log(`  scroll, ${ROWS} rows: index ${sIdx.length} steps median ${f1(median(sIdx))} ms p95 ${f1(p95(sIdx))} ms; plain ${sPlain.length} steps median ${f1(median(sPlain))} ms max ${f1(Math.max(...sPlain))} ms`);
+  console.log(
+    `  scroll, ${ROWS} rows: index ${sIdx.length} steps median ${f1(median(sIdx))} ms p95 ${f1(p95(sIdx))} ms; plain ${sPlain.length} steps median ${f1(median(sPlain))} ms max ${f1(Math.max(...sPlain))} ms`,
+  );
   await index.index.close();
   await file.close();
   return { perWindow: idx40, scrollP95: p95(sIdx) };

@@ -30,7 +30,17 @@ function drawables(): Primitive[] {
     const t0 = i * 1e-6;
     const t1 = t0 + rnd() * 1e-5;
     const line = 1 + Math.floor(rnd() * LINES);
-    out.push(makePrimitive(1 + (line % 7), [{ time: t0, lineID: rank }, { time: t1, lineID: rank }], undefined, { start: { file: FILE, line } }));
+    out.push(
+      makePrimitive(
+        1 + (line % 7),
+        [
+          { time: t0, lineID: rank },
+          { time: t1, lineID: rank },
+        ],
+        undefined,
+        { start: { file: FILE, line } },
+      ),
+    );
   }
   return out;
 }

@@ -53,7 +53,9 @@ async function main(): Promise<void> {
   const file = await Slog2File.open(await openSource(p));
   const openMs = performance.now() - t;
   const [a, b] = file.timeRange;
-  console.log(`open: ${fmt(openMs)} ms${baseline ? ` (${fmt((openMs / 1000 / baseline.seconds) * 100, 1)} % of reading the whole file)` : ''} (header, ${file.categories.size} categories, ${file.lineIDMaps.length} line-ID maps, ${file.treeDir.length} TreeDir entries, depth ${file.maxDepth}); nodes read at open: ${file.nodesRead}`);
+  console.log(
+    `open: ${fmt(openMs)} ms${baseline ? ` (${fmt((openMs / 1000 / baseline.seconds) * 100, 1)} % of reading the whole file)` : ''} (header, ${file.categories.size} categories, ${file.lineIDMaps.length} line-ID maps, ${file.treeDir.length} TreeDir entries, depth ${file.maxDepth}); nodes read at open: ${file.nodesRead}`,
+  );
 
   t = performance.now();
   let total = 0;
@@ -62,7 +64,9 @@ async function main(): Promise<void> {
   console.log(`full scan: ${total} drawables, ${file.nodesRead} nodes, ${fmt(scanMs)} ms${baseline ? ` = ${ratio(scanMs / 1000, baseline)}` : ''}`);
 
   const MAX_NODES = 8;
-  console.log(`\n100 random windows per zoom level, lowest depth = chooseLowestDepth(window, ${MAX_NODES} nodes); fresh reader (cache 32 nodes) per zoom level`);
+  console.log(
+    `\n100 random windows per zoom level, lowest depth = chooseLowestDepth(window, ${MAX_NODES} nodes); fresh reader (cache 32 nodes) per zoom level`,
+  );
   console.log('zoom      depth(min..max)  ms/window(mean  p50   max)  nodes touched  nodes read  drawables  shadows');
   const random = rng(4242);
   for (const zoom of [1, 10, 100, 1000, 10000]) {
@@ -137,7 +141,9 @@ async function deepTree(): Promise<void> {
   let n = 0;
   for await (const _ of file.allDrawables()) n++;
   for await (const _ of file.drawablesInTimeOrder()) n++;
-  console.log(`\nmax_treedepth 32767 claimed over ${leaves} leaves: open + full read + time-ordered read (${n / 2} drawables each) ${fmt(performance.now() - start)} ms`);
+  console.log(
+    `\nmax_treedepth 32767 claimed over ${leaves} leaves: open + full read + time-ordered read (${n / 2} drawables each) ${fmt(performance.now() - start)} ms`,
+  );
 }
 
 main().catch((e) => {

@@ -43,13 +43,26 @@ function iteration(i: number, out: Drawable[]): void {
   for (let r = 0; r < RANKS; r++) {
     const j = ((i * 7 + r * 13) % 97) * 1e-7;
     const s0 = base + r * 1e-6 + j;
-    const s = (a: number, b: number, c: number) => makePrimitive(c, [{ time: a, lineID: r }, { time: b, lineID: r }]);
+    const s = (a: number, b: number, c: number) =>
+      makePrimitive(c, [
+        { time: a, lineID: r },
+        { time: b, lineID: r },
+      ]);
     out.push(s(s0 + 1e-5, s0 + 2e-5, 3), s(s0 + 3e-5, s0 + 3.5e-5, 4), s(s0 + 4e-5, s0 + 6e-4 + j, 5));
     out.push(makePrimitive(6, [{ time: s0 + 5e-5, lineID: r }]));
     const info = new Uint8Array(8);
     new DataView(info.buffer).setInt32(0, i % 5);
     new DataView(info.buffer).setInt32(4, 64 << (i % 12));
-    out.push(makePrimitive(0, [{ time: s0 + 1.5e-5, lineID: r }, { time: s0 + 5e-4, lineID: (r + 1) % RANKS }], info));
+    out.push(
+      makePrimitive(
+        0,
+        [
+          { time: s0 + 1.5e-5, lineID: r },
+          { time: s0 + 5e-4, lineID: (r + 1) % RANKS },
+        ],
+        info,
+      ),
+    );
     out.push(s(s0, s0 + 7e-4 + j, 2));
   }
 }
@@ -95,8 +108,16 @@ async function generate(file: string, targetBytes: number): Promise<{ bytes: num
     if (writer.pendingBytes > 8 << 20) await writer.drain();
   }
   const end = 1 + i * 1e-3 + 1e-3;
-  for (let r = 0; r < RANKS; r++) writer.add(makePrimitive(1, [{ time: 0.5, lineID: r }, { time: end, lineID: r }]));
-  const maps: LineIDMap[] = [{ title: 'Process View', columns: ['world_rank'], rows: Array.from({ length: RANKS }, (_, r) => ({ lineID: r, path: [r] })), methods: [] }];
+  for (let r = 0; r < RANKS; r++)
+    writer.add(
+      makePrimitive(1, [
+        { time: 0.5, lineID: r },
+        { time: end, lineID: r },
+      ]),
+    );
+  const maps: LineIDMap[] = [
+    { title: 'Process View', columns: ['world_rank'], rows: Array.from({ length: RANKS }, (_, r) => ({ lineID: r, path: [r] })), methods: [] },
+  ];
   const summary = await writer.finish({ categories: CATS, lineIDMaps: maps });
   await sink.flush();
   await handle.close();
@@ -116,14 +137,28 @@ async function measure(file: string, fraction: number): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   const main = s.categories.find((c) => c.name === 'Step');
   process.stdout.write(
-    JSON.stringify({ fraction, seconds, drawables: s.drawables, nodesRead: f.nodesRead, maxRssMiB: process.resourceUsage().maxRSS / 1024, messages: s.messages.count, stepExclusive: main?.exclusive }) + '\n',
+    JSON.stringify({
+      fraction,
+      seconds,
+      drawables: s.drawables,
+      nodesRead: f.nodesRead,
+      maxRssMiB: process.resourceUsage().maxRSS / 1024,
+      messages: s.messages.count,
+      stepExclusive: main?.exclusive,
+    }) + '\n',
   );
   await f.close();
 }
 
 /** The largest real SLOG-2 available: in ../shared/traces, else the bigrun fixture. */
 function largestRealSlog2(): string {
-  const found = sharedTracesDir === undefined ? [] : fs.readdirSync(sharedTracesDir).filter((n) => n.endsWith('.slog2')).map((n) => path.join(sharedTracesDir!, n));
+  const found =
+    sharedTracesDir === undefined
+      ? []
+      : fs
+          .readdirSync(sharedTracesDir)
+          .filter((n) => n.endsWith('.slog2'))
+          .map((n) => path.join(sharedTracesDir!, n));
   found.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
   return found[0] ?? fixture('bigrun_medium_4.slog2.gz');
 }
@@ -160,7 +195,8 @@ async function main(): Promise<void> {
     );
     await runMeasurements(file);
   } finally {
-    if (process.env.BENCH_KEEP === undefined) fs.rmSync(dir, { recursive: true, force: true }); else console.log(file);
+    if (process.env.BENCH_KEEP === undefined) fs.rmSync(dir, { recursive: true, force: true });
+    else console.log(file);
   }
 }
 

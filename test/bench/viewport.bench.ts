@@ -69,7 +69,15 @@ async function hostSide(file: string): Promise<void> {
   const layoutMs = performance.now() - started - openMs;
   const [a, b] = slog2.timeRange;
   const rows = layout.labels.length;
-  const visible = (t0: number, t1: number): VisibleWindow => ({ t0, t1, rowStart: 0, rowEnd: Math.min(rows, VISIBLE_ROWS), rowCount: rows, mapIndex, pixelWidth: WIDTH_PX });
+  const visible = (t0: number, t1: number): VisibleWindow => ({
+    t0,
+    t1,
+    rowStart: 0,
+    rowEnd: Math.min(rows, VISIBLE_ROWS),
+    rowCount: rows,
+    mapIndex,
+    pixelWidth: WIDTH_PX,
+  });
   const first = requestFor(visible(a, b));
   const depth = depthFor(slog2, first);
   const coarse = coarseDepthFor(slog2, first, depth);
@@ -87,7 +95,7 @@ async function hostSide(file: string): Promise<void> {
 
   console.log('zoom (visible fraction) | depth | build ms (cold) | nodes | drawables | payload KiB');
   let seed = 12345;
-  const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (const zoom of [1, 10, 100, 1000, 10000, 100000]) {
     const times: number[] = [];
     const bytes: number[] = [];
@@ -185,7 +193,9 @@ async function webviewSide(file: string): Promise<void> {
         for (let i = 0; i < 6; i++) await tab.keyboard.press('w');
         await tab.waitForTimeout(300);
         for (let i = 0; i < 12; i++) {
-          await tab.waitForFunction("document.querySelector('.timeline')?.getAttribute('data-complete') === 'true'", undefined, { timeout: 120_000 }).catch(() => undefined);
+          await tab
+            .waitForFunction("document.querySelector('.timeline')?.getAttribute('data-complete') === 'true'", undefined, { timeout: 120_000 })
+            .catch(() => undefined);
           const drawn = Number(await tab.locator('.timeline').getAttribute('data-drawables'));
           if (drawn >= 200_000) break;
           await tab.keyboard.press('s');

@@ -24,8 +24,17 @@ try {
     vscodeExecutablePath: executable,
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: path.join(repoRoot, 'test', 'e2e', 'suite', 'index.js'),
-    launchArgs: [workspace, '--disable-extensions', '--user-data-dir', path.join(run, 'user-data'),
-      '--extensions-dir', path.join(run, 'extensions'), '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--user-data-dir',
+      path.join(run, 'user-data'),
+      '--extensions-dir',
+      path.join(run, 'extensions'),
+      '--disable-workspace-trust',
+      '--skip-welcome',
+      '--skip-release-notes',
+    ],
   });
   process.exitCode = code;
 } catch (e) {

@@ -12,9 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  ensureHost, installVsix, listExtensions, makeRunDir, remoteUri, repoRoot, startCodeServer, workbenchUrl,
-} from './lib/codeServer.mjs';
+import { ensureHost, installVsix, listExtensions, makeRunDir, remoteUri, repoRoot, startCodeServer, workbenchUrl } from './lib/codeServer.mjs';
 import { buildWorkspace, contributedViewType, readPackageJson } from './lib/workspace.mjs';
 import { workbench } from './lib/workbench.mjs';
 import { openBrowser, newPage } from './lib/browser.mjs';
@@ -49,7 +47,12 @@ async function step(name, fn) {
     return false;
   }
 }
-const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+const slug = (s) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
 
 // A hang guard, not a speed claim: if the run (after the code-server set-up, which takes minutes the
 // first time) has not ended within 20 minutes, something hangs: clean up and fail. A run takes 3-10 minutes
@@ -100,10 +103,13 @@ cleanup = async () => {
 
 try {
   // ---- 1. code-server (cached) and Chromium
-  if (!(await step('code-server 4.139.1 + Node 24 installed (once, into the cache)', () => {
-    host = ensureHost();
-    timings.setupMs = host.setupMs;
-  }))) throw new Error('no code-server');
+  if (
+    !(await step('code-server 4.139.1 + Node 24 installed (once, into the cache)', () => {
+      host = ensureHost();
+      timings.setupMs = host.setupMs;
+    }))
+  )
+    throw new Error('no code-server');
   armWatchdog();
 
   // ---- 2. the packaged extension
@@ -172,21 +178,37 @@ async function runStartCheck() {
   if (!viewType) return record(name, 'skip', 'the installed package.json contributes no customEditor "mpeTrace.timeline" yet');
   await step(name, () => {
     const started = Date.now();
-    const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'start.mjs'), '--check', '--vsix', vsix],
-      { cwd: repoRoot, encoding: 'utf8', timeout: 300_000, killSignal: 'SIGTERM' }); // a hang guard
+    const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'start.mjs'), '--check', '--vsix', vsix], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 300_000,
+      killSignal: 'SIGTERM',
+    }); // a hang guard
     fs.writeFileSync(path.join(outDir, 'start-check.log'), `${r.stdout}\n${r.stderr}`);
     for (const f of ['start-check.png', 'start-check-toast.png', 'start-check-failed.png']) {
       const shot = path.join(repoRoot, 'test-results', f);
       if (fs.existsSync(shot)) fs.renameSync(shot, path.join(outDir, f));
     }
     timings.startCheckMs = Date.now() - started;
-    if (r.status !== 0) throw new Error(`exit ${r.status}: ${(r.stdout.trim().split('\n').filter((l) => /FAILED|failed/.test(l)).pop() ?? r.stderr.trim().split('\n').pop())} (test-results/e2e/start-check.log)`);
+    if (r.status !== 0)
+      throw new Error(
+        `exit ${r.status}: ${
+          r.stdout
+            .trim()
+            .split('\n')
+            .filter((l) => /FAILED|failed/.test(l))
+            .pop() ?? r.stderr.trim().split('\n').pop()
+        } (test-results/e2e/start-check.log)`,
+      );
   });
 }
 
 async function runUiSteps(workspace) {
   const uiDir = path.join(repoRoot, 'test', 'e2e', 'ui');
-  const files = fs.readdirSync(uiDir).filter((f) => f.endsWith('.mjs')).sort();
+  const files = fs
+    .readdirSync(uiDir)
+    .filter((f) => f.endsWith('.mjs'))
+    .sort();
   const page = await newPage(browser, path.join(outDir, 'ui-console.log'));
   const ctx = {
     page,
@@ -209,8 +231,14 @@ async function runUiSteps(workspace) {
     for (const s of steps) {
       const name = `ui/${file.replace(/\.mjs$/, '')}: ${s.name}`;
       const reason = s.skip?.(ctx);
-      if (reason) { record(name, 'skip', reason); continue; }
-      if (blocked) { record(name, 'fail', `not run: "${blocked}" failed`); continue; }
+      if (reason) {
+        record(name, 'skip', reason);
+        continue;
+      }
+      if (blocked) {
+        record(name, 'fail', `not run: "${blocked}" failed`);
+        continue;
+      }
       const ok = await step(name, () => withTimeout(s.run(ctx), s.timeout ?? 90_000));
       if (!ok) {
         await page.screenshot({ path: path.join(outDir, `fail-${slug(name)}.png`) }).catch(() => {});
@@ -218,7 +246,11 @@ async function runUiSteps(workspace) {
         // A failed step may leave a side view open or editors around: back to the Explorer with no
         // editors, so that the next steps start from the state they expect (one failure, one FAIL).
         await page.keyboard.press('Escape').catch(() => {});
-        await page.locator('.part.activitybar .action-item a[aria-label^="Explorer"]').first().click({ timeout: 5_000 }).catch(() => {});
+        await page
+          .locator('.part.activitybar .action-item a[aria-label^="Explorer"]')
+          .first()
+          .click({ timeout: 5_000 })
+          .catch(() => {});
         await ctx.wb.closeAllEditors().catch(() => {});
       }
     }
@@ -229,7 +261,9 @@ async function runUiSteps(workspace) {
 async function runExtensionHostSuites(workspace) {
   const page = await newPage(browser, path.join(outDir, 'suite-console.log'));
   let resolveExit;
-  const exit = new Promise((resolve) => { resolveExit = resolve; });
+  const exit = new Promise((resolve) => {
+    resolveExit = resolve;
+  });
   // The workbench calls window.codeAutomationExit(code) when the extension tests have finished.
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
   let stats;
@@ -240,7 +274,10 @@ async function runExtensionHostSuites(workspace) {
     if (i < 0) return;
     const line = text.slice(i + 8);
     if (line.startsWith('RESULT ')) stats = JSON.parse(line.slice(7));
-    else { console.log(`   | ${line}`); report.write(`${line}\n`); }
+    else {
+      console.log(`   | ${line}`);
+      report.write(`${line}\n`);
+    }
   });
   // extensionTestsPath needs an extensionDevelopmentPath: the folder the .vsix was installed to, so the
   // suites test exactly what we ship.
@@ -263,7 +300,9 @@ function withTimeout(promise, ms) {
   let timer;
   return Promise.race([
     promise,
-    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${ms / 1000} s`)), ms); }),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms / 1000} s`)), ms);
+    }),
   ]).finally(() => clearTimeout(timer));
 }
 

@@ -28,7 +28,8 @@ export function formatCaseId(id: CaseId): string {
 
 export function parseCaseId(text: string): CaseId {
   const m = /^([a-z0-9]+):(\d+):(\d+)$/.exec(text);
-  if (!m || !(TARGETS as readonly string[]).includes(m[1]!)) throw new Error(`bad case id ${JSON.stringify(text)} (expected target:seed:index, e.g. slog2:1234:56)`);
+  if (!m || !(TARGETS as readonly string[]).includes(m[1]!))
+    throw new Error(`bad case id ${JSON.stringify(text)} (expected target:seed:index, e.g. slog2:1234:56)`);
   return { target: m[1] as Target, seed: Number(m[2]), index: Number(m[3]) };
 }
 
@@ -61,7 +62,18 @@ export function targetRng(id: CaseId): Prng {
   return new Prng(mix(id.seed, id.index, TARGETS.indexOf(id.target), 0x5bd1e995));
 }
 
-const TARGET_WEIGHTS: Readonly<Record<Target, number>> = { slog2: 0.25, views: 0.1, clog2: 0.22, clog: 0.08, convert: 0.15, writer: 0.2, alog: 0.06, slog1: 0.06, rowindex: 0.1, shapes: 0.03 };
+const TARGET_WEIGHTS: Readonly<Record<Target, number>> = {
+  slog2: 0.25,
+  views: 0.1,
+  clog2: 0.22,
+  clog: 0.08,
+  convert: 0.15,
+  writer: 0.2,
+  alog: 0.06,
+  slog1: 0.06,
+  rowindex: 0.1,
+  shapes: 0.03,
+};
 
 /** Which target case `index` of a run over `targets` exercises. */
 export function targetOf(seed: number, index: number, targets: readonly Target[]): Target {

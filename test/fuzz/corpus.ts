@@ -69,7 +69,8 @@ export async function writtenSlog2(clog2: Uint8Array, leafBytes: number): Promis
 }
 
 function seed(name: string, format: SeedFormat, bytes: Uint8Array): Seed {
-  const structure = format === 'slog2' ? slog2Structure(bytes) : format === 'clog2' ? clog2Structure(bytes) : format === 'clog' ? clogStructure(bytes) : NO_STRUCTURE;
+  const structure =
+    format === 'slog2' ? slog2Structure(bytes) : format === 'clog2' ? clog2Structure(bytes) : format === 'clog' ? clogStructure(bytes) : NO_STRUCTURE;
   const weight = bytes.length > 1 << 20 ? 0.03 : bytes.length > 200_000 ? 0.3 : 1;
   return { name, format, bytes, structure, weight };
 }

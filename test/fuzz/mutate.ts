@@ -75,106 +75,142 @@ function rangeLength(rng: Prng, max: number): number {
 type Mutator = (b: Uint8Array, rng: Prng, seed: Seed, others: readonly Seed[]) => [Uint8Array, string];
 
 const GENERIC: readonly [number, Mutator][] = [
-  [6, (b, rng) => {
-    const n = rng.int(1, 8);
-    for (let i = 0; i < n && b.length > 0; i++) b[pos(rng, b)]! ^= 1 << rng.int(0, 7);
-    return [b, `${n} bit flips`];
-  }],
-  [3, (b, rng) => {
-    const at = pos(rng, b);
-    const n = rng.int(1, 8);
-    const v = rng.pick([0x00, 0xff, 0x7f, 0x80]);
-    b.fill(v, at, at + n);
-    return [b, `${n} bytes at ${at} = 0x${v.toString(16)}`];
-  }],
-  [4, (b, rng) => {
-    // A boundary int at a random 4-aligned offset (most fields are aligned in both formats).
-    if (b.length < 8) return [b, 'noop'];
-    const at = rng.int(0, (b.length >> 2) - 2) * 4;
-    const v = rng.pick(I32);
-    view(b).setInt32(at, v, rng.next() < 0.2);
-    return [b, `i32 at ${at} = ${v}`];
-  }],
-  [4, (b, rng) => {
-    const cut = rng.next() < 0.5 ? pos(rng, b) : Math.max(0, b.length - rng.int(1, 4096));
-    return [b.slice(0, cut), `truncate at ${cut}`];
-  }],
-  [2, (b, rng) => {
-    // Splice: overwrite a range with a copy of another range of the same input.
-    const n = rangeLength(rng, b.length);
-    const from = rng.int(0, b.length - n);
-    const to = rng.int(0, b.length - n);
-    b.copyWithin(to, from, from + n);
-    return [b, `copy ${n} bytes ${from} → ${to}`];
-  }],
-  [2, (b, rng) => {
-    // Duplicate a range in place (everything after it shifts).
-    const n = rangeLength(rng, Math.min(b.length, MAX_OUTPUT - b.length));
-    const at = rng.int(0, b.length - n);
-    const out = new Uint8Array(b.length + n);
-    out.set(b.subarray(0, at + n));
-    out.set(b.subarray(at), at + n);
-    return [out, `duplicate ${n} bytes at ${at}`];
-  }],
-  [2, (b, rng) => {
-    const n = rangeLength(rng, b.length);
-    const at = rng.int(0, b.length - n);
-    const out = new Uint8Array(b.length - n);
-    out.set(b.subarray(0, at));
-    out.set(b.subarray(at + n), at);
-    return [out, `delete ${n} bytes at ${at}`];
-  }],
-  [1, (b, rng) => {
-    const n = rng.int(1, 64);
-    const at = rng.int(0, b.length);
-    const out = new Uint8Array(b.length + n);
-    out.set(b.subarray(0, at));
-    for (let i = 0; i < n; i++) out[at + i] = rng.int(0, 255);
-    out.set(b.subarray(at), at + n);
-    return [out, `insert ${n} random bytes at ${at}`];
-  }],
-  [1, (b, rng, _seed, others) => {
-    // Cross-over: the head of this input, the tail of another seed of the same format.
-    const other = rng.pick(others);
-    const at = pos(rng, b);
-    const from = rng.int(0, Math.max(0, other.bytes.length - 1));
-    const tail = other.bytes.subarray(from, from + Math.min(other.bytes.length - from, MAX_OUTPUT - at));
-    const out = new Uint8Array(at + tail.length);
-    out.set(b.subarray(0, at));
-    out.set(tail, at);
-    return [out, `cross-over: ${at} bytes + ${other.name}[${from}…]`];
-  }],
+  [
+    6,
+    (b, rng) => {
+      const n = rng.int(1, 8);
+      for (let i = 0; i < n && b.length > 0; i++) b[pos(rng, b)]! ^= 1 << rng.int(0, 7);
+      return [b, `${n} bit flips`];
+    },
+  ],
+  [
+    3,
+    (b, rng) => {
+      const at = pos(rng, b);
+      const n = rng.int(1, 8);
+      const v = rng.pick([0x00, 0xff, 0x7f, 0x80]);
+      b.fill(v, at, at + n);
+      return [b, `${n} bytes at ${at} = 0x${v.toString(16)}`];
+    },
+  ],
+  [
+    4,
+    (b, rng) => {
+      // A boundary int at a random 4-aligned offset (most fields are aligned in both formats).
+      if (b.length < 8) return [b, 'noop'];
+      const at = rng.int(0, (b.length >> 2) - 2) * 4;
+      const v = rng.pick(I32);
+      view(b).setInt32(at, v, rng.next() < 0.2);
+      return [b, `i32 at ${at} = ${v}`];
+    },
+  ],
+  [
+    4,
+    (b, rng) => {
+      const cut = rng.next() < 0.5 ? pos(rng, b) : Math.max(0, b.length - rng.int(1, 4096));
+      return [b.slice(0, cut), `truncate at ${cut}`];
+    },
+  ],
+  [
+    2,
+    (b, rng) => {
+      // Splice: overwrite a range with a copy of another range of the same input.
+      const n = rangeLength(rng, b.length);
+      const from = rng.int(0, b.length - n);
+      const to = rng.int(0, b.length - n);
+      b.copyWithin(to, from, from + n);
+      return [b, `copy ${n} bytes ${from} → ${to}`];
+    },
+  ],
+  [
+    2,
+    (b, rng) => {
+      // Duplicate a range in place (everything after it shifts).
+      const n = rangeLength(rng, Math.min(b.length, MAX_OUTPUT - b.length));
+      const at = rng.int(0, b.length - n);
+      const out = new Uint8Array(b.length + n);
+      out.set(b.subarray(0, at + n));
+      out.set(b.subarray(at), at + n);
+      return [out, `duplicate ${n} bytes at ${at}`];
+    },
+  ],
+  [
+    2,
+    (b, rng) => {
+      const n = rangeLength(rng, b.length);
+      const at = rng.int(0, b.length - n);
+      const out = new Uint8Array(b.length - n);
+      out.set(b.subarray(0, at));
+      out.set(b.subarray(at + n), at);
+      return [out, `delete ${n} bytes at ${at}`];
+    },
+  ],
+  [
+    1,
+    (b, rng) => {
+      const n = rng.int(1, 64);
+      const at = rng.int(0, b.length);
+      const out = new Uint8Array(b.length + n);
+      out.set(b.subarray(0, at));
+      for (let i = 0; i < n; i++) out[at + i] = rng.int(0, 255);
+      out.set(b.subarray(at), at + n);
+      return [out, `insert ${n} random bytes at ${at}`];
+    },
+  ],
+  [
+    1,
+    (b, rng, _seed, others) => {
+      // Cross-over: the head of this input, the tail of another seed of the same format.
+      const other = rng.pick(others);
+      const at = pos(rng, b);
+      const from = rng.int(0, Math.max(0, other.bytes.length - 1));
+      const tail = other.bytes.subarray(from, from + Math.min(other.bytes.length - from, MAX_OUTPUT - at));
+      const out = new Uint8Array(at + tail.length);
+      out.set(b.subarray(0, at));
+      out.set(tail, at);
+      return [out, `cross-over: ${at} bytes + ${other.name}[${from}…]`];
+    },
+  ],
 ];
 
 const STRUCTURED: readonly [number, Mutator][] = [
-  [8, (b, rng, seed) => {
-    const fields = seed.structure.fields;
-    if (fields.length === 0) return [b, 'noop (no fields)'];
-    // Header-ish fields (the first few) are picked more often than record fields.
-    const f = rng.next() < 0.4 ? fields[rng.int(0, Math.min(fields.length, 40) - 1)]! : rng.pick(fields);
-    return [b, setField(b, f, rng, isLittleEndian(seed))];
-  }],
-  [2, (b, rng, seed) => {
-    // Swap two blocks (CLOG2 / CLOG block structure; for SLOG-2 two 64 KiB ranges).
-    const size = seed.structure.blockSize || 65536;
-    const starts = seed.structure.blockStarts.length >= 2 ? seed.structure.blockStarts : [...Array(Math.floor(b.length / size)).keys()].map((i) => i * size);
-    if (starts.length < 2) return [b, 'noop (one block)'];
-    const x = rng.pick(starts);
-    const y = rng.pick(starts);
-    const n = Math.min(size, b.length - Math.max(x, y));
-    if (x === y || n <= 0) return [b, 'noop (same block)'];
-    const tmp = b.slice(x, x + n);
-    b.copyWithin(x, y, y + n);
-    b.set(tmp, y);
-    return [b, `swap blocks at ${x} and ${y} (${n} bytes)`];
-  }],
-  [2, (b, rng, seed) => {
-    // Truncate at a block boundary or just inside one.
-    const starts = seed.structure.blockStarts;
-    if (starts.length === 0) return [b, 'noop (no blocks)'];
-    const cut = Math.min(b.length, rng.pick(starts) + rng.pick([0, 0, 24, 1, 100, seed.structure.blockSize - 1]));
-    return [b.slice(0, cut), `truncate at block boundary + ${cut - (starts.filter((s) => s <= cut).pop() ?? 0)} (${cut})`];
-  }],
+  [
+    8,
+    (b, rng, seed) => {
+      const fields = seed.structure.fields;
+      if (fields.length === 0) return [b, 'noop (no fields)'];
+      // Header-ish fields (the first few) are picked more often than record fields.
+      const f = rng.next() < 0.4 ? fields[rng.int(0, Math.min(fields.length, 40) - 1)]! : rng.pick(fields);
+      return [b, setField(b, f, rng, isLittleEndian(seed))];
+    },
+  ],
+  [
+    2,
+    (b, rng, seed) => {
+      // Swap two blocks (CLOG2 / CLOG block structure; for SLOG-2 two 64 KiB ranges).
+      const size = seed.structure.blockSize || 65536;
+      const starts = seed.structure.blockStarts.length >= 2 ? seed.structure.blockStarts : [...Array(Math.floor(b.length / size)).keys()].map((i) => i * size);
+      if (starts.length < 2) return [b, 'noop (one block)'];
+      const x = rng.pick(starts);
+      const y = rng.pick(starts);
+      const n = Math.min(size, b.length - Math.max(x, y));
+      if (x === y || n <= 0) return [b, 'noop (same block)'];
+      const tmp = b.slice(x, x + n);
+      b.copyWithin(x, y, y + n);
+      b.set(tmp, y);
+      return [b, `swap blocks at ${x} and ${y} (${n} bytes)`];
+    },
+  ],
+  [
+    2,
+    (b, rng, seed) => {
+      // Truncate at a block boundary or just inside one.
+      const starts = seed.structure.blockStarts;
+      if (starts.length === 0) return [b, 'noop (no blocks)'];
+      const cut = Math.min(b.length, rng.pick(starts) + rng.pick([0, 0, 24, 1, 100, seed.structure.blockSize - 1]));
+      return [b.slice(0, cut), `truncate at block boundary + ${cut - (starts.filter((s) => s <= cut).pop() ?? 0)} (${cut})`];
+    },
+  ],
 ];
 
 const PREAMBLE_VALUES: Readonly<Record<number, readonly string[]>> = {

@@ -21,7 +21,14 @@ const IDENTITY = { path: 'fuzz.slog2', size: 1, mtimeMs: 1 };
 function comparable(w: WindowColumns): string {
   const { nodesRead: _n, buildMs: _b, ...header } = w.header;
   const cols = (t: object): Record<string, number[]> => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)]));
-  return JSON.stringify({ header, states: cols(w.states), shadows: cols(w.shadows), weights: cols(w.shadowWeights), arrows: cols(w.arrows), events: cols(w.events) });
+  return JSON.stringify({
+    header,
+    states: cols(w.states),
+    shadows: cols(w.shadows),
+    weights: cols(w.shadowWeights),
+    arrows: cols(w.arrows),
+    events: cols(w.events),
+  });
 }
 
 async function orFormatError<T>(p: Promise<T>): Promise<T | undefined> {
@@ -48,7 +55,8 @@ function damage(bytes: Uint8Array, rng: Prng): Uint8Array {
 export async function rowIndexTarget(bytes: Uint8Array, rng: Prng, check: (ok: boolean, message: string) => void): Promise<void> {
   const file = await Slog2File.open(new MemorySource('fuzz.slog2', bytes));
   const sink = new MemorySink();
-  if ((await orFormatError(buildRowIndex(file, sink, IDENTITY, { blockKeys: rng.pick([1, 2, 16]), chunkBytes: rng.pick([1024, 1 << 20]) }))) === undefined) return;
+  if ((await orFormatError(buildRowIndex(file, sink, IDENTITY, { blockKeys: rng.pick([1, 2, 16]), chunkBytes: rng.pick([1024, 1 << 20]) }))) === undefined)
+    return;
   const indexBytes = damage(sink.bytes(), rng);
   const index = await orFormatError(RowIndex.open(new MemorySource('fuzz.mperowidx', indexBytes), file, IDENTITY));
   if (index === undefined) return;
@@ -68,6 +76,9 @@ export async function rowIndexTarget(bytes: Uint8Array, rng: Prng, check: (ok: b
     if (indexed === undefined) continue;
     const plain = await orFormatError(buildWindow(file, spec));
     if (plain === undefined) continue;
-    check(comparable(indexed) === comparable(plain), `a window through the row index differs from the plain query (map ${mapIndex}, rows [${rowStart}, ${rowEnd}), t [${t0}, ${t1}])`);
+    check(
+      comparable(indexed) === comparable(plain),
+      `a window through the row index differs from the plain query (map ${mapIndex}, rows [${rowStart}, ${rowEnd}), t [${t0}, ${t1}])`,
+    );
   }
 }

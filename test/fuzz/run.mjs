@@ -24,12 +24,17 @@ await esbuild.build({
 const inFlightFile = path.join(outdir, 'in-flight.json');
 const runner = path.join(outdir, 'runner.js');
 const code = `require(${JSON.stringify(runner)}).main(process.argv.slice(1), ${JSON.stringify(root)}).then((c) => process.exit(c), (e) => { console.error('fuzz: ' + (e && e.message || e)); process.exit(2); })`;
-const r = spawnSync(process.execPath, ['-e', code, '--', ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, FUZZ_IN_FLIGHT_FILE: inFlightFile } });
+const r = spawnSync(process.execPath, ['-e', code, '--', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, FUZZ_IN_FLIGHT_FILE: inFlightFile },
+});
 let status = r.status ?? 1;
 if (r.status === null || r.status > 2) {
   const ids = fs.existsSync(inFlightFile) ? JSON.parse(fs.readFileSync(inFlightFile, 'utf8')) : [];
   for (const id of ids) {
-    console.log(`FAIL case ${id} (reproduce: npm run fuzz -- --case ${id}) PROCESS DIED (${r.signal ?? `exit ${r.status}`}): a fatal error the worker limits did not catch (likely out of memory)`);
+    console.log(
+      `FAIL case ${id} (reproduce: npm run fuzz -- --case ${id}) PROCESS DIED (${r.signal ?? `exit ${r.status}`}): a fatal error the worker limits did not catch (likely out of memory)`,
+    );
   }
   if (ids.length === 0) console.log(`fuzz: the runner died (${r.signal ?? `exit ${r.status}`}) outside a case`);
   status = 1;

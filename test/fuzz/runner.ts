@@ -64,7 +64,26 @@ function parseOptions(argv: readonly string[], root: string): Options {
     if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${v}`);
     return n;
   };
-  const known = new Set(['--cases', '--seed', '--target', '--time-limit-ms', '--wall-slack', '--heap-mb', '--rss-mb', '--save-dir', '--case', '--max-failures', '--jobs', '--time-budget-s', '--self-test', '--out', '--replay', '--no-save', '--quiet', '--json']);
+  const known = new Set([
+    '--cases',
+    '--seed',
+    '--target',
+    '--time-limit-ms',
+    '--wall-slack',
+    '--heap-mb',
+    '--rss-mb',
+    '--save-dir',
+    '--case',
+    '--max-failures',
+    '--jobs',
+    '--time-budget-s',
+    '--self-test',
+    '--out',
+    '--replay',
+    '--no-save',
+    '--quiet',
+    '--json',
+  ]);
   for (const a of argv) if (a.startsWith('--') && !known.has(a)) throw new Error(`unknown option ${a}`);
   const target = value('--target') ?? 'all';
   if (target !== 'all' && !(TARGETS as readonly string[]).includes(target)) throw new Error(`--target must be one of all, ${TARGETS.join(', ')}`);
@@ -171,10 +190,18 @@ class CaseWorker {
         done(r);
       };
       const wallLimit = this.options.timeLimitMs * this.options.wallSlack;
-      const timer = setTimeout(() => kill({ outcome: 'hang', ms: performance.now() - started, message: `did not finish within ${wallLimit} ms of wall time` }), wallLimit);
+      const timer = setTimeout(
+        () => kill({ outcome: 'hang', ms: performance.now() - started, message: `did not finish within ${wallLimit} ms of wall time` }),
+        wallLimit,
+      );
       const memory = setInterval(() => {
         const rss = process.memoryUsage.rss();
-        if (rss > this.options.rssMb * 2 ** 20) kill({ outcome: 'memory', ms: performance.now() - started, message: `process RSS ${Math.round(rss / 2 ** 20)} MB exceeded the ${this.options.rssMb} MB cap` });
+        if (rss > this.options.rssMb * 2 ** 20)
+          kill({
+            outcome: 'memory',
+            ms: performance.now() - started,
+            message: `process RSS ${Math.round(rss / 2 ** 20)} MB exceeded the ${this.options.rssMb} MB cap`,
+          });
       }, 20);
       this.onMessage = (m) => {
         const r = m as CaseResult;
@@ -182,7 +209,12 @@ class CaseWorker {
         // The time invariant: CPU time with one worker (exact), wall time with several (CPU is shared).
         const used = this.options.jobs === 1 ? r.cpuMs : ms;
         if (!isFailure(r) && used > this.options.timeLimitMs) {
-          done({ ...r, outcome: 'slow', ms, message: `took ${used.toFixed(0)} ms of ${this.options.jobs === 1 ? 'CPU' : 'wall'} time for ${r.bytes} bytes (limit ${this.options.timeLimitMs} ms); it ended: ${r.outcome}${r.message ? ` (${r.message})` : ''}` });
+          done({
+            ...r,
+            outcome: 'slow',
+            ms,
+            message: `took ${used.toFixed(0)} ms of ${this.options.jobs === 1 ? 'CPU' : 'wall'} time for ${r.bytes} bytes (limit ${this.options.timeLimitMs} ms); it ended: ${r.outcome}${r.message ? ` (${r.message})` : ''}`,
+          });
         } else done({ ...r, ms });
       };
       this.onFailure = (kind, message) => {
@@ -215,7 +247,13 @@ function shape(r: RunResult): string {
 }
 
 /** Shortest failing prefix by bisection (the formats are read front to back, so prefixes usually keep the bug). */
-async function minimise(worker: CaseWorker, id: CaseId, bytes: Uint8Array, failure: RunResult, extra: { truncatedAt?: number; endLogEnd?: number }): Promise<Uint8Array> {
+async function minimise(
+  worker: CaseWorker,
+  id: CaseId,
+  bytes: Uint8Array,
+  failure: RunResult,
+  extra: { truncatedAt?: number; endLogEnd?: number },
+): Promise<Uint8Array> {
   const want = shape(failure);
   const budget = failure.outcome === 'hang' ? 4 : 24;
   let lo = 0;
@@ -252,7 +290,9 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
       if (options.single === undefined) throw new Error('--out needs --case ID');
       const c = makeCase(options.single, await getCorpus());
       fs.writeFileSync(options.dumpTo, c.bytes);
-      console.log(`case ${formatCaseId(options.single)}: ${c.bytes.length} bytes written to ${options.dumpTo} (seed input ${c.seedName}; mutations: ${c.steps.join('; ')})`);
+      console.log(
+        `case ${formatCaseId(options.single)}: ${c.bytes.length} bytes written to ${options.dumpTo} (seed input ${c.seedName}; mutations: ${c.steps.join('; ')})`,
+      );
       return 0;
     }
     if (options.replay !== undefined) {
@@ -277,10 +317,15 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
     // Targets without seeds (old CLOG needs ../shared/traces) are left out, and said so.
     await worker.run({ type: 'replay', id: { target: 'convert', seed: 0, index: 0 }, bytes: new Uint8Array(0) });
     const seedFormats = new Set(worker.seeds.map((s) => /\((\w+),/.exec(s)?.[1]));
-    const targets = options.targets.filter((t) => t === 'convert' || t === 'writer' || seedFormats.has(t === 'views' || t === 'rowindex' ? 'slog2' : t === 'shapes' ? 'clog2' : t));
-    for (const t of options.targets) if (!targets.includes(t)) log(`fuzz: target ${t} skipped: no seed inputs of that format (../shared/traces/upstream/fpilog.clog missing?)`);
+    const targets = options.targets.filter(
+      (t) => t === 'convert' || t === 'writer' || seedFormats.has(t === 'views' || t === 'rowindex' ? 'slog2' : t === 'shapes' ? 'clog2' : t),
+    );
+    for (const t of options.targets)
+      if (!targets.includes(t)) log(`fuzz: target ${t} skipped: no seed inputs of that format (../shared/traces/upstream/fpilog.clog missing?)`);
     if (targets.length === 0) throw new Error('no target has seed inputs');
-    log(`fuzz: seed ${options.seed}, ${options.cases} cases, ${workers.length} worker(s), targets ${targets.join(', ')}, ${worker.seeds.length} seed inputs, limit ${options.timeLimitMs} ms ${options.jobs === 1 ? 'CPU' : 'wall'} (watchdog ${options.timeLimitMs * options.wallSlack} ms wall) / heap ${options.heapMb} MB / RSS ${options.rssMb} MB`);
+    log(
+      `fuzz: seed ${options.seed}, ${options.cases} cases, ${workers.length} worker(s), targets ${targets.join(', ')}, ${worker.seeds.length} seed inputs, limit ${options.timeLimitMs} ms ${options.jobs === 1 ? 'CPU' : 'wall'} (watchdog ${options.timeLimitMs * options.wallSlack} ms wall) / heap ${options.heapMb} MB / RSS ${options.rssMb} MB`,
+    );
 
     const perTarget = new Map<Target, { cases: number; ok: number; rejected: number; known: number; slowestMs: number; slowestId: string }>();
     const failures: { id: string; result: RunResult; saved?: string }[] = [];
@@ -318,7 +363,14 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
       console.log(`FAIL case ${text} (reproduce: npm run fuzz -- --case ${text}) ${describe(r)}`);
       const c = options.saveDir !== undefined || r.seedName === undefined ? makeCase(id, await getCorpus()) : undefined;
       console.log(`  seed input ${c?.seedName ?? r.seedName}; mutations: ${(c?.steps ?? r.steps ?? []).join('; ')}`);
-      if (r.stack) console.log(r.stack.split('\n').slice(0, 8).map((l) => `  ${l}`).join('\n'));
+      if (r.stack)
+        console.log(
+          r.stack
+            .split('\n')
+            .slice(0, 8)
+            .map((l) => `  ${l}`)
+            .join('\n'),
+        );
       const failure: { id: string; result: RunResult; saved?: string } = { id: text, result: r };
       failures.push(failure);
       if (options.saveDir === undefined || c === undefined) return;
@@ -335,10 +387,23 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
     await Promise.all(workers.map(lane));
     const seconds = (performance.now() - started) / 1000;
     const total = [...perTarget.values()].reduce((n, s) => n + s.cases, 0);
-    console.log(`fuzz: seed ${options.seed}: ${total} cases in ${seconds.toFixed(1)} s (${(total / seconds).toFixed(0)}/s), ${failures.length} failures${stoppedByBudget ? ` (stopped by the ${options.timeBudgetS} s time budget; ${options.cases} were asked)` : ''}`);
-    for (const [t, s] of perTarget) console.log(`  ${t}: ${s.cases} cases (${s.ok} read, ${s.rejected} refused with a FormatError${s.known > 0 ? `, ${s.known} known refusals` : ''}), slowest ${s.slowestMs.toFixed(0)} ms CPU (${s.slowestId})`);
+    console.log(
+      `fuzz: seed ${options.seed}: ${total} cases in ${seconds.toFixed(1)} s (${(total / seconds).toFixed(0)}/s), ${failures.length} failures${stoppedByBudget ? ` (stopped by the ${options.timeBudgetS} s time budget; ${options.cases} were asked)` : ''}`,
+    );
+    for (const [t, s] of perTarget)
+      console.log(
+        `  ${t}: ${s.cases} cases (${s.ok} read, ${s.rejected} refused with a FormatError${s.known > 0 ? `, ${s.known} known refusals` : ''}), slowest ${s.slowestMs.toFixed(0)} ms CPU (${s.slowestId})`,
+      );
     if (options.json) {
-      const summary = { seed: options.seed, cases: total, asked: options.cases, stoppedByBudget, seconds, failures: failures.map((f) => ({ id: f.id, outcome: f.result.outcome, message: f.result.message })), targets: Object.fromEntries(perTarget) };
+      const summary = {
+        seed: options.seed,
+        cases: total,
+        asked: options.cases,
+        stoppedByBudget,
+        seconds,
+        failures: failures.map((f) => ({ id: f.id, outcome: f.result.outcome, message: f.result.message })),
+        targets: Object.fromEntries(perTarget),
+      };
       console.log(`FUZZ-SUMMARY ${JSON.stringify(summary)}`);
     }
     return failures.length > 0 ? 1 : 0;

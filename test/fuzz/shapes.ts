@@ -55,7 +55,8 @@ async function convertAll(chunks: ByteChunks): Promise<{ n: number; badTimes: nu
   for await (const batch of conv.batches) {
     for (const p of batch) {
       n++;
-      if (!Number.isFinite(p.earliest) || !Number.isFinite(p.latest)) throw new ShapeInvariantError(`drawable with a non-finite time ${p.earliest}..${p.latest}`);
+      if (!Number.isFinite(p.earliest) || !Number.isFinite(p.latest))
+        throw new ShapeInvariantError(`drawable with a non-finite time ${p.earliest}..${p.latest}`);
     }
   }
   check(conv.summary.drawables.total === n, `summary says ${conv.summary.drawables.total} drawables, the stream had ${n}`);
@@ -72,7 +73,9 @@ export async function shapesTarget(rng: Prng): Promise<string> {
     const events = rng.pick([1, 1000, 20_000, 100_000]);
     const plain = await hostileClog2Bytes({ events, times, categories: rng.pick([1, 3, 500]) });
     const gz = rng.next() < 0.5;
-    const chunks = gz ? gunzipChunks(new MemorySource('shape.clog2.gz', gzipSync(plain, { level: 1 }))) : chunked(plain, rng.pick([24, 4096, 65536, plain.length]));
+    const chunks = gz
+      ? gunzipChunks(new MemorySource('shape.clog2.gz', gzipSync(plain, { level: 1 })))
+      : chunked(plain, rng.pick([24, 4096, 65536, plain.length]));
     const r = await convertAll(chunks);
     check(r.n + r.badTimes === events, `${times} ×${events}: ${r.n} drawables + ${r.badTimes} bad times ≠ ${events} events`);
     return `${times} times ×${events}${gz ? ' (gzip)' : ''}`;

@@ -101,7 +101,7 @@ export function clog2Structure(b: Uint8Array): SeedStructure {
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   outer: for (let block = 1024; block < b.length; block += blockSize) {
     blockStarts.push(block);
-    for (let pos = block; pos + 24 <= Math.min(b.length, block + blockSize); ) {
+    for (let pos = block; pos + 24 <= Math.min(b.length, block + blockSize);) {
       const rectype = dv.getInt32(pos + 20, le);
       const size = CLOG2_REC_SIZE[rectype];
       if (size === undefined) break;
@@ -115,7 +115,11 @@ export function clog2Structure(b: Uint8Array): SeedStructure {
             { offset: pos + 24, kind: 'i32', what: `record@${pos} etype/first body int` },
           );
         }
-        if (rectype === 2) fields.push({ offset: pos + 28, kind: 'i32', what: `STATEDEF@${pos} start etype` }, { offset: pos + 32, kind: 'i32', what: `STATEDEF@${pos} final etype` });
+        if (rectype === 2)
+          fields.push(
+            { offset: pos + 28, kind: 'i32', what: `STATEDEF@${pos} start etype` },
+            { offset: pos + 32, kind: 'i32', what: `STATEDEF@${pos} final etype` },
+          );
         if (rectype === 7) {
           for (let k = 1; k <= 4; k++) fields.push({ offset: pos + 24 + 4 * k, kind: 'i32', what: `MSGEVT@${pos} field ${k}` });
         }
@@ -145,7 +149,16 @@ export function clog2Structure(b: Uint8Array): SeedStructure {
 
 /** Old CLOG record lengths in 8-byte units by rectype (CLOG.md). */
 const CLOG_LENGTH = new Map<number, number>([
-  [-2, 3], [-1, 3], [1, 7], [2, 6], [3, 6], [4, 5], [5, 6], [6, 10], [7, 9], [8, 4],
+  [-2, 3],
+  [-1, 3],
+  [1, 7],
+  [2, 6],
+  [3, 6],
+  [4, 5],
+  [5, 6],
+  [6, 10],
+  [7, 9],
+  [8, 4],
 ]);
 
 export function clogStructure(b: Uint8Array): SeedStructure {
@@ -154,7 +167,7 @@ export function clogStructure(b: Uint8Array): SeedStructure {
   const blockStarts: number[] = [];
   for (let block = 0; block < b.length; block += 65536) {
     blockStarts.push(block);
-    for (let pos = block; pos + 24 <= Math.min(b.length, block + 65536) && fields.length < MAX_FIELDS; ) {
+    for (let pos = block; pos + 24 <= Math.min(b.length, block + 65536) && fields.length < MAX_FIELDS;) {
       const rectype = dv.getInt32(pos + 8);
       const length = CLOG_LENGTH.get(rectype);
       if (length === undefined) break;
@@ -164,7 +177,11 @@ export function clogStructure(b: Uint8Array): SeedStructure {
         { offset: pos + 12, kind: 'i32', what: `record@${pos} length` },
         { offset: pos + 16, kind: 'i32', what: `record@${pos} procid` },
       );
-      if (rectype === 1 || rectype === 6 || rectype === 7) fields.push({ offset: pos + 24, kind: 'i32', what: `record@${pos} first body int` }, { offset: pos + 28, kind: 'i32', what: `record@${pos} second body int` });
+      if (rectype === 1 || rectype === 6 || rectype === 7)
+        fields.push(
+          { offset: pos + 24, kind: 'i32', what: `record@${pos} first body int` },
+          { offset: pos + 28, kind: 'i32', what: `record@${pos} second body int` },
+        );
       if (rectype === -1 || rectype === -2) break;
       pos += length * 8;
     }
@@ -245,7 +262,10 @@ function walkNode(dv: DataView, start: number, end: number, name: string, fields
         p += 28;
         for (let q = 0; q < w; q++) {
           if (!need(v206 ? 20 : 12)) return;
-          fields.push({ offset: p, kind: 'i32', what: `${what} weight ${q} category` }, { offset: p + 4, kind: 'f64', what: `${what} weight ${q} ratios (as f64)` });
+          fields.push(
+            { offset: p, kind: 'i32', what: `${what} weight ${q} category` },
+            { offset: p + 4, kind: 'f64', what: `${what} weight ${q} ratios (as f64)` },
+          );
           p += v206 ? 20 : 12;
         }
       }

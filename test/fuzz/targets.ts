@@ -45,7 +45,10 @@ export class InvariantError extends Error {
  */
 export const KNOWN_REFUSALS: readonly { readonly pattern: RegExp; readonly why: string }[] = [
   { pattern: /input has no drawables: nothing to write/, why: 'slog2 writer: an input without drawables cannot make an SLOG-2 file' },
-  { pattern: /statistics input broke its watermark/, why: 'stats: a SLOG-2 drawable outside its leaf bounds breaks the leaf-order promise; refused loudly rather than a wrong answer' },
+  {
+    pattern: /statistics input broke its watermark/,
+    why: 'stats: a SLOG-2 drawable outside its leaf bounds breaks the leaf-order promise; refused loudly rather than a wrong answer',
+  },
 ];
 
 export type Classified = 'rejected' | 'known' | 'invariant' | 'crash';
@@ -151,7 +154,10 @@ async function slog1Target(bytes: Uint8Array, rng: Prng): Promise<void> {
   const file = await Slog1File.open(new MemorySource('fuzz.slog', bytes));
   const { count, summary } = await drain(convertSlog1(file, { name: 'fuzz.slog' }));
   const sectors = summary.slog1!.sectorRecords;
-  check(count + summary.unmatched.droppedRecords === sectors.CUR + sectors.INC, `${count} drawables + ${summary.unmatched.droppedRecords} dropped ≠ ${sectors.CUR + sectors.INC} real records`);
+  check(
+    count + summary.unmatched.droppedRecords === sectors.CUR + sectors.INC,
+    `${count} drawables + ${summary.unmatched.droppedRecords} dropped ≠ ${sectors.CUR + sectors.INC} real records`,
+  );
   traceInfoFromSummary(summary);
   await file.close();
 }
@@ -193,7 +199,9 @@ async function readAll(source: ByteSource): Promise<string[] | string> {
     const out: string[] = [];
     for await (const d of file.allDrawables()) out.push(digest(d));
     const table = await readSourceLocations(file);
-    if (table !== undefined) for (const info of file.level(0).slice(0, 2)) out.push(...(await drawablesWithSources(file, table, info)).map((d) => JSON.stringify(d.kind === 'primitive' ? (d.source ?? null) : null)));
+    if (table !== undefined)
+      for (const info of file.level(0).slice(0, 2))
+        out.push(...(await drawablesWithSources(file, table, info)).map((d) => JSON.stringify(d.kind === 'primitive' ? (d.source ?? null) : null)));
     return out;
   } catch (e) {
     if (isFormatError(e)) return e.message;
@@ -207,7 +215,10 @@ async function slog2Target(bytes: Uint8Array, rng: Prng): Promise<void> {
     // Differential: a recycling source must give exactly what a stable in-memory source gives.
     const stable = await readAll(new MemorySource('fuzz.slog2', bytes));
     const recycled = await readAll(new RecyclingSource('fuzz.slog2', bytes));
-    check(JSON.stringify(stable) === JSON.stringify(recycled), `reading through a recycling source differs: ${JSON.stringify(stable).slice(0, 200)} vs ${JSON.stringify(recycled).slice(0, 200)}`);
+    check(
+      JSON.stringify(stable) === JSON.stringify(recycled),
+      `reading through a recycling source differs: ${JSON.stringify(stable).slice(0, 200)} vs ${JSON.stringify(recycled).slice(0, 200)}`,
+    );
   }
   const file = await Slog2File.open(new MemorySource('fuzz.slog2', bytes), { nodeCacheSize: rng.int(1, 8) });
   let all = 0;
@@ -259,13 +270,19 @@ async function viewsTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
   const map = file.lineIDMaps[rng.int(0, file.lineIDMaps.length - 1)]!;
   const rowOfLine = new Map<number, number>();
   map.rows.forEach((row, i) => rowOfLine.set(row.lineID, i));
-  for (const [w0, w1, lowestDepth] of [[t0, t1, file.maxDepth], [window[0], window[1], 0]] as const) {
+  for (const [w0, w1, lowestDepth] of [
+    [t0, t1, file.maxDepth],
+    [window[0], window[1], 0],
+  ] as const) {
     const cols = await buildWindow(file, { t0: w0, t1: w1, rowStart: 0, rowEnd: Math.max(1, rowOfLine.size), mapIndex: 0, lowestDepth, rowOfLine });
     check(cols !== undefined, 'buildWindow returned nothing');
   }
   await computeRangeStats(file, nodeBatches(file.query(t0, t1, { lowestDepth: 0 })), [t0, t1]);
   await computeRangeStats(file, nodeBatches(file.query(window[0], window[1], { lowestDepth: rng.int(0, file.maxDepth) })), window, { approximate: true });
-  const compiled = compileQuery({ text: rng.pick(['', 'MPI', 'a', '=']), mode: rng.pick(['plain', 'word', 'regex'] as const), caseSensitive: rng.next() < 0.5 }, file.categories);
+  const compiled = compileQuery(
+    { text: rng.pick(['', 'MPI', 'a', '=']), mode: rng.pick(['plain', 'word', 'regex'] as const), caseSensitive: rng.next() < 0.5 },
+    file.categories,
+  );
   if (compiled.ok) {
     const found = await findNext(file, compiled.matcher, { time: window[0] }, rng.next() < 0.5 ? 1 : -1, { wrap: true });
     if (found.match !== undefined) await findNext(file, compiled.matcher, { drawable: found.match.drawable }, 1);
@@ -327,7 +344,10 @@ async function clogTarget(format: 'clog2' | 'clog', bytes: Uint8Array, rng: Prng
   traceInfoFromSummary(result.summary);
   if (options.truncatedAt !== undefined && options.endLogEnd !== undefined && options.truncatedAt < options.endLogEnd) {
     check(result.summary.truncated, `a CLOG2 cut at byte ${options.truncatedAt} (before its ENDLOG) is not flagged truncated`);
-    check(result.summary.warnings.some((w) => w.includes('truncated')), `a CLOG2 cut at byte ${options.truncatedAt} has no truncation warning`);
+    check(
+      result.summary.warnings.some((w) => w.includes('truncated')),
+      `a CLOG2 cut at byte ${options.truncatedAt} has no truncation warning`,
+    );
   }
 }
 
@@ -388,7 +408,10 @@ async function writerTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
   const sink = new MemorySink();
   const written = await writeConversion(conversion, sink, { leafBytes: rng.pick([512, 2048, 65536]), childrenPerNode: rng.int(2, 4) });
   const convertedCount = [...converted.values()].reduce((n, k) => n + k, 0);
-  check(convertedCount - written.droppedDrawables === written.drawables, `converted ${convertedCount}, dropped ${written.droppedDrawables}, written ${written.drawables}`);
+  check(
+    convertedCount - written.droppedDrawables === written.drawables,
+    `converted ${convertedCount}, dropped ${written.droppedDrawables}, written ${written.drawables}`,
+  );
   const out = sink.bytes();
   check(out.length === written.bytes, `the writer reports ${written.bytes} bytes, the sink holds ${out.length}`);
   let file: Slog2File;

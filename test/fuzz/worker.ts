@@ -12,7 +12,13 @@ import type { CaseResult, ToWorker } from './protocol';
 const port = parentPort!;
 let corpus: Seed[] = [];
 
-async function execute(id: CaseId, bytes: Uint8Array, truncatedAt: number | undefined, endLogEnd: number | undefined, meta: { seedName: string; steps: readonly string[] }): Promise<CaseResult> {
+async function execute(
+  id: CaseId,
+  bytes: Uint8Array,
+  truncatedAt: number | undefined,
+  endLogEnd: number | undefined,
+  meta: { seedName: string; steps: readonly string[] },
+): Promise<CaseResult> {
   const started = performance.now();
   // Process CPU time (this thread does nearly all of it while a case runs): the time limit is
   // checked on it, so a machine shared with other jobs does not turn slow wall time into failures.
@@ -65,7 +71,15 @@ port.on('message', (msg: ToWorker) => {
         const cpu0 = process.cpuUsage();
         misbehave(selfTest);
         const d = process.cpuUsage(cpu0);
-        port.postMessage({ id: msg.id, outcome: 'ok', ms: performance.now() - started, cpuMs: (d.user + d.system) / 1000, bytes: 0, seedName: 'self-test', steps: [] });
+        port.postMessage({
+          id: msg.id,
+          outcome: 'ok',
+          ms: performance.now() - started,
+          cpuMs: (d.user + d.system) / 1000,
+          bytes: 0,
+          seedName: 'self-test',
+          steps: [],
+        });
       } catch (e) {
         port.postMessage({ id: msg.id, outcome: 'crash', ms: 0, cpuMs: 0, bytes: 0, seedName: 'self-test', steps: [], message: String(e) });
       }

@@ -8,7 +8,11 @@ import { repoRoot } from './paths';
 /** Bundles `entry` (absolute, or relative to the repository root) into `outfile`; returns `outfile`. */
 export function bundleNode(entry: string, outfile: string): string {
   const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
-  const r = spawnSync(esbuild, [path.resolve(repoRoot, entry), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${outfile}`, '--log-level=warning'], { encoding: 'utf8' });
+  const r = spawnSync(
+    esbuild,
+    [path.resolve(repoRoot, entry), '--bundle', '--platform=node', '--format=cjs', '--target=node20', `--outfile=${outfile}`, '--log-level=warning'],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.status, 0, r.stderr);
   return outfile;
 }

@@ -110,7 +110,27 @@ function filesUnder(dir: string): string[] {
 
 // `import … from 'x'`, `export … from 'x'` (with `type` or not), dynamic import() and require().
 const IMPORT = /(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g;
-const NODE_BUILTINS = new Set(['fs', 'path', 'os', 'crypto', 'child_process', 'worker_threads', 'stream', 'zlib', 'util', 'events', 'url', 'buffer', 'readline', 'perf_hooks', 'assert', 'net', 'http', 'https', 'process']);
+const NODE_BUILTINS = new Set([
+  'fs',
+  'path',
+  'os',
+  'crypto',
+  'child_process',
+  'worker_threads',
+  'stream',
+  'zlib',
+  'util',
+  'events',
+  'url',
+  'buffer',
+  'readline',
+  'perf_hooks',
+  'assert',
+  'net',
+  'http',
+  'https',
+  'process',
+]);
 const DOM_GLOBALS = /\b(HTMLElement|HTMLCanvasElement|CanvasRenderingContext2D|requestAnimationFrame|localStorage|navigator)\b/;
 
 /** True when an import brings in types only (`import type`, or every named binding marked `type`). */

@@ -24,7 +24,10 @@ test('every room of the tree is in the layering table', () => {
   };
   walk(path.join(repoRoot, 'src'));
   walk(path.join(repoRoot, 'webview'));
-  assert.deepEqual([...rooms].filter((r) => !(r in ALLOWED)), []);
+  assert.deepEqual(
+    [...rooms].filter((r) => !(r in ALLOWED)),
+    [],
+  );
 });
 
 /** A synthetic tree: files (repo-relative path → text). */

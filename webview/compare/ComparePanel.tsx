@@ -79,8 +79,8 @@ export function ComparePanel() {
       <div class="empty muted">
         <p>No comparison open.</p>
         <p>
-          Open a trace, then run <b>MPE Trace: Compare with…</b> (editor toolbar, command palette, or right-click a second trace in the Explorer): both timelines
-          move together and the difference appears here.
+          Open a trace, then run <b>MPE Trace: Compare with…</b> (editor toolbar, command palette, or right-click a second trace in the Explorer): both
+          timelines move together and the difference appears here.
         </p>
       </div>
     );
@@ -195,11 +195,17 @@ export function ComparePanel() {
         <table class="diff" data-testid="compare-table">
           <thead>
             <tr>
-              <th title={tab === 'site' ? 'Call site (file:line)' : tab === 'rank' ? 'Rank · category' : 'Category'}>{tab === 'site' ? 'Site' : tab === 'rank' ? 'Rank · category' : 'Category'}</th>
+              <th title={tab === 'site' ? 'Call site (file:line)' : tab === 'rank' ? 'Rank · category' : 'Category'}>
+                {tab === 'site' ? 'Site' : tab === 'rank' ? 'Rank · category' : 'Category'}
+              </th>
               <th class="wide">n A</th>
               <th class="wide">n B</th>
-              <th class="wide" title="Exclusive time for states, inclusive for arrows">A</th>
-              <th class="wide" title="Exclusive time for states, inclusive for arrows">B</th>
+              <th class="wide" title="Exclusive time for states, inclusive for arrows">
+                A
+              </th>
+              <th class="wide" title="Exclusive time for states, inclusive for arrows">
+                B
+              </th>
               <th title="B − A of the time that moved (exclusive for states); events: count">Δ</th>
               <th title="B ÷ A">ratio</th>
             </tr>

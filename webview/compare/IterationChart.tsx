@@ -35,7 +35,13 @@ export function IterationChart(p: Props) {
       scales: { x: { time: false }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [
         { stroke: p.theme.foreground, grid: { show: false }, font: p.theme.font },
-        { stroke: p.theme.foreground, grid: { stroke: p.theme.grid }, font: p.theme.font, size: 60, values: (_u, splits) => splits.map((v) => formatSeconds(v)) },
+        {
+          stroke: p.theme.foreground,
+          grid: { stroke: p.theme.grid },
+          font: p.theme.font,
+          size: 60,
+          values: (_u, splits) => splits.map((v) => formatSeconds(v)),
+        },
       ],
       series: [
         {},
@@ -57,7 +63,10 @@ export function IterationChart(p: Props) {
             const ctx = u.ctx;
             ctx.save();
             ctx.lineWidth = 2 * devicePixelRatio;
-            for (const [series, set, colour] of [[1, outliers[0]!, COLOUR_A], [2, outliers[1]!, COLOUR_B]] as const) {
+            for (const [series, set, colour] of [
+              [1, outliers[0]!, COLOUR_A],
+              [2, outliers[1]!, COLOUR_B],
+            ] as const) {
               ctx.strokeStyle = colour;
               for (const k of set) {
                 const y = u.data[series][k];
@@ -80,12 +89,13 @@ export function IterationChart(p: Props) {
     <div>
       <div ref={container} class="chart" />
       <p class="muted">
-        Iteration length (marker {p.a.marker ?? '–'}): <span style={{ color: COLOUR_A }}>A</span>, <span style={{ color: COLOUR_B }}>B</span>; ringed: outliers. Click an iteration to
-        align both runs there.
+        Iteration length (marker {p.a.marker ?? '–'}): <span style={{ color: COLOUR_A }}>A</span>, <span style={{ color: COLOUR_B }}>B</span>; ringed: outliers.
+        Click an iteration to align both runs there.
       </p>
       {p.a.outlierRanks.length + p.b.outlierRanks.length > 0 ? (
         <p class="warning">
-          Slow ranks: {p.a.outlierRanks.length > 0 ? `A ${p.a.outlierRanks.join(', ')}` : ''} {p.b.outlierRanks.length > 0 ? `B ${p.b.outlierRanks.join(', ')}` : ''}
+          Slow ranks: {p.a.outlierRanks.length > 0 ? `A ${p.a.outlierRanks.join(', ')}` : ''}{' '}
+          {p.b.outlierRanks.length > 0 ? `B ${p.b.outlierRanks.join(', ')}` : ''}
         </p>
       ) : null}
     </div>

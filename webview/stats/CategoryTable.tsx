@@ -36,8 +36,18 @@ export function columns(timelines: number): readonly { key: SortKey; label: stri
         'Messages and events have a count (and messages bytes), not a time share.',
       priority: 1,
     },
-    { key: 'exclusive', label: 'Excl.', title: 'Exclusive time: time in this state minus the states nested directly inside it, summed over timelines (states only)', priority: 1 },
-    { key: 'inclusive', label: 'Incl.', title: 'Inclusive time: durations clipped to the range, summed over timelines; nested states count in each enclosing one too (messages: flight time)', priority: 2 },
+    {
+      key: 'exclusive',
+      label: 'Excl.',
+      title: 'Exclusive time: time in this state minus the states nested directly inside it, summed over timelines (states only)',
+      priority: 1,
+    },
+    {
+      key: 'inclusive',
+      label: 'Incl.',
+      title: 'Inclusive time: durations clipped to the range, summed over timelines; nested states count in each enclosing one too (messages: flight time)',
+      priority: 2,
+    },
     { key: 'bytes', label: 'Bytes', title: 'Messages: total size of the messages counted', priority: 2 },
     { key: 'mean', label: 'Mean', title: 'Mean full duration', priority: 3 },
     { key: 'min', label: 'Min', title: 'Shortest full duration (click to jump to it)', priority: 4 },
@@ -83,9 +93,23 @@ export function CategoryTable(p: Props) {
       case 'mean':
         return c.kind === 'event' ? '–' : formatSeconds(c.mean);
       case 'min':
-        return <InstanceLink value={c.kind === 'event' ? undefined : c.min} instance={c.kind === 'event' ? undefined : c.shortest} what="shortest" onReveal={(i) => p.onReveal(c.index, i)} />;
+        return (
+          <InstanceLink
+            value={c.kind === 'event' ? undefined : c.min}
+            instance={c.kind === 'event' ? undefined : c.shortest}
+            what="shortest"
+            onReveal={(i) => p.onReveal(c.index, i)}
+          />
+        );
       case 'max':
-        return <InstanceLink value={c.kind === 'event' ? undefined : c.max} instance={c.kind === 'event' ? undefined : c.longest} what="longest" onReveal={(i) => p.onReveal(c.index, i)} />;
+        return (
+          <InstanceLink
+            value={c.kind === 'event' ? undefined : c.max}
+            instance={c.kind === 'event' ? undefined : c.longest}
+            what="longest"
+            onReveal={(i) => p.onReveal(c.index, i)}
+          />
+        );
     }
   };
   return (

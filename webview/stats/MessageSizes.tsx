@@ -30,12 +30,25 @@ export function MessageSizes(p: { readonly sizes: readonly SizeBucket[]; readonl
   return (
     <div class="message-breakdown">
       {p.sizes.length > 0 ? (
-        <Bars caption="Sizes" rows={p.sizes.map((b) => ({ key: String(b.lower), label: sizeLabel(b), count: b.count, title: `${formatCount(b.count)} messages of ${sizeLabel(b)}` }))} />
+        <Bars
+          caption="Sizes"
+          rows={p.sizes.map((b) => ({
+            key: String(b.lower),
+            label: sizeLabel(b),
+            count: b.count,
+            title: `${formatCount(b.count)} messages of ${sizeLabel(b)}`,
+          }))}
+        />
       ) : undefined}
       {p.tags.length > 0 ? (
         <Bars
           caption="Tags"
-          rows={p.tags.slice(0, 32).map((t) => ({ key: String(t.key), label: `tag ${t.key}`, count: t.count, title: `tag ${t.key}: ${formatCount(t.count)} messages, ${formatBytes(t.bytes)}` }))}
+          rows={p.tags.slice(0, 32).map((t) => ({
+            key: String(t.key),
+            label: `tag ${t.key}`,
+            count: t.count,
+            title: `tag ${t.key}: ${formatCount(t.count)} messages, ${formatBytes(t.bytes)}`,
+          }))}
         />
       ) : undefined}
     </div>

@@ -119,8 +119,14 @@ export function RowChart(p: Props) {
 
 /** "3: 312.4 ms — MPI_Recv 180.1 ms, MPI_Waitall 90.2 ms, …" for the hovered bar (no total when unstacked). */
 function describeBar(stack: ReturnType<typeof stackRows>, i: number): string {
-  const parts = stack.segments.map((s) => [s.name, s.values[i] ?? 0] as const).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  const parts = stack.segments
+    .map((s) => [s.name, s.values[i] ?? 0] as const)
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1]);
   const total = parts.reduce((t, [, v]) => t + v, 0);
-  const top = parts.slice(0, 3).map(([n, v]) => `${n} ${formatSeconds(v)}`).join(', ');
+  const top = parts
+    .slice(0, 3)
+    .map(([n, v]) => `${n} ${formatSeconds(v)}`)
+    .join(', ');
   return `${stack.labels[i] ?? i}: ${stack.stacked ? `${formatSeconds(total)} in states` : 'inclusive'} — ${top}${parts.length > 3 ? ', …' : ''}`;
 }

@@ -117,10 +117,17 @@ export function StatsPanel() {
               timelines={stats.timelines}
               sortKey={settings.sortKey}
               descending={settings.sortDescending}
-              onSort={(key: SortKey) => setSettings(key === settings.sortKey ? { sortDescending: !settings.sortDescending } : { sortKey: key, sortDescending: key !== 'name' })}
+              onSort={(key: SortKey) =>
+                setSettings(key === settings.sortKey ? { sortDescending: !settings.sortDescending } : { sortKey: key, sortDescending: key !== 'name' })
+              }
               onHighlight={(index) => send({ kind: 'highlightCategory', index })}
               onReveal={(category, instance) => send({ kind: 'revealInstance', category, instance })}
-              {...(state.waits !== undefined && state.trace !== undefined && state.waits.range[0] === state.trace.range[0] && state.waits.range[1] === state.trace.range[1] ? { waiting: state.waits.byCategory } : {})}
+              {...(state.waits !== undefined &&
+              state.trace !== undefined &&
+              state.waits.range[0] === state.trace.range[0] &&
+              state.waits.range[1] === state.trace.range[1]
+                ? { waiting: state.waits.byCategory }
+                : {})}
             />
           </section>
 
@@ -132,7 +139,9 @@ export function StatsPanel() {
           )}
 
           {stats.rows.length > 0 ? <RowsSection stats={stats} theme={theme} settings={settings} setSettings={setSettings} /> : undefined}
-          {stats.messages.pairs.length > 0 ? <MessagesSection stats={stats} state={state} theme={theme} labelOf={labelOf} settings={settings} setSettings={setSettings} /> : undefined}
+          {stats.messages.pairs.length > 0 ? (
+            <MessagesSection stats={stats} state={state} theme={theme} labelOf={labelOf} settings={settings} setSettings={setSettings} />
+          ) : undefined}
           <DurationsSection stats={stats} theme={theme} settings={settings} setSettings={setSettings} />
         </>
       )}
@@ -154,7 +163,8 @@ function StatusHeader(props: { state: PanelState; settings: PanelSettings; setSe
         {trace !== undefined ? (
           <span class="muted">
             {' '}
-            {isSelection ? 'selection' : 'whole trace'} {formatSeconds(trace.range[0])} – {formatSeconds(trace.range[1])} ({formatSeconds(trace.range[1] - trace.range[0])})
+            {isSelection ? 'selection' : 'whole trace'} {formatSeconds(trace.range[0])} – {formatSeconds(trace.range[1])} (
+            {formatSeconds(trace.range[1] - trace.range[0])})
           </span>
         ) : undefined}
         {isSelection ? (
@@ -165,7 +175,8 @@ function StatusHeader(props: { state: PanelState; settings: PanelSettings; setSe
       </div>
       {stats !== undefined ? (
         <div class={stats.kind === 'exact' ? 'muted' : 'warning'} data-kind={stats.kind}>
-          {KIND_TEXT[stats.kind]} · {formatCount(stats.drawables)} drawables · {formatCount(stats.messages.count)} messages · {formatCount(stats.timelines)} timelines
+          {KIND_TEXT[stats.kind]} · {formatCount(stats.drawables)} drawables · {formatCount(stats.messages.count)} messages · {formatCount(stats.timelines)}{' '}
+          timelines
           {stats.clampedStates > 0 ? (
             <span class="warning" title="States whose end is recorded before their start (e.g. after a clock re-sync) count with duration 0 (CLOG2.md)">
               {' '}
@@ -210,59 +221,78 @@ function StatusHeader(props: { state: PanelState; settings: PanelSettings; setSe
 function RowsSection(props: { stats: RangeStats; theme: Theme; settings: PanelSettings; setSettings: SetSettings }) {
   const { stats, theme, settings, setSettings } = props;
   return (
-      <section>
-        <h3
-          title={
-            'exclusive: per timeline, the time in each state itself, stacked (a bar is at most the range length). ' +
-            'inclusive: per timeline, the time in each state including the states nested in it, one bar per category, not stacked.'
-          }
-        >
-          Time per timeline
-          <span class="toggle">
-            {(['exclusive', 'inclusive'] as const).map((m) => (
-              <button key={m} class={settings.barMode === m ? 'on' : ''} aria-pressed={settings.barMode === m} onClick={() => setSettings({ barMode: m })}>
-                {m}
-              </button>
-            ))}
-          </span>
-        </h3>
-        <RowChart rows={stats.rows} categories={stats.categories} mode={settings.barMode} range={stats.range[1] - stats.range[0]} theme={theme} onRow={(lineID) => send({ kind: 'revealRow', lineID })} />
-      </section>
+    <section>
+      <h3
+        title={
+          'exclusive: per timeline, the time in each state itself, stacked (a bar is at most the range length). ' +
+          'inclusive: per timeline, the time in each state including the states nested in it, one bar per category, not stacked.'
+        }
+      >
+        Time per timeline
+        <span class="toggle">
+          {(['exclusive', 'inclusive'] as const).map((m) => (
+            <button key={m} class={settings.barMode === m ? 'on' : ''} aria-pressed={settings.barMode === m} onClick={() => setSettings({ barMode: m })}>
+              {m}
+            </button>
+          ))}
+        </span>
+      </h3>
+      <RowChart
+        rows={stats.rows}
+        categories={stats.categories}
+        mode={settings.barMode}
+        range={stats.range[1] - stats.range[0]}
+        theme={theme}
+        onRow={(lineID) => send({ kind: 'revealRow', lineID })}
+      />
+    </section>
   );
 }
 
 /** The message matrix, sizes and tags, and the list of the chosen pair's messages. */
-function MessagesSection(props: { stats: RangeStats; state: PanelState; theme: Theme; labelOf: (lineID: number) => string; settings: PanelSettings; setSettings: SetSettings }) {
+function MessagesSection(props: {
+  stats: RangeStats;
+  state: PanelState;
+  theme: Theme;
+  labelOf: (lineID: number) => string;
+  settings: PanelSettings;
+  setSettings: SetSettings;
+}) {
   const { stats, state, theme, labelOf, settings, setSettings } = props;
   return (
-      <section>
-        <h3>
-          Messages <span class="muted">{formatBytes(stats.messages.bytes)}</span>
-          <span class="toggle">
-            {(['count', 'bytes'] as const).map((m) => (
-              <button key={m} class={settings.matrixMode === m ? 'on' : ''} aria-pressed={settings.matrixMode === m} onClick={() => setSettings({ matrixMode: m })}>
-                {m}
-              </button>
-            ))}
-          </span>
-        </h3>
-        <MessageMatrix
-          pairs={stats.messages.pairs}
-          labelOf={labelOf}
-          mode={settings.matrixMode}
-          theme={theme}
-          {...(state.messages !== undefined ? { selected: { from: state.messages.from, to: state.messages.to } } : {})}
-          onSelect={(from, to) => send({ kind: 'listMessages', from, to })}
+    <section>
+      <h3>
+        Messages <span class="muted">{formatBytes(stats.messages.bytes)}</span>
+        <span class="toggle">
+          {(['count', 'bytes'] as const).map((m) => (
+            <button
+              key={m}
+              class={settings.matrixMode === m ? 'on' : ''}
+              aria-pressed={settings.matrixMode === m}
+              onClick={() => setSettings({ matrixMode: m })}
+            >
+              {m}
+            </button>
+          ))}
+        </span>
+      </h3>
+      <MessageMatrix
+        pairs={stats.messages.pairs}
+        labelOf={labelOf}
+        mode={settings.matrixMode}
+        theme={theme}
+        {...(state.messages !== undefined ? { selected: { from: state.messages.from, to: state.messages.to } } : {})}
+        onSelect={(from, to) => send({ kind: 'listMessages', from, to })}
+      />
+      <MessageSizes sizes={stats.messages.sizes} tags={stats.messages.tags} />
+      {state.messages !== undefined ? (
+        <MessageList
+          title={`${labelOf(state.messages.from)} → ${labelOf(state.messages.to)}`}
+          items={state.messages.items}
+          truncated={state.messages.truncated}
         />
-        <MessageSizes sizes={stats.messages.sizes} tags={stats.messages.tags} />
-        {state.messages !== undefined ? (
-          <MessageList
-            title={`${labelOf(state.messages.from)} → ${labelOf(state.messages.to)}`}
-            items={state.messages.items}
-            truncated={state.messages.truncated}
-          />
-        ) : undefined}
-      </section>
+      ) : undefined}
+    </section>
   );
 }
 
@@ -270,26 +300,29 @@ function MessagesSection(props: { stats: RangeStats; state: PanelState; theme: T
 function DurationsSection(props: { stats: RangeStats; theme: Theme; settings: PanelSettings; setSettings: SetSettings }) {
   const { stats, theme, settings, setSettings } = props;
   const histograms = stats.durations;
-  const chosen = histograms.find((h) => h.index === settings.histogramCategory) ?? histograms.find((h) => h.index === stats.categories.find((c) => c.kind === 'state')?.index) ?? histograms[0];
+  const chosen =
+    histograms.find((h) => h.index === settings.histogramCategory) ??
+    histograms.find((h) => h.index === stats.categories.find((c) => c.kind === 'state')?.index) ??
+    histograms[0];
   const chosenCategory = stats.categories.find((c) => c.index === chosen?.index);
   if (chosen === undefined) return null;
   return (
-      <section>
-        <h3>
-          Durations of{' '}
-          <select
-            aria-label="Category of the duration histogram"
-            value={String(chosen.index)}
-            onChange={(e) => setSettings({ histogramCategory: Number((e.target as HTMLSelectElement).value) })}
-          >
-            {histograms.map((h) => (
-              <option key={h.index} value={String(h.index)}>
-                {stats.categories.find((c) => c.index === h.index)?.name ?? h.index}
-              </option>
-            ))}
-          </select>
-        </h3>
-        <DurationHistogram histogram={chosen} colour={chosenCategory !== undefined ? rgbaCss(chosenCategory.rgba) : theme.accent} theme={theme} />
-      </section>
+    <section>
+      <h3>
+        Durations of{' '}
+        <select
+          aria-label="Category of the duration histogram"
+          value={String(chosen.index)}
+          onChange={(e) => setSettings({ histogramCategory: Number((e.target as HTMLSelectElement).value) })}
+        >
+          {histograms.map((h) => (
+            <option key={h.index} value={String(h.index)}>
+              {stats.categories.find((c) => c.index === h.index)?.name ?? h.index}
+            </option>
+          ))}
+        </select>
+      </h3>
+      <DurationHistogram histogram={chosen} colour={chosenCategory !== undefined ? rgbaCss(chosenCategory.rgba) : theme.accent} theme={theme} />
+    </section>
   );
 }

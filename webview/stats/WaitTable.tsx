@@ -13,7 +13,9 @@ const PATTERN_LABEL: Record<string, string> = {
 
 export function WaitTable(p: { readonly waits: WaitsMessage }) {
   const w = p.waits;
-  const path = Object.entries(w.criticalPath.byCategory).sort((a, b) => b[1] - a[1]).slice(0, 8);
+  const path = Object.entries(w.criticalPath.byCategory)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8);
   return (
     <div class="table-wrap">
       <table class="stats-table" aria-label="Wait states per pattern">

@@ -52,4 +52,3 @@ export function stackRows(rows: readonly RowStat[], categories: readonly Categor
   if (mode === 'exclusive' && other.values.some((v) => v > 0)) segments.push(other);
   return { labels: rows.map((r) => r.label), lineIDs: rows.map((r) => r.lineID), segments, stacked: mode === 'exclusive' };
 }
-

@@ -39,7 +39,15 @@ function hatchPattern(ctx: CanvasRenderingContext2D, p: Palette): CanvasPattern 
   return hatch ?? 'rgba(0, 0, 0, 0.4)';
 }
 
-export function drawAnalysisOverlay(ctx: CanvasRenderingContext2D, w: number, scale: TimeScale, rows: RowViewport, mapIndex: number, p: Palette, o: AnalysisOverlay): void {
+export function drawAnalysisOverlay(
+  ctx: CanvasRenderingContext2D,
+  w: number,
+  scale: TimeScale,
+  rows: RowViewport,
+  mapIndex: number,
+  p: Palette,
+  o: AnalysisOverlay,
+): void {
   const map = o.data?.byMap[mapIndex];
   if (map === undefined) return;
   const { first, end } = visibleRows(rows);

@@ -7,7 +7,17 @@
  * (coalesced to one per frame).
  */
 import type { SiteStyle } from './siteStyle';
-import type { AnalysisOverlayMessage, CommandMessage, DetailsMessage, InitMessage, SearchHit, ViewState, WebviewToHost, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
+import type {
+  AnalysisOverlayMessage,
+  CommandMessage,
+  DetailsMessage,
+  InitMessage,
+  SearchHit,
+  ViewState,
+  WebviewToHost,
+  WindowFailedMessage,
+  WindowMessage,
+} from '../../src/protocol/webview';
 import { FrameScheduler, type LayerName } from './scheduler';
 import { WindowLoader } from './windowLoader';
 import type { TimeWindow } from './timeScale';
@@ -62,7 +72,12 @@ export class TimelineController {
   private readonly input: TimelineInput;
   private readonly picking: Picking;
   private readonly layers: TimelineLayers;
-  private readonly decorations: Decorations = { markers: [], range: undefined, searchMarks: undefined, analysis: { data: undefined, showWaits: true, showPath: false } };
+  private readonly decorations: Decorations = {
+    markers: [],
+    range: undefined,
+    searchMarks: undefined,
+    analysis: { data: undefined, showWaits: true, showPath: false },
+  };
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cleanups: (() => void)[] = [];
   private summaryPending = false;
@@ -92,7 +107,11 @@ export class TimelineController {
     );
     this.main = new WindowLoader('main', post);
     this.overview = new WindowLoader('overview', post);
-    this.scheduler = new FrameScheduler((l) => this.layers.draw(l), (cb) => requestAnimationFrame(cb), () => performance.now());
+    this.scheduler = new FrameScheduler(
+      (l) => this.layers.draw(l),
+      (cb) => requestAnimationFrame(cb),
+      () => performance.now(),
+    );
     this.picking = new Picking({
       view: this.view,
       loader: this.main,
@@ -104,7 +123,16 @@ export class TimelineController {
     });
     this.input = new TimelineInput(el, this.intents());
     this.cleanups.push(() => this.input.dispose());
-    this.layers = new TimelineLayers({ el, view: this.view, main: this.main, overview: this.overview, input: this.input, picking: this.picking, decorations: this.decorations, post });
+    this.layers = new TimelineLayers({
+      el,
+      view: this.view,
+      main: this.main,
+      overview: this.overview,
+      input: this.input,
+      picking: this.picking,
+      decorations: this.decorations,
+      post,
+    });
     const resize = new ResizeObserver(() => this.resize());
     resize.observe(el.plot);
     resize.observe(el.overview);

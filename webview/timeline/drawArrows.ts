@@ -62,7 +62,16 @@ function countInView(ar: LoadedWindow['columns']['arrows'], x: (o: number) => nu
   return n;
 }
 
-function drawDensity(ctx: Ctx, w: number, h: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette, hidden: (i: number) => boolean): number {
+function drawDensity(
+  ctx: Ctx,
+  w: number,
+  h: number,
+  x: (o: number) => number,
+  rows: RowViewport,
+  loaded: LoadedWindow,
+  p: Palette,
+  hidden: (i: number) => boolean,
+): number {
   const ar = loaded.columns.arrows;
   // centre of every row of the payload in the viewport (NaN when hidden)
   const hd = loaded.columns.header;
@@ -91,7 +100,10 @@ function drawDensity(ctx: Ctx, w: number, h: number, x: (o: number) => number, r
   levels.forEach((cells, level) => {
     if (cells.length === 0) return;
     ctx.globalAlpha = (level + 1) / DENSITY_LEVELS;
-    for (const [style, grow] of [[outline, 0.5], [fill, 0]] as const) {
+    for (const [style, grow] of [
+      [outline, 0.5],
+      [fill, 0],
+    ] as const) {
       ctx.fillStyle = style;
       ctx.beginPath();
       for (let k = 0; k < cells.length; k += 2) ctx.rect(cells[k]! - grow, cells[k + 1]! - grow, d.binPx - 2 + 2 * grow, 3 + 2 * grow);

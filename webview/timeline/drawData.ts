@@ -72,7 +72,16 @@ export function loadingPattern(ctx: Ctx, colour: string): CanvasPattern | string
  * Draws the loaded payload for the view and hatches what it does not cover. Order (Jumpshot):
  * real states (outermost first), state shadows, arrows, events.
  */
-export function drawData(ctx: Ctx, w: number, h: number, scale: TimeScale, rows: RowViewport, loaded: LoadedWindow | undefined, p: Palette, opts: DataOptions = {}): DataFrame {
+export function drawData(
+  ctx: Ctx,
+  w: number,
+  h: number,
+  scale: TimeScale,
+  rows: RowViewport,
+  loaded: LoadedWindow | undefined,
+  p: Palette,
+  opts: DataOptions = {},
+): DataFrame {
   ctx.clearRect(0, 0, w, h);
   if (loaded === undefined) {
     ctx.fillStyle = loadingPattern(ctx, p.loading);
@@ -94,7 +103,15 @@ function slotLookup(rows: RowViewport): (row: number) => number {
   return so ? (row) => (row < so.length ? so[row]! : -1) : (row) => (row < n ? row : -1);
 }
 
-function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette, names: ReadonlyMap<number, string> | undefined): number {
+function drawBoxes(
+  ctx: Ctx,
+  w: number,
+  x: (o: number) => number,
+  rows: RowViewport,
+  loaded: LoadedWindow,
+  p: Palette,
+  names: ReadonlyMap<number, string> | undefined,
+): number {
   const c = loaded.columns;
   const { first, end } = visibleRows(rows);
   const slotOf = slotLookup(rows);
@@ -251,7 +268,16 @@ function drawBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewp
  * bottom, the stack centred vertically (Jumpshot's CumulativeExclusionRatio); the largest
  * category's name in its band when it fits.
  */
-function drawShadowBoxes(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette, names: ReadonlyMap<number, string> | undefined, fit: TextFitter): number {
+function drawShadowBoxes(
+  ctx: Ctx,
+  w: number,
+  x: (o: number) => number,
+  rows: RowViewport,
+  loaded: LoadedWindow,
+  p: Palette,
+  names: ReadonlyMap<number, string> | undefined,
+  fit: TextFitter,
+): number {
   const c = loaded.columns;
   const { first, end } = visibleRows(rows);
   const slotOf = slotLookup(rows);
@@ -331,7 +357,13 @@ function drawAggregated(ctx: Ctx, w: number, h: number, x: (o: number) => number
 }
 
 /** Adds the payload's states (per depth) and preview boxes to `r`; rows at slot × rowHeight − scroll. */
-export function paintDensity(r: DensityRaster, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Pick<Palette, 'fillRgb' | 'hidden'>): number {
+export function paintDensity(
+  r: DensityRaster,
+  x: (o: number) => number,
+  rows: RowViewport,
+  loaded: LoadedWindow,
+  p: Pick<Palette, 'fillRgb' | 'hidden'>,
+): number {
   const c = loaded.columns;
   const slotOf = slotLookup(rows);
   const rowH = rows.rowHeight;

@@ -4,7 +4,6 @@ import { formatDuration, type TimeScale } from './timeScale';
 import { boxHeight, nestingInset, rowPad, rowTop, slotOfRow, visibleRows, type RowViewport } from './rowLayout';
 import type { Selection } from './selection';
 
-
 export function drawMarks(
   ctx: CanvasRenderingContext2D,
   w: number,

@@ -22,7 +22,8 @@ export function parseRankList(text: string): RankSpec {
     const part = raw.trim();
     if (part === '') continue;
     const m = /^(\d*)\s*(?:(-|\.\.|–)\s*(\d*))?$/.exec(part);
-    if (!m || (m[1] === '' && (m[2] === undefined || m[3] === ''))) throw new RankListError(`"${part.slice(0, 20)}" is not a rank or range (e.g. 0-15,64,128-)`);
+    if (!m || (m[1] === '' && (m[2] === undefined || m[3] === '')))
+      throw new RankListError(`"${part.slice(0, 20)}" is not a rank or range (e.g. 0-15,64,128-)`);
     const a = m[1] === '' ? 0 : Number(m[1]);
     const b = m[2] === undefined ? a : m[3] === '' ? Infinity : Number(m[3]);
     if (!Number.isSafeInteger(a) || (b !== Infinity && !Number.isSafeInteger(b))) throw new RankListError(`"${part.slice(0, 20)}": number too large`);
@@ -59,7 +60,7 @@ export function formatRankList(rows: readonly number[], labels: readonly string[
   const nums = rowNumbers(labels);
   const values = [...new Set(rows.map((r) => nums[r]!).filter((n) => n !== undefined))].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < values.length; ) {
+  for (let i = 0; i < values.length;) {
     let j = i;
     while (j + 1 < values.length && values[j + 1] === values[j]! + 1) j++;
     parts.push(j === i ? String(values[i]) : `${values[i]}-${values[j]}`);

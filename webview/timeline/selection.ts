@@ -43,16 +43,46 @@ export function selectionOf(hit: Hit, c: WindowColumns, mapIndex: number): Selec
   switch (hit.kind) {
     case 'state': {
       const s = c.states;
-      return { kind: 'state', start: base + s.start[i]!, end: base + s.end[i]!, row: s.row[i]!, toRow: s.row[i]!, depth: s.depth[i]!, mapIndex, category: s.category[i]!, summary: false };
+      return {
+        kind: 'state',
+        start: base + s.start[i]!,
+        end: base + s.end[i]!,
+        row: s.row[i]!,
+        toRow: s.row[i]!,
+        depth: s.depth[i]!,
+        mapIndex,
+        category: s.category[i]!,
+        summary: false,
+      };
     }
     case 'shadow': {
       const s = c.shadows;
-      return { kind: 'shadow', start: base + s.start[i]!, end: base + s.end[i]!, row: s.row[i]!, toRow: s.row[i]!, depth: s.depth[i]!, mapIndex, category: -3, summary: true };
+      return {
+        kind: 'shadow',
+        start: base + s.start[i]!,
+        end: base + s.end[i]!,
+        row: s.row[i]!,
+        toRow: s.row[i]!,
+        depth: s.depth[i]!,
+        mapIndex,
+        category: -3,
+        summary: true,
+      };
     }
     case 'arrow': {
       const a = c.arrows;
       const summary = (a.flags[i]! & FLAG_SHADOW) !== 0;
-      return { kind: 'arrow', start: base + a.start[i]!, end: base + a.end[i]!, row: a.fromRow[i]!, toRow: a.toRow[i]!, depth: 0, mapIndex, category: a.category[i]!, summary };
+      return {
+        kind: 'arrow',
+        start: base + a.start[i]!,
+        end: base + a.end[i]!,
+        row: a.fromRow[i]!,
+        toRow: a.toRow[i]!,
+        depth: 0,
+        mapIndex,
+        category: a.category[i]!,
+        summary,
+      };
     }
     case 'event': {
       const e = c.events;
@@ -106,7 +136,8 @@ function realOnRow(c: WindowColumns, row: number): Candidate[] {
   const base = c.header.baseTime;
   const out: Candidate[] = [];
   const st = c.states;
-  for (let i = 0; i < st.start.length; i++) if (st.row[i] === row) out.push({ hit: { kind: 'state', index: i }, start: base + st.start[i]!, depth: st.depth[i]! });
+  for (let i = 0; i < st.start.length; i++)
+    if (st.row[i] === row) out.push({ hit: { kind: 'state', index: i }, start: base + st.start[i]!, depth: st.depth[i]! });
   const ev = c.events;
   for (let i = 0; i < ev.time.length; i++) {
     if (ev.row[i] === row && (ev.flags[i]! & FLAG_SHADOW) === 0) out.push({ hit: { kind: 'event', index: i }, start: base + ev.time[i]!, depth: 0 });

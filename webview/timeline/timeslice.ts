@@ -41,7 +41,10 @@ export function timesliceAt(c: WindowColumns, t: number, rows: readonly number[]
     summaries.set(sh.row[i]!, parts);
   }
   return rows.map((row) => {
-    const stack = stacks.get(row)!.sort((a, b) => a.depth - b.depth).map((s) => s.category);
+    const stack = stacks
+      .get(row)!
+      .sort((a, b) => a.depth - b.depth)
+      .map((s) => s.category);
     const summary = summaries.get(row);
     return summary ? { row, stack, summary } : { row, stack };
   });

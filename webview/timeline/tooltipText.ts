@@ -25,7 +25,8 @@ export function tooltipText(hit: Hit, c: WindowColumns, init: InitMessage, mapIn
       const w = c.shadowWeights;
       const from = sh.weightStart[hit.index]!;
       const parts: string[] = [];
-      for (let k = from; k < from + Math.min(TOOLTIP_SHARES, sh.weightCount[hit.index]!); k++) parts.push(`${name(w.category[k]!)} ${(w.excl[k]! * 100).toFixed(0)}%`);
+      for (let k = from; k < from + Math.min(TOOLTIP_SHARES, sh.weightCount[hit.index]!); k++)
+        parts.push(`${name(w.category[k]!)} ${(w.excl[k]! * 100).toFixed(0)}%`);
       return `summary of ${sh.count[hit.index]} drawables · ${label(sh.row[hit.index]!)} · ${parts.join(', ')}`;
     }
     case 'arrow': {

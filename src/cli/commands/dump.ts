@@ -22,7 +22,7 @@ const USAGE =
   '  category, kind, vertices (time, lineID), popup text, and "@ file:line .. file:line" where the\n' +
   '  trace recorded a source location (start .. end). --json prints JSON lines.\n' +
   '  --records (SLOG-1 only): every table, frame and record as stored, pseudo-records included, in the\n' +
-  '  layout of Jumpshot-3\'s SLOG-1 printer.';
+  "  layout of Jumpshot-3's SLOG-1 printer.";
 
 export interface DumpRecord {
   readonly category: number;
@@ -101,7 +101,8 @@ export async function runDump(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['--from', '--to', '--rows', '--map'], ['--json', '--records']);
   if (args.positionals.length !== 1) throw new UsageError(`dump needs exactly one FILE\n${USAGE}`);
   if (args.flags.has('--records')) {
-    if (args.flags.has('--json') || args.values.has('--from') || args.values.has('--to')) throw new UsageError('--records prints the whole file; it takes no --json, --from or --to');
+    if (args.flags.has('--json') || args.values.has('--from') || args.values.has('--to'))
+      throw new UsageError('--records prints the whole file; it takes no --json, --from or --to');
     return dumpSlog1Records(args.positionals[0]!);
   }
   const t0 = numberOption(args, '--from') ?? -Infinity;
@@ -109,7 +110,8 @@ export async function runDump(argv: string[]): Promise<number> {
   if (t0 > t1) throw new UsageError('--from must not be after --to');
   const json = args.flags.has('--json');
   const rowSpec = args.values.get('--rows');
-  const { trace, keep } = rowSpec === undefined ? { trace: await openTrace(args.positionals[0]!), keep: () => true } : await openWithRows(args.positionals[0]!, rowSpec, args);
+  const { trace, keep } =
+    rowSpec === undefined ? { trace: await openTrace(args.positionals[0]!), keep: () => true } : await openWithRows(args.positionals[0]!, rowSpec, args);
   try {
     let out = '';
     for await (const d of trace.drawables(t0, t1)) {

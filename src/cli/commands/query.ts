@@ -36,7 +36,10 @@ async function run(argv: string[]): Promise<number> {
     const mapIndex = intOption(args, '--map', 0, file.lineIDMaps.length - 1) ?? defaultMapIndex(file.lineIDMaps);
     const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
     const rowSpec = args.values.get('--rows');
-    const rows = rowSpec === undefined ? [[0, layout.labels.length] as [number, number]] : parseRowSpec(rowSpec).map(([s, e]): [number, number] => [s, Math.min(e, layout.labels.length)]);
+    const rows =
+      rowSpec === undefined
+        ? [[0, layout.labels.length] as [number, number]]
+        : parseRowSpec(rowSpec).map(([s, e]): [number, number] => [s, Math.min(e, layout.labels.length)]);
     const lowestDepth = intOption(args, '--depth', 0, file.maxDepth) ?? 0;
     let index;
     if (!args.flags.has('--plain')) {
@@ -80,9 +83,21 @@ async function run(argv: string[]): Promise<number> {
     const json = args.flags.has('--json');
     if (args.flags.has('--profile')) {
       const p = { nodesRead: total.nodesRead, bytesRead: total.bytesRead, decoded: total.decoded, returned: total.returned, ms: total.ms };
-      process.stdout.write(json ? `${JSON.stringify(p)}\n` : `${Object.entries(p).map(([k, v]) => `${k} ${v}`).join('\n')}\nvia ${[...via].join('+') || 'nothing'}\n`);
+      process.stdout.write(
+        json
+          ? `${JSON.stringify(p)}\n`
+          : `${Object.entries(p)
+              .map(([k, v]) => `${k} ${v}`)
+              .join('\n')}\nvia ${[...via].join('+') || 'nothing'}\n`,
+      );
     } else {
-      process.stdout.write(json ? `${JSON.stringify(counts)}\n` : `${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join('\n')}\n`);
+      process.stdout.write(
+        json
+          ? `${JSON.stringify(counts)}\n`
+          : `${Object.entries(counts)
+              .map(([k, v]) => `${k} ${v}`)
+              .join('\n')}\n`,
+      );
     }
     for (const w of file.warnings) process.stderr.write(`warning: ${w}\n`);
     return 0;

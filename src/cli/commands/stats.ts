@@ -44,9 +44,9 @@ const USAGE =
   '  per timeline, and messages per sender/receiver pair, for [from, to] (seconds, closed;\n' +
   '  default the whole trace). --json prints everything; --csv the table chosen by --by.\n' +
   '  --quick: whole-trace numbers from the SLOG-2 category summaries, without reading any node.\n' +
-  '  --approximate: from the preview shadows of a coarse tree level (Jumpshot\'s way; SLOG-2 only).\n' +
-  '  --preview: a SLOG-1 file\'s stored preview statistics over time (one row per bin, one column per\n' +
-  '  type: summed overlap in bin widths), as Jumpshot-3\'s preview window showed them.\n' +
+  "  --approximate: from the preview shadows of a coarse tree level (Jumpshot's way; SLOG-2 only).\n" +
+  "  --preview: a SLOG-1 file's stored preview statistics over time (one row per bin, one column per\n" +
+  "  type: summed overlap in bin widths), as Jumpshot-3's preview window showed them.\n" +
   '  --by site: one row per recorded source line (file, line): count = drawables whose start or end\n' +
   '  location is that line, total = their summed duration in the range (events 0), mean, min, max,\n' +
   '  share = total / (range length x timelines), worstRank = the timeline with the largest total;\n' +
@@ -56,7 +56,8 @@ type By = 'category' | 'row' | 'pair' | 'site';
 
 function byOption(args: ParsedArgs): By {
   const v = args.values.get('--by') ?? 'category';
-  if (v !== 'category' && v !== 'row' && v !== 'pair' && v !== 'site') throw new UsageError(`--by must be category, row, pair or site, got ${JSON.stringify(v)}`);
+  if (v !== 'category' && v !== 'row' && v !== 'pair' && v !== 'site')
+    throw new UsageError(`--by must be category, row, pair or site, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -83,8 +84,12 @@ async function slog2Stats(path: string, args: ParsedArgs, name = path): Promise<
     }
     const range = resolveRange(args, file.timeRange);
     const f = file;
-    const level = args.flags.has('--approximate') ? chooseApproximateLevel(f.maxDepth, (d) => f.nodesOverlapping(d, range[0], range[1]).length, { exactLeaves: 0 }) : undefined;
-    const stats = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: level ?? 0 })), range, { approximate: level !== undefined });
+    const level = args.flags.has('--approximate')
+      ? chooseApproximateLevel(f.maxDepth, (d) => f.nodesOverlapping(d, range[0], range[1]).length, { exactLeaves: 0 })
+      : undefined;
+    const stats = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: level ?? 0 })), range, {
+      approximate: level !== undefined,
+    });
     for (const w of file.warnings) process.stderr.write(`warning: ${escapeControlsOnly(w)}\n`);
     return stats;
   } finally {
@@ -190,12 +195,22 @@ export function formatTable(t: Table): string {
   const numeric = t.columns.map((_, i) => t.rows.every((r) => r[i] === undefined || typeof r[i] === 'number'));
   // A loop, not Math.max(...cells): 10^6 rows (categories) would overflow the call stack.
   const widths = t.columns.map((_, i) => cells.reduce((w, r) => Math.max(w, r[i]!.length), 0));
-  return cells.map((r) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    cells
+      .map((r) =>
+        r
+          .map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** `--preview`: the SLOG-1 preview statistics, whole trace, as stored. */
 async function previewStats(path: string, args: ParsedArgs): Promise<number> {
-  for (const o of ['--from', '--to', '--by']) if (args.values.has(o)) throw new UsageError(`--preview prints the stored whole-trace statistics; it takes no ${o}`);
+  for (const o of ['--from', '--to', '--by'])
+    if (args.values.has(o)) throw new UsageError(`--preview prints the stored whole-trace statistics; it takes no ${o}`);
   if (args.flags.has('--quick') || args.flags.has('--approximate')) throw new UsageError('--preview takes no --quick or --approximate');
   const source = await openSlog1ByteSource(path);
   if (source === undefined) throw new UsageError(`${path}: --preview needs a SLOG-1 file (its stored preview statistics)`);
@@ -212,7 +227,9 @@ async function previewStats(path: string, args: ParsedArgs): Promise<number> {
     if (args.flags.has('--json')) process.stdout.write(JSON.stringify(stats) + '\n');
     else if (args.flags.has('--csv')) process.stdout.write(toCsv(previewStatisticsTable(stats)));
     else {
-      process.stdout.write(`preview statistics ${stats.start} .. ${stats.end} s, ${stats.bins} bins of ${(stats.end - stats.start) / stats.bins} s, ${stats.sets.length} types\n\n`);
+      process.stdout.write(
+        `preview statistics ${stats.start} .. ${stats.end} s, ${stats.bins} bins of ${(stats.end - stats.start) / stats.bins} s, ${stats.sets.length} types\n\n`,
+      );
       process.stdout.write(formatTable(previewStatisticsTable(stats)));
     }
     return 0;

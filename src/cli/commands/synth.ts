@@ -37,7 +37,11 @@ function bytesOption(v: string | undefined): number | undefined {
 }
 
 async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--ranks', '--seconds', '--bytes', '--iterations', '--threads', '--seed', '--block-size', '--stretch', '--start-delay', '-o'], ['--srcloc', '--comms']);
+  const args = parseArgs(
+    argv,
+    ['--ranks', '--seconds', '--bytes', '--iterations', '--threads', '--seed', '--block-size', '--stretch', '--start-delay', '-o'],
+    ['--srcloc', '--comms'],
+  );
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}\n${USAGE}`);
   const ranks = intOption(args, '--ranks', 1, MAX_RANKS);
   const out = args.values.get('-o');
@@ -64,7 +68,9 @@ async function run(argv: string[]): Promise<number> {
     startDelay,
   });
   const drawables = [...report.drawables.values()].reduce((n, e) => n + e.count, 0);
-  process.stdout.write(`${out}: ${report.bytes} bytes, ${report.blocks} blocks, ${report.iterations} iterations, ${drawables} drawables, ${report.srclocRecords} SRCLOC records\n`);
+  process.stdout.write(
+    `${out}: ${report.bytes} bytes, ${report.blocks} blocks, ${report.iterations} iterations, ${drawables} drawables, ${report.srclocRecords} SRCLOC records\n`,
+  );
   return 0;
 }
 

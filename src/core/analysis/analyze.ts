@@ -114,18 +114,39 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   order.finish();
   options.signal?.throwIfAborted();
 
-  for (const [name, count] of unknown) problems.add('unknown-category', count, undefined, `category ${name} (${count} drawables): MPI definitions missing, the run probably never completed MPI_Finalize`);
+  for (const [name, count] of unknown)
+    problems.add(
+      'unknown-category',
+      count,
+      undefined,
+      `category ${name} (${count} drawables): MPI definitions missing, the run probably never completed MPI_Finalize`,
+    );
   const notes: string[] = [];
   const c = input.conversion;
   if (c !== undefined) {
     const unmatched = c.unmatchedSends + c.unmatchedReceives;
-    if (unmatched > 0) problems.add('unmatched-message', unmatched, undefined, `${c.unmatchedSends} sends and ${c.unmatchedReceives} receives without a partner (truncated run, MPI_Waitall beyond MPE_MAX_REQUESTS, cancelled or unknown requests)`);
-    if (c.truncated || c.openStates > 0) problems.add('truncated', Math.max(1, c.openStates), undefined, `the trace is ${c.truncated ? 'truncated' : 'partial'}${c.openStates > 0 ? ` (${c.openStates} states left open at the end)` : ''}`);
+    if (unmatched > 0)
+      problems.add(
+        'unmatched-message',
+        unmatched,
+        undefined,
+        `${c.unmatchedSends} sends and ${c.unmatchedReceives} receives without a partner (truncated run, MPI_Waitall beyond MPE_MAX_REQUESTS, cancelled or unknown requests)`,
+      );
+    if (c.truncated || c.openStates > 0)
+      problems.add(
+        'truncated',
+        Math.max(1, c.openStates),
+        undefined,
+        `the trace is ${c.truncated ? 'truncated' : 'partial'}${c.openStates > 0 ? ` (${c.openStates} states left open at the end)` : ''}`,
+      );
     if (c.droppedRecords > 0) problems.add('dropped-record', c.droppedRecords);
     if (c.outOfOrder > 0) problems.add('time-order', c.outOfOrder, undefined, `${c.outOfOrder} drawables out of end-time order in the records`);
   } else notes.push('SLOG-2 files do not keep unmatched message halves or dropped records: only the conversion of the CLOG2 file reports them');
   if (p2p.receiveBeforeSend > 0) notes.push(`${p2p.receiveBeforeSend} messages received before they were sent are left out of the wait states`);
-  if (collectives.rootInferred > 0) notes.push('MPE does not record the root of Bcast/Scatter/Reduce/Gather: it is inferred (1-to-N: the member that left first; N-to-1: the one that left last)');
+  if (collectives.rootInferred > 0)
+    notes.push(
+      'MPE does not record the root of Bcast/Scatter/Reduce/Gather: it is inferred (1-to-N: the member that left first; N-to-1: the one that left last)',
+    );
 
   for (let i = 0; i < roles.labels.length; i++) {
     first[i] ??= Infinity;

@@ -15,7 +15,13 @@ export interface AnalysisJson {
     readonly segments: readonly { readonly rank: string; readonly from: number; readonly to: number }[];
     readonly segmentsTruncated: boolean;
   };
-  readonly problems: readonly { readonly kind: string; readonly count: number; readonly message: string; readonly skewByPair?: Record<string, number>; readonly instances: readonly unknown[] }[];
+  readonly problems: readonly {
+    readonly kind: string;
+    readonly count: number;
+    readonly message: string;
+    readonly skewByPair?: Record<string, number>;
+    readonly instances: readonly unknown[];
+  }[];
   readonly messages: AnalysisResult['messages'];
   readonly collectives: AnalysisResult['collectives'];
   readonly notes: readonly string[];

@@ -31,7 +31,8 @@ export function applyEdits(doc: SidecarDoc, edits: readonly BookmarkEdit[]): App
           break;
         }
         const i = indexOf(edit.bookmark.id);
-        if (i >= 0) entries[i] = { bookmark: edit.bookmark }; // the same add arriving twice
+        if (i >= 0)
+          entries[i] = { bookmark: edit.bookmark }; // the same add arriving twice
         else entries.push({ bookmark: edit.bookmark });
         break;
       }
@@ -64,7 +65,8 @@ function withChanges(b: Bookmark, changes: BookmarkChanges): Bookmark {
   // A hand-written entry's id is derived from its content: once edited, write the id so it stays.
   delete next['derivedId'];
   for (const [k, v] of Object.entries(changes)) {
-    if (v === undefined) delete next[k]; // an explicit undefined clears an optional field
+    if (v === undefined)
+      delete next[k]; // an explicit undefined clears an optional field
     else next[k] = v;
   }
   return next as unknown as Bookmark;
@@ -72,7 +74,18 @@ function withChanges(b: Bookmark, changes: BookmarkChanges): Bookmark {
 
 /** Runs the same validation as reading, so we never write what we could not read back. */
 function problemOf(b: Bookmark): string | undefined {
-  const r = validateBookmark({ ...b.extra, id: b.id, name: b.name, t0: b.t0, t1: b.t1, note: b.note, rows: b.rows, yMap: b.yMap, hidden: b.hidden, created: b.created });
+  const r = validateBookmark({
+    ...b.extra,
+    id: b.id,
+    name: b.name,
+    t0: b.t0,
+    t1: b.t1,
+    note: b.note,
+    rows: b.rows,
+    yMap: b.yMap,
+    hidden: b.hidden,
+    created: b.created,
+  });
   return typeof r === 'string' ? r : undefined;
 }
 
@@ -82,7 +95,12 @@ export function newBookmark(
   now: Date = new Date(),
   random: () => number = Math.random,
 ): Bookmark {
-  const id = 'b' + now.getTime().toString(36) + Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0');
+  const id =
+    'b' +
+    now.getTime().toString(36) +
+    Math.floor(random() * 36 ** 6)
+      .toString(36)
+      .padStart(6, '0');
   const b: Record<string, unknown> = { id, created: now.toISOString() };
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) b[k] = v;
   return b as unknown as Bookmark;

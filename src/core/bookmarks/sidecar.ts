@@ -48,8 +48,7 @@ export interface SidecarDoc {
 }
 
 export type ParseResult =
-  | { readonly ok: true; readonly doc: SidecarDoc; readonly warnings: readonly string[] }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly doc: SidecarDoc; readonly warnings: readonly string[] } | { readonly ok: false; readonly error: string };
 
 export const EMPTY_SIDECAR: SidecarDoc = { entries: [], extra: {} };
 

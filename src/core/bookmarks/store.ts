@@ -27,7 +27,10 @@ export class BookmarkStoreCore {
   /** Text we wrote last: a watcher event for our own write is not a change. */
   private lastText: string | undefined;
 
-  constructor(private readonly io: SidecarIo, private readonly onChange?: (state: StoreState) => void) {}
+  constructor(
+    private readonly io: SidecarIo,
+    private readonly onChange?: (state: StoreState) => void,
+  ) {}
 
   get state(): StoreState {
     return this.current;

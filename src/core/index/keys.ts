@@ -48,4 +48,3 @@ export function keySpaceOf(maps: readonly LineIDMap[]): KeySpace {
   sorted.forEach((id, k) => keyOfLine.set(id, k));
   return { mapIndex, lineIDs: Int32Array.from(sorted), keyOfLine };
 }
-

@@ -88,11 +88,16 @@ export function parseIndexHeader(bytes: Uint8Array, file: string, fileSize: numb
   const sum = r.u32('header checksum');
   if (sum !== checksum(bytes, 0, sumAt)) throw new FormatError(file, sumAt, 'row index header checksum mismatch (damaged file)');
   if (headerBytes !== r.pos) throw new FormatError(file, 12, `header size ${headerBytes}, parsed ${r.pos}`);
-  if (!(blockKeys >= 1 && blockKeys <= 1 << 20) || levels !== levelsFor(keys, blockKeys) || levels > 60) throw new FormatError(file, 32, `bad key blocks (${blockKeys} keys per block, ${levels} levels for ${keys} keys)`);
+  if (!(blockKeys >= 1 && blockKeys <= 1 << 20) || levels !== levelsFor(keys, blockKeys) || levels > 60)
+    throw new FormatError(file, 32, `bad key blocks (${blockKeys} keys per block, ${levels} levels for ${keys} keys)`);
   const dirEnd = dirOffset + dirBytes;
   const expected = keys * KEY_ENTRY_BYTES + nodes * NODE_ENTRY_BYTES + chunks * CHUNK_ENTRY_BYTES + runs * RUN_ENTRY_BYTES;
   if (!Number.isSafeInteger(dirOffset) || dirOffset < headerBytes || dirEnd !== fileSize || dirBytes !== expected || dirBytes > MAX_DIRECTORY_BYTES) {
-    throw new FormatError(file, 56, `directory of ${dirBytes} bytes at ${dirOffset} does not fit the ${fileSize}-byte file (expected ${expected} bytes ending at the file end)`);
+    throw new FormatError(
+      file,
+      56,
+      `directory of ${dirBytes} bytes at ${dirOffset} does not fit the ${fileSize}-byte file (expected ${expected} bytes ending at the file end)`,
+    );
   }
   return { version, headerBytes, identity: { path, size, mtimeMs }, blockKeys, levels, keys, nodes, chunks, runs, dirOffset, dirBytes, dirChecksum, mapIndex };
 }
@@ -133,7 +138,11 @@ export class RowIndex {
     if (expected !== undefined) {
       const id = header.identity;
       if (id.size !== expected.size || id.mtimeMs !== expected.mtimeMs) {
-        throw new FormatError(file, 16, `stale: built for ${id.size} bytes, mtime ${new Date(id.mtimeMs).toISOString()}; the trace now has ${expected.size} bytes, mtime ${new Date(expected.mtimeMs).toISOString()}`);
+        throw new FormatError(
+          file,
+          16,
+          `stale: built for ${id.size} bytes, mtime ${new Date(id.mtimeMs).toISOString()}; the trace now has ${expected.size} bytes, mtime ${new Date(expected.mtimeMs).toISOString()}`,
+        );
       }
     }
     const dir = (await source.read(header.dirOffset, header.dirBytes)).slice();
@@ -141,7 +150,8 @@ export class RowIndex {
     const r = new BinaryReader(dir, header.dirOffset, file);
 
     const keys = keySpaceOf(slog.lineIDMaps);
-    if (keys.lineIDs.length !== header.keys || keys.mapIndex !== header.mapIndex) throw r.error(`the index has ${header.keys} keys (map ${header.mapIndex}), the trace ${keys.lineIDs.length} (map ${keys.mapIndex})`);
+    if (keys.lineIDs.length !== header.keys || keys.mapIndex !== header.mapIndex)
+      throw r.error(`the index has ${header.keys} keys (map ${header.mapIndex}), the trace ${keys.lineIDs.length} (map ${keys.mapIndex})`);
     for (let k = 0; k < header.keys; k++) {
       if (r.i32() !== keys.lineIDs[k]) throw r.error(`key ${k} names another line ID than the trace's maps`, r.pos - 4);
     }
@@ -164,7 +174,8 @@ export class RowIndex {
     for (let c = 0; c < header.chunks; c++) {
       const at = r.pos;
       const ch = { first: r.u32(), count: r.u32(), firstRun: r.u32(), runCount: r.u32() };
-      if (ch.first !== next || ch.first + ch.count > header.nodes || ch.firstRun + ch.runCount > header.runs) throw r.error(`chunk ${c} (nodes ${ch.first}+${ch.count}, runs ${ch.firstRun}+${ch.runCount}) is out of order or out of range`, at);
+      if (ch.first !== next || ch.first + ch.count > header.nodes || ch.firstRun + ch.runCount > header.runs)
+        throw r.error(`chunk ${c} (nodes ${ch.first}+${ch.count}, runs ${ch.firstRun}+${ch.runCount}) is out of order or out of range`, at);
       next = ch.first + ch.count;
       chunkHeads.push(ch);
     }
@@ -177,7 +188,15 @@ export class RowIndex {
       const block = r.u32();
       const tablePos = r.f64();
       const dataPos = r.f64();
-      if ((kind !== KIND_REAL && kind !== KIND_SHADOW) || level >= header.levels || !Number.isSafeInteger(tablePos) || !Number.isSafeInteger(dataPos) || tablePos < header.headerBytes || dataPos < tablePos || dataPos > header.dirOffset) {
+      if (
+        (kind !== KIND_REAL && kind !== KIND_SHADOW) ||
+        level >= header.levels ||
+        !Number.isSafeInteger(tablePos) ||
+        !Number.isSafeInteger(dataPos) ||
+        tablePos < header.headerBytes ||
+        dataPos < tablePos ||
+        dataPos > header.dirOffset
+      ) {
         throw r.error(`run ${i} (kind ${kind}, level ${level}, block ${block}, table ${tablePos}, data ${dataPos}) is invalid`, at);
       }
       runs.push({ key: runKey(kind, level, block), tablePos, dataPos });
@@ -186,7 +205,8 @@ export class RowIndex {
       const m = new Map<number, readonly [number, number]>();
       for (let i = c.firstRun; i < c.firstRun + c.runCount; i++) {
         const run = runs[i]!;
-        if (run.dataPos - run.tablePos !== c.count * TABLE_ENTRY_BYTES) throw new FormatError(file, header.dirOffset, `run ${i}'s table does not hold ${c.count} nodes`);
+        if (run.dataPos - run.tablePos !== c.count * TABLE_ENTRY_BYTES)
+          throw new FormatError(file, header.dirOffset, `run ${i}'s table does not hold ${c.count} nodes`);
         m.set(run.key, [run.tablePos, run.dataPos]);
       }
       return { first: c.first, count: c.count, runs: m };
@@ -206,7 +226,13 @@ export class RowIndex {
    * drawables on those keys, never missing one; each node's items in the node's order.
    * `shadowsOf` says for which ordinals the shadows are wanted.
    */
-  async readNodes(ordinals: readonly number[], keyRanges: readonly (readonly [number, number])[], shadowsOf: ReadonlySet<number>, stats: ReadStats, signal?: AbortSignal): Promise<Map<number, NodeItems>> {
+  async readNodes(
+    ordinals: readonly number[],
+    keyRanges: readonly (readonly [number, number])[],
+    shadowsOf: ReadonlySet<number>,
+    stats: ReadStats,
+    signal?: AbortSignal,
+  ): Promise<Map<number, NodeItems>> {
     const h = this.header;
     const want = new Set(ordinals);
     const out = new Map<number, { d: [number, Drawable][]; s: [number, Shadow][] }>();
@@ -299,7 +325,8 @@ export class RowIndex {
     const start = l0 === 0 ? 0 : endOf(l0 - 1);
     const end = endOf(l1 - 1);
     const limit = this.header.dirOffset - dataPos;
-    if (end < start || end > limit) throw new FormatError(file, tablePos + from * TABLE_ENTRY_BYTES, `segment end ${end} is before ${start} or beyond the index data`);
+    if (end < start || end > limit)
+      throw new FormatError(file, tablePos + from * TABLE_ENTRY_BYTES, `segment end ${end} is before ${start} or beyond the index data`);
     if (end === start) return;
     const data = (await this.source.read(dataPos + start, end - start)).slice();
     stats.bytesRead += data.length;

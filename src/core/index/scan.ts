@@ -29,7 +29,14 @@ export interface ScannedNode {
 
 const VERTEX_BYTES = 12;
 
-export function scanNode(bytes: Uint8Array, base: number, file: string, version: Slog2Version, keyOf: (lineID: number) => number, allKeys: number): ScannedNode {
+export function scanNode(
+  bytes: Uint8Array,
+  base: number,
+  file: string,
+  version: Slog2Version,
+  keyOf: (lineID: number) => number,
+  allKeys: number,
+): ScannedNode {
   const r = new BinaryReader(bytes, base, file);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   r.skip(NODE_HEADER_BYTES, 'node header');

@@ -48,7 +48,11 @@ export function traceInfoFromSummary(s: ConversionSummary): TraceInfo {
 }
 
 /** Reads a whole CLOG2 / old CLOG stream and returns its TraceInfo (drawables are discarded). */
-export async function clogTraceInfo(format: StreamFormat, chunks: ByteChunks, options: ConvertOptions): Promise<{ info: TraceInfo; summary: ConversionSummary }> {
+export async function clogTraceInfo(
+  format: StreamFormat,
+  chunks: ByteChunks,
+  options: ConvertOptions,
+): Promise<{ info: TraceInfo; summary: ConversionSummary }> {
   const conversion = convertClogFormat(format, chunks, options);
   for await (const batch of conversion.batches) void batch;
   const summary = conversion.summary;

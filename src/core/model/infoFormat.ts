@@ -153,7 +153,7 @@ export function infoText(keys: readonly string[], types: string, info: Uint8Arra
   const hasBytes = info !== undefined && info.length > 0;
   if (!hasBytes && types.length === 0) return keys.join('');
   if (hasBytes && types.length === 0) {
-    return keys.join('') + '\nCan\'t decode user byte[] with Missing format chars!';
+    return keys.join('') + "\nCan't decode user byte[] with Missing format chars!";
   }
   if (!hasBytes) {
     let s = '';

@@ -114,12 +114,7 @@ export const PREVIEW_EVENT = -1;
 export const PREVIEW_ARROW = -2;
 export const PREVIEW_STATE = -3;
 
-export function makePrimitive(
-  category: number,
-  vertices: readonly Vertex[],
-  info?: Uint8Array,
-  source?: DrawableSource,
-): Primitive {
+export function makePrimitive(category: number, vertices: readonly Vertex[], info?: Uint8Array, source?: DrawableSource): Primitive {
   let earliest = vertices[0]!.time;
   let latest = earliest;
   for (let i = 1; i < vertices.length; i++) {

@@ -49,7 +49,14 @@ export class IndexedWindowSource implements WindowSource {
       const info = this.index.node(o);
       const got = items.get(o)!;
       const shadows: Shadow[] = shadowsOf.has(o) ? got.shadows.filter((s) => overlaps(s, t0, t1)) : [];
-      yield { depth: info.depth, xpos: info.xpos, earliest: info.earliest, latest: info.latest, drawables: got.drawables.filter((d) => overlaps(d, t0, t1)), shadows };
+      yield {
+        depth: info.depth,
+        xpos: info.xpos,
+        earliest: info.earliest,
+        latest: info.latest,
+        drawables: got.drawables.filter((d) => overlaps(d, t0, t1)),
+        shadows,
+      };
     }
   }
 }

@@ -28,7 +28,12 @@ export async function rowDensity(index: RowIndex, t0: number, t1: number, bins: 
   const b1 = Math.floor(keys[1] / blockKeys);
   const leaves = file.nodesOverlapping(0, t0, t1);
   const stats = emptyStats();
-  const perNode = await index.blockBytes(leaves.map((l) => index.ordinalOf(l)), b0, b1, stats);
+  const perNode = await index.blockBytes(
+    leaves.map((l) => index.ordinalOf(l)),
+    b0,
+    b1,
+    stats,
+  );
   const width = (t1 - t0) / bins;
   const bytes = perNode.map((row) => {
     const out = new Float32Array(bins);
@@ -41,7 +46,7 @@ export async function rowDensity(index: RowIndex, t0: number, t1: number, bins: 
       for (let b = first; b <= last; b++) {
         const a = Math.max(leaf.earliest, t0 + b * width);
         const z = Math.min(leaf.latest, t0 + (b + 1) * width);
-        if (z >= a) out[b]! += (n * (leaf.latest > leaf.earliest ? (z - a) / span : 1));
+        if (z >= a) out[b]! += n * (leaf.latest > leaf.earliest ? (z - a) / span : 1);
       }
     });
     return out;

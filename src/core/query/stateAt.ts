@@ -26,7 +26,13 @@ function isState(p: Primitive, categories: ReadonlyMap<number, Category>): boole
 }
 
 /** Stacks of the rows in `rows` (half-open ranges of `layout`'s rows), rows without a state at t left out. */
-export async function stateAt(source: WindowSource, layout: RowLayout, t: number, rows: readonly (readonly [number, number])[], signal?: AbortSignal): Promise<RowStack[]> {
+export async function stateAt(
+  source: WindowSource,
+  layout: RowLayout,
+  t: number,
+  rows: readonly (readonly [number, number])[],
+  signal?: AbortSignal,
+): Promise<RowStack[]> {
   const inRows = (r: number): boolean => rows.some(([a, b]) => r >= a && r < b);
   const byRow = new Map<number, StateAtT[]>();
   const add = (p: Primitive): void => {
@@ -43,7 +49,5 @@ export async function stateAt(source: WindowSource, layout: RowLayout, t: number
       else add(d);
     }
   }
-  return [...byRow.entries()]
-    .sort((x, y) => x[0] - y[0])
-    .map(([row, states]) => ({ row, states: states.sort((a, b) => a.start - b.start || b.end - a.end) }));
+  return [...byRow.entries()].sort((x, y) => x[0] - y[0]).map(([row, states]) => ({ row, states: states.sort((a, b) => a.start - b.start || b.end - a.end) }));
 }

@@ -208,7 +208,14 @@ export function copyWire(w: WireWindow): WireWindow {
     for (const [k, b] of Object.entries(t.buffers) as [string, ArrayBuffer][]) buffers[k] = b.slice(0);
     return { count: t.count, buffers: buffers as WireTable<S>['buffers'] };
   };
-  return { header: w.header, states: copy(w.states), shadows: copy(w.shadows), shadowWeights: copy(w.shadowWeights), arrows: copy(w.arrows), events: copy(w.events) };
+  return {
+    header: w.header,
+    states: copy(w.states),
+    shadows: copy(w.shadows),
+    shadowWeights: copy(w.shadowWeights),
+    arrows: copy(w.arrows),
+    events: copy(w.events),
+  };
 }
 
 export function wireBytes(w: WireWindow): number {

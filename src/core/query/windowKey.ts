@@ -73,10 +73,7 @@ export function keyPixelWidth(k: WindowKey): number {
 }
 
 /** True when data fetched for `[t0,t1] × [rowStart,rowEnd)` covers the whole visible window. */
-export function covers(
-  fetched: { readonly t0: number; readonly t1: number; readonly rowStart: number; readonly rowEnd: number },
-  v: VisibleWindow,
-): boolean {
+export function covers(fetched: { readonly t0: number; readonly t1: number; readonly rowStart: number; readonly rowEnd: number }, v: VisibleWindow): boolean {
   return fetched.t0 <= v.t0 && v.t1 <= fetched.t1 && fetched.rowStart <= v.rowStart && v.rowEnd <= fetched.rowEnd;
 }
 

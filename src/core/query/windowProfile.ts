@@ -40,7 +40,11 @@ export async function profiledWindow(
     const source = new IndexedWindowSource(index.index, ranges);
     const columns = await buildWindow(source, spec, signal);
     const s = source.stats;
-    return { columns, via: 'index', profile: { nodesRead: s.nodesRead, bytesRead: s.bytesRead, decoded: s.decoded, returned: returnedCount(columns), ms: now() - started } };
+    return {
+      columns,
+      via: 'index',
+      profile: { nodesRead: s.nodesRead, bytesRead: s.bytesRead, decoded: s.decoded, returned: returnedCount(columns), ms: now() - started },
+    };
   }
   const n0 = file.nodesRead;
   const b0 = file.nodeBytesRead;
@@ -49,6 +53,12 @@ export async function profiledWindow(
   return {
     columns,
     via: 'plain',
-    profile: { nodesRead: file.nodesRead - n0, bytesRead: file.nodeBytesRead - b0, decoded: file.itemsDecoded - d0, returned: returnedCount(columns), ms: now() - started },
+    profile: {
+      nodesRead: file.nodesRead - n0,
+      bytesRead: file.nodeBytesRead - b0,
+      decoded: file.itemsDecoded - d0,
+      returned: returnedCount(columns),
+      ms: now() - started,
+    },
   };
 }

@@ -55,9 +55,26 @@ export function checkRequest(layouts: readonly RowLayout[], r: WindowRequest): R
  * are read through the index (the same payload, at a cost that follows the rows asked); a
  * damaged index is reported through `rows.damaged` and the plain query answers instead.
  */
-export async function buildRequestedWindow(file: Slog2File, layout: RowLayout, r: WindowRequest, depth: number, signal?: AbortSignal, rows?: IndexedRows, marks?: (p: Primitive) => number): Promise<WireWindow> {
+export async function buildRequestedWindow(
+  file: Slog2File,
+  layout: RowLayout,
+  r: WindowRequest,
+  depth: number,
+  signal?: AbortSignal,
+  rows?: IndexedRows,
+  marks?: (p: Primitive) => number,
+): Promise<WireWindow> {
   const rowEnd = Math.min(r.rowEnd, layout.labels.length);
-  const spec = { t0: r.t0, t1: r.t1, rowStart: r.rowStart, rowEnd, mapIndex: r.mapIndex, lowestDepth: depth, rowOfLine: layout.rowOfLine, ...(marks ? { marks } : {}) };
+  const spec = {
+    t0: r.t0,
+    t1: r.t1,
+    rowStart: r.rowStart,
+    rowEnd,
+    mapIndex: r.mapIndex,
+    lowestDepth: depth,
+    rowOfLine: layout.rowOfLine,
+    ...(marks ? { marks } : {}),
+  };
   const ranges = rows !== undefined && rowEnd - r.rowStart < layout.labels.length ? rows.mapper.keyRanges(layout, r.mapIndex, r.rowStart, rowEnd) : undefined;
   if (rows !== undefined && ranges !== undefined) {
     try {

@@ -6,8 +6,16 @@ import type { Drawable } from '../model/types';
 import type { CompileResult, DrawableMatcher, SearchQuery } from './matcher';
 import { compileQuery } from './matcher';
 import {
-  countMatches, findNext, matchOrdinal, sameDrawable,
-  type CountProgress, type CountResult, type SearchFrom, type SearchMatch, type SearchNodeInfo, type SearchableTree,
+  countMatches,
+  findNext,
+  matchOrdinal,
+  sameDrawable,
+  type CountProgress,
+  type CountResult,
+  type SearchFrom,
+  type SearchMatch,
+  type SearchNodeInfo,
+  type SearchableTree,
 } from './treeSearch';
 
 export interface SessionFindResult {
@@ -44,7 +52,10 @@ export class SearchSession<N extends SearchNodeInfo = SearchNodeInfo> {
   private countResult: Promise<CountResult> | undefined;
   private last: { readonly drawable: Drawable; readonly ordinal: number } | undefined;
 
-  constructor(private readonly tree: SearchableTree<N>, private readonly options: SessionOptions = {}) {}
+  constructor(
+    private readonly tree: SearchableTree<N>,
+    private readonly options: SessionOptions = {},
+  ) {}
 
   /**
    * Sets a new query: cancels the previous count and starts counting the new one. A bad query
@@ -57,7 +68,11 @@ export class SearchSession<N extends SearchNodeInfo = SearchNodeInfo> {
     this.matcher = compiled.matcher;
     const controller = new AbortController();
     this.counting = controller;
-    const opts = { signal: controller.signal, ...(this.options.bins !== undefined ? { bins: this.options.bins } : {}), ...(this.options.onProgress !== undefined ? { onProgress: this.options.onProgress } : {}) };
+    const opts = {
+      signal: controller.signal,
+      ...(this.options.bins !== undefined ? { bins: this.options.bins } : {}),
+      ...(this.options.onProgress !== undefined ? { onProgress: this.options.onProgress } : {}),
+    };
     this.countResult = countMatches(this.tree, compiled.matcher, opts);
     this.countResult.catch(() => undefined); // a cancelled count is not an error anyone waits for
     return compiled;

@@ -16,7 +16,10 @@ const TERM = /^(.+):(\d{1,9})(?:-(\d{1,9}))?$/;
 
 /** The terms of `text`, or undefined when it is not a site query. */
 export function parseSiteQuery(text: string): SiteTerm[] | undefined {
-  const parts = text.trim().split(/[\s,]+/).filter((p) => p !== '');
+  const parts = text
+    .trim()
+    .split(/[\s,]+/)
+    .filter((p) => p !== '');
   if (parts.length === 0) return undefined;
   const terms: SiteTerm[] = [];
   for (const p of parts) {

@@ -62,7 +62,11 @@ export interface FindResult {
  * From a time t: forward finds matches starting at ≥ t, backward those starting before t.
  */
 export async function findNext<N extends SearchNodeInfo>(
-  tree: SearchableTree<N>, matcher: DrawableMatcher, from: SearchFrom, direction: 1 | -1, options: FindOptions = {},
+  tree: SearchableTree<N>,
+  matcher: DrawableMatcher,
+  from: SearchFrom,
+  direction: 1 | -1,
+  options: FindOptions = {},
 ): Promise<FindResult> {
   const slices = sliceBounds(tree);
   let slicesRead = 0;
@@ -93,7 +97,10 @@ export async function findNext<N extends SearchNodeInfo>(
  * Reads the slices from the start of the file up to the drawable's slice.
  */
 export async function matchOrdinal<N extends SearchNodeInfo>(
-  tree: SearchableTree<N>, matcher: DrawableMatcher, drawable: Drawable, options: { readonly signal?: AbortSignal } = {},
+  tree: SearchableTree<N>,
+  matcher: DrawableMatcher,
+  drawable: Drawable,
+  options: { readonly signal?: AbortSignal } = {},
 ): Promise<number> {
   const slices = sliceBounds(tree);
   const origin = sliceOf(slices, drawable.earliest);
@@ -108,7 +115,10 @@ export async function matchOrdinal<N extends SearchNodeInfo>(
 
 /** The n-th match (0-based) in drawing order, or undefined when there are fewer. */
 export async function findNth<N extends SearchNodeInfo>(
-  tree: SearchableTree<N>, matcher: DrawableMatcher, n: number, options: { readonly signal?: AbortSignal } = {},
+  tree: SearchableTree<N>,
+  matcher: DrawableMatcher,
+  n: number,
+  options: { readonly signal?: AbortSignal } = {},
 ): Promise<SearchMatch | undefined> {
   if (!Number.isSafeInteger(n) || n < 0) return undefined;
   let seen = 0;
@@ -150,7 +160,9 @@ export interface CountResult {
  * and bins their start times. Yields to the event loop now and then so an abort can arrive.
  */
 export async function countMatches<N extends SearchNodeInfo>(
-  tree: SearchableTree<N>, matcher: DrawableMatcher, options: CountOptions = {},
+  tree: SearchableTree<N>,
+  matcher: DrawableMatcher,
+  options: CountOptions = {},
 ): Promise<CountResult> {
   const bins = Math.max(1, Math.min(1 << 16, Math.floor(options.bins ?? 256)));
   const range = options.range ?? tree.timeRange;

@@ -100,10 +100,13 @@ export function mappingFromPick(recorded: string, local: string): { from: string
   const ignoreCase = r.windowsStyle || l.windowsStyle;
   let n = 0;
   while (
-    n < r.segments.length && n < l.segments.length &&
-    (ignoreCase ? r.segments[r.segments.length - 1 - n]!.toLowerCase() === l.segments[l.segments.length - 1 - n]!.toLowerCase()
+    n < r.segments.length &&
+    n < l.segments.length &&
+    (ignoreCase
+      ? r.segments[r.segments.length - 1 - n]!.toLowerCase() === l.segments[l.segments.length - 1 - n]!.toLowerCase()
       : r.segments[r.segments.length - 1 - n] === l.segments[l.segments.length - 1 - n])
-  ) n++;
+  )
+    n++;
   if (n === 0) return undefined;
   const from = formatPath({ ...r, segments: r.segments.slice(0, r.segments.length - n) });
   const to = formatPath({ ...l, segments: l.segments.slice(0, l.segments.length - n) });

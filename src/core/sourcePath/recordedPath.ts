@@ -40,7 +40,8 @@ export function parsePath(text: string): ParsedPath {
   for (const s of rest.split('/')) {
     if (s === '' || s === '.') continue;
     if (s === '..' && segments.length > 0 && segments[segments.length - 1] !== '..') segments.pop();
-    else if (s === '..' && root !== '') continue; // '..' above a root stays at the root
+    else if (s === '..' && root !== '')
+      continue; // '..' above a root stays at the root
     else segments.push(s);
   }
   return { root, segments, windowsStyle: windowsStyle || root.startsWith('//') };

@@ -9,9 +9,7 @@
  * Ties are broken by fewer path segments, then by code-unit order, so results are deterministic.
  */
 import { applyMappings, type PathMapping } from './mappings';
-import {
-  commonSuffixLength, formatPath, isUnder, joinPath, mayBeTruncated, parsePath, type ParsedPath,
-} from './recordedPath';
+import { commonSuffixLength, formatPath, isUnder, joinPath, mayBeTruncated, parsePath, type ParsedPath } from './recordedPath';
 
 /** What the resolver needs from the file system (the host implements it with vscode.workspace). */
 export interface SourceFileSystem {
@@ -95,7 +93,10 @@ export async function resolveSourcePath(recorded: string, options: ResolveOption
     const root = roots.find((r) => isUnder(path, r, ignoreCase || /^[A-Za-z]:\//.test(r)));
     const local = parsePath(path);
     const c: { -readonly [K in keyof SourceCandidate]: SourceCandidate[K] } = {
-      path, kind, matchedSegments: matched, matchedSuffix: local.segments.slice(local.segments.length - matched).join('/'),
+      path,
+      kind,
+      matchedSegments: matched,
+      matchedSuffix: local.segments.slice(local.segments.length - matched).join('/'),
     };
     if (root !== undefined) c.root = root;
     if (mapping !== undefined) c.mapping = mapping;

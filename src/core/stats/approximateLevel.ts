@@ -11,11 +11,7 @@ export interface LevelOptions {
 export const DEFAULT_EXACT_LEAVES = 256;
 export const DEFAULT_NODE_BUDGET = 64;
 
-export function chooseApproximateLevel(
-  maxDepth: number,
-  nodesOverlapping: (depth: number) => number,
-  options: LevelOptions = {},
-): number | undefined {
+export function chooseApproximateLevel(maxDepth: number, nodesOverlapping: (depth: number) => number, options: LevelOptions = {}): number | undefined {
   if (maxDepth <= 0 || nodesOverlapping(0) <= (options.exactLeaves ?? DEFAULT_EXACT_LEAVES)) return undefined;
   const budget = options.nodeBudget ?? DEFAULT_NODE_BUDGET;
   for (let depth = 1; depth <= maxDepth; depth++) if (nodesOverlapping(depth) <= budget) return depth;

@@ -9,16 +9,7 @@ import { PREVIEW_ARROW, PREVIEW_EVENT } from '../model/types';
 import { MessageAccumulator } from './messages';
 import { RowNesting } from './nesting';
 import { rowNaming, type RowNaming } from './rowLabels';
-import type {
-  CategoryStat,
-  DurationBucket,
-  DurationHistogram,
-  InstanceRef,
-  RangeStats,
-  RowCategoryStat,
-  RowStat,
-  StatsKind,
-} from './types';
+import type { CategoryStat, DurationBucket, DurationHistogram, InstanceRef, RangeStats, RowCategoryStat, RowStat, StatsKind } from './types';
 
 /** What the statistics need of a trace besides its drawables. */
 export interface StatsMeta {
@@ -304,9 +295,7 @@ export class RangeStatsAccumulator {
         // Shadow arrows carry no sizes: bytes only for exact results.
         ...(info.kind === 'arrow' && kind === 'exact' ? { bytes: c.bytes } : {}),
         // Shadow-based results know durations of a few real drawables only: no min/mean/max then.
-        ...(c.durations > 0 && kind === 'exact'
-          ? { min: c.min, mean: c.sum / c.durations, max: c.max, shortest: c.shortest!, longest: c.longest! }
-          : {}),
+        ...(c.durations > 0 && kind === 'exact' ? { min: c.min, mean: c.sum / c.durations, max: c.max, shortest: c.shortest!, longest: c.longest! } : {}),
       };
       categories.push(stat);
     }

@@ -12,9 +12,7 @@ export interface RowNaming {
 
 /** Column names without the leading "LineID ->" (columns may come as one string or split). */
 function columnNames(map: LineIDMap): string[] {
-  return map.columns
-    .flatMap((c) => c.split(/\s+/))
-    .filter((c) => c !== '' && c !== '->' && c.toLowerCase() !== 'lineid');
+  return map.columns.flatMap((c) => c.split(/\s+/)).filter((c) => c !== '' && c !== '->' && c.toLowerCase() !== 'lineid');
 }
 
 export function rowNaming(maps: readonly LineIDMap[]): RowNaming {

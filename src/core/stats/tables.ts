@@ -125,6 +125,7 @@ export function toCsv(t: Table): string {
 
 /** Tab-separated (what spreadsheets paste); tabs and newlines inside fields become spaces. */
 export function toTsv(t: Table): string {
-  const field = (v: Cell): string => (v === undefined ? '' : typeof v === 'number' ? String(v) : spreadsheetSafe(escapeControlsOnly(v.replace(/[\t\r\n]/g, ' '))));
+  const field = (v: Cell): string =>
+    v === undefined ? '' : typeof v === 'number' ? String(v) : spreadsheetSafe(escapeControlsOnly(v.replace(/[\t\r\n]/g, ' ')));
   return [t.columns, ...t.rows].map((r) => r.map(field).join('\t')).join('\n') + '\n';
 }

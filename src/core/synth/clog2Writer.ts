@@ -97,7 +97,17 @@ export class Clog2BlockWriter {
     this.block.set(info.subarray(0, 32), b + 8);
   }
 
-  async msg(time: number, icomm: number, rank: number, thread: number, etype: number, partnerComm: number, partnerRank: number, tag: number, size: number): Promise<void> {
+  async msg(
+    time: number,
+    icomm: number,
+    rank: number,
+    thread: number,
+    etype: number,
+    partnerComm: number,
+    partnerRank: number,
+    tag: number,
+    size: number,
+  ): Promise<void> {
     const b = await this.at(REC.MSGEVT, time, icomm, rank, thread);
     const dv = this.dv;
     dv.setInt32(b, etype, this.le);
@@ -108,7 +118,17 @@ export class Clog2BlockWriter {
     dv.setInt32(b + 20, 0, this.le);
   }
 
-  async comm(time: number, icomm: number, rank: number, thread: number, commEtype: number, lid: number, commRank: number, worldRank: number, gid: Uint8Array): Promise<void> {
+  async comm(
+    time: number,
+    icomm: number,
+    rank: number,
+    thread: number,
+    commEtype: number,
+    lid: number,
+    commRank: number,
+    worldRank: number,
+    gid: Uint8Array,
+  ): Promise<void> {
     const b = await this.at(REC.COMMEVT, time, icomm, rank, thread);
     const dv = this.dv;
     dv.setInt32(b, commEtype, this.le);

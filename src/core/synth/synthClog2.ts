@@ -314,7 +314,16 @@ function iteration(g: Generator, k: number, base: number): number {
     g.end((t += g.dt(1e-7, 1e-6)), r, 0, SOLVE + 1);
     g.begin((t += 1e-7), r, 0, COMPUTE, 'Compute');
     t += g.dt(5e-6, 30e-6) * g.factor('Compute', r);
-    g.end(t, r, 0, COMPUTE + 1, cargo([['d', k], ['E', 1 / (k + 1) + g.rng.next() * 1e-3]]));
+    g.end(
+      t,
+      r,
+      0,
+      COMPUTE + 1,
+      cargo([
+        ['d', k],
+        ['E', 1 / (k + 1) + g.rng.next() * 1e-3],
+      ]),
+    );
     g.end((t += 1e-7), r, 0, PHASE + 1);
     clock[r] = t;
   }
@@ -391,7 +400,17 @@ function iteration(g: Generator, k: number, base: number): number {
       g.solo((t += 1e-7), r, 0, TICK, 'Tick');
     }
     g.loc((t += 1e-7), r, 0, 64);
-    g.solo((t += 1e-7), r, 0, PROGRESS, 'Progress', cargo([['d', k], ['s', k % 2 ? 'odd' : 'even']]));
+    g.solo(
+      (t += 1e-7),
+      r,
+      0,
+      PROGRESS,
+      'Progress',
+      cargo([
+        ['d', k],
+        ['s', k % 2 ? 'odd' : 'even'],
+      ]),
+    );
     clock[r] = t;
   }
   // Worker threads: ThreadWork ⊃ MPI_Sendrecv around the ring, tag 1000 + thread.

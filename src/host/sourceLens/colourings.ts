@@ -56,7 +56,11 @@ export async function saveColourings(doc: TraceDocument, colourings: readonly Si
 }
 
 /** Adds a colouring of `sites` (pick a colour when `rgb` is not given). */
-export async function addColouring(doc: TraceDocument, sites: readonly { file: string; line: number }[], rgb?: readonly [number, number, number]): Promise<boolean> {
+export async function addColouring(
+  doc: TraceDocument,
+  sites: readonly { file: string; line: number }[],
+  rgb?: readonly [number, number, number],
+): Promise<boolean> {
   const current = doc.siteMarks.colourings;
   if (current.length >= MAX_SITE_COLOURINGS) {
     void vscode.window.showWarningMessage(`A trace can have at most ${MAX_SITE_COLOURINGS} code colourings; remove one first.`);
@@ -65,7 +69,11 @@ export async function addColouring(doc: TraceDocument, sites: readonly { file: s
   let colour = rgb;
   if (colour === undefined) {
     const used = new Set(current.map((c) => c.rgb.join(',')));
-    const items = COLOURING_PALETTE.map((c) => ({ label: c.name, description: `rgb(${c.rgb.join(', ')})${used.has(c.rgb.join(',')) ? ' · in use' : ''}`, rgb: c.rgb }));
+    const items = COLOURING_PALETTE.map((c) => ({
+      label: c.name,
+      description: `rgb(${c.rgb.join(', ')})${used.has(c.rgb.join(',')) ? ' · in use' : ''}`,
+      rgb: c.rgb,
+    }));
     const pick = await vscode.window.showQuickPick(items, { placeHolder: `Colour for ${siteQueryText(sites)}` });
     if (pick === undefined) return false;
     colour = pick.rgb;

@@ -20,7 +20,12 @@ export interface SourceLens {
 /** Recorded sites can be in any text file the user opens (C, C++, Fortran, …). */
 const SELECTOR: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'vscode-remote' }];
 
-export function registerSourceLens(context: vscode.ExtensionContext, traceEditors: TraceEditorProvider, analysis: AnalysisClient, log: vscode.LogOutputChannel): SourceLens {
+export function registerSourceLens(
+  context: vscode.ExtensionContext,
+  traceEditors: TraceEditorProvider,
+  analysis: AnalysisClient,
+  log: vscode.LogOutputChannel,
+): SourceLens {
   const numbers = new SiteNumbers({
     traces: () => traceEditors.openTraces(),
     onDidChangeTraces: traceEditors.onDidChangeActiveTrace,

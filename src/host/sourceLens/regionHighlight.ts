@@ -28,7 +28,10 @@ export class RegionHighlight implements vscode.Disposable {
     const trace = this.numbers.followed();
     const r = trace?.range !== undefined ? await this.numbers.sitesIn(editor.document.uri) : undefined;
     const hits = (r?.sites.trace.range !== undefined ? r.local : []).filter((l) => l.site.count > 0 && l.line < editor.document.lineCount).map((l) => l.line);
-    editor.setDecorations(this.type, hits.map((l) => editor.document.lineAt(l).range));
+    editor.setDecorations(
+      this.type,
+      hits.map((l) => editor.document.lineAt(l).range),
+    );
     if (hits.length > 0) this.lines.set(editor.document.uri.toString(), hits);
     else this.lines.delete(editor.document.uri.toString());
     return hits;

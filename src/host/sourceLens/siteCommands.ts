@@ -85,7 +85,9 @@ export function registerSiteCommands(context: vscode.ExtensionContext, host: Sit
       const args = await siteArgs(host, arg);
       const doc = args !== undefined ? host.documentOf(vscode.Uri.parse(args.trace)) : undefined;
       if (args === undefined || doc === undefined) {
-        void vscode.window.showInformationMessage('Open a trace in the timeline first: "Colour in Trace" colours its drawables from the selected source lines.');
+        void vscode.window.showInformationMessage(
+          'Open a trace in the timeline first: "Colour in Trace" colours its drawables from the selected source lines.',
+        );
         return false;
       }
       if (args.sites.length === 0) {
@@ -112,7 +114,14 @@ export function registerSiteCommands(context: vscode.ExtensionContext, host: Sit
         return;
       }
       const follow = { label: '$(history) Follow the last active trace editor', uri: undefined as vscode.Uri | undefined };
-      const items = [follow, ...host.traces().map((t) => ({ label: t.uri.path.slice(t.uri.path.lastIndexOf('/') + 1), description: t.uri.fsPath || t.uri.path, uri: t.uri as vscode.Uri | undefined }))];
+      const items = [
+        follow,
+        ...host.traces().map((t) => ({
+          label: t.uri.path.slice(t.uri.path.lastIndexOf('/') + 1),
+          description: t.uri.fsPath || t.uri.path,
+          uri: t.uri as vscode.Uri | undefined,
+        })),
+      ];
       const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Trace whose numbers the source files show' });
       if (pick !== undefined) host.numbers.pin(pick.uri);
     }),

@@ -86,8 +86,11 @@ function hostEnv(run, extra = {}) {
 
 /** `code-server --install-extension file.vsix` into the run's extensions dir (offline, ~1 s). */
 export function installVsix(host, run, vsix) {
-  const r = spawnSync(host.node, [host.entry, '--extensions-dir', run.extensions, '--user-data-dir', run.userData,
-    '--install-extension', vsix], { env: hostEnv(run), encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(host.node, [host.entry, '--extensions-dir', run.extensions, '--user-data-dir', run.userData, '--install-extension', vsix], {
+    env: hostEnv(run),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   if (r.status !== 0) throw new Error(`installing ${path.basename(vsix)} failed (exit ${r.status}): ${output.trim()}`);
   return output.trim();
@@ -95,10 +98,16 @@ export function installVsix(host, run, vsix) {
 
 /** `code-server --list-extensions --show-versions` for the run's extensions dir. */
 export function listExtensions(host, run) {
-  const r = spawnSync(host.node, [host.entry, '--extensions-dir', run.extensions, '--user-data-dir', run.userData,
-    '--list-extensions', '--show-versions'], { env: hostEnv(run), encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(host.node, [host.entry, '--extensions-dir', run.extensions, '--user-data-dir', run.userData, '--list-extensions', '--show-versions'], {
+    env: hostEnv(run),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (r.status !== 0) throw new Error(`--list-extensions failed (exit ${r.status}): ${r.stderr}`);
-  return r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+  return r.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 async function healthy(url) {
@@ -122,16 +131,34 @@ async function healthy(url) {
 export async function startCodeServer(host, run, { env = {}, port: requestedPort, logFile = path.join(run.dir, 'code-server.log'), testDriver = false } = {}) {
   const port = requestedPort ?? (await freePort());
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(host.node, [host.entry,
-    '--config', path.join(run.dir, 'config.yaml'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-    '--user-data-dir', run.userData, '--extensions-dir', run.extensions,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-    ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
-  ], { env: hostEnv(run, env), stdio: ['ignore', log, log], detached: true });
+  const child = spawn(
+    host.node,
+    [
+      host.entry,
+      '--config',
+      path.join(run.dir, 'config.yaml'),
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--user-data-dir',
+      run.userData,
+      '--extensions-dir',
+      run.extensions,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      ...(testDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ],
+    { env: hostEnv(run, env), stdio: ['ignore', log, log], detached: true },
+  );
   fs.closeSync(log);
   const pgid = child.pid;
   let exited = false;
-  child.on('exit', () => { exited = true; });
+  child.on('exit', () => {
+    exited = true;
+  });
   const onExit = () => killGroup(pgid, 'SIGKILL');
   process.on('exit', onExit); // last resort, e.g. on an uncaught exception
 

@@ -27,7 +27,11 @@ export const selectors = {
 
 /** Helpers over one Playwright page showing the workbench. */
 export function workbench(page) {
-  const explorerRow = (name) => page.locator(selectors.explorerRow).filter({ has: page.locator(`[title$="${name}"], :text-is("${name}")`) }).first();
+  const explorerRow = (name) =>
+    page
+      .locator(selectors.explorerRow)
+      .filter({ has: page.locator(`[title$="${name}"], :text-is("${name}")`) })
+      .first();
   return {
     page,
     explorerRow,
@@ -41,9 +45,13 @@ export function workbench(page) {
     },
     /** Texts of the error notifications currently shown (toasts and the notification center). */
     async errorNotifications() {
-      return page.locator(selectors.notificationItem).evaluateAll((items) => items
-        .filter((n) => n.querySelector('.codicon-error'))
-        .map((n) => (n.querySelector('.notification-list-item-message')?.textContent ?? n.textContent ?? '').trim()));
+      return page
+        .locator(selectors.notificationItem)
+        .evaluateAll((items) =>
+          items
+            .filter((n) => n.querySelector('.codicon-error'))
+            .map((n) => (n.querySelector('.notification-list-item-message')?.textContent ?? n.textContent ?? '').trim()),
+        );
     },
     /** Runs a command by its title through the command palette (F1), as a person would. */
     async runCommand(title) {
@@ -56,7 +64,9 @@ export function workbench(page) {
     },
     /** For each editor group (left to right), the resource names of its tabs. */
     async tabsByGroup() {
-      return page.locator(selectors.editorGroup).evaluateAll((groups) => groups.map((g) => [...g.querySelectorAll('.tab')].map((t) => t.getAttribute('data-resource-name'))));
+      return page
+        .locator(selectors.editorGroup)
+        .evaluateAll((groups) => groups.map((g) => [...g.querySelectorAll('.tab')].map((t) => t.getAttribute('data-resource-name'))));
     },
     async statusSelection() {
       return (await page.locator(selectors.statusSelection).textContent()) ?? '';
@@ -65,15 +75,19 @@ export function workbench(page) {
     async closeAllEditors() {
       await page.keyboard.press('Control+K');
       await page.keyboard.press('Control+Shift+W');
-      await page.waitForFunction(([tab, webview, editorPart]) => {
-        if (document.querySelector(tab)) return false;
-        const area = document.querySelector(editorPart)?.getBoundingClientRect();
-        if (!area) return true;
-        return [...document.querySelectorAll(webview)].every((f) => {
-          const r = f.getBoundingClientRect();
-          return r.width === 0 || r.height === 0 || r.right <= area.left || r.left >= area.right || r.bottom <= area.top || r.top >= area.bottom;
-        });
-      }, [selectors.allTabs, selectors.webviewReady, selectors.editorPart], { timeout: 15_000 });
+      await page.waitForFunction(
+        ([tab, webview, editorPart]) => {
+          if (document.querySelector(tab)) return false;
+          const area = document.querySelector(editorPart)?.getBoundingClientRect();
+          if (!area) return true;
+          return [...document.querySelectorAll(webview)].every((f) => {
+            const r = f.getBoundingClientRect();
+            return r.width === 0 || r.height === 0 || r.right <= area.left || r.left >= area.right || r.bottom <= area.top || r.top >= area.bottom;
+          });
+        },
+        [selectors.allTabs, selectors.webviewReady, selectors.editorPart],
+        { timeout: 15_000 },
+      );
     },
     /** Webview iframes whose box lies over the editor area (the trace editors, not side-bar views). */
     async editorWebviewCount() {
@@ -123,21 +137,23 @@ export async function waitForPaintedCanvas(page, timeout = 30_000, minColours = 
   const deadline = Date.now() + timeout;
   let last;
   while (Date.now() < deadline) {
-    last = await canvases.evaluateAll((all, min) => {
-      const area = (c) => c.width * c.height;
-      const largest = Math.max(...all.map(area));
-      if (!largest) return { painted: false, why: 'every canvas is 0x0' };
-      let best = { colours: 0, what: '' };
-      for (const c of all.filter((x) => area(x) === largest)) {
-        const g = c.getContext('2d');
-        if (!g) return { painted: true, why: `non-2D canvas ${c.width}x${c.height}` };
-        const data = g.getImageData(0, 0, c.width, c.height).data;
-        const colours = new Set();
-        for (let i = 0; i < data.length && colours.size < 1000; i += 4) colours.add((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]);
-        if (colours.size > best.colours) best = { colours: colours.size, what: `${c.width}x${c.height}` };
-      }
-      return { painted: best.colours >= min, why: `plot canvas ${best.what} shows ${best.colours}${best.colours >= 1000 ? '+' : ''} colours (need ${min})` };
-    }, minColours).catch((e) => ({ painted: false, why: e.message }));
+    last = await canvases
+      .evaluateAll((all, min) => {
+        const area = (c) => c.width * c.height;
+        const largest = Math.max(...all.map(area));
+        if (!largest) return { painted: false, why: 'every canvas is 0x0' };
+        let best = { colours: 0, what: '' };
+        for (const c of all.filter((x) => area(x) === largest)) {
+          const g = c.getContext('2d');
+          if (!g) return { painted: true, why: `non-2D canvas ${c.width}x${c.height}` };
+          const data = g.getImageData(0, 0, c.width, c.height).data;
+          const colours = new Set();
+          for (let i = 0; i < data.length && colours.size < 1000; i += 4) colours.add((data[i] << 24) | (data[i + 1] << 16) | (data[i + 2] << 8) | data[i + 3]);
+          if (colours.size > best.colours) best = { colours: colours.size, what: `${c.width}x${c.height}` };
+        }
+        return { painted: best.colours >= min, why: `plot canvas ${best.what} shows ${best.colours}${best.colours >= 1000 ? '+' : ''} colours (need ${min})` };
+      }, minColours)
+      .catch((e) => ({ painted: false, why: e.message }));
     if (last.painted) return last;
     await page.waitForTimeout(250);
   }

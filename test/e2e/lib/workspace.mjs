@@ -35,7 +35,9 @@ function synthCompareRuns(dest) {
   const cli = path.join(repoRoot, 'dist', 'cli.js');
   if (!fs.existsSync(cli)) return;
   for (const [name, extra] of Object.entries(compareRuns)) {
-    const r = spawnSync(process.execPath, [cli, 'synth', '--ranks', '4', '--iterations', '24', '--srcloc', ...extra, '-o', path.join(dest, name)], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [cli, 'synth', '--ranks', '4', '--iterations', '24', '--srcloc', ...extra, '-o', path.join(dest, name)], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`synth ${name} failed: ${r.stderr}`);
   }
 }

@@ -60,7 +60,17 @@ suite('wait-state analysis', () => {
     const w = a.result.instances.find((i) => i.pattern === 'lateSender' && i.category === 'MPI_Recv');
     assert.ok(w, 'no late-sender MPI_Recv in ring_p2p_4');
     const row = Number(w.rank); // Process View: one row per rank
-    const ref = { drawable: 'state', mapIndex: 0, category: a.categories.MPI_Recv, row, toRow: row, start: w.enter, end: w.exit, lowestDepth: 0, tolerance: 1e-9 };
+    const ref = {
+      drawable: 'state',
+      mapIndex: 0,
+      category: a.categories.MPI_Recv,
+      row,
+      toRow: row,
+      start: w.enter,
+      end: w.exit,
+      lowestDepth: 0,
+      tolerance: 1e-9,
+    };
     const answer = await api.drawableDetails(uri.toString(), ref);
     assert.ok(answer.details, `no details: ${answer.message}`);
     assert.ok(answer.details.waiting, 'the popup has no waiting sentence');

@@ -23,7 +23,17 @@ suite('click-through to source (extension test API)', () => {
     const uri = traceUri('user_states_4.clog2');
     await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
     await api.waitForPaint(uri.toString(), 40000);
-    const ref = { drawable: 'state', mapIndex: 0, category: 301, row: 0, toRow: 0, start: 5.977900002562819e-5, end: 0.032010199999945144, lowestDepth: 0, tolerance: 1e-6 };
+    const ref = {
+      drawable: 'state',
+      mapIndex: 0,
+      category: 301,
+      row: 0,
+      toRow: 0,
+      start: 5.977900002562819e-5,
+      end: 0.032010199999945144,
+      lowestDepth: 0,
+      tolerance: 1e-6,
+    };
     const answer = await api.drawableDetails(uri.toString(), ref);
     assert.ok(answer.details, `no details: ${answer.message}`);
     assert.equal(answer.details.categoryName, 'Phase');
@@ -44,12 +54,26 @@ suite('click-through to source (extension test API)', () => {
     const uri = traceUri('user_states_4.clog2');
     await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
     await api.waitForPaint(uri.toString(), 40000);
-    const ref = { drawable: 'state', mapIndex: 0, category: 301, row: 0, toRow: 0, start: 5.977900002562819e-5, end: 0.032010199999945144, lowestDepth: 0, tolerance: 1e-6 };
+    const ref = {
+      drawable: 'state',
+      mapIndex: 0,
+      category: 301,
+      row: 0,
+      toRow: 0,
+      start: 5.977900002562819e-5,
+      end: 0.032010199999945144,
+      lowestDepth: 0,
+      tolerance: 1e-6,
+    };
     const answer = await api.drawableDetails(uri.toString(), ref);
     const start = answer.details && answer.details.sources.start;
     assert.ok(start, `no start source location: ${answer.message}`);
     const config = vscode.workspace.getConfiguration('mpeTrace');
-    await config.update('sourcePathMappings', { [start.file]: '${workspaceFolder}/cluster/home/alice/proj/user_states.c' }, vscode.ConfigurationTarget.Workspace);
+    await config.update(
+      'sourcePathMappings',
+      { [start.file]: '${workspaceFolder}/cluster/home/alice/proj/user_states.c' },
+      vscode.ConfigurationTarget.Workspace,
+    );
     try {
       const opened = await api.openSource(uri.toString(), start.siteId, false);
       assert.match(opened, /\/cluster\/home\/alice\/proj\/user_states\.c:80$/);

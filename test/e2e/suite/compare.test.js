@@ -52,22 +52,30 @@ suite('compare two runs', () => {
     // Zoom in B (the active editor, opened beside): A follows.
     await vscode.commands.executeCommand('mpeTrace.zoomIn');
     await vscode.commands.executeCommand('mpeTrace.zoomIn');
-    await waitFor(() => {
-      const [va, vb] = views();
-      if (!va || !vb) return false;
-      const span = vb.t1 - vb.t0;
-      const shift = api.compare().shift;
-      return near(va.t0 + shift, vb.t0, span) && near(va.t1 + shift, vb.t1, span) && span < 0.5 * (report.iterations.b.at(-1) - report.iterations.b[0]);
-    }, 'A to follow the zoom in B', 20000);
+    await waitFor(
+      () => {
+        const [va, vb] = views();
+        if (!va || !vb) return false;
+        const span = vb.t1 - vb.t0;
+        const shift = api.compare().shift;
+        return near(va.t0 + shift, vb.t0, span) && near(va.t1 + shift, vb.t1, span) && span < 0.5 * (report.iterations.b.at(-1) - report.iterations.b[0]);
+      },
+      'A to follow the zoom in B',
+      20000,
+    );
     // Align by iteration 5 (index 4): the iteration starts at the same fraction of both windows.
     api.alignCompare({ mode: 'iteration', iteration: 4 });
-    await waitFor(() => {
-      const [va, vb] = views();
-      const it = api.compare().iterations;
-      if (!va || !vb) return false;
-      const xa = (it.a[4] - va.t0) / (va.t1 - va.t0);
-      const xb = (it.b[4] - vb.t0) / (vb.t1 - vb.t0);
-      return Math.abs(xa - xb) < 1e-6 && near(api.compare().shift, it.b[4] - it.a[4], 1);
-    }, 'iteration 5 of both at the same x', 20000);
+    await waitFor(
+      () => {
+        const [va, vb] = views();
+        const it = api.compare().iterations;
+        if (!va || !vb) return false;
+        const xa = (it.a[4] - va.t0) / (va.t1 - va.t0);
+        const xb = (it.b[4] - vb.t0) / (vb.t1 - vb.t0);
+        return Math.abs(xa - xb) < 1e-6 && near(api.compare().shift, it.b[4] - it.a[4], 1);
+      },
+      'iteration 5 of both at the same x',
+      20000,
+    );
   });
 });

@@ -39,9 +39,15 @@ suite('extension', () => {
     const wrong = [];
     for (const section of sections) {
       for (const [key, schema] of Object.entries(section.properties || {})) {
-        if (!('default' in schema)) { wrong.push(`${key}: no default declared`); continue; }
+        if (!('default' in schema)) {
+          wrong.push(`${key}: no default declared`);
+          continue;
+        }
         const inspected = vscode.workspace.getConfiguration().inspect(key);
-        if (!inspected) { wrong.push(`${key}: unknown to VS Code`); continue; }
+        if (!inspected) {
+          wrong.push(`${key}: unknown to VS Code`);
+          continue;
+        }
         try {
           assert.deepStrictEqual(inspected.defaultValue, schema.default);
         } catch {

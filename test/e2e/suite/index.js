@@ -14,7 +14,10 @@ Mocha.reporters.Base.consoleLog = say;
 
 exports.run = function run() {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30000, reporter: 'spec' });
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();
+  const files = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
     const tests = [];

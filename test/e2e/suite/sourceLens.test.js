@@ -68,7 +68,10 @@ suite('source ↔ trace (CodeLens, region → code)', () => {
     assert.ok(lens.command.title.includes(`worst rank ${expected.worstRank}`), lens.command.title);
     // Every CLI site of this file has its lens on its line.
     const all = cliSites(trace.fsPath).filter((s) => /user_states\.c$/.test(s.file));
-    assert.deepEqual(lenses.map((l) => l.range.start.line + 1).sort((a, b) => a - b), all.map((s) => s.line).sort((a, b) => a - b));
+    assert.deepEqual(
+      lenses.map((l) => l.range.start.line + 1).sort((a, b) => a - b),
+      all.map((s) => s.line).sort((a, b) => a - b),
+    );
 
     // Hover on line 80: per category table and the timeline links.
     const hovers = await vscode.commands.executeCommand('vscode.executeHoverProvider', source, new vscode.Position(79, 2));
@@ -90,11 +93,20 @@ suite('source ↔ trace (CodeLens, region → code)', () => {
       if (lines.length > 0) break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    assert.deepEqual(lines.map((l) => l + 1).sort((a, b) => a - b), inRange.map((s) => s.line).sort((a, b) => a - b));
-    assert.deepEqual(lines.map((l) => l + 1).sort((a, b) => a - b), [80, 83, 86]);
+    assert.deepEqual(
+      lines.map((l) => l + 1).sort((a, b) => a - b),
+      inRange.map((s) => s.line).sort((a, b) => a - b),
+    );
+    assert.deepEqual(
+      lines.map((l) => l + 1).sort((a, b) => a - b),
+      [80, 83, 86],
+    );
     // With the range, the lens numbers are the range's.
     const ranged = await lensesUntil(source, (ls) => ls.some((l) => l.range.start.line === 79 && l.command.title.startsWith('$(pulse) 1×')));
-    assert.ok(ranged.some((l) => l.range.start.line === 79 && l.command.title.startsWith('$(pulse) 1×')), ranged.map((l) => l.command.title).join(' | '));
+    assert.ok(
+      ranged.some((l) => l.range.start.line === 79 && l.command.title.startsWith('$(pulse) 1×')),
+      ranged.map((l) => l.command.title).join(' | '),
+    );
     api.selectRange(trace.toString(), undefined);
   });
 

@@ -58,7 +58,8 @@ suite('resources after many editors', () => {
     const afterSequential = await settled();
 
     const many = [];
-    for (let i = 0; i < 20; i++) many.push(vscode.commands.executeCommand('vscode.openWith', traceUri(names[i % names.length]), viewType, { preview: false, viewColumn: (i % 3) + 1 }));
+    for (let i = 0; i < 20; i++)
+      many.push(vscode.commands.executeCommand('vscode.openWith', traceUri(names[i % names.length]), viewType, { preview: false, viewColumn: (i % 3) + 1 }));
     await Promise.all(many);
     await waitFor(() => customTabs().length >= names.length, 'the editors of 20 opens');
     await closeAll();

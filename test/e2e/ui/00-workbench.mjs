@@ -30,14 +30,14 @@ export default [
     async run({ page, wb, screenshot }) {
       await wb.explorerRow('src').click();
       await wb.explorerRow('user_states.c').click();
-      await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-resource-name') === 'user_states.c',
-        selectors.activeTab, { timeout: 30_000 });
+      await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-resource-name') === 'user_states.c', selectors.activeTab, {
+        timeout: 30_000,
+      });
       await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
       await page.keyboard.press('Control+G');
       await page.keyboard.type('60');
       await page.keyboard.press('Enter');
-      await page.waitForFunction((sel) => /Ln 60, Col 1/.test(document.querySelector(sel)?.textContent ?? ''),
-        selectors.statusSelection, { timeout: 15_000 });
+      await page.waitForFunction((sel) => /Ln 60, Col 1/.test(document.querySelector(sel)?.textContent ?? ''), selectors.statusSelection, { timeout: 15_000 });
       await screenshot('source-editor');
       await wb.closeAllEditors();
     },

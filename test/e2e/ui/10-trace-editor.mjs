@@ -81,7 +81,11 @@ export default [
         while (!pattern.test(text)) {
           if (Date.now() > deadline) throw new Error(`no "${name}:<offset>: ..." error in the webview; it shows ${JSON.stringify(text.slice(-200))}`);
           await page.waitForTimeout(250);
-          text = await wb.webview().locator('body').innerText().catch(() => '');
+          text = await wb
+            .webview()
+            .locator('body')
+            .innerText()
+            .catch(() => '');
         }
         await screenshot('damaged-trace');
       } finally {

@@ -33,14 +33,22 @@ export default [
         while (!/not a SLOG-1 trace/.test(text)) {
           if (Date.now() > deadline) throw new Error(`no "not a SLOG-1 trace" message in the webview; it shows ${JSON.stringify(text.slice(-200))}`);
           await page.waitForTimeout(250);
-          text = await wb.webview().locator('body').innerText().catch(() => '');
+          text = await wb
+            .webview()
+            .locator('body')
+            .innerText()
+            .catch(() => '');
         }
         // The editor offers the others; "Open as Text" replaces it with the text editor.
         const content = wb.webview();
         await content.getByRole('button', { name: 'Open With…' }).waitFor({ timeout: 10_000 });
         await screenshot('foreign-slog');
         await content.getByRole('button', { name: 'Open as Text' }).click();
-        await page.waitForFunction(() => (document.querySelector('.monaco-editor .view-lines')?.textContent ?? '').replace(/\u00a0/g, ' ').includes('server started on port 8080'), undefined, { timeout: 20_000 });
+        await page.waitForFunction(
+          () => (document.querySelector('.monaco-editor .view-lines')?.textContent ?? '').replace(/\u00a0/g, ' ').includes('server started on port 8080'),
+          undefined,
+          { timeout: 20_000 },
+        );
         if ((await wb.errorNotifications()).length) throw new Error('an error notification appeared for a foreign .slog');
       } finally {
         await wb.closeAllEditors().catch(() => {});

@@ -80,7 +80,7 @@ export default [
       const zoomed = await waitForView(page, frame, (v) => v.t1 - v.t0 < (whole.t1 - whole.t0) * 0.9, 'W did not zoom in');
       await page.keyboard.press('d');
       const panned = await waitForView(page, frame, (v) => v.t0 > zoomed.t0 + (zoomed.t1 - zoomed.t0) * 0.01, 'D did not pan right');
-      const spanKept = Math.abs((panned.t1 - panned.t0) - (zoomed.t1 - zoomed.t0)) < (zoomed.t1 - zoomed.t0) * 1e-6;
+      const spanKept = Math.abs(panned.t1 - panned.t0 - (zoomed.t1 - zoomed.t0)) < (zoomed.t1 - zoomed.t0) * 1e-6;
       if (!spanKept) throw new Error('D changed the visible span');
       await page.keyboard.press('Home');
       await waitForView(page, frame, (v) => Math.abs(v.t0 - whole.t0) < 1e-9 && Math.abs(v.t1 - whole.t1) < 1e-9, 'Home did not show the whole trace');
@@ -109,7 +109,9 @@ export default [
       await page.mouse.move(box.x + box.width * 0.4, y, { steps: 5 });
       await page.mouse.up();
       const dragged = await waitForView(page, frame, (v) => v.t0 > zoomed.t0 + (zoomed.t1 - zoomed.t0) * 0.1, 'dragging left did not pan right');
-      log(`   wheel: span ${(before.t1 - before.t0).toFixed(4)} → ${(zoomed.t1 - zoomed.t0).toFixed(4)} s around t=${tAtCursor.toFixed(4)}; drag: t0 +${(dragged.t0 - zoomed.t0).toFixed(4)} s`);
+      log(
+        `   wheel: span ${(before.t1 - before.t0).toFixed(4)} → ${(zoomed.t1 - zoomed.t0).toFixed(4)} s around t=${tAtCursor.toFixed(4)}; drag: t0 +${(dragged.t0 - zoomed.t0).toFixed(4)} s`,
+      );
       await page.keyboard.press('Home');
     },
   },

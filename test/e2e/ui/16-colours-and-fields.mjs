@@ -58,10 +58,13 @@ export default [
         const plot = await frame.locator('.plot').boundingBox();
         const x = (((BARRIER.start + BARRIER.end) / 2 - Number(g.t0)) / (Number(g.t1) - Number(g.t0))) * plot.width;
         const y = BARRIER.row * Number(g.rowHeight) - Number(g.scrollPx) + Number(g.rowHeight) / 2;
-        const rgba = await frame.locator('.plot canvas.data').evaluate((c, [px, py]) => {
-          const k = c.width / c.getBoundingClientRect().width;
-          return [...c.getContext('2d').getImageData(Math.round(px * k), Math.round(py * k), 1, 1).data];
-        }, [x, y]);
+        const rgba = await frame.locator('.plot canvas.data').evaluate(
+          (c, [px, py]) => {
+            const k = c.width / c.getBoundingClientRect().width;
+            return [...c.getContext('2d').getImageData(Math.round(px * k), Math.round(py * k), 1, 1).data];
+          },
+          [x, y],
+        );
         log(`   MPI_Barrier centre (${x.toFixed(0)}, ${y.toFixed(0)}): rgba ${rgba.join(',')}`);
         if (rgba.join(',') !== '255,255,0,255') throw new Error(`MPI_Barrier centre drawn as ${rgba.join(',')}, not its 255,255,0`);
         await page.mouse.click(plot.x + x, plot.y + y);

@@ -21,7 +21,7 @@ async function findDrawnState(frame) {
       if (!g) return;
       const { data, width, height } = g.getImageData(0, 0, c.width, c.height);
       const colours = new Set();
-      for (let i = 0; i < data.length && colours.size < 50; i += 16) colours.add(data[i] << 16 | data[i + 1] << 8 | data[i + 2]);
+      for (let i = 0; i < data.length && colours.size < 50; i += 16) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
       if (best && best.colours >= colours.size) return;
       // Scan rows (from the top, starting a third of the way in) for a run of >= 12 identical opaque pixels.
       for (let y = 6; y < height - 2; y += 3) {
@@ -32,7 +32,7 @@ async function findDrawnState(frame) {
           run = same ? run + 1 : 0;
           if (run >= 12) {
             const rect = c.getBoundingClientRect();
-            best = { index, colours: colours.size, x: (x - 6) * rect.width / width, y: y * rect.height / height };
+            best = { index, colours: colours.size, x: ((x - 6) * rect.width) / width, y: (y * rect.height) / height };
             return;
           }
         }

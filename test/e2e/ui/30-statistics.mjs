@@ -38,10 +38,12 @@ export default [
       let statsIndex = -1;
       const deadline = Date.now() + 30_000;
       while (statsIndex < 0 && Date.now() < deadline) {
-        const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames) => frames.map((f) => {
-          const r = f.getBoundingClientRect();
-          return { x: r.x, width: r.width };
-        }));
+        const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames) =>
+          frames.map((f) => {
+            const r = f.getBoundingClientRect();
+            return { x: r.x, width: r.width };
+          }),
+        );
         statsIndex = boxes.findIndex((b) => b.width > 0 && b.x < sidebar.x + sidebar.width - 10);
         if (statsIndex < 0) await page.waitForTimeout(250);
       }
@@ -50,7 +52,10 @@ export default [
       let text = '';
       let found = [];
       while (Date.now() < deadline) {
-        text = await view.locator('body').innerText().catch(() => '');
+        text = await view
+          .locator('body')
+          .innerText()
+          .catch(() => '');
         found = stateNames.filter((n) => text.includes(n));
         if (found.length === stateNames.length) break;
         await page.waitForTimeout(250);
@@ -69,10 +74,13 @@ export default [
           for (const col of ['name', 'count', 'share', 'exclusive']) {
             const td = tr.querySelector(`td[data-col="${col}"]`);
             const r = td?.getBoundingClientRect();
-            if (!r || r.width === 0 || r.left < 0 || r.right > width + 0.5) out.push(`${tr.querySelector('td')?.innerText} ${col}: ${r ? `${r.left}..${r.right}` : 'missing'} (view ${width})`);
+            if (!r || r.width === 0 || r.left < 0 || r.right > width + 0.5)
+              out.push(`${tr.querySelector('td')?.innerText} ${col}: ${r ? `${r.left}..${r.right}` : 'missing'} (view ${width})`);
           }
         }
-        const shares = [...document.querySelectorAll('.stats-table[aria-label="Statistics per category"] tbody td[data-col="share"]')].map((td) => td.innerText).filter((t) => t.endsWith('%'));
+        const shares = [...document.querySelectorAll('.stats-table[aria-label="Statistics per category"] tbody td[data-col="share"]')]
+          .map((td) => td.innerText)
+          .filter((t) => t.endsWith('%'));
         return { width, out, shares, sum: shares.reduce((t, x) => t + Number.parseFloat(x), 0) };
       });
       log(`   statistics view ${layout.width} px wide; shares ${layout.shares.join(' ')} (sum ${layout.sum.toFixed(1)} %)`);

@@ -79,11 +79,7 @@ export default [
       if (line !== '80') throw new Error(`source line ${line}, expected 80`);
       await screenshot('popup-source');
       await button.click();
-      await page.waitForFunction(
-        (sel) => /Ln 80\b/.test(document.querySelector(sel)?.textContent ?? ''),
-        selectors.statusSelection,
-        { timeout: 20_000 },
-      );
+      await page.waitForFunction((sel) => /Ln 80\b/.test(document.querySelector(sel)?.textContent ?? ''), selectors.statusSelection, { timeout: 20_000 });
       const tab = await wb.activeTabName();
       if (tab !== 'user_states.c') throw new Error(`active tab ${tab}, expected user_states.c`);
       await screenshot('source-editor');

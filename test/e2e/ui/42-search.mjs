@@ -39,7 +39,8 @@ export default [
       const start = Number(d.selStart);
       const end = Number(d.selEnd);
       log(`   selected [${start}, ${end}] row ${d.selRow}; view [${d.t0}, ${d.t1}]`);
-      if (Math.abs(start - 0.032010239999976875) > 1e-9 || d.selRow !== '0') throw new Error(`3rd match at ${start} on row ${d.selRow}, expected 0.0320102399999769 on row 0`);
+      if (Math.abs(start - 0.032010239999976875) > 1e-9 || d.selRow !== '0')
+        throw new Error(`3rd match at ${start} on row ${d.selRow}, expected 0.0320102399999769 on row 0`);
       if (!(Number(d.t0) <= start && end <= Number(d.t1))) throw new Error('the match is not inside the view');
       if (!(Number(d.t1) - Number(d.t0) < (end - start) * 2)) throw new Error('the view is not framed on the match');
       await screenshot('search');

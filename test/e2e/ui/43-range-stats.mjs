@@ -16,10 +16,12 @@ async function webviews(page, installedDir) {
   const sidebar = await page.locator(selectors.sideBar).boundingBox();
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames) => frames.map((f) => {
-      const r = f.getBoundingClientRect();
-      return { x: r.x, width: r.width };
-    }));
+    const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames) =>
+      frames.map((f) => {
+        const r = f.getBoundingClientRect();
+        return { x: r.x, width: r.width };
+      }),
+    );
     const i = boxes.findIndex((b) => b.width > 0 && b.x < sidebar.x + sidebar.width - 10);
     const j = boxes.findIndex((b) => b.width > 0 && b.x >= sidebar.x + sidebar.width - 10);
     const frame = (n) => page.frameLocator(`${selectors.webviewReady} >> nth=${n}`).frameLocator(selectors.webviewContent);
@@ -32,7 +34,10 @@ async function webviews(page, installedDir) {
 async function waitForText(page, view, test, what) {
   let text = '';
   for (let k = 0; k < 120; k++) {
-    text = await view.locator('body').innerText().catch(() => '');
+    text = await view
+      .locator('body')
+      .innerText()
+      .catch(() => '');
     if (test(text)) return text;
     await page.waitForTimeout(250);
   }

@@ -30,8 +30,10 @@ export default [
       const start = Number(d.selStart);
       const end = Number(d.selEnd);
       log(`   selected [${start}, ${end}] row ${d.selRow}; view [${d.t0}, ${d.t1}]`);
-      if (!(Math.abs(start - 0.26253) < 1e-5 && Math.abs(end - 0.26399) < 1e-5)) throw new Error(`selection [${start}, ${end}] is not the skewed arrow [0.26253, 0.26399]`);
-      if (!(Number(d.t0) <= start && end <= Number(d.t1) && Number(d.t1) - Number(d.t0) < 0.01)) throw new Error(`view [${d.t0}, ${d.t1}] does not frame the arrow`);
+      if (!(Math.abs(start - 0.26253) < 1e-5 && Math.abs(end - 0.26399) < 1e-5))
+        throw new Error(`selection [${start}, ${end}] is not the skewed arrow [0.26253, 0.26399]`);
+      if (!(Number(d.t0) <= start && end <= Number(d.t1) && Number(d.t1) - Number(d.t0) < 0.01))
+        throw new Error(`view [${d.t0}, ${d.t1}] does not frame the arrow`);
       await screenshot('problems');
       await page.keyboard.press('Control+Shift+M');
       await wb.closeAllEditors();

@@ -34,18 +34,21 @@ async function waitComplete(page, frame, test = () => true, what = 'the timeline
 
 /** The column of the data canvas at time t over `row`'s slot: colours from the row's top to its bottom (device px). */
 function rowColumn(frame, t, slot) {
-  return frame.locator('.plot canvas.data').evaluate((c, [t, slot]) => {
-    const d = c.closest('.timeline').dataset;
-    const k = c.width / c.clientWidth;
-    const x = Math.round(((t - Number(d.t0)) / (Number(d.t1) - Number(d.t0))) * c.clientWidth * k);
-    const h = Number(d.rowHeight);
-    const top = Math.max(0, Math.round((slot * h - Number(d.scrollPx)) * k));
-    const bottom = Math.min(c.height, Math.round(((slot + 1) * h - Number(d.scrollPx)) * k));
-    const data = c.getContext('2d').getImageData(x, top, 1, Math.max(1, bottom - top)).data;
-    const px = [];
-    for (let i = 0; i < data.length; i += 4) px.push([data[i], data[i + 1], data[i + 2], data[i + 3]]);
-    return { k, px };
-  }, [t, slot]);
+  return frame.locator('.plot canvas.data').evaluate(
+    (c, [t, slot]) => {
+      const d = c.closest('.timeline').dataset;
+      const k = c.width / c.clientWidth;
+      const x = Math.round(((t - Number(d.t0)) / (Number(d.t1) - Number(d.t0))) * c.clientWidth * k);
+      const h = Number(d.rowHeight);
+      const top = Math.max(0, Math.round((slot * h - Number(d.scrollPx)) * k));
+      const bottom = Math.min(c.height, Math.round(((slot + 1) * h - Number(d.scrollPx)) * k));
+      const data = c.getContext('2d').getImageData(x, top, 1, Math.max(1, bottom - top)).data;
+      const px = [];
+      for (let i = 0; i < data.length; i += 4) px.push([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+      return { k, px };
+    },
+    [t, slot],
+  );
 }
 
 const same = (p, rgb) => p[0] === rgb[0] && p[1] === rgb[1] && p[2] === rgb[2] && p[3] === 255;
@@ -72,7 +75,10 @@ async function setTheme(ctx, frame, theme) {
   await page.keyboard.press('Enter');
   const cls = { dark: 'vscode-dark', light: 'vscode-light', hc: 'vscode-high-contrast' }[theme];
   for (let i = 0; i < 100; i++) {
-    const has = await frame.locator('body').evaluate((b, c) => b.classList.contains(c), cls).catch(() => false);
+    const has = await frame
+      .locator('body')
+      .evaluate((b, c) => b.classList.contains(c), cls)
+      .catch(() => false);
     if (has) return page.waitForTimeout(600);
     await page.waitForTimeout(150);
   }
@@ -86,7 +92,10 @@ function synthTrace(ctx, ranks, bytes) {
   if (fs.existsSync(out)) return name;
   const cli = path.join(repoRoot, 'dist', 'cli.js');
   const clog2 = path.join(ctx.workspace, `.synth_${ranks}.clog2`);
-  for (const args of [['synth', '--ranks', String(ranks), '--bytes', bytes, '--seed', '3', '-o', clog2], ['convert', clog2, '-o', out]]) {
+  for (const args of [
+    ['synth', '--ranks', String(ranks), '--bytes', bytes, '--seed', '3', '-o', clog2],
+    ['convert', clog2, '-o', out],
+  ]) {
     const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`mpe-trace ${args[0]} failed: ${r.stderr}`);
   }
@@ -125,7 +134,9 @@ export default [
       const dark = await barrierCentre();
       await setTheme(ctx, frame, 'light');
       if (!same(dark, YELLOW)) throw new Error(`centre of MPI_Barrier on the dark theme is ${dark}, expected ${YELLOW}`);
-      log(`   rows ${rowHeight.toFixed(1)} px in a ${g.plotHeight} px plot; MPI_Allreduce (depth 3) ${innerPx.toFixed(0)} px tall; MPI_Barrier centre ${centre.slice(0, 3)} (light), ${dark.slice(0, 3)} (dark)`);
+      log(
+        `   rows ${rowHeight.toFixed(1)} px in a ${g.plotHeight} px plot; MPI_Allreduce (depth 3) ${innerPx.toFixed(0)} px tall; MPI_Barrier centre ${centre.slice(0, 3)} (light), ${dark.slice(0, 3)} (dark)`,
+      );
     },
   },
   {

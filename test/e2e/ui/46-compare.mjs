@@ -28,9 +28,18 @@ export default [
       for (let attempt = 1; ; attempt++) {
         await row.hover();
         await row.click({ button: 'right' });
-        if (await item.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) break;
+        if (
+          await item.waitFor({ state: 'visible', timeout: 5_000 }).then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
         if (attempt === 3) {
-          const menu = await page.locator('.context-view').innerText().catch(() => '(no context view)');
+          const menu = await page
+            .locator('.context-view')
+            .innerText()
+            .catch(() => '(no context view)');
           throw new Error(`no "Compare with…" in the Explorer's context menu: ${JSON.stringify(menu.slice(0, 400))}`);
         }
         await page.keyboard.press('Escape');
@@ -41,15 +50,23 @@ export default [
       let text = '';
       let frameIndex = -1;
       while (Date.now() < deadline) {
-        const sidebar = await page.locator(selectors.sideBar).boundingBox().catch(() => null);
-        const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames) => frames.map((f) => {
-          const r = f.getBoundingClientRect();
-          return { x: r.x, width: r.width, height: r.height };
-        }));
+        const sidebar = await page
+          .locator(selectors.sideBar)
+          .boundingBox()
+          .catch(() => null);
+        const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames) =>
+          frames.map((f) => {
+            const r = f.getBoundingClientRect();
+            return { x: r.x, width: r.width, height: r.height };
+          }),
+        );
         for (let i = 0; i < boxes.length; i++) {
           if (sidebar === null || !(boxes[i].width > 0 && boxes[i].height > 0 && boxes[i].x < sidebar.x + sidebar.width - 10)) continue;
           const view = page.frameLocator(`${selectors.webviewReady} >> nth=${i}`).frameLocator(selectors.webviewContent);
-          const t = await view.locator('body').innerText({ timeout: 1000 }).catch(() => '');
+          const t = await view
+            .locator('body')
+            .innerText({ timeout: 1000 })
+            .catch(() => '');
           if (t.includes('Align B on A')) {
             text = t;
             frameIndex = i;

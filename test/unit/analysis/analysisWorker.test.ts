@@ -45,7 +45,10 @@ test('exact statistics from the worker equal the in-process computation (bigrun,
   const f = await Slog2File.open(await FileSource.open(bigrun));
   const [a, b] = f.timeRange;
   await f.close();
-  for (const range of [[a, b], [a + (b - a) * 0.4, a + (b - a) * 0.45]] as const) {
+  for (const range of [
+    [a, b],
+    [a + (b - a) * 0.4, a + (b - a) * 0.45],
+  ] as const) {
     const fromWorker = await client.stats(bigrun, range, 0);
     assert.deepEqual(fromWorker, await inProcess(bigrun, range));
     assert.equal(fromWorker.kind, 'exact');
@@ -75,10 +78,16 @@ test('search count and next match from the worker equal the in-process search (u
 });
 
 test('worker errors: bad query, damaged file (file and offset named), cancellation', async () => {
-  await assert.rejects(client.count(userStates, { text: '(', mode: 'regex', caseSensitive: false }, 8), (e: unknown) => e instanceof AnalysisFailed && e.reason === 'query');
+  await assert.rejects(
+    client.count(userStates, { text: '(', mode: 'regex', caseSensitive: false }, 8),
+    (e: unknown) => e instanceof AnalysisFailed && e.reason === 'query',
+  );
   const damaged = path.join(dir, 'damaged.slog2');
   fs.writeFileSync(damaged, fs.readFileSync(userStates).subarray(0, 4000));
-  await assert.rejects(client.stats(damaged, [0, 1], 0), (e: unknown) => e instanceof AnalysisFailed && e.reason === 'format' && /damaged\.slog2:\d+: /.test(e.message));
+  await assert.rejects(
+    client.stats(damaged, [0, 1], 0),
+    (e: unknown) => e instanceof AnalysisFailed && e.reason === 'format' && /damaged\.slog2:\d+: /.test(e.message),
+  );
   const ac = new AbortController();
   const pending = client.stats(bigrun, [-Infinity, Infinity], 0, { signal: ac.signal });
   ac.abort();
@@ -110,7 +119,10 @@ test('WorkerSearchSession gives the same matches, order and "n of m" as the in-p
       const a = await local.find(fromL, 1);
       const b = await remote.find(fromR, 1);
       assert.ok(a.match && b.match);
-      assert.deepEqual([b.match.earliest, b.match.latest, b.match.rows, b.match.place, b.ordinal], [a.match.earliest, a.match.latest, a.match.rows, a.match.place, a.ordinal]);
+      assert.deepEqual(
+        [b.match.earliest, b.match.latest, b.match.rows, b.match.place, b.ordinal],
+        [a.match.earliest, a.match.latest, a.match.rows, a.match.place, a.ordinal],
+      );
       fromL = { drawable: a.match.drawable };
       fromR = { drawable: b.match.drawable };
     }

@@ -33,11 +33,7 @@ function expectOnly(r: AnalysisResult, pattern: Pattern, byRank: Record<string, 
 }
 
 test('blocking late sender: MPI_Recv entered 2.0 s before the matching MPI_Send', async () => {
-  const t = new HandTrace(2)
-    .state(1, 'MPI_Recv', 1.0, 3.05)
-    .recv(1, 3.04, 0)
-    .state(0, 'MPI_Send', 3.0, 3.01)
-    .send(0, 3.001, 1);
+  const t = new HandTrace(2).state(1, 'MPI_Recv', 1.0, 3.05).recv(1, 3.04, 0).state(0, 'MPI_Send', 3.0, 3.01).send(0, 3.001, 1);
   const r = await analyzeClog2(await t.bytes());
   expectOnly(r, 'lateSender', { '1': 2.0 }, 'MPI_Recv');
   const i = r.instances[0]!;
@@ -80,11 +76,7 @@ test('non-blocking late sender through MPI_Wait', async () => {
 });
 
 test('late receiver: MPI_Ssend waits 1.5 s for the MPI_Recv to be posted', async () => {
-  const t = new HandTrace(2)
-    .state(0, 'MPI_Ssend', 1.0, 2.6)
-    .send(0, 1.001, 1)
-    .state(1, 'MPI_Recv', 2.5, 2.6)
-    .recv(1, 2.599, 0);
+  const t = new HandTrace(2).state(0, 'MPI_Ssend', 1.0, 2.6).send(0, 1.001, 1).state(1, 'MPI_Recv', 2.5, 2.6).recv(1, 2.599, 0);
   const r = await analyzeClog2(await t.bytes());
   expectOnly(r, 'lateReceiver', { '0': 1.5 }, 'MPI_Ssend');
   assert.equal(r.instances[0]!.causer.rank, '1');
@@ -92,11 +84,7 @@ test('late receiver: MPI_Ssend waits 1.5 s for the MPI_Recv to be posted', async
 });
 
 test('an eager MPI_Send that returned before the receive was posted is no late receiver', async () => {
-  const t = new HandTrace(2)
-    .state(0, 'MPI_Send', 1.0, 1.01)
-    .send(0, 1.001, 1)
-    .state(1, 'MPI_Recv', 2.5, 2.6)
-    .recv(1, 2.599, 0);
+  const t = new HandTrace(2).state(0, 'MPI_Send', 1.0, 1.01).send(0, 1.001, 1).state(1, 'MPI_Recv', 2.5, 2.6).recv(1, 2.599, 0);
   const r = await analyzeClog2(await t.bytes());
   for (const p of PATTERNS) assert.equal(r.waitStates[p].count, 0, p);
 });
@@ -147,11 +135,7 @@ test('early reduce: the root enters MPI_Reduce at 1.0, the last sender at 2.5 â†
 });
 
 test('a message received before it was sent is reported with its skew and left out of the wait states', async () => {
-  const t = new HandTrace(2)
-    .state(1, 'MPI_Recv', 1.0, 1.9)
-    .recv(1, 1.899, 0)
-    .state(0, 'MPI_Send', 2.0, 2.01)
-    .send(0, 2.005, 1);
+  const t = new HandTrace(2).state(1, 'MPI_Recv', 1.0, 1.9).recv(1, 1.899, 0).state(0, 'MPI_Send', 2.0, 2.01).send(0, 2.005, 1);
   const r = await analyzeClog2(await t.bytes());
   for (const p of PATTERNS) assert.equal(r.waitStates[p].count, 0, p);
   const p = r.problems.find((x) => x.kind === 'receive-before-send');

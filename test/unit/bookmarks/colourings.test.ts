@@ -28,7 +28,16 @@ test('colourings round-trip through the sidecar; bookmarks and invalid entries k
 });
 
 test('site marker: FLAG_SITE_MATCH for shown sites, colouring index + 1 for the first matching colouring', () => {
-  const at = (line: number) => makePrimitive(1, [{ time: 0, lineID: 0 }, { time: 1, lineID: 0 }], undefined, { start: { file: '/src/user_states.c', line } });
+  const at = (line: number) =>
+    makePrimitive(
+      1,
+      [
+        { time: 0, lineID: 0 },
+        { time: 1, lineID: 0 },
+      ],
+      undefined,
+      { start: { file: '/src/user_states.c', line } },
+    );
   const mark = siteMarker({
     highlight: 'user_states.c:80',
     colourings: [

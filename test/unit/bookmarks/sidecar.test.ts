@@ -4,8 +4,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  applyEdits, BookmarkStoreCore, bookmarksOf, EMPTY_SIDECAR, newBookmark, parseSidecar, serializeSidecar, sidecarPathFor,
-  type Bookmark, type SidecarIo,
+  applyEdits,
+  BookmarkStoreCore,
+  bookmarksOf,
+  EMPTY_SIDECAR,
+  newBookmark,
+  parseSidecar,
+  serializeSidecar,
+  sidecarPathFor,
+  type Bookmark,
+  type SidecarIo,
 } from '../../../src/core/bookmarks';
 import { writeAtomically } from '../../../src/io/atomicWrite';
 
@@ -49,7 +57,10 @@ test('sidecar path sits next to the trace', () => {
 test('parse validates entries, keeps invalid ones and unknown fields, and warns clearly', () => {
   const r = parsed(HAND_WRITTEN);
   const bms = bookmarksOf(r.doc);
-  assert.deepEqual(bms.map((b) => b.name), ['first barrier', 'kernel']);
+  assert.deepEqual(
+    bms.map((b) => b.name),
+    ['first barrier', 'kernel'],
+  );
   assert.equal(bms[0]!.derivedId, true);
   assert.deepEqual(bms[0]!.extra, { color: 'red' });
   assert.deepEqual(bms[1], { id: 'b1', name: 'kernel', t0: 0.2, t1: 0.25, note: 'slow on rank 3', rows: [3], yMap: 0, hidden: [6, 301] });
@@ -70,7 +81,9 @@ test('derived ids are stable across reads', () => {
 test('serialize: fixed key order, 2-space indent, inline number lists, trailing newline; nothing is lost', () => {
   const r = parsed(HAND_WRITTEN);
   const text = serializeSidecar(r.doc);
-  assert.equal(text, `{
+  assert.equal(
+    text,
+    `{
   "version": 1,
   "bookmarks": [
     {
@@ -108,7 +121,8 @@ test('serialize: fixed key order, 2-space indent, inline number lists, trailing 
     }
   }
 }
-`);
+`,
+  );
   // Idempotent: reading what we wrote gives the same text.
   assert.equal(serializeSidecar(parsed(text).doc), text);
 });
@@ -148,7 +162,10 @@ test('"__proto__" in the file is data, not a prototype change', () => {
 
 test('duplicate ids are kept apart', () => {
   const r = parsed('{ "version": 1, "bookmarks": [ { "id": "a", "name": "x", "t0": 0, "t1": 1 }, { "id": "a", "name": "y", "t0": 0, "t1": 1 } ] }');
-  assert.deepEqual(bookmarksOf(r.doc).map((b) => b.id), ['a', 'a~1']);
+  assert.deepEqual(
+    bookmarksOf(r.doc).map((b) => b.id),
+    ['a', 'a~1'],
+  );
   assert.equal(r.warnings.length, 1);
 });
 
@@ -171,11 +188,17 @@ test('edits: add, update, remove; updates of removed bookmarks are conflicts; in
     'bookmark "new" not added: "t0" must be a finite number (seconds)',
   ]);
   const bms = bookmarksOf(doc);
-  assert.deepEqual(bms.map((b) => b.name), ['first barrier', 'kernel (rank 3)', 'new']);
+  assert.deepEqual(
+    bms.map((b) => b.name),
+    ['first barrier', 'kernel (rank 3)', 'new'],
+  );
   assert.equal(bms[1]!.note, undefined);
   assert.equal(doc.entries.length, 5); // the two invalid entries are still there
   const removed = applyEdits(doc, [{ op: 'remove', id: bms[0]!.id }]);
-  assert.deepEqual(bookmarksOf(removed.doc).map((b) => b.name), ['kernel (rank 3)', 'new']);
+  assert.deepEqual(
+    bookmarksOf(removed.doc).map((b) => b.name),
+    ['kernel (rank 3)', 'new'],
+  );
 });
 
 test('editing a hand-written entry writes its id so later edits still find it', () => {
@@ -206,7 +229,7 @@ function memoryIo(initial: string | undefined): SidecarIo & { text: string | und
   return io;
 }
 
-test('store: re-reads and merges before writing, so concurrent editors keep each other\'s bookmarks', async () => {
+test("store: re-reads and merges before writing, so concurrent editors keep each other's bookmarks", async () => {
   const io = memoryIo(undefined);
   const store = new BookmarkStoreCore(io);
   assert.equal((await store.reload()).bookmarks.length, 0);
@@ -219,8 +242,14 @@ test('store: re-reads and merges before writing, so concurrent editors keep each
   // …and our next edit must not lose it.
   const conflicts = await store.edit({ op: 'add', bookmark: newBookmark({ name: 'mine 2', t0: 4, t1: 5 }) });
   assert.deepEqual(conflicts, []);
-  assert.deepEqual(bookmarksOf((parseSidecar(io.text!, 'x') as { doc: typeof EMPTY_SIDECAR }).doc).map((b) => b.name), ['mine', 'theirs', 'mine 2']);
-  assert.deepEqual(store.bookmarks.map((b) => b.name), ['mine', 'theirs', 'mine 2']);
+  assert.deepEqual(
+    bookmarksOf((parseSidecar(io.text!, 'x') as { doc: typeof EMPTY_SIDECAR }).doc).map((b) => b.name),
+    ['mine', 'theirs', 'mine 2'],
+  );
+  assert.deepEqual(
+    store.bookmarks.map((b) => b.name),
+    ['mine', 'theirs', 'mine 2'],
+  );
 });
 
 test('store: a broken file is reported, kept, and never overwritten', async () => {

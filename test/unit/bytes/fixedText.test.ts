@@ -22,7 +22,15 @@ test('decodeFixedText: cut at the first NUL, trimmed; no NUL or NUL at 0 is abse
 
 test('FixedTextMemo.decode equals decodeFixedText on every field of a random sequence with repeats', () => {
   const rng = new Prng(42);
-  const pool = [field('user_states.c'), field('user_states.c', 40, 0x00), field('a.c'), field(''), new Uint8Array(40).fill(0x43), field('user_states.h'), field('user_states.c', 40, 0x7a)];
+  const pool = [
+    field('user_states.c'),
+    field('user_states.c', 40, 0x00),
+    field('a.c'),
+    field(''),
+    new Uint8Array(40).fill(0x43),
+    field('user_states.h'),
+    field('user_states.c', 40, 0x7a),
+  ];
   const memo = new FixedTextMemo();
   for (let i = 0; i < 2000; i++) {
     const f = pool[rng.int(0, pool.length - 1)]!;

@@ -46,7 +46,13 @@ test('analyze on a hand-built CLOG2: late sender 2.0 s and an unmatched send; --
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-analyze-'));
   try {
     const file = path.join(dir, 'late.clog2');
-    const t = new HandTrace(2).state(1, 'MPI_Recv', 1.0, 3.05).recv(1, 3.04, 0).state(0, 'MPI_Send', 3.0, 3.01).send(0, 3.001, 1).state(0, 'MPI_Send', 4.0, 4.1).send(0, 4.05, 1);
+    const t = new HandTrace(2)
+      .state(1, 'MPI_Recv', 1.0, 3.05)
+      .recv(1, 3.04, 0)
+      .state(0, 'MPI_Send', 3.0, 3.01)
+      .send(0, 3.001, 1)
+      .state(0, 'MPI_Send', 4.0, 4.1)
+      .send(0, 4.05, 1);
     {
       fs.writeFileSync(file, await t.bytes());
       const r = runCli(['analyze', file, '--json']);

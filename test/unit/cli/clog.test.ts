@@ -32,7 +32,10 @@ function expectedFromFacts(factsFile: string, format: string, version: string) {
       .sort((a, b) => a.index - b.index)
       .map((c) => ({ index: c.index, name: c.name, kind: c.kind, rgba: c.color_rgba, infoFormat: c.info_fmt, drawables: c.drawables })),
     sourceLocations: facts.clog2?.srcloc
-      ? { records: facts.clog2.srcloc.count, sites: new Set(facts.clog2.srcloc.sites.map((x: { lineno: number; filename: string }) => `${x.filename}:${x.lineno}`)).size }
+      ? {
+          records: facts.clog2.srcloc.count,
+          sites: new Set(facts.clog2.srcloc.sites.map((x: { lineno: number; filename: string }) => `${x.filename}:${x.lineno}`)).size,
+        }
       : { records: 0, sites: 0 },
     // fpilog.slog2 was shipped, not converted here, so its facts have no converter log; CLOG.md §9
     // records the reference converter's unmatched count for fpilog.clog as 0.
@@ -74,7 +77,10 @@ for (const c of cases) {
 test('mpe-trace dump on a CLOG2 prints drawables in start order with their source locations', () => {
   const r = runCli(['dump', fixture('user_states_4.clog2'), '--json']);
   assert.equal(r.status, 0, r.stderr);
-  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(lines.length, 290);
   for (let i = 1; i < lines.length; i++) assert.ok(lines[i - 1].earliest <= lines[i].earliest, `line ${i} out of order`);
   // user_states.c: SRCLOC(1) at line 80 precedes MPE_Log_event(phaseA): every Phase state starts there.
@@ -106,7 +112,11 @@ test('source locations survive conversion: dump of the converted SLOG-2 equals d
     const fromClog = runCli(['dump', fixture('user_states_4.clog2'), '--json']);
     const fromSlog = runCli(['dump', out, '--json']);
     assert.equal(fromSlog.status, 0, fromSlog.stderr);
-    const parse = (s: string) => s.trim().split('\n').map((l) => JSON.parse(l));
+    const parse = (s: string) =>
+      s
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
     const a = parse(fromClog.stdout);
     const b = parse(fromSlog.stdout);
     assert.equal(b.filter((d) => d.source !== undefined).length, 150, 'every located drawable of user_states_4');

@@ -19,7 +19,10 @@ test('dump --json --from --to: one JSON line per drawable intersecting the windo
     assert.ok(want.length > 3);
     const r = runCli(['dump', s.file, '--from', String(t0), '--to', String(t1), '--json']);
     assert.equal(r.status, 0, r.stderr);
-    const got = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const got = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.deepEqual(got, want);
     for (const g of got) assert.ok(g.earliest <= t1 && t0 <= g.latest);
     await file.close();
@@ -47,7 +50,10 @@ test('dump of composites lists their members', () => {
   assert.equal(r.status, 0, r.stderr);
   const composites = r.stdout.split('\n').filter((l) => l.includes(' composite '));
   assert.equal(composites.length, 3);
-  assert.match(composites[0]!, /^User_Compute\[183\] composite \[0\.001, 0\.004\] : AA=-10 BB=10 \{ message\[0\] arrow \(0\.001, 0\) \(0\.004, 1\) : msg_tag=10, msg_size=1024 ; SEND\[81\] state/);
+  assert.match(
+    composites[0]!,
+    /^User_Compute\[183\] composite \[0\.001, 0\.004\] : AA=-10 BB=10 \{ message\[0\] arrow \(0\.001, 0\) \(0\.004, 1\) : msg_tag=10, msg_size=1024 ; SEND\[81\] state/,
+  );
 });
 
 test('usage errors exit 2 with one line', () => {

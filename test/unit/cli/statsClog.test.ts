@@ -10,12 +10,27 @@ import path from 'node:path';
 import { fixture, repoRoot, sharedTracesDir } from '../../helpers/paths';
 import { runCli } from './runCli';
 
-const CLOG2 = fs.readdirSync(path.join(repoRoot, 'test', 'fixtures')).filter((f) => /\.clog2(\.gz)?$/.test(f)).sort();
+const CLOG2 = fs
+  .readdirSync(path.join(repoRoot, 'test', 'fixtures'))
+  .filter((f) => /\.clog2(\.gz)?$/.test(f))
+  .sort();
 const LEGACY = sharedTracesDir === undefined ? undefined : path.join(sharedTracesDir, 'legacy');
-const OLD_CLOG = LEGACY !== undefined && fs.existsSync(LEGACY) ? fs.readdirSync(LEGACY).filter((f) => f.endsWith('.clog')).map((f) => path.join(LEGACY, f)) : [];
+const OLD_CLOG =
+  LEGACY !== undefined && fs.existsSync(LEGACY)
+    ? fs
+        .readdirSync(LEGACY)
+        .filter((f) => f.endsWith('.clog'))
+        .map((f) => path.join(LEGACY, f))
+    : [];
 
 function converted(input: string, dir: string): string {
-  const out = path.join(dir, path.basename(input).replace(/\.gz$/, '').replace(/\.clog2?$/, '') + '.slog2');
+  const out = path.join(
+    dir,
+    path
+      .basename(input)
+      .replace(/\.gz$/, '')
+      .replace(/\.clog2?$/, '') + '.slog2',
+  );
   const r = runCli(['convert', input, '-o', out, '--quiet']);
   assert.equal(r.status, 0, r.stderr);
   return out;
@@ -33,7 +48,11 @@ function check(input: string, forms: string[][]): void {
     const slog2 = converted(input, dir);
     const doc = JSON.parse(stats(slog2, ['--json'])) as { range: [number, number]; categories: { name: string; kind: string }[]; messages: unknown[] };
     // Real names (UnknownType-N only where the trace leaves a state undescribed).
-    if (!path.basename(input).startsWith('undescribed_')) assert.ok(doc.categories.every((c) => !c.name.startsWith('UnknownType-')), path.basename(input));
+    if (!path.basename(input).startsWith('undescribed_'))
+      assert.ok(
+        doc.categories.every((c) => !c.name.startsWith('UnknownType-')),
+        path.basename(input),
+      );
     const [t0, t1] = doc.range;
     const sub = ['--from', String(t0 + (t1 - t0) * 0.25), '--to', String(t0 + (t1 - t0) * 0.6)];
     for (const form of forms) {
@@ -47,14 +66,29 @@ function check(input: string, forms: string[][]): void {
   }
 }
 
-const ALL_FORMS = [[], ['--json'], ['--csv'], ['--by', 'row'], ['--by', 'pair'], ['--csv', '--by', 'row'], ['--csv', '--by', 'pair'], ['--quick'], ['--quick', '--json'], ['--approximate', '--json'], ['--approximate', '--csv', '--by', 'row']];
+const ALL_FORMS = [
+  [],
+  ['--json'],
+  ['--csv'],
+  ['--by', 'row'],
+  ['--by', 'pair'],
+  ['--csv', '--by', 'row'],
+  ['--csv', '--by', 'pair'],
+  ['--quick'],
+  ['--quick', '--json'],
+  ['--approximate', '--json'],
+  ['--approximate', '--csv', '--by', 'row'],
+];
 const SOME_FORMS = [['--json'], ['--quick', '--json'], ['--approximate', '--json']];
 
 test('stats of ring_p2p_4.clog2 = stats of its conversion, every output form; 60 messages', () => {
   const input = fixture('ring_p2p_4.clog2');
   check(input, ALL_FORMS);
   const doc = JSON.parse(stats(input, ['--from', '0', '--to', '1', '--json']));
-  assert.equal(doc.messages.reduce((n: number, m: { count: number }) => n + m.count, 0), 60);
+  assert.equal(
+    doc.messages.reduce((n: number, m: { count: number }) => n + m.count, 0),
+    60,
+  );
   assert.equal(doc.categories.find((c: { name: string }) => c.name === 'message').kind, 'arrow');
   assert.equal(doc.categories.filter((c: { kind: string }) => c.kind === 'event').length > 0, true);
 });

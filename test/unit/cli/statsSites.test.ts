@@ -78,7 +78,11 @@ test('stats --by site of user_states_4.clog2 equals a brute-force count; Phase (
   try {
     const sites = await check(fixture('user_states_4.clog2'), dir);
     const facts = JSON.parse(fs.readFileSync(fixture('user_states_4.facts.json'), 'utf8')) as { clog2: { srcloc: { sites: { lineno: number }[] } } };
-    for (const site of facts.clog2.srcloc.sites) assert.ok(sites.some((s) => s.line === site.lineno && s.count > 0), `line ${site.lineno}`);
+    for (const site of facts.clog2.srcloc.sites)
+      assert.ok(
+        sites.some((s) => s.line === site.lineno && s.count > 0),
+        `line ${site.lineno}`,
+      );
     const phase = sites.find((s) => s.line === 80)!;
     assert.ok(phase.byCategory['Phase'] !== undefined, 'line 80 starts Phase states');
   } finally {

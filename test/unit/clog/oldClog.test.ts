@@ -27,10 +27,16 @@ test('fpilog.clog: info equals the facts of the reference conversion', { skip },
   assert.deepEqual([...info.timeRange], s.drawable_time_range);
   assert.equal(info.drawables.total, 153);
   assert.deepEqual([info.drawables.state, info.drawables.arrow, info.drawables.event], [s.drawables.states, s.drawables.arrows, s.drawables.events]);
-  assert.deepEqual(summary.lineIDMaps.map((m) => ({ title: m.title, columns: `LineID -> ${m.columns.join(' ')}`, rows: m.rows.map((r) => [r.lineID, ...r.path]) })), s.lineidmaps);
+  assert.deepEqual(
+    summary.lineIDMaps.map((m) => ({ title: m.title, columns: `LineID -> ${m.columns.join(' ')}`, rows: m.rows.map((r) => [r.lineID, ...r.path]) })),
+    s.lineidmaps,
+  );
   assert.equal(info.unmatchedEvents, 0);
   assert.equal(info.sourceLocations.records, facts.clog.srcloc.count);
-  assert.equal(info.sourceLocations.sites, new Set((facts.clog.srcloc.sites as { lineno: number; filename: string }[]).map((x) => `${x.lineno}:${x.filename}`)).size);
+  assert.equal(
+    info.sourceLocations.sites,
+    new Set((facts.clog.srcloc.sites as { lineno: number; filename: string }[]).map((x) => `${x.lineno}:${x.filename}`)).size,
+  );
   const byType = facts.clog.records_by_rectype as Record<string, number>;
   assert.deepEqual(summary.records, { ENDLOG: byType['-2'], RAWEVENT: byType['1'], COMMEVENT: byType['4'], STATEDEF: byType['6'], SRCLOC: byType['7'] });
 });
@@ -44,7 +50,9 @@ test('fpilog.clog: drawables equal the reference dump; sources resolved by (proc
   // Srcloc ids resolve per (procid, id): rank 0's events use id 902 (line 240), the others id 901
   // (line 240 on ranks 1-3, although id 901 is line 320 on rank 0) (CLOG.md §5).
   for (const rank of [0, 1, 2, 3]) {
-    const sites = new Set(drawables.filter((p) => p.vertices[0]!.lineID === rank && p.source?.start).map((p) => `${p.source!.start!.file}:${p.source!.start!.line}`));
+    const sites = new Set(
+      drawables.filter((p) => p.vertices[0]!.lineID === rank && p.source?.start).map((p) => `${p.source!.start!.file}:${p.source!.start!.line}`),
+    );
     assert.deepEqual(sites, new Set(['/sandbox/chan/mpich_work/mpich_tmp/mpe/:240']), `rank ${rank}`);
   }
   assert.ok(drawables.filter((p) => p.source?.start !== undefined).length > drawables.length / 2);

@@ -96,15 +96,23 @@ test('old CLOG semantics on a hand-built file', async () => {
       ],
     );
     const states = drawables.filter((p) => p.category === 181).map((p) => p.vertices.map((v) => v.time));
-    assert.deepEqual(states.sort(), [[1, 3], [2, 4]]);
-    const arrows = drawables.filter((p) => p.category === 0).map((p) => [p.vertices.map((v) => v.time), infoText(cats.get(0)!.infoKeys, cats.get(0)!.infoTypes, p.info)]);
+    assert.deepEqual(states.sort(), [
+      [1, 3],
+      [2, 4],
+    ]);
+    const arrows = drawables
+      .filter((p) => p.category === 0)
+      .map((p) => [p.vertices.map((v) => v.time), infoText(cats.get(0)!.infoKeys, cats.get(0)!.infoTypes, p.info)]);
     assert.deepEqual(arrows, [
       [[5, 4.5], `msg_tag=7, msg_size=${quirks ? 0 : 64}`],
       [[6, 6.5], 'msg_tag=7, msg_size=64'],
     ]);
     assert.equal(summary.unmatched.droppedRecords, 2);
     assert.ok(summary.warnings.some((w) => w.includes('etype 600')));
-    assert.deepEqual(drawables.filter((p) => p.category === 211).map((p) => [p.earliest, p.latest, p.vertices[0]!.lineID]), [[8, 9, 1]]);
+    assert.deepEqual(
+      drawables.filter((p) => p.category === 211).map((p) => [p.earliest, p.latest, p.vertices[0]!.lineID]),
+      [[8, 9, 1]],
+    );
     // Srcloc ids are per process: id 900 is a.c:10 on rank 0 and b.c:20 on rank 1.
     const first = drawables.find((p) => p.category === 181 && p.earliest === 1)!;
     assert.deepEqual(first.source?.start, { file: 'a.c', line: 10 });

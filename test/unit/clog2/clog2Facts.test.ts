@@ -48,8 +48,42 @@ function checkAgainstFacts(info: TraceInfo, summary: ConversionSummary, facts: J
   const p = facts.clog2.preamble;
   const q = summary.clog2!.preamble;
   assert.deepEqual(
-    [q.version, q.isBigEndian, q.isFinalized, q.blockSize, q.numBufferedBlocks, q.maxCommWorldSize, q.maxThreadCount, q.knownEventIDStart, q.userEventIDStart, q.knownSoloEventIDStart, q.userSoloEventIDStart, q.knownStateIDCount, q.userStateIDCount, q.knownSoloEventIDCount, q.userSoloEventIDCount, q.commtableFptr],
-    [p.version, p.is_big_endian, p.is_finalized, p.block_size, p.num_buffered_blocks, p.max_comm_world_size, p.max_thread_count, p.known_eventID_start, p.user_eventID_start, p.known_solo_eventID_start, p.user_solo_eventID_start, p.known_stateID_count, p.user_stateID_count, p.known_solo_eventID_count, p.user_solo_eventID_count, p.commtable_fptr],
+    [
+      q.version,
+      q.isBigEndian,
+      q.isFinalized,
+      q.blockSize,
+      q.numBufferedBlocks,
+      q.maxCommWorldSize,
+      q.maxThreadCount,
+      q.knownEventIDStart,
+      q.userEventIDStart,
+      q.knownSoloEventIDStart,
+      q.userSoloEventIDStart,
+      q.knownStateIDCount,
+      q.userStateIDCount,
+      q.knownSoloEventIDCount,
+      q.userSoloEventIDCount,
+      q.commtableFptr,
+    ],
+    [
+      p.version,
+      p.is_big_endian,
+      p.is_finalized,
+      p.block_size,
+      p.num_buffered_blocks,
+      p.max_comm_world_size,
+      p.max_thread_count,
+      p.known_eventID_start,
+      p.user_eventID_start,
+      p.known_solo_eventID_start,
+      p.user_solo_eventID_start,
+      p.known_stateID_count,
+      p.user_stateID_count,
+      p.known_solo_eventID_count,
+      p.user_solo_eventID_count,
+      p.commtable_fptr,
+    ],
   );
   // The communicator table: MPI_COMM_WORLD is LID 0, intra (CLOG2.md §8).
   const table = summary.clog2!.commTable!;
@@ -77,7 +111,10 @@ function assertArrivalOrder(drawables: readonly Primitive[]): void {
   for (let i = 1; i < drawables.length; i++) {
     const a = drawables[i - 1]!;
     const b = drawables[i]!;
-    assert.ok(a.latest < b.latest || (a.latest === b.latest && a.earliest >= b.earliest), `drawable ${i} out of order: ${a.latest}/${a.earliest} then ${b.latest}/${b.earliest}`);
+    assert.ok(
+      a.latest < b.latest || (a.latest === b.latest && a.earliest >= b.earliest),
+      `drawable ${i} out of order: ${a.latest}/${a.earliest} then ${b.latest}/${b.earliest}`,
+    );
   }
 }
 
@@ -93,7 +130,9 @@ for (const name of ['user_states_4', 'ring_p2p_4', 'grid_comms_16', 'threads_2x3
 }
 
 test('bigrun_medium_4 (gzip stream): every drawable of the truncated reference dump is among ours; arrival order holds', async () => {
-  const { drawables, summary } = await collectConversion(convertClog2(fileChunks(fixture('bigrun_medium_4.clog2.gz'), 50000), { name: 'bigrun', referenceQuirks: true }));
+  const { drawables, summary } = await collectConversion(
+    convertClog2(fileChunks(fixture('bigrun_medium_4.clog2.gz'), 50000), { name: 'bigrun', referenceQuirks: true }),
+  );
   assert.equal(drawables.length, 60160);
   const cat = categoryOf(summary.categories);
   const ours = multiset(drawables.map((p) => drawableKey(p, cat(p.category))));
@@ -136,7 +175,8 @@ test('undescribed_state_2 (the reference crashes): no crash, UnknownType categor
 
 test('messages: the arrow shows the send size even when the receive comes first; the reference quirk shows 0', async () => {
   const name = 'ring_p2p_4';
-  const run = async (referenceQuirks: boolean): Promise<Primitive[]> => (await collectConversion(convertClog2(fileChunks(clogPath(name)), { name, referenceQuirks }))).drawables.filter((p) => p.category === 0);
+  const run = async (referenceQuirks: boolean): Promise<Primitive[]> =>
+    (await collectConversion(convertClog2(fileChunks(clogPath(name)), { name, referenceQuirks }))).drawables.filter((p) => p.category === 0);
   const ours = await run(false);
   const quirky = await run(true);
   assert.equal(ours.length, quirky.length);

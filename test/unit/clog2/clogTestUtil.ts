@@ -47,7 +47,8 @@ export interface DumpDrawable {
   readonly info: string;
 }
 
-const LINE = /^\d+: Primitive\[ infobox\[ TimeBBox\(([^,]+),([^)]+)\) Category=Category\[ index=(-?\d+), .*? count=\d+ \]: (.*)\] ((?:\([^()]+\) )+)\] bsize=\d+$/;
+const LINE =
+  /^\d+: Primitive\[ infobox\[ TimeBBox\(([^,]+),([^)]+)\) Category=Category\[ index=(-?\d+), .*? count=\d+ \]: (.*)\] ((?:\([^()]+\) )+)\] bsize=\d+$/;
 
 /** Real (non-preview) primitives of a slog2printrecur/serial dump, one per matching line. */
 export function parseDumpDrawables(text: string): DumpDrawable[] {

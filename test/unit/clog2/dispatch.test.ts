@@ -94,9 +94,13 @@ test('dispatch of records to handlers, with our rules where the reference crashe
 
 test('local (unmerged, little-endian) file: times shifted by its TIMESHIFT, with a warning', async () => {
   const parts: Uint8Array[] = [];
-  const w = new Clog2BlockWriter(async (c) => {
-    parts.push(c.slice());
-  }, 2048, true);
+  const w = new Clog2BlockWriter(
+    async (c) => {
+      parts.push(c.slice());
+    },
+    2048,
+    true,
+  );
   await w.raw(
     formatPreamble({
       isBigEndian: false,
@@ -128,7 +132,10 @@ test('local (unmerged, little-endian) file: times shifted by its TIMESHIFT, with
     off += p.length;
   }
   const { drawables, summary } = await collectConversion(convertClog2(bytesChunks(bytes, 100), { name: 'local.clog2' }));
-  assert.deepEqual(drawables.map((p) => p.vertices.map((v) => v.time)), [[1.5, 2.5]]);
+  assert.deepEqual(
+    drawables.map((p) => p.vertices.map((v) => v.time)),
+    [[1.5, 2.5]],
+  );
   assert.match(summary.warnings.join('\n'), /local \(unmerged\) file/);
   assert.equal(summary.clog2?.preamble.isBigEndian, false);
 });

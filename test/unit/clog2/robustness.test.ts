@@ -42,7 +42,10 @@ test('truncations: FormatError before the first block, else a partial result fla
     const s = r.summary;
     if (cut <= 66560 - 65536 + 32600) {
       assert.equal(s.truncated, true, `cut ${cut}`);
-      assert.ok(s.warnings.some((w) => w.includes('truncated')), `cut ${cut}`);
+      assert.ok(
+        s.warnings.some((w) => w.includes('truncated')),
+        `cut ${cut}`,
+      );
     } else {
       // ENDLOG was read: only the communicator table is short.
       assert.equal(s.truncated, false);
@@ -95,7 +98,10 @@ test('unknown record type and a record running past the block end: warning with 
   dv.setInt32(second + 20, 77);
   const r = await attempt(b);
   assert.ok('summary' in r, JSON.stringify(r));
-  assert.ok(r.summary.warnings.some((w) => w.includes(`unknown record type 77 at byte ${second}`)), r.summary.warnings.join('\n'));
+  assert.ok(
+    r.summary.warnings.some((w) => w.includes(`unknown record type 77 at byte ${second}`)),
+    r.summary.warnings.join('\n'),
+  );
   assert.ok(r.summary.drawables.total < clean.summary.drawables.total, `${r.summary.drawables.total} vs ${clean.summary.drawables.total}`);
   // A STATEDEF (136 bytes) claimed 8 bytes before a block end runs past it.
   const c = bytes.slice();
@@ -112,7 +118,10 @@ test('unknown record type and a record running past the block end: warning with 
     cv.setInt32(pos + 20, 2);
     const r2 = await attempt(c);
     assert.ok('summary' in r2, JSON.stringify(r2));
-    assert.ok(r2.summary.warnings.some((w) => w.includes('runs past the block end')), r2.summary.warnings.join('\n'));
+    assert.ok(
+      r2.summary.warnings.some((w) => w.includes('runs past the block end')),
+      r2.summary.warnings.join('\n'),
+    );
   }
 });
 

@@ -27,7 +27,10 @@ async function profileOf(file: string): Promise<FullRunProfile> {
 function assertNoDifference(rows: readonly CategoryDiff[], what: string, tolerance: number): void {
   for (const r of rows) {
     assert.equal(r.countA, r.countB, `${what} ${r.name}: count`);
-    for (const [a, b] of [[r.inclA, r.inclB], [r.exclA, r.exclB]] as const) {
+    for (const [a, b] of [
+      [r.inclA, r.inclB],
+      [r.exclA, r.exclB],
+    ] as const) {
       assert.ok(Math.abs(a - b) <= tolerance * Math.max(1, Math.abs(a)), `${what} ${r.name}: ${a} vs ${b}`);
     }
     assert.ok(Math.abs(r.delta) <= tolerance, `${what} ${r.name}: delta ${r.delta}`);

@@ -47,60 +47,78 @@ async function sortedDrawables(f: Slog2File): Promise<Drawable[]> {
 }
 
 async function expectReferenceTree(input: string, reference: string, leafBytes?: number): Promise<void> {
-    const out = path.join(tmp, `${path.basename(input)}.${leafBytes ?? 'default'}.quirks.slog2`);
-    const result = await convertFile(input, out, { referenceQuirks: true, leafBytes });
-    const ours = await openSlog2(out);
-    const ref = await openSlog2(reference);
-    assert.deepEqual(ours.warnings, []);
-    assert.equal(result.written.nodes, ref.treeDir.length);
-    // Source-location records sit after the nodes that hold located drawables, so with them the
-    // node offsets (and only those) move; without them the TreeDir is byte-identical.
-    const located = (await readSourceLocations(ours))?.locatedDrawables ?? 0;
-    const noFptr = <T extends { fptr: number }>(x: T) => ({ ...x, fptr: 0, entryOffset: 0 });
-    if (located === 0) assert.deepEqual(await ours.readBlock(ours.header.treeDir, 'ours'), await ref.readBlock(ref.header.treeDir, 'ref'), 'treeDir');
-    else assert.deepEqual(ours.treeDir.map(noFptr), ref.treeDir.map(noFptr), 'treeDir');
-    assert.deepEqual(await ours.readBlock(ours.header.lineIDMaps, 'ours'), await ref.readBlock(ref.header.lineIDMaps, 'ref'), 'lineIDMaps');
-    const sizes = (f: Slog2File) => ({ ...f.header, categories: f.header.categories.size, lineIDMaps: f.header.lineIDMaps.size, treeDir: f.header.treeDir.size, treeRoot: f.header.treeRoot.size });
-    assert.deepEqual(sizes(ours), sizes(ref), 'header');
-    const mine = new Map(ours.treeDir.map((n) => [`${n.depth},${n.xpos}`, n]));
-    for (const info of ref.treeDir) {
-      const a = await ours.readBlock(mine.get(`${info.depth},${info.xpos}`)!, 'ours');
-      const b = await ref.readBlock(info, 'ref');
-      if (Buffer.compare(a, b) !== 0) assert.deepEqual(canonicalNode(a, 'SLOG 2.0.6', located > 0), canonicalNode(b, 'SLOG 2.0.6', located > 0), `node (${info.depth},${info.xpos})`);
+  const out = path.join(tmp, `${path.basename(input)}.${leafBytes ?? 'default'}.quirks.slog2`);
+  const result = await convertFile(input, out, { referenceQuirks: true, leafBytes });
+  const ours = await openSlog2(out);
+  const ref = await openSlog2(reference);
+  assert.deepEqual(ours.warnings, []);
+  assert.equal(result.written.nodes, ref.treeDir.length);
+  // Source-location records sit after the nodes that hold located drawables, so with them the
+  // node offsets (and only those) move; without them the TreeDir is byte-identical.
+  const located = (await readSourceLocations(ours))?.locatedDrawables ?? 0;
+  const noFptr = <T extends { fptr: number }>(x: T) => ({ ...x, fptr: 0, entryOffset: 0 });
+  if (located === 0) assert.deepEqual(await ours.readBlock(ours.header.treeDir, 'ours'), await ref.readBlock(ref.header.treeDir, 'ref'), 'treeDir');
+  else assert.deepEqual(ours.treeDir.map(noFptr), ref.treeDir.map(noFptr), 'treeDir');
+  assert.deepEqual(await ours.readBlock(ours.header.lineIDMaps, 'ours'), await ref.readBlock(ref.header.lineIDMaps, 'ref'), 'lineIDMaps');
+  const sizes = (f: Slog2File) => ({
+    ...f.header,
+    categories: f.header.categories.size,
+    lineIDMaps: f.header.lineIDMaps.size,
+    treeDir: f.header.treeDir.size,
+    treeRoot: f.header.treeRoot.size,
+  });
+  assert.deepEqual(sizes(ours), sizes(ref), 'header');
+  const mine = new Map(ours.treeDir.map((n) => [`${n.depth},${n.xpos}`, n]));
+  for (const info of ref.treeDir) {
+    const a = await ours.readBlock(mine.get(`${info.depth},${info.xpos}`)!, 'ours');
+    const b = await ref.readBlock(info, 'ref');
+    if (Buffer.compare(a, b) !== 0)
+      assert.deepEqual(canonicalNode(a, 'SLOG 2.0.6', located > 0), canonicalNode(b, 'SLOG 2.0.6', located > 0), `node (${info.depth},${info.xpos})`);
+  }
+  assert.deepEqual(
+    [...ours.categories.keys()].sort((x, y) => x - y),
+    [...ref.categories.keys()].sort((x, y) => x - y),
+  );
+  for (const [i, c] of ref.categories) {
+    const m = ours.categories.get(i)!;
+    assert.deepEqual({ ...m, summary: undefined }, { ...c, summary: undefined }, `category ${i}`);
+    assert.equal(m.summary!.count, c.summary!.count);
+    for (const k of ['incl', 'excl'] as const) {
+      const x = m.summary![k];
+      const y = c.summary![k];
+      // The reference sums in hash order: equal up to the last float ulps (SLOG2.md §21); NaN stays NaN.
+      assert.ok(Number.isNaN(y) ? Number.isNaN(x) : Math.abs(x - y) <= 1e-6 * Math.abs(y), `category ${i} ${k} ${x} vs ${y}`);
     }
-    assert.deepEqual([...ours.categories.keys()].sort((x, y) => x - y), [...ref.categories.keys()].sort((x, y) => x - y));
-    for (const [i, c] of ref.categories) {
-      const m = ours.categories.get(i)!;
-      assert.deepEqual({ ...m, summary: undefined }, { ...c, summary: undefined }, `category ${i}`);
-      assert.equal(m.summary!.count, c.summary!.count);
-      for (const k of ['incl', 'excl'] as const) {
-        const x = m.summary![k];
-        const y = c.summary![k];
-        // The reference sums in hash order: equal up to the last float ulps (SLOG2.md §21); NaN stays NaN.
-        assert.ok(Number.isNaN(y) ? Number.isNaN(x) : Math.abs(x - y) <= 1e-6 * Math.abs(y), `category ${i} ${k} ${x} vs ${y}`);
-      }
-    }
-    const a = await sortedDrawables(ours);
-    const b = await sortedDrawables(ref);
-    assert.equal(a.length, b.length);
-    for (let k = 0; k < a.length; k++) {
-      assert.equal(drawingKey(a[k]!), drawingKey(b[k]!));
-      const c = ref.categories.get(b[k]!.category)!;
-      assert.equal(infoText(c.infoKeys, c.infoTypes, a[k]!.info), infoText(c.infoKeys, c.infoTypes, b[k]!.info), `popup of ${drawingKey(b[k]!)}`);
-    }
-    await ours.close();
-    await ref.close();
+  }
+  const a = await sortedDrawables(ours);
+  const b = await sortedDrawables(ref);
+  assert.equal(a.length, b.length);
+  for (let k = 0; k < a.length; k++) {
+    assert.equal(drawingKey(a[k]!), drawingKey(b[k]!));
+    const c = ref.categories.get(b[k]!.category)!;
+    assert.equal(infoText(c.infoKeys, c.infoTypes, a[k]!.info), infoText(c.infoKeys, c.infoTypes, b[k]!.info), `popup of ${drawingKey(b[k]!)}`);
+  }
+  await ours.close();
+  await ref.close();
 }
 
 const upstream = sharedTracesDir && path.join(sharedTracesDir, 'upstream');
 const fpilog = upstream && path.join(upstream, 'fpilog.clog');
-test('convert the old-CLOG fpilog.clog: the reference trees (default leaves, and the shipped 400-byte leaves)', { skip: fpilog && fs.existsSync(fpilog) ? false : 'shared traces not present' }, async () => {
-  await expectReferenceTree(fpilog!, path.join(upstream!, 'fpilog_reconv.slog2'));
-  await expectReferenceTree(fpilog!, path.join(upstream!, 'fpilog.slog2'), 400);
-});
+test(
+  'convert the old-CLOG fpilog.clog: the reference trees (default leaves, and the shipped 400-byte leaves)',
+  { skip: fpilog && fs.existsSync(fpilog) ? false : 'shared traces not present' },
+  async () => {
+    await expectReferenceTree(fpilog!, path.join(upstream!, 'fpilog_reconv.slog2'));
+    await expectReferenceTree(fpilog!, path.join(upstream!, 'fpilog.slog2'), 400);
+  },
+);
 
 for (const t of traces) {
-  test(`convert ${t.name}: same tree, categories and drawables as the reference`, { skip: t.slog2 === undefined ? 'the reference converter fails on it' : false }, () => expectReferenceTree(t.clog2, t.slog2!));
+  test(
+    `convert ${t.name}: same tree, categories and drawables as the reference`,
+    { skip: t.slog2 === undefined ? 'the reference converter fails on it' : false },
+    () => expectReferenceTree(t.clog2, t.slog2!),
+  );
 
   test(`convert ${t.name} (default mode): reference facts and source locations`, async () => {
     const out = path.join(tmp, `${t.name}.slog2`);

@@ -20,10 +20,22 @@ const converterScript = bundleNode('src/worker/converter.ts', path.join(dir, 'co
 
 /** Every fixture trace, the fuzzer's regression inputs (some of which fail), and the upstream CLOG files when present. */
 function inputs(): string[] {
-  const traces = fs.readdirSync(fixturesDir).filter((f) => /\.clog2(\.gz)?$/.test(f)).map((f) => fixture(f));
-  const regressions = fs.readdirSync(path.join(fixturesDir, 'regressions')).filter((f) => f.endsWith('.bin')).map((f) => path.join(fixturesDir, 'regressions', f));
+  const traces = fs
+    .readdirSync(fixturesDir)
+    .filter((f) => /\.clog2(\.gz)?$/.test(f))
+    .map((f) => fixture(f));
+  const regressions = fs
+    .readdirSync(path.join(fixturesDir, 'regressions'))
+    .filter((f) => f.endsWith('.bin'))
+    .map((f) => path.join(fixturesDir, 'regressions', f));
   const upstream = sharedTracesDir ? path.join(sharedTracesDir, 'upstream') : undefined;
-  const clogs = upstream && fs.existsSync(upstream) ? fs.readdirSync(upstream).filter((f) => /\.clog2?$/.test(f)).map((f) => path.join(upstream, f)) : [];
+  const clogs =
+    upstream && fs.existsSync(upstream)
+      ? fs
+          .readdirSync(upstream)
+          .filter((f) => /\.clog2?$/.test(f))
+          .map((f) => path.join(upstream, f))
+      : [];
   return [...traces, ...regressions, ...clogs];
 }
 
@@ -51,12 +63,18 @@ for (const input of inputs()) {
       assert.equal(b.message, a.message);
       assert.equal(b.constructor, a.constructor);
       if (a instanceof FormatError) assert.equal((b as FormatError).offset, a.offset);
-    } else assert.fail(`one thread ${one.ok ? 'succeeded' : `failed: ${String((one as { error: unknown }).error)}`}, two threads ${two.ok ? 'succeeded' : `failed: ${String((two as { error: unknown }).error)}`}`);
+    } else
+      assert.fail(
+        `one thread ${one.ok ? 'succeeded' : `failed: ${String((one as { error: unknown }).error)}`}, two threads ${two.ok ? 'succeeded' : `failed: ${String((two as { error: unknown }).error)}`}`,
+      );
   });
 }
 
 test('a missing input fails with ENOENT, not a hang', async () => {
-  await assert.rejects(convertFile(path.join(dir, 'missing.clog2'), path.join(dir, 'm.slog2'), { converterScript }), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT');
+  await assert.rejects(
+    convertFile(path.join(dir, 'missing.clog2'), path.join(dir, 'm.slog2'), { converterScript }),
+    (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT',
+  );
   assert.equal(fs.existsSync(path.join(dir, 'm.slog2')), false);
 });
 
@@ -91,6 +109,9 @@ test('a converter thread that dies leaves no file and says so', async () => {
   await assert.rejects(convertFile(fixture('ring_p2p_4.clog2'), path.join(out, 'c.slog2'), { converterScript: crashing }), /simulated converter crash/);
   const silent = path.join(dir, 'silent.js');
   fs.writeFileSync(silent, "require('node:worker_threads').parentPort.once('message', () => process.exit(3));\n");
-  await assert.rejects(convertFile(fixture('ring_p2p_4.clog2'), path.join(out, 'c.slog2'), { converterScript: silent }), /converter thread stopped before the end of .*ring_p2p_4\.clog2 \(exit code 3\)/);
+  await assert.rejects(
+    convertFile(fixture('ring_p2p_4.clog2'), path.join(out, 'c.slog2'), { converterScript: silent }),
+    /converter thread stopped before the end of .*ring_p2p_4\.clog2 \(exit code 3\)/,
+  );
   assert.deepEqual(fs.readdirSync(out), []);
 });

@@ -63,7 +63,10 @@ test('convert never overwrites its input: same path spelled differently, symlink
     const r = runCli(['convert', path.join(dir, 'alias.clog2'), '-o', file, '--force']);
     assert.equal(r.status, 2, r.stderr);
     assert.deepEqual(fs.readFileSync(file), bytes);
-    assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+      [],
+    );
   } finally {
     process.chdir(cwd);
   }
@@ -82,7 +85,10 @@ test('--force replaces only regular files: a FIFO, a directory, a link to a devi
     const r = runCli(['convert', file, '-o', out, '--force']);
     assert.equal(r.status, 2, `${out}: ${r.stderr}`);
     assert.match(r.stderr, /only regular files are replaced/);
-    await assert.rejects(writeAtomically(out, { force: true }, (s) => s.write(new Uint8Array(4))), UnsafeOutputError);
+    await assert.rejects(
+      writeAtomically(out, { force: true }, (s) => s.write(new Uint8Array(4))),
+      UnsafeOutputError,
+    );
   }
   assert.ok(fs.lstatSync(fifo).isFIFO(), 'the FIFO is still a FIFO');
   assert.ok(fs.statSync(sub).isDirectory());

@@ -62,9 +62,15 @@ test('cancelling a worker conversion rejects with "cancelled" and leaves no file
 test('worker errors name the reason: existing output, bad input', async () => {
   const existing = path.join(dir, 'exists.slog2');
   fs.writeFileSync(existing, 'x');
-  await assert.rejects(startConversion(workerJs, { input, output: existing, force: false }, () => {}).done, (e: unknown) => e instanceof ConversionFailed && e.reason === 'exists');
+  await assert.rejects(
+    startConversion(workerJs, { input, output: existing, force: false }, () => {}).done,
+    (e: unknown) => e instanceof ConversionFailed && e.reason === 'exists',
+  );
   assert.equal(fs.readFileSync(existing, 'utf8'), 'x');
-  await assert.rejects(startConversion(workerJs, { input: path.join(dir, 'missing.clog2'), output: path.join(dir, 'm.slog2'), force: false }, () => {}).done, (e: unknown) => e instanceof ConversionFailed && e.reason === 'input');
+  await assert.rejects(
+    startConversion(workerJs, { input: path.join(dir, 'missing.clog2'), output: path.join(dir, 'm.slog2'), force: false }, () => {}).done,
+    (e: unknown) => e instanceof ConversionFailed && e.reason === 'input',
+  );
 });
 
 function buildMisbehavingWorker(): string {
@@ -82,7 +88,11 @@ for (const mode of ['crash', 'oom'] as const) {
       return true;
     });
     assert.equal(fs.existsSync(output), false, 'no target');
-    assert.deepEqual(fs.readdirSync(dir).filter((n) => n.startsWith(`.dies-${mode}.slog2.`)), [], 'no temporary file');
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((n) => n.startsWith(`.dies-${mode}.slog2.`)),
+      [],
+      'no temporary file',
+    );
   });
 }
 

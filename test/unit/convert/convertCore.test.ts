@@ -20,7 +20,12 @@ test('reorder buffer: output sorted by latest (ties: decreasing earliest) with a
     const t = i * 0.001;
     buf.releaseBefore(t, out);
     const latest = rng.next() < 0.2 ? t + rng.next() * 0.003 : t;
-    buf.push(makePrimitive(1, [{ time: latest - rng.next() * 0.01, lineID: 0 }, { time: latest, lineID: 0 }]));
+    buf.push(
+      makePrimitive(1, [
+        { time: latest - rng.next() * 0.01, lineID: 0 },
+        { time: latest, lineID: 0 },
+      ]),
+    );
     maxHeap = Math.max(maxHeap, buf.size);
   }
   buf.releaseAll(out);
@@ -123,7 +128,13 @@ test('states pair first-in-first-out per (category, lineID), not as a stack', ()
   b.closeState(1, 5, 0, undefined, undefined); // no open state: dropped
   b.finish();
   out.push(...b.take());
-  assert.deepEqual(out.map((p) => p.vertices.map((v) => v.time)), [[1, 3], [2, 4]]);
+  assert.deepEqual(
+    out.map((p) => p.vertices.map((v) => v.time)),
+    [
+      [1, 3],
+      [2, 4],
+    ],
+  );
   assert.equal(b.droppedFinals, 1);
   const u = b.unmatched(0);
   assert.deepEqual([...u.openStates], [[1, 1]]);
@@ -154,8 +165,20 @@ test('arrows match per (tag, sender, receiver) FIFO in either order; info = tag,
   out.push(...b.take());
   const arrows = out.map((p) => ({ v: p.vertices.map((x) => [x.time, x.lineID]), info: [...p.info!] }));
   assert.deepEqual(arrows, [
-    { v: [[0.9, 2], [0.5, 1]], info: [0, 0, 0, 9, 0, 0, 1, 144] },
-    { v: [[1.0, 0], [2.0, 1]], info: [0, 0, 0, 7, 0, 0, 0, 100] },
+    {
+      v: [
+        [0.9, 2],
+        [0.5, 1],
+      ],
+      info: [0, 0, 0, 9, 0, 0, 1, 144],
+    },
+    {
+      v: [
+        [1.0, 0],
+        [2.0, 1],
+      ],
+      info: [0, 0, 0, 7, 0, 0, 0, 100],
+    },
   ]);
   assert.deepEqual([b.unmatched(0).sends, b.unmatched(0).receives], [2, 0]);
 });
@@ -176,8 +199,11 @@ test('definitions: rename in place, two-category STATEDEF and EVENTDEF on a stat
   cats.entries[2]!.drawables = 1;
   const used = cats.finish();
   // Unknown colour and unnamed category: palette colours in index order.
-  assert.deepEqual(used.map((c) => [c.index, c.name, [...c.rgba]]), [
-    [1, 'Work', [...paletteEntry(1)]],
-    [2, 'UnknownType-2', [...paletteEntry(2)]],
-  ]);
+  assert.deepEqual(
+    used.map((c) => [c.index, c.name, [...c.rgba]]),
+    [
+      [1, 'Work', [...paletteEntry(1)]],
+      [2, 'UnknownType-2', [...paletteEntry(2)]],
+    ],
+  );
 });

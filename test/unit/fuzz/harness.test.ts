@@ -21,7 +21,25 @@ const expected: Readonly<Record<string, RegExp>> = {
 
 for (const [kind, pattern] of Object.entries(expected)) {
   test(`self-test ${kind}: reported as a failure of case 1 with its id (then, unless the process died, the run goes on)`, { timeout: 120_000 }, () => {
-    const args = [path.join(repoRoot, 'test', 'fuzz', 'run.mjs'), '--cases', '3', '--seed', '7', '--target', 'clog2', '--self-test', kind, '--time-limit-ms', '500', '--rss-mb', '700', '--heap-mb', '64', '--no-save', '--json'];
+    const args = [
+      path.join(repoRoot, 'test', 'fuzz', 'run.mjs'),
+      '--cases',
+      '3',
+      '--seed',
+      '7',
+      '--target',
+      'clog2',
+      '--self-test',
+      kind,
+      '--time-limit-ms',
+      '500',
+      '--rss-mb',
+      '700',
+      '--heap-mb',
+      '64',
+      '--no-save',
+      '--json',
+    ];
     // Only the hang should meet the watchdog: the others need seconds of wall time on a busy machine
     // (750 ms of CPU; filling 700 MB; filling the heap).
     if (kind !== 'hang') args.push('--wall-slack', '60');
@@ -34,6 +52,9 @@ for (const [kind, pattern] of Object.entries(expected)) {
     const line = r.stdout.split('\n').find((l) => l.startsWith('FUZZ-SUMMARY '))!;
     const summary = JSON.parse(line.slice('FUZZ-SUMMARY '.length)) as { cases: number; failures: { id: string }[] };
     assert.equal(summary.cases, 3);
-    assert.deepEqual(summary.failures.map((f) => f.id), ['clog2:7:1']);
+    assert.deepEqual(
+      summary.failures.map((f) => f.id),
+      ['clog2:7:1'],
+    );
   });
 }

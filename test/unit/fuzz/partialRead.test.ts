@@ -35,7 +35,7 @@ function endLogEnd(b: Uint8Array, blockSize: number): number {
   const sizes = [24, 24, 136, 128, 64, 32, 64, 48, 40, 72, 72, 32];
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   for (let block = 1024; block < b.length; block += blockSize) {
-    for (let pos = block; pos + 24 <= b.length; ) {
+    for (let pos = block; pos + 24 <= b.length;) {
       const rectype = dv.getInt32(pos + 20);
       if (rectype === 0) return pos + 24;
       if (rectype === 1) break;
@@ -57,7 +57,10 @@ async function checkCuts(name: string, bytes: Uint8Array, cuts: readonly number[
     previous = summary.drawables.total;
     if (cut < end) {
       assert.equal(summary.truncated, true, what);
-      assert.ok(summary.warnings.some((w) => w.includes(`truncated at byte ${cut}`)), `${what}: ${summary.warnings.join(' | ')}`);
+      assert.ok(
+        summary.warnings.some((w) => w.includes(`truncated at byte ${cut}`)),
+        `${what}: ${summary.warnings.join(' | ')}`,
+      );
       assert.ok(summary.drawables.total <= whole.summary.drawables.total, what);
     }
     for (const k of keys) assert.ok(whole.keys.has(k), `${what}: drawable ${k} is not in the whole file's conversion`);
@@ -89,7 +92,10 @@ test('a .clog2.gz cut short converts what was decompressed, flagged truncated (w
     const conversion = convertClog2(gunzipChunks(new MemorySource('cut.clog2.gz', gz.subarray(0, cut)), 1024), { name: 'cut.clog2.gz' });
     const { drawables, summary } = await collectConversion(conversion);
     assert.ok(summary.truncated, `cut ${cut}`);
-    assert.ok(summary.warnings.some((w) => w.includes('truncated at byte')), `cut ${cut}`);
+    assert.ok(
+      summary.warnings.some((w) => w.includes('truncated at byte')),
+      `cut ${cut}`,
+    );
     assert.ok(drawables.length > previous, `cut ${cut}: ${drawables.length} drawables`);
     previous = drawables.length;
     for (const d of drawables) assert.ok(whole.keys.has(key(d)), `cut ${cut}`);
@@ -97,5 +103,8 @@ test('a .clog2.gz cut short converts what was decompressed, flagged truncated (w
   // Damage that is not a cut is still an error: a bad deflate block type (BTYPE 3) after the header.
   const bad = gz.slice();
   bad[10] = 0xff;
-  await assert.rejects(collectConversion(convertClog2(gunzipChunks(new MemorySource('bad.clog2.gz', bad), 1024), { name: 'bad' })), (e: unknown) => isFormatError(e) && /corrupt gzip data/.test(e.message));
+  await assert.rejects(
+    collectConversion(convertClog2(gunzipChunks(new MemorySource('bad.clog2.gz', bad), 1024), { name: 'bad' })),
+    (e: unknown) => isFormatError(e) && /corrupt gzip data/.test(e.message),
+  );
 });

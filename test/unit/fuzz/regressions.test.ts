@@ -22,7 +22,12 @@ import { fixture } from '../../helpers/paths';
 import { gunzipSync } from 'fflate';
 
 const dir = fixture('regressions');
-const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.bin')).sort() : [];
+const files = fs.existsSync(dir)
+  ? fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.bin'))
+      .sort()
+  : [];
 
 function bytesOf(name: string): Uint8Array {
   return new Uint8Array(fs.readFileSync(path.join(dir, name)));
@@ -33,7 +38,17 @@ async function* once(b: Uint8Array): AsyncGenerator<Uint8Array> {
 }
 
 test('the regression inputs exist', () => {
-  for (const f of ['clog2-1-266.bin', 'clog2-1-12.bin', 'clog2-preamble-counts-at-cap.bin', 'writer-1-133.bin', 'slog2-1-356.bin', 'views-10-429.bin', 'views-10-455.bin', 'clog-24-103.bin', 'convert-commevt-threads.bin']) {
+  for (const f of [
+    'clog2-1-266.bin',
+    'clog2-1-12.bin',
+    'clog2-preamble-counts-at-cap.bin',
+    'writer-1-133.bin',
+    'slog2-1-356.bin',
+    'views-10-429.bin',
+    'views-10-455.bin',
+    'clog-24-103.bin',
+    'convert-commevt-threads.bin',
+  ]) {
     assert.ok(files.includes(f), f);
   }
 });
@@ -59,13 +74,19 @@ for (const name of files) {
 
 test('an etype outside the flat handler range becomes an UnknownType-e solo category (was: stack overflow)', async () => {
   const { summary } = await collectConversion(convertClog2(once(bytesOf('clog2-1-266.bin')), { name: 'r' }));
-  assert.ok(summary.categories.some((c) => c.name === 'UnknownType-e2147483647'), summary.categories.map((c) => c.name).join(', '));
+  assert.ok(
+    summary.categories.some((c) => c.name === 'UnknownType-e2147483647'),
+    summary.categories.map((c) => c.name).join(', '),
+  );
   assert.equal(summary.truncated, true);
   assert.ok(summary.drawables.total > 0);
 });
 
 test('a preamble id-range count of 2^20 is refused at once (was: > 256 MB and > 10 s of placeholders)', async () => {
-  await assert.rejects(collectConversion(convertClog2(once(bytesOf('clog2-1-12.bin')), { name: 'r' })), (e: unknown) => isFormatError(e) && /user_solo_eventID_count = 1048576 is outside \[0, 16384\]/.test(e.message));
+  await assert.rejects(
+    collectConversion(convertClog2(once(bytesOf('clog2-1-12.bin')), { name: 'r' })),
+    (e: unknown) => isFormatError(e) && /user_solo_eventID_count = 1048576 is outside \[0, 16384\]/.test(e.message),
+  );
 });
 
 test('every id-range count at the 2^14 cap still converts', async () => {
@@ -101,7 +122,10 @@ test('drawablesInTimeOrder yields each drawable once, in start order, when TreeD
 });
 
 test('infinite root time bounds are refused at open (was: NaN spans in every view)', async () => {
-  await assert.rejects(Slog2File.open(new MemorySource('r.slog2', bytesOf('views-10-429.bin'))), (e: unknown) => isFormatError(e) && /root node's time bounds \[-Infinity, [^\]]+\] are invalid/.test(e.message));
+  await assert.rejects(
+    Slog2File.open(new MemorySource('r.slog2', bytesOf('views-10-429.bin'))),
+    (e: unknown) => isFormatError(e) && /root node's time bounds \[-Infinity, [^\]]+\] are invalid/.test(e.message),
+  );
 });
 
 test('statistics over drawables outside their leaf bounds: the listed refusal, not a crash', async () => {
@@ -126,5 +150,8 @@ test('COMMEVTs × max_thread_count 4096: the line table is capped with a warning
   const bytes = gunzipSync(bytesOf('convert-commevt-threads.bin'));
   const { summary } = await collectConversion(convertClog2(once(bytes), { name: 'r' }));
   assert.equal(summary.records.COMMEVT, 3640);
-  assert.ok(summary.warnings.some((w) => /more than 1048576 communicator lines: COMMEVT \(comm 258, rank 0\) and later new ones are ignored/.test(w)), summary.warnings.join(' | '));
+  assert.ok(
+    summary.warnings.some((w) => /more than 1048576 communicator lines: COMMEVT \(comm 258, rank 0\) and later new ones are ignored/.test(w)),
+    summary.warnings.join(' | '),
+  );
 });

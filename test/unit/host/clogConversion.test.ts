@@ -31,7 +31,10 @@ test('CLOG conversions are cached by path + size + mtime and reused', async () =
     assert.equal(calls.length, 2);
     await assert.rejects(cachedSlog2For(storage, uri(path.join(dir, 'b.clog2')), 1 << 20, undefined, progress, new AbortController().signal), /ENOENT/);
     fs.writeFileSync(path.join(dir, 'b.clog2'), 'x');
-    await assert.rejects(cachedSlog2For(storage, uri(path.join(dir, 'b.clog2')), 1 << 20, undefined, progress, new AbortController().signal), ConversionUnavailableError);
+    await assert.rejects(
+      cachedSlog2For(storage, uri(path.join(dir, 'b.clog2')), 1 << 20, undefined, progress, new AbortController().signal),
+      ConversionUnavailableError,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -20,7 +20,14 @@ async function server(): Promise<{ s: SearchServer; out: (SearchResultMessage | 
   return { s: new SearchServer(doc, (m) => out.push(m)), out, file };
 }
 
-const query = (q: Partial<SearchRequestQuery> = {}): SearchRequestQuery => ({ text: 'Region', mode: 'plain', caseSensitive: false, mapIndex: 0, unsearchable: [], ...q });
+const query = (q: Partial<SearchRequestQuery> = {}): SearchRequestQuery => ({
+  text: 'Region',
+  mode: 'plain',
+  caseSensitive: false,
+  mapIndex: 0,
+  unsearchable: [],
+  ...q,
+});
 
 function regionStarts(): number[] {
   const dump = fs.readFileSync(fixture('user_states_4.slog2.txt'), 'utf8');
@@ -35,7 +42,10 @@ test('Region: next three times from the trace start → the 3rd by start time, "
   await s.handle({ kind: 'search', searchId: 2, generation: 1, query: query(), direction: 1 });
   await s.handle({ kind: 'search', searchId: 3, generation: 1, query: query(), direction: 1 });
   const results = out.filter((m): m is SearchResultMessage => m.kind === 'searchResult');
-  assert.deepEqual(results.map((r) => r.ordinal), [0, 1, 2]);
+  assert.deepEqual(
+    results.map((r) => r.ordinal),
+    [0, 1, 2],
+  );
   results.forEach((r, i) => assert.ok(Math.abs(r.hit!.start - starts[i]!) < 1e-12, `match ${i}: ${r.hit!.start} vs ${starts[i]}`));
   assert.equal(results[2]!.hit!.row, 0);
   assert.equal(results[2]!.hit!.drawable, 'state');
@@ -46,7 +56,10 @@ test('Region: next three times from the trace start → the 3rd by start time, "
   await new Promise((r) => setTimeout(r, 50));
   const count = out.find((m): m is SearchCountMessage => m.kind === 'searchCount');
   assert.equal(count?.matches, 24);
-  assert.equal(count?.histogram.reduce((a, b) => a + b, 0), 24);
+  assert.equal(
+    count?.histogram.reduce((a, b) => a + b, 0),
+    24,
+  );
   await file.close();
 });
 

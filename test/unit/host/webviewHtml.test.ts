@@ -25,7 +25,12 @@ test('CSP: default-src none, the one script by nonce, styles and fonts from the 
   };
   const html = timelineHtml(webview as never, ext as never, 'a<b>.slog2');
   const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
-  const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+  const directives = new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([k, ...v]) => [k!, v]),
+  );
   assert.deepEqual(directives.get('default-src'), ["'none'"]);
   const nonce = /^'nonce-([A-Za-z0-9+/=]{16,})'$/.exec(directives.get('script-src')?.[0] ?? '')?.[1];
   assert.ok(nonce, `script-src ${directives.get('script-src')}`);
@@ -41,5 +46,8 @@ test('CSP: default-src none, the one script by nonce, styles and fonts from the 
   assert.notEqual(/nonce-([^']+)/.exec(other)?.[1], nonce, 'a fresh nonce per page');
   const options = webviewOptions(ext as never);
   assert.equal(options.enableScripts, true);
-  assert.deepEqual(options.localResourceRoots?.map((r) => (r as unknown as FakeUri).path), ['/ext/dist', '/ext/media']);
+  assert.deepEqual(
+    options.localResourceRoots?.map((r) => (r as unknown as FakeUri).path),
+    ['/ext/dist', '/ext/media'],
+  );
 });

@@ -31,7 +31,13 @@ function fakeDocument(file: Slog2File, generation = 3) {
 const request = (file: Slog2File, id: number, channel: 'main' | 'overview' = 'main', zoom = 1): RequestWindowMessage => {
   const [a, b] = file.timeRange;
   const span = (b - a) / zoom;
-  return { kind: 'requestWindow', channel, requestId: id, generation: 3, request: { t0: a, t1: a + span, rowStart: 0, rowEnd: 4, mapIndex: 0, pixelWidth: 1200, visibleSpan: span } };
+  return {
+    kind: 'requestWindow',
+    channel,
+    requestId: id,
+    generation: 3,
+    request: { t0: a, t1: a + span, rowStart: 0, rowEnd: 4, mapIndex: 0, pixelWidth: 1200, visibleSpan: span },
+  };
 };
 
 test('whole trace: a coarse answer first, then the final one; the second ask is a cache hit', async () => {
@@ -42,7 +48,10 @@ test('whole trace: a coarse answer first, then the final one; the second ask is 
     const server = new WindowServer(doc, (m) => posted.push(m));
     await server.serve(request(file, 1));
     const windows = posted.filter((m): m is WindowMessage => m.kind === 'window');
-    assert.deepEqual(windows.map((m) => m.final), [false, true]);
+    assert.deepEqual(
+      windows.map((m) => m.final),
+      [false, true],
+    );
     const coarse = decodeWindow(windows[0]!.payload).header;
     const final = decodeWindow(windows[1]!.payload).header;
     assert.ok(coarse.lowestDepth > final.lowestDepth, `coarse depth ${coarse.lowestDepth} vs ${final.lowestDepth}`);
@@ -50,7 +59,11 @@ test('whole trace: a coarse answer first, then the final one; the second ask is 
     assert.equal(server.lastPayload?.cached, false);
     posted.length = 0;
     await server.serve(request(file, 2));
-    assert.deepEqual(posted.map((m) => m.kind === 'window' && m.final), [true], 'cached: only the final answer');
+    assert.deepEqual(
+      posted.map((m) => m.kind === 'window' && m.final),
+      [true],
+      'cached: only the final answer',
+    );
     assert.equal(server.lastPayload?.cached, true);
   } finally {
     await file.close();
@@ -67,8 +80,14 @@ test('a newer request cancels the one in flight on its channel only; stale gener
     const second = server.serve(request(file, 12, 'main', 7));
     await Promise.all([first, overview, second]);
     const byId = (id: number) => posted.filter((m) => m.requestId === id);
-    assert.deepEqual(byId(10).map((m) => m.kind + (m.kind === 'windowFailed' ? `:${m.cancelled}` : '')), ['windowFailed:true']);
-    assert.ok(byId(11).some((m) => m.kind === 'window' && m.final), 'the overview request is not cancelled by main');
+    assert.deepEqual(
+      byId(10).map((m) => m.kind + (m.kind === 'windowFailed' ? `:${m.cancelled}` : '')),
+      ['windowFailed:true'],
+    );
+    assert.ok(
+      byId(11).some((m) => m.kind === 'window' && m.final),
+      'the overview request is not cancelled by main',
+    );
     assert.ok(byId(12).some((m) => m.kind === 'window' && m.final));
     posted.length = 0;
     await server.serve({ ...request(file, 13), generation: 2 });

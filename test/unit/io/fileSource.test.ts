@@ -33,7 +33,10 @@ test('reads straddling block-cache boundaries equal the bytes read directly (see
       const offset = Math.max(0, Math.min(bytes.length - length, boundary + Math.floor(random() * 5) - 2));
       const got = await src.read(offset, length);
       assert.equal(got.length, length);
-      assert.ok(Buffer.from(got).equals(Buffer.from(bytes.subarray(offset, offset + length))), `block ${blockBytes} x${maxBlocks}: read ${length} at ${offset}`);
+      assert.ok(
+        Buffer.from(got).equals(Buffer.from(bytes.subarray(offset, offset + length))),
+        `block ${blockBytes} x${maxBlocks}: read ${length} at ${offset}`,
+      );
     }
     await src.close();
   }

@@ -47,7 +47,11 @@ for (const name of SLOG1S) {
     assert.deepEqual(sorted(shapes(alog.drawables, alog.summary, (t) => Math.round(t * 1e6))), sorted(micro));
 
     // Arrows carry the same tag and size in CLOG and ALOG (both from the event's "tag size" text).
-    const infos = (ds: Primitive[], s: ConversionSummary) => ds.filter((p) => s.categories.find((c) => c.index === p.category)!.topology === 'arrow').map((p) => [...(p.info ?? [])].join(',')).sort();
+    const infos = (ds: Primitive[], s: ConversionSummary) =>
+      ds
+        .filter((p) => s.categories.find((c) => c.index === p.category)!.topology === 'arrow')
+        .map((p) => [...(p.info ?? [])].join(','))
+        .sort();
     assert.deepEqual(infos(alog.drawables, alog.summary), infos(clog.drawables, clog.summary));
     await file.close();
   });

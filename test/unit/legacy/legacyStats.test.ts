@@ -36,20 +36,28 @@ test('stats of a CLOG2 file reads it twice (info, then drawables) without failin
 test('stats --preview: one row per bin, one column per type, the stored bins', () => {
   const f = facts('cpilog.slog.facts.json');
   const info = JSON.parse(cli(['info', '--json', legacy('cpilog.slog')]));
-  const csv = cli(['stats', '--preview', '--csv', legacy('cpilog.slog')]).trim().split('\r\n');
+  const csv = cli(['stats', '--preview', '--csv', legacy('cpilog.slog')])
+    .trim()
+    .split('\r\n');
   const labels = f.preview_statistics.sets.map((s: Json) => s.label);
   assert.deepEqual(csv[0]!.split(','), ['start', 'end', ...labels]);
   assert.equal(csv.length, 1 + f.preview_statistics.n_bins);
   const rows = csv.slice(1).map((l) => l.split(',').map(Number));
   assert.equal(rows[0]![0], f.preview_statistics.starttime);
   assert.equal(rows[rows.length - 1]![1], f.preview_statistics.endtime);
-  info.slog1.previewStatistics.sets.forEach((s: Json, k: number) => assert.deepEqual(rows.map((r) => r[2 + k]), s.bins, s.label));
+  info.slog1.previewStatistics.sets.forEach((s: Json, k: number) =>
+    assert.deepEqual(
+      rows.map((r) => r[2 + k]),
+      s.bins,
+      s.label,
+    ),
+  );
   const r = runCli(['stats', '--preview', legacy('cpilog.alog')]);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--preview needs a SLOG-1 file/);
 });
 
-test('gzip\'d ALOG and SLOG-1 read like the plain files (info, dump --records, convert)', () => {
+test("gzip'd ALOG and SLOG-1 read like the plain files (info, dump --records, convert)", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-legacy-gz-'));
   try {
     for (const name of ['fpilog.slog', 'srtest.alog']) {

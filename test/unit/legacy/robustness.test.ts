@@ -131,10 +131,13 @@ test('ALOG: nested starts of one state close the latest first; solo events; head
   assert.deepEqual([...outer.rgba], [0, 0, 255, 255], 'stipple ":gray3" dropped, X11 blue');
   assert.ok(drawables.some((p) => name(p) === 'Marker' && p.vertices.length === 1));
   const arrow = drawables.find((p) => name(p) === 'message')!;
-  assert.deepEqual(arrow.vertices.map((v) => [Math.round(v.time * 1e6), v.lineID]), [
-    [50, 0],
-    [60, 1],
-  ]);
+  assert.deepEqual(
+    arrow.vertices.map((v) => [Math.round(v.time * 1e6), v.lineID]),
+    [
+      [50, 0],
+      [60, 1],
+    ],
+  );
   assert.deepEqual([...arrow.info!], [0, 0, 0, 7, 0, 0, 0, 64]);
   assert.equal(summary.unmatched.droppedFinals, 1, 'the end on process 1 before any start');
   assert.deepEqual(summary.unmatched.openStates, [{ category: outer.index, name: 'Outer state', count: 1 }]);

@@ -23,7 +23,15 @@ function javaRecords(dump: string): JavaRecord[] {
     const s = /^---- (Incoming|Passing Through|Current|Outgoing) Records : $/.exec(line);
     if (s) sector = { Incoming: 'INC', 'Passing Through': 'PAS', Current: 'CUR', Outgoing: 'OUT' }[s[1]!]!;
     const m = /^\[ \d+ (\d+) (\d+) \( 1, 1 \) (\S+) (\S+) \( (\d+) 0 0 \)(?: \( (\d+) 0 0 \))? \]/.exec(line);
-    if (m) out.push({ sector, intvltype: Number(m[2]), start: Number(m[3]), duration: Number(m[4]), origin: Number(m[5]), dest: m[6] === undefined ? undefined : Number(m[6]) });
+    if (m)
+      out.push({
+        sector,
+        intvltype: Number(m[2]),
+        start: Number(m[3]),
+        duration: Number(m[4]),
+        origin: Number(m[5]),
+        dest: m[6] === undefined ? undefined : Number(m[6]),
+      });
   }
   return out;
 }
@@ -46,15 +54,19 @@ for (const name of SLOG1S) {
     assert.equal(r.status, 0, r.stderr);
     const labels = new Map((facts(`${name}.slog.facts.json`).display_profile as Json[]).map((e) => [e.intvltype, e.label]));
     const key = (n: string, v: [number, number][]) => `${n} ${v.map(([t, l]) => `${t}@${l}`).join(' ')}`;
-    const ours = parseJsonLines(r.stdout).map((d) => key(d.name, d.vertices)).sort();
+    const ours = parseJsonLines(r.stdout)
+      .map((d) => key(d.name, d.vertices))
+      .sort();
     const java = javaRecords(javaDump(name));
     const real = java.filter((j) => j.sector === 'CUR' || j.sector === 'INC');
     assert.ok(java.length >= real.length && real.length > 0);
     const theirs = real
-      .map((j) => key(labels.get(j.intvltype)!, [
-        [j.start, j.origin],
-        [j.start + j.duration, j.dest ?? j.origin],
-      ]))
+      .map((j) =>
+        key(labels.get(j.intvltype)!, [
+          [j.start, j.origin],
+          [j.start + j.duration, j.dest ?? j.origin],
+        ]),
+      )
       .sort();
     assert.equal(ours.length, theirs.length);
     assert.deepEqual(ours, theirs);

@@ -36,7 +36,7 @@ function recordsOf(clog2: Uint8Array, blockSize: number): Uint8Array {
   const dv = new DataView(clog2.buffer, clog2.byteOffset, clog2.byteLength);
   const parts: Uint8Array[] = [];
   for (let block = PREAMBLE_BYTES; block < clog2.length; block += blockSize) {
-    for (let pos = block; ; ) {
+    for (let pos = block; ;) {
       const rectype = dv.getInt32(pos + 20);
       if (rectype === 1) break;
       const size = REC_SIZE[rectype]!;
@@ -87,7 +87,22 @@ function key(p: Primitive): string {
 
 test('the preamble carries comm-table offsets beyond 4 GiB exactly (G×2^30 + R)', () => {
   for (const offset of [2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, tableOffset, 17 * GiB + 123_456, 2 ** 40 + 8]) {
-    const fields = { isBigEndian: true, isFinalized: true, blockSize: BLOCK, numBufferedBlocks: 1, maxCommWorldSize: 2, maxThreadCount: 1, knownEventIDStart: 0, userEventIDStart: 600, knownSoloEventIDStart: -10, userSoloEventIDStart: 5000, knownStateIDCount: 300, userStateIDCount: 4, knownSoloEventIDCount: 2, userSoloEventIDCount: 2 };
+    const fields = {
+      isBigEndian: true,
+      isFinalized: true,
+      blockSize: BLOCK,
+      numBufferedBlocks: 1,
+      maxCommWorldSize: 2,
+      maxThreadCount: 1,
+      knownEventIDStart: 0,
+      userEventIDStart: 600,
+      knownSoloEventIDStart: -10,
+      userSoloEventIDStart: 5000,
+      knownStateIDCount: 300,
+      userStateIDCount: 4,
+      knownSoloEventIDCount: 2,
+      userSoloEventIDCount: 2,
+    };
     const p = parsePreamble(formatPreamble({ ...fields, commtableFptr: offset }), 'p');
     assert.equal(p.commtableFptr, offset);
     assert.equal(p.blockSize, BLOCK);
@@ -139,7 +154,14 @@ test('a sparse 5.4 GB CLOG2: blocks and the communicator table beyond 4 GiB conv
       }
 
       const whole = await collectConversion(convertClog2(fileStream(source, extents), { name: file }));
-      const base = await collectConversion(convertClog2((async function* () { yield original; })(), { name: 'original' }));
+      const base = await collectConversion(
+        convertClog2(
+          (async function* () {
+            yield original;
+          })(),
+          { name: 'original' },
+        ),
+      );
       assert.equal(whole.summary.truncated, false);
       assert.equal(whole.summary.drawables.total, base.summary.drawables.total);
       assert.ok(whole.summary.drawables.total > 100);
@@ -155,7 +177,10 @@ test('a sparse 5.4 GB CLOG2: blocks and the communicator table beyond 4 GiB conv
       assert.equal(parser.received, source.size);
       assert.equal(parser.sawEndLog, true);
       assert.equal(parser.commTable?.length, synth.maxCommWorldSize + 1);
-      assert.deepEqual(parser.commTable?.map((e) => e.lid), [...Array(synth.maxCommWorldSize + 1).keys()]);
+      assert.deepEqual(
+        parser.commTable?.map((e) => e.lid),
+        [...Array(synth.maxCommWorldSize + 1).keys()],
+      );
     } finally {
       await source.close();
     }

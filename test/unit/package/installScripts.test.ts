@@ -10,8 +10,12 @@ const npmVersion = spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.
 const [major, minor] = npmVersion.split('.').map(Number);
 const hasAllowScripts = major > 11 || (major === 11 && minor >= 16);
 
-test('every installed dependency with an install script is covered by allowScripts', { skip: hasAllowScripts ? false : `npm ${npmVersion} has no allowScripts (npm >= 11.16)` }, () => {
-  const r = spawnSync('npm', ['install-scripts', 'ls'], { cwd: repoRoot, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /No packages with unreviewed install scripts/, r.stdout);
-});
+test(
+  'every installed dependency with an install script is covered by allowScripts',
+  { skip: hasAllowScripts ? false : `npm ${npmVersion} has no allowScripts (npm >= 11.16)` },
+  () => {
+    const r = spawnSync('npm', ['install-scripts', 'ls'], { cwd: repoRoot, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /No packages with unreviewed install scripts/, r.stdout);
+  },
+);

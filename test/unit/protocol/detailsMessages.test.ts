@@ -37,7 +37,8 @@ test('openSource carries a site id, never a path', () => {
 
 test('search requests: text length, mode, rows, durations and direction are checked', () => {
   const q = { text: 'Region', mode: 'plain', caseSensitive: false, mapIndex: 0, unsearchable: [] };
-  const ok = (query: unknown, extra: Record<string, unknown> = {}) => isWebviewToHost({ kind: 'search', searchId: 1, generation: 1, query, direction: 1, ...extra });
+  const ok = (query: unknown, extra: Record<string, unknown> = {}) =>
+    isWebviewToHost({ kind: 'search', searchId: 1, generation: 1, query, direction: 1, ...extra });
   assert.ok(ok(q));
   assert.ok(ok({ ...q, rows: [0, 3], minDuration: 0, maxDuration: 1 }, { fromTime: 0.5 }));
   assert.equal(ok({ ...q, text: 'x'.repeat(1001) }), false);

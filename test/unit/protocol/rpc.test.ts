@@ -13,7 +13,10 @@ class Failed extends Error {
 function channel(): { rpc: RpcChannel<string, number>; sent: number[]; cancelled: number[] } {
   const sent: number[] = [];
   const cancelled: number[] = [];
-  const rpc = new RpcChannel<string, number>((f) => new Failed(f), (id) => cancelled.push(id));
+  const rpc = new RpcChannel<string, number>(
+    (f) => new Failed(f),
+    (id) => cancelled.push(id),
+  );
   return { rpc, sent, cancelled };
 }
 

@@ -47,7 +47,19 @@ function sampleWindow(): WindowColumns {
   arrows.count[0] = 1;
   const events = allocateTable(EVENT_SPEC, 0);
   return {
-    header: { baseTime: 1000.5, t0: 1000.5, t1: 1004.5, rowStart: 0, rowEnd: 64, mapIndex: 0, lowestDepth: 2, maxNesting: 1, truncated: false, nodesRead: 3, buildMs: 1 },
+    header: {
+      baseTime: 1000.5,
+      t0: 1000.5,
+      t1: 1004.5,
+      rowStart: 0,
+      rowEnd: 64,
+      mapIndex: 0,
+      lowestDepth: 2,
+      maxNesting: 1,
+      truncated: false,
+      nodesRead: 3,
+      buildMs: 1,
+    },
     states,
     shadows,
     shadowWeights: weights,
@@ -79,7 +91,14 @@ test('every column travels in its own exact-size buffer; views on bigger buffers
   const big = new Float32Array(100);
   big.set([1, 2, 3], 10);
   const view = big.subarray(10, 13);
-  const cols = { start: view, end: new Float32Array([4, 5, 6]), row: new Uint32Array(3), category: new Int32Array(3), depth: new Uint8Array(3), flags: new Uint8Array(3) };
+  const cols = {
+    start: view,
+    end: new Float32Array([4, 5, 6]),
+    row: new Uint32Array(3),
+    category: new Int32Array(3),
+    depth: new Uint8Array(3),
+    flags: new Uint8Array(3),
+  };
   const wire = encodeTable(STATE_SPEC, cols);
   assert.equal(wire.count, 3);
   assert.equal(wire.buffers.start.byteLength, 12);
@@ -104,7 +123,11 @@ test('copyWire gives independent buffers (the host keeps its cached copy)', () =
   const wire = encodeWindow(sampleWindow());
   const copy = copyWire(wire);
   structuredClone(copy, { transfer: windowBuffers(copy) });
-  assert.equal(windowBuffers(copy).every((b) => b.byteLength === 0), true, 'transferred copies are detached');
+  assert.equal(
+    windowBuffers(copy).every((b) => b.byteLength === 0),
+    true,
+    'transferred copies are detached',
+  );
   assert.equal(decodeWindow(wire).states.start[1], 0.25, 'the original is intact');
 });
 

@@ -119,7 +119,8 @@ test('rows outside the requested range are left out; a cancelled query throws', 
     assert.ok(w.states.row.every((r) => r === 1));
     assert.ok(w.states.start.length > 1000);
     // arrows touching or crossing row 1 are kept (their line passes through the visible rows)
-    for (let i = 0; i < w.arrows.fromRow.length; i++) assert.ok(Math.min(w.arrows.fromRow[i]!, w.arrows.toRow[i]!) <= 1 && Math.max(w.arrows.fromRow[i]!, w.arrows.toRow[i]!) >= 1);
+    for (let i = 0; i < w.arrows.fromRow.length; i++)
+      assert.ok(Math.min(w.arrows.fromRow[i]!, w.arrows.toRow[i]!) <= 1 && Math.max(w.arrows.fromRow[i]!, w.arrows.toRow[i]!) >= 1);
     const ac = new AbortController();
     ac.abort(new Error('superseded'));
     await assert.rejects(buildWindow(file, fullSpec(file, 0), ac.signal), /superseded/);

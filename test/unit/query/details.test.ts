@@ -34,7 +34,12 @@ test('a Compute state: info text as the reference prints it, vertices with their
   const layout = rowLayoutOf(file.lineIDMaps[0]!);
   const table = await readSourceLocations(file);
   // reference dump line 37: Compute on rank 1, "iter=0 residual=1.6448340718480652"
-  const p = await findDrawable(file, layout, table, ref({ category: 304, row: layout.rowOfLine.get(1)!, start: 0.02406312200002958, end: 0.024079576000076486 }));
+  const p = await findDrawable(
+    file,
+    layout,
+    table,
+    ref({ category: 304, row: layout.rowOfLine.get(1)!, start: 0.02406312200002958, end: 0.024079576000076486 }),
+  );
   assert.ok(p, 'found');
   const d = describeDrawable(file, p);
   assert.equal(d.categoryName, 'Compute');
@@ -49,7 +54,12 @@ test('a Phase state on rank 0 carries the SRCLOC of user_states.c line 80', asyn
   const layout = rowLayoutOf(file.lineIDMaps[0]!);
   const table = await readSourceLocations(file);
   assert.ok(table, 'the converted file has a source-location table');
-  const p = await findDrawable(file, layout, table, ref({ category: 301, row: layout.rowOfLine.get(0)!, start: 5.977900002562819e-5, end: 0.032010199999945144, lowestDepth: 1 }));
+  const p = await findDrawable(
+    file,
+    layout,
+    table,
+    ref({ category: 301, row: layout.rowOfLine.get(0)!, start: 5.977900002562819e-5, end: 0.032010199999945144, lowestDepth: 1 }),
+  );
   assert.ok(p, 'found');
   const d = describeDrawable(file, p);
   assert.equal(d.categoryName, 'Phase');

@@ -37,6 +37,12 @@ test('rows of a Y map: distinct paths in lexicographic order, shared rows', () =
   assert.equal(layout.rowOfLine.get(9), 2);
   assert.equal(layout.rowOfLine.get(5), 3);
   assert.equal(layout.rowOfLine.get(7), 3);
-  assert.equal(defaultMapIndex([{ ...map, title: 'Identity Map' }, { ...map, title: 'Process View' }]), 1);
+  assert.equal(
+    defaultMapIndex([
+      { ...map, title: 'Identity Map' },
+      { ...map, title: 'Process View' },
+    ]),
+    1,
+  );
   assert.equal(defaultMapIndex([{ ...map, title: 'Identity Map' }]), 0);
 });

@@ -33,7 +33,10 @@ test('window flags mark the shown site and the coloured one', async () => {
     assert.equal(matched, sites.sites.find((s) => s.line === 80)!.count);
     assert.equal(coloured, sites.sites.find((s) => s.line === 83)!.count);
     const plain = decodeWindow(await buildRequestedWindow(file, layout, req, 0));
-    assert.ok([...plain.states.flags].every((f) => (f & ~3) === 0), 'no marks without a marker');
+    assert.ok(
+      [...plain.states.flags].every((f) => (f & ~3) === 0),
+      'no marks without a marker',
+    );
   } finally {
     await file.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -2,10 +2,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LruCache, covers, keyId, keySpan, minSpanAt, windowKeyFor, type VisibleWindow } from '../../../src/core/query/windowKey';
 
-const view = (t0: number, t1: number, rowStart = 0, rowEnd = 20): VisibleWindow => ({ t0, t1, rowStart, rowEnd, rowCount: 1000, mapIndex: 0, pixelWidth: 1200 });
+const view = (t0: number, t1: number, rowStart = 0, rowEnd = 20): VisibleWindow => ({
+  t0,
+  t1,
+  rowStart,
+  rowEnd,
+  rowCount: 1000,
+  mapIndex: 0,
+  pixelWidth: 1200,
+});
 
 test('the fetched span covers the view with at least one visible span of margin on each side', () => {
-  for (const [t0, t1] of [[0, 1], [0.3, 0.9], [9.75, 9.8], [1e-7, 1.3e-7], [5000.123456, 5000.12346]] as const) {
+  for (const [t0, t1] of [
+    [0, 1],
+    [0.3, 0.9],
+    [9.75, 9.8],
+    [1e-7, 1.3e-7],
+    [5000.123456, 5000.12346],
+  ] as const) {
     const k = windowKeyFor(view(t0, t1));
     const [a, b] = keySpan(k);
     const span = t1 - t0;

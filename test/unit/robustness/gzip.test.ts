@@ -54,10 +54,16 @@ test('an unrecognised .gz (zeros) is refused from its first bytes, not unpacked 
   assert.ok(src.bytesRead < zeros.length / 2, `read ${src.bytesRead} of ${zeros.length} compressed bytes`);
   // The CLI in a 1.2 GB address space: 300 MB of zeros used to be unpacked into memory first.
   const file = path.join(dir, 'zeros.slog2.gz');
-  await pipeline(Readable.from((function* () {
-    const mb = new Uint8Array(1 << 20);
-    for (let i = 0; i < 300; i++) yield mb;
-  })()), createGzip({ level: 9 }), fs.createWriteStream(file));
+  await pipeline(
+    Readable.from(
+      (function* () {
+        const mb = new Uint8Array(1 << 20);
+        for (let i = 0; i < 300; i++) yield mb;
+      })(),
+    ),
+    createGzip({ level: 9 }),
+    fs.createWriteStream(file),
+  );
   const r = spawnSync('bash', ['-c', 'ulimit -v 1200000; exec "$0" "$@"', process.execPath, cliPath(), 'info', file], { encoding: 'utf8' });
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /zeros\.slog2\.gz:0: unrecognised trace format/);
@@ -93,11 +99,9 @@ test('CLOG2 reading stops at ENDLOG: 256 MB of zeros behind it are never inflate
   gz.end();
   await done;
   const src = new Counting(new MemorySource(file, fs.readFileSync(file)));
-  let inflated = 0;
   const { convertClog2 } = await import('../../../src/core/formats/clog2/convertClog2');
   const conv = convertClog2(gunzipChunks(src), { name: file });
   for await (const b of conv.batches) void b;
-  void inflated;
   assert.equal(conv.summary.drawables.total, 100);
   assert.ok(src.bytesRead < src.size / 4, `read ${src.bytesRead} of ${src.size} compressed bytes`);
   const r = infoJson(file);
@@ -118,7 +122,10 @@ test('corrupt gzip: CRC-32 and ISIZE mismatches are errors naming the file; zero
   crc[crc.length - 8] ^= 0x01;
   const isize = Buffer.from(gz);
   isize[isize.length - 3] ^= 0x01;
-  for (const [name, bytes, what] of [['crc.clog2.gz', crc, /CRC-32 mismatch/], ['isize.clog2.gz', isize, /ISIZE mismatch/]] as const) {
+  for (const [name, bytes, what] of [
+    ['crc.clog2.gz', crc, /CRC-32 mismatch/],
+    ['isize.clog2.gz', isize, /ISIZE mismatch/],
+  ] as const) {
     const f = write(name, bytes);
     const r = runCli(['info', f]);
     assert.equal(r.status, 2, `${name}: ${r.stderr}`);

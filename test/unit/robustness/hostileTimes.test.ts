@@ -67,7 +67,10 @@ test('NaN / infinite times: dropped as bad records, counted and reported, the re
     assert.equal(summary.unmatched.badTimes, 250, times);
     assert.equal(n, 750, times);
     assert.equal(summary.drawables.total, 750);
-    assert.ok(summary.warnings.some((w) => /250 event records with a NaN or infinite time dropped/.test(w)), summary.warnings.join('\n'));
+    assert.ok(
+      summary.warnings.some((w) => /250 event records with a NaN or infinite time dropped/.test(w)),
+      summary.warnings.join('\n'),
+    );
   }
   const file = path.join(dir, 'nan.clog2');
   fs.writeFileSync(file, await hostileClog2Bytes({ events: 12, times: 'nan' }));

@@ -24,7 +24,12 @@ test('a FIFO or a directory as input: refused at once with the file named, for e
   fs.mkdirSync(folder);
   for (const input of [fifo, folder]) {
     await assert.rejects(FileSource.open(input), NotRegularFileError);
-    for (const args of [['info', input], ['dump', input], ['stats', input], ['convert', input, '-o', path.join(dir, 'out.slog2')]]) {
+    for (const args of [
+      ['info', input],
+      ['dump', input],
+      ['stats', input],
+      ['convert', input, '-o', path.join(dir, 'out.slog2')],
+    ]) {
       const r = cli(args);
       assert.equal(r.status, 2, `${args.join(' ')}: status ${r.status} ${r.signal ?? ''} ${r.stderr}`);
       assert.ok(r.stderr.startsWith(`${input}: is a`), r.stderr);

@@ -24,7 +24,13 @@ test('escapeControlsOnly escapes C0, DEL and C1; spreadsheetSafe neutralises for
   assert.equal(escapeControlsOnly('C:\\path\\ok é ✓'), 'C:\\path\\ok é ✓');
   for (const f of ['=1+1', '+1', '-1', '@A1', '\t=1', '\r=1']) assert.ok(spreadsheetSafe(f).startsWith("'"), f);
   assert.equal(spreadsheetSafe('MPI_Send'), 'MPI_Send');
-  const table = { columns: ['category', 'count'], rows: [['=cmd|"/c calc"!A1', -3], ['a\x1bb', 4]] };
+  const table = {
+    columns: ['category', 'count'],
+    rows: [
+      ['=cmd|"/c calc"!A1', -3],
+      ['a\x1bb', 4],
+    ],
+  };
   const csv = toCsv(table);
   assert.match(csv, /^"'=cmd\|""\/c calc""!A1",-3\r$/m, 'formula neutralised, negative number kept');
   assert.ok(!RAW_CONTROL.test(csv.replace(/\r\n/g, '')), csv);
@@ -34,7 +40,12 @@ test('escapeControlsOnly escapes C0, DEL and C1; spreadsheetSafe neutralises for
 test('info, dump, stats (text and CSV) and warnings print no raw control characters from names', async () => {
   const file = path.join(dir, 'names.clog2');
   fs.writeFileSync(file, await hostileClog2Bytes({ events: NAMES.length * 3, times: 'descending', categories: NAMES.length, name: (i) => NAMES[i]! }));
-  for (const args of [['info', file], ['dump', file], ['stats', '--by', 'category', fixtureSlog2(file)], ['stats', '--csv', fixtureSlog2(file)]]) {
+  for (const args of [
+    ['info', file],
+    ['dump', file],
+    ['stats', '--by', 'category', fixtureSlog2(file)],
+    ['stats', '--csv', fixtureSlog2(file)],
+  ]) {
     const r = runCli(args);
     assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
     assert.ok(!RAW_CONTROL.test(r.stdout.replace(/\r\n/g, '\n')), `${args[0]}: raw control character in ${JSON.stringify(r.stdout.slice(0, 400))}`);

@@ -44,7 +44,11 @@ async function checkRandomWindows(file: Slog2File, index: RowIndex, rng: Prng, r
     const plain = await buildWindow(file, spec);
     const source = new IndexedWindowSource(index, ranges);
     const indexed = await buildWindow(source, spec);
-    assert.deepEqual(comparable(indexed), comparable(plain), `${label} round ${round}: map ${mapIndex} rows [${rowStart}, ${rowEnd}) t [${t0}, ${t1}] depth ${lowestDepth}`);
+    assert.deepEqual(
+      comparable(indexed),
+      comparable(plain),
+      `${label} round ${round}: map ${mapIndex} rows [${rowStart}, ${rowEnd}) t [${t0}, ${t1}] depth ${lowestDepth}`,
+    );
     compared++;
     if (plain.states.start.length + plain.arrows.start.length + plain.events.time.length + plain.shadows.start.length > 0) drawn++;
   }
@@ -89,7 +93,15 @@ test('row index: a few rows read a small part of what all rows read', async () =
     const layout = rowLayoutOf(file.lineIDMaps[index.keys.mapIndex]!);
     const mapper = new RowKeyMapper(index);
     const [a, b] = file.timeRange;
-    const spec = (rowStart: number, rowEnd: number): WindowSpec => ({ t0: a + (b - a) * 0.4, t1: a + (b - a) * 0.5, rowStart, rowEnd, mapIndex: index.keys.mapIndex, lowestDepth: 0, rowOfLine: layout.rowOfLine });
+    const spec = (rowStart: number, rowEnd: number): WindowSpec => ({
+      t0: a + (b - a) * 0.4,
+      t1: a + (b - a) * 0.5,
+      rowStart,
+      rowEnd,
+      mapIndex: index.keys.mapIndex,
+      lowestDepth: 0,
+      rowOfLine: layout.rowOfLine,
+    });
     const few = new IndexedWindowSource(index, mapper.keyRanges(layout, index.keys.mapIndex, 100, 108)!);
     const all = new IndexedWindowSource(index, mapper.keyRanges(layout, index.keys.mapIndex, 0, layout.labels.length)!);
     const wFew = await buildWindow(few, spec(100, 108));
@@ -149,7 +161,10 @@ test('rowDensity: per row block × time bin, from the tables only; busy blocks a
     // The total equals the level-0 real bytes of all leaves (tables agree with themselves).
     const total = d.bytes.reduce((n, row) => n + row.reduce((m, x) => m + x, 0), 0);
     const leaves = file.level(0).map((l) => index.ordinalOf(l));
-    const exact = (await index.blockBytes(leaves, 0, d.bytes.length - 1, { nodesRead: 0, bytesRead: 0, decoded: 0 })).reduce((n, r) => n + r.reduce((m, x) => m + x, 0), 0);
+    const exact = (await index.blockBytes(leaves, 0, d.bytes.length - 1, { nodesRead: 0, bytesRead: 0, decoded: 0 })).reduce(
+      (n, r) => n + r.reduce((m, x) => m + x, 0),
+      0,
+    );
     assert.ok(Math.abs(total - exact) <= exact * 1e-4, `${total} vs ${exact}`);
   } finally {
     await file.close();

@@ -80,7 +80,15 @@ test('index file: a damaged segment is refused at query time, not drawn', async 
     const [t0, t1] = file.timeRange;
     const ranges = new RowKeyMapper(index).keyRanges(layout, index.keys.mapIndex, 0, layout.labels.length)!;
     await assert.rejects(
-      buildWindow(new IndexedWindowSource(index, ranges), { t0, t1, rowStart: 0, rowEnd: layout.labels.length, mapIndex: index.keys.mapIndex, lowestDepth: 0, rowOfLine: layout.rowOfLine }),
+      buildWindow(new IndexedWindowSource(index, ranges), {
+        t0,
+        t1,
+        rowStart: 0,
+        rowEnd: layout.labels.length,
+        mapIndex: index.keys.mapIndex,
+        lowestDepth: 0,
+        rowOfLine: layout.rowOfLine,
+      }),
       (e: unknown) => isFormatError(e) && /checksum|segment|expected/.test(e.message),
     );
     await index.close();

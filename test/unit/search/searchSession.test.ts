@@ -14,7 +14,10 @@ test('session: count, next/previous with "n of m", wrapping, and a new query can
     assert.ok(session.setQuery(QUERY).ok);
     const count = await session.count()!;
     assert.equal(count.matches, 48);
-    assert.equal(count.histogram.reduce((a, b) => a + b, 0), 48);
+    assert.equal(
+      count.histogram.reduce((a, b) => a + b, 0),
+      48,
+    );
 
     // Forward through all 48 and once more: positions 0..47, then wrap to 0.
     let from: SearchFrom = { time: -Infinity };

@@ -23,7 +23,13 @@ test('site query terms: file:line, file:line-line, lists; anything else is text'
   ]);
   assert.deepEqual(parseSiteQuery('C:\\src\\x.c:12'), [{ file: 'C:/src/x.c', first: 12, last: 12 }]);
   for (const text of ['', 'Phase', 'x.c', 'x.c:', 'x.c:9-3', 'x.c:80 Phase', 'x.c:a']) assert.equal(parseSiteQuery(text), undefined, text);
-  assert.equal(siteQueryText([{ file: '/u/user_states.c', line: 80 }, { file: '/u/user_states.c', line: 83 }]), '/u/user_states.c:80,/u/user_states.c:83');
+  assert.equal(
+    siteQueryText([
+      { file: '/u/user_states.c', line: 80 },
+      { file: '/u/user_states.c', line: 83 },
+    ]),
+    '/u/user_states.c:80,/u/user_states.c:83',
+  );
 });
 
 test('searching file:line over a converted SRCLOC trace finds exactly the drawables from those lines, in time order', async () => {
@@ -37,7 +43,8 @@ test('searching file:line over a converted SRCLOC trace finds exactly the drawab
     for await (const d of file.drawablesInTimeOrder()) all.push(d);
     const on = (p: Primitive, lines: (n: number) => boolean): boolean =>
       [p.source?.start, p.source?.end].some((l) => l !== undefined && l.file.endsWith('user_states.c') && lines(l.line));
-    const brute = (lines: (n: number) => boolean): number => all.filter((d) => (d.kind === 'composite' ? d.primitives.some((p) => on(p, lines)) : on(d, lines))).length;
+    const brute = (lines: (n: number) => boolean): number =>
+      all.filter((d) => (d.kind === 'composite' ? d.primitives.some((p) => on(p, lines)) : on(d, lines))).length;
     const q = (text: string): SearchQuery => ({ text, mode: 'plain', caseSensitive: false });
     const count = async (text: string): Promise<number> => {
       const c = compileQuery(q(text), file.categories);
@@ -45,10 +52,19 @@ test('searching file:line over a converted SRCLOC trace finds exactly the drawab
       return (await countMatches(file, c.matcher)).matches;
     };
     const n80 = await count('user_states.c:80');
-    assert.equal(n80, brute((n) => n === 80));
+    assert.equal(
+      n80,
+      brute((n) => n === 80),
+    );
     assert.ok(n80 > 0, 'line 80 (Phase) has occurrences');
-    assert.equal(await count('user_states.c:80-86'), brute((n) => n >= 80 && n <= 86));
-    assert.equal(await count('user_states.c:80,user_states.c:86'), brute((n) => n === 80 || n === 86));
+    assert.equal(
+      await count('user_states.c:80-86'),
+      brute((n) => n >= 80 && n <= 86),
+    );
+    assert.equal(
+      await count('user_states.c:80,user_states.c:86'),
+      brute((n) => n === 80 || n === 86),
+    );
     assert.equal(await count('other.c:80'), 0);
     // Stepping: every match once, in increasing start time.
     const c = compileQuery(q('user_states.c:80'), file.categories);
@@ -62,7 +78,10 @@ test('searching file:line over a converted SRCLOC trace finds exactly the drawab
       from = { drawable: step.match.drawable };
     }
     assert.equal(starts.length, n80);
-    assert.deepEqual([...starts].sort((a, b) => a - b), starts);
+    assert.deepEqual(
+      [...starts].sort((a, b) => a - b),
+      starts,
+    );
   } finally {
     await file.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { compileQuery, countMatches, findNext, findNth, matchOrdinal, type DrawableMatcher, type FindResult, type SearchFrom, type SearchMatch, type SearchQuery } from '../../../src/core/search';
+import {
+  compileQuery,
+  countMatches,
+  findNext,
+  findNth,
+  matchOrdinal,
+  type DrawableMatcher,
+  type FindResult,
+  type SearchFrom,
+  type SearchMatch,
+  type SearchQuery,
+} from '../../../src/core/search';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { drawingOrderCompare } from '../../../src/core/formats/slog2/drawingOrder';
 import { FileSource } from '../../../src/io/fileSource';
@@ -19,7 +30,8 @@ interface DumpDrawable {
 
 function readDump(name: string): DumpDrawable[] {
   const out: DumpDrawable[] = [];
-  const re = /^\d+: Primitive\[ infobox\[ TimeBBox\(([^,]+),([^)]+)\) Category=Category\[ index=-?\d+, name=([^,]*),.*? count=\d+ \]: (.*?)\] ((?:\([^)]*\) )+)\] bsize=\d+$/;
+  const re =
+    /^\d+: Primitive\[ infobox\[ TimeBBox\(([^,]+),([^)]+)\) Category=Category\[ index=-?\d+, name=([^,]*),.*? count=\d+ \]: (.*?)\] ((?:\([^)]*\) )+)\] bsize=\d+$/;
   for (const line of fs.readFileSync(fixture(`${name}.slog2recur.txt`), 'utf8').split('\n')) {
     const m = re.exec(line);
     if (m === null) {
@@ -77,10 +89,16 @@ test('search "Region" finds the 24 Region states of user_states_4, in drawing or
     assert.equal(forward.length, 24);
     assert.ok(forward.every((x) => x.category?.name === 'Region' && x.place === 'name'));
     // Same drawables as the dump (start times printed as doubles; rows as the dump's vertices).
-    assert.deepEqual(forward.map((x) => x.earliest).sort((a, b) => a - b), expected.map((d) => d.earliest).sort((a, b) => a - b));
+    assert.deepEqual(
+      forward.map((x) => x.earliest).sort((a, b) => a - b),
+      expected.map((d) => d.earliest).sort((a, b) => a - b),
+    );
     for (let i = 1; i < forward.length; i++) assert.ok(drawingOrderCompare(forward[i - 1]!.drawable, forward[i]!.drawable) <= 0);
     const backward = await walk(file, m, -1);
-    assert.deepEqual(backward.map((x) => x.drawable).reverse(), forward.map((x) => x.drawable));
+    assert.deepEqual(
+      backward.map((x) => x.drawable).reverse(),
+      forward.map((x) => x.drawable),
+    );
   } finally {
     await file.close();
   }
@@ -196,7 +214,10 @@ test('histogram bins match start times; progress is reported; abort stops counti
     const m = matcher(file, { text: 'Progress' });
     const progress: number[] = [];
     const r = await countMatches(file, m, { bins: 10, onProgress: (p) => progress.push(p.nodesDone) });
-    assert.equal(r.histogram.reduce((a, b) => a + b, 0), 24);
+    assert.equal(
+      r.histogram.reduce((a, b) => a + b, 0),
+      24,
+    );
     const [t0, t1] = file.timeRange;
     const want = new Uint32Array(10);
     for (const d of dump) if (d.category === 'Progress') want[Math.min(9, Math.floor(((d.earliest - t0) / (t1 - t0)) * 10))]!++;
@@ -232,7 +253,10 @@ test('multi-level tree (bigrun_medium_4, depth 5): counts equal the facts; next 
     assert.equal(walked.length, reference.length);
     walked.forEach((w, i) => assert.equal(w.earliest, (reference[i] as { earliest: number }).earliest));
     const back = await walk(file, ticks, -1);
-    assert.deepEqual(back.map((x) => x.earliest).reverse(), walked.map((x) => x.earliest));
+    assert.deepEqual(
+      back.map((x) => x.earliest).reverse(),
+      walked.map((x) => x.earliest),
+    );
     for (let i = 0; i < walked.length; i++) assert.equal(await matchOrdinal(file, ticks, walked[i]!.drawable), i);
     assert.equal((await findNth(file, ticks, 5))?.earliest, walked[5]!.earliest);
 

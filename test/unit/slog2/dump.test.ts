@@ -52,7 +52,8 @@ for (const s of samples) {
       for await (const d of file.drawablesInTimeOrder()) inOrder.push(d);
       const keyOf = new Map<Drawable, string>(inOrder.map((d) => [d, keyOfRecord(dumpRecord(d, file.categories))]));
       const mine = inOrder.map((d) => keyOf.get(d)!);
-      const rawKey = (d: Drawable) => `${d.kind} ${d.category} ${d.earliest} ${d.latest} ${d.kind === 'primitive' ? d.vertices.map((v) => v.lineID).join(',') : d.primitives.length}`;
+      const rawKey = (d: Drawable) =>
+        `${d.kind} ${d.category} ${d.earliest} ${d.latest} ${d.kind === 'primitive' ? d.vertices.map((v) => v.lineID).join(',') : d.primitives.length}`;
       assert.equal(mine.length, slog2Facts(s).drawables.total);
       // Time order: each drawable in drawing order after the previous one, by start time.
       for (let i = 1; i < inOrder.length; i++) assert.ok(inOrder[i - 1]!.earliest <= inOrder[i]!.earliest, `order at ${i}`);
@@ -88,7 +89,11 @@ for (const s of samples) {
         assert.ok(serial.length > 1000);
       }
       if (s.name === 'ring_p2p_4') assert.ok(mine.filter((k) => k.includes('| msg_tag=')).length === 60, 'arrow popups decoded');
-      if (s.name === 'user_states_4') assert.ok(mine.some((k) => k.includes('| file user_states.c line 108')), 'Region popups decoded');
+      if (s.name === 'user_states_4')
+        assert.ok(
+          mine.some((k) => k.includes('| file user_states.c line 108')),
+          'Region popups decoded',
+        );
       // Bounds as printed by the reference (full doubles) agree with ours.
       const lastRef = serial[serial.length - 1]!;
       assert.ok(inOrder.some((d) => d.earliest === lastRef.earliest && d.latest === lastRef.latest));
@@ -105,7 +110,12 @@ test('a window dump lists exactly the reference drawables whose bounds intersect
     const file = await Slog2File.open(sampleSource(s));
     const [a, b] = file.timeRange;
     const refs = realDrawables(readDumpLines(s.recurDump));
-    for (const [f0, f1] of [[0.2, 0.3], [0.5, 0.5], [0, 0.01], [0.9, 1]] as const) {
+    for (const [f0, f1] of [
+      [0.2, 0.3],
+      [0.5, 0.5],
+      [0, 0.01],
+      [0.9, 1],
+    ] as const) {
       const t0 = a + (b - a) * f0;
       const t1 = a + (b - a) * f1;
       const want = refs.filter((d) => d.earliest <= t1 && t0 <= d.latest).map(refKey);
@@ -115,23 +125,37 @@ test('a window dump lists exactly the reference drawables whose bounds intersect
       assert.deepEqual(missing(want, keys), [], `${name} [${f0}, ${f1}] missing`);
       assert.deepEqual(missing(keys, want), [], `${name} [${f0}, ${f1}] extra`);
       const sorted = [...got].sort((x, y) => x.earliest - y.earliest);
-      assert.deepEqual(got.map((d) => d.earliest), sorted.map((d) => d.earliest));
+      assert.deepEqual(
+        got.map((d) => d.earliest),
+        sorted.map((d) => d.earliest),
+      );
     }
     await file.close();
   }
 });
 
 test('drawingOrderCompare: earliest up, latest down, category, start line, final line', () => {
-  const p = (e: number, l: number, c: number, from: number, to: number) => ({ kind: 'primitive' as const, category: c, earliest: e, latest: l, vertices: [{ time: e, lineID: from }, { time: l, lineID: to }] });
+  const p = (e: number, l: number, c: number, from: number, to: number) => ({
+    kind: 'primitive' as const,
+    category: c,
+    earliest: e,
+    latest: l,
+    vertices: [
+      { time: e, lineID: from },
+      { time: l, lineID: to },
+    ],
+  });
   const list = [p(1, 2, 0, 0, 0), p(0, 1, 0, 0, 0), p(0, 3, 0, 0, 0), p(0, 3, 0, 1, 0), p(0, 3, 0, 0, 2), p(0, 3, 5, 0, 0)];
   const sorted = [...list].sort(drawingOrderCompare);
-  assert.deepEqual(sorted.map((d) => [d.earliest, d.latest, d.category, d.vertices[0]!.lineID, d.vertices[1]!.lineID]), [
-    [0, 3, 0, 0, 0],
-    [0, 3, 0, 0, 2],
-    [0, 3, 0, 1, 0],
-    [0, 3, 5, 0, 0],
-    [0, 1, 0, 0, 0],
-    [1, 2, 0, 0, 0],
-  ]);
+  assert.deepEqual(
+    sorted.map((d) => [d.earliest, d.latest, d.category, d.vertices[0]!.lineID, d.vertices[1]!.lineID]),
+    [
+      [0, 3, 0, 0, 0],
+      [0, 3, 0, 0, 2],
+      [0, 3, 0, 1, 0],
+      [0, 3, 5, 0, 0],
+      [0, 1, 0, 0, 0],
+      [1, 2, 0, 0, 0],
+    ],
+  );
 });
-

@@ -21,7 +21,14 @@ function expectedInfo(s: Sample): TraceInfo {
     categories: f.categories
       .filter((c) => !c.preview)
       .sort((a, b) => a.index - b.index)
-      .map((c) => ({ index: c.index, name: c.name, kind: c.kind as 'state', rgba: c.color_rgba as unknown as [number, number, number, number], infoFormat: c.info_fmt, drawables: c.drawables })),
+      .map((c) => ({
+        index: c.index,
+        name: c.name,
+        kind: c.kind as 'state',
+        rgba: c.color_rgba as unknown as [number, number, number, number],
+        infoFormat: c.info_fmt,
+        drawables: c.drawables,
+      })),
     sourceLocations: { records: 0, sites: 0 },
   };
 }

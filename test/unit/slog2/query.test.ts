@@ -50,8 +50,14 @@ test('bigrun: a narrow window reads one root-to-leaf path, a wider one proportio
     const depths = new Set(slices.map((s) => s.depth));
     assert.deepEqual([...depths].sort(), [0, 1, 2, 3, 4, 5]);
     for (const s of slices) assert.deepEqual(s.shadows, [], 'no shadows at lowestDepth 0');
-    const got = slices.flatMap((s) => s.drawables).map(drawableKey).sort();
-    const want = everything.filter((d) => d.earliest <= t1 && t0 <= d.latest).map(drawableKey).sort();
+    const got = slices
+      .flatMap((s) => s.drawables)
+      .map(drawableKey)
+      .sort();
+    const want = everything
+      .filter((d) => d.earliest <= t1 && t0 <= d.latest)
+      .map(drawableKey)
+      .sort();
     assert.deepEqual(got, want);
     assert.ok(want.length > 0 && want.length < everything.length / 4);
   }
@@ -77,7 +83,13 @@ test('chooseLowestDepth: the deepest level whose overlapping node count fits', a
   };
   assert.equal(chooseLowestDepth(file, a, b, 1), 5);
   assert.equal(chooseLowestDepth(file, a, b, 1000), 0);
-  for (const [f0, f1, max] of [[0, 1, 8], [0.1, 0.2, 2], [0.3, 0.31, 1], [0.5, 0.9, 5], [0, 1, 20]] as const) {
+  for (const [f0, f1, max] of [
+    [0, 1, 8],
+    [0.1, 0.2, 2],
+    [0.3, 0.31, 1],
+    [0.5, 0.9, 5],
+    [0, 1, 20],
+  ] as const) {
     const t0 = a + (b - a) * f0;
     const t1 = a + (b - a) * f1;
     assert.equal(chooseLowestDepth(file, t0, t1, max), brute(t0, t1, max), `[${f0}, ${f1}] max ${max}`);

@@ -45,7 +45,8 @@ export function isTruncated(lines: readonly string[]): boolean {
   return lines.some((l) => l.startsWith('### TRUNCATED'));
 }
 
-const PRIM = /^Primitive\[ infobox\[ TimeBBox\(([^,]+),([^)]+)\) Category=Category\[ index=(-?\d+), .*? count=-?\d+ \]: (.*)\] ((?:\([^()]+, -?\d+\) )+)\] bsize=\d+(?: Nrobjs=(\d+))?$/;
+const PRIM =
+  /^Primitive\[ infobox\[ TimeBBox\(([^,]+),([^)]+)\) Category=Category\[ index=(-?\d+), .*? count=-?\d+ \]: (.*)\] ((?:\([^()]+, -?\d+\) )+)\] bsize=\d+(?: Nrobjs=(\d+))?$/;
 const COMP_HEAD = /^Composite\[ infobox\[ TimeBBox\(([^,]+),([^)]+)\) Category=Category\[ index=(-?\d+), .*? count=-?\d+ \]: (.*?)\] (Primitive\[ .*) \]$/;
 const WEIGHT = /^\(type=(-?\d+):.*ratios=([^,]+),([^,]+), count=(-?\d+)\)$/;
 
@@ -84,7 +85,15 @@ export function parseDrawableLine(line: string): RefDrawable | undefined {
       if (!p) throw new Error(`unparsed composite member: ${s}`);
       return { category: p.category, vertices: p.vertices, info: p.info };
     });
-    return { category: Number(m[3]), vertices: members.map((x) => x.vertices).join(' '), info: m[4]!, composite: true, members, earliest: Number(m[1]), latest: Number(m[2]) };
+    return {
+      category: Number(m[3]),
+      vertices: members.map((x) => x.vertices).join(' '),
+      info: m[4]!,
+      composite: true,
+      members,
+      earliest: Number(m[1]),
+      latest: Number(m[2]),
+    };
   }
   return undefined;
 }

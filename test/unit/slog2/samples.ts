@@ -52,7 +52,16 @@ export interface Slog2Facts {
   header: { version: string; MaxTreeDepth: string };
   time_range: [number, number];
   timelines: { lineids_used_by_drawables: number };
-  categories: { index: number; name: string; kind: string; color_rgba: number[]; info_fmt: string | null; preview: boolean; drawables: number; count_field: number }[];
+  categories: {
+    index: number;
+    name: string;
+    kind: string;
+    color_rgba: number[];
+    info_fmt: string | null;
+    preview: boolean;
+    drawables: number;
+    count_field: number;
+  }[];
   drawables: { total: number; composites: number; states: number; arrows: number; events: number; printed_by_slog2printserial: number };
 }
 

@@ -13,22 +13,82 @@ export class ByteWriter {
     this.buf = next;
     this.view = new DataView(next.buffer);
   }
-  u8(v: number): this { this.grow(1); this.view.setUint8(this.length, v); this.length += 1; return this; }
-  i16(v: number): this { this.grow(2); this.view.setInt16(this.length, v); this.length += 2; return this; }
-  i32(v: number): this { this.grow(4); this.view.setInt32(this.length, v); this.length += 4; return this; }
-  i64(v: number): this { this.grow(8); this.view.setBigInt64(this.length, BigInt(v)); this.length += 8; return this; }
-  f32(v: number): this { this.grow(4); this.view.setFloat32(this.length, v); this.length += 4; return this; }
-  f64(v: number): this { this.grow(8); this.view.setFloat64(this.length, v); this.length += 8; return this; }
-  str(s: string): this { const b = new TextEncoder().encode(s); this.i16(b.length); this.bytes(b); return this; }
-  bytes(b: Uint8Array): this { this.grow(b.length); this.buf.set(b, this.length); this.length += b.length; return this; }
-  done(): Uint8Array { return this.buf.slice(0, this.length); }
+  u8(v: number): this {
+    this.grow(1);
+    this.view.setUint8(this.length, v);
+    this.length += 1;
+    return this;
+  }
+  i16(v: number): this {
+    this.grow(2);
+    this.view.setInt16(this.length, v);
+    this.length += 2;
+    return this;
+  }
+  i32(v: number): this {
+    this.grow(4);
+    this.view.setInt32(this.length, v);
+    this.length += 4;
+    return this;
+  }
+  i64(v: number): this {
+    this.grow(8);
+    this.view.setBigInt64(this.length, BigInt(v));
+    this.length += 8;
+    return this;
+  }
+  f32(v: number): this {
+    this.grow(4);
+    this.view.setFloat32(this.length, v);
+    this.length += 4;
+    return this;
+  }
+  f64(v: number): this {
+    this.grow(8);
+    this.view.setFloat64(this.length, v);
+    this.length += 8;
+    return this;
+  }
+  str(s: string): this {
+    const b = new TextEncoder().encode(s);
+    this.i16(b.length);
+    this.bytes(b);
+    return this;
+  }
+  bytes(b: Uint8Array): this {
+    this.grow(b.length);
+    this.buf.set(b, this.length);
+    this.length += b.length;
+    return this;
+  }
+  done(): Uint8Array {
+    return this.buf.slice(0, this.length);
+  }
 }
 
 export type Version = 'SLOG 2.0.6' | 'SLOG 2.0.5';
 
-export interface SynPrimitive { category: number; vertices: [number, number][]; info?: Uint8Array }
-export interface SynShadow { category: number; vertices: [number, number][]; earliest: number; latest: number; n: number; weights: [number, number, number, number][] }
-export interface SynCategory { index: number; name: string; topology: number; argb: number; keys?: string[]; types?: string }
+export interface SynPrimitive {
+  category: number;
+  vertices: [number, number][];
+  info?: Uint8Array;
+}
+export interface SynShadow {
+  category: number;
+  vertices: [number, number][];
+  earliest: number;
+  latest: number;
+  n: number;
+  weights: [number, number, number, number][];
+}
+export interface SynCategory {
+  index: number;
+  name: string;
+  topology: number;
+  argb: number;
+  keys?: string[];
+  types?: string;
+}
 
 function primitiveBody(w: ByteWriter, p: SynPrimitive): void {
   w.i32(p.category).i16(p.info?.length ?? 0);
@@ -64,7 +124,12 @@ export function buildSynthetic(opts: {
   const nodeBlock = (depth: number, xpos: number, fptr: number, drawables: SynPrimitive[], child?: { fptr: number; size: number }, size = 0): Uint8Array => {
     const w = new ByteWriter();
     const b = drawables.length ? bounds(drawables.flatMap((d) => d.vertices)) : range;
-    w.f64(depth === 1 ? range[0] : b[0]).f64(depth === 1 ? range[1] : b[1]).i16(depth).i32(xpos).i64(fptr).i32(size);
+    w.f64(depth === 1 ? range[0] : b[0])
+      .f64(depth === 1 ? range[1] : b[1])
+      .i16(depth)
+      .i32(xpos)
+      .i64(fptr)
+      .i32(size);
     w.i32(0).i32(drawables.length);
     for (const d of drawables) {
       w.u8(opts.kindByte ?? 0);

@@ -19,10 +19,31 @@ const categories: SynCategory[] = [
 ];
 const info = new Uint8Array([0, 0, 0, 7, 0, 0, 0, 64]);
 const leafDrawables: SynPrimitive[] = [
-  { category: 5, vertices: [[1, 0], [2, 0]] },
-  { category: 5, vertices: [[1.5, 1], [1.7, 1]] },
+  {
+    category: 5,
+    vertices: [
+      [1, 0],
+      [2, 0],
+    ],
+  },
+  {
+    category: 5,
+    vertices: [
+      [1.5, 1],
+      [1.7, 1],
+    ],
+  },
 ];
-const rootDrawables: SynPrimitive[] = [{ category: 0, vertices: [[0.5, 0], [3, 1]], info }];
+const rootDrawables: SynPrimitive[] = [
+  {
+    category: 0,
+    vertices: [
+      [0.5, 0],
+      [3, 1],
+    ],
+    info,
+  },
+];
 
 function build(version: Version, extra: Partial<Parameters<typeof buildSynthetic>[0]> = {}): Uint8Array {
   return contiguous(
@@ -31,7 +52,22 @@ function build(version: Version, extra: Partial<Parameters<typeof buildSynthetic
       categories,
       leafDrawables,
       rootDrawables,
-      shadows: [{ category: -3, vertices: [[1.25, 0], [1.85, 0]], earliest: 1, latest: 2, n: 2, weights: [[5, 0.5, NaN, 2], [99, NaN, 0, 1]] }],
+      shadows: [
+        {
+          category: -3,
+          vertices: [
+            [1.25, 0],
+            [1.85, 0],
+          ],
+          earliest: 1,
+          latest: 2,
+          n: 2,
+          weights: [
+            [5, 0.5, NaN, 2],
+            [99, NaN, 0, 1],
+          ],
+        },
+      ],
       ...extra,
     }),
   );
@@ -75,7 +111,17 @@ for (const version of ['SLOG 2.0.6', 'SLOG 2.0.5'] as const) {
 }
 
 test('a drawable of an unknown category gets an UnknownType placeholder and a warning', async () => {
-  const bytes = build('SLOG 2.0.6', { leafDrawables: [{ category: 42, vertices: [[1, 0], [2, 0]] }] });
+  const bytes = build('SLOG 2.0.6', {
+    leafDrawables: [
+      {
+        category: 42,
+        vertices: [
+          [1, 0],
+          [2, 0],
+        ],
+      },
+    ],
+  });
   const file = await Slog2File.open(new MemorySource('u.slog2', bytes));
   const all: Drawable[] = [];
   for await (const d of file.allDrawables()) all.push(d);
@@ -170,10 +216,17 @@ test('blocks beyond 4 GiB in a sparse file: 64-bit offsets through FileSource', 
     assert.equal(file.treeDir.find((n) => n.depth === 0)!.fptr, base);
     const got: Drawable[] = [];
     for await (const s of file.query(1.6, 1.6)) got.push(...s.drawables);
-    assert.deepEqual(got.map((d) => [d.category, d.earliest, d.latest]).sort(), [[0, 0.5, 3], [5, 1, 2], [5, 1.5, 1.7]]);
+    assert.deepEqual(got.map((d) => [d.category, d.earliest, d.latest]).sort(), [
+      [0, 0.5, 3],
+      [5, 1, 2],
+      [5, 1.5, 1.7],
+    ]);
     const block = await file.readBlock(file.header.categories, 'CategoryMap');
     assert.equal(block.length, file.header.categories.size);
-    await assert.rejects(file.readBlock({ fptr: 2 ** 33, size: 10 }, 'annotations'), (e: unknown) => e instanceof FormatError && /annotations block .* past the end/.test(e.message));
+    await assert.rejects(
+      file.readBlock({ fptr: 2 ** 33, size: 10 }, 'annotations'),
+      (e: unknown) => e instanceof FormatError && /annotations block .* past the end/.test(e.message),
+    );
     await file.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

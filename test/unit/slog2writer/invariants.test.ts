@@ -8,7 +8,11 @@ import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { MemorySink, Slog2Writer } from '../../../src/core/formats/slog2/writer';
 import { CATEGORIES, syntheticTrace, topologyOf } from './synthetic';
 
-for (const [children, leafBytes] of [[2, 400], [3, 700], [5, 2000]] as const) {
+for (const [children, leafBytes] of [
+  [2, 400],
+  [3, 700],
+  [5, 2000],
+] as const) {
   test(`fan-out ${children}, leaves of ${leafBytes} bytes: a valid tree holding every drawable once`, async () => {
     const { drawables, maps } = syntheticTrace(5, 40);
     const sink = new MemorySink();
@@ -60,18 +64,49 @@ for (const [children, leafBytes] of [[2, 400], [3, 700], [5, 2000]] as const) {
 
 test('input contract: end-time order, finite times, known categories, at least one drawable', async () => {
   const w = new Slog2Writer(new MemorySink(), { topologyOf });
-  w.add(makePrimitive(1, [{ time: 1, lineID: 0 }, { time: 2, lineID: 0 }]));
-  assert.throws(() => w.add(makePrimitive(1, [{ time: 0, lineID: 0 }, { time: 1.5, lineID: 0 }])), /non-decreasing end time/);
-  assert.throws(() => w.add(makePrimitive(1, [{ time: NaN, lineID: 0 }, { time: 3, lineID: 0 }])), /invalid time bounds/);
+  w.add(
+    makePrimitive(1, [
+      { time: 1, lineID: 0 },
+      { time: 2, lineID: 0 },
+    ]),
+  );
+  assert.throws(
+    () =>
+      w.add(
+        makePrimitive(1, [
+          { time: 0, lineID: 0 },
+          { time: 1.5, lineID: 0 },
+        ]),
+      ),
+    /non-decreasing end time/,
+  );
+  assert.throws(
+    () =>
+      w.add(
+        makePrimitive(1, [
+          { time: NaN, lineID: 0 },
+          { time: 3, lineID: 0 },
+        ]),
+      ),
+    /invalid time bounds/,
+  );
   assert.throws(() => w.add(makePrimitive(42, [{ time: 3, lineID: 0 }])), /category 42/);
   await assert.rejects(new Slog2Writer(new MemorySink(), { topologyOf }).finish({ categories: CATEGORIES, lineIDMaps: [] }), /no drawables/);
   assert.throws(() => new Slog2Writer(new MemorySink(), { topologyOf, childrenPerNode: 1 }), /children per node/);
   // A Y map missing a used lineID gets the row (Jumpshot needs every lineID in every map).
   const sink = new MemorySink();
   const v = new Slog2Writer(sink, { topologyOf });
-  v.add(makePrimitive(1, [{ time: 1, lineID: 7 }, { time: 2, lineID: 7 }]));
+  v.add(
+    makePrimitive(1, [
+      { time: 1, lineID: 7 },
+      { time: 2, lineID: 7 },
+    ]),
+  );
   const s = await v.finish({ categories: CATEGORIES, lineIDMaps: [{ title: 'Process View', columns: ['world_rank'], rows: [], methods: [] }] });
   assert.equal(s.addedMapRows, 1);
   const file = await Slog2File.open(new MemorySource('m.slog2', sink.bytes()));
-  assert.deepEqual(file.lineIDMaps.map((m) => m.rows.map((r) => r.lineID)), [[7], [7]]);
+  assert.deepEqual(
+    file.lineIDMaps.map((m) => m.rows.map((r) => r.lineID)),
+    [[7], [7]],
+  );
 });

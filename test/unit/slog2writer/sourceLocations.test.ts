@@ -50,7 +50,10 @@ for (const leafBytes of [65536, 600]) {
     assert.equal(table.locatedDrawables, located);
     assert.deepEqual(file.warnings, []);
     // Only used categories are stored, with the preview categories of the used topologies.
-    assert.deepEqual([...file.categories.keys()].sort((a, b) => a - b), [-3, -2, -1, 0, 1, 2, 3]);
+    assert.deepEqual(
+      [...file.categories.keys()].sort((a, b) => a - b),
+      [-3, -2, -1, 0, 1, 2, 3],
+    );
   });
 }
 
@@ -79,7 +82,10 @@ test('a damaged table is a FormatError naming its offset', async () => {
   const bad2 = bytes.slice();
   // nfiles (after magic, version, size, records, inputSites, located) set huge.
   new DataView(bad2.buffer).setInt32(at + 40, 0x7fffffff);
-  await assert.rejects(readSourceLocations(await Slog2File.open(new MemorySource('bad2.slog2', bad2))), (e: unknown) => e instanceof FormatError && /file count/.test(e.message));
+  await assert.rejects(
+    readSourceLocations(await Slog2File.open(new MemorySource('bad2.slog2', bad2))),
+    (e: unknown) => e instanceof FormatError && /file count/.test(e.message),
+  );
   // A node record whose site index is out of range.
   const table = (await readSourceLocations(good))!;
   const leaf = good.treeDir.find((n) => n.depth === 0)!;
@@ -87,5 +93,8 @@ test('a damaged table is a FormatError naming its offset', async () => {
   const rec = leaf.fptr + leaf.size;
   new DataView(bad3.buffer).setInt32(rec + 16 + 5, 1000); // first entry's start site
   const file3 = await Slog2File.open(new MemorySource('bad3.slog2', bad3));
-  await assert.rejects(drawablesWithSources(file3, table, leaf), (e: unknown) => e instanceof FormatError && e.offset === rec + 21 && /site index 1000/.test(e.message));
+  await assert.rejects(
+    drawablesWithSources(file3, table, leaf),
+    (e: unknown) => e instanceof FormatError && e.offset === rec + 21 && /site index 1000/.test(e.message),
+  );
 });

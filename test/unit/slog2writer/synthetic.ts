@@ -40,9 +40,39 @@ export function syntheticTrace(ranks: number, steps: number): { drawables: Primi
       const o = t + r * 0.01;
       const loc = (k: number) => SITES[(s + r + k) % SITES.length]!;
       out.push(makePrimitive(3, [{ time: o + 0.05, lineID: r }], i32s(s), (s + r) % 2 === 0 ? { start: loc(0) } : undefined));
-      out.push(makePrimitive(2, [{ time: o + 0.1, lineID: r }, { time: o + 0.3, lineID: r }], undefined, { start: loc(1), end: loc(2) }));
-      out.push(makePrimitive(0, [{ time: o + 0.2, lineID: r }, { time: o + 0.35, lineID: (r + 1) % ranks }], i32s(s, 100 * r), r === 0 ? { end: loc(0) } : undefined));
-      out.push(makePrimitive(1, [{ time: o, lineID: r }, { time: o + 0.5, lineID: r }], undefined, s % 3 === 0 ? undefined : { start: loc(2) }));
+      out.push(
+        makePrimitive(
+          2,
+          [
+            { time: o + 0.1, lineID: r },
+            { time: o + 0.3, lineID: r },
+          ],
+          undefined,
+          { start: loc(1), end: loc(2) },
+        ),
+      );
+      out.push(
+        makePrimitive(
+          0,
+          [
+            { time: o + 0.2, lineID: r },
+            { time: o + 0.35, lineID: (r + 1) % ranks },
+          ],
+          i32s(s, 100 * r),
+          r === 0 ? { end: loc(0) } : undefined,
+        ),
+      );
+      out.push(
+        makePrimitive(
+          1,
+          [
+            { time: o, lineID: r },
+            { time: o + 0.5, lineID: r },
+          ],
+          undefined,
+          s % 3 === 0 ? undefined : { start: loc(2) },
+        ),
+      );
     }
   }
   out.sort((a, b) => a.latest - b.latest || b.earliest - a.earliest);

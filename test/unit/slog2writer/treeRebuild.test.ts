@@ -40,7 +40,11 @@ for (const sample of samples) {
       'header',
     );
     assert.equal(file.header.categories.size, reference.header.categories.size, 'CategoryMap size');
-    assert.deepEqual([...file.categories.keys()].sort((a, b) => a - b), [...reference.categories.keys()].sort((a, b) => a - b), 'category indices');
+    assert.deepEqual(
+      [...file.categories.keys()].sort((a, b) => a - b),
+      [...reference.categories.keys()].sort((a, b) => a - b),
+      'category indices',
+    );
     for (const [index, c] of reference.categories) {
       const mine = file.categories.get(index)!;
       assert.deepEqual({ ...mine, summary: undefined }, { ...c, summary: undefined }, `category ${index}`);

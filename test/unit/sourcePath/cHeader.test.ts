@@ -46,7 +46,11 @@ int main(void) {
 
 function build(dir: string, source: string, extra: string[] = []): string {
   const exe = path.join(dir, 'prog');
-  const r = spawnSync(cc!, ['-std=c99', '-Wall', '-Wextra', '-Werror', '-I', dir, '-I', path.join(repoRoot, 'media'), ...extra, source, path.join(dir, 'lib.c'), '-o', exe], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(
+    cc!,
+    ['-std=c99', '-Wall', '-Wextra', '-Werror', '-I', dir, '-I', path.join(repoRoot, 'media'), ...extra, source, path.join(dir, 'lib.c'), '-o', exe],
+    { cwd: dir, encoding: 'utf8' },
+  );
   assert.equal(r.status, 0, r.stderr);
   return exe;
 }
@@ -59,15 +63,21 @@ test('mpe_srcloc.h records line, fitted file name, ids and threads', { skip: cc 
     fs.writeFileSync(path.join(dir, 'lib.c'), STUB_LIB);
     // A short path is passed as is.
     fs.writeFileSync(path.join(dir, 'short.c'), PROGRAM);
-    const short = spawnSync(build(dir, 'short.c'), { encoding: 'utf8' }).stdout.trim().split('\n').map((l) => l.split('|'));
+    const short = spawnSync(build(dir, 'short.c'), { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n')
+      .map((l) => l.split('|'));
     assert.equal(short.length, 5);
-    assert.deepEqual(short.map((f) => [f[0], f[1], f[2], f[4], f[5]]), [
-      ['buf', '91', '0', '6', 'short.c'],
-      ['buf', '91', '0', '7', 'short.c'],
-      ['buf', '91', '3', '8', 'short.c'],
-      ['buf', '91', '2', '9', 'short.c'],
-      ['buf', '91', '0', '10', 'short.c'],
-    ]);
+    assert.deepEqual(
+      short.map((f) => [f[0], f[1], f[2], f[4], f[5]]),
+      [
+        ['buf', '91', '0', '6', 'short.c'],
+        ['buf', '91', '0', '7', 'short.c'],
+        ['buf', '91', '3', '8', 'short.c'],
+        ['buf', '91', '2', '9', 'short.c'],
+        ['buf', '91', '0', '10', 'short.c'],
+      ],
+    );
     assert.equal(short[1]![3], '42');
     assert.equal(short[3]![3], '7');
     const auto = [short[0]![3], short[2]![3], short[4]![3]].map(Number);
@@ -82,10 +92,14 @@ test('mpe_srcloc.h records line, fitted file name, ids and threads', { skip: cc 
     // A bare name longer than 39 bytes is passed whole (CLOG cuts it; the viewer matches by prefix).
     const longName = 'x'.repeat(45) + '.c';
     fs.writeFileSync(path.join(dir, LONG_DIR, longName), PROGRAM);
-    const bare = spawnSync(build(dir, path.join(LONG_DIR, longName)), { encoding: 'utf8' }).stdout.trim().split('\n');
+    const bare = spawnSync(build(dir, path.join(LONG_DIR, longName)), { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n');
     assert.equal(bare[0]!.split('|')[5], longName);
     // Old C (C89) and C++ compilers take the header too.
-    const c89 = spawnSync(build(dir, 'short.c', ['-std=c89', '-pedantic']), { encoding: 'utf8' }).stdout.trim().split('\n');
+    const c89 = spawnSync(build(dir, 'short.c', ['-std=c89', '-pedantic']), { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n');
     assert.equal(c89.length, 5);
     // Disabled: no calls at all, still compiles warning-free.
     const off = spawnSync(build(dir, 'short.c', ['-DMPE_SRCLOC_DISABLE']), { encoding: 'utf8' }).stdout;

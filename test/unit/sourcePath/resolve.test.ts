@@ -1,8 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  baseName, fileNameGlob, mappingFromPick, mayBeTruncated, normalizePath, parseMappings, parsePath, resolveSourcePath,
-  type ResolveOptions, type SourceFileSystem,
+  baseName,
+  fileNameGlob,
+  mappingFromPick,
+  mayBeTruncated,
+  normalizePath,
+  parseMappings,
+  parsePath,
+  resolveSourcePath,
+  type ResolveOptions,
+  type SourceFileSystem,
 } from '../../../src/core/sourcePath';
 
 /** An in-memory workspace: a list of absolute '/'-form file paths. Records every call. */
@@ -72,7 +80,14 @@ test('POSIX path from another machine: longest suffix wins', async () => {
   assert.equal(r.best.matchedSegments, 3);
   assert.equal(r.reason, 'matched by suffix corpus/programs/user_states.c');
   assert.equal(r.ambiguous, false);
-  assert.deepEqual(r.candidates.map((c) => [c.kind, c.matchedSegments]), [['suffix', 3], ['suffix', 2], ['basename', 1]]);
+  assert.deepEqual(
+    r.candidates.map((c) => [c.kind, c.matchedSegments]),
+    [
+      ['suffix', 3],
+      ['suffix', 2],
+      ['basename', 1],
+    ],
+  );
 });
 
 test('file name only: basename match, reason names the file', async () => {
@@ -88,8 +103,14 @@ test('ambiguity: equal matches are flagged and ordered deterministically (shallo
   const r2 = await resolveSourcePath('/other/a.c', opts([...files].reverse()));
   assert.ok(r1.found && r2.found);
   assert.equal(r1.ambiguous, true);
-  assert.deepEqual(r1.candidates.map((c) => c.path), ['/ws/app/b/a.c', '/ws/app/z/a.c', '/ws/app/b/deep/x/a.c']);
-  assert.deepEqual(r2.candidates.map((c) => c.path), r1.candidates.map((c) => c.path));
+  assert.deepEqual(
+    r1.candidates.map((c) => c.path),
+    ['/ws/app/b/a.c', '/ws/app/z/a.c', '/ws/app/b/deep/x/a.c'],
+  );
+  assert.deepEqual(
+    r2.candidates.map((c) => c.path),
+    r1.candidates.map((c) => c.path),
+  );
   assert.equal(r1.reason, 'matched by file name a.c (1 of 3 equally good matches)');
 });
 
@@ -101,7 +122,10 @@ test('mappings: longest prefix wins, on segment boundaries, with ${workspaceFold
     bad: 3,
   });
   assert.deepEqual(problems, ['mapping "bad" ignored: its target must be a non-empty string']);
-  assert.deepEqual(mappings.map((m) => m.from), ['/scratch/alice/projX', '/scratch/alice/proj', '/scratch']);
+  assert.deepEqual(
+    mappings.map((m) => m.from),
+    ['/scratch/alice/projX', '/scratch/alice/proj', '/scratch'],
+  );
   const files = ['/ws/app/src/ring.c', '/ws/app/other/src/ring.c'];
   const fs = fakeFs(files);
   const r = await resolveSourcePath('/scratch/alice/proj/src/ring.c', { roots: ['/ws/app'], mappings, fs });
@@ -148,7 +172,9 @@ test('Windows-style recorded paths match workspace files by suffix, ignoring cas
 
 test('Windows workspace roots (native form) are normalised', async () => {
   const r = await resolveSourcePath('/home/a/src/ring.c', {
-    roots: ['C:\\ws\\app'], mappings: [], fs: fakeFs(['C:/ws/app/src/ring.c']),
+    roots: ['C:\\ws\\app'],
+    mappings: [],
+    fs: fakeFs(['C:/ws/app/src/ring.c']),
   });
   assert.ok(r.found);
   assert.equal(r.best.root, 'C:/ws/app');
@@ -163,7 +189,10 @@ test('truncated name: the cut last segment is matched as a file-name prefix, dir
   assert.equal(r.best.kind, 'truncated');
   assert.equal(r.best.path, '/ws/app/src/particle_interactions.c');
   assert.equal(r.ambiguous, false);
-  assert.deepEqual(r.candidates.map((c) => c.path), ['/ws/app/src/particle_interactions.c', '/ws/app/test/particle_interactions_test.c']);
+  assert.deepEqual(
+    r.candidates.map((c) => c.path),
+    ['/ws/app/src/particle_interactions.c', '/ws/app/test/particle_interactions_test.c'],
+  );
   assert.match(r.reason, /cut at 39 bytes; matched by its beginning: src\/particle_interactions\.c/);
 });
 

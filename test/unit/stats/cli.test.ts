@@ -47,7 +47,10 @@ test('stats --csv --by pair / row, and the text table', () => {
   assert.equal(pairs.status, 0, pairs.stderr);
   const lines = pairs.stdout.trimEnd().split('\r\n');
   assert.equal(lines[0], 'from,to,count,bytes');
-  assert.equal(lines.slice(1).reduce((n, l) => n + Number(l.split(',')[2]), 0), 60);
+  assert.equal(
+    lines.slice(1).reduce((n, l) => n + Number(l.split(',')[2]), 0),
+    60,
+  );
   const rows = runCli([RING, '--by', 'row', '--csv']);
   assert.match(rows.stdout, /^lineID,label,category,count,inclusive,exclusive\r\n0,0,message,14,/);
   const text = runCli([RING]);
@@ -63,7 +66,14 @@ test('stats --csv --by pair / row, and the text table', () => {
 });
 
 test('stats usage errors: one line, exit code 2', () => {
-  for (const args of [[RING, '--by', 'rank'], [RING, '--from', '1', '--to', '0'], [RING, '--json', '--csv'], [], [RING, '--quick', '--from', '0'], [RING, '--quick', '--approximate']]) {
+  for (const args of [
+    [RING, '--by', 'rank'],
+    [RING, '--from', '1', '--to', '0'],
+    [RING, '--json', '--csv'],
+    [],
+    [RING, '--quick', '--from', '0'],
+    [RING, '--quick', '--approximate'],
+  ]) {
     const r = runCli(args);
     assert.equal(r.status, 2, args.join(' '));
     assert.equal(r.stdout, '');

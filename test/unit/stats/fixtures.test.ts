@@ -86,12 +86,15 @@ for (const name of TRACES) {
   });
 }
 
-test('share: every fixture, whole trace and a sub-range, the states\' shares sum to ≤ 1 (exclusive ÷ range × timelines)', async () => {
+test("share: every fixture, whole trace and a sub-range, the states' shares sum to ≤ 1 (exclusive ÷ range × timelines)", async () => {
   for (const name of TRACES) {
     const file = await open(name);
     try {
       const [t0, t1] = file.timeRange;
-      for (const range of [[t0, t1], [t0 + (t1 - t0) * 0.4, t0 + (t1 - t0) * 0.45]] as [number, number][]) {
+      for (const range of [
+        [t0, t1],
+        [t0 + (t1 - t0) * 0.4, t0 + (t1 - t0) * 0.45],
+      ] as [number, number][]) {
         const s = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0 })), range);
         assert.equal(s.timelines, new Set(file.lineIDMaps[0]!.rows.map((r) => r.lineID)).size, `${name} timelines`);
         let total = 0;
@@ -142,7 +145,8 @@ test('single-node traces: exclusive ratios equal the reference too (no shadows i
 function referenceMessages(name: string) {
   const pairs = new Map<string, { count: number; bytes: number }>();
   const tags = new Map<number, { count: number; bytes: number }>();
-  const arrow = /^\d+: Primitive\[ infobox\[ TimeBBox\([^)]*\) Category=Category\[ index=0,.*msg_tag=(-?\d+), msg_size=(-?\d+)\] \(([^,]+), (\d+)\) \(([^,]+), (\d+)\) \]/;
+  const arrow =
+    /^\d+: Primitive\[ infobox\[ TimeBBox\([^)]*\) Category=Category\[ index=0,.*msg_tag=(-?\d+), msg_size=(-?\d+)\] \(([^,]+), (\d+)\) \(([^,]+), (\d+)\) \]/;
   let count = 0;
   const bump = <K>(m: Map<K, { count: number; bytes: number }>, k: K, bytes: number) => {
     const e = m.get(k) ?? { count: 0, bytes: 0 };
@@ -175,7 +179,10 @@ for (const [name, messages] of [
       assert.equal(s.messages.count, messages);
       assert.equal(s.messages.withoutSize, 0);
       // Every message is on some communicator (Communicator View), and those add up.
-      assert.equal(s.messages.comms.reduce((n, c) => n + c.count, 0), messages);
+      assert.equal(
+        s.messages.comms.reduce((n, c) => n + c.count, 0),
+        messages,
+      );
     } finally {
       await file.close();
     }
@@ -190,7 +197,10 @@ test('bigrun_medium_4: a range via node slices equals the same range via the tim
     const viaNodes = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1])), range);
     const viaStream = await computeRangeStats(file, batchesOf(file.drawablesInTimeOrder(range[0], range[1]), { ordered: true }), range);
     assert.ok(viaNodes.drawables > 1000);
-    assert.deepEqual(viaNodes.categories.map((c) => [c.index, c.count]), viaStream.categories.map((c) => [c.index, c.count]));
+    assert.deepEqual(
+      viaNodes.categories.map((c) => [c.index, c.count]),
+      viaStream.categories.map((c) => [c.index, c.count]),
+    );
     for (const c of viaNodes.categories) {
       const o = viaStream.categories.find((x) => x.index === c.index)!;
       assert.ok(Math.abs(c.inclusive - o.inclusive) <= 1e-12 && Math.abs(c.exclusive - o.exclusive) <= 1e-12, c.name);

@@ -39,10 +39,22 @@ test('isStatsToHost accepts the protocol and rejects anything else', () => {
 
 test('table sorting: by any column, both directions, ties by index', async () => {
   const s = await computeRangeStats(meta, [{ drawables: [state(A, 0, 10), state(B, 1, 2), state(B, 3, 5), event(EV, 4), message(1, 0, 2, 1, 0, 8)] }], [0, 10]);
-  assert.deepEqual(sortCategories(s.categories, 'inclusive', true).map((c) => c.index), [A, B, MSG, EV]);
-  assert.deepEqual(sortCategories(s.categories, 'count', true).map((c) => c.index), [B, MSG, A, EV]);
-  assert.deepEqual(sortCategories(s.categories, 'name', false).map((c) => c.name), ['A', 'B', 'E', 'message']);
-  assert.deepEqual(sortCategories(s.categories, 'max', false).map((c) => c.index), [EV, MSG, B, A]);
+  assert.deepEqual(
+    sortCategories(s.categories, 'inclusive', true).map((c) => c.index),
+    [A, B, MSG, EV],
+  );
+  assert.deepEqual(
+    sortCategories(s.categories, 'count', true).map((c) => c.index),
+    [B, MSG, A, EV],
+  );
+  assert.deepEqual(
+    sortCategories(s.categories, 'name', false).map((c) => c.name),
+    ['A', 'B', 'E', 'message'],
+  );
+  assert.deepEqual(
+    sortCategories(s.categories, 'max', false).map((c) => c.index),
+    [EV, MSG, B, A],
+  );
 });
 
 test('bars: exclusive stacked with the rest as "other"; inclusive unstacked, without "other"', async () => {
@@ -52,15 +64,21 @@ test('bars: exclusive stacked with the rest as "other"; inclusive unstacked, wit
   assert.equal(incl.stacked, false, 'inclusive times overlap: not stacked');
   assert.deepEqual(incl.labels, ['0', '1']);
   assert.deepEqual(incl.lineIDs, [0, 1]);
-  assert.deepEqual(incl.segments.map((x) => [x.name, x.values]), [
-    ['A', [10, 0]],
-    ['B', [2, 2]],
-  ]);
+  assert.deepEqual(
+    incl.segments.map((x) => [x.name, x.values]),
+    [
+      ['A', [10, 0]],
+      ['B', [2, 2]],
+    ],
+  );
   const excl = stackRows(s.rows, s.categories, 'exclusive');
-  assert.deepEqual(excl.segments.map((x) => [x.name, x.values]), [
-    ['A', [8, 0]],
-    ['B', [2, 2]],
-  ]);
+  assert.deepEqual(
+    excl.segments.map((x) => [x.name, x.values]),
+    [
+      ['A', [8, 0]],
+      ['B', [2, 2]],
+    ],
+  );
   // More categories than segments: the smallest are summed as "other".
   const many = new Map(meta.categories);
   const extra = [];

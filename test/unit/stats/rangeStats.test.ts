@@ -69,7 +69,10 @@ test('clipping at both range ends; min/max stay full durations', async () => {
   assert.equal(cat(s, EV).count, 1);
 
   const late = await stats(nested, [6.5, 9]);
-  assert.deepEqual(late.categories.map((c) => [c.index, c.count]), [[A, 1]]);
+  assert.deepEqual(
+    late.categories.map((c) => [c.index, c.count]),
+    [[A, 1]],
+  );
   close(late.categories[0]!.exclusive, 2.5, 'only the enclosing state');
 });
 
@@ -79,7 +82,10 @@ test('closed intervals: a state ending exactly at the range start is counted wit
   assert.equal(b.count, 1);
   assert.equal(b.inclusive, 0);
   close(cat(s, A).exclusive, 1, 'A excl');
-  assert.equal(s.categories.find((c) => c.index === EV), undefined);
+  assert.equal(
+    s.categories.find((c) => c.index === EV),
+    undefined,
+  );
 });
 
 test('zero-duration states are counted when inside (closed range) and land in the zero bucket', async () => {
@@ -90,7 +96,10 @@ test('zero-duration states are counted when inside (closed range) and land in th
   assert.equal(b.inclusive, 0);
   assert.equal(b.min, 0);
   assert.equal(s.durations.find((h) => h.index === B)?.zero, 1);
-  assert.equal((await stats(ds, [4.5, 7])).categories.find((c) => c.index === B), undefined);
+  assert.equal(
+    (await stats(ds, [4.5, 7])).categories.find((c) => c.index === B),
+    undefined,
+  );
 });
 
 test('ties in bounds are nested by drawing order (lower category index encloses)', async () => {
@@ -111,10 +120,13 @@ test('FIFO re-entry: overlapping states of one category that do not nest keep th
 test('nesting is per timeline', async () => {
   const s = await stats([state(A, 0, 10, 0), state(B, 2, 4, 1)], [0, 10]);
   close(cat(s, A).exclusive, 10, 'A excl');
-  assert.deepEqual(s.rows.map((r) => [r.lineID, r.label, r.comm, r.categories.map((c) => c.index)]), [
-    [0, '0', 0, [A]],
-    [1, '1', 5, [B]],
-  ]);
+  assert.deepEqual(
+    s.rows.map((r) => [r.lineID, r.label, r.comm, r.categories.map((c) => c.index)]),
+    [
+      [0, '0', 0, [A]],
+      [1, '1', 5, [B]],
+    ],
+  );
 });
 
 test('messages crossing the range: pairs, tags, communicators, sizes, clipped arrow time', async () => {
@@ -172,7 +184,10 @@ test('a state ending before it starts lasts 0 s at its start time, and is counte
   // Outside the range by its start time, it is not counted at all.
   const late = await stats([state(A, 0, 10), state(B, 6, 2)], [0, 4]);
   assert.equal(late.clampedStates, 0);
-  assert.equal(late.categories.find((c) => c.index === B), undefined);
+  assert.equal(
+    late.categories.find((c) => c.index === B),
+    undefined,
+  );
   // The sum of the shares stays ≤ 1.
   const total = s.categories.reduce((t, c) => t + (c.share ?? 0), 0);
   assert.ok(total <= 1 + 1e-12, `Σ share = ${total}`);
@@ -225,7 +240,10 @@ test('approximate: shadows count with their time share (Jumpshot §16), flagged 
   const acc = new RangeStatsAccumulator(meta, [5, 10], 'approximate');
   acc.addShadow({
     category: -3,
-    vertices: [{ time: 0, lineID: 0 }, { time: 10, lineID: 0 }],
+    vertices: [
+      { time: 0, lineID: 0 },
+      { time: 10, lineID: 0 },
+    ],
     earliest: 0,
     latest: 10,
     numRealObjs: 3,
@@ -233,7 +251,10 @@ test('approximate: shadows count with their time share (Jumpshot §16), flagged 
   });
   acc.addShadow({
     category: -2,
-    vertices: [{ time: 0, lineID: 0 }, { time: 10, lineID: 1 }],
+    vertices: [
+      { time: 0, lineID: 0 },
+      { time: 10, lineID: 1 },
+    ],
     earliest: 0,
     latest: 10,
     numRealObjs: 4,
@@ -256,11 +277,17 @@ test('approximate: shadows count with their time share (Jumpshot §16), flagged 
   close(s.messages.count, 2, 'arrow shadow share');
 });
 
-test('composites count through their member primitives, under the members\' categories', async () => {
+test("composites count through their member primitives, under the members' categories", async () => {
   const members = [state(A, 1, 3), state(B, 1.5, 2)];
   const composite: Drawable = { kind: 'composite', category: EV, primitives: members, earliest: 1, latest: 3 };
   const s = await stats([composite], [0, 10]);
-  assert.deepEqual(s.categories.map((c) => [c.index, c.count]), [[A, 1], [B, 1]]);
+  assert.deepEqual(
+    s.categories.map((c) => [c.index, c.count]),
+    [
+      [A, 1],
+      [B, 1],
+    ],
+  );
   close(cat(s, A).exclusive, 1.5, 'nesting applies to members');
   assert.equal(s.drawables, 2);
 });

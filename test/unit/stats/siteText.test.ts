@@ -21,22 +21,26 @@ test('median: middle value, mean of the two middle ones for an even count', () =
 });
 
 test('lens title, hover tables and the index by file', () => {
-  const state = (t0: number, t1: number, lineID: number, line: number): Primitive => ({
-    kind: 'primitive',
-    category: 1,
-    earliest: t0,
-    latest: t1,
-    vertices: [
-      { time: t0, lineID },
-      { time: t1, lineID },
-    ],
-    source: { start: { file: '/src/a.c', line } },
-  }) as unknown as Primitive;
+  const state = (t0: number, t1: number, lineID: number, line: number): Primitive =>
+    ({
+      kind: 'primitive',
+      category: 1,
+      earliest: t0,
+      latest: t1,
+      vertices: [
+        { time: t0, lineID },
+        { time: t1, lineID },
+      ],
+      source: { start: { file: '/src/a.c', line } },
+    }) as unknown as Primitive;
   const acc = new SiteStatsAccumulator({ categories: new Map([[1, { name: 'Phase' }]]), lineIDMaps: [] }, [0, 10]);
   for (const p of [state(0, 1, 0, 80), state(1, 4, 1, 80), state(2, 4, 1, 80), state(0, 1, 0, 83)]) acc.add(p);
   const index = new SiteIndex({ range: [0, 10], timelines: 2, sites: acc.result() });
   assert.deepEqual(index.files(), ['/src/a.c']);
-  assert.deepEqual(index.sitesOf('/src/a.c').map((s) => s.line), [80, 83]);
+  assert.deepEqual(
+    index.sitesOf('/src/a.c').map((s) => s.line),
+    [80, 83],
+  );
   const s80 = index.get('/src/a.c', 80)!;
   assert.equal(lensTitle(s80), `3× · 6 s total · mean 2 s · worst rank ${s80.worstRank}`);
   assert.equal(siteShare(s80, index.profile), 6 / 20);

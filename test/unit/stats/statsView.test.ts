@@ -67,14 +67,20 @@ test('statistics view: html/CSP, summary then exact, selection, whole trace, lin
     assert.equal(trace.fileName, 'bigrun_medium_4.slog2.gz');
     const summary = await h.view.waitFor(isKind('stats'), from);
     assert.equal(summary.stats.kind, 'summary', 'the instant result comes first');
-    const exact = await h.view.waitFor(isKind('stats', (m) => m.stats.kind === 'exact'), from);
+    const exact = await h.view.waitFor(
+      isKind('stats', (m) => m.stats.kind === 'exact'),
+      from,
+    );
     assert.equal(exact.stats.drawables, 60160);
     assert.equal(h.provider.current, exact.stats);
 
     // Unchanged trace: a recreated webview gets the result again without recomputing.
     from = h.view.posted.length;
     h.view.receive({ kind: 'ready' });
-    await h.view.waitFor(isKind('stats', (m) => m.stats === exact.stats), from);
+    await h.view.waitFor(
+      isKind('stats', (m) => m.stats === exact.stats),
+      from,
+    );
 
     // A selection in the timeline: the numbers change to the range's.
     const [t0, t1] = file.timeRange;
@@ -82,7 +88,10 @@ test('statistics view: html/CSP, summary then exact, selection, whole trace, lin
     from = h.view.posted.length;
     h.setActive({ ...h.active!, range });
     assert.deepEqual((await h.view.waitFor(isKind('trace'), from)).range, range);
-    const ranged = await h.view.waitFor(isKind('stats', (m) => m.stats.kind === 'exact'), from);
+    const ranged = await h.view.waitFor(
+      isKind('stats', (m) => m.stats.kind === 'exact'),
+      from,
+    );
     assert.deepEqual(ranged.stats.range, range);
     assert.ok(ranged.stats.drawables < exact.stats.drawables / 5);
     assert.ok(!h.view.posted.slice(from).some(isKind('stats', (m) => m.stats.kind === 'summary')), 'no whole-file summary for a range');
@@ -100,7 +109,10 @@ test('statistics view: html/CSP, summary then exact, selection, whole trace, lin
     h.view.receive({ kind: 'listMessages', from: pair.from, to: pair.to });
     const list = await h.view.waitFor(isKind('messages'), from);
     assert.equal(list.items.length, pair.count);
-    assert.equal(list.items.reduce((b, m) => b + (m.size ?? 0), 0), pair.bytes);
+    assert.equal(
+      list.items.reduce((b, m) => b + (m.size ?? 0), 0),
+      pair.bytes,
+    );
 
     // Export (save dialog → file) and copy as TSV.
     recorded.saveDialog = Uri.file('/out/pairs.csv');
@@ -117,14 +129,28 @@ test('statistics view: html/CSP, summary then exact, selection, whole trace, lin
     const exported = JSON.parse(recorded.written.get('file:///out/all.json')!);
     assert.deepEqual(exported.range, range);
     // The CLI's --json document: share per state, bytes per message category, timelines.
-    assert.deepEqual(Object.keys(exported).sort(), ['categories', 'clampedStates', 'kind', 'messageComms', 'messageSizes', 'messageTags', 'messages', 'range', 'rows', 'timelines']);
+    assert.deepEqual(Object.keys(exported).sort(), [
+      'categories',
+      'clampedStates',
+      'kind',
+      'messageComms',
+      'messageSizes',
+      'messageTags',
+      'messages',
+      'range',
+      'rows',
+      'timelines',
+    ]);
     assert.ok('share' in exported.categories[0] && 'bytes' in exported.categories[0]);
 
     // "Whole trace" drops the selection.
     from = h.view.posted.length;
     h.view.receive({ kind: 'wholeTrace' });
     assert.deepEqual((await h.view.waitFor(isKind('trace'), from)).range, file.timeRange);
-    await h.view.waitFor(isKind('stats', (m) => m.stats.kind === 'exact'), from);
+    await h.view.waitFor(
+      isKind('stats', (m) => m.stats.kind === 'exact'),
+      from,
+    );
 
     // Cancel while computing: an error line, and the range is computed again next time.
     from = h.view.posted.length;

@@ -22,11 +22,22 @@ export const categories = new Map<number, Category>([
 ]);
 
 export const lineIDMaps: LineIDMap[] = [
-  { title: 'Process View', columns: ['world_rank'], rows: [{ lineID: 0, path: [0] }, { lineID: 1, path: [1] }], methods: [] },
+  {
+    title: 'Process View',
+    columns: ['world_rank'],
+    rows: [
+      { lineID: 0, path: [0] },
+      { lineID: 1, path: [1] },
+    ],
+    methods: [],
+  },
   {
     title: 'Communicator View',
     columns: ['commID', 'comm_rank'],
-    rows: [{ lineID: 0, path: [0, 0] }, { lineID: 1, path: [5, 0] }],
+    rows: [
+      { lineID: 0, path: [0, 0] },
+      { lineID: 1, path: [5, 0] },
+    ],
     methods: [],
   },
 ];
@@ -34,7 +45,10 @@ export const lineIDMaps: LineIDMap[] = [
 export const meta: StatsMeta = { categories, lineIDMaps };
 
 export function state(cat: number, t0: number, t1: number, lineID = 0): Primitive {
-  return makePrimitive(cat, [{ time: t0, lineID }, { time: t1, lineID }]);
+  return makePrimitive(cat, [
+    { time: t0, lineID },
+    { time: t1, lineID },
+  ]);
 }
 
 export function event(cat: number, t: number, lineID = 0): Primitive {
@@ -46,5 +60,12 @@ export function message(send: number, from: number, recv: number, to: number, ta
   const dv = new DataView(info.buffer);
   dv.setInt32(0, tag);
   dv.setInt32(4, size);
-  return makePrimitive(MSG, [{ time: send, lineID: from }, { time: recv, lineID: to }], info);
+  return makePrimitive(
+    MSG,
+    [
+      { time: send, lineID: from },
+      { time: recv, lineID: to },
+    ],
+    info,
+  );
 }

@@ -39,7 +39,10 @@ for (const shape of SHAPES) {
     assert.deepEqual(summary.records, report.records);
     // The communicator table: world (LID 0) and every process's MPI_COMM_SELF, all intra.
     const comms = shape.ranks + 1 + (shape.subComms ? 2 : 0);
-    assert.deepEqual(summary.clog2?.commTable?.map((c) => [c.lid, c.kind, c.host]), Array.from({ length: comms }, (_, i) => [i, 1, 'synthhost']));
+    assert.deepEqual(
+      summary.clog2?.commTable?.map((c) => [c.lid, c.kind, c.host]),
+      Array.from({ length: comms }, (_, i) => [i, 1, 'synthhost']),
+    );
     assert.equal(summary.unmatched.reference, 0);
     assert.equal(summary.unmatched.droppedFinals, 0);
     const got = new Map<string, { kind: string; count: number; sourcedStart: number; sourcedEnd: number }>();
@@ -88,5 +91,8 @@ test('synth --bytes target: stops near the requested size; without the preamble 
   assert.equal(parsePreamble(bytes.subarray(0, 1024), 's').commtableFptr, 0);
   const { summary } = await collectConversion(convertClog2(chunked(bytes, 65536), { name: 'synth' }));
   assert.deepEqual(summary.warnings, []);
-  assert.equal(summary.drawables.total, [...report.drawables.values()].reduce((n, e) => n + e.count, 0));
+  assert.equal(
+    summary.drawables.total,
+    [...report.drawables.values()].reduce((n, e) => n + e.count, 0),
+  );
 });

@@ -25,4 +25,3 @@ export async function synthToMemory(o: Omit<SynthOptions, 'sink' | 'rewritePream
   if (preamble) bytes.set(preamble, 0);
   return { bytes, report };
 }
-

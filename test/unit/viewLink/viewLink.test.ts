@@ -8,8 +8,14 @@ function asHandlerSees(link: string): string {
 }
 
 const view: ViewLink = {
-  trace: 'traces/user_states_4.slog2', absolute: false, folder: 'app',
-  t0: 0.024079676000042127, t1: 0.10518658300003380, rows: [0, 1, 2, 3, 7], yMap: 1, hidden: [-3, 6, 301, 302],
+  trace: 'traces/user_states_4.slog2',
+  absolute: false,
+  folder: 'app',
+  t0: 0.024079676000042127,
+  t1: 0.1051865830000338,
+  rows: [0, 1, 2, 3, 7],
+  yMap: 1,
+  hidden: [-3, 6, 301, 302],
 };
 
 test('encodes a readable link with stable parameter order', () => {

@@ -17,8 +17,14 @@ test('a deeper level paints over the level below (innermost wins where it covers
   r.add(0, 2, 0, 1, [255, 0, 0]);
   r.flushLevel();
   r.add(0, 1, 0, 1, [0, 255, 0]);
-  assert.deepEqual(r.pixel(0, 0).map((v) => Math.round(v * 100) / 100), [0, 1, 0, 1]);
-  assert.deepEqual(r.pixel(1, 0).map((v) => Math.round(v * 100) / 100), [1, 0, 0, 1]);
+  assert.deepEqual(
+    r.pixel(0, 0).map((v) => Math.round(v * 100) / 100),
+    [0, 1, 0, 1],
+  );
+  assert.deepEqual(
+    r.pixel(1, 0).map((v) => Math.round(v * 100) / 100),
+    [1, 0, 0, 1],
+  );
   const bytes = r.toRgba();
   assert.deepEqual([...bytes.slice(0, 4)], [0, 255, 0, 255]);
 });
@@ -30,7 +36,16 @@ test('half-covered pixel: partial alpha, colour unchanged', () => {
 });
 
 test('shadow colours mix by weight', () => {
-  assert.deepEqual(mixColours([[255, 0, 0], [0, 0, 255]], [3, 1]), { rgb: [191, 0, 64], total: 4 });
+  assert.deepEqual(
+    mixColours(
+      [
+        [255, 0, 0],
+        [0, 0, 255],
+      ],
+      [3, 1],
+    ),
+    { rgb: [191, 0, 64], total: 4 },
+  );
   assert.equal(mixColours([], []).total, 0);
 });
 
@@ -44,7 +59,15 @@ test('arrow density counts both ends per row block × time bin', () => {
   assert.equal(d.max, 22);
   assert.ok(densityAlpha(1, 22) > 0.2 && densityAlpha(22, 22) === 0.95);
   // a hidden row (NaN) and skipped arrows do not count
-  const hiddenRow = arrowDensity(a, (o) => o, [3, Number.NaN], 18, 18, 1, (i) => i === 2);
+  const hiddenRow = arrowDensity(
+    a,
+    (o) => o,
+    [3, Number.NaN],
+    18,
+    18,
+    1,
+    (i) => i === 2,
+  );
   assert.equal(hiddenRow.counts[0], 2);
   assert.equal(hiddenRow.max, 2);
 });
@@ -54,5 +77,8 @@ test('labels of sub-pixel rows become rank ranges', () => {
   assert.equal(bands[0]!.text, '0–122');
   assert.equal(bands.at(-1)!.text.endsWith('–4095'), true);
   assert.ok(bands.length <= Math.ceil(600 / 18) + 1);
-  assert.deepEqual(labelBands(2, 30, 0, 60, (s) => `r${s}`).map((b) => b.text), ['r0', 'r1']);
+  assert.deepEqual(
+    labelBands(2, 30, 0, 60, (s) => `r${s}`).map((b) => b.text),
+    ['r0', 'r1'],
+  );
 });

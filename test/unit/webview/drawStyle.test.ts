@@ -6,7 +6,12 @@ import { contrast } from '../../../webview/timeline/colour';
 test('text and borders contrast with the fill', () => {
   assert.deepEqual(textOn([255, 255, 0]), [0, 0, 0]); // MPI_Barrier yellow: black text
   assert.deepEqual(textOn([160, 32, 240]), [255, 255, 255]); // MPI_Allreduce purple: white text
-  for (const fill of [[255, 255, 0], [160, 32, 240], [0, 0, 0], [255, 255, 255]] as const) {
+  for (const fill of [
+    [255, 255, 0],
+    [160, 32, 240],
+    [0, 0, 0],
+    [255, 255, 255],
+  ] as const) {
     assert.ok(contrast(borderFor(fill), fill) > 1.5, `border of ${fill}`);
   }
 });

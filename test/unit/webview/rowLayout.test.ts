@@ -32,9 +32,9 @@ test('auto sizing fits all rows when each gets enough height, else scrolls at th
   assert.equal(rowHeightFor({ mode: 'fixed', px: Number.NaN }, 4, 600), DEFAULT_ROW_PX);
 });
 
-test("vertical zoom: zooming out from 20 px rows of 100 in 600 px goes to 10 px (still above fit)", () => {
-  assert.deepEqual(zoomRows(20, 0.5, 100, 600), { mode: "fixed", px: 10 });
-  assert.deepEqual(zoomRows(20, 0.25, 100, 600), { mode: "fit" });
+test('vertical zoom: zooming out from 20 px rows of 100 in 600 px goes to 10 px (still above fit)', () => {
+  assert.deepEqual(zoomRows(20, 0.5, 100, 600), { mode: 'fixed', px: 10 });
+  assert.deepEqual(zoomRows(20, 0.25, 100, 600), { mode: 'fit' });
 });
 
 test('vertical zoom limits', () => {

@@ -3,8 +3,16 @@ import assert from 'node:assert/strict';
 import { RankListError, formatRankList, hideRows, moveRow, normaliseOrder, parseRankList, rowsMatching, slotsOf } from '../../../webview/timeline/rowOrder';
 
 test('rank lists: singles, closed and open ranges', () => {
-  assert.deepEqual(parseRankList('0-15,64,128-'), [[0, 15], [64, 64], [128, Infinity]]);
-  assert.deepEqual(parseRankList(' 3 ; -2  5..6'), [[3, 3], [0, 2], [5, 6]]);
+  assert.deepEqual(parseRankList('0-15,64,128-'), [
+    [0, 15],
+    [64, 64],
+    [128, Infinity],
+  ]);
+  assert.deepEqual(parseRankList(' 3 ; -2  5..6'), [
+    [3, 3],
+    [0, 2],
+    [5, 6],
+  ]);
   const labels = Array.from({ length: 200 }, (_, i) => String(i));
   const rows = rowsMatching(parseRankList('0-15,64,128-'), labels);
   assert.equal(rows.length, 16 + 1 + 72);

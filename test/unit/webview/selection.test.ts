@@ -2,7 +2,16 @@
 // tolerance that covers the float32 offsets; shadows give their per-category shares instead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allocateTable, ARROW_SPEC, EVENT_SPEC, SHADOW_SPEC, SHADOW_WEIGHT_SPEC, STATE_SPEC, FLAG_SHADOW, type WindowColumns } from '../../../src/protocol/wire';
+import {
+  allocateTable,
+  ARROW_SPEC,
+  EVENT_SPEC,
+  SHADOW_SPEC,
+  SHADOW_WEIGHT_SPEC,
+  STATE_SPEC,
+  FLAG_SHADOW,
+  type WindowColumns,
+} from '../../../src/protocol/wire';
 import { refOf, selectionOf, shadowSummaryOf } from '../../../webview/timeline/selection';
 
 function columns(): WindowColumns {
@@ -29,7 +38,19 @@ function columns(): WindowColumns {
   arrows.category[0] = 9;
   const events = allocateTable(EVENT_SPEC, 1);
   events.flags[0] = FLAG_SHADOW;
-  const header = { baseTime: 100, t0: 100, t1: 101, rowStart: 0, rowEnd: 4, mapIndex: 0, lowestDepth: 2, maxNesting: 1, truncated: false, nodesRead: 0, buildMs: 0 };
+  const header = {
+    baseTime: 100,
+    t0: 100,
+    t1: 101,
+    rowStart: 0,
+    rowEnd: 4,
+    mapIndex: 0,
+    lowestDepth: 2,
+    maxNesting: 1,
+    truncated: false,
+    nodesRead: 0,
+    buildMs: 0,
+  };
   return { header, states, shadows, shadowWeights: w, arrows, events };
 }
 

@@ -1,6 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TimeScale, clampWindow, formatDuration, formatTime, formatTimeField, niceTicks, panBy, parseTime, unitFor, zoomAt } from '../../../webview/timeline/timeScale';
+import {
+  TimeScale,
+  clampWindow,
+  formatDuration,
+  formatTime,
+  formatTimeField,
+  niceTicks,
+  panBy,
+  parseTime,
+  unitFor,
+  zoomAt,
+} from '../../../webview/timeline/timeScale';
 
 const full = { t0: 0, t1: 10 };
 
@@ -77,7 +88,12 @@ test('from/to fields: times in units with sensible precision, read back by parse
   assert.equal(formatTimeField(-0.002, 0.01), '-2.00 ms');
   // Deep zoom: more decimals, never more than needed.
   assert.equal(formatTimeField(0.2513456789, 1e-6), '251.345679 ms');
-  for (const [t, span] of [[0.0000523080000221, 0.49313], [0.2513456789, 1e-6], [1234.5678, 1e-3], [3e-9, 1e-8]] as const) {
+  for (const [t, span] of [
+    [0.0000523080000221, 0.49313],
+    [0.2513456789, 1e-6],
+    [1234.5678, 1e-3],
+    [3e-9, 1e-8],
+  ] as const) {
     const back = parseTime(formatTimeField(t, span));
     assert.ok(back !== undefined && Math.abs(back - t) <= span / 1e3, `${t} → ${formatTimeField(t, span)} → ${back}`);
   }

@@ -33,7 +33,10 @@ function columns(): WindowColumns {
 test('the state stack of every shown row at t, outermost first; preview boxes as shares', () => {
   const s = timesliceAt(columns(), 103.5, [1, 0, 2]);
   assert.deepEqual(s[1], { row: 0, stack: [1, 2, 3] });
-  assert.deepEqual(s[0]!.summary?.map((p) => p.category), [5, 6]);
+  assert.deepEqual(
+    s[0]!.summary?.map((p) => p.category),
+    [5, 6],
+  );
   assert.deepEqual(s[2], { row: 2, stack: [] });
   assert.deepEqual(timesliceAt(columns(), 109, [0])[0]!.stack, [1]);
   assert.deepEqual(timesliceAt(columns(), 103.5, [0], new Set([2]))[0]!.stack, [1, 3]);

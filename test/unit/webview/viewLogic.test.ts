@@ -53,7 +53,10 @@ test('zoom undo/redo', () => {
 test('one frame per burst of marks; hover repaints only the overlay', () => {
   const frames: (() => void)[] = [];
   const drawn: LayerName[] = [];
-  const s = new FrameScheduler((l) => drawn.push(l), (cb) => frames.push(cb));
+  const s = new FrameScheduler(
+    (l) => drawn.push(l),
+    (cb) => frames.push(cb),
+  );
   s.mark('overlay');
   s.mark('data', 'grid');
   s.mark('overlay');

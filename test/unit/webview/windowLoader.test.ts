@@ -6,7 +6,19 @@ import { STATE_SPEC, SHADOW_SPEC, SHADOW_WEIGHT_SPEC, ARROW_SPEC, EVENT_SPEC, al
 
 function payloadFor(r: RequestWindowMessage['request'], states: number) {
   return encodeWindow({
-    header: { baseTime: r.t0, t0: r.t0, t1: r.t1, rowStart: r.rowStart, rowEnd: r.rowEnd, mapIndex: r.mapIndex, lowestDepth: 0, maxNesting: 0, truncated: false, nodesRead: 1, buildMs: 0 },
+    header: {
+      baseTime: r.t0,
+      t0: r.t0,
+      t1: r.t1,
+      rowStart: r.rowStart,
+      rowEnd: r.rowEnd,
+      mapIndex: r.mapIndex,
+      lowestDepth: 0,
+      maxNesting: 0,
+      truncated: false,
+      nodesRead: 1,
+      buildMs: 0,
+    },
     states: allocateTable(STATE_SPEC, states),
     shadows: allocateTable(SHADOW_SPEC, 0),
     shadowWeights: allocateTable(SHADOW_WEIGHT_SPEC, 0),

@@ -150,7 +150,10 @@ class AlogConverter {
         const start = this.open.get(category)?.get(l.process)?.pop();
         if (start === undefined) {
           this.droppedFinals++;
-          this.warnOnce(`end${category}`, `line ${l.lineNo}: end of state "${this.categories.entries[category]!.category.name}" on process ${l.process} with no open start (ignored)`);
+          this.warnOnce(
+            `end${category}`,
+            `line ${l.lineNo}: end of state "${this.categories.entries[category]!.category.name}" on process ${l.process} with no open start (ignored)`,
+          );
           return;
         }
         // Paired here (latest start first); the builder's own FIFO queue holds it for no time.
@@ -163,7 +166,10 @@ class AlogConverter {
         return;
       default: {
         // TEXT = "<tag> <size>".
-        const tokens = (l.text ?? '').trim().split(/\s+/).filter((t) => t !== '');
+        const tokens = (l.text ?? '')
+          .trim()
+          .split(/\s+/)
+          .filter((t) => t !== '');
         const tag = tokens.length > 0 && /^[+-]?\d+$/.test(tokens[0]!) ? Number(tokens[0]) | 0 : 0;
         const size = tokens.length > 1 && /^[+-]?\d+$/.test(tokens[1]!) ? Number(tokens[1]) | 0 : 0;
         if (tokens.length < 2) this.warnOnce(`msg${l.type}`, `line ${l.lineNo}: message line without "tag size" text; tag/size taken as 0`);
@@ -203,7 +209,8 @@ class AlogParser {
         return;
       }
       if (l === undefined) return;
-      if (lineNo === 1 && !(l.type <= -1 && l.type >= -100)) throw new FormatError(file, 0, 'line 1, column 1: not an ALOG file (the first line is not a header line of type -1 … -100)');
+      if (lineNo === 1 && !(l.type <= -1 && l.type >= -100))
+        throw new FormatError(file, 0, 'line 1, column 1: not an ALOG file (the first line is not a header line of type -1 … -100)');
       conv.line(l);
     });
   }
@@ -255,11 +262,20 @@ function summarize(conv: AlogConverter, parser: AlogParser): ConversionSummary {
   const truncated = parser.splitter.unterminated || (h.eventCount !== undefined && conv.eventLines < h.eventCount);
   const warnings = [...conv.warnings, ...conv.categories.warnings.map((w) => `${conv.file}: ${w}`)];
   for (const i of inconsistencies) warnings.push(`${conv.file}: ${i}`);
-  if (truncated) warnings.push(`${conv.file}: the file looks truncated (${parser.splitter.unterminated ? 'last line has no line feed' : 'fewer event lines than the header announces'}); open states become unmatched`);
+  if (truncated)
+    warnings.push(
+      `${conv.file}: the file looks truncated (${parser.splitter.unterminated ? 'last line has no line feed' : 'fewer event lines than the header announces'}); open states become unmatched`,
+    );
   const processMap: LineIDMap = { title: 'Process View', columns: ['process'], rows: lineIDs.map((lineID) => ({ lineID, path: [lineID] })), methods: [] };
   const eventTypeCounts: Record<string, number> = {};
   for (const [t, n] of [...conv.typeCounts].sort((x, y) => x[0] - y[0])) eventTypeCounts[String(t)] = n;
-  const alog: AlogFacts = { header: { ...h }, eventLines: conv.eventLines, processes: [...conv.processes].sort((x, y) => x - y), eventTypeCounts, inconsistencies };
+  const alog: AlogFacts = {
+    header: { ...h },
+    eventLines: conv.eventLines,
+    processes: [...conv.processes].sort((x, y) => x - y),
+    eventTypeCounts,
+    inconsistencies,
+  };
   const openCount = openStates.reduce((n, s) => n + s.count, 0);
   return {
     format: 'alog',

@@ -36,7 +36,9 @@ export function looksLikeAlog(first: Uint8Array): boolean {
     const b = first[i]!;
     if (b !== 9 && b !== 13 && (b < 32 || b > 126) && b < 160) return false;
   }
-  const fields = LATIN1.decode(first.subarray(0, end)).trim().split(/[ \t]+/);
+  const fields = LATIN1.decode(first.subarray(0, end))
+    .trim()
+    .split(/[ \t]+/);
   if (fields.length < 6 || !fields.slice(0, 5).every((f) => INT.test(f)) || !TIME.test(fields[5]!)) return false;
   const type = Number(fields[0]);
   return type >= -100 && type <= -1;
@@ -58,7 +60,8 @@ export function parseAlogLine(file: string, raw: Uint8Array, lineNo: number, off
     const ok = field === 5 ? TIME.test(token) : INT.test(token);
     if (!ok) throw at(file, offset, lineNo, start, `field ${field + 1} "${token.slice(0, 40)}" is not ${field === 5 ? 'a time' : 'an integer'}`);
     const v = Number(token);
-    if (!Number.isFinite(v) || (field < 5 && !Number.isSafeInteger(v))) throw at(file, offset, lineNo, start, `field ${field + 1} "${token.slice(0, 40)}" is out of range`);
+    if (!Number.isFinite(v) || (field < 5 && !Number.isSafeInteger(v)))
+      throw at(file, offset, lineNo, start, `field ${field + 1} "${token.slice(0, 40)}" is out of range`);
     values.push(v);
   }
   // TEXT: the rest after exactly one separator (raw-event lines end with it even when empty).
@@ -131,7 +134,8 @@ export class LineSplitter {
 
   private emit(raw: Uint8Array): void {
     const offset = this.lineStart;
-    if (raw.length > MAX_ALOG_LINE) throw new FormatError(this.file, offset, `line ${this.lineNo + 1} is longer than ${MAX_ALOG_LINE} bytes (not an ALOG file?)`);
+    if (raw.length > MAX_ALOG_LINE)
+      throw new FormatError(this.file, offset, `line ${this.lineNo + 1} is longer than ${MAX_ALOG_LINE} bytes (not an ALOG file?)`);
     this.lineNo++;
     this.lineStart += raw.length + 1;
     this.onLine(raw, this.lineNo, offset);

@@ -296,7 +296,9 @@ function summarize(conv: OldClogConverter, parser: OldClogParser, name: string):
     drawables: { total: b.drawables, state: b.states, arrow: b.arrows, event: b.events },
     unmatched: {
       reference: unmatched.reference,
-      openStates: [...unmatched.openStates].sort((x, y) => x[0] - y[0]).map(([category, count]) => ({ category, name: conv.categories.entries[category]!.category.name, count })),
+      openStates: [...unmatched.openStates]
+        .sort((x, y) => x[0] - y[0])
+        .map(([category, count]) => ({ category, name: conv.categories.entries[category]!.category.name, count })),
       sends: unmatched.sends,
       receives: unmatched.receives,
       droppedFinals: unmatched.droppedFinals,

@@ -168,7 +168,9 @@ function summarize(conv: Clog2Converter, parser: Clog2Parser, name: string): Con
   parser.counts.forEach((n, i) => {
     if (n > 0) records[REC_NAMES[i]!] = n;
   });
-  const openStates = [...unmatched.openStates].sort((x, y) => x[0] - y[0]).map(([category, count]) => ({ category, name: conv.categories.entries[category]!.category.name, count }));
+  const openStates = [...unmatched.openStates]
+    .sort((x, y) => x[0] - y[0])
+    .map(([category, count]) => ({ category, name: conv.categories.entries[category]!.category.name, count }));
   return {
     format: 'clog2',
     version: parser.preamble!.version,

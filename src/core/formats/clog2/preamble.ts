@@ -42,7 +42,8 @@ const MAX_SLOTS = 1 << 14;
 const MAX_WORLD_SIZE = 1 << 20;
 
 export function parsePreamble(bytes: Uint8Array, file: string): Clog2Preamble {
-  if (bytes.length < PREAMBLE_BYTES) throw new FormatError(file, bytes.length, `not a CLOG2 file: ${bytes.length} bytes, the preamble alone is ${PREAMBLE_BYTES}`);
+  if (bytes.length < PREAMBLE_BYTES)
+    throw new FormatError(file, bytes.length, `not a CLOG2 file: ${bytes.length} bytes, the preamble alone is ${PREAMBLE_BYTES}`);
   if (!looksLikeClog2(bytes)) throw new FormatError(file, 0, 'not a CLOG2 file: it does not start with "CLOG-"');
   const tokens: string[] = [];
   let start = 0;
@@ -58,7 +59,8 @@ export function parsePreamble(bytes: Uint8Array, file: string): Clog2Preamble {
     }
   }
   const version = tokens[0] ?? '';
-  if (version.toUpperCase() !== CLOG2_VERSION) throw new FormatError(file, 0, `unsupported CLOG2 version ${JSON.stringify(version)} (only ${CLOG2_VERSION} is supported)`);
+  if (version.toUpperCase() !== CLOG2_VERSION)
+    throw new FormatError(file, 0, `unsupported CLOG2 version ${JSON.stringify(version)} (only ${CLOG2_VERSION} is supported)`);
   const bool = (i: number, what: string): boolean => {
     const t = tokens[i];
     if (t === undefined) throw new FormatError(file, 0, `preamble: missing ${what}`);
@@ -66,7 +68,8 @@ export function parsePreamble(bytes: Uint8Array, file: string): Clog2Preamble {
   };
   const int = (i: number, what: string, min = -(2 ** 31), max = 2 ** 31 - 1): number => {
     const t = tokens[i];
-    if (t === undefined || !/^[+-]?\d+$/.test(t)) throw new FormatError(file, 0, `preamble: ${what} is ${t === undefined ? 'missing' : JSON.stringify(t)}, expected an integer`);
+    if (t === undefined || !/^[+-]?\d+$/.test(t))
+      throw new FormatError(file, 0, `preamble: ${what} is ${t === undefined ? 'missing' : JSON.stringify(t)}, expected an integer`);
     const v = Number(t);
     if (v < min || v > max) throw new FormatError(file, 0, `preamble: ${what} = ${v} is outside [${min}, ${max}]`);
     return v;
@@ -101,21 +104,38 @@ export function formatPreamble(p: Omit<Clog2Preamble, 'version'>): Uint8Array {
   const U = 1073741824;
   const tokens = [
     CLOG2_VERSION,
-    'is_big_endian=', p.isBigEndian ? 'TRUE ' : 'FALSE',
-    'is_finalzed=', p.isFinalized ? 'TRUE ' : 'FALSE',
-    'block_size=', String(p.blockSize),
-    'num_buffered_blocks=', String(p.numBufferedBlocks),
-    'max_comm_world_size=', String(p.maxCommWorldSize),
-    'max_thread_count=', String(p.maxThreadCount),
-    'known_eventID_start=', String(p.knownEventIDStart),
-    'user_eventID_start=', String(p.userEventIDStart),
-    'known_solo_eventID_start=', String(p.knownSoloEventIDStart),
-    'user_solo_eventID_start=', String(p.userSoloEventIDStart),
-    'known_stateID_count=', String(p.knownStateIDCount),
-    'user_stateID_count=', String(p.userStateIDCount),
-    'known_solo_eventID_count=', String(p.knownSoloEventIDCount),
-    'user_solo_eventID_count=', String(p.userSoloEventIDCount),
-    'commtable_fptr=', String(Math.floor(p.commtableFptr / U)), String(U), String(p.commtableFptr % U),
+    'is_big_endian=',
+    p.isBigEndian ? 'TRUE ' : 'FALSE',
+    'is_finalzed=',
+    p.isFinalized ? 'TRUE ' : 'FALSE',
+    'block_size=',
+    String(p.blockSize),
+    'num_buffered_blocks=',
+    String(p.numBufferedBlocks),
+    'max_comm_world_size=',
+    String(p.maxCommWorldSize),
+    'max_thread_count=',
+    String(p.maxThreadCount),
+    'known_eventID_start=',
+    String(p.knownEventIDStart),
+    'user_eventID_start=',
+    String(p.userEventIDStart),
+    'known_solo_eventID_start=',
+    String(p.knownSoloEventIDStart),
+    'user_solo_eventID_start=',
+    String(p.userSoloEventIDStart),
+    'known_stateID_count=',
+    String(p.knownStateIDCount),
+    'user_stateID_count=',
+    String(p.userStateIDCount),
+    'known_solo_eventID_count=',
+    String(p.knownSoloEventIDCount),
+    'user_solo_eventID_count=',
+    String(p.userSoloEventIDCount),
+    'commtable_fptr=',
+    String(Math.floor(p.commtableFptr / U)),
+    String(U),
+    String(p.commtableFptr % U),
   ];
   const out = new Uint8Array(PREAMBLE_BYTES);
   let pos = 0;

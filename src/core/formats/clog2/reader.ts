@@ -24,7 +24,20 @@ export const REC = {
   TIMESHIFT: 11,
 } as const;
 
-export const REC_NAMES = ['ENDLOG', 'ENDBLOCK', 'STATEDEF', 'EVENTDEF', 'CONSTDEF', 'BAREEVT', 'CARGOEVT', 'MSGEVT', 'COLLEVT', 'COMMEVT', 'SRCLOC', 'TIMESHIFT'] as const;
+export const REC_NAMES = [
+  'ENDLOG',
+  'ENDBLOCK',
+  'STATEDEF',
+  'EVENTDEF',
+  'CONSTDEF',
+  'BAREEVT',
+  'CARGOEVT',
+  'MSGEVT',
+  'COLLEVT',
+  'COMMEVT',
+  'SRCLOC',
+  'TIMESHIFT',
+] as const;
 
 /** Total record sizes (header 24 + body) by rectype (§6, §13). */
 export const REC_SIZE = [24, 24, 136, 128, 64, 32, 64, 48, 40, 72, 72, 32] as const;
@@ -162,7 +175,9 @@ export class Clog2Parser {
       this.truncated = true;
       const left = this.buf.length - this.pos;
       const at = this.bufStart + this.pos;
-      this.warn(`truncated at byte ${this.received}: no end-of-log record${left > 0 && this.skipTo <= at ? ` (${left} bytes of a partial record at ${at} ignored)` : ''}; open states become unmatched`);
+      this.warn(
+        `truncated at byte ${this.received}: no end-of-log record${left > 0 && this.skipTo <= at ? ` (${left} bytes of a partial record at ${at} ignored)` : ''}; open states become unmatched`,
+      );
     }
     if (this.phase === Phase.Table) this.parseTable();
     this.phase = Phase.Done;
@@ -299,7 +314,17 @@ export class Clog2Parser {
             sink.event(time, icomm, rank, thread, dv.getInt32(b, le), undefined);
             break;
           case 7: // MSGEVT
-            sink.message(time, icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), dv.getInt32(b + 8, le), dv.getInt32(b + 12, le), dv.getInt32(b + 16, le));
+            sink.message(
+              time,
+              icomm,
+              rank,
+              thread,
+              dv.getInt32(b, le),
+              dv.getInt32(b + 4, le),
+              dv.getInt32(b + 8, le),
+              dv.getInt32(b + 12, le),
+              dv.getInt32(b + 16, le),
+            );
             break;
           case 6: // CARGOEVT
             sink.event(time, icomm, rank, thread, dv.getInt32(b, le), this.cargoCopy(buf, b + 8));

@@ -239,7 +239,10 @@ export class DrawableBuilder {
   timeWarnings(name: string): string[] {
     const w: string[] = [];
     if (this.badTimes > 0) w.push(`${name}: ${this.badTimes} event record${this.badTimes === 1 ? '' : 's'} with a NaN or infinite time dropped`);
-    if (this.reorder.forcedReleases > 0) w.push(`${name}: more than ${this.reorder.capacity} drawables waited for the time to advance (equal or non-increasing record times); released in file order`);
+    if (this.reorder.forcedReleases > 0)
+      w.push(
+        `${name}: more than ${this.reorder.capacity} drawables waited for the time to advance (equal or non-increasing record times); released in file order`,
+      );
     return w;
   }
 
@@ -277,10 +280,16 @@ export class DrawableBuilder {
       const entry = this.categories.entries[category]!;
       if (entry.infoLocation !== undefined) startLoc = sourceFromInfo(entry.category, entry.infoLocation, finalInfo, this.locations);
     }
-    this.emit(category, [
-      { time: startTime, lineID },
-      { time, lineID },
-    ], finalInfo, startLoc, loc);
+    this.emit(
+      category,
+      [
+        { time: startTime, lineID },
+        { time, lineID },
+      ],
+      finalInfo,
+      startLoc,
+      loc,
+    );
     this.states++;
   }
 
@@ -294,7 +303,16 @@ export class DrawableBuilder {
     this.events++;
   }
 
-  send(arrowCategory: number, tag: number, sender: number, receiver: number, time: number, lineID: number, size: number, loc: SourceLocation | undefined): void {
+  send(
+    arrowCategory: number,
+    tag: number,
+    sender: number,
+    receiver: number,
+    time: number,
+    lineID: number,
+    size: number,
+    loc: SourceLocation | undefined,
+  ): void {
     if (this.badTime(time)) return;
     const q = this.pendingReceives.oldest(tag, sender, receiver);
     if (q === undefined) {
@@ -357,10 +375,16 @@ export class DrawableBuilder {
     recvLoc: SourceLocation | undefined,
   ): void {
     const info = this.messageInfo(tag, size);
-    this.emit(category, [
-      { time: sendTime, lineID: sendLine },
-      { time: recvTime, lineID: recvLine },
-    ], info, sendLoc, recvLoc);
+    this.emit(
+      category,
+      [
+        { time: sendTime, lineID: sendLine },
+        { time: recvTime, lineID: recvLine },
+      ],
+      info,
+      sendLoc,
+      recvLoc,
+    );
     this.arrows++;
   }
 

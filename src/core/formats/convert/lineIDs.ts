@@ -46,7 +46,8 @@ export class LineTable {
    */
   register(lid: number, commRank: number, worldRank: number): void {
     if (this.known.size + this.threads > MAX_KNOWN_LINES && !this.known.has(this.lineID(lid, commRank, 0))) {
-      if (!this.warnedKnownCap) this.warn(`more than ${MAX_KNOWN_LINES} communicator lines: COMMEVT (comm ${lid}, rank ${commRank}) and later new ones are ignored`);
+      if (!this.warnedKnownCap)
+        this.warn(`more than ${MAX_KNOWN_LINES} communicator lines: COMMEVT (comm ${lid}, rank ${commRank}) and later new ones are ignored`);
       this.warnedKnownCap = true;
       return;
     }
@@ -78,7 +79,9 @@ export class LineTable {
     if (thread < this.threads && rank < this.worldSize && thread >= 0 && rank >= 0) return;
     if (this.warnedRange) return;
     this.warnedRange = true;
-    this.warn(`record on (icomm ${icomm}, rank ${rank}, thread ${thread}) is outside W=${this.worldSize}, T=${this.threads}: its lineID may collide with another process`);
+    this.warn(
+      `record on (icomm ${icomm}, rank ${rank}, thread ${thread}) is outside W=${this.worldSize}, T=${this.threads}: its lineID may collide with another process`,
+    );
   }
 
   /** World rank of a record's process, through the COMMEVT table (fallback: rank on world). */

@@ -161,7 +161,11 @@ export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: Con
     const out = steps.take();
     if (out.length > 0) yield out;
   }
-  return makeConversion(run, () => summary, (i) => steps.category(i));
+  return makeConversion(
+    run,
+    () => summary,
+    (i) => steps.category(i),
+  );
 }
 
 /** Reads a whole conversion into memory (small files, tests). */

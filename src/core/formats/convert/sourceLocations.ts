@@ -113,7 +113,12 @@ export function infoLocationSlots(keys: readonly string[], types: string): InfoL
  * A file/line decoded from a drawable's info bytes when its category's format carries one
  * (`slots` from infoLocationSlots of the category's keys/types).
  */
-export function sourceFromInfo(category: Category, slots: InfoLocationSlots | undefined, info: Uint8Array | undefined, table?: SourceSiteTable): SourceLocation | undefined {
+export function sourceFromInfo(
+  category: Category,
+  slots: InfoLocationSlots | undefined,
+  info: Uint8Array | undefined,
+  table?: SourceSiteTable,
+): SourceLocation | undefined {
   if (slots === undefined || info === undefined || info.length === 0) return undefined;
   const decoded = decodeInfo(info, category.infoTypes);
   const file = decoded.values[slots.file];

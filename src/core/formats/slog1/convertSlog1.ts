@@ -69,8 +69,13 @@ class Slog1Categories {
     const i = this.byKey.get(`${intvltype}:${topology}`);
     if (i !== undefined) return i;
     const entry = this.profile.find((e) => e.intvltype === intvltype);
-    if (entry === undefined) this.warn(`type${intvltype}`, `records of interval type ${intvltype} have no display-profile entry; shown as UnknownType-${this.list.length}`);
-    else this.warn(`shape${intvltype}`, `records of interval type ${intvltype} ("${entry.label}", ${entry.classtype}) are ${topology}s; shown in a separate ${topology} category`);
+    if (entry === undefined)
+      this.warn(`type${intvltype}`, `records of interval type ${intvltype} have no display-profile entry; shown as UnknownType-${this.list.length}`);
+    else
+      this.warn(
+        `shape${intvltype}`,
+        `records of interval type ${intvltype} ("${entry.label}", ${entry.classtype}) are ${topology}s; shown in a separate ${topology} category`,
+      );
     return this.add(intvltype, topology, entry?.label ?? `UnknownType-${this.list.length}`, entry?.color);
   }
 }
@@ -102,7 +107,12 @@ class Slog1Lines {
   maps(): LineIDMap[] {
     const ids = [...this.used].sort((a, b) => a - b);
     const view: LineIDMap = this.threaded
-      ? { title: 'Process-Thread View', columns: ['node', 'thread'], rows: ids.map((lineID) => ({ lineID, path: [this.rows[lineID]!.node, this.rows[lineID]!.thread] })), methods: [] }
+      ? {
+          title: 'Process-Thread View',
+          columns: ['node', 'thread'],
+          rows: ids.map((lineID) => ({ lineID, path: [this.rows[lineID]!.node, this.rows[lineID]!.thread] })),
+          methods: [],
+        }
       : { title: 'Process View', columns: ['node'], rows: ids.map((lineID) => ({ lineID, path: [lineID] })), methods: [] };
     return [view, identityMap(ids)];
   }
@@ -122,7 +132,8 @@ export function convertSlog1(file: Slog1File, options: ConvertOptions): ClogConv
   const reorder = new ReorderBuffer();
   const sectorRecords = { CUR: 0, INC: 0, PAS: 0, OUT: 0 };
   const drawables = { total: 0, state: 0, arrow: 0, event: 0 };
-  let dropped = 0;
+  /** Records left out for other reasons than their times (none at present; the summary keeps the field). */
+  const dropped = 0;
   /** Records with a NaN/±∞ start or end: left out and counted (issue 14: never silently). */
   let badTimes = 0;
   let earliest = Infinity;
@@ -141,15 +152,33 @@ export function convertSlog1(file: Slog1File, options: ConvertOptions): ClogConv
     const category = categories.of(r.intvltype, arrow ? 'arrow' : 'state');
     const from = lines.lineOf(r.origin.node, r.origin.thread);
     let vertices;
-    if (!arrow) vertices = [{ time: r.start, lineID: from }, { time: end, lineID: from }];
+    if (!arrow)
+      vertices = [
+        { time: r.start, lineID: from },
+        { time: end, lineID: from },
+      ];
     else {
       const to = lines.lineOf(r.dest!.node, r.dest!.thread);
       vertices = isBackward(file.profile.find((e) => e.intvltype === r.intvltype))
-        ? [{ time: end, lineID: to }, { time: r.start, lineID: from }]
-        : [{ time: r.start, lineID: from }, { time: end, lineID: to }];
+        ? [
+            { time: end, lineID: to },
+            { time: r.start, lineID: from },
+          ]
+        : [
+            { time: r.start, lineID: from },
+            { time: end, lineID: to },
+          ];
     }
     for (const v of vertices) lines.used.add(v.lineID);
-    const p: Primitive = { kind: 'primitive', category, vertices, earliest: Math.min(r.start, end), latest: Math.max(r.start, end), info: undefined, source: undefined };
+    const p: Primitive = {
+      kind: 'primitive',
+      category,
+      vertices,
+      earliest: Math.min(r.start, end),
+      latest: Math.max(r.start, end),
+      info: undefined,
+      source: undefined,
+    };
     if (p.earliest < earliest) earliest = p.earliest;
     if (p.latest > latest) latest = p.latest;
     categories.counts.set(category, (categories.counts.get(category) ?? 0) + 1);
@@ -214,7 +243,11 @@ export function convertSlog1(file: Slog1File, options: ConvertOptions): ClogConv
     if (out.length > 0) yield out;
   }
 
-  return makeConversion(run, () => summary, (i) => categories.list[i]);
+  return makeConversion(
+    run,
+    () => summary,
+    (i) => categories.list[i],
+  );
 }
 
 /** Opens `source` as SLOG-1 and converts it; the file is closed when the stream ends or fails. */

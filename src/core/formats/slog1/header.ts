@@ -51,12 +51,14 @@ export function parseHeader(bytes: Uint8Array, file: string, size: number): Slog
   const r = new BinaryReader(bytes, 0, file);
   const versionMajor = u32(r, 'version major');
   const versionMinor = u32(r, 'version minor');
-  if (versionMajor !== 0 || versionMinor !== 7) throw new FormatError(file, 0, `not a SLOG-1 file: version ${versionMajor}.${versionMinor}, only 0.7 (MPICH 1.2's SLOG API) is known`);
+  if (versionMajor !== 0 || versionMinor !== 7)
+    throw new FormatError(file, 0, `not a SLOG-1 file: version ${versionMajor}.${versionMinor}, only 0.7 (MPICH 1.2's SLOG API) is known`);
   const frameBytes = u32(r, 'frame byte size');
   if (frameBytes < 32 || frameBytes > MAX_FRAME_BYTES) throw new FormatError(file, 8, `frame byte size ${frameBytes} is outside [32, ${MAX_FRAME_BYTES}]`);
   const frameReservedBytes = u32(r, 'frame reserved size');
   const maxFramesPerDir = u32(r, 'max frames per directory');
-  if (maxFramesPerDir < 1 || maxFramesPerDir > MAX_FRAMES) throw new FormatError(file, 16, `max frames per directory ${maxFramesPerDir} is outside [1, ${MAX_FRAMES}]`);
+  if (maxFramesPerDir < 1 || maxFramesPerDir > MAX_FRAMES)
+    throw new FormatError(file, 16, `max frames per directory ${maxFramesPerDir} is outside [1, ${MAX_FRAMES}]`);
   const flag = (what: string): boolean => {
     const at = r.pos;
     const v = u16(r, what);
@@ -105,7 +107,8 @@ async function table(source: ByteSource, offset: number, entryBytes: number, wha
 export async function readPreviewBytes(source: ByteSource, h: Slog1Header): Promise<number> {
   const r = await readAt(source, h.fptr.preview, 4, 'preview length');
   const n = u32(r, 'preview length');
-  if (n > MAX_PREVIEW_BYTES || h.fptr.preview + 4 + n > source.size) throw new FormatError(source.name, h.fptr.preview, `preview length ${n} runs past the end of the file`);
+  if (n > MAX_PREVIEW_BYTES || h.fptr.preview + 4 + n > source.size)
+    throw new FormatError(source.name, h.fptr.preview, `preview length ${n} runs past the end of the file`);
   return n;
 }
 
@@ -113,7 +116,13 @@ export async function readThreads(source: ByteSource, h: Slog1Header): Promise<S
   const { count, r } = await table(source, h.fptr.threadTable, 18, 'thread table', 1 << 20);
   const out: Slog1Thread[] = [];
   for (let i = 0; i < count; i++) {
-    out.push({ node: u16(r, 'node id'), thread: u32(r, 'thread id'), osProcess: u32(r, 'OS process id'), osThread: u32(r, 'OS thread id'), app: u32(r, 'application id') });
+    out.push({
+      node: u16(r, 'node id'),
+      thread: u32(r, 'thread id'),
+      osProcess: u32(r, 'OS process id'),
+      osThread: u32(r, 'OS thread id'),
+      app: u32(r, 'application id'),
+    });
   }
   return out;
 }
@@ -138,7 +147,8 @@ export async function readProfile(source: ByteSource, h: Slog1Header): Promise<S
     const label = textField(r);
     const color = textField(r);
     r.skip(1, 'profile newline');
-    if (!/^\d+$/.test(type) || Number(type) > 65535) throw r.error(`display profile entry ${i}: interval type "${type.slice(0, 20)}" is not a number in [0, 65535]`, at);
+    if (!/^\d+$/.test(type) || Number(type) > 65535)
+      throw r.error(`display profile entry ${i}: interval type "${type.slice(0, 20)}" is not a number in [0, 65535]`, at);
     out.push({ intvltype: Number(type), classtype, label, color });
   }
   return out;
@@ -179,8 +189,10 @@ export async function readFrameDirectory(source: ByteSource, h: Slog1Header): Pr
       const offset = slots.i64('frame offset');
       const start = slots.f64('frame start time');
       const end = slots.f64('frame end time');
-      if (offset <= 0 || offset + 32 > source.size) throw slots.error(`frame ${frames.length} offset ${offset} is outside the file (${source.size} bytes)`, where);
-      if (!Number.isFinite(start) || !Number.isFinite(end) || end < start) throw slots.error(`frame ${frames.length} has an invalid time range [${start}, ${end}]`, where + 8);
+      if (offset <= 0 || offset + 32 > source.size)
+        throw slots.error(`frame ${frames.length} offset ${offset} is outside the file (${source.size} bytes)`, where);
+      if (!Number.isFinite(start) || !Number.isFinite(end) || end < start)
+        throw slots.error(`frame ${frames.length} has an invalid time range [${start}, ${end}]`, where + 8);
       frames.push({ offset, start, end });
     }
     at = next;

@@ -47,7 +47,13 @@ export function formatSlog1Tables(file: Slog1File): string {
     out.push(`\tCollect At : Starttime = ${javaDouble(stats.start)}, Endtime = ${javaDouble(stats.end)}`, '');
     stats.sets.forEach((s, i) => {
       out.push(`\tPreview Statistics Set ${i}`, `\trectype = ${s.rectype},  intvltype = ${s.intvltype},  label = ${s.label}`);
-      for (let b = 0; b < s.bins.length; b += 5) out.push(s.bins.slice(b, b + 5).map((v) => `${javaDouble(v)}, `).join(''));
+      for (let b = 0; b < s.bins.length; b += 5)
+        out.push(
+          s.bins
+            .slice(b, b + 5)
+            .map((v) => `${javaDouble(v)}, `)
+            .join(''),
+        );
     });
   }
   out.push('', '\t', '\tSLOG_Profile :');
@@ -67,7 +73,9 @@ export async function formatSlog1Frame(file: Slog1File, index: number): Promise<
   const fr = await file.readFrame(index);
   const c = fr.counts;
   const out: string[] = [`Main : fptr2frame = ${fr.frame.offset}`, `SLOG_Frame No. ${index}: `, '', '**** Frame Header : '];
-  out.push(`CUR = ( ${c.CUR.bytes}, ${c.CUR.records} ),  INC = ( ${c.INC.bytes}, ${c.INC.records} ),  PAS = ( ${c.PAS.bytes}, ${c.PAS.records} ),  OUT = ( ${c.OUT.bytes}, ${c.OUT.records} ) `);
+  out.push(
+    `CUR = ( ${c.CUR.bytes}, ${c.CUR.records} ),  INC = ( ${c.INC.bytes}, ${c.INC.records} ),  PAS = ( ${c.PAS.bytes}, ${c.PAS.records} ),  OUT = ( ${c.OUT.bytes}, ${c.OUT.records} ) `,
+  );
   const titles = { INC: 'Incoming', PAS: 'Passing Through', CUR: 'Current', OUT: 'Outgoing' } as const;
   for (const s of ['INC', 'PAS', 'CUR', 'OUT'] as const) {
     out.push(`---- ${titles[s]} Records : `);

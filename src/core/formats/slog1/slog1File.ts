@@ -90,7 +90,8 @@ export class Slog1File {
   }
 
   static async open(source: ByteSource): Promise<Slog1File> {
-    if (source.size < SLOG1_HEADER_BYTES) throw new FormatError(source.name, 0, `not a SLOG-1 file: ${source.size} bytes, the header alone has ${SLOG1_HEADER_BYTES}`);
+    if (source.size < SLOG1_HEADER_BYTES)
+      throw new FormatError(source.name, 0, `not a SLOG-1 file: ${source.size} bytes, the header alone has ${SLOG1_HEADER_BYTES}`);
     const header = parseHeader(await source.read(0, SLOG1_HEADER_BYTES), source.name, source.size);
     const previewBytes = await readPreviewBytes(source, header);
     const threads = await readThreads(source, header);
@@ -129,8 +130,14 @@ export class Slog1File {
       counts[s] = { bytes, records };
       total += bytes;
     }
-    if (total > this.header.frameBytes) throw new FormatError(name, frame.offset, `frame ${index}: sectors hold ${total - 32} bytes, more than the frame's ${this.header.frameBytes - 32}`);
-    if (frame.offset + total > this.source.size) throw new FormatError(name, frame.offset, `frame ${index}: its ${total - 32} sector bytes run past the end of the file (${this.source.size} bytes; truncated file?)`);
+    if (total > this.header.frameBytes)
+      throw new FormatError(name, frame.offset, `frame ${index}: sectors hold ${total - 32} bytes, more than the frame's ${this.header.frameBytes - 32}`);
+    if (frame.offset + total > this.source.size)
+      throw new FormatError(
+        name,
+        frame.offset,
+        `frame ${index}: its ${total - 32} sector bytes run past the end of the file (${this.source.size} bytes; truncated file?)`,
+      );
     const body = new BinaryReader(await this.source.read(frame.offset + 32, total - 32), frame.offset + 32, name);
     const records: Slog1Record[] = [];
     for (const s of SECTORS) {
@@ -173,7 +180,11 @@ export class Slog1File {
       rec.skip(8, 'where field');
       this.noteWhere();
     } else if (!variable && rec.remaining !== fixedRest) {
-      throw new FormatError(r.file, offset, `record of type ${intvltype} (rectype ${rectype}) has ${bytesize} bytes, its definition needs ${bytesize - rec.remaining + fixedRest}`);
+      throw new FormatError(
+        r.file,
+        offset,
+        `record of type ${intvltype} (rectype ${rectype}) has ${bytesize} bytes, its definition needs ${bytesize - rec.remaining + fixedRest}`,
+      );
     }
     const assocs: number[] = [];
     for (let i = 0; i < nAssocs; i++) assocs.push(rec.i32('association') >>> 0);

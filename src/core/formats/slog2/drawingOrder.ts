@@ -1,7 +1,8 @@
 /** The reference's drawing order (SLOG2.md §8), used to sort node lists, shadows and composite members. */
 import type { Drawable, Shadow, Vertex } from '../../model/types';
 
-type Ordered = Pick<Drawable | Shadow, 'earliest' | 'latest' | 'category'> & ({ vertices: readonly Vertex[] } | { primitives: readonly { vertices: readonly Vertex[] }[] });
+type Ordered = Pick<Drawable | Shadow, 'earliest' | 'latest' | 'category'> &
+  ({ vertices: readonly Vertex[] } | { primitives: readonly { vertices: readonly Vertex[] }[] });
 
 function startLine(d: Ordered): number {
   if ('vertices' in d) return d.vertices[0]?.lineID ?? 0;
@@ -16,11 +17,5 @@ function finalLine(d: Ordered): number {
 
 /** earliest ↑, latest ↓ (enclosing first), category ↑, start lineID ↑, final lineID ↑. */
 export function drawingOrderCompare(a: Ordered, b: Ordered): number {
-  return (
-    a.earliest - b.earliest ||
-    b.latest - a.latest ||
-    a.category - b.category ||
-    startLine(a) - startLine(b) ||
-    finalLine(a) - finalLine(b)
-  );
+  return a.earliest - b.earliest || b.latest - a.latest || a.category - b.category || startLine(a) - startLine(b) || finalLine(a) - finalLine(b);
 }

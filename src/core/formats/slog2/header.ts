@@ -102,7 +102,20 @@ export function parseHeader(bytes: Uint8Array, file: string, fileSize: number): 
     checkBlock(file, fileSize, maxBufferByteSize, fb, name, at);
   });
   return {
-    header: { version, numChildrenPerNode, treeLeafByteSize, maxTreeDepth, maxBufferByteSize, categories, methodDefs, lineIDMaps, treeRoot, treeDir, annotations, postamble },
+    header: {
+      version,
+      numChildrenPerNode,
+      treeLeafByteSize,
+      maxTreeDepth,
+      maxBufferByteSize,
+      categories,
+      methodDefs,
+      lineIDMaps,
+      treeRoot,
+      treeDir,
+      annotations,
+      postamble,
+    },
     warnings,
   };
 }

@@ -44,7 +44,10 @@ export class TreeIndex {
   private readonly ordered: boolean[] = [];
   private readonly byId = new Map<string, TreeNodeInfo>();
 
-  constructor(nodes: readonly TreeNodeInfo[], readonly maxDepth: number) {
+  constructor(
+    nodes: readonly TreeNodeInfo[],
+    readonly maxDepth: number,
+  ) {
     for (let d = 0; d <= maxDepth; d++) this.levels.push([]);
     for (const n of nodes) {
       this.levels[n.depth]?.push(n);

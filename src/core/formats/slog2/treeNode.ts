@@ -127,7 +127,13 @@ function parseInfo(r: BinaryReader): Uint8Array | undefined {
 }
 
 function toPrimitive(f: PrimitiveFields): Primitive {
-  const p: { -readonly [K in keyof Primitive]: Primitive[K] } = { kind: 'primitive', category: f.category, vertices: f.vertices, earliest: f.earliest, latest: f.latest };
+  const p: { -readonly [K in keyof Primitive]: Primitive[K] } = {
+    kind: 'primitive',
+    category: f.category,
+    vertices: f.vertices,
+    earliest: f.earliest,
+    latest: f.latest,
+  };
   if (f.info !== undefined) p.info = f.info;
   return p;
 }

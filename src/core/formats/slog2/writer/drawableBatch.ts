@@ -108,8 +108,29 @@ export function resetDrawableBatch(b: DrawableBatch, firstNewSite = 0): void {
 /** The buffers to transfer when posting a batch to another thread. */
 export function batchBuffers(b: DrawableBatch): ArrayBuffer[] {
   const arrays = [
-    b.earliest, b.latest, b.category, b.startLine, b.finalLine, b.nestable, b.kind, b.entryBytes, b.siteStart, b.siteEnd, b.primitiveStart, b.entryInfoStart, b.entryInfoEnd,
-    b.primTopology, b.primCategory, b.primEarliest, b.primLatest, b.vertexStart, b.primInfoStart, b.primInfoEnd, b.vertexTime, b.vertexLine, b.info,
+    b.earliest,
+    b.latest,
+    b.category,
+    b.startLine,
+    b.finalLine,
+    b.nestable,
+    b.kind,
+    b.entryBytes,
+    b.siteStart,
+    b.siteEnd,
+    b.primitiveStart,
+    b.entryInfoStart,
+    b.entryInfoEnd,
+    b.primTopology,
+    b.primCategory,
+    b.primEarliest,
+    b.primLatest,
+    b.vertexStart,
+    b.primInfoStart,
+    b.primInfoEnd,
+    b.vertexTime,
+    b.vertexLine,
+    b.info,
   ];
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
@@ -125,7 +146,12 @@ function grown<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(a
 
 /** True if `b` can take one more entry of this many primitives, vertices and info bytes. */
 export function hasRoom(b: DrawableBatch, primitives: number, vertices: number, infoBytes: number): boolean {
-  return b.count < b.earliest.length && b.primitives + primitives <= b.primTopology.length && b.vertices + vertices <= b.vertexTime.length && b.infoUsed + infoBytes <= b.info.length;
+  return (
+    b.count < b.earliest.length &&
+    b.primitives + primitives <= b.primTopology.length &&
+    b.vertices + vertices <= b.vertexTime.length &&
+    b.infoUsed + infoBytes <= b.info.length
+  );
 }
 
 /** Grows `b` so that it can take one more entry of this many primitives, vertices and info bytes. */
@@ -179,7 +205,9 @@ export function appendEntry(dst: DrawableBatch, src: DrawableBatch, j: number): 
   const p1 = src.primitiveStart[j + 1]!;
   const composite = src.kind[j] === 1;
   // Info bytes of a primitive entry: its one primitive's; of a composite: its own + its members'.
-  const infoBytes = composite ? src.entryInfoEnd[j]! - src.entryInfoStart[j]! + src.primInfoEnd[p1 - 1]! - src.primInfoStart[p0]! : src.primInfoEnd[p0]! - src.primInfoStart[p0]!;
+  const infoBytes = composite
+    ? src.entryInfoEnd[j]! - src.entryInfoStart[j]! + src.primInfoEnd[p1 - 1]! - src.primInfoStart[p0]!
+    : src.primInfoEnd[p0]! - src.primInfoStart[p0]!;
   const v0 = src.vertexStart[p0]!;
   const v1 = src.vertexStart[p1]!;
   if (!hasRoom(dst, p1 - p0, v1 - v0, infoBytes)) makeRoom(dst, p1 - p0, v1 - v0, infoBytes);
@@ -372,7 +400,9 @@ export class DrawableBatchEncoder {
       throw new RangeError(`drawable ${this.added} (category ${d.category}) has invalid time bounds [${d.earliest}, ${d.latest}]`);
     }
     if (d.latest < this.lastLatest) {
-      throw new RangeError(`drawable ${this.added} (category ${d.category}) ends at ${d.latest}, before the previous one (${this.lastLatest}): input must be in non-decreasing end time`);
+      throw new RangeError(
+        `drawable ${this.added} (category ${d.category}) ends at ${d.latest}, before the previous one (${this.lastLatest}): input must be in non-decreasing end time`,
+      );
     }
     if (d.kind === 'primitive') this.addPrimitiveEntry(d);
     else this.addComposite(d);

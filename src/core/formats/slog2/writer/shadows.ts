@@ -258,7 +258,13 @@ class MemberColumns {
 }
 
 /** Scratch for grouping a buffer's members by shadow (the writer is single-threaded; used at once). */
-const grouping = { earliest: new Float64Array(4096), latest: new Float64Array(4096), category: new Int32Array(4096), starts: new Uint32Array(257), fill: new Uint32Array(256) };
+const grouping = {
+  earliest: new Float64Array(4096),
+  latest: new Float64Array(4096),
+  category: new Int32Array(4096),
+  starts: new Uint32Array(257),
+  fill: new Uint32Array(256),
+};
 
 function groupScratch(members: number, shadows: number): typeof grouping {
   if (grouping.earliest.length < members) {

@@ -148,8 +148,10 @@ export class Slog2Writer {
   ) {
     this.fanout = options.childrenPerNode ?? 2;
     this.leafBytes = options.leafBytes ?? 65536;
-    if (!Number.isInteger(this.fanout) || this.fanout < 2 || this.fanout > 32767) throw new RangeError(`children per node must be an integer in [2, 32767], got ${this.fanout}`);
-    if (!Number.isInteger(this.leafBytes) || this.leafBytes < 64 || this.leafBytes > 0x7fffffff) throw new RangeError(`leaf byte size must be an integer in [64, 2^31-1], got ${this.leafBytes}`);
+    if (!Number.isInteger(this.fanout) || this.fanout < 2 || this.fanout > 32767)
+      throw new RangeError(`children per node must be an integer in [2, 32767], got ${this.fanout}`);
+    if (!Number.isInteger(this.leafBytes) || this.leafBytes < 64 || this.leafBytes > 0x7fffffff)
+      throw new RangeError(`leaf byte size must be an integer in [64, 2^31-1], got ${this.leafBytes}`);
     const topologyOf = options.topologyOf;
     this.encoder = new DrawableBatchEncoder((c) => {
       if (topologyOf === undefined) throw new RangeError('SLOG-2 writer: add() needs the topologyOf option (or use addBatch)');
@@ -197,7 +199,9 @@ export class Slog2Writer {
       const earliest = b.earliest[j]!;
       const latest = b.latest[j]!;
       if (!(earliest <= latest) || latest < this.lastLatest) {
-        throw new RangeError(`drawable ${this.count} (category ${b.category[j]}) has bounds [${earliest}, ${latest}] after one ending at ${this.lastLatest}: input must be in non-decreasing end time`);
+        throw new RangeError(
+          `drawable ${this.count} (category ${b.category[j]}) has bounds [${earliest}, ${latest}] after one ending at ${this.lastLatest}: input must be in non-decreasing end time`,
+        );
       }
       // Entry = kind byte + body.
       const entryBytes = b.entryBytes[j]!;
@@ -274,7 +278,16 @@ export class Slog2Writer {
   }
 
   private header(depth: number, categories: BlockPointer, lineIDMaps: BlockPointer, treeRoot: BlockPointer, treeDir: BlockPointer): Uint8Array {
-    return encodeHeader({ childrenPerNode: this.fanout, leafBytes: this.leafBytes, maxTreeDepth: depth, maxBufferBytes: this.maxBufferBytes, categories, lineIDMaps, treeRoot, treeDir });
+    return encodeHeader({
+      childrenPerNode: this.fanout,
+      leafBytes: this.leafBytes,
+      maxTreeDepth: depth,
+      maxBufferBytes: this.maxBufferBytes,
+      categories,
+      lineIDMaps,
+      treeRoot,
+      treeDir,
+    });
   }
 
   /** Puts entry j of a batch into an open node: its bytes, keys and shadows. */
