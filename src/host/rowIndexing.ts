@@ -53,7 +53,8 @@ export async function prepareRowIndex(
   signal: AbortSignal,
   onDamage: (e: Error) => void,
 ): Promise<IndexedRows | undefined> {
-  const rows = Math.max(0, ...file.lineIDMaps.map((m) => m.rows.length));
+  let rows = 0;
+  for (const m of file.lineIDMaps) rows = Math.max(rows, m.rows.length);
   if (rows < ROW_INDEX_MIN_ROWS) return undefined;
   const indexPath = indexPathFor(storage, trace);
   const wrap = (opened: { index: RowIndex }): IndexedRows => ({ index: opened.index, mapper: new RowKeyMapper(opened.index), damaged: onDamage });

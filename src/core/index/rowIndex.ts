@@ -310,8 +310,9 @@ export class RowIndex {
     if (cached.length === hi - lo) {
       cached.forEach((seg, i) => {
         const target = out.get(lo + i)!;
-        target.d.push(...seg.d);
-        if (kind === KIND_REAL || shadowsOf.has(lo + i)) target.s.push(...seg.s);
+        // Loops, not push(...x): a segment may hold more drawables than a call takes arguments.
+        for (const d of seg.d) target.d.push(d);
+        if (kind === KIND_REAL || shadowsOf.has(lo + i)) for (const sh of seg.s) target.s.push(sh);
       });
       return;
     }
@@ -361,8 +362,8 @@ export class RowIndex {
         }
         this.segments.set(`${tablePos}:${ordinal}`, target);
         const into = out.get(ordinal)!;
-        into.d.push(...target.d);
-        into.s.push(...target.s);
+        for (const d of target.d) into.d.push(d);
+        for (const sh of target.s) into.s.push(sh);
       }
       segStart = segEnd;
     }

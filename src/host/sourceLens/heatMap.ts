@@ -47,7 +47,8 @@ export class SiteHeatMap implements vscode.Disposable {
     if (this.on) {
       const r = await this.numbers.sitesIn(editor.document.uri);
       const local = (r?.local ?? []).filter((l) => l.line < editor.document.lineCount);
-      const max = Math.max(0, ...local.map((l) => l.site.total));
+      let max = 0;
+      for (const l of local) max = Math.max(max, l.site.total);
       for (const l of local) {
         const step = max > 0 ? Math.min(STEPS - 1, Math.floor((l.site.total / max) * STEPS)) : 0;
         steps[step]!.push(editor.document.lineAt(l.line).range);
