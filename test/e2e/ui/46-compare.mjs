@@ -45,6 +45,11 @@ export default [
         await page.keyboard.press('Escape');
       }
       await item.click();
+      // A click while the menu is still being laid out can be lost: then the keyboard picks the item.
+      if (await item.isVisible().catch(() => false)) {
+        await item.hover();
+        await page.keyboard.press('Enter');
+      }
       // The command reveals the Compare view; wait for its webview in the side bar to show the table.
       const deadline = Date.now() + 90_000;
       let text = '';
