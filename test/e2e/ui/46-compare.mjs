@@ -46,9 +46,12 @@ export default [
       }
       await item.click();
       // A click while the menu is still being laid out can be lost: then the keyboard picks the item.
+      await page.waitForTimeout(1_000);
       if (await item.isVisible().catch(() => false)) {
-        await item.hover();
-        await page.keyboard.press('Enter');
+        await item.hover({ timeout: 2_000 }).then(
+          () => page.keyboard.press('Enter'),
+          () => undefined,
+        );
       }
       // The command reveals the Compare view; wait for its webview in the side bar to show the table.
       const deadline = Date.now() + 90_000;
