@@ -106,6 +106,8 @@ export function App() {
         return c.showView(m.view, m.sync === true);
       case 'analysisOverlay':
         return c.setAnalysisOverlay(m);
+      case 'peerCursor':
+        return c.setPeerCursor(m);
       case 'details':
         return c.onDetails(m);
     }

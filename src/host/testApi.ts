@@ -18,9 +18,19 @@ export interface CompareReport {
   readonly shift: number;
   readonly alignment: Alignment;
   readonly computing: boolean;
+  /** The wait-state analysis of both ranges runs (then the rows gain waitA/waitB). */
+  readonly computingWaits: boolean;
   readonly error?: string;
   /** Category rows in panel order (largest |delta| first). Iterations: their start times per run. */
-  readonly categories?: readonly { readonly name: string; readonly delta: number; readonly ratio: number | null }[];
+  readonly categories?: readonly {
+    readonly name: string;
+    readonly delta: number;
+    readonly ratio: number | null;
+    readonly waitA?: number;
+    readonly waitB?: number;
+  }[];
+  /** Call-site rows in panel order ("file:line"). */
+  readonly sites?: readonly string[];
   readonly iterations?: { readonly a: readonly number[]; readonly b: readonly number[]; readonly marker: string | null };
 }
 
@@ -43,6 +53,8 @@ export interface MpeTraceApi {
   compare(): CompareReport | undefined;
   /** Realigns the comparison in force (as the Compare panel's alignment control does). */
   alignCompare(alignment: Alignment): void;
+  /** A click on a row of the Compare panel: a call site (index into `sites`) or a category. */
+  highlightCompare(target: { readonly category?: string; readonly site?: number }): void;
   /** Sets the selected range of the timeline of `uri` as a Ctrl+drag does (undefined: none). */
   selectRange(uri: string, range: readonly [number, number] | undefined): void;
   /** Region → code: the 0-based lines highlighted in the visible editor of `docUri`, after repainting. */
@@ -65,8 +77,19 @@ function compareReport(compare: CompareController | undefined): CompareReport | 
     shift: c.session.shift,
     alignment: c.alignment,
     computing: c.computing,
+    computingWaits: c.computingWaits === true,
     ...(c.error !== undefined ? { error: c.error } : {}),
-    ...(c.diff ? { categories: c.diff.categories.map((r) => ({ name: r.name, delta: r.delta, ratio: r.ratio ?? null })) } : {}),
+    ...(c.diff
+      ? {
+          categories: c.diff.categories.map((r) => ({
+            name: r.name,
+            delta: r.delta,
+            ratio: r.ratio ?? null,
+            ...(r.waitA !== undefined ? { waitA: r.waitA, waitB: r.waitB } : {}),
+          })),
+          sites: c.diff.sites.map((s) => `${s.file}:${s.line}`),
+        }
+      : {}),
     ...(c.profiles
       ? { iterations: { a: c.profiles.a.iterations.starts, b: c.profiles.b.iterations.starts, marker: c.profiles.a.iterations.marker ?? null } }
       : {}),
@@ -87,6 +110,7 @@ export function makeTestApi(provider: TraceEditorProvider, analyses?: AnalysisLo
     analysis: (uri) => analyses?.analysisOf(uri),
     compare: () => compareReport(compare),
     alignCompare: (alignment) => compare?.align(alignment),
+    highlightCompare: (target) => compare?.highlight(target),
     selectRange: (uri, range) => {
       for (const e of provider.editorsOf(vscode.Uri.parse(uri))) e.selectRange(range);
     },

@@ -15,6 +15,7 @@ import {
   type DrawableRef,
   type HostToWebview,
   type LinkMessage,
+  type PeerCursorMessage,
   type SearchHit,
   type ViewState,
 } from '../protocol/webview';
@@ -64,6 +65,11 @@ export class TimelineEditor implements vscode.Disposable {
   private readonly viewChanged = new vscode.EventEmitter<ViewState>();
   /** The webview reported a new view (window, map, row scroll): a comparison mirrors it. */
   readonly onDidChangeView = this.viewChanged.event;
+  private readonly cursorMoved = new vscode.EventEmitter<number | undefined>();
+  /** While linked in a comparison: the time under the pointer (undefined: it left the timeline). */
+  readonly onDidMoveCursor = this.cursorMoved.event;
+  /** The comparison link last sent (sent again when the webview is ready). */
+  private peer: PeerCursorMessage | undefined;
 
   constructor(
     readonly document: TraceDocument,
@@ -192,6 +198,23 @@ export class TimelineEditor implements vscode.Disposable {
     else this.pendingView = view;
   }
 
+  /** Links this editor with another one's cursor (a comparison), or unlinks it. */
+  showPeerCursor(linked: boolean, time?: number, label?: string): void {
+    this.peer = { kind: 'peerCursor', linked, ...(time !== undefined ? { time } : {}), ...(label !== undefined ? { label } : {}) };
+    if (!this.ready) return;
+    try {
+      this.post(this.peer);
+    } catch {
+      // the panel closed (a comparison ends when either editor closes)
+    }
+  }
+
+  /** Greys out what did not come from these sites (`file:line` list; undefined: none) without opening a search. */
+  highlightSites(sites: string | undefined): void {
+    const marks = this.document.siteMarks;
+    if (marks.highlight !== sites) this.document.setSiteMarks({ colourings: marks.colourings, ...(sites !== undefined ? { highlight: sites } : {}) });
+  }
+
   sendColours(): void {
     if (this.ready) this.post({ kind: 'categoryColours', colours: this.colours.all() });
   }
@@ -222,6 +245,10 @@ export class TimelineEditor implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.sendInit();
+        if (this.peer !== undefined) this.post(this.peer);
+        return;
+      case 'cursor':
+        this.cursorMoved.fire(m.time);
         return;
       case 'requestWindow':
         void this.server.serve(m);
@@ -295,6 +322,7 @@ export class TimelineEditor implements vscode.Disposable {
 
   dispose(): void {
     this.viewChanged.dispose();
+    this.cursorMoved.dispose();
     this.server.cancel();
     this.search.close();
     for (const d of this.disposables) d.dispose();

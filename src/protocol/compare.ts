@@ -61,11 +61,15 @@ export interface CompareReadyMessage {
   readonly kind: 'ready';
 }
 
-/** Highlight a category (and show a rank's row) in both timelines; name undefined clears. */
+/**
+ * Highlight a category (and show a rank's row) in both timelines, or the drawables of one call site
+ * (`site`: an index into the `sites` of the last `diff`, never a path from the panel); nothing clears.
+ */
 export interface HighlightMessage {
   readonly kind: 'highlight';
   readonly category?: string;
   readonly rank?: string;
+  readonly site?: number;
 }
 
 export interface AlignMessage {
@@ -97,7 +101,16 @@ export function isCompareToHost(m: unknown): m is CompareToHost {
   if (!KINDS.has(r.kind as string)) return false;
   if (r.kind === 'align')
     return typeof r.alignment === 'object' && r.alignment !== null && ['start', 'iteration', 'category'].includes(r.alignment.mode as string);
-  if (r.kind === 'openSite') return typeof r.index === 'number' && Number.isSafeInteger(r.index) && r.index >= 0;
+  if (r.kind === 'openSite') return isIndex(r.index);
+  if (r.kind === 'highlight') {
+    const h = m as { category?: unknown; rank?: unknown; site?: unknown };
+    const text = (v: unknown): boolean => v === undefined || (typeof v === 'string' && v.length <= 4096);
+    return text(h.category) && text(h.rank) && (h.site === undefined || isIndex(h.site));
+  }
   if (r.kind === 'export') return ['category', 'site', 'rank'].includes(r.by as string) && (r.format === 'csv' || r.format === 'json');
   return true;
+}
+
+function isIndex(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 }

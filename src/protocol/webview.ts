@@ -205,7 +205,20 @@ export interface AnalysisOverlayMessage {
   readonly byMap: readonly { readonly waits: readonly number[]; readonly path: readonly number[] }[];
 }
 
+/**
+ * A comparison links this editor with another (`linked`); `time` is the other editor's cursor,
+ * put on this editor's time axis (absent: the pointer is not over the other timeline).
+ */
+export interface PeerCursorMessage {
+  readonly kind: 'peerCursor';
+  readonly linked: boolean;
+  readonly time?: number;
+  /** The other run's name, shown beside its cursor line. */
+  readonly label?: string;
+}
+
 export type HostToWebview =
+  | PeerCursorMessage
   | AnalysisOverlayMessage
   | LinkMessage
   | SiteMarksMessage
@@ -341,7 +354,14 @@ export interface RunCommandMessage {
   readonly command: ToolbarCommand;
 }
 
+/** While linked in a comparison: the time under the pointer (absent: the pointer left the timeline). */
+export interface CursorMessage {
+  readonly kind: 'cursor';
+  readonly time?: number;
+}
+
 export type WebviewToHost =
+  | CursorMessage
   | OpenOtherEditorMessage
   | LegendStateMessage
   | RunCommandMessage
@@ -397,6 +417,10 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
     }
     case 'searchClosed':
       return true;
+    case 'cursor': {
+      const t = (x as { time?: unknown }).time;
+      return t === undefined || (typeof t === 'number' && Number.isFinite(t));
+    }
     case 'legendState': {
       const h = (x as { hidden?: unknown }).hidden;
       return Array.isArray(h) && h.length <= MAX_LIST && h.every((n) => typeof n === 'number' && Number.isSafeInteger(n));

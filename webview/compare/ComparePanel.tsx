@@ -27,6 +27,18 @@ function signed(s: number): string {
 
 const MAX_ROWS = 500;
 
+/** Waiting seconds of a row in A and B (cells only when the comparison has them). */
+function waitCells(on: boolean, r: { readonly waitA?: number; readonly waitB?: number }): preact.JSX.Element | null {
+  if (!on) return null;
+  const cell = (v: number | undefined) => <td class="wait">{v === undefined ? '–' : formatSeconds(v)}</td>;
+  return (
+    <>
+      {cell(r.waitA)}
+      {cell(r.waitB)}
+    </>
+  );
+}
+
 export function ComparePanel() {
   const [pair, setPair] = useState<PairMessage | undefined>(undefined);
   const [result, setResult] = useState<Result | undefined>(undefined);
@@ -87,16 +99,28 @@ export function ComparePanel() {
   }
 
   const d = result?.diff;
-  const rowsOf = (): { key: string; cells: preact.JSX.Element; onClick: () => void }[] => {
+  const rowsOf = (): { key: string; cells: preact.JSX.Element; onClick: () => void; onOpen?: () => void }[] => {
     if (d === undefined) return [];
     if (tab === 'site') {
       return d.sites.slice(0, MAX_ROWS).map((s: SiteDiff, i) => ({
         key: `${s.file}:${s.line}`,
-        onClick: () => send({ kind: 'openSite', index: i }),
+        onClick: () => send({ kind: 'highlight', site: i }),
+        onOpen: () => send({ kind: 'openSite', index: i }),
         cells: (
           <>
-            <td title={s.file}>
-              {s.file.slice(s.file.lastIndexOf('/') + 1)}:{s.line}
+            <td title={`${s.file} — click: show only this site's drawables in both timelines; double-click or ↗: open the line`}>
+              {s.file.slice(s.file.lastIndexOf('/') + 1)}:{s.line}{' '}
+              <a
+                class="open-site"
+                role="button"
+                title="Open this line"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  send({ kind: 'openSite', index: i });
+                }}
+              >
+                ↗
+              </a>
             </td>
             <td class="wide">{formatCount(s.countA)}</td>
             <td class="wide">{formatCount(s.countB)}</td>
@@ -104,6 +128,7 @@ export function ComparePanel() {
             <td class="wide">{formatSeconds(s.totalB)}</td>
             <td class={deltaClass(s.delta)}>{signed(s.delta)}</td>
             <td>{ratioText(s.ratio)}</td>
+            {waitCells(d.waiting, s)}
           </>
         ),
       }));
@@ -123,6 +148,7 @@ export function ComparePanel() {
             <td class="wide">{formatSeconds(r.kind === 'state' ? r.exclB : r.inclB)}</td>
             <td class={deltaClass(r.delta)}>{r.kind === 'event' ? `${r.countB - r.countA >= 0 ? '+' : ''}${r.countB - r.countA}` : signed(r.delta)}</td>
             <td>{ratioText(r.ratio)}</td>
+            {waitCells(d.waiting, r)}
           </>
         ),
       };
@@ -208,6 +234,16 @@ export function ComparePanel() {
               </th>
               <th title="B − A of the time that moved (exclusive for states); events: count">Δ</th>
               <th title="B ÷ A">ratio</th>
+              {d.waiting ? (
+                <>
+                  <th class="wait" title="Waiting time in A (wait-state analysis: late sender, barrier, N×N collectives, …)">
+                    Wait A
+                  </th>
+                  <th class="wait" title="Waiting time in B">
+                    Wait B
+                  </th>
+                </>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -219,6 +255,7 @@ export function ComparePanel() {
                   setSelected(r.key);
                   r.onClick();
                 }}
+                onDblClick={r.onOpen}
               >
                 {r.cells}
               </tr>

@@ -8,6 +8,7 @@
  */
 import type { SiteStyle } from './siteStyle';
 import type {
+  PeerCursorMessage,
   AnalysisOverlayMessage,
   CommandMessage,
   DetailsMessage,
@@ -26,6 +27,7 @@ import type { Selection } from './selection';
 import type { TimelineElements } from './elements';
 import { TimelineView, type PersistedView } from './viewState';
 import { TimelineInput, ZOOM_STEP, type InputView, type TimelineIntents } from './input';
+import { PeerCursor } from './peerCursor';
 import { Picking, type Pick } from './picking';
 import { TimelineLayers, type Decorations } from './layers';
 import { timesliceAt, type SliceRow } from './timeslice';
@@ -84,6 +86,7 @@ export class TimelineController {
   private sliceListener: ((s: Timeslice | undefined) => void) | undefined;
   private slicePending = false;
   private readonly onTimesliceToggle: () => void;
+  private readonly peer: PeerCursor;
 
   constructor(
     private readonly el: TimelineElements,
@@ -121,6 +124,7 @@ export class TimelineController {
       hidden: () => this.layers.categoryStyle.hidden,
       redrawOverlay: () => this.scheduler.mark('overlay'),
     });
+    this.peer = new PeerCursor(post, el.root, (cb) => requestAnimationFrame(cb));
     this.input = new TimelineInput(el, this.intents());
     this.cleanups.push(() => this.input.dispose());
     this.layers = new TimelineLayers({
@@ -131,6 +135,7 @@ export class TimelineController {
       input: this.input,
       picking: this.picking,
       decorations: this.decorations,
+      peer: this.peer,
       post,
     });
     const resize = new ResizeObserver(() => this.resize());
@@ -438,6 +443,7 @@ export class TimelineController {
         if (labels) this.scheduler.mark('overlay', 'labels');
         else this.scheduler.mark('overlay');
         this.scheduleSlice();
+        this.reportCursor();
       },
       zoomRows: (factor, anchorY) => v.zoomRows(factor, anchorY),
       hideRow: (row) => v.hideRows([row]),
@@ -459,9 +465,24 @@ export class TimelineController {
     });
   }
 
+  /** The time under the pointer, for the other timeline of a comparison. */
+  private reportCursor(): void {
+    this.peer.report(() => {
+      const x = this.input.hoverX;
+      return x === undefined || this.view.init === undefined ? undefined : this.view.scale().pxToTime(x);
+    });
+  }
+
+  /** A comparison linked this timeline, or the other run's cursor moved. */
+  setPeerCursor(m: PeerCursorMessage): void {
+    this.peer.set(m);
+    this.scheduler.mark('overlay');
+  }
+
   private viewChanged(layers: LayerName[] = ALL_LAYERS): void {
     if (!this.view.init) return;
     this.scheduleSlice();
+    this.reportCursor();
     this.main.update(this.view.visible());
     if (this.view.overviewWidth > 0) this.overview.update(this.view.overviewVisible());
     this.scheduler.mark(...layers);

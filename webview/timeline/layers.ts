@@ -18,6 +18,7 @@ import { withSiteStyle, type SiteStyle } from './siteStyle';
 import { drawAnalysisOverlay, type AnalysisOverlay } from './analysisOverlay';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
 import { drawMarks } from './drawMarks';
+import type { PeerCursor } from './peerCursor';
 import { tooltipText } from './tooltipText';
 
 /** What is drawn over the data besides the selection: pinned-popup times, the range, search hits. */
@@ -40,6 +41,7 @@ export interface LayerSources {
   readonly input: TimelineInput;
   readonly picking: Picking;
   readonly decorations: Decorations;
+  readonly peer: PeerCursor;
   readonly post: (m: WebviewToHost) => void;
 }
 
@@ -187,6 +189,7 @@ export class TimelineLayers {
     const selected = picking.selection?.mapIndex === view.mapIndex ? picking.selection : undefined;
     drawAnalysisOverlay(octx, view.width, scale, view.rowViewport(), view.mapIndex, p, decorations.analysis);
     drawMarks(octx, view.width, view.height, scale, view.rowViewport(), p, selected, maxNesting, decorations.markers, decorations.range);
+    this.s.peer.draw(octx, view.width, view.height, scale, p);
     // the cursor's time on the axis (the axis is cheap to redraw: a few ticks)
     drawAxis(this.ctx(el.axis), view.width, el.axis.clientHeight || AXIS_HEIGHT_PX, scale, p, input.hoverX);
     const drag = input.rowDrag();

@@ -5,7 +5,7 @@
  * only its worst partner: a second wait on the same state replaces the first when longer.
  */
 import type { StateRec } from './stateRecord';
-import { addTo, emptyTotals, PATTERNS, type Pattern, type PatternTotals, type WaitInstance } from './types';
+import { addTo, emptyTotals, PATTERNS, rankCategoryKey, type Pattern, type PatternTotals, type WaitInstance } from './types';
 
 export interface Causer {
   readonly loc: number;
@@ -85,6 +85,7 @@ export class WaitRecorder {
     t.time += delta;
     addTo(t.byRank, rank, delta);
     addTo(t.byCategory, state.name, delta);
+    addTo(t.byRankCategory, rankCategoryKey(rank, state.name), delta);
     if (state.site !== undefined) addTo(t.bySite, state.site, delta);
     if (wait > t.max) t.max = wait;
     const h = this.hops;

@@ -26,6 +26,8 @@ export interface PatternTotals {
   byRank: Record<string, number>;
   byCategory: Record<string, number>;
   bySite: Record<string, number>;
+  /** By rank label and state name: key `rank\u0000name` (rankCategoryKey). */
+  byRankCategory: Record<string, number>;
   /** The longest single wait of the pattern. */
   max: number;
 }
@@ -87,7 +89,12 @@ export interface AnalysisResult {
 }
 
 export function emptyTotals(): PatternTotals {
-  return { time: 0, count: 0, byRank: {}, byCategory: {}, bySite: {}, max: 0 };
+  return { time: 0, count: 0, byRank: {}, byCategory: {}, bySite: {}, byRankCategory: {}, max: 0 };
+}
+
+/** The key of `PatternTotals.byRankCategory`. */
+export function rankCategoryKey(rank: string, name: string): string {
+  return `${rank}\u0000${name}`;
 }
 
 export function addTo(rec: Record<string, number>, key: string, v: number): void {

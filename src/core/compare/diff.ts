@@ -8,15 +8,24 @@
 import type { Topology } from '../model/types';
 import type { RangeStats } from '../stats/types';
 import { compareLabels, type SiteStat } from '../stats/siteStats';
+import { rankCategoryKey, type RunWaits } from './waits';
 
 /** What one run contributes to a comparison. */
 export interface RunProfile {
   readonly stats: RangeStats;
   /** Per-site numbers; empty when the trace has no source locations. */
   readonly sites: readonly SiteStat[];
+  /** Waiting time of the same range (wait-state analysis), when it was computed. */
+  readonly waits?: RunWaits;
 }
 
-export interface CategoryDiff {
+/** Waiting seconds of a row in A and B (present when both runs were analysed). */
+interface Waiting {
+  readonly waitA?: number;
+  readonly waitB?: number;
+}
+
+export interface CategoryDiff extends Waiting {
   readonly name: string;
   readonly kind: Topology;
   readonly countA: number;
@@ -35,7 +44,7 @@ export interface RankDiff extends CategoryDiff {
   readonly rank: string;
 }
 
-export interface SiteDiff {
+export interface SiteDiff extends Waiting {
   readonly file: string;
   readonly line: number;
   readonly countA: number;
@@ -52,6 +61,8 @@ export interface RunDiff {
   readonly categories: readonly CategoryDiff[];
   readonly ranks: readonly RankDiff[];
   readonly sites: readonly SiteDiff[];
+  /** Whether the state and site rows carry waitA/waitB (both runs analysed). */
+  readonly waiting: boolean;
 }
 
 interface Numbers {
@@ -186,12 +197,24 @@ export function diffSites(a: readonly SiteStat[], b: readonly SiteStat[]): SiteD
   return rows.sort(byMovement((r) => `${r.file}:${String(r.line).padStart(10, '0')}`));
 }
 
+function waiting(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>, key: string): Waiting {
+  return { waitA: a[key] ?? 0, waitB: b[key] ?? 0 };
+}
+
 export function diffRuns(a: RunProfile, b: RunProfile): RunDiff {
+  const categories = diffCategories(a.stats, b.stats);
+  const ranks = diffRanks(a.stats, b.stats);
+  const sites = diffSites(a.sites, b.sites);
+  const wa = a.waits;
+  const wb = b.waits;
+  if (wa === undefined || wb === undefined) return { rangeA: a.stats.range, rangeB: b.stats.range, categories, ranks, sites, waiting: false };
+  // Only states wait; arrows and events keep no waiting column value.
   return {
     rangeA: a.stats.range,
     rangeB: b.stats.range,
-    categories: diffCategories(a.stats, b.stats),
-    ranks: diffRanks(a.stats, b.stats),
-    sites: diffSites(a.sites, b.sites),
+    categories: categories.map((r) => (r.kind === 'state' ? { ...r, ...waiting(wa.byCategory, wb.byCategory, r.name) } : r)),
+    ranks: ranks.map((r) => (r.kind === 'state' ? { ...r, ...waiting(wa.byRankCategory, wb.byRankCategory, rankCategoryKey(r.rank, r.name)) } : r)),
+    sites: sites.map((s) => ({ ...s, ...waiting(wa.bySite, wb.bySite, `${s.file}:${s.line}`) })),
+    waiting: true,
   };
 }

@@ -14,12 +14,26 @@ function numbers(r: CategoryDiff): (number | undefined)[] {
   return NUMBERS.map((k) => r[k]);
 }
 
+const WAITS = ['waitA', 'waitB'] as const;
+
+/** Waiting columns when the comparison has them (empty cells for rows that cannot wait). */
+function waits(on: boolean, r: { waitA?: number; waitB?: number }): (number | undefined)[] {
+  return on ? [r.waitA, r.waitB] : [];
+}
+
 export function diffTable(d: RunDiff, by: DiffBy): Table {
-  if (by === 'category') return { columns: ['category', 'kind', ...NUMBERS], rows: d.categories.map((r) => [r.name, r.kind, ...numbers(r)]) };
-  if (by === 'rank') return { columns: ['rank', 'category', 'kind', ...NUMBERS], rows: d.ranks.map((r: RankDiff) => [r.rank, r.name, r.kind, ...numbers(r)]) };
+  const w = d.waiting;
+  const wc = w ? WAITS : [];
+  if (by === 'category')
+    return { columns: ['category', 'kind', ...NUMBERS, ...wc], rows: d.categories.map((r) => [r.name, r.kind, ...numbers(r), ...waits(w, r)]) };
+  if (by === 'rank')
+    return {
+      columns: ['rank', 'category', 'kind', ...NUMBERS, ...wc],
+      rows: d.ranks.map((r: RankDiff) => [r.rank, r.name, r.kind, ...numbers(r), ...waits(w, r)]),
+    };
   return {
-    columns: ['file', 'line', 'countA', 'countB', 'totalA', 'totalB', 'delta', 'ratio'],
-    rows: d.sites.map((s: SiteDiff) => [s.file, s.line, s.countA, s.countB, s.totalA, s.totalB, s.delta, s.ratio]),
+    columns: ['file', 'line', 'countA', 'countB', 'totalA', 'totalB', 'delta', 'ratio', ...wc],
+    rows: d.sites.map((s: SiteDiff) => [s.file, s.line, s.countA, s.countB, s.totalA, s.totalB, s.delta, s.ratio, ...waits(w, s)]),
   };
 }
 

@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import { diffRuns, type RunDiff } from '../../core/compare/diff';
 import { iterationShift } from '../../core/compare/iterations';
 import { profileRun, type FullRunProfile } from '../../core/compare/profile';
+import { runWaits, type RunWaits } from '../../core/compare/waits';
+import { analyzeTrace } from '../../core/analysis/analyze';
 import type { Slog2File } from '../../core/formats/slog2/slog2File';
 import type { Alignment } from '../../protocol/compare';
 import type { AnalysisClient } from '../../worker/analysisClient';
@@ -29,6 +31,8 @@ export interface CompareState {
   readonly diff?: RunDiff;
   readonly error?: string;
   readonly computing: boolean;
+  /** The wait-state analysis of both ranges is running (the diff gains waiting columns after). */
+  readonly computingWaits?: boolean;
 }
 
 function fileOf(e: TimelineEditor): Slog2File | undefined {
@@ -63,6 +67,15 @@ function whenReady(e: TimelineEditor): Promise<Slog2File> {
       }
     });
   });
+}
+
+/** Highlights the category called `name` (none: clears) and shows the row labelled `rank`. */
+function highlightCategory(e: TimelineEditor, name: string | undefined, rank: string | undefined): void {
+  const f = fileOf(e);
+  if (f === undefined) return;
+  const category = name === undefined ? null : ([...f.categories.values()].find((x) => x.name === name)?.index ?? null);
+  const row = rank === undefined ? undefined : f.lineIDMaps[0]?.rows.find((r) => r.path.join(' ') === rank)?.lineID;
+  e.link({ kind: 'link', highlightCategory: category }, row);
 }
 
 export class CompareController implements vscode.Disposable {
@@ -117,6 +130,7 @@ export class CompareController implements vscode.Disposable {
   async start(a: TimelineEditor, b: TimelineEditor): Promise<void> {
     this.end();
     const session = new CompareSession(a, b);
+    session.start();
     session.onDidEnd(() => {
       if (this.current?.session === session) this.end();
     });
@@ -146,6 +160,21 @@ export class CompareController implements vscode.Disposable {
     c.session.setShift(shift);
     this.current = { ...c, alignment };
     this.changed.fire();
+  }
+
+  /**
+   * A row of the Compare panel clicked: a call site (index into the diff's sites) greys out what did
+   * not come from it in both timelines; a category (and rank) row clears that and highlights the
+   * category, showing the rank's row.
+   */
+  highlight(target: { readonly category?: string; readonly rank?: string; readonly site?: number }): void {
+    const c = this.current;
+    if (c === undefined) return;
+    const site = target.site === undefined ? undefined : c.diff?.sites[target.site];
+    for (const e of [c.session.a, c.session.b]) {
+      e.highlightSites(site === undefined ? undefined : `${site.file}:${site.line}`);
+      if (site === undefined) highlightCategory(e, target.category, target.rank);
+    }
   }
 
   private shiftFor(c: CompareState, alignment: Alignment): number | undefined {
@@ -186,12 +215,18 @@ export class CompareController implements vscode.Disposable {
     try {
       const [pa, pb] = await Promise.all([this.profile(c.session.a, ac.signal), this.profile(c.session.b, ac.signal)]);
       if (ac.signal.aborted || this.current?.session !== c.session) return;
-      this.current = { ...this.current, profiles: { a: pa, b: pb }, diff: diffRuns(pa, pb), computing: false, error: undefined };
+      // The difference shows now; the waiting columns follow from the (slower) wait-state analysis.
+      this.current = { ...this.current, profiles: { a: pa, b: pb }, diff: diffRuns(pa, pb), computing: false, computingWaits: true, error: undefined };
+      this.changed.fire();
+      const [wa, wb] = await Promise.all([this.waits(c.session.a, ac.signal), this.waits(c.session.b, ac.signal)]);
+      if (ac.signal.aborted || this.current?.session !== c.session) return;
+      const profiles = { a: { ...pa, waits: wa }, b: { ...pb, waits: wb } };
+      this.current = { ...this.current, profiles, diff: diffRuns(profiles.a, profiles.b), computingWaits: false };
     } catch (e) {
       if (ac.signal.aborted || this.current?.session !== c.session) return;
       const message = e instanceof Error ? e.message : String(e);
       this.log.warn(`compare: ${message}`);
-      this.current = { ...this.current, computing: false, error: message };
+      this.current = { ...this.current, computing: false, computingWaits: false, error: message };
     }
     this.changed.fire();
   }
@@ -202,6 +237,21 @@ export class CompareController implements vscode.Disposable {
     const path = localPathOf(file);
     if (path !== undefined && this.analysis !== undefined) return this.analysis.profile(path, range, { signal });
     return profileRun(() => file, file.drawablesInTimeOrder(range[0], range[1], { signal }), range, { signal });
+  }
+
+  /** Waiting time per state name, site and rank of the editor's range (analysis worker for files on disk). */
+  private async waits(e: TimelineEditor, signal: AbortSignal): Promise<RunWaits> {
+    const file = await whenReady(e);
+    const range = e.range ?? file.timeRange;
+    const path = localPathOf(file);
+    if (path !== undefined && this.analysis !== undefined) return runWaits(await this.analysis.waits(path, { range, maxInstances: 0, signal }));
+    const input = {
+      categories: file.categories,
+      lineIDMaps: file.lineIDMaps,
+      range,
+      batches: (t0: number, t1: number) => file.drawableBatchesInTimeOrder(t0, t1, { signal }),
+    };
+    return runWaits(await analyzeTrace(input, { signal }));
   }
 
   private async pickTrace(a: TimelineEditor): Promise<vscode.Uri | undefined> {

@@ -1,7 +1,8 @@
 /**
  * Two timeline editors moving as one (TraceVis §2.9/§4.2): a pan, zoom or row scroll in either is
  * mirrored in the other, with B's time put on A's by a shift (B time = A time + shift). The mirrored
- * editor reports its new view back; that echo is recognised and not mirrored again.
+ * editor reports its new view back; that echo is recognised and not mirrored again. The pointer's
+ * time in either is drawn as a cursor line in the other (a shared cursor).
  */
 import * as vscode from 'vscode';
 import type { ViewState } from '../../protocol/webview';
@@ -12,6 +13,11 @@ function sameView(x: ViewState, y: ViewState): boolean {
   const span = Math.max(Math.abs(x.t1 - x.t0), Math.abs(y.t1 - y.t0), 1e-300);
   const tol = span * 1e-9;
   return Math.abs(x.t0 - y.t0) <= tol && Math.abs(x.t1 - y.t1) <= tol && x.mapIndex === y.mapIndex && Math.abs(x.scrollRow - y.scrollRow) < 0.01;
+}
+
+function nameOf(e: TimelineEditor): string {
+  const p = e.document.uri.path;
+  return p.slice(p.lastIndexOf('/') + 1);
 }
 
 export class CompareSession implements vscode.Disposable {
@@ -32,9 +38,17 @@ export class CompareSession implements vscode.Disposable {
     this.subscriptions.push(
       a.onDidChangeView((v) => this.mirror(a, b, v, 1)),
       b.onDidChangeView((v) => this.mirror(b, a, v, -1)),
+      a.onDidMoveCursor((t) => b.showPeerCursor(true, t === undefined ? undefined : t + this.shiftSeconds, `A ${nameOf(a)}`)),
+      b.onDidMoveCursor((t) => a.showPeerCursor(true, t === undefined ? undefined : t - this.shiftSeconds, `B ${nameOf(b)}`)),
       a.panel.onDidDispose(() => this.dispose()),
       b.panel.onDidDispose(() => this.dispose()),
     );
+  }
+
+  /** Both webviews report their pointer's time while linked. */
+  start(): void {
+    this.a.showPeerCursor(true);
+    this.b.showPeerCursor(true);
   }
 
   get shift(): number {
@@ -65,6 +79,7 @@ export class CompareSession implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     for (const s of this.subscriptions) s.dispose();
+    for (const e of [this.a, this.b]) e.showPeerCursor(false);
     this.ended.fire();
     this.ended.dispose();
   }

@@ -82,6 +82,7 @@ export class CompareViewProvider implements vscode.WebviewViewProvider {
       this.post({ kind: 'diff', diff: c.diff, iterations: { a: iterationsOf(c.profiles.a.iterations), b: iterationsOf(c.profiles.b.iterations) } });
     }
     if (c.computing) this.post({ kind: 'progress', text: 'Computing the difference…' });
+    else if (c.computingWaits) this.post({ kind: 'progress', text: 'Computing waiting time (wait-state analysis of both ranges)…' });
   }
 
   private onMessage(m: unknown): void {
@@ -97,9 +98,7 @@ export class CompareViewProvider implements vscode.WebviewViewProvider {
       case 'align':
         return this.controller.align(m.alignment);
       case 'highlight':
-        if (c === undefined) return;
-        for (const e of [c.session.a, c.session.b]) highlight(e, m.category, m.rank);
-        return;
+        return this.controller.highlight(m);
       case 'openSite': {
         const site = c?.diff?.sites[m.index];
         if (site !== undefined) await this.sourceLinks.openLocation({ file: site.file, line: site.line });
@@ -114,13 +113,4 @@ export class CompareViewProvider implements vscode.WebviewViewProvider {
       }
     }
   }
-}
-
-/** Highlights the category called `name` (none: clears) and shows the row labelled `rank`. */
-function highlight(e: TimelineEditor, name: string | undefined, rank: string | undefined): void {
-  const f = fileOf(e);
-  if (f === undefined) return;
-  const category = name === undefined ? null : ([...f.categories.values()].find((x) => x.name === name)?.index ?? null);
-  const row = rank === undefined ? undefined : f.lineIDMaps[0]?.rows.find((r) => r.path.join(' ') === rank)?.lineID;
-  e.link({ kind: 'link', highlightCategory: category }, row);
 }

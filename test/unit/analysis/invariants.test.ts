@@ -34,6 +34,18 @@ function checkInvariants(name: string, r: AnalysisResult): void {
     const byCategory = Object.values(t.byCategory).reduce((a, b) => a + b, 0);
     assert.ok(Math.abs(byRank - t.time) <= EPS * Math.max(1, t.time), `${name} ${p}: Σ byRank ${byRank} ≠ ${t.time}`);
     assert.ok(Math.abs(byCategory - t.time) <= EPS * Math.max(1, t.time), `${name} ${p}: Σ byCategory ${byCategory} ≠ ${t.time}`);
+    // The (rank, state) split adds up to the rank totals and to the state totals.
+    const rankOf = new Map<string, number>();
+    const stateOf = new Map<string, number>();
+    for (const [key, v] of Object.entries(t.byRankCategory)) {
+      const [rank, state] = key.split('\u0000') as [string, string];
+      rankOf.set(rank, (rankOf.get(rank) ?? 0) + v);
+      stateOf.set(state, (stateOf.get(state) ?? 0) + v);
+    }
+    for (const [rank, v] of Object.entries(t.byRank)) assert.ok(Math.abs((rankOf.get(rank) ?? 0) - v) <= EPS * Math.max(1, v), `${name} ${p}: rank ${rank}`);
+    for (const [state, v] of Object.entries(t.byCategory))
+      assert.ok(Math.abs((stateOf.get(state) ?? 0) - v) <= EPS * Math.max(1, v), `${name} ${p}: state ${state}`);
+    for (const i of r.instances.filter((x) => x.pattern === p)) assert.ok((t.byRankCategory[`${i.rank}\u0000${i.category}`] ?? 0) >= i.wait - EPS);
     const fromInstances = r.instances.filter((i) => i.pattern === p).reduce((a, i) => a + i.wait, 0);
     assert.ok(Math.abs(fromInstances - t.time) <= EPS * Math.max(1, t.time), `${name} ${p}: Σ instances ${fromInstances} ≠ ${t.time}`);
   }

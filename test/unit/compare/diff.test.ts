@@ -9,6 +9,11 @@ import path from 'node:path';
 import { diffRuns, type CategoryDiff } from '../../../src/core/compare/diff';
 import { profileRun, type FullRunProfile } from '../../../src/core/compare/profile';
 import { iterationShift } from '../../../src/core/compare/iterations';
+import { runWaits } from '../../../src/core/compare/waits';
+import { diffTable } from '../../../src/core/compare/diffTables';
+import { analyzeTrace } from '../../../src/core/analysis';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { openByteSource } from '../../../src/cli/openTrace';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { openRun } from '../../../src/cli/openRun';
 import { fixture } from '../../helpers/paths';
@@ -155,6 +160,72 @@ test('mpe-trace diff of a CLOG2 with its SLOG-2 converted by mpe-trace convert: 
         assert.ok(Math.abs(row.delta) < 1e-9, `${key} ${JSON.stringify(row)}`);
       }
     }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+async function waitedProfile(file: string): Promise<FullRunProfile> {
+  const p = await profileOf(file);
+  const f = await Slog2File.open(await openByteSource(file));
+  try {
+    const range = f.timeRange;
+    const r = await analyzeTrace({ categories: f.categories, lineIDMaps: f.lineIDMaps, range, batches: (t0, t1) => f.drawableBatchesInTimeOrder(t0, t1) });
+    return { ...p, waits: runWaits(r) };
+  } finally {
+    await f.close();
+  }
+}
+
+test('diff with waiting time: a run against itself has equal Wait A and Wait B, equal to the analysis per state, site and (rank, state)', async () => {
+  const p = await waitedProfile(fixture('ring_p2p_4.slog2'));
+  const d = diffRuns(p, p);
+  assert.equal(d.waiting, true);
+  const waits = p.waits!;
+  let waited = 0;
+  for (const r of d.categories) {
+    if (r.kind !== 'state') {
+      assert.equal(r.waitA, undefined, `${r.name}: only states wait`);
+      continue;
+    }
+    assert.equal(r.waitA, r.waitB);
+    assert.equal(r.waitA, waits.byCategory[r.name] ?? 0, r.name);
+    waited += r.waitA!;
+  }
+  assert.ok(waited > 0, 'ring_p2p_4 has late senders');
+  for (const r of d.ranks) if (r.kind === 'state') assert.equal(r.waitA, waits.byRankCategory[`${r.rank}\u0000${r.name}`] ?? 0);
+  // Σ over (rank, state) rows = Σ over state rows.
+  const byRanks = d.ranks.reduce((a, r) => a + (r.waitA ?? 0), 0);
+  assert.ok(Math.abs(byRanks - waited) < 1e-9, `${byRanks} vs ${waited}`);
+  const table = diffTable(d, 'category');
+  assert.deepEqual(table.columns.slice(-2), ['waitA', 'waitB']);
+  // Without the analysis on one side there are no waiting columns (no zeros pretending to be measured).
+  const plain = diffRuns(p, { stats: p.stats, sites: p.sites });
+  assert.equal(plain.waiting, false);
+  assert.ok(plain.categories.every((r) => r.waitA === undefined));
+  assert.ok(!diffTable(plain, 'category').columns.includes('waitA'));
+});
+
+test('diff with waiting time: two different runs — Wait A is the analysis of A, Wait B that of B, and some waiting moved', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-diff-'));
+  try {
+    const conv = async (name: string, extra: Parameters<typeof synth>[2]): Promise<string> => {
+      const out = path.join(dir, name.replace('.clog2', '.slog2'));
+      const r = runCli(['convert', await synth(dir, name, extra), '-o', out]);
+      assert.equal(r.status, 0, r.stderr);
+      return out;
+    };
+    const a = await waitedProfile(await conv('a.clog2', {}));
+    const b = await waitedProfile(await conv('b.clog2', { stretch: { category: 'Compute', rank: 1, factor: 4 } }));
+    const d = diffRuns(a, b);
+    let moved = 0;
+    for (const r of d.categories.filter((x) => x.kind === 'state')) {
+      assert.equal(r.waitA, a.waits!.byCategory[r.name] ?? 0, `A ${r.name}`);
+      assert.equal(r.waitB, b.waits!.byCategory[r.name] ?? 0, `B ${r.name}`);
+      moved += Math.abs(r.waitB! - r.waitA!);
+    }
+    for (const s of d.sites) assert.equal(s.waitB, b.waits!.bySite[`${s.file}:${s.line}`] ?? 0);
+    assert.ok(moved > 1e-6, `waiting moved by ${moved} s`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
