@@ -21,6 +21,9 @@ const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
 const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const only = option('--only');
+/** MPE_E2E_FILTER=regex: only the UI step files and suites whose file name matches (00-* UI steps always run). */
+const filter = process.env.MPE_E2E_FILTER ? new RegExp(process.env.MPE_E2E_FILTER) : undefined;
+const selected = (file) => filter === undefined || file.startsWith('00-') || filter.test(file);
 
 const outDir = path.join(repoRoot, 'test-results', 'e2e');
 fs.rmSync(outDir, { recursive: true, force: true });
@@ -207,7 +210,7 @@ async function runUiSteps(workspace) {
   const uiDir = path.join(repoRoot, 'test', 'e2e', 'ui');
   const files = fs
     .readdirSync(uiDir)
-    .filter((f) => f.endsWith('.mjs'))
+    .filter((f) => f.endsWith('.mjs') && selected(f))
     .sort();
   const page = await newPage(browser, path.join(outDir, 'ui-console.log'));
   const ctx = {

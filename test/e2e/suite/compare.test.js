@@ -77,5 +77,27 @@ suite('compare two runs', () => {
       'iteration 5 of both at the same x',
       20000,
     );
+    // The waiting columns follow from the wait-state analysis of both runs (state rows only).
+    const waited = await waitFor(() => {
+      const c = api.compare();
+      return c && !c.computingWaits && c.categories.some((r) => r.waitA !== undefined) ? c : undefined;
+    }, 'the waiting columns');
+    const waitA = waited.categories.reduce((s, r) => s + (r.waitA ?? 0), 0);
+    assert.ok(waitA > 0, `some waiting in A: ${JSON.stringify(waited.categories.slice(0, 4))}`);
+    assert.ok(waited.categories.find((r) => r.name === 'Compute').waitA !== undefined, 'Compute is a state: it has a waiting cell');
+    // A call-site row greys out the rest in both timelines; a category row clears that.
+    assert.ok(waited.sites.length > 0, 'the synthetic runs record source locations');
+    api.highlightCompare({ site: 0 });
+    await waitFor(
+      () => api.siteMarks(a.toString())?.highlight === waited.sites[0] && api.siteMarks(b.toString())?.highlight === waited.sites[0],
+      `both timelines to show only ${waited.sites[0]}`,
+      10000,
+    );
+    api.highlightCompare({});
+    await waitFor(
+      () => api.siteMarks(a.toString())?.highlight === undefined && api.siteMarks(b.toString())?.highlight === undefined,
+      'the site highlight to clear',
+      10000,
+    );
   });
 });

@@ -16,7 +16,7 @@ exports.run = function run() {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30000, reporter: 'spec' });
   const files = fs
     .readdirSync(__dirname)
-    .filter((f) => f.endsWith('.test.js'))
+    .filter((f) => f.endsWith('.test.js') && (!process.env.MPE_E2E_FILTER || new RegExp(process.env.MPE_E2E_FILTER).test(f)))
     .sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 // "Compare with…" from the Explorer's context menu on a second trace: both runs open side by side
 // and the Compare view (MPE Trace container) lists the categories with the one made to differ
-// (Compute, 3× longer in compare_b) first. Guarded: needs the command and the view contributed.
+// (Compute, 3× longer in compare_b) first; the pointer over A draws the shared cursor in B.
+// Guarded: needs the command and the view contributed.
 import fs from 'node:fs';
 import path from 'node:path';
 import { selectors } from '../lib/workbench.mjs';
@@ -11,6 +12,71 @@ function missingContribution({ viewType, installedDir }) {
   const view = (pkg.contributes?.views?.mpeTrace ?? []).find((v) => v.id === 'mpeTrace.compare');
   if (!view) return 'package.json contributes no "mpeTrace.compare" view yet';
   return undefined;
+}
+
+/** The two timeline webviews in the editor area, left to right (A opened first, B beside it). */
+async function editorFrames(page) {
+  const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames, editorPart) => {
+    const area = document.querySelector(editorPart)?.getBoundingClientRect();
+    return frames.map((f, i) => {
+      const r = f.getBoundingClientRect();
+      const inEditor = area && r.width > 0 && r.height > 0 && r.left >= area.left - 1 && r.right <= area.right + 1;
+      return { i, x: r.x, inEditor };
+    });
+  }, selectors.editorPart);
+  return boxes
+    .filter((b) => b.inEditor)
+    .sort((p, q) => p.x - q.x)
+    .map((b) => page.frameLocator(`${selectors.webviewReady} >> nth=${b.i}`).frameLocator(selectors.webviewContent));
+}
+
+/**
+ * The shared cursor: the pointer over A's timeline draws a dashed cursor line in B at the same
+ * fraction of the plot (the windows are synchronised, so the same time after the shift), and the
+ * line's pixels differ from what B showed without it; leaving A removes it.
+ */
+async function checkSharedCursor(page, log, screenshot) {
+  const frames = await editorFrames(page);
+  if (frames.length !== 2) throw new Error(`expected 2 timeline editors side by side, found ${frames.length}`);
+  const [a, b] = frames;
+  const overlayA = a.locator('.plot canvas.overlay');
+  const overlayB = b.locator('.plot canvas.overlay');
+  const boxA = await overlayA.boundingBox();
+  const boxB = await overlayB.boundingBox();
+  if (!boxA || !boxB) throw new Error('no timeline plot in one of the two editors');
+  const fraction = 0.37;
+  const column = (x) =>
+    overlayB.evaluate((c, x) => {
+      const g = c.getContext('2d');
+      const scale = c.width / c.clientWidth;
+      const px = g.getImageData(Math.round(x * scale), 0, 1, c.height).data;
+      let inked = 0;
+      for (let i = 3; i < px.length; i += 4) if (px[i] > 0) inked++;
+      return inked;
+    }, x);
+  await page.mouse.move(boxA.x + boxA.width * fraction, boxA.y + boxA.height * 0.5);
+  let peerX;
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    peerX = await b.locator('.timeline').evaluate((el) => el.dataset.peerCursorX);
+    if (peerX !== undefined) break;
+    await page.mouse.move(boxA.x + boxA.width * fraction + 1, boxA.y + boxA.height * 0.5);
+    await page.waitForTimeout(200);
+  }
+  if (peerX === undefined) throw new Error("the pointer over A's timeline drew no cursor in B");
+  const want = boxB.width * fraction;
+  log(`   shared cursor: A at ${(boxA.width * fraction).toFixed(1)} px of ${boxA.width.toFixed(0)}; B draws it at ${peerX} px of ${boxB.width.toFixed(0)}`);
+  if (Math.abs(Number(peerX) - want) > 3) throw new Error(`B's cursor at ${peerX} px, expected about ${want.toFixed(1)} px (same fraction of the window)`);
+  const inked = await column(Number(peerX));
+  if (inked < boxB.height * 0.3) throw new Error(`B's overlay has only ${inked} inked pixels in the cursor's column`);
+  await screenshot('compare-shared-cursor');
+  // Leaving A's plot removes B's cursor.
+  await page.mouse.move(boxA.x + boxA.width * 0.5, boxA.y - 60);
+  const gone = Date.now() + 10_000;
+  while ((await b.locator('.timeline').evaluate((el) => el.dataset.peerCursorX)) !== undefined) {
+    if (Date.now() > gone) throw new Error("B's cursor stayed after the pointer left A's timeline");
+    await page.waitForTimeout(200);
+  }
 }
 
 export default [
@@ -91,6 +157,7 @@ export default [
       const tabs = await wb.tabNames();
       if (!tabs.includes('compare_a.clog2') || !tabs.includes('compare_b.clog2')) throw new Error(`tabs open: ${tabs.join(', ')}`);
       await screenshot('compare');
+      await checkSharedCursor(page, log, screenshot);
       await page.locator(`${selectors.activityBarItem}[aria-label^="Explorer"]`).first().click();
       await wb.closeAllEditors();
     },
