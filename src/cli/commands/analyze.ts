@@ -17,7 +17,7 @@ const USAGE =
   '  Wait states per pattern (seconds, per rank, per state name and call site), the critical path\n' +
   '  (length, composition, imbalance) and trace problems, for [from, to] (default the whole trace).\n' +
   '  --json: {waitStates: {lateSender, lateReceiver, waitAtBarrier, waitAtNxN, lateBroadcast,\n' +
-  '  earlyReduce: {time, count, byRank, byCategory, bySite, max}}, criticalPath: {length, byCategory, ...},\n' +
+  '  earlyReduce: {time, count, byRank, byCategory, bySite, byRankAndState, max}}, criticalPath: {length, byCategory, ...},\n' +
   '  problems: [{kind, count, message, instances}], messages, collectives, notes}.';
 
 function conversionProblems(s: ConversionSummary): ConversionProblems {

@@ -1,9 +1,12 @@
 /** The JSON of `mpe-trace analyze --json` (keys documented in the CLI usage and docs). */
 import { PATTERNS, type AnalysisResult, type Pattern, type PatternTotals } from './types';
 
+/** A pattern's totals as printed: the (rank, state) split nested by rank, then state name. */
+export type PatternTotalsJson = Omit<PatternTotals, 'byRankCategory'> & { readonly byRankAndState: Record<string, Record<string, number>> };
+
 export interface AnalysisJson {
   readonly range: readonly [number, number];
-  readonly waitStates: Record<Pattern, PatternTotals>;
+  readonly waitStates: Record<Pattern, PatternTotalsJson>;
   readonly criticalPath: {
     readonly length: number;
     readonly start: number;
@@ -27,13 +30,24 @@ export interface AnalysisJson {
   readonly notes: readonly string[];
 }
 
+function totalsJson(t: PatternTotals): PatternTotalsJson {
+  const { byRankCategory, ...rest } = t;
+  const byRankAndState: Record<string, Record<string, number>> = {};
+  for (const [key, v] of Object.entries(byRankCategory)) {
+    const cut = key.indexOf('\u0000');
+    const rank = key.slice(0, cut);
+    (byRankAndState[rank] ??= {})[key.slice(cut + 1)] = v;
+  }
+  return { ...rest, byRankAndState };
+}
+
 export function analysisJson(r: AnalysisResult, options: { readonly maxSegments?: number; readonly maxProblemInstances?: number } = {}): AnalysisJson {
   const maxSegments = options.maxSegments ?? 1000;
   const maxProblems = options.maxProblemInstances ?? 20;
   const cp = r.criticalPath;
   return {
     range: r.range,
-    waitStates: Object.fromEntries(PATTERNS.map((p) => [p, r.waitStates[p]])) as Record<Pattern, PatternTotals>,
+    waitStates: Object.fromEntries(PATTERNS.map((p) => [p, totalsJson(r.waitStates[p])])) as Record<Pattern, PatternTotalsJson>,
     criticalPath: {
       length: cp.length,
       start: cp.start,

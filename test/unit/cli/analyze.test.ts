@@ -17,8 +17,14 @@ function checkShape(j: any): void {
   assert.deepEqual(Object.keys(j.waitStates), PATTERN_KEYS);
   for (const k of PATTERN_KEYS) {
     const w = j.waitStates[k];
-    for (const key of ['time', 'count', 'byRank', 'byCategory']) assert.ok(key in w, `${k}.${key}`);
+    for (const key of ['time', 'count', 'byRank', 'byCategory', 'byRankAndState']) assert.ok(key in w, `${k}.${key}`);
     assert.equal(typeof w.time, 'number');
+    // The (rank, state) split adds up to each rank's total; no internal keys leak into the JSON.
+    assert.ok(!('byRankCategory' in w));
+    for (const [rank, states] of Object.entries(w.byRankAndState as Record<string, Record<string, number>>)) {
+      const sum = Object.values(states).reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(sum - w.byRank[rank]) <= 1e-9 * Math.max(1, sum), `${k} rank ${rank}: ${sum} vs ${w.byRank[rank]}`);
+    }
   }
   assert.equal(typeof j.criticalPath.length, 'number');
   assert.equal(typeof j.criticalPath.byCategory, 'object');
