@@ -12,6 +12,7 @@ import { CategoryTable, Role } from '../convert/categories';
 import { identityMap } from '../convert/lineIDs';
 import { streamConversion, type ClogConversion, type ConversionSummary, type ConvertOptions } from '../convert/result';
 import { SourceSiteTable } from '../convert/sourceLocations';
+import { builtSummary } from '../convert/summary';
 import type { SourceLocation } from '../../model/types';
 import { OLD_CLOG_LENGTH, oldClogByteOrder } from './detect';
 
@@ -279,36 +280,17 @@ export function convertClog(chunks: ByteChunks, options: ConvertOptions): ClogCo
 }
 
 function summarize(conv: OldClogConverter, parser: OldClogParser, name: string): ConversionSummary {
-  const categories = conv.categories.finish();
-  const b = conv.builder;
-  const unmatched = b.unmatched(conv.arrowCategory);
   const records: Record<string, number> = {};
   for (const [t, n] of [...parser.counts].sort((x, y) => x[0] - y[0])) records[REC_NAMES.get(t) ?? `type${t}`] = n;
   const lineIDs = [...conv.lines.used].sort((x, y) => x - y);
   return {
     format: 'clog',
     version: 'CLOG',
-    categories,
-    categoryCounts: conv.categories.counts(),
+    ...builtSummary(conv),
     lineIDMaps: [identityMap(lineIDs)],
     lineIDs,
-    timeRange: b.drawables > 0 ? [b.earliest, b.latest] : undefined,
-    drawables: { total: b.drawables, state: b.states, arrow: b.arrows, event: b.events },
-    unmatched: {
-      reference: unmatched.reference,
-      openStates: [...unmatched.openStates]
-        .sort((x, y) => x[0] - y[0])
-        .map(([category, count]) => ({ category, name: conv.categories.entries[category]!.category.name, count })),
-      sends: unmatched.sends,
-      receives: unmatched.receives,
-      droppedFinals: unmatched.droppedFinals,
-      droppedRecords: conv.droppedRecords,
-      badTimes: b.badTimes,
-    },
-    sourceLocations: { records: conv.locations.records, sites: conv.locations.distinctSites },
     records,
     truncated: parser.truncated,
-    outOfOrder: b.reorder.lateArrivals,
-    warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.warnings, ...b.timeWarnings(name)],
+    warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.warnings, ...conv.builder.timeWarnings(name)],
   };
 }

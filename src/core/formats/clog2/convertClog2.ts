@@ -10,6 +10,7 @@ import { DrawableBuilder } from '../convert/builder';
 import { LineTable } from '../convert/lineIDs';
 import { streamConversion, type ClogConversion, type ConversionSummary, type ConvertOptions } from '../convert/result';
 import { PendingLocations, SourceSiteTable } from '../convert/sourceLocations';
+import { builtSummary } from '../convert/summary';
 import type { SourceLocation } from '../../model/types';
 import type { Clog2Preamble } from './preamble';
 import { Clog2Parser, REC_NAMES, type Clog2Sink } from './reader';
@@ -161,39 +162,19 @@ export function convertClog2(chunks: ByteChunks, options: ConvertOptions): ClogC
 }
 
 function summarize(conv: Clog2Converter, parser: Clog2Parser, name: string): ConversionSummary {
-  const categories = conv.categories.finish();
-  const b = conv.builder;
-  const unmatched = b.unmatched(conv.arrowCategory);
   const records: Record<string, number> = {};
   parser.counts.forEach((n, i) => {
     if (n > 0) records[REC_NAMES[i]!] = n;
   });
-  const openStates = [...unmatched.openStates]
-    .sort((x, y) => x[0] - y[0])
-    .map(([category, count]) => ({ category, name: conv.categories.entries[category]!.category.name, count }));
   return {
     format: 'clog2',
     version: parser.preamble!.version,
-    categories,
-    categoryCounts: conv.categories.counts(),
+    ...builtSummary(conv),
     lineIDMaps: conv.lines.maps(),
     lineIDs: conv.lines.usedLineIDs(),
-    timeRange: b.drawables > 0 ? [b.earliest, b.latest] : undefined,
-    drawables: { total: b.drawables, state: b.states, arrow: b.arrows, event: b.events },
-    unmatched: {
-      reference: unmatched.reference,
-      openStates,
-      sends: unmatched.sends,
-      receives: unmatched.receives,
-      droppedFinals: unmatched.droppedFinals,
-      droppedRecords: conv.droppedRecords,
-      badTimes: b.badTimes,
-    },
-    sourceLocations: { records: conv.locations.records, sites: conv.locations.distinctSites },
     records,
     truncated: parser.truncated,
-    outOfOrder: b.reorder.lateArrivals,
-    warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.lines.warnings, ...conv.warnings, ...b.timeWarnings(name)],
+    warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.lines.warnings, ...conv.warnings, ...conv.builder.timeWarnings(name)],
     clog2: { preamble: parser.preamble!, commTable: parser.commTable },
   };
 }
