@@ -4,6 +4,7 @@ import { useMemo } from 'preact/hooks';
 import type { RunIterations } from '../../src/protocol/compare';
 import { formatSeconds } from '../stats/format';
 import type { Theme } from '../stats/theme';
+import { chartBase, xAxis, yAxis } from '../stats/chartOptions';
 import { useUplot } from '../stats/useUplot';
 
 interface Props {
@@ -28,21 +29,9 @@ export function IterationChart(p: Props) {
   const outliers = useMemo(() => [new Set(p.a.outlierIterations), new Set(p.b.outlierIterations)], [p.a, p.b]);
   const { container } = useUplot(
     (width) => ({
-      width,
-      height: 150,
-      legend: { show: false },
-      cursor: { drag: { x: false, y: false } },
+      ...chartBase(width, 150, undefined, true),
       scales: { x: { time: false }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-      axes: [
-        { stroke: p.theme.foreground, grid: { show: false }, font: p.theme.font },
-        {
-          stroke: p.theme.foreground,
-          grid: { stroke: p.theme.grid },
-          font: p.theme.font,
-          size: 60,
-          values: (_u, splits) => splits.map((v) => formatSeconds(v)),
-        },
-      ],
+      axes: [xAxis(p.theme), yAxis(p.theme, { size: 60, values: (_u, splits) => splits.map((v) => formatSeconds(v)) })],
       series: [
         {},
         { label: 'A', stroke: COLOUR_A, width: 1.5, points: { show: true, size: 4, fill: COLOUR_A } },

@@ -4,6 +4,7 @@ import { useMemo, useState } from 'preact/hooks';
 import type { DurationHistogram as Histogram } from '../../src/core/stats/types';
 import { formatSeconds } from './format';
 import type { Theme } from './theme';
+import { barSlots, chartBase, xAxis, yAxis } from './chartOptions';
 import { useUplot } from './useUplot';
 
 interface Props {
@@ -21,21 +22,14 @@ export function DurationHistogram(p: Props) {
   }, [p.histogram]);
   const { container } = useUplot(
     (width) => ({
-      width,
-      height: 160,
-      legend: { show: false },
-      cursor: { drag: { x: false, y: false }, points: { show: false } },
-      hooks: { setCursor: [(u) => setHover(u.cursor.idx ?? undefined)] },
-      scales: { x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
+      ...chartBase(width, 160, setHover),
+      scales: { x: barSlots, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
       axes: [
-        {
-          stroke: p.theme.foreground,
-          grid: { show: false },
-          font: p.theme.font,
+        xAxis(p.theme, {
           values: (_u, splits) =>
             splits.map((v) => (Number.isInteger(v) && p.histogram.buckets[v] !== undefined ? formatSeconds(p.histogram.buckets[v]!.lower) : '')),
-        },
-        { stroke: p.theme.foreground, grid: { stroke: p.theme.grid }, font: p.theme.font, size: 50 },
+        }),
+        yAxis(p.theme, { size: 50 }),
       ],
       series: [
         {},

@@ -8,6 +8,7 @@ import type { CategoryStat, RowStat } from '../../src/core/stats/types';
 import { formatSeconds } from './format';
 import { stackRows } from './model';
 import type { Theme } from './theme';
+import { barSlots, chartBase, xAxis, yAxis } from './chartOptions';
 import { useUplot } from './useUplot';
 
 const HEIGHT_PX = 220;
@@ -41,22 +42,15 @@ export function RowChart(p: Props) {
   }, [stack]);
   const { container } = useUplot(
     (width) => ({
-      width,
-      height: HEIGHT_PX,
-      legend: { show: false },
-      cursor: { drag: { x: false, y: false }, points: { show: false } },
-      hooks: { setCursor: [(u) => setHover(u.cursor.idx ?? undefined)] },
+      ...chartBase(width, HEIGHT_PX, setHover),
       scales: {
-        x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] },
+        x: barSlots,
         // Up to the data, never beyond the range length (no bar can be longer).
         y: { range: (_u, _min, max) => [0, max > 0 ? Math.min(max * 1.05, p.range > 0 ? p.range : Infinity) : 1] },
       },
       axes: [
-        {
-          stroke: p.theme.foreground,
-          grid: { show: false },
+        xAxis(p.theme, {
           ticks: { stroke: p.theme.grid },
-          font: p.theme.font,
           // A tick per timeline while they fit (about 24 px each), else every k-th; uPlot's own
           // spacing skipped ranks even when there was room.
           splits: () => {
@@ -64,15 +58,12 @@ export function RowChart(p: Props) {
             return stack.labels.map((_, i) => i).filter((i) => i % step === 0);
           },
           values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? (stack.labels[v] ?? '') : '')),
-        },
-        {
-          stroke: p.theme.foreground,
-          grid: { stroke: p.theme.grid },
-          font: p.theme.font,
+        }),
+        yAxis(p.theme, {
           // Wide enough for the longest label ("300.0 ms"), so none is cut at the panel's edge.
           size: (_u, values) => 18 + 8 * Math.max(8, ...(values ?? []).map((v) => String(v).length)),
           values: (_u, splits) => splits.map((v) => formatSeconds(v)),
-        },
+        }),
       ],
       series: [
         {},
