@@ -1,34 +1,20 @@
-// The webview's side of the host channel: one acquireVsCodeApi(), typed post, typed state.
+// The timeline webview's channel to the host: typed post, typed messages, the persisted view.
 import type { HostToWebview, WebviewToHost } from '../src/protocol/webview';
 import type { PersistedView } from './timeline/controller';
+import { vscodeChannel } from './vscodeChannel';
 
-interface VsCodeApi {
-  postMessage(message: WebviewToHost): void;
-  getState(): unknown;
-  setState(state: PersistedView): void;
-}
+const channel = vscodeChannel<WebviewToHost, HostToWebview, PersistedView>();
 
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const api = acquireVsCodeApi();
-
-export function postToHost(m: WebviewToHost): void {
-  api.postMessage(m);
-}
+export const postToHost = channel.send;
+export const onHostMessage = channel.onHostMessage;
 
 export function savedView(): PersistedView | undefined {
-  const s = api.getState() as Partial<PersistedView> | undefined;
+  const s = channel.savedState() as Partial<PersistedView> | undefined;
   if (!s || typeof s.fileName !== 'string' || ![s.t0, s.t1, s.mapIndex, s.scrollRow].every((v) => typeof v === 'number' && Number.isFinite(v)))
     return undefined;
   return s as PersistedView;
 }
 
 export function saveView(s: PersistedView): void {
-  api.setState(s);
-}
-
-export function onHostMessage(handler: (m: HostToWebview) => void): () => void {
-  const listener = (e: MessageEvent<HostToWebview>): void => handler(e.data);
-  window.addEventListener('message', listener);
-  return () => window.removeEventListener('message', listener);
+  channel.saveState(s);
 }

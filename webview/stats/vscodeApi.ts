@@ -1,25 +1,9 @@
-// The one acquireVsCodeApi() of the statistics view, typed with the panel protocol.
+// The statistics view's channel to the host, typed with the panel protocol, and its saved settings.
 import type { HostToStats, StatsToHost } from '../../src/protocol/stats';
+import { vscodeChannel } from '../vscodeChannel';
+import type { SortKey } from './model';
 
-interface VsCodeApi {
-  postMessage(message: StatsToHost): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const api = acquireVsCodeApi();
-
-export function send(message: StatsToHost): void {
-  api.postMessage(message);
-}
-
-export function onHostMessage(handler: (m: HostToStats) => void): () => void {
-  const listener = (e: MessageEvent<HostToStats>) => handler(e.data);
-  window.addEventListener('message', listener);
-  return () => window.removeEventListener('message', listener);
-}
+export type { SortKey };
 
 /** View settings kept across reloads of the view (sort column, toggles, chosen category). */
 export interface PanelSettings {
@@ -31,9 +15,6 @@ export interface PanelSettings {
   readonly exportTable: string;
 }
 
-import type { SortKey } from './model';
-export type { SortKey };
-
 export const DEFAULT_SETTINGS: PanelSettings = {
   sortKey: 'share',
   sortDescending: true,
@@ -42,11 +23,16 @@ export const DEFAULT_SETTINGS: PanelSettings = {
   exportTable: 'categories',
 };
 
+const channel = vscodeChannel<StatsToHost, HostToStats, PanelSettings>();
+
+export const send = channel.send;
+export const onHostMessage = channel.onHostMessage;
+
 export function loadSettings(): PanelSettings {
-  const s = api.getState();
+  const s = channel.savedState();
   return typeof s === 'object' && s !== null ? { ...DEFAULT_SETTINGS, ...(s as Partial<PanelSettings>) } : DEFAULT_SETTINGS;
 }
 
 export function saveSettings(s: PanelSettings): void {
-  api.setState(s);
+  channel.saveState(s);
 }
