@@ -1,7 +1,7 @@
 // The timeline's toolbar: whole/undo/redo/zoom, the window's from/to fields, the Y map, bookmarks,
 // link, search and legend toggles, the selected range and the reader's warnings.
 import { useEffect, useState } from 'preact/hooks';
-import type { InitMessage } from '../src/protocol/webview';
+import type { InitMessage, ToolbarCommand } from '../src/protocol/webview';
 import type { TimelineController, ViewSummary } from './timeline/controller';
 import { ZOOM_STEP } from './timeline/input';
 import { formatDuration, formatTimeField, parseTime } from './timeline/timeScale';
@@ -100,57 +100,33 @@ export function Toolbar(props: {
         {summary?.lowestDepth !== undefined ? (summary.lowestDepth === 0 ? 'exact' : `summary level ${summary.lowestDepth}`) : ''}
         {summary?.loading ? ' · loading…' : ''}
       </span>
-      <button
-        type="button"
-        class="bookmark-add"
-        disabled={disabled}
-        title="Add a bookmark for this window (Ctrl/Cmd+Alt+B)"
-        onClick={() => postToHost({ kind: 'runCommand', command: 'addBookmark' })}
-      >
-        Bookmark
-      </button>
-      <button
-        type="button"
-        class="bookmark-go"
-        disabled={disabled}
-        title="Go to a bookmark…"
-        onClick={() => postToHost({ kind: 'runCommand', command: 'goToBookmark' })}
-      >
-        Bookmarks…
-      </button>
-      <button
-        type="button"
-        class="copy-link"
-        disabled={disabled}
-        title="Copy a vscode:// link to this view"
-        onClick={() => postToHost({ kind: 'runCommand', command: 'copyViewLink' })}
-      >
-        Link
-      </button>
-      <button type="button" class="search-toggle" disabled={disabled} title="Search (Ctrl/Cmd+F)" onClick={props.openSearch}>
+      {HOST_COMMANDS.map((b) => (
+        <ToolButton key={b.command} class={b.class} disabled={disabled} title={b.title} onClick={() => postToHost({ kind: 'runCommand', command: b.command })}>
+          {b.label}
+        </ToolButton>
+      ))}
+      <ToolButton class="search-toggle" disabled={disabled} title="Search (Ctrl/Cmd+F)" onClick={props.openSearch}>
         Search
-      </button>
+      </ToolButton>
       <WaitToggles controller={c} disabled={disabled} />
-      <button
-        type="button"
+      <ToolButton
         class="legend-toggle"
         disabled={disabled}
-        aria-pressed={props.legend}
+        pressed={props.legend}
         title="Legend: categories, colours, visible / searchable"
         onClick={props.toggleLegend}
       >
         Legend
-      </button>
-      <button
-        type="button"
+      </ToolButton>
+      <ToolButton
         class="timeslice-toggle"
         disabled={disabled}
-        aria-pressed={props.timeslice}
+        pressed={props.timeslice}
         title="Timeslice: what every row is doing at the cursor's time (T)"
         onClick={props.toggleTimeslice}
       >
         Timeslice
-      </button>
+      </ToolButton>
       {summary?.range && (
         <span class="range" title="Selected range (Ctrl/Cmd+drag in the timeline; the Statistics view shows it)">
           range {formatDuration(summary.range[1] - summary.range[0])}
@@ -168,6 +144,22 @@ export function Toolbar(props: {
   );
 }
 
+/** The toolbar buttons that run a host command (bookmarks, view link). */
+const HOST_COMMANDS: readonly { readonly command: ToolbarCommand; readonly class: string; readonly label: string; readonly title: string }[] = [
+  { command: 'addBookmark', class: 'bookmark-add', label: 'Bookmark', title: 'Add a bookmark for this window (Ctrl/Cmd+Alt+B)' },
+  { command: 'goToBookmark', class: 'bookmark-go', label: 'Bookmarks…', title: 'Go to a bookmark…' },
+  { command: 'copyViewLink', class: 'copy-link', label: 'Link', title: 'Copy a vscode:// link to this view' },
+];
+
+/** A toolbar button (a toggle when `pressed` is given). */
+function ToolButton(props: { class: string; title: string; disabled: boolean; pressed?: boolean; onClick: () => void; children: preact.ComponentChildren }) {
+  return (
+    <button type="button" class={props.class} disabled={props.disabled} aria-pressed={props.pressed} title={props.title} onClick={props.onClick}>
+      {props.children}
+    </button>
+  );
+}
+
 /** Toggles of the wait-state overlay: hatched waiting time, critical path. */
 function WaitToggles(props: { controller: TimelineController | undefined; disabled: boolean }) {
   const [waits, setWaits] = useState(true);
@@ -175,26 +167,24 @@ function WaitToggles(props: { controller: TimelineController | undefined; disabl
   const c = props.controller;
   return (
     <>
-      <button
-        type="button"
+      <ToolButton
         class="waits-toggle"
         disabled={props.disabled}
-        aria-pressed={waits}
+        pressed={waits}
         title="Hatch the time states spend waiting for another rank (wait-state analysis)"
         onClick={() => c && setWaits(c.toggleAnalysis('waits'))}
       >
         Waits
-      </button>
-      <button
-        type="button"
+      </ToolButton>
+      <ToolButton
         class="path-toggle"
         disabled={props.disabled}
-        aria-pressed={path}
+        pressed={path}
         title="Highlight the critical path (what determined the run's length)"
         onClick={() => c && setPath(c.toggleAnalysis('path'))}
       >
         Critical path
-      </button>
+      </ToolButton>
     </>
   );
 }
