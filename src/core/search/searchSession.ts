@@ -2,7 +2,7 @@
  * One search box's state over one trace: the compiled query, a background count (with histogram)
  * that a new query cancels, and next/previous with the "n of m" position.
  */
-import type { Drawable } from '../model/types';
+import type { Category, Drawable } from '../model/types';
 import type { CompileResult, DrawableMatcher, SearchQuery } from './matcher';
 import { compileQuery } from './matcher';
 import {
@@ -46,16 +46,36 @@ export function steppedOrdinal(
   return wrapped ? 0 : last.ordinal + direction;
 }
 
-export class SearchSession<N extends SearchNodeInfo = SearchNodeInfo> {
+/**
+ * The state of one search box — the compiled query, its background count (a new query cancels it),
+ * the last match and its position — over some way of walking the trace (`SearchSession` walks the
+ * tree in this thread, `WorkerSearchSession` asks the analysis worker).
+ */
+export abstract class SearchSessionBase {
   private matcher: DrawableMatcher | undefined;
   private counting: AbortController | undefined;
   private countResult: Promise<CountResult> | undefined;
   private last: { readonly drawable: Drawable; readonly ordinal: number } | undefined;
 
   constructor(
-    private readonly tree: SearchableTree<N>,
-    private readonly options: SessionOptions = {},
+    protected readonly categories: ReadonlyMap<number, Category>,
+    protected readonly options: SessionOptions = {},
   ) {}
+
+  /** Counts the matches of a new query over the whole trace, with the histogram. */
+  protected abstract startCount(matcher: DrawableMatcher, query: SearchQuery, signal: AbortSignal): Promise<CountResult>;
+  /** The next (1) or previous (−1) match from a time or drawable, wrapping around the file. */
+  protected abstract findFrom(
+    matcher: DrawableMatcher,
+    query: SearchQuery,
+    from: SearchFrom,
+    direction: 1 | -1,
+    signal: AbortSignal | undefined,
+  ): Promise<{ readonly match: SearchMatch | undefined; readonly wrapped: boolean }>;
+  /** The 0-based position of a match among all matches, counted from the start of the file. */
+  protected abstract ordinalOf(matcher: DrawableMatcher, query: SearchQuery, drawable: Drawable, signal: AbortSignal | undefined): Promise<number>;
+
+  private query: SearchQuery | undefined;
 
   /**
    * Sets a new query: cancels the previous count and starts counting the new one. A bad query
@@ -63,17 +83,13 @@ export class SearchSession<N extends SearchNodeInfo = SearchNodeInfo> {
    */
   setQuery(query: SearchQuery): CompileResult {
     this.clear();
-    const compiled = compileQuery(query, this.tree.categories);
+    const compiled = compileQuery(query, this.categories);
     if (!compiled.ok) return compiled;
     this.matcher = compiled.matcher;
+    this.query = query;
     const controller = new AbortController();
     this.counting = controller;
-    const opts = {
-      signal: controller.signal,
-      ...(this.options.bins !== undefined ? { bins: this.options.bins } : {}),
-      ...(this.options.onProgress !== undefined ? { onProgress: this.options.onProgress } : {}),
-    };
-    this.countResult = countMatches(this.tree, compiled.matcher, opts);
+    this.countResult = this.startCount(compiled.matcher, query, controller.signal);
     this.countResult.catch(() => undefined); // a cancelled count is not an error anyone waits for
     return compiled;
   }
@@ -86,14 +102,13 @@ export class SearchSession<N extends SearchNodeInfo = SearchNodeInfo> {
   /** Next (1) or previous (−1) match from a time or the last match, wrapping around the file. */
   async find(from: SearchFrom, direction: 1 | -1, signal?: AbortSignal): Promise<SessionFindResult> {
     const matcher = this.matcher;
-    if (matcher === undefined) return { match: undefined, wrapped: false, ordinal: undefined };
-    const r = await findNext(this.tree, matcher, from, direction, { wrap: true, ...(signal !== undefined ? { signal } : {}) });
+    const query = this.query;
+    if (matcher === undefined || query === undefined) return { match: undefined, wrapped: false, ordinal: undefined };
+    const r = await this.findFrom(matcher, query, from, direction, signal);
     if (r.match === undefined || matcher !== this.matcher) return { match: undefined, wrapped: false, ordinal: undefined };
     // Stepping from the last match: the position moves by one (or restarts at 0 after wrapping
     // forward); otherwise it is counted from the start of the file.
-    const ordinal =
-      steppedOrdinal(this.last, from, direction, r.wrapped) ??
-      (await matchOrdinal(this.tree, matcher, r.match.drawable, signal !== undefined ? { signal } : {}));
+    const ordinal = steppedOrdinal(this.last, from, direction, r.wrapped) ?? (await this.ordinalOf(matcher, query, r.match.drawable, signal));
     this.last = { drawable: r.match.drawable, ordinal };
     return { match: r.match, wrapped: r.wrapped, ordinal };
   }
@@ -104,6 +119,33 @@ export class SearchSession<N extends SearchNodeInfo = SearchNodeInfo> {
     this.counting = undefined;
     this.countResult = undefined;
     this.matcher = undefined;
+    this.query = undefined;
     this.last = undefined;
+  }
+}
+
+/** A search over a tree read in this thread. */
+export class SearchSession<N extends SearchNodeInfo = SearchNodeInfo> extends SearchSessionBase {
+  constructor(
+    private readonly tree: SearchableTree<N>,
+    options: SessionOptions = {},
+  ) {
+    super(tree.categories, options);
+  }
+
+  protected startCount(matcher: DrawableMatcher, _query: SearchQuery, signal: AbortSignal): Promise<CountResult> {
+    return countMatches(this.tree, matcher, {
+      signal,
+      ...(this.options.bins !== undefined ? { bins: this.options.bins } : {}),
+      ...(this.options.onProgress !== undefined ? { onProgress: this.options.onProgress } : {}),
+    });
+  }
+
+  protected findFrom(matcher: DrawableMatcher, _query: SearchQuery, from: SearchFrom, direction: 1 | -1, signal: AbortSignal | undefined) {
+    return findNext(this.tree, matcher, from, direction, { wrap: true, ...(signal !== undefined ? { signal } : {}) });
+  }
+
+  protected ordinalOf(matcher: DrawableMatcher, _query: SearchQuery, drawable: Drawable, signal: AbortSignal | undefined): Promise<number> {
+    return matchOrdinal(this.tree, matcher, drawable, signal !== undefined ? { signal } : {});
   }
 }
