@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { removeStrayTempFiles } from '../io/atomicWrite';
-import { ReasonedError } from '../protocol/rpc';
+import { ReasonedError, RpcChannel } from '../protocol/rpc';
 import { isWorkerToHost, type ConvertResult, type ConvertStart, type HostToWorker, type WorkerToHost } from '../protocol/worker';
 
 export interface ConversionRequest {
@@ -39,8 +39,101 @@ export interface RunningConversion {
 
 /** How long a cancelled worker may take to clean up before it is terminated. */
 const CANCEL_GRACE_MS = 5000;
+/** Heap cap of the row index build (its memory follows the open rows, not the file). */
+const ROW_INDEX_HEAP_MB = 512;
 
-let nextId = 1;
+type JobReason = ConversionFailed['reason'];
+
+interface WorkerJob<R> {
+  readonly script: string;
+  readonly maxHeapMB: number;
+  /** The job's start message under `id`. */
+  readonly start: (id: number) => HostToWorker;
+  /** The job's final answer, from the worker's `done` or `rowIndexDone` (undefined: not this job's kind). */
+  readonly result: (m: WorkerToHost) => R | undefined;
+  /** The file the job writes (its temporary sibling is removed when the worker dies). */
+  readonly output: string;
+  readonly onProgress: (done: number, total: number) => void;
+  /** What a crash or an exit without answer says ("conversion worker", "row index worker"). */
+  readonly what: string;
+}
+
+/**
+ * One job in its own worker thread, as a call of the RPC helper: the worker's progress, answer or
+ * error settle the call; a worker that dies without answering could not remove its temporary file,
+ * so the host removes it and fails the call. Cancel asks the worker (it cleans up and answers
+ * `cancelled`); one stuck past the grace period is terminated.
+ */
+function runWorkerJob<R>(job: WorkerJob<R>): { readonly done: Promise<R>; cancel(): void } {
+  const worker = new Worker(job.script, { resourceLimits: { maxOldGenerationSizeMb: job.maxHeapMB } });
+  const calls = new RpcChannel<R, readonly [number, number], JobReason>((f) => new ConversionFailed(isJobReason(f.reason) ? f.reason : 'failed', f.message));
+  let id = 0;
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  let cancelRequested = false;
+  const done = calls.call(
+    (callId) => {
+      id = callId;
+      worker.postMessage(job.start(callId));
+    },
+    { onProgress: ([n, total]) => job.onProgress(n, total) },
+  );
+  const settle = (): void => {
+    if (graceTimer) clearTimeout(graceTimer);
+    void worker.terminate();
+  };
+  void done.then(settle, settle);
+  worker.on('message', (m: unknown) => {
+    if (!isWorkerToHost(m) || !calls.has(m.id)) return;
+    if (m.kind === 'progress') calls.progress(m.id, [m.bytesRead, m.totalBytes]);
+    else if (m.kind === 'error') calls.fail(m.id, { reason: m.reason, message: m.message });
+    else {
+      const r = job.result(m);
+      if (r !== undefined) calls.answer(m.id, r);
+    }
+  });
+  /** The worker ended without its own answer (crash, out of memory, killed): it could not remove its temp file. */
+  let dying = false;
+  const unclean = (failure: ConversionFailed): void => {
+    // The first of 'error' and 'exit' says why (an 'exit' always follows an 'error').
+    if (!calls.has(id) || dying) return;
+    dying = true;
+    void worker
+      .terminate()
+      .then(() => removeStrayTempFiles(job.output))
+      .then(
+        () => calls.fail(id, { reason: failure.reason, message: failure.message }),
+        (e: Error) =>
+          calls.fail(id, { reason: failure.reason, message: `${failure.message}; a temporary file next to ${job.output} could not be removed: ${e.message}` }),
+      );
+  };
+  worker.on('error', (e: NodeJS.ErrnoException) =>
+    unclean(
+      new ConversionFailed(
+        'failed',
+        e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `${job.what} stopped: it needed more than its memory cap of ${job.maxHeapMB} MB`
+          : `${job.what} crashed: ${e.message}`,
+      ),
+    ),
+  );
+  worker.on('exit', (code) =>
+    unclean(cancelRequested ? new ConversionFailed('cancelled', `${job.what} cancelled`) : new ConversionFailed('failed', `${job.what} exited (code ${code})`)),
+  );
+  return {
+    done,
+    cancel: () => {
+      if (!calls.has(id) || graceTimer) return;
+      cancelRequested = true;
+      worker.postMessage({ kind: 'cancel', id } satisfies HostToWorker);
+      // A worker stuck past the grace period is terminated; its 'exit' then removes the temp file.
+      graceTimer = setTimeout(() => void worker.terminate(), CANCEL_GRACE_MS);
+    },
+  };
+}
+
+function isJobReason(r: string): r is JobReason {
+  return r === 'cancelled' || r === 'exists' || r === 'input' || r === 'failed';
+}
 
 export function startConversion(
   workerScript: string,
@@ -48,72 +141,15 @@ export function startConversion(
   onProgress: (bytesRead: number, totalBytes: number) => void,
   limits: ConversionLimits = {},
 ): RunningConversion {
-  const id = nextId++;
-  const maxHeapMB = limits.maxHeapMB ?? DEFAULT_MAX_HEAP_MB;
-  const worker = new Worker(workerScript, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMB } });
-  let settled = false;
-  let graceTimer: ReturnType<typeof setTimeout> | undefined;
-  let cancelRequested = false;
-  const send = (m: HostToWorker): void => worker.postMessage(m);
-
-  const done = new Promise<ConvertResult>((resolve, reject) => {
-    const finish = (action: () => void): void => {
-      if (settled) return;
-      settled = true;
-      if (graceTimer) clearTimeout(graceTimer);
-      void worker.terminate();
-      action();
-    };
-    /** The worker ended without its own answer (crash, out of memory, killed): it could not remove its temp file. */
-    const finishUnclean = (failure: ConversionFailed): void => {
-      if (settled) return;
-      settled = true;
-      if (graceTimer) clearTimeout(graceTimer);
-      void worker
-        .terminate()
-        .then(() => removeStrayTempFiles(request.output))
-        .then(
-          () => reject(failure),
-          (e: Error) =>
-            reject(new ConversionFailed(failure.reason, `${failure.message}; a temporary file next to ${request.output} could not be removed: ${e.message}`)),
-        );
-    };
-    worker.on('message', (m: unknown) => {
-      if (!isWorkerToHost(m) || m.id !== id) return;
-      const msg: WorkerToHost = m;
-      if (msg.kind === 'progress') onProgress(msg.bytesRead, msg.totalBytes);
-      else if (msg.kind === 'done') finish(() => resolve(msg.result));
-      else if (msg.kind === 'rowIndexDone') return;
-      else finish(() => reject(new ConversionFailed(msg.reason, msg.message)));
-    });
-    worker.on('error', (e: NodeJS.ErrnoException) => {
-      const outOfMemory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      finishUnclean(
-        new ConversionFailed(
-          'failed',
-          outOfMemory ? `conversion stopped: it needed more than its memory cap of ${maxHeapMB} MB` : `conversion worker crashed: ${e.message}`,
-        ),
-      );
-    });
-    worker.on('exit', (code) =>
-      finishUnclean(
-        cancelRequested ? new ConversionFailed('cancelled', 'conversion cancelled') : new ConversionFailed('failed', `conversion worker exited (code ${code})`),
-      ),
-    );
+  return runWorkerJob<ConvertResult>({
+    script: workerScript,
+    maxHeapMB: limits.maxHeapMB ?? DEFAULT_MAX_HEAP_MB,
+    start: (id) => ({ kind: 'convert', id, ...request }) satisfies ConvertStart,
+    result: (m) => (m.kind === 'done' ? m.result : undefined),
+    output: request.output,
+    onProgress,
+    what: 'conversion worker',
   });
-
-  const start: ConvertStart = { kind: 'convert', id, ...request };
-  send(start);
-  return {
-    done,
-    cancel: () => {
-      if (settled || graceTimer) return;
-      cancelRequested = true;
-      send({ kind: 'cancel', id });
-      // A worker stuck past the grace period is terminated; its 'exit' then removes the temp file.
-      graceTimer = setTimeout(() => void worker.terminate(), CANCEL_GRACE_MS);
-    },
-  };
 }
 
 /**
@@ -127,42 +163,14 @@ export function startRowIndexBuild(
   index: string,
   onProgress: (done: number, total: number) => void,
 ): { readonly built: Promise<void>; cancel(): void } {
-  const id = nextId++;
-  const worker = new Worker(workerScript, { resourceLimits: { maxOldGenerationSizeMb: 512 } });
-  let settled = false;
-  let graceTimer: ReturnType<typeof setTimeout> | undefined;
-  const built = new Promise<void>((resolve, reject) => {
-    const finish = (action: () => void): void => {
-      if (settled) return;
-      settled = true;
-      if (graceTimer) clearTimeout(graceTimer);
-      void worker.terminate();
-      action();
-    };
-    worker.on('message', (m: unknown) => {
-      if (!isWorkerToHost(m) || m.id !== id) return;
-      if (m.kind === 'progress') onProgress(m.bytesRead, m.totalBytes);
-      else if (m.kind === 'rowIndexDone') finish(resolve);
-      else if (m.kind === 'error') finish(() => reject(new ConversionFailed(m.reason, m.message)));
-    });
-    const unclean = (why: string): void => {
-      if (settled) return;
-      settled = true;
-      void worker
-        .terminate()
-        .then(() => removeStrayTempFiles(index))
-        .finally(() => reject(new ConversionFailed('failed', why)));
-    };
-    worker.on('error', (e: Error) => unclean(`row index worker crashed: ${e.message}`));
-    worker.on('exit', (code) => unclean(`row index worker exited (code ${code})`));
+  const job = runWorkerJob<true>({
+    script: workerScript,
+    maxHeapMB: ROW_INDEX_HEAP_MB,
+    start: (id) => ({ kind: 'rowIndex', id, trace, index }),
+    result: (m) => (m.kind === 'rowIndexDone' ? true : undefined),
+    output: index,
+    onProgress,
+    what: 'row index worker',
   });
-  worker.postMessage({ kind: 'rowIndex', id, trace, index } satisfies HostToWorker);
-  return {
-    built,
-    cancel: () => {
-      if (settled || graceTimer) return;
-      worker.postMessage({ kind: 'cancel', id } satisfies HostToWorker);
-      graceTimer = setTimeout(() => void worker.terminate(), CANCEL_GRACE_MS);
-    },
-  };
+  return { built: job.done.then(() => undefined), cancel: job.cancel };
 }
