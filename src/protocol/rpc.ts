@@ -58,6 +58,8 @@ export class RpcChannel<R, P = never, E = string> {
   constructor(
     private readonly toError: (f: RpcFailure<E>) => Error,
     private readonly cancelPeer: (id: number) => void = () => undefined,
+    /** Where ids come from (default: 1, 2, … per channel; channels sharing one peer share a counter). */
+    private readonly newId: () => number = () => this.nextId++,
   ) {}
 
   /** Calls in flight. */
@@ -73,7 +75,7 @@ export class RpcChannel<R, P = never, E = string> {
       this.failures.set(error, failure);
       return Promise.reject(error);
     }
-    const id = this.nextId++;
+    const id = this.newId();
     if (options.key !== undefined) {
       const older = this.byKey.get(options.key);
       if (older !== undefined) {

@@ -8,6 +8,7 @@
 import { covers, keyId, keySpan, windowKeyFor, type VisibleWindow, type WindowKey } from '../../src/core/query/windowKey';
 import type { CancelWindowMessage, RequestWindowMessage, WindowChannel, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
 import { decodeWindow, type WindowColumns } from '../../src/protocol/wire';
+import { RpcChannel } from '../../src/protocol/rpc';
 
 export interface LoadedWindow {
   readonly requestId: number;
@@ -19,7 +20,11 @@ export interface LoadedWindow {
   readonly final: boolean;
 }
 
+/** Request ids are unique across the loaders of a webview (the host answers on one channel). */
 let nextRequestId = 1;
+
+/** The one stream of window requests: a newer request supersedes (and cancels) the older one. */
+const STREAM = 'window';
 
 export class WindowLoader {
   private generation = -1;
@@ -27,15 +32,33 @@ export class WindowLoader {
   private failedKey: string | undefined;
   loaded: LoadedWindow | undefined;
   lastError: string | undefined;
+  /**
+   * The requests in flight (at most one): ids, superseding with the peer told, stale answers
+   * dropped. A coarse answer is the call's progress, the final one its answer.
+   */
+  private readonly calls: RpcChannel<WindowMessage, WindowMessage>;
 
   constructor(
     private readonly channel: WindowChannel,
     private readonly send: (m: RequestWindowMessage | CancelWindowMessage) => void,
-  ) {}
+  ) {
+    this.calls = new RpcChannel<WindowMessage, WindowMessage>(
+      (f) => new Error(f.message),
+      (requestId) => this.send({ kind: 'cancelWindow', requestId }),
+      () => nextRequestId++,
+    );
+  }
+
+  /** Drops the request in flight (the host is told). */
+  private cancelPending(): void {
+    if (this.pending === undefined) return;
+    this.send({ kind: 'cancelWindow', requestId: this.pending.requestId });
+    this.calls.fail(this.pending.requestId, { reason: 'cancelled', message: 'cancelled' });
+  }
 
   /** A new document generation: everything loaded so far is invalid. */
   reset(generation: number): void {
-    if (this.pending) this.send({ kind: 'cancelWindow', requestId: this.pending.requestId });
+    this.cancelPending();
     this.generation = generation;
     this.pending = undefined;
     this.loaded = undefined;
@@ -45,7 +68,7 @@ export class WindowLoader {
 
   /** What is loaded stays drawn but is fetched again (the host's site marks changed its flags). */
   invalidate(): void {
-    if (this.pending) this.send({ kind: 'cancelWindow', requestId: this.pending.requestId });
+    this.cancelPending();
     this.pending = undefined;
     this.failedKey = undefined;
     if (this.loaded) this.loaded = { ...this.loaded, keyId: '' };
@@ -61,17 +84,22 @@ export class WindowLoader {
     const key = windowKeyFor(v);
     const id = keyId(key);
     if (this.loaded?.keyId === id || this.pending?.keyId === id || this.failedKey === id) return false;
-    if (this.pending) this.send({ kind: 'cancelWindow', requestId: this.pending.requestId });
-    const requestId = nextRequestId++;
-    this.pending = { requestId, keyId: id, key };
     const [t0, t1] = keySpan(key);
-    this.send({
-      kind: 'requestWindow',
-      channel: this.channel,
-      requestId,
-      generation: this.generation,
-      request: { t0, t1, rowStart: key.rowStart, rowEnd: key.rowEnd, mapIndex: key.mapIndex, pixelWidth: v.pixelWidth, visibleSpan: v.t1 - v.t0 },
-    });
+    const generation = this.generation;
+    const reply = this.calls.call(
+      (requestId) => {
+        this.pending = { requestId, keyId: id, key };
+        this.send({
+          kind: 'requestWindow',
+          channel: this.channel,
+          requestId,
+          generation,
+          request: { t0, t1, rowStart: key.rowStart, rowEnd: key.rowEnd, mapIndex: key.mapIndex, pixelWidth: v.pixelWidth, visibleSpan: v.t1 - v.t0 },
+        });
+      },
+      { key: STREAM },
+    );
+    reply.catch(() => undefined); // superseded or cancelled: the newer request is what counts
     return true;
   }
 
@@ -80,22 +108,28 @@ export class WindowLoader {
    * answer (`final: false`) is drawn at once but the request stays pending for the final one.
    */
   receive(m: WindowMessage): boolean {
-    if (m.generation !== this.generation || this.pending?.requestId !== m.requestId) return false;
+    const p = this.pending;
+    if (m.generation !== this.generation || p === undefined || p.requestId !== m.requestId || !this.calls.has(m.requestId)) return false;
     const columns = decodeWindow(m.payload);
     const drawables = columns.states.start.length + columns.shadows.start.length + columns.arrows.start.length + columns.events.time.length;
-    this.loaded = { requestId: m.requestId, keyId: this.pending.keyId, key: this.pending.key, columns, drawables, final: m.final };
-    if (m.final) this.pending = undefined;
+    this.loaded = { requestId: m.requestId, keyId: p.keyId, key: p.key, columns, drawables, final: m.final };
     this.lastError = undefined;
+    if (m.final) {
+      this.pending = undefined;
+      this.calls.answer(m.requestId, m);
+    } else this.calls.progress(m.requestId, m);
     return true;
   }
 
   failed(m: WindowFailedMessage): boolean {
-    if (this.pending?.requestId !== m.requestId) return false;
+    const p = this.pending;
+    if (p === undefined || p.requestId !== m.requestId || !this.calls.has(m.requestId)) return false;
     if (!m.cancelled) {
-      this.failedKey = this.pending.keyId;
+      this.failedKey = p.keyId;
       this.lastError = m.message;
     }
     this.pending = undefined;
+    this.calls.fail(m.requestId, { reason: m.cancelled ? 'cancelled' : 'failed', message: m.message });
     return true;
   }
 
