@@ -7,6 +7,7 @@ import type { HostToWebview, InitMessage, SearchRequestQuery } from '../src/prot
 import type { TimelineController } from './timeline/controller';
 import { SearchBox, type SearchStatus } from './SearchBox';
 import { onHostMessage, postToHost } from './host';
+import { SearchRequests } from './searchRequests';
 
 export interface SearchCommand {
   readonly kind: 'open' | 'next' | 'previous';
@@ -34,8 +35,8 @@ export function SearchPanel(props: {
   const [status, setStatus] = useState<SearchStatus>(IDLE);
   const [stepCommand, setStepCommand] = useState<{ readonly direction: 1 | -1; readonly seq: number } | undefined>(undefined);
   const [preset, setPreset] = useState<{ readonly text: string; readonly seq: number } | undefined>(undefined);
-  /** The last query sent (a different one restarts from the current time) and the latest step's id. */
-  const search = useRef<{ key: string; searchId: number }>({ key: '', searchId: 0 });
+  /** The steps in flight and the query in force (a different one restarts from the current time). */
+  const requests = useRef(new SearchRequests((m) => postToHost(m)));
 
   useEffect(() => {
     const cmd = props.command;
@@ -50,12 +51,9 @@ export function SearchPanel(props: {
   useEffect(
     () =>
       onHostMessage((m: HostToWebview) => {
-        if (m.kind === 'searchResult') {
-          if (m.searchId !== search.current.searchId) return;
-          if (m.hit) c?.showHit(m.hit);
-          setStatus((st) => ({ ...st, searching: false, error: m.error, notFound: !m.hit && !m.error, ordinal: m.ordinal }));
-        } else if (m.kind === 'searchCount') {
-          if (m.searchId > search.current.searchId) return;
+        if (m.kind === 'searchResult') requests.current.result(m);
+        else if (m.kind === 'searchCount') {
+          if (!requests.current.acceptsCount(m)) return;
           c?.setSearchMarks({ histogram: m.histogram, range: m.range });
           setStatus((st) => ({ ...st, matches: m.matches }));
         }
@@ -65,27 +63,23 @@ export function SearchPanel(props: {
 
   const step = (query: SearchRequestQuery, direction: 1 | -1): void => {
     if (!init || !c) return;
-    const key = JSON.stringify(query);
-    const fresh = key !== search.current.key;
-    const searchId = search.current.searchId + 1;
-    search.current = { key, searchId };
+    const { fresh, reply } = requests.current.step(query, direction, init.generation, props.viewStart ?? init.timeRange[0]);
     if (fresh) {
       c.setSearchMarks(undefined);
       setStatus({ ...IDLE, searching: true });
     } else setStatus((st) => ({ ...st, searching: true, notFound: false, error: undefined }));
-    postToHost({
-      kind: 'search',
-      searchId,
-      generation: init.generation,
-      query,
-      direction,
-      ...(fresh ? { fromTime: props.viewStart ?? init.timeRange[0] } : {}),
-    });
+    reply.then(
+      (m) => {
+        if (m.hit) c.showHit(m.hit);
+        setStatus((st) => ({ ...st, searching: false, error: m.error, notFound: !m.hit && !m.error, ordinal: m.ordinal }));
+      },
+      () => undefined, // superseded by a newer step, or the box closed
+    );
   };
   const close = (): void => {
     setOpen(false);
     setStepCommand(undefined);
-    search.current = { key: '', searchId: search.current.searchId + 1 };
+    requests.current.close();
     c?.setSearchMarks(undefined);
     postToHost({ kind: 'searchClosed' });
     props.close();
