@@ -1,13 +1,16 @@
 /**
  * A stand-in for the extension host inside a plain browser page, for the bench and for manual
  * checks of the timeline without VS Code: it fetches a SLOG-2 file (?trace=URL), opens it with the
- * same reader and answers the webview's messages with the same window service as the real host
- * (src/core/query/windowService.ts). Load this script before dist/webview.js.
+ * same reader and answers the webview's messages with the same window server as the real host
+ * (src/core/query/windowServer.ts: cache, cancel, coarse-then-fine). Load this script before
+ * dist/webview.js.
  */
 import { MemorySource } from '../../src/core/bytes/memorySource';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { rowLayoutOf } from '../../src/core/query/rows';
-import { buildRequestedWindow, checkRequest, depthFor } from '../../src/core/query/windowService';
+import { WindowServer, type WindowAnswer } from '../../src/core/query/windowServer';
+import { LruCache } from '../../src/core/bytes/lruCache';
+import type { WireWindow } from '../../src/core/query/windowColumns';
 import { describeTrace } from '../../src/core/query/describe';
 import { initMessage, type HostToWebview, type WebviewToHost } from '../../src/protocol/webview';
 import { copyWire, wireBytes, windowBuffers } from '../../src/protocol/wire';
@@ -47,8 +50,34 @@ const opened = (async () => {
   return { file, layouts: file.lineIDMaps.map(rowLayoutOf) };
 })();
 
-const inflight = new Map<string, AbortController>();
 let state: unknown;
+
+/** Payloads as the host caches them (same size as the host's per-document cache). */
+const WINDOW_CACHE_ENTRIES = 48;
+
+const server = opened.then(({ file, layouts }) => {
+  const doc = {
+    generation: 1,
+    opened: { file, layouts },
+    windows: new LruCache<WireWindow>(WINDOW_CACHE_ENTRIES),
+    marksVersion: 0,
+    siteMarker: undefined,
+    rowIndex: undefined,
+  };
+  return new WindowServer(doc, answer, forcedDepth !== undefined ? { forcedDepth } : {});
+});
+
+/** Posts an answer; a payload is copied first (the cache keeps its buffers, the copy is transferred). */
+function answer(a: WindowAnswer): void {
+  if (a.kind === 'windowFailed') return toWebview(a);
+  const wire = copyWire(a.payload);
+  if (a.final) {
+    stats.requests++;
+    stats.buildMs.push(a.payload.header.buildMs);
+    stats.payloadBytes.push(wireBytes(wire));
+  }
+  toWebview({ ...a, payload: wire }, windowBuffers(wire));
+}
 
 function toWebview(m: HostToWebview, transfer: Transferable[] = []): void {
   window.postMessage(m, '*', transfer);
@@ -65,24 +94,10 @@ async function handle(m: WebviewToHost): Promise<void> {
     case 'painted':
       if (stats.firstPaintAt === 0) stats.firstPaintAt = performance.now();
       return;
-    case 'requestWindow': {
-      inflight.get(m.channel)?.abort(new Error('superseded'));
-      const ac = new AbortController();
-      inflight.set(m.channel, ac);
-      const layout = checkRequest(layouts, m.request);
-      if (!layout) return toWebview({ kind: 'windowFailed', requestId: m.requestId, generation: m.generation, cancelled: false, message: 'invalid request' });
-      try {
-        const t = performance.now();
-        const wire = copyWire(await buildRequestedWindow(file, layout, m.request, forcedDepth ?? depthFor(file, m.request), ac.signal));
-        stats.requests++;
-        stats.buildMs.push(performance.now() - t);
-        stats.payloadBytes.push(wireBytes(wire));
-        toWebview({ kind: 'window', requestId: m.requestId, generation: m.generation, final: true, payload: wire }, windowBuffers(wire));
-      } catch (e) {
-        toWebview({ kind: 'windowFailed', requestId: m.requestId, generation: m.generation, cancelled: ac.signal.aborted, message: String(e) });
-      }
-      return;
-    }
+    case 'requestWindow':
+      return (await server).serve(m);
+    case 'cancelWindow':
+      return (await server).cancel(m.requestId);
     default:
       return;
   }

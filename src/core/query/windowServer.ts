@@ -1,0 +1,125 @@
+/**
+ * Serves one editor's window requests — the one sequence the extension host and the browser
+ * harness (bench) both run: stale generations refused, a newer request of a channel cancels the
+ * one in flight (its AbortSignal reaches the reader), level of detail from the pixel width,
+ * payloads cached under the quantised request plus depth and the site-marks version, and a full
+ * answer that reads many nodes preceded by a coarse one (a few upper nodes). Pure: the caller
+ * posts the answers.
+ */
+import type { Slog2File } from '../formats/slog2/slog2File';
+import type { Primitive } from '../model/types';
+import type { RowLayout } from './rows';
+import type { WindowRequest } from './windowRequest';
+import type { WireWindow } from './windowColumns';
+import { buildRequestedWindow, checkRequest, coarseDepthFor, depthFor, payloadKey, type IndexedRows } from './windowService';
+
+/** The two request streams of an editor: the timeline and its overview strip. */
+export type WindowStream = 'main' | 'overview';
+
+export interface WindowCall {
+  readonly channel: WindowStream;
+  readonly requestId: number;
+  readonly generation: number;
+  readonly request: WindowRequest;
+}
+
+/** An answer to a call (the protocol's `window` / `windowFailed` messages have this shape). */
+export type WindowAnswer =
+  | { readonly kind: 'window'; readonly requestId: number; readonly generation: number; readonly final: boolean; readonly payload: WireWindow }
+  | { readonly kind: 'windowFailed'; readonly requestId: number; readonly generation: number; readonly cancelled: boolean; readonly message: string };
+
+/** What serving needs of an open document (shared by the editors of one document). */
+export interface WindowDocument {
+  readonly generation: number;
+  /** The file and its row layouts once read; undefined while opening, converting or failed. */
+  readonly opened: { readonly file: Slog2File; readonly layouts: readonly RowLayout[] } | undefined;
+  /** Built payloads by key (shared by the editors of the document). */
+  readonly windows: { get(key: string): WireWindow | undefined; set(key: string, w: WireWindow): void };
+  /** Changes when the site marks change (their flags are in the payload). */
+  readonly marksVersion: number;
+  readonly siteMarker: ((p: Primitive) => number) | undefined;
+  readonly rowIndex: IndexedRows | undefined;
+}
+
+export interface WindowServerOptions {
+  /** Read this tree depth whatever the pixel width (the bench puts every drawable on screen). */
+  readonly forcedDepth?: number;
+}
+
+export interface ServedPayload {
+  readonly requestId: number;
+  readonly payload: WireWindow;
+  readonly cached: boolean;
+}
+
+export class WindowServer {
+  private readonly inflight = new Map<WindowStream, { readonly requestId: number; readonly ac: AbortController }>();
+  /** The last final payload of the timeline (for tests and the bench). */
+  lastServed: ServedPayload | undefined;
+
+  constructor(
+    private readonly document: WindowDocument,
+    private readonly answer: (a: WindowAnswer) => void,
+    private readonly options: WindowServerOptions = {},
+  ) {}
+
+  /** Cancels the request `requestId` (or every request of `channel`, or everything). */
+  cancel(requestId?: number, channel?: WindowStream): void {
+    for (const [ch, f] of this.inflight) {
+      if ((requestId === undefined || f.requestId === requestId) && (channel === undefined || ch === channel)) {
+        f.ac.abort(new Error('superseded'));
+        this.inflight.delete(ch);
+      }
+    }
+  }
+
+  async serve(call: WindowCall): Promise<void> {
+    const doc = this.document;
+    const fail = (message: string, cancelled: boolean): void =>
+      this.answer({ kind: 'windowFailed', requestId: call.requestId, generation: call.generation, cancelled, message });
+    const opened = doc.opened;
+    if (opened === undefined || call.generation !== doc.generation) return fail('stale generation', true);
+    const r = call.request;
+    const layout = checkRequest(opened.layouts, r);
+    if (layout === undefined) return fail('invalid window request', false);
+    this.cancel(undefined, call.channel);
+    const ac = new AbortController();
+    this.inflight.set(call.channel, { requestId: call.requestId, ac });
+
+    const file = opened.file;
+    const depth = this.options.forcedDepth ?? depthFor(file, r);
+    const rowEnd = Math.min(r.rowEnd, layout.labels.length);
+    const marks = `${doc.marksVersion}|`;
+    const marker = doc.siteMarker;
+    const key = marks + payloadKey(r, rowEnd, depth);
+    let wire = doc.windows.get(key);
+    const cached = wire !== undefined;
+    try {
+      if (wire === undefined) {
+        // A full answer that reads many nodes is preceded by a coarse one (a few upper nodes), so
+        // something correct is on screen within tens of milliseconds.
+        const coarse = coarseDepthFor(file, r, depth);
+        if (coarse > depth) {
+          const coarseKey = marks + payloadKey(r, rowEnd, coarse);
+          let quick = doc.windows.get(coarseKey);
+          if (quick === undefined) {
+            quick = await buildRequestedWindow(file, layout, r, coarse, ac.signal, doc.rowIndex, marker);
+            doc.windows.set(coarseKey, quick);
+          }
+          if (ac.signal.aborted || call.generation !== doc.generation) return fail('cancelled', true);
+          this.answer({ kind: 'window', requestId: call.requestId, generation: call.generation, final: false, payload: quick });
+        }
+        wire = await buildRequestedWindow(file, layout, r, depth, ac.signal, doc.rowIndex, marker);
+        doc.windows.set(key, wire);
+      }
+    } catch (e) {
+      if (ac.signal.aborted) return fail('cancelled', true);
+      return fail(e instanceof Error ? e.message : String(e), false);
+    } finally {
+      if (this.inflight.get(call.channel)?.ac === ac) this.inflight.delete(call.channel);
+    }
+    if (ac.signal.aborted || call.generation !== doc.generation) return fail('cancelled', true);
+    if (call.channel === 'main') this.lastServed = { requestId: call.requestId, payload: wire, cached };
+    this.answer({ kind: 'window', requestId: call.requestId, generation: call.generation, final: true, payload: wire });
+  }
+}
