@@ -5,33 +5,21 @@
 import type { DetailsMessage, DrawableDetails, RequestDetailsMessage, SiteRef } from '../protocol/webview';
 import { describeDrawable, findDrawable } from '../core/query/details';
 import type { SourceLocation } from '../core/model/types';
-import type { SourceLocationTable } from '../core/formats/srcloc';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import type { TraceDocument } from './traceDocument';
 
 /** Adds what other analyses know about a drawable (e.g. its wait state) to its popup. */
 export type DetailsAnnotator = (file: Slog2File, details: DrawableDetails, rowOfLine: (lineID: number) => number | undefined) => DrawableDetails;
 
-export async function answerDetails(
-  doc: TraceDocument,
-  m: RequestDetailsMessage,
-  warn: (message: string) => void,
-  annotate?: DetailsAnnotator,
-): Promise<DetailsMessage> {
+export async function answerDetails(doc: TraceDocument, m: RequestDetailsMessage, annotate?: DetailsAnnotator): Promise<DetailsMessage> {
   const state = doc.state;
   const none = (message: string): DetailsMessage => ({ kind: 'details', detailsId: m.detailsId, message });
   if (state.phase !== 'ready' || m.generation !== doc.generation) return none('the trace was reloaded');
   const layout = state.layouts[m.ref.mapIndex];
   if (layout === undefined) return none('unknown Y map');
-  let table: SourceLocationTable | undefined;
   try {
-    table = await doc.sourceTable(state.file);
-  } catch (e) {
-    // A damaged table costs only the "Go to source" links, not the popup.
-    warn(`source locations unreadable: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  try {
-    const p = await findDrawable(state.file, layout, table, m.ref);
+    // The file attaches each drawable's source location as it parses a node (read once at open).
+    const p = await findDrawable(state.file, layout, m.ref);
     if (p === undefined) return none('drawable not found in the file');
     const { source, ...rest } = describeDrawable(state.file, p);
     const site = (loc: SourceLocation | undefined): SiteRef | undefined =>

@@ -20,7 +20,6 @@ import { cachedSlog2For, conversionWarnings, ConversionUnavailableError, findCac
 import { displayName, NotSlog1Error, openTraceSource, sniffSlog1, traceKind, TooLargeError } from './traceSource';
 import { editorSettings } from './config';
 import { SourceSites } from './sourceSites';
-import { readSourceLocations, type SourceLocationTable } from '../core/formats/srcloc';
 import type { IndexedRows } from '../core/query/windowService';
 import { prepareRowIndex, type RowIndexJob } from './rowIndexing';
 
@@ -48,7 +47,6 @@ export class TraceDocument implements vscode.CustomDocument {
   private disposed = false;
   /** Source locations shown to this document's editors (ids the webviews may send back). */
   readonly sites = new SourceSites();
-  private table: { readonly file: Slog2File; readonly table: Promise<SourceLocationTable | undefined> } | undefined;
   /** Sites shown and code colourings (window flags); the version is part of the window cache key. */
   private marks: SiteMarks = { colourings: [] };
   private marksVersionValue = 0;
@@ -228,12 +226,6 @@ export class TraceDocument implements vscode.CustomDocument {
         }
       },
     );
-  }
-
-  /** The source-location table of the open file (written by our converter), read once. */
-  sourceTable(file: Slog2File): Promise<SourceLocationTable | undefined> {
-    if (this.table?.file !== file) this.table = { file, table: readSourceLocations(file) };
-    return this.table.table;
   }
 
   /** The message that (re)starts an editor on this document, or its status when not ready. */

@@ -266,7 +266,7 @@ export class TimelineEditor implements vscode.Disposable {
         this.viewChanged.fire(m.state);
         return;
       case 'requestDetails':
-        void answerDetails(this.document, m, (w) => this.log.warn(`${this.document.uri.path}: ${w}`), this.annotate).then((answer) => this.post(answer));
+        void answerDetails(this.document, m, this.annotate).then((answer) => this.post(answer));
         return;
       case 'legendState':
         this.hiddenCategories = [...m.hidden];
@@ -544,7 +544,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   async details(uri: string, ref: DrawableRef): Promise<DetailsMessage> {
     const e = [...this.editors].find((x) => x.document.uri.toString() === uri);
     if (e === undefined) return { kind: 'details', detailsId: 0, message: 'not open' };
-    return answerDetails(e.document, { kind: 'requestDetails', detailsId: 0, generation: e.document.generation, ref }, (w) => this.log.warn(w), this.annotate);
+    return answerDetails(e.document, { kind: 'requestDetails', detailsId: 0, generation: e.document.generation, ref }, this.annotate);
   }
 
   /** "Go to source" for a site id an open document handed out (the webview's `openSource`, for tests). */

@@ -15,7 +15,7 @@ import { buildWindow } from '../../src/core/query/buildWindow';
 import { compileQuery, countMatches, findNext } from '../../src/core/search';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { MemorySink, writeConversion } from '../../src/core/formats/slog2/writer';
-import { drawablesWithSources, readSourceLocations } from '../../src/core/formats/srcloc/readSourceLocations';
+import { nodeSourceLocations, readSourceLocations } from '../../src/core/formats/srcloc/readSourceLocations';
 import { computeRangeStats, nodeBatches } from '../../src/core/stats';
 import type { Prng } from '../../src/core/synth/prng';
 import { gunzipChunks } from '../../src/io/gzip';
@@ -201,7 +201,7 @@ async function readAll(source: ByteSource): Promise<string[] | string> {
     const table = await readSourceLocations(file);
     if (table !== undefined)
       for (const info of file.level(0).slice(0, 2))
-        out.push(...(await drawablesWithSources(file, table, info)).map((d) => JSON.stringify(d.kind === 'primitive' ? (d.source ?? null) : null)));
+        for (const d of (await file.readNode(info)).drawables) out.push(JSON.stringify(d.kind === 'primitive' ? (d.source ?? null) : null));
     return out;
   } catch (e) {
     if (isFormatError(e)) return e.message;
@@ -251,7 +251,7 @@ async function slog2Target(bytes: Uint8Array, rng: Prng): Promise<void> {
   check(ordered <= all, `drawablesInTimeOrder yielded ${ordered} drawables, the file has ${all}`);
   const table = await readSourceLocations(file);
   if (table !== undefined) {
-    for (const info of file.level(0).slice(0, 3)) await drawablesWithSources(file, table, info);
+    for (const info of file.level(0).slice(0, 3)) await nodeSourceLocations(file, table, info);
   }
   await slog2TraceInfo(file);
   await file.close();

@@ -8,7 +8,6 @@ import type { Category, Drawable, DrawableSource, LineIDMap, Primitive } from '.
 import { infoText } from '../model/infoFormat';
 import { javaDouble } from '../model/javaNumber';
 import type { Slog2File } from '../formats/slog2/slog2File';
-import { drawablesWithSources, type SourceLocationTable } from '../formats/srcloc';
 import type { RowLayout } from './rows';
 
 export type DrawableKind = 'state' | 'arrow' | 'event';
@@ -68,15 +67,9 @@ function timesOf(p: Primitive, kind: DrawableKind): readonly [number, number] {
 
 /**
  * Finds the real primitive `ref` names (closest in time among those of its category on its rows),
- * with its source locations when the file has a table. Undefined when nothing matches.
+ * with its source locations when the file has a table (the reader attaches them). Undefined when nothing matches.
  */
-export async function findDrawable(
-  file: Slog2File,
-  layout: RowLayout,
-  table: SourceLocationTable | undefined,
-  ref: DrawableRef,
-  signal?: AbortSignal,
-): Promise<Primitive | undefined> {
+export async function findDrawable(file: Slog2File, layout: RowLayout, ref: DrawableRef, signal?: AbortSignal): Promise<Primitive | undefined> {
   const mid = ref.drawable === 'state' ? (ref.start + ref.end) / 2 : ref.start;
   const lowest = Math.max(0, Math.min(file.maxDepth, Math.floor(ref.lowestDepth)));
   let best: Primitive | undefined;
@@ -84,7 +77,7 @@ export async function findDrawable(
   for (let depth = file.maxDepth; depth >= lowest; depth--) {
     for (const info of file.nodesOverlapping(depth, mid, mid)) {
       signal?.throwIfAborted();
-      const drawables = table ? await drawablesWithSources(file, table, info) : (await file.readNode(info)).drawables;
+      const { drawables } = await file.readNode(info);
       for (const p of primitivesOf(drawables)) {
         if (p.category !== ref.category || p.vertices.length === 0) continue;
         const kind = kindOf(p, file.categories.get(p.category));

@@ -13,7 +13,7 @@ import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { infoText } from '../../../src/core/model/infoFormat';
 import type { Drawable, DrawableSource } from '../../../src/core/model/types';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
-import { drawablesWithSources, readSourceLocations, sourceLocationCounts } from '../../../src/core/formats/srcloc';
+import { readSourceLocations, sourceLocationCounts } from '../../../src/core/formats/srcloc';
 import { convertClogFormat } from '../../../src/core/info/clogInfo';
 import { collectConversion } from '../../../src/core/formats/convert/result';
 import { chunksOf } from '../../../src/core/bytes/memorySource';
@@ -152,7 +152,7 @@ for (const t of traces) {
     let located = 0;
     if (table) {
       for (const info of ours.treeDir) {
-        for (const d of await drawablesWithSources(ours, table, info)) {
+        for (const d of (await ours.readNode(info)).drawables) {
           const s: DrawableSource | undefined = d.kind === 'primitive' ? d.source : undefined;
           assert.deepEqual(s, expected.get(drawingKey(d)), drawingKey(d));
           if (s) located++;

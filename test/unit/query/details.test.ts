@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
-import { readSourceLocations } from '../../../src/core/formats/srcloc';
 import { rowLayoutOf } from '../../../src/core/query/rows';
 import { describeDrawable, findDrawable, type DrawableRef } from '../../../src/core/query/details';
 import { convertFile } from '../../../src/convert/convertJob';
@@ -32,14 +31,8 @@ const ref = (r: Partial<DrawableRef> & Pick<DrawableRef, 'category' | 'row' | 's
 test('a Compute state: info text as the reference prints it, vertices with their rank', async () => {
   const file = await converted();
   const layout = rowLayoutOf(file.lineIDMaps[0]!);
-  const table = await readSourceLocations(file);
   // reference dump line 37: Compute on rank 1, "iter=0 residual=1.6448340718480652"
-  const p = await findDrawable(
-    file,
-    layout,
-    table,
-    ref({ category: 304, row: layout.rowOfLine.get(1)!, start: 0.02406312200002958, end: 0.024079576000076486 }),
-  );
+  const p = await findDrawable(file, layout, ref({ category: 304, row: layout.rowOfLine.get(1)!, start: 0.02406312200002958, end: 0.024079576000076486 }));
   assert.ok(p, 'found');
   const d = describeDrawable(file, p);
   assert.equal(d.categoryName, 'Compute');
@@ -52,12 +45,10 @@ test('a Compute state: info text as the reference prints it, vertices with their
 test('a Phase state on rank 0 carries the SRCLOC of user_states.c line 80', async () => {
   const file = await converted();
   const layout = rowLayoutOf(file.lineIDMaps[0]!);
-  const table = await readSourceLocations(file);
-  assert.ok(table, 'the converted file has a source-location table');
+  assert.ok(file.sourceLocationTable, 'the converted file has a source-location table (read once, at open)');
   const p = await findDrawable(
     file,
     layout,
-    table,
     ref({ category: 301, row: layout.rowOfLine.get(0)!, start: 5.977900002562819e-5, end: 0.032010199999945144, lowestDepth: 1 }),
   );
   assert.ok(p, 'found');
@@ -73,9 +64,9 @@ test('nothing is found off by more than the tolerance, or on another row or cate
   const file = await converted();
   const layout = rowLayoutOf(file.lineIDMaps[0]!);
   const base = { category: 304, row: layout.rowOfLine.get(1)!, start: 0.02406312200002958, end: 0.024079576000076486 };
-  assert.equal(await findDrawable(file, layout, undefined, ref({ ...base, start: base.start + 1e-4 })), undefined);
-  assert.equal(await findDrawable(file, layout, undefined, ref({ ...base, row: layout.rowOfLine.get(2)! })), undefined);
-  assert.equal(await findDrawable(file, layout, undefined, ref({ ...base, category: 301 })), undefined);
-  assert.equal(await findDrawable(file, layout, undefined, ref({ ...base, drawable: 'event' })), undefined);
+  assert.equal(await findDrawable(file, layout, ref({ ...base, start: base.start + 1e-4 })), undefined);
+  assert.equal(await findDrawable(file, layout, ref({ ...base, row: layout.rowOfLine.get(2)! })), undefined);
+  assert.equal(await findDrawable(file, layout, ref({ ...base, category: 301 })), undefined);
+  assert.equal(await findDrawable(file, layout, ref({ ...base, drawable: 'event' })), undefined);
   await file.close();
 });

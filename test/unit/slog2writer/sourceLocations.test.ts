@@ -8,7 +8,7 @@ import { FormatError } from '../../../src/core/bytes/formatError';
 import type { Drawable } from '../../../src/core/model/types';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { MemorySink, Slog2Writer } from '../../../src/core/formats/slog2/writer';
-import { drawablesWithSources, readSourceLocations, sourceLocationCounts } from '../../../src/core/formats/srcloc';
+import { nodeSourceLocations, readSourceLocations, sourceLocationCounts } from '../../../src/core/formats/srcloc';
 import { CATEGORIES, syntheticTrace, topologyOf } from './synthetic';
 
 async function write(leafBytes: number, withCounts = true): Promise<{ bytes: Uint8Array; drawables: Drawable[] }> {
@@ -37,7 +37,7 @@ for (const leafBytes of [65536, 600]) {
     let located = 0;
     let seen = 0;
     for (const info of file.treeDir) {
-      for (const d of await drawablesWithSources(file, table, info)) {
+      for (const d of (await file.readNode(info)).drawables) {
         seen++;
         assert.ok(expected.has(key(d)), `unexpected drawable ${key(d)}`);
         const want = expected.get(key(d));
@@ -94,7 +94,15 @@ test('a damaged table is a FormatError naming its offset', async () => {
   new DataView(bad3.buffer).setInt32(rec + 16 + 5, 1000); // first entry's start site
   const file3 = await Slog2File.open(new MemorySource('bad3.slog2', bad3));
   await assert.rejects(
-    drawablesWithSources(file3, table, leaf),
+    nodeSourceLocations(file3, table, leaf),
     (e: unknown) => e instanceof FormatError && e.offset === rec + 21 && /site index 1000/.test(e.message),
+  );
+  // Reading that node loses only its source locations, with a warning naming the node and offset.
+  const drawables = (await file3.readNode(leaf)).drawables;
+  assert.ok(drawables.length > 0);
+  assert.ok(drawables.every((d) => d.kind !== 'primitive' || d.source === undefined));
+  assert.ok(
+    file3.warnings.some((w) => /source locations of tree node \(0,/.test(w) && /site index 1000/.test(w)),
+    file3.warnings.join('\n'),
   );
 });

@@ -1,9 +1,10 @@
 /**
  * Reader side of the source locations (layout and placement: table.ts): finds the table of an
- * SLOG-2 file and attaches each drawable's {file, line} to the drawables of a node.
+ * SLOG-2 file and a node's record of located drawables. `Slog2File` reads the table once at open
+ * and attaches each drawable's {file, line} as it parses a node — the one place that does.
  */
 import { FormatError } from '../../bytes/formatError';
-import type { Drawable, DrawableSource } from '../../model/types';
+import type { DrawableSource } from '../../model/types';
 import type { Slog2File } from '../slog2/slog2File';
 import { HEADER_BYTES } from '../slog2/header';
 import type { TreeNodeInfo } from '../slog2/treeDir';
@@ -78,18 +79,4 @@ export function sourcesFor(node: NodeSourceLocations | undefined, drawableCount:
   for (const [i, s] of node.nestless) if (i < nestlessCount && i < drawableCount) out[i] = s;
   for (const [i, s] of node.nestable) if (nestlessCount + i < drawableCount) out[nestlessCount + i] = s;
   return out;
-}
-
-/** Reads a node and returns its drawables with `source` set from the file's source locations. */
-export async function drawablesWithSources(file: Slog2File, table: SourceLocationTable, info: TreeNodeInfo): Promise<Drawable[]> {
-  const node = await file.readNode(info);
-  const located = await nodeSourceLocations(file, table, info);
-  if (located === undefined) return [...node.drawables];
-  const countBytes = await file.source.read(info.fptr + 34, 4);
-  const nestlessCount = new DataView(countBytes.buffer, countBytes.byteOffset, 4).getInt32(0);
-  const sources = sourcesFor(located, node.drawables.length, nestlessCount);
-  return node.drawables.map((d, i) => {
-    const s = sources[i];
-    return s !== undefined && d.kind === 'primitive' ? { ...d, source: s } : d;
-  });
 }
