@@ -5,6 +5,7 @@
  */
 import type { ByteSource } from '../core/bytes/byteSource';
 import { looksLikeSlog1 } from '../core/formats/slog1/header';
+import { Slog1File } from '../core/formats/slog1/slog1File';
 import { FileSource } from './fileSource';
 import { gunzipChunks, gunzipToMemory, hasGzipMagic } from './gzip';
 
@@ -27,5 +28,17 @@ export async function openSlog1ByteSource(path: string): Promise<ByteSource | un
     return await gunzipToMemory(file, MAX_GUNZIPPED_SLOG1_BYTES);
   } finally {
     if (!keep) await file.close();
+  }
+}
+
+/** The SLOG-1 file at `path` opened (its source closed again if the header is bad), or undefined when it is not SLOG-1. */
+export async function openSlog1File(path: string): Promise<Slog1File | undefined> {
+  const source = await openSlog1ByteSource(path);
+  if (source === undefined) return undefined;
+  try {
+    return await Slog1File.open(source);
+  } catch (e) {
+    await source.close();
+    throw e;
   }
 }

@@ -6,10 +6,9 @@ import { unknownCategory } from '../../core/formats/slog2/categoryMap';
 import { escapeControlsOnly } from '../../core/text/safeText';
 import { intOption, numberOption, parseArgs, UsageError } from '../args';
 import { openTrace, type OpenedTrace } from '../openTrace';
-import { openSlog1ByteSource } from '../../io/slog1Source';
+import { openSlog1File } from '../../io/slog1Source';
 import { FormatError } from '../../core/bytes/formatError';
 import { printSlog1 } from '../../core/formats/slog1/printRecords';
-import { Slog1File } from '../../core/formats/slog1/slog1File';
 import { defaultMapIndex, rowLayoutOf } from '../../core/query/rows';
 import { parseRowSpec } from '../rowSpec';
 import { openSlog2Path } from './rowIndex';
@@ -79,15 +78,8 @@ export function formatDumpLine(r: DumpRecord): string {
 
 /** `dump --records`: a SLOG-1 file's records as stored (Jumpshot-3's printer layout). */
 async function dumpSlog1Records(path: string): Promise<number> {
-  const source = await openSlog1ByteSource(path);
-  if (source === undefined) throw new FormatError(path, 0, '--records needs a SLOG-1 file (version 0.7 header)');
-  let file: Slog1File;
-  try {
-    file = await Slog1File.open(source);
-  } catch (e) {
-    await source.close();
-    throw e;
-  }
+  const file = await openSlog1File(path);
+  if (file === undefined) throw new FormatError(path, 0, '--records needs a SLOG-1 file (version 0.7 header)');
   try {
     for await (const text of printSlog1(file)) await write(text);
     for (const w of file.warnings) process.stderr.write(`warning: ${w}\n`);

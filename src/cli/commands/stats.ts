@@ -30,9 +30,8 @@ import { bundledConverterScript, convertFile } from '../../convert/convertJob';
 import { computeSiteProfile, siteJson, siteTable, type SiteProfile } from '../../core/stats/siteIndex';
 import { openRun } from '../openRun';
 import { numberOption, parseArgs, UsageError, type ParsedArgs } from '../args';
-import { openSlog1ByteSource } from '../../io/slog1Source';
+import { openSlog1File } from '../../io/slog1Source';
 import { previewStatisticsTable } from '../slog1PreviewTable';
-import { Slog1File } from '../../core/formats/slog1/slog1File';
 import { openSlog2ByteSource, openTrace } from '../openTrace';
 import { registerCommand } from '../registry';
 import { escapeControlsOnly } from '../../core/text/safeText';
@@ -212,15 +211,8 @@ async function previewStats(path: string, args: ParsedArgs): Promise<number> {
   for (const o of ['--from', '--to', '--by'])
     if (args.values.has(o)) throw new UsageError(`--preview prints the stored whole-trace statistics; it takes no ${o}`);
   if (args.flags.has('--quick') || args.flags.has('--approximate')) throw new UsageError('--preview takes no --quick or --approximate');
-  const source = await openSlog1ByteSource(path);
-  if (source === undefined) throw new UsageError(`${path}: --preview needs a SLOG-1 file (its stored preview statistics)`);
-  let file: Slog1File;
-  try {
-    file = await Slog1File.open(source);
-  } catch (e) {
-    await source.close();
-    throw e;
-  }
+  const file = await openSlog1File(path);
+  if (file === undefined) throw new UsageError(`${path}: --preview needs a SLOG-1 file (its stored preview statistics)`);
   try {
     const stats = file.previewStatistics;
     if (stats === undefined) throw new UsageError(`${path}: the file has no preview statistics (its writer did not finish, or it is truncated)`);

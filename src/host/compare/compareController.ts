@@ -16,6 +16,7 @@ import type { AnalysisClient } from '../../worker/analysisClient';
 import { localPathOf } from '../statsView';
 import { VIEW_TYPE, type TimelineEditor, type TraceEditorProvider } from '../traceEditorProvider';
 import { CompareSession } from './compareSession';
+import { fileOf, nameOf } from './editorFacts';
 
 export const COMPARE_COMMAND = 'mpeTrace.compareWith';
 const TRACE_EXTENSIONS = ['slog2', 'clog2', 'clog', 'gz'];
@@ -33,16 +34,6 @@ export interface CompareState {
   readonly computing: boolean;
   /** The wait-state analysis of both ranges is running (the diff gains waiting columns after). */
   readonly computingWaits?: boolean;
-}
-
-function fileOf(e: TimelineEditor): Slog2File | undefined {
-  const s = e.document.state;
-  return s.phase === 'ready' ? s.file : undefined;
-}
-
-function nameOf(e: TimelineEditor): string {
-  const p = e.document.uri.path;
-  return p.slice(p.lastIndexOf('/') + 1);
 }
 
 /** Resolves once the editor's document is read (or fails to be). */

@@ -7,17 +7,13 @@
 import * as vscode from 'vscode';
 import type { ViewState } from '../../protocol/webview';
 import type { TimelineEditor } from '../traceEditorProvider';
+import { nameOf } from './editorFacts';
 
 /** Views equal up to rounding of the window's ends (relative to its span). */
 function sameView(x: ViewState, y: ViewState): boolean {
   const span = Math.max(Math.abs(x.t1 - x.t0), Math.abs(y.t1 - y.t0), 1e-300);
   const tol = span * 1e-9;
   return Math.abs(x.t0 - y.t0) <= tol && Math.abs(x.t1 - y.t1) <= tol && x.mapIndex === y.mapIndex && Math.abs(x.scrollRow - y.scrollRow) < 0.01;
-}
-
-function nameOf(e: TimelineEditor): string {
-  const p = e.document.uri.path;
-  return p.slice(p.lastIndexOf('/') + 1);
 }
 
 export class CompareSession implements vscode.Disposable {

@@ -10,24 +10,14 @@ import type { Slog2File } from '../../core/formats/slog2/slog2File';
 import { toCsv } from '../../core/stats/tables';
 import { isCompareToHost, type CompareToHost, type HostToCompare, type RunIterations } from '../../protocol/compare';
 import type { SourceLinks } from '../sourceLinks';
-import type { TimelineEditor } from '../traceEditorProvider';
 import { webviewOptions, webviewPageHtml } from '../webviewHtml';
 import type { CompareController } from './compareController';
+import { fileOf, nameOf } from './editorFacts';
 
 export const COMPARE_VIEW_ID = 'mpeTrace.compare';
 
 function iterationsOf(it: Iterations): RunIterations {
   return { marker: it.marker ?? null, durations: it.durations, outlierIterations: it.outlierIterations, outlierRanks: it.outlierRanks };
-}
-
-function fileOf(e: TimelineEditor): Slog2File | undefined {
-  const s = e.document.state;
-  return s.phase === 'ready' ? s.file : undefined;
-}
-
-function baseName(e: TimelineEditor): string {
-  const p = e.document.uri.path;
-  return p.slice(p.lastIndexOf('/') + 1);
 }
 
 export class CompareViewProvider implements vscode.WebviewViewProvider {
@@ -71,8 +61,8 @@ export class CompareViewProvider implements vscode.WebviewViewProvider {
     const nb = names(fb);
     this.post({
       kind: 'pair',
-      a: baseName(c.session.a),
-      b: baseName(c.session.b),
+      a: nameOf(c.session.a),
+      b: nameOf(c.session.b),
       alignment: c.alignment,
       shift: c.session.shift,
       categories: [...names(fa)].filter((n) => nb.has(n)).sort(),
