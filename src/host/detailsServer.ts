@@ -3,7 +3,8 @@
  * returns its popup contents, with source locations replaced by site ids (see sourceSites.ts).
  */
 import type { DetailsMessage, DrawableDetails, RequestDetailsMessage, SiteRef } from '../protocol/webview';
-import { describeDrawable, findDrawable } from '../core/query/details';
+import { describeDrawable, findByIdentity, findDrawable } from '../core/query/details';
+import type { WindowIdentities } from '../core/query/buildWindow';
 import type { SourceLocation } from '../core/model/types';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import type { TraceDocument } from './traceDocument';
@@ -11,7 +12,15 @@ import type { TraceDocument } from './traceDocument';
 /** Adds what other analyses know about a drawable (e.g. its wait state) to its popup. */
 export type DetailsAnnotator = (file: Slog2File, details: DrawableDetails, rowOfLine: (lineID: number) => number | undefined) => DrawableDetails;
 
-export async function answerDetails(doc: TraceDocument, m: RequestDetailsMessage, annotate?: DetailsAnnotator): Promise<DetailsMessage> {
+/** Where the rows of a payload the editor sent came from (its window server keeps them). */
+export type PayloadIdentities = (at: NonNullable<RequestDetailsMessage['ref']['at']>, generation: number) => WindowIdentities | undefined;
+
+export async function answerDetails(
+  doc: TraceDocument,
+  m: RequestDetailsMessage,
+  annotate?: DetailsAnnotator,
+  identities?: PayloadIdentities,
+): Promise<DetailsMessage> {
   const state = doc.state;
   const none = (message: string): DetailsMessage => ({ kind: 'details', detailsId: m.detailsId, message });
   if (state.phase !== 'ready' || m.generation !== doc.generation) return none('the trace was reloaded');
@@ -19,7 +28,10 @@ export async function answerDetails(doc: TraceDocument, m: RequestDetailsMessage
   if (layout === undefined) return none('unknown Y map');
   try {
     // The file attaches each drawable's source location as it parses a node (read once at open).
-    const p = await findDrawable(state.file, layout, m.ref);
+    // The payload row's identity (kept by the editor's window server) names the drawable exactly;
+    // without it (an evicted payload, a test) the drawable is searched by kind, rows and times.
+    const ids = m.ref.at !== undefined ? identities?.(m.ref.at, m.generation) : undefined;
+    const p = (ids !== undefined ? await findByIdentity(state.file, layout, ids, m.ref) : undefined) ?? (await findDrawable(state.file, layout, m.ref));
     if (p === undefined) return none('drawable not found in the file');
     const { source, ...rest } = describeDrawable(state.file, p);
     const site = (loc: SourceLocation | undefined): SiteRef | undefined =>

@@ -14,7 +14,7 @@ import { rowLayoutOf, type RowLayout } from '../core/query/rows';
 import { prewarmTopNodes } from '../core/query/windowService';
 import { describeTrace } from '../core/query/describe';
 import { initMessage, type InitMessage, type StatusMessage } from '../protocol/webview';
-import type { WireWindow } from '../protocol/wire';
+import type { CachedWindow } from '../core/query/windowServer';
 import { openSlog2 } from './openSlog2';
 import { cachedSlog2For, conversionWarnings, ConversionUnavailableError, findCachedSlog2, type ConversionJob } from './clogConversion';
 import { displayName, NotSlog1Error, openTraceSource, sniffSlog1, traceKind, TooLargeError } from './traceSource';
@@ -39,7 +39,7 @@ export class TraceDocument implements vscode.CustomDocument {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the state or generation changes (editors re-send init/status). */
   readonly onDidChange = this.changed.event;
-  readonly windows = new LruCache<WireWindow>(WINDOW_CACHE_ENTRIES);
+  readonly windows = new LruCache<CachedWindow>(WINDOW_CACHE_ENTRIES);
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private readonly marksDisposable = { dispose: () => this.marksChanged.dispose() };
   private loading: AbortController | undefined;

@@ -266,7 +266,9 @@ export class TimelineEditor implements vscode.Disposable {
         this.viewChanged.fire(m.state);
         return;
       case 'requestDetails':
-        void answerDetails(this.document, m, this.annotate).then((answer) => this.post(answer));
+        void answerDetails(this.document, m, this.annotate, (at, generation) => this.server.identitiesOf(at.requestId, at.final, generation)).then((answer) =>
+          this.post(answer),
+        );
         return;
       case 'legendState':
         this.hiddenCategories = [...m.hidden];

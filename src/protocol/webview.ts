@@ -489,6 +489,10 @@ function isDrawableRef(x: unknown): x is DrawableRef {
   if (![r.mapIndex, r.row, r.toRow, r.lowestDepth].every(isCount)) return false;
   if (typeof r.category !== 'number' || !Number.isSafeInteger(r.category)) return false;
   if (![r.start, r.end, r.tolerance].every((v) => typeof v === 'number' && Number.isFinite(v))) return false;
+  if (r.at !== undefined) {
+    const at = r.at as Record<string, unknown> | null;
+    if (typeof at !== 'object' || at === null || !isCount(at.requestId) || !isCount(at.index) || typeof at.final !== 'boolean') return false;
+  }
   return (r.tolerance as number) >= 0 && (r.tolerance as number) <= 1;
 }
 

@@ -8,9 +8,8 @@
 import { MemorySource } from '../../src/core/bytes/memorySource';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { rowLayoutOf } from '../../src/core/query/rows';
-import { WindowServer, type WindowAnswer } from '../../src/core/query/windowServer';
+import { WindowServer, type CachedWindow, type WindowAnswer } from '../../src/core/query/windowServer';
 import { LruCache } from '../../src/core/bytes/lruCache';
-import type { WireWindow } from '../../src/core/query/windowColumns';
 import { describeTrace } from '../../src/core/query/describe';
 import { initMessage, type HostToWebview, type WebviewToHost } from '../../src/protocol/webview';
 import { copyWire, wireBytes, windowBuffers } from '../../src/protocol/wire';
@@ -59,7 +58,7 @@ const server = opened.then(({ file, layouts }) => {
   const doc = {
     generation: 1,
     opened: { file, layouts },
-    windows: new LruCache<WireWindow>(WINDOW_CACHE_ENTRIES),
+    windows: new LruCache<CachedWindow>(WINDOW_CACHE_ENTRIES),
     marksVersion: 0,
     siteMarker: undefined,
     rowIndex: undefined,

@@ -152,7 +152,9 @@ export class Picking {
     if (!view.init) return;
     this.selected = selectionOf(hit, c, view.mapIndex);
     this.mirror();
-    const ref = refOf(hit, c, view.mapIndex);
+    // The payload the hit is in, so the host can resolve the row to its drawable exactly.
+    const loaded = this.d.loader.drawableFor(view.visible());
+    const ref = refOf(hit, c, view.mapIndex, loaded?.columns === c ? { requestId: loaded.requestId, final: loaded.final } : undefined);
     let detailsId: number | undefined;
     let details: Promise<DetailsMessage> | undefined;
     if (ref) {

@@ -95,7 +95,8 @@ export function selectionOf(hit: Hit, c: WindowColumns, mapIndex: number): Selec
 }
 
 /** The host-side reference of a real drawable (undefined for summaries). */
-export function refOf(hit: Hit, c: WindowColumns, mapIndex: number): DrawableRef | undefined {
+/** The reference a details request sends; `from` names the payload (its request and whether final) when known. */
+export function refOf(hit: Hit, c: WindowColumns, mapIndex: number, from?: { readonly requestId: number; readonly final: boolean }): DrawableRef | undefined {
   const s = selectionOf(hit, c, mapIndex);
   if (s.summary || s.kind === 'shadow') return undefined;
   const base = c.header.baseTime;
@@ -110,6 +111,7 @@ export function refOf(hit: Hit, c: WindowColumns, mapIndex: number): DrawableRef
     end: s.end,
     lowestDepth: c.header.lowestDepth,
     tolerance,
+    ...(from !== undefined ? { at: { requestId: from.requestId, final: from.final, index: hit.index } } : {}),
   };
 }
 

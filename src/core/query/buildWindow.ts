@@ -27,6 +27,26 @@ import { nestingDepths } from './nesting';
 export interface SliceLike {
   readonly drawables: readonly Drawable[];
   readonly shadows: readonly Shadow[];
+  /** The tree node the slice comes from (a drawable's identity: node + category + row + start). */
+  readonly depth?: number;
+  readonly xpos?: number;
+}
+
+/**
+ * Where each real drawable of a payload table came from: its tree node and its exact (float64)
+ * start, aligned with the table's rows. The host keeps this beside the payload it sent, so a click
+ * on row k of a table is resolved to the one drawable, without a search by time (details.ts).
+ */
+export interface TableIdentities {
+  readonly nodeDepth: Int32Array;
+  readonly nodeXpos: Int32Array;
+  readonly earliest: Float64Array;
+}
+
+export interface WindowIdentities {
+  readonly states: TableIdentities;
+  readonly arrows: TableIdentities;
+  readonly events: TableIdentities;
 }
 
 /** What the builder needs from a reader (Slog2File satisfies it). */
@@ -57,6 +77,10 @@ class Growing {
   readonly flags: number[] = [];
   readonly count: number[] = [];
   readonly time: number[] = [];
+  /** Identity of each entry (real drawables; −1 / NaN for shadows). */
+  readonly nodeDepth: number[] = [];
+  readonly nodeXpos: number[] = [];
+  readonly earliest: number[] = [];
   get length(): number {
     return this.t0.length;
   }
@@ -64,7 +88,28 @@ class Growing {
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-export async function buildWindow(source: WindowSource, spec: WindowSpec, signal?: AbortSignal): Promise<WindowColumns> {
+function identitiesOf(g: Growing, order?: Uint32Array): TableIdentities {
+  const n = g.length;
+  const out = { nodeDepth: new Int32Array(n), nodeXpos: new Int32Array(n), earliest: new Float64Array(n) };
+  for (let k = 0; k < n; k++) {
+    const i = order ? order[k]! : k;
+    out.nodeDepth[k] = g.nodeDepth[i]!;
+    out.nodeXpos[k] = g.nodeXpos[i]!;
+    out.earliest[k] = g.earliest[i]!;
+  }
+  return out;
+}
+
+/**
+ * Builds the payload of a window. With `identities`, also says where each real drawable came
+ * from (`identities.set` is called once, with arrays aligned to the payload's tables).
+ */
+export async function buildWindow(
+  source: WindowSource,
+  spec: WindowSpec,
+  signal?: AbortSignal,
+  identities?: { set(ids: WindowIdentities): void },
+): Promise<WindowColumns> {
   const started = now();
   const nodesBefore = source.nodesRead;
   const { t0, t1, rowStart, rowEnd, rowOfLine } = spec;
@@ -75,6 +120,10 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
   const events = new Growing();
   let total = 0;
   let truncated = false;
+  /** The node of the slice being read, and the start of the primitive being added. */
+  let nodeDepth = -1;
+  let nodeXpos = -1;
+  let earliest = Number.NaN;
 
   const rowIn = (r: number | undefined): r is number => r !== undefined && r >= rowStart && r < rowEnd;
   const topologyOf = (p: Primitive): Category['topology'] => {
@@ -88,6 +137,7 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
     if (!(p.earliest <= t1 && t0 <= p.latest) || p.vertices.length === 0) return;
     const flags = p.source !== undefined ? FLAG_HAS_SOURCE | (spec.marks?.(p) ?? 0) : 0;
     const first = p.vertices[0]!;
+    earliest = p.earliest;
     switch (topologyOf(p)) {
       case 'state': {
         const row = rowOfLine.get(first.lineID);
@@ -114,6 +164,7 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
 
   const addShadow = (s: Shadow): void => {
     if (!(s.earliest <= t1 && t0 <= s.latest) || s.vertices.length === 0) return;
+    earliest = Number.NaN;
     const first = s.vertices[0]!;
     const last = s.vertices[s.vertices.length - 1]!;
     const row = rowOfLine.get(first.lineID);
@@ -145,9 +196,16 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
     g.flags.push(flags);
     g.count.push(count);
     g.time.push(time);
+    if (identities !== undefined) {
+      g.nodeDepth.push(nodeDepth);
+      g.nodeXpos.push(nodeXpos);
+      g.earliest.push(earliest);
+    }
   };
 
   for await (const slice of source.query(t0, t1, { lowestDepth: spec.lowestDepth, ...(signal ? { signal } : {}) })) {
+    nodeDepth = slice.depth ?? -1;
+    nodeXpos = slice.xpos ?? -1;
     for (const d of slice.drawables) {
       if (d.kind === 'composite') for (const p of d.primitives) addPrimitive(p);
       else addPrimitive(d);
@@ -224,6 +282,7 @@ export async function buildWindow(source: WindowSource, spec: WindowSpec, signal
     ev.flags[i] = events.flags[i]!;
   }
 
+  identities?.set({ states: identitiesOf(states, byDepth), arrows: identitiesOf(arrows), events: identitiesOf(events) });
   return {
     header: {
       baseTime: base,

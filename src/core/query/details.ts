@@ -8,6 +8,7 @@ import type { Category, Drawable, DrawableSource, LineIDMap, Primitive } from '.
 import { infoText } from '../model/infoFormat';
 import { javaDouble } from '../model/javaNumber';
 import type { Slog2File } from '../formats/slog2/slog2File';
+import type { WindowIdentities } from './buildWindow';
 import type { RowLayout } from './rows';
 
 export type DrawableKind = 'state' | 'arrow' | 'event';
@@ -27,6 +28,11 @@ export interface DrawableRef {
   readonly lowestDepth: number;
   /** Accepted time error (the payload's float32 offsets). */
   readonly tolerance: number;
+  /**
+   * Which payload row it is: the answer to `requestId` (coarse or final) and the row `index` of
+   * its table for this kind. The host, which kept where each row came from, resolves it exactly.
+   */
+  readonly at?: { readonly requestId: number; readonly final: boolean; readonly index: number };
 }
 
 /** What the popup shows; every string is ready to print. */
@@ -95,6 +101,28 @@ export async function findDrawable(file: Slog2File, layout: RowLayout, ref: Draw
     }
   }
   return bestError <= ref.tolerance ? best : undefined;
+}
+
+/**
+ * The primitive a payload row came from, by the identity the host kept when it built the payload
+ * (tree node, category, row, exact start): one node read, no search by time. Undefined when the
+ * identity does not name a drawable of the file (then the caller falls back to findDrawable).
+ */
+export async function findByIdentity(file: Slog2File, layout: RowLayout, ids: WindowIdentities, ref: DrawableRef): Promise<Primitive | undefined> {
+  const at = ref.at;
+  if (at === undefined) return undefined;
+  const table = ref.drawable === 'state' ? ids.states : ref.drawable === 'arrow' ? ids.arrows : ids.events;
+  if (!(at.index >= 0 && at.index < table.earliest.length)) return undefined;
+  const info = file.nodeAt(table.nodeDepth[at.index]!, table.nodeXpos[at.index]!);
+  const earliest = table.earliest[at.index]!;
+  if (info === undefined || Number.isNaN(earliest)) return undefined;
+  for (const p of primitivesOf((await file.readNode(info)).drawables)) {
+    if (p.category !== ref.category || p.earliest !== earliest || p.vertices.length === 0) continue;
+    if (layout.rowOfLine.get(p.vertices[0]!.lineID) !== ref.row) continue;
+    if (layout.rowOfLine.get(p.vertices[p.vertices.length - 1]!.lineID) !== ref.toRow) continue;
+    return p;
+  }
+  return undefined;
 }
 
 function vertexLine(i: number, time: number, lineID: number, maps: readonly LineIDMap[]): string {

@@ -12,6 +12,17 @@ import type { RowLayout } from './rows';
 import type { WindowRequest } from './windowRequest';
 import type { WireWindow } from './windowColumns';
 import { buildRequestedWindow, checkRequest, coarseDepthFor, depthFor, payloadKey, type IndexedRows } from './windowService';
+import type { WindowIdentities } from './buildWindow';
+import { LruCache } from '../bytes/lruCache';
+
+/** A built payload and, kept on this side, where each of its drawables came from. */
+export interface CachedWindow {
+  readonly wire: WireWindow;
+  readonly ids: WindowIdentities | undefined;
+}
+
+/** Payloads whose identities are kept per editor (the webview draws the latest one or two). */
+const SENT_KEPT = 8;
 
 /** The two request streams of an editor: the timeline and its overview strip. */
 export type WindowStream = 'main' | 'overview';
@@ -34,7 +45,7 @@ export interface WindowDocument {
   /** The file and its row layouts once read; undefined while opening, converting or failed. */
   readonly opened: { readonly file: Slog2File; readonly layouts: readonly RowLayout[] } | undefined;
   /** Built payloads by key (shared by the editors of the document). */
-  readonly windows: { get(key: string): WireWindow | undefined; set(key: string, w: WireWindow): void };
+  readonly windows: { get(key: string): CachedWindow | undefined; set(key: string, w: CachedWindow): void };
   /** Changes when the site marks change (their flags are in the payload). */
   readonly marksVersion: number;
   readonly siteMarker: ((p: Primitive) => number) | undefined;
@@ -56,6 +67,8 @@ export class WindowServer {
   private readonly inflight = new Map<WindowStream, { readonly requestId: number; readonly ac: AbortController }>();
   /** The last final payload of the timeline (for tests and the bench). */
   lastServed: ServedPayload | undefined;
+  /** The identities of the payloads last sent, by request id and final flag, with their generation. */
+  private readonly sent = new LruCache<{ readonly generation: number; readonly ids: WindowIdentities }>(SENT_KEPT);
 
   constructor(
     private readonly document: WindowDocument,
@@ -92,10 +105,15 @@ export class WindowServer {
     const marks = `${doc.marksVersion}|`;
     const marker = doc.siteMarker;
     const key = marks + payloadKey(r, rowEnd, depth);
-    let wire = doc.windows.get(key);
-    const cached = wire !== undefined;
+    let entry = doc.windows.get(key);
+    const cached = entry !== undefined;
+    const build = async (d: number): Promise<CachedWindow> => {
+      let ids: WindowIdentities | undefined;
+      const wire = await buildRequestedWindow(file, layout, r, d, ac.signal, doc.rowIndex, marker, { set: (x) => (ids = x) });
+      return { wire, ids };
+    };
     try {
-      if (wire === undefined) {
+      if (entry === undefined) {
         // A full answer that reads many nodes is preceded by a coarse one (a few upper nodes), so
         // something correct is on screen within tens of milliseconds.
         const coarse = coarseDepthFor(file, r, depth);
@@ -103,14 +121,14 @@ export class WindowServer {
           const coarseKey = marks + payloadKey(r, rowEnd, coarse);
           let quick = doc.windows.get(coarseKey);
           if (quick === undefined) {
-            quick = await buildRequestedWindow(file, layout, r, coarse, ac.signal, doc.rowIndex, marker);
+            quick = await build(coarse);
             doc.windows.set(coarseKey, quick);
           }
           if (ac.signal.aborted || call.generation !== doc.generation) return fail('cancelled', true);
-          this.answer({ kind: 'window', requestId: call.requestId, generation: call.generation, final: false, payload: quick });
+          this.send(call, false, quick);
         }
-        wire = await buildRequestedWindow(file, layout, r, depth, ac.signal, doc.rowIndex, marker);
-        doc.windows.set(key, wire);
+        entry = await build(depth);
+        doc.windows.set(key, entry);
       }
     } catch (e) {
       if (ac.signal.aborted) return fail('cancelled', true);
@@ -119,7 +137,18 @@ export class WindowServer {
       if (this.inflight.get(call.channel)?.ac === ac) this.inflight.delete(call.channel);
     }
     if (ac.signal.aborted || call.generation !== doc.generation) return fail('cancelled', true);
-    if (call.channel === 'main') this.lastServed = { requestId: call.requestId, payload: wire, cached };
-    this.answer({ kind: 'window', requestId: call.requestId, generation: call.generation, final: true, payload: wire });
+    if (call.channel === 'main') this.lastServed = { requestId: call.requestId, payload: entry.wire, cached };
+    this.send(call, true, entry);
+  }
+
+  private send(call: WindowCall, final: boolean, w: CachedWindow): void {
+    if (w.ids !== undefined) this.sent.set(`${call.requestId}|${final}`, { generation: call.generation, ids: w.ids });
+    this.answer({ kind: 'window', requestId: call.requestId, generation: call.generation, final, payload: w.wire });
+  }
+
+  /** Where the drawables of a payload this server sent came from (undefined: unknown or stale). */
+  identitiesOf(requestId: number, final: boolean, generation: number): WindowIdentities | undefined {
+    const s = this.sent.get(`${requestId}|${final}`);
+    return s !== undefined && s.generation === generation ? s.ids : undefined;
   }
 }

@@ -8,7 +8,7 @@ import type { Primitive } from '../model/types';
 import { chooseLowestDepth } from '../formats/slog2/levelOfDetail';
 import type { WindowRequest } from './windowRequest';
 import { encodeWindow, type WireWindow } from './windowColumns';
-import { buildWindow } from './buildWindow';
+import { buildWindow, type WindowIdentities } from './buildWindow';
 import { coarseDepth, nodeBudget } from './lod';
 import type { RowLayout } from './rows';
 import { isFormatError } from '../bytes/formatError';
@@ -63,6 +63,7 @@ export async function buildRequestedWindow(
   signal?: AbortSignal,
   rows?: IndexedRows,
   marks?: (p: Primitive) => number,
+  identities?: { set(ids: WindowIdentities): void },
 ): Promise<WireWindow> {
   const rowEnd = Math.min(r.rowEnd, layout.labels.length);
   const spec = {
@@ -78,13 +79,13 @@ export async function buildRequestedWindow(
   const ranges = rows !== undefined && rowEnd - r.rowStart < layout.labels.length ? rows.mapper.keyRanges(layout, r.mapIndex, r.rowStart, rowEnd) : undefined;
   if (rows !== undefined && ranges !== undefined) {
     try {
-      return encodeWindow(await buildWindow(new IndexedWindowSource(rows.index, ranges), spec, signal));
+      return encodeWindow(await buildWindow(new IndexedWindowSource(rows.index, ranges), spec, signal, identities));
     } catch (e) {
       if (!isFormatError(e)) throw e;
       rows.damaged(e);
     }
   }
-  return encodeWindow(await buildWindow(file, spec, signal));
+  return encodeWindow(await buildWindow(file, spec, signal, identities));
 }
 
 /**

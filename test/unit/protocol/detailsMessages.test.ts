@@ -7,6 +7,7 @@ const ref = { drawable: 'state', mapIndex: 0, category: 301, row: 0, toRow: 0, s
 
 test('a well-formed requestDetails and openSource pass', () => {
   assert.ok(isWebviewToHost({ kind: 'requestDetails', detailsId: 1, generation: 1, ref }));
+  assert.ok(isWebviewToHost({ kind: 'requestDetails', detailsId: 1, generation: 1, ref: { ...ref, at: { requestId: 4, final: false, index: 17 } } }));
   assert.ok(isWebviewToHost({ kind: 'openSource', siteId: 0, beside: false }));
 });
 
@@ -21,6 +22,10 @@ test('bad drawable references are refused', () => {
     { ...ref, tolerance: -1 },
     { ...ref, category: '301' },
     { ...ref, lowestDepth: undefined },
+    { ...ref, at: { requestId: 4, final: true, index: -1 } },
+    { ...ref, at: { requestId: 4, index: 1 } },
+    { ...ref, at: { requestId: '4', final: true, index: 1 } },
+    { ...ref, at: null },
   ]) {
     assert.equal(isWebviewToHost({ kind: 'requestDetails', detailsId: 1, generation: 1, ref: bad }), false, JSON.stringify(bad));
   }

@@ -148,6 +148,11 @@ export class Slog2File {
   }
 
   /** The parsed node of a TreeDir entry, from the cache or the file. */
+  /** The tree node at (depth, xpos), from the tree directory. */
+  nodeAt(depth: number, xpos: number): TreeNodeInfo | undefined {
+    return this.index.find(depth, xpos);
+  }
+
   readNode(info: TreeNodeInfo): Promise<TreeNode> {
     const hit = this.cache.get(info.fptr);
     if (hit !== undefined) return hit;
