@@ -77,15 +77,16 @@ for (const name of NAMES) {
         { set: (x) => (ids = x) },
       );
       assert.ok(ids, 'identities were given');
+      const got: WindowIdentities = ids;
       for (const kind of ['state', 'arrow', 'event'] as const) {
         const rows = rowsOf(c, kind);
-        const table = kind === 'state' ? ids.states : kind === 'arrow' ? ids.arrows : ids.events;
+        const table = kind === 'state' ? got.states : kind === 'arrow' ? got.arrows : got.events;
         assert.equal(table.earliest.length, rows.n, `${kind} identities align with the table`);
         for (let i = 0; i < rows.n; i++) {
           const r = rows.at(i);
           if (r.category < 0) continue; // shadows: summaries, nothing to resolve
           const ref: DrawableRef = { drawable: kind, mapIndex: 0, lowestDepth: depth, tolerance: 0, ...r, at: { requestId: 1, final: true, index: i } };
-          const p = await findByIdentity(file, layout, ids, ref);
+          const p = await findByIdentity(file, layout, got, ref);
           assert.ok(p, `${name} depth ${depth} ${kind} ${i} resolves`);
           assert.equal(p.category, r.category);
           // The payload's float32 offsets round the start; the identity keeps it exactly.
