@@ -37,38 +37,27 @@ function f32Error(offset: number): number {
   return Math.abs(offset) * 1.2e-7 + 1e-12;
 }
 
+/** A state or state shadow (a box on one row) as a selection. */
+function boxSelection(
+  kind: 'state' | 'shadow',
+  t: { readonly start: Float32Array; readonly end: Float32Array; readonly row: Uint32Array; readonly depth: Uint8Array },
+  i: number,
+  base: number,
+  mapIndex: number,
+  category: number,
+  summary: boolean,
+): Selection {
+  return { kind, start: base + t.start[i]!, end: base + t.end[i]!, row: t.row[i]!, toRow: t.row[i]!, depth: t.depth[i]!, mapIndex, category, summary };
+}
+
 export function selectionOf(hit: Hit, c: WindowColumns, mapIndex: number): Selection {
   const base = c.header.baseTime;
   const i = hit.index;
   switch (hit.kind) {
-    case 'state': {
-      const s = c.states;
-      return {
-        kind: 'state',
-        start: base + s.start[i]!,
-        end: base + s.end[i]!,
-        row: s.row[i]!,
-        toRow: s.row[i]!,
-        depth: s.depth[i]!,
-        mapIndex,
-        category: s.category[i]!,
-        summary: false,
-      };
-    }
-    case 'shadow': {
-      const s = c.shadows;
-      return {
-        kind: 'shadow',
-        start: base + s.start[i]!,
-        end: base + s.end[i]!,
-        row: s.row[i]!,
-        toRow: s.row[i]!,
-        depth: s.depth[i]!,
-        mapIndex,
-        category: -3,
-        summary: true,
-      };
-    }
+    case 'state':
+      return boxSelection('state', c.states, i, base, mapIndex, c.states.category[i]!, false);
+    case 'shadow':
+      return boxSelection('shadow', c.shadows, i, base, mapIndex, -3, true);
     case 'arrow': {
       const a = c.arrows;
       const summary = (a.flags[i]! & FLAG_SHADOW) !== 0;
