@@ -26,42 +26,20 @@ import { watchTheme, type CategoryStyle } from './theme';
 import type { Selection } from './selection';
 import type { TimelineElements } from './elements';
 import { TimelineView, type PersistedView } from './viewState';
-import { TimelineInput, ZOOM_STEP, type InputView, type TimelineIntents } from './input';
+import { TimelineInput, ZOOM_STEP, type TimelineIntents } from './input';
 import { PeerCursor } from './peerCursor';
+import { timelineIntents } from './intents';
 import { Picking, type Pick } from './picking';
 import { TimelineLayers, type Decorations } from './layers';
-import { timesliceAt, type SliceRow } from './timeslice';
-import { formatTime, niceTicks } from './timeScale';
-import type { RowSummary } from '../RowControls';
+import { TimesliceFeed, type Timeslice } from './timesliceFeed';
 import type { ArrowMode } from './drawArrows';
 
 export type { Pick } from './picking';
 export type { TimelineElements } from './elements';
 export type { PersistedView } from './viewState';
-
-export interface ViewSummary {
-  readonly view: TimeWindow;
-  readonly mapIndex: number;
-  readonly canUndo: boolean;
-  readonly canRedo: boolean;
-  readonly loading: boolean;
-  readonly error: string | undefined;
-  readonly lowestDepth: number | undefined;
-  readonly range: readonly [number, number] | undefined;
-  readonly rows: RowSummary;
-  readonly arrowMode: ArrowMode;
-}
-
-/** What every shown row is doing at one time (the timeslice panel). */
-export interface Timeslice {
-  readonly time: number;
-  readonly timeText: string;
-  readonly rows: readonly SliceRow[];
-  readonly more: number;
-}
-
-/** The timeslice lists at most this many rows (the visible ones first). */
-const TIMESLICE_MAX_ROWS = 200;
+export type { Timeslice } from './timesliceFeed';
+export type { ViewSummary } from './viewSummary';
+import { viewSummary, type ViewSummary } from './viewSummary';
 
 const PERSIST_DELAY_MS = 250;
 const ALL_LAYERS: LayerName[] = ['grid', 'data', 'labels', 'overview', 'overlay'];
@@ -83,8 +61,7 @@ export class TimelineController {
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cleanups: (() => void)[] = [];
   private summaryPending = false;
-  private sliceListener: ((s: Timeslice | undefined) => void) | undefined;
-  private slicePending = false;
+  private readonly slices: TimesliceFeed;
   private readonly onTimesliceToggle: () => void;
   private readonly peer: PeerCursor;
 
@@ -126,6 +103,12 @@ export class TimelineController {
     });
     this.peer = new PeerCursor(post, el.root, (cb) => requestAnimationFrame(cb));
     this.input = new TimelineInput(el, this.intents());
+    this.slices = new TimesliceFeed(
+      this.view,
+      this.main,
+      () => this.input.hoverX,
+      () => this.layers.categoryStyle.hidden,
+    );
     this.cleanups.push(() => this.input.dispose());
     this.layers = new TimelineLayers({
       el,
@@ -374,94 +357,32 @@ export class TimelineController {
 
   /** Receives the timeslice at the cursor's time while set (the panel is open). */
   setTimesliceListener(f: ((s: Timeslice | undefined) => void) | undefined): void {
-    this.sliceListener = f;
-    this.scheduleSlice();
+    this.slices.listen(f);
   }
 
-  /** What every shown row is doing at `t` (the visible rows first, at most TIMESLICE_MAX_ROWS). */
+  /** What every shown row is doing at `t` (the visible rows first). */
   timesliceAt(t: number): Timeslice | undefined {
-    const loaded = this.main.drawableFor(this.view.visible());
-    if (!loaded) return undefined;
-    const rows = this.view.rowViewport();
-    const first = Math.max(0, Math.floor(rows.scrollPx / rows.rowHeight));
-    const shown = this.view.rows.shownRows();
-    const list = shown.slice(first, first + TIMESLICE_MAX_ROWS);
-    const ticks = niceTicks(this.view.scale(), 90);
-    return {
-      time: t,
-      timeText: formatTime(t, ticks.step, ticks.step / 100),
-      rows: timesliceAt(loaded.columns, t, list, this.layers.categoryStyle.hidden),
-      more: shown.length - list.length,
-    };
+    return this.slices.at(t);
   }
 
   // ---- internals -------------------------------------------------------------------------------
 
   /** What input may ask of the timeline. */
   private intents(): TimelineIntents {
-    const v = this.view;
-    return {
-      view: (): InputView => ({
-        ready: v.init !== undefined,
-        window: v.window,
-        full: v.fullRange(),
-        scrollPx: v.scrollPx,
-        width: v.width,
-        height: v.height,
-        overviewWidth: v.overviewWidth,
-        scale: v.scale(),
-        overviewScale: v.overviewScale(),
-        rows: v.rowViewport(),
-      }),
-      setWindow: (w, record) => v.setWindow(w, record),
-      recordHistory: (w) => {
-        v.history.push(w);
-        this.summary();
-      },
-      zoom: (factor) => this.zoomCentre(factor),
-      scrollRows: (d) => v.scrollRows(d),
-      scrollTo: (px) => v.scrollTo(px, true),
-      showAll: () => v.showAll(),
-      undo: () => v.undo(),
-      redo: () => v.redo(),
-      pick: (x, y, toSource, beside) => this.picking.pickAt(x, y, toSource, beside),
-      selectRange: (range) => this.setRange(range),
-      moveSelection: (move) => this.picking.move(move),
-      frameSelection: () => {
-        const had = this.picking.selection !== undefined;
-        this.picking.frame();
-        return had;
-      },
-      escape: () => {
-        // the selected drawable first, then the selected range
-        if (this.picking.selection !== undefined) this.picking.clear();
-        else if (this.decorations.range !== undefined) this.setRange(undefined);
-        else return false;
-        return true;
-      },
+    return timelineIntents({
+      view: this.view,
+      picking: this.picking,
+      range: () => this.decorations.range,
+      setRange: (r) => this.setRange(r),
+      zoomCentre: (f) => this.zoomCentre(f),
+      summary: () => this.summary(),
       hoverChanged: (labels) => {
         if (labels) this.scheduler.mark('overlay', 'labels');
         else this.scheduler.mark('overlay');
-        this.scheduleSlice();
+        this.slices.schedule();
         this.reportCursor();
       },
-      zoomRows: (factor, anchorY) => v.zoomRows(factor, anchorY),
-      hideRow: (row) => v.hideRows([row]),
-      showAllRows: () => v.showAllRows(),
-      moveRow: (row, slot) => v.moveRow(row, slot),
       toggleTimeslice: () => this.onTimesliceToggle(),
-    };
-  }
-
-  /** The timeslice follows the cursor: recomputed at most once per frame while a listener is set. */
-  private scheduleSlice(): void {
-    if (!this.sliceListener || this.slicePending) return;
-    this.slicePending = true;
-    requestAnimationFrame(() => {
-      this.slicePending = false;
-      const x = this.input.hoverX;
-      if (!this.sliceListener || x === undefined) return;
-      this.sliceListener(this.timesliceAt(this.view.scale().pxToTime(x)));
     });
   }
 
@@ -481,7 +402,7 @@ export class TimelineController {
 
   private viewChanged(layers: LayerName[] = ALL_LAYERS): void {
     if (!this.view.init) return;
-    this.scheduleSlice();
+    this.slices.schedule();
     this.reportCursor();
     this.main.update(this.view.visible());
     if (this.view.overviewWidth > 0) this.overview.update(this.view.overviewVisible());
@@ -495,24 +416,7 @@ export class TimelineController {
     this.summaryPending = true;
     queueMicrotask(() => {
       this.summaryPending = false;
-      this.onViewChange({
-        view: this.view.window,
-        mapIndex: this.view.mapIndex,
-        canUndo: this.view.history.canUndo,
-        canRedo: this.view.history.canRedo,
-        loading: this.main.loading,
-        error: this.main.lastError,
-        lowestDepth: this.main.loaded?.columns.header.lowestDepth,
-        range: this.decorations.range,
-        arrowMode: this.layers.arrowMode,
-        rows: {
-          shown: this.view.rows.slots,
-          total: this.view.rows.rowCount,
-          rowHeight: this.view.rows.rowHeight,
-          mode: this.view.rows.sizingMode.mode,
-          filterText: this.view.rowFilterText(),
-        },
-      });
+      this.onViewChange(viewSummary(this.view, this.main, this.decorations.range, this.layers.arrowMode));
     });
   }
 
