@@ -9,7 +9,8 @@ import type { Category, Drawable, LineIDMap, LineIDMapRow, Topology } from '../.
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../../model/types';
 import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
 import { ByteWriter } from './byteWriter';
-import { DrawableBatchEncoder, encodeEntry, type DrawableBatch } from './drawableBatch';
+import { encodeEntry, type DrawableBatch } from './drawableBatch';
+import { DrawableBatchEncoder } from './drawableBatchEncoder';
 import { drawingOrderOf } from './drawingOrder';
 import { NodeDrawables } from './nodeDrawables';
 import {

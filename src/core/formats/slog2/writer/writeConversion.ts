@@ -6,7 +6,8 @@
  * run in two threads (src/worker/converter.ts): batches are what crosses between them.
  */
 import type { ClogConversion, ConversionSummary } from '../../convert/result';
-import { DrawableBatchEncoder, type DrawableBatch } from './drawableBatch';
+import type { DrawableBatch } from './drawableBatch';
+import { DrawableBatchEncoder } from './drawableBatchEncoder';
 import { Slog2Writer, type Slog2Trailer, type Slog2WriteSummary } from './slog2Writer';
 import type { OutputSink } from './sink';
 

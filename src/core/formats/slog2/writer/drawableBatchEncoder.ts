@@ -1,0 +1,254 @@
+/**
+ * Drawable objects → DrawableBatch columns (drawableBatch.ts), validated against the writer's input
+ * contract on the way in, with source locations interned into dense site indices.
+ */
+import type { Drawable, Primitive, SourceLocation, Topology } from '../../../model/types';
+import { STATE, topologyNumber } from './shadows';
+import { hasRoom, makeRoom, newDrawableBatch, resetDrawableBatch, type DrawableBatch } from './drawableBatch';
+
+/** Interns source locations into dense site indices (one per distinct file + line). */
+class SiteInterner {
+  private readonly byKey = new Map<string, number>();
+  /** Converters intern locations (one object per site): identity lookups skip the string key. */
+  private readonly byObject = new Map<SourceLocation, number>();
+  count = 0;
+
+  /** The last location looked up and its index: runs of drawables from one call site are common. */
+  private lastLoc: SourceLocation | undefined;
+  private lastIndex = -1;
+
+  /** The site index of `loc`; a site seen for the first time is appended to `added`. */
+  site(loc: SourceLocation, added: SourceLocation[]): number {
+    if (loc === this.lastLoc) return this.lastIndex;
+    const i = this.lookup(loc, added);
+    this.lastLoc = loc;
+    this.lastIndex = i;
+    return i;
+  }
+
+  private lookup(loc: SourceLocation, added: SourceLocation[]): number {
+    const known = this.byObject.get(loc);
+    if (known !== undefined) return known;
+    const key = `${loc.line}\u0000${loc.file}`;
+    let i = this.byKey.get(key);
+    if (i === undefined) {
+      i = this.count++;
+      this.byKey.set(key, i);
+      added.push({ file: loc.file, line: loc.line });
+    }
+    if (this.byObject.size < 1 << 16) this.byObject.set(loc, i);
+    return i;
+  }
+}
+
+/**
+ * Validates drawables against the writer's input contract and appends them to batches, sealing a
+ * batch when it is full. Throws a RangeError naming the drawable (its position in the stream) for
+ * anything the SLOG-2 format or the one-pass tree cannot hold.
+ */
+export class DrawableBatchEncoder {
+  private batch: DrawableBatch = newDrawableBatch();
+  private readonly spare: DrawableBatch[] = [];
+  private readonly ready: DrawableBatch[] = [];
+  private readonly sites = new SiteInterner();
+  /** Topology code + 1 by category index (0 = not looked up yet), for indices in [0, 65536). */
+  private readonly topologyByCategory = new Int8Array(1 << 16);
+  private readonly topologyCache = new Map<number, number>();
+  private lastLatest = -Infinity;
+  private added = 0;
+
+  constructor(private readonly topologyOf: (category: number) => Topology | undefined) {}
+
+  /** Drawables encoded so far. */
+  get drawables(): number {
+    return this.added;
+  }
+
+  /** Drawables encoded but not yet handed over (sealed batches included). */
+  get pending(): number {
+    let n = this.batch.count;
+    for (const b of this.ready) n += b.count;
+    return n;
+  }
+
+  /** Batches sealed and not yet taken. */
+  get readyCount(): number {
+    return this.ready.length;
+  }
+
+  /** The oldest sealed batch, if any (batches seal themselves when full). */
+  takeReady(): DrawableBatch | undefined {
+    return this.ready.shift();
+  }
+
+  /** Seals the current batch if it holds anything (end of input, or before a drain). */
+  flush(): void {
+    if (this.batch.count > 0) this.seal();
+  }
+
+  /** Gives a consumed batch back for reuse. */
+  recycle(b: DrawableBatch): void {
+    if (this.spare.length < 4) this.spare.push(b);
+  }
+
+  /**
+   * Would `d`'s times be accepted? (The time checks add() makes, for callers that drop bad input
+   * instead of failing.)
+   */
+  acceptsTimes(d: Drawable): boolean {
+    return d.earliest <= d.latest && Number.isFinite(d.earliest) && Number.isFinite(d.latest) && d.latest >= this.lastLatest;
+  }
+
+  /** Appends one drawable (arrival order: non-decreasing latest time). */
+  add(d: Drawable): void {
+    if (!(d.earliest <= d.latest) || d.earliest === -Infinity || d.latest === Infinity) {
+      throw new RangeError(`drawable ${this.added} (category ${d.category}) has invalid time bounds [${d.earliest}, ${d.latest}]`);
+    }
+    if (d.latest < this.lastLatest) {
+      throw new RangeError(
+        `drawable ${this.added} (category ${d.category}) ends at ${d.latest}, before the previous one (${this.lastLatest}): input must be in non-decreasing end time`,
+      );
+    }
+    if (d.kind === 'primitive') this.addPrimitiveEntry(d);
+    else this.addComposite(d);
+    this.lastLatest = d.latest;
+    this.added++;
+    const b = this.batch;
+    if (b.count === b.earliest.length || b.infoUsed > b.info.length - 4096) this.seal();
+  }
+
+  private addPrimitiveEntry(d: Primitive): void {
+    const size = this.checkPrimitive(d);
+    const nverts = d.vertices.length;
+    const infolen = d.info ? d.info.length : 0;
+    let b = this.batch;
+    if (!hasRoom(b, 1, nverts, infolen)) b = this.roomFor(1, nverts, infolen);
+    const i = b.count;
+    const topology = this.topology(d.category);
+    b.earliest[i] = d.earliest;
+    b.latest[i] = d.latest;
+    b.category[i] = d.category;
+    b.startLine[i] = d.vertices[0]!.lineID;
+    b.finalLine[i] = d.vertices[nverts - 1]!.lineID;
+    b.nestable[i] = topology === STATE ? 1 : 0;
+    b.kind[i] = 0;
+    b.entryBytes[i] = 1 + size;
+    let siteStart = -1;
+    let siteEnd = -1;
+    const source = d.source;
+    if (source) {
+      if (source.start) siteStart = this.sites.site(source.start, b.newSites);
+      if (source.end) siteEnd = this.sites.site(source.end, b.newSites);
+    }
+    b.siteStart[i] = siteStart;
+    b.siteEnd[i] = siteEnd;
+    this.appendPrimitive(b, d, topology);
+    b.count = i + 1;
+    b.primitiveStart[i + 1] = b.primitives;
+  }
+
+  private addComposite(d: Drawable & { kind: 'composite' }): void {
+    if (d.primitives.length === 0 || d.primitives.length > 32767) throw new RangeError(`composite ${this.added} has ${d.primitives.length} members`);
+    const ownInfo = d.info ? d.info.length : 0;
+    if (ownInfo > 32767) throw new RangeError(`drawable ${this.added}: info buffer of ${ownInfo} bytes exceeds 32767`);
+    let size = 8 + ownInfo;
+    let nverts = 0;
+    let infolen = ownInfo;
+    for (const p of d.primitives) {
+      size += this.checkPrimitive(p);
+      nverts += p.vertices.length;
+      infolen += p.info ? p.info.length : 0;
+    }
+    let b = this.batch;
+    if (!hasRoom(b, d.primitives.length, nverts, infolen)) b = this.roomFor(d.primitives.length, nverts, infolen);
+    const i = b.count;
+    const first = d.primitives[0]!;
+    const last = d.primitives[d.primitives.length - 1]!;
+    b.earliest[i] = d.earliest;
+    b.latest[i] = d.latest;
+    b.category[i] = d.category;
+    b.startLine[i] = first.vertices[0]!.lineID;
+    b.finalLine[i] = last.vertices[last.vertices.length - 1]!.lineID;
+    b.nestable[i] = 1;
+    b.kind[i] = 1;
+    b.entryBytes[i] = 1 + size;
+    b.siteStart[i] = -1;
+    b.siteEnd[i] = -1;
+    b.entryInfoStart[i] = b.infoUsed;
+    if (d.info) {
+      b.info.set(d.info, b.infoUsed);
+      b.infoUsed += d.info.length;
+    }
+    b.entryInfoEnd[i] = b.infoUsed;
+    for (const m of d.primitives) this.appendPrimitive(b, m, this.topology(m.category));
+    b.count = i + 1;
+    b.primitiveStart[i + 1] = b.primitives;
+  }
+
+  /** The current batch, sealed first if it cannot take the entry, grown if even an empty one cannot. */
+  private roomFor(primitives: number, vertices: number, infoBytes: number): DrawableBatch {
+    if (this.batch.count > 0) this.seal();
+    const b = this.batch;
+    if (!hasRoom(b, primitives, vertices, infoBytes)) makeRoom(b, primitives, vertices, infoBytes);
+    return b;
+  }
+
+  private seal(): void {
+    this.ready.push(this.batch);
+    this.batch = this.spare.pop() ?? newDrawableBatch();
+    resetDrawableBatch(this.batch, this.sites.count);
+  }
+
+  /** §7.2 limits; returns the body size 8 + infolen + 12·nverts. */
+  private checkPrimitive(p: Primitive): number {
+    const nverts = p.vertices.length;
+    if (nverts === 0 || nverts > 32767) throw new RangeError(`drawable ${this.added}: ${nverts} vertices`);
+    const infolen = p.info ? p.info.length : 0;
+    if (infolen > 32767) throw new RangeError(`drawable ${this.added}: info buffer of ${infolen} bytes exceeds 32767`);
+    return 8 + infolen + 12 * nverts;
+  }
+
+  private topology(category: number): number {
+    if (category >= 0 && category < 65536) {
+      const cached = this.topologyByCategory[category]!;
+      if (cached !== 0) return cached - 1;
+    }
+    let t = this.topologyCache.get(category);
+    if (t === undefined) {
+      const topo = this.topologyOf(category);
+      if (topo === undefined) throw new RangeError(`drawable ${this.added} uses category ${category}, which has no known topology`);
+      t = topologyNumber(topo);
+      this.topologyCache.set(category, t);
+      if (category >= 0 && category < 65536) this.topologyByCategory[category] = t + 1;
+    }
+    return t;
+  }
+
+  /** Appends a primitive's columns (room already made). */
+  private appendPrimitive(b: DrawableBatch, d: Primitive, topology: number): void {
+    const k = b.primitives;
+    b.primTopology[k] = topology;
+    b.primCategory[k] = d.category;
+    b.primEarliest[k] = d.earliest;
+    b.primLatest[k] = d.latest;
+    let at = b.infoUsed;
+    b.primInfoStart[k] = at;
+    const info = d.info;
+    if (info !== undefined) {
+      const out = b.info;
+      for (let j = 0; j < info.length; j++) out[at++] = info[j]!;
+      b.infoUsed = at;
+    }
+    b.primInfoEnd[k] = at;
+    const vs = d.vertices;
+    let v = b.vertices;
+    for (let j = 0; j < vs.length; j++, v++) {
+      const x = vs[j]!;
+      b.vertexTime[v] = x.time;
+      b.vertexLine[v] = x.lineID;
+    }
+    b.vertices = v;
+    b.primitives = k + 1;
+    b.vertexStart[k + 1] = v;
+  }
+}
