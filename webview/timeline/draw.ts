@@ -9,7 +9,8 @@ import type { Palette } from './theme';
 import { TimeScale, formatTime, niceTicks } from './timeScale';
 import { AGGREGATE_BELOW_PX, rowOfSlot, visibleRows, type RowViewport } from './rowLayout';
 import { DensityRaster, labelBands } from './density';
-import { loadingPattern, paintDensity } from './drawData';
+import { loadingPattern } from './drawData';
+import { paintDensity } from './drawDensity';
 
 export { drawData, type DataFrame, type DataOptions } from './drawData';
 

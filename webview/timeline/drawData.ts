@@ -10,9 +10,9 @@ import type { Palette } from './theme';
 import type { TimeScale } from './timeScale';
 import type { Rgb } from './colour';
 import { cssRgba } from './colour';
-import { AGGREGATE_BELOW_PX, boxHeight, nestingInset, rowOfSlot, rowPad, visibleRows, type RowViewport } from './rowLayout';
-import { DensityRaster, mixColours } from './density';
+import { AGGREGATE_BELOW_PX, boxHeight, nestingInset, rowOfSlot, rowPad, slotLookup, visibleRows, type RowViewport } from './rowLayout';
 import { TextFitter, borderFor, labelFits, textOn } from './drawStyle';
+import { drawAggregated } from './drawDensity';
 import { drawArrows, drawEvents, type ArrowMode } from './drawArrows';
 import { PREVIEW_STATE } from '../../src/protocol/wire';
 
@@ -47,8 +47,6 @@ export interface DataOptions {
 }
 
 let fitter: TextFitter | undefined;
-let raster: DensityRaster | undefined;
-let image: ImageData | undefined;
 let stripeCache: { colour: string; pattern: CanvasPattern | null } | undefined;
 
 /** A diagonal-stripe pattern marking areas whose data is still loading. */
@@ -95,12 +93,6 @@ export function drawData(
   drawn += arrows.drawn;
   if (!aggregated) drawn += drawEvents(ctx, w, x, rows, loaded, p);
   return { drawn, complete: hatchUncovered(ctx, w, h, x, rows, loaded, p), arrows: arrows.mode };
-}
-
-function slotLookup(rows: RowViewport): (row: number) => number {
-  const so = rows.slotOf;
-  const n = rows.rowCount;
-  return so ? (row) => (row < so.length ? so[row]! : -1) : (row) => (row < n ? row : -1);
 }
 
 function drawBoxes(
@@ -338,85 +330,6 @@ function drawShadowBoxes(
     drawn++;
   }
   return drawn;
-}
-
-/** Rows thinner than AGGREGATE_BELOW_PX: states and preview boxes as density per pixel row. */
-function drawAggregated(ctx: Ctx, w: number, h: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette): number {
-  const W = Math.max(1, Math.ceil(w));
-  const H = Math.max(1, Math.ceil(h));
-  if (!raster || raster.width !== W || raster.height !== H) raster = new DensityRaster(W, H);
-  const r = raster;
-  r.clear();
-  const n = paintDensity(r, x, rows, loaded, p);
-  if (image?.width !== W || image.height !== H) image = new ImageData(W, H);
-  r.toRgba(image.data);
-  const off = scratchCanvas(W, H);
-  off.getContext('2d')!.putImageData(image, 0, 0);
-  ctx.drawImage(off, 0, 0, W, H);
-  return n;
-}
-
-/** Adds the payload's states (per depth) and preview boxes to `r`; rows at slot × rowHeight − scroll. */
-export function paintDensity(
-  r: DensityRaster,
-  x: (o: number) => number,
-  rows: RowViewport,
-  loaded: LoadedWindow,
-  p: Pick<Palette, 'fillRgb' | 'hidden'>,
-): number {
-  const c = loaded.columns;
-  const slotOf = slotLookup(rows);
-  const rowH = rows.rowHeight;
-  const { first, end } = visibleRows(rows);
-  const st = c.states;
-  let depth = -1;
-  let drawn = 0;
-  const grey: Rgb = [128, 128, 128];
-  for (let i = 0; i < st.start.length; i++) {
-    const slot = slotOf(st.row[i]!);
-    if (slot < first || slot >= end) continue;
-    const cat = st.category[i]!;
-    if (p.hidden.has(cat)) continue;
-    if (st.depth[i] !== depth) {
-      r.flushLevel();
-      depth = st.depth[i]!;
-    }
-    const y0 = slot * rowH - rows.scrollPx;
-    r.add(x(st.start[i]!), Math.max(x(st.end[i]!), x(st.start[i]!) + 0.25), y0, y0 + rowH, p.fillRgb.get(cat) ?? grey);
-    drawn++;
-  }
-  r.flushLevel();
-  const sh = c.shadows;
-  const sw = c.shadowWeights;
-  const colours: Rgb[] = [];
-  const weights: number[] = [];
-  for (let i = 0; i < sh.start.length; i++) {
-    const slot = slotOf(sh.row[i]!);
-    if (slot < first || slot >= end) continue;
-    colours.length = weights.length = 0;
-    for (let k = sh.weightStart[i]!; k < sh.weightStart[i]! + sh.weightCount[i]!; k++) {
-      if (p.hidden.has(sw.category[k]!)) continue;
-      colours.push(p.fillRgb.get(sw.category[k]!) ?? grey);
-      weights.push(sw.excl[k]!);
-    }
-    const mix = mixColours(colours, weights);
-    if (mix.total <= 0) continue;
-    const y0 = slot * rowH - rows.scrollPx;
-    r.add(x(sh.start[i]!), Math.max(x(sh.end[i]!), x(sh.start[i]!) + 0.25), y0, y0 + rowH, mix.rgb, Math.min(1, mix.total));
-    drawn++;
-  }
-  r.flushLevel();
-  return drawn;
-}
-
-let scratch: HTMLCanvasElement | undefined;
-function scratchCanvas(w: number, h: number): HTMLCanvasElement {
-  scratch ??= document.createElement('canvas');
-  if (scratch.width !== w || scratch.height !== h) {
-    scratch.width = w;
-    scratch.height = h;
-  }
-  return scratch;
 }
 
 /** Hatches what the payload does not cover (time, or shown rows outside its row span); true when nothing is. */

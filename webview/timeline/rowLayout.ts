@@ -160,3 +160,10 @@ export function nestingInset(depth: number, maxDepth: number, h: number): number
   const inner = h * f ** Math.min(depth, levels);
   return (h - inner) / 2;
 }
+
+/** Slot of each row for a drawing loop (−1: not shown), without a per-row search. */
+export function slotLookup(rows: RowViewport): (row: number) => number {
+  const so = rows.slotOf;
+  const n = rows.rowCount;
+  return so ? (row) => (row < so.length ? so[row]! : -1) : (row) => (row < n ? row : -1);
+}
