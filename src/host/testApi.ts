@@ -59,6 +59,8 @@ export interface MpeTraceApi {
   selectRange(uri: string, range: readonly [number, number] | undefined): void;
   /** Region → code: the 0-based lines highlighted in the visible editor of `docUri`, after repainting. */
   regionLines(docUri: string): Promise<number[]>;
+  /** The source heat map: the 0-based lines painted per step (coolest first) in the visible editor of `docUri`. */
+  heatMapLines(docUri: string): Promise<number[][]>;
   /** The site marks (shown sites, code colourings) of the open trace `uri`. */
   siteMarks(uri: string): SiteMarks | undefined;
 }
@@ -115,6 +117,10 @@ export function makeTestApi(provider: TraceEditorProvider, analyses?: AnalysisLo
       for (const e of provider.editorsOf(vscode.Uri.parse(uri))) e.selectRange(range);
     },
     siteMarks: (uri) => provider.documentOf(vscode.Uri.parse(uri))?.siteMarks,
+    heatMapLines: async (docUri) => {
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === docUri);
+      return editor && lens ? lens.heatMap.paint(editor) : [];
+    },
     regionLines: async (docUri) => {
       const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === docUri);
       return editor && lens ? lens.region.paint(editor) : [];

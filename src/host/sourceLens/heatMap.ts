@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { SiteNumbers } from './siteNumbers';
+import { heatSteps } from '../../core/stats/heatSteps';
 
 const STEPS = 5;
 
@@ -42,20 +43,21 @@ export class SiteHeatMap implements vscode.Disposable {
 
   /** Lines painted per step in `editor` (for tests). */
   async paint(editor: vscode.TextEditor): Promise<number[][]> {
-    const steps: vscode.Range[][] = this.types.map(() => []);
-    const lines: number[][] = this.types.map(() => []);
+    let lines: number[][] = this.types.map(() => []);
     if (this.on) {
       const r = await this.numbers.sitesIn(editor.document.uri);
       const local = (r?.local ?? []).filter((l) => l.line < editor.document.lineCount);
-      let max = 0;
-      for (const l of local) max = Math.max(max, l.site.total);
-      for (const l of local) {
-        const step = max > 0 ? Math.min(STEPS - 1, Math.floor((l.site.total / max) * STEPS)) : 0;
-        steps[step]!.push(editor.document.lineAt(l.line).range);
-        lines[step]!.push(l.line);
-      }
+      lines = heatSteps(
+        local.map((l) => ({ line: l.line, total: l.site.total })),
+        STEPS,
+      );
     }
-    this.types.forEach((t, i) => editor.setDecorations(t, steps[i]!));
+    this.types.forEach((t, i) =>
+      editor.setDecorations(
+        t,
+        lines[i]!.map((line) => editor.document.lineAt(line).range),
+      ),
+    );
     return lines;
   }
 

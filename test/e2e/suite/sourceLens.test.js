@@ -108,6 +108,26 @@ suite('source ↔ trace (CodeLens, region → code)', () => {
       ranged.map((l) => l.command.title).join(' | '),
     );
     api.selectRange(trace.toString(), undefined);
+
+    // The heat map: every site line of the file painted once, the line with the largest total
+    // (over the whole trace again) in the hottest band; toggled off, nothing is painted.
+    if (typeof api.heatMapLines === 'function') {
+      const wanted = await lensesUntil(source, (ls) => ls.some((l) => l.range.start.line === 79 && !l.command.title.startsWith('$(pulse) 1×')));
+      assert.ok(wanted.length > 0);
+      await vscode.commands.executeCommand('mpeTrace.toggleSourceHeatMap');
+      const bands = await api.heatMapLines(source.toString());
+      assert.deepEqual(
+        bands
+          .flat()
+          .map((l) => l + 1)
+          .sort((a, b) => a - b),
+        all.map((s) => s.line).sort((a, b) => a - b),
+      );
+      const hottest = all.reduce((a, b) => (b.total > a.total ? b : a));
+      assert.ok(bands[bands.length - 1].includes(hottest.line - 1), `line ${hottest.line} (total ${hottest.total}) in the top band: ${JSON.stringify(bands)}`);
+      await vscode.commands.executeCommand('mpeTrace.toggleSourceHeatMap');
+      assert.deepEqual((await api.heatMapLines(source.toString())).flat(), []);
+    }
   });
 
   test('Colour in Trace: stored in the sidecar, back after closing and reopening the trace', async function () {
