@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { rowIndexPathFor } from './rowIndexPath';
 import { removeStaleTempFiles } from '../io/tempFiles';
 
 export class ConversionUnavailableError extends Error {}
@@ -82,22 +83,32 @@ export async function cachedSlog2For(
   const warnings = await job(input.fsPath, target, progress, signal);
   if (warnings && warnings.length > 0) await fs.writeFile(warningsFileOf(target), JSON.stringify(warnings.slice(0, MAX_KEPT_WARNINGS)));
   else await fs.rm(warningsFileOf(target), { force: true });
-  await trimCache(dir, cacheLimitBytes, target);
+  await trimCache(dir, cacheLimitBytes, target, (trace) => rowIndexPathFor(storage.fsPath, trace));
   return target;
+}
+
+/** Size of a file, 0 when it does not exist. */
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await fs.stat(file)).size;
+  } catch {
+    return 0;
+  }
 }
 
 /**
  * Deletes the least recently used cached conversions until the cache fits (never `keep`), and the
- * temporary files of conversions whose process was killed (never those of a live process).
+ * temporary files of conversions whose process was killed (never those of a live process). With
+ * `rowIndexOf`, each conversion's row index counts with it and goes with it.
  */
-export async function trimCache(dir: string, limitBytes: number, keep: string): Promise<void> {
+export async function trimCache(dir: string, limitBytes: number, keep: string, rowIndexOf?: (trace: string) => string): Promise<void> {
   await removeStaleTempFiles(dir);
   const entries: { file: string; size: number; used: number }[] = [];
   for (const name of await fs.readdir(dir)) {
     if (!name.endsWith('.slog2')) continue;
     const file = path.join(dir, name);
     const s = await fs.stat(file);
-    entries.push({ file, size: s.size, used: s.mtimeMs });
+    entries.push({ file, size: s.size + (rowIndexOf ? await sizeOf(rowIndexOf(file)) : 0), used: s.mtimeMs });
   }
   let total = entries.reduce((n, e) => n + e.size, 0);
   entries.sort((a, b) => a.used - b.used);
@@ -106,6 +117,7 @@ export async function trimCache(dir: string, limitBytes: number, keep: string): 
     if (e.file === keep) continue;
     await fs.rm(e.file, { force: true });
     await fs.rm(warningsFileOf(e.file), { force: true });
+    if (rowIndexOf) await fs.rm(rowIndexOf(e.file), { force: true });
     total -= e.size;
   }
 }

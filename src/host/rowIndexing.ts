@@ -5,9 +5,9 @@
  * for traces with many timelines (few-row traces gain nothing). A stale index is rebuilt; a
  * damaged one is reported, dropped and rebuilt on the next open.
  */
-import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
+import { rowIndexPathFor } from './rowIndexPath';
 import * as vscode from 'vscode';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import type { RowIndex } from '../core/index/rowIndex';
@@ -36,11 +36,6 @@ export function workerRowIndexJob(extensionUri: vscode.Uri): RowIndexJob {
   };
 }
 
-function indexPathFor(storage: vscode.Uri, trace: string): string {
-  const key = createHash('sha256').update(trace).digest('hex').slice(0, 32);
-  return path.join(storage.fsPath, 'row-index', `${key}.mperowidx`);
-}
-
 /**
  * Opens or builds the index of `file` (the SLOG-2 at `trace` on disk); resolves undefined when
  * the trace does not need one or it could not be made (with a warning on the file).
@@ -56,7 +51,7 @@ export async function prepareRowIndex(
   let rows = 0;
   for (const m of file.lineIDMaps) rows = Math.max(rows, m.rows.length);
   if (rows < ROW_INDEX_MIN_ROWS) return undefined;
-  const indexPath = indexPathFor(storage, trace);
+  const indexPath = rowIndexPathFor(storage.fsPath, trace);
   const wrap = (opened: { index: RowIndex }): IndexedRows => ({ index: opened.index, mapper: new RowKeyMapper(opened.index), damaged: onDamage });
   const first = await openRowIndexFile(file, trace, indexPath);
   if ('index' in first) return wrap(first);

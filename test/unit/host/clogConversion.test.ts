@@ -57,6 +57,31 @@ test('the cache is trimmed to its size limit, least recently used first, never t
   }
 });
 
+test("a cached conversion's row index counts with it in the cache limit and is removed with it", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-cache-idx-'));
+  try {
+    const cache = path.join(dir, 'slog2-cache');
+    fs.mkdirSync(cache);
+    fs.mkdirSync(path.join(dir, 'row-index'));
+    const indexOf = (trace: string) => path.join(dir, 'row-index', `${path.basename(trace)}.mperowidx`);
+    const old = path.join(cache, 'old.slog2');
+    const kept = path.join(cache, 'new.slog2');
+    fs.writeFileSync(old, Buffer.alloc(40));
+    fs.writeFileSync(indexOf(old), Buffer.alloc(60));
+    fs.writeFileSync(kept, Buffer.alloc(40));
+    fs.utimesSync(old, new Date(1000), new Date(1000));
+    // 80 bytes of traces fit 100; with old's 60-byte index they do not: old and its index go.
+    await trimCache(cache, 100, kept);
+    assert.ok(fs.existsSync(old), 'without the index counted, both traces fit');
+    await trimCache(cache, 100, kept, indexOf);
+    assert.equal(fs.existsSync(old), false);
+    assert.equal(fs.existsSync(indexOf(old)), false, 'its row index went with it');
+    assert.ok(fs.existsSync(kept));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('what a conversion reported (e.g. dropped NaN-time records) is kept with the cached SLOG-2, shown again on reopen, trimmed with it', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-cache-warn-'));
   try {
