@@ -195,6 +195,8 @@ function useTimelineRefs() {
   return {
     root: useRef<HTMLDivElement>(null),
     axis: useRef<HTMLCanvasElement>(null),
+    activity: useRef<HTMLCanvasElement>(null),
+    activityLabel: useRef<HTMLDivElement>(null),
     labels: useRef<HTMLCanvasElement>(null),
     grid: useRef<HTMLCanvasElement>(null),
     data: useRef<HTMLCanvasElement>(null),
@@ -227,6 +229,10 @@ function TimelineFrame(props: { refs: TimelineRefs; corner: string | undefined; 
       <div class="corner2" />
       <div class="axis-wrap">
         <canvas ref={props.refs.axis} />
+      </div>
+      <div class="activity-label" ref={props.refs.activityLabel} />
+      <div class="activity-wrap" title="Activity: per pixel column, the share of the shown rows in each state (innermost), in the trace's colours">
+        <canvas ref={props.refs.activity} class="activity" />
       </div>
       <div class="labels-wrap">
         <canvas ref={props.refs.labels} />

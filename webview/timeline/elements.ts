@@ -11,5 +11,8 @@ export interface TimelineElements {
   readonly vspacer: HTMLElement;
   readonly overview: HTMLCanvasElement;
   readonly overviewWindow: HTMLElement;
+  /** The statistics strip above the plot, and its label in the row-label column. */
+  readonly activity: HTMLCanvasElement;
+  readonly activityLabel: HTMLElement;
   readonly tooltip: HTMLElement;
 }

@@ -6,7 +6,7 @@
  */
 import type { InitMessage, WebviewToHost } from '../../src/protocol/webview';
 import type { ArrowMode } from './drawArrows';
-import { rowPad } from './rowLayout';
+import { rowPad, slotLookup, visibleRows } from './rowLayout';
 import type { LayerName } from './scheduler';
 import type { TimelineElements } from './elements';
 import type { WindowLoader } from './windowLoader';
@@ -18,6 +18,7 @@ import { withSiteStyle, type SiteStyle } from './siteStyle';
 import { drawAnalysisOverlay, type AnalysisOverlay } from './analysisOverlay';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
 import { drawMarks } from './drawMarks';
+import { activityOf } from './activity';
 import type { PeerCursor } from './peerCursor';
 import { tooltipText } from './tooltipText';
 
@@ -48,6 +49,9 @@ export interface LayerSources {
 /** Fallback heights (CSS px) of the axis and the overview strip before layout. */
 const AXIS_HEIGHT_PX = 24;
 const OVERVIEW_HEIGHT_PX = 40;
+const ACTIVITY_HEIGHT_PX = 18;
+/** The statistics strip is recomputed this long after the last data frame. */
+const ACTIVITY_DELAY_MS = 120;
 const LABEL_WIDTH_PX = 140;
 
 /** Data-frame durations are appended here when a harness (bench) provides the array. */
@@ -108,6 +112,7 @@ export class TimelineLayers {
     view.overviewWidth = Math.max(1, Math.floor(ov?.width ?? view.width));
     size(el.overview, view.overviewWidth, Math.max(1, Math.floor(ov?.height ?? OVERVIEW_HEIGHT_PX)));
     this.overviewDirty = true;
+    size(el.activity, view.width, Math.max(1, el.activity.parentElement?.clientHeight ?? ACTIVITY_HEIGHT_PX));
   }
 
   draw(layer: LayerName): void {
@@ -159,6 +164,7 @@ export class TimelineLayers {
     ds.lowestDepth = String(loaded?.columns.header.lowestDepth ?? '');
     ds.drawables = String(frame.drawn);
     frameLog()?.push(performance.now() - started);
+    this.scheduleActivity();
     el.root.dataset.complete = String(frame.complete);
     if (loaded && loaded.final && loaded.requestId !== this.paintedRequest) {
       this.paintedRequest = loaded.requestId;
@@ -261,6 +267,68 @@ export class TimelineLayers {
     const box = el.overviewWindow.style;
     box.left = `${x0}px`;
     box.width = `${Math.max(3, x1 - x0)}px`;
+  }
+
+  private activityTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * The statistics strip follows the data layer once the view rests (ACTIVITY_DELAY_MS after the
+   * last data frame), so panning and zooming keep their frame time.
+   */
+  private scheduleActivity(): void {
+    if (this.activityTimer !== undefined) clearTimeout(this.activityTimer);
+    this.activityTimer = setTimeout(() => {
+      this.activityTimer = undefined;
+      this.drawActivity();
+    }, ACTIVITY_DELAY_MS);
+  }
+
+  private drawActivity(): void {
+    const { el, view, main } = this.s;
+    const init = view.init;
+    const p = this.palette;
+    const loaded = main.drawableFor(view.visible());
+    const ctx = this.ctx(el.activity);
+    const h = el.activity.parentElement?.clientHeight || ACTIVITY_HEIGHT_PX;
+    ctx.clearRect(0, 0, view.width, h);
+    const label = el.activityLabel;
+    if (!init || !p || !loaded) {
+      label.textContent = '';
+      delete el.root.dataset.activitySource;
+      return;
+    }
+    const rows = view.rowViewport();
+    const { first, end } = visibleRows(rows);
+    const slotOf = slotLookup(rows);
+    const a = activityOf({
+      columns: loaded.columns,
+      x: view.scale().offsetMapper(loaded.columns.header.baseTime),
+      width: view.width,
+      slotOf: (row) => {
+        const s = slotOf(row);
+        return s >= first && s < end ? s - first : -1;
+      },
+      slots: Math.max(0, end - first),
+      hidden: p.hidden,
+    });
+    const K = a.categories.length;
+    const colW = view.width / a.cols;
+    for (let col = 0; col < a.cols; col++) {
+      let y = h;
+      for (let k = 0; k < K; k++) {
+        const v = a.share[col * K + k]!;
+        if (v <= 0) continue;
+        const bh = v * h;
+        ctx.fillStyle = p.fill.get(a.categories[k]!) ?? p.muted;
+        ctx.fillRect(col * colW, y - bh, colW, bh);
+        y -= bh;
+      }
+    }
+    label.textContent = `activity · ${a.source === 'exact' ? 'exact' : 'previews'}`;
+    label.title = `Share of the ${a.rows} visible rows in each state, per pixel column; ${
+      a.source === 'exact' ? 'exact (every drawable of the window)' : `from the preview boxes (tree depth ${loaded.columns.header.lowestDepth})`
+    }`;
+    el.root.dataset.activitySource = a.source;
   }
 
   private ctx(c: HTMLCanvasElement): CanvasRenderingContext2D {

@@ -1,0 +1,61 @@
+// The statistics strip: per column, the share of the shown rows in their innermost state, preview
+// boxes by their exclusive shares, hidden categories left out, categories ordered by total share.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { activityOf } from '../../../webview/timeline/activity';
+import { ARROW_SPEC, EVENT_SPEC, SHADOW_SPEC, SHADOW_WEIGHT_SPEC, STATE_SPEC, allocateTable, type WindowColumns } from '../../../src/protocol/wire';
+
+function columns(lowestDepth = 0): WindowColumns {
+  // row 0: Phase(1) [0,10] ⊃ Barrier(3) [5,10]; row 1: Phase(1) [0,5]; row 2: a preview box [0,10] 75 % cat 5, 25 % cat 6
+  const states = allocateTable(STATE_SPEC, 3);
+  states.start.set([0, 0, 5]);
+  states.end.set([10, 5, 10]);
+  states.row.set([0, 1, 0]);
+  states.category.set([1, 1, 3]);
+  states.depth.set([0, 0, 1]);
+  const shadows = allocateTable(SHADOW_SPEC, 1);
+  shadows.end[0] = 10;
+  shadows.row[0] = 2;
+  shadows.weightCount[0] = 2;
+  const w = allocateTable(SHADOW_WEIGHT_SPEC, 2);
+  w.category.set([5, 6]);
+  w.excl.set([0.6, 0.2]);
+  return {
+    header: { baseTime: 0, t0: 0, t1: 10, rowStart: 0, rowEnd: 3, mapIndex: 0, lowestDepth, maxNesting: 1, truncated: false, nodesRead: 0, buildMs: 0 },
+    states,
+    shadows,
+    shadowWeights: w,
+    arrows: allocateTable(ARROW_SPEC, 0),
+    events: allocateTable(EVENT_SPEC, 0),
+  };
+}
+
+const at = (a: ReturnType<typeof activityOf>, col: number, cat: number): number => {
+  const k = a.categories.indexOf(cat);
+  return k < 0 ? 0 : a.share[col * a.categories.length + k]!;
+};
+
+test('innermost state per row, preview boxes by their exclusive shares, as fractions of the rows', () => {
+  const a = activityOf({ columns: columns(), x: (o) => o * 10, width: 100, slotOf: (r) => r, slots: 3, hidden: new Set() });
+  assert.equal(a.cols, 100);
+  assert.equal(a.source, 'exact');
+  // left half: rows 0 and 1 in Phase, row 2 the preview (3/4 cat 5, 1/4 cat 6)
+  assert.ok(Math.abs(at(a, 20, 1) - 2 / 3) < 1e-6);
+  assert.ok(Math.abs(at(a, 20, 5) - 0.75 / 3) < 1e-6);
+  assert.ok(Math.abs(at(a, 20, 6) - 0.25 / 3) < 1e-6);
+  // right half: row 0 in Barrier (innermost), row 1 idle
+  assert.ok(Math.abs(at(a, 80, 3) - 1 / 3) < 1e-6);
+  assert.equal(at(a, 80, 1), 0);
+  // largest total share first
+  assert.equal(a.categories[0], 1);
+  assert.equal(columns(2).header.lowestDepth, 2);
+  assert.equal(activityOf({ columns: columns(2), x: (o) => o * 10, width: 100, slotOf: (r) => r, slots: 3, hidden: new Set() }).source, 'preview');
+});
+
+test('hidden categories and rows not counted are left out; the grid stays bounded', () => {
+  const a = activityOf({ columns: columns(), x: (o) => o * 10, width: 100, slotOf: (r) => (r === 0 ? 0 : -1), slots: 1, hidden: new Set([3]) });
+  assert.ok(Math.abs(at(a, 80, 1) - 1) < 1e-6, 'row 0 shows Phase where the hidden Barrier was');
+  assert.equal(a.categories.includes(5), false);
+  const wide = activityOf({ columns: columns(), x: (o) => o * 200, width: 2000, slotOf: (r) => r, slots: 100_000, hidden: new Set() });
+  assert.ok(wide.cols * wide.rows <= 4 << 20);
+});
