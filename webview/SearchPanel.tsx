@@ -2,7 +2,7 @@
 // the left edge of the view; later steps go on from the last match), the answers (the match is
 // framed; "n of m" from the count) and the search marks on the overview. Commands (find, find
 // next/previous) arrive as messages, never as DOM clicks.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { HostToWebview, InitMessage, SearchRequestQuery } from '../src/protocol/webview';
 import type { TimelineController } from './timeline/controller';
 import { SearchBox, type SearchStatus } from './SearchBox';
@@ -36,7 +36,7 @@ export function SearchPanel(props: {
   const [stepCommand, setStepCommand] = useState<{ readonly direction: 1 | -1; readonly seq: number } | undefined>(undefined);
   const [preset, setPreset] = useState<{ readonly text: string; readonly seq: number } | undefined>(undefined);
   /** The steps in flight and the query in force (a different one restarts from the current time). */
-  const requests = useRef(new SearchRequests((m) => postToHost(m)));
+  const [requests] = useState(() => new SearchRequests((m) => postToHost(m)));
 
   useEffect(() => {
     const cmd = props.command;
@@ -51,9 +51,9 @@ export function SearchPanel(props: {
   useEffect(
     () =>
       onHostMessage((m: HostToWebview) => {
-        if (m.kind === 'searchResult') requests.current.result(m);
+        if (m.kind === 'searchResult') requests.result(m);
         else if (m.kind === 'searchCount') {
-          if (!requests.current.acceptsCount(m)) return;
+          if (!requests.acceptsCount(m)) return;
           c?.setSearchMarks({ histogram: m.histogram, range: m.range });
           setStatus((st) => ({ ...st, matches: m.matches }));
         }
@@ -63,7 +63,7 @@ export function SearchPanel(props: {
 
   const step = (query: SearchRequestQuery, direction: 1 | -1): void => {
     if (!init || !c) return;
-    const { fresh, reply } = requests.current.step(query, direction, init.generation, props.viewStart ?? init.timeRange[0]);
+    const { fresh, reply } = requests.step(query, direction, init.generation, props.viewStart ?? init.timeRange[0]);
     if (fresh) {
       c.setSearchMarks(undefined);
       setStatus({ ...IDLE, searching: true });
@@ -79,7 +79,7 @@ export function SearchPanel(props: {
   const close = (): void => {
     setOpen(false);
     setStepCommand(undefined);
-    requests.current.close();
+    requests.close();
     c?.setSearchMarks(undefined);
     postToHost({ kind: 'searchClosed' });
     props.close();

@@ -66,12 +66,14 @@ export function activityOf(a: ActivityInput): Activity {
     mark(a.slotOf(sh.row[i]!), x0, x1, -(i + 1));
   }
   const index = new Map<number, number>();
+  const keys: number[] = [];
   const totals: number[] = [];
   const sums: number[][] = [];
   const add = (col: number, cat: number, v: number): void => {
     let k = index.get(cat);
     if (k === undefined) {
       index.set(cat, (k = totals.length));
+      keys.push(cat);
       totals.push(0);
       sums.push(new Array<number>(cols).fill(0));
     }
@@ -94,7 +96,7 @@ export function activityOf(a: ActivityInput): Activity {
     }
   }
   const order = totals.map((_, k) => k).sort((p, q) => totals[q]! - totals[p]!);
-  const categories = order.map((k) => [...index.entries()].find(([, v]) => v === k)![0]);
+  const categories = order.map((k) => keys[k]!);
   const K = categories.length;
   const share = new Float32Array(cols * K);
   order.forEach((k, j) => {
