@@ -20,7 +20,10 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   const analysis = new AnalysisClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'analysis.js').fsPath);
   context.subscriptions.push({ dispose: () => analysis.dispose() });
   const traceAnalysis = registerTraceAnalysis(context, analysis, log);
-  const traceEditors = TraceEditorProvider.register(context, log, analysis, (file, details, rowOfLine) => traceAnalysis.annotate(file, details, rowOfLine));
+  const traceEditors = TraceEditorProvider.register(context, log, analysis, {
+    annotate: (file, details, rowOfLine) => traceAnalysis.annotate(file, details, rowOfLine),
+    chainSource: (doc, file) => traceAnalysis.analysis.chainSource(doc.uri, file),
+  });
   traceAnalysis.follow(traceEditors);
   registerTimelineCommands(context, traceEditors);
   registerBookmarkCommands(context, traceEditors, new Bookmarks(log));

@@ -12,7 +12,10 @@ import { SearchPanel, type SearchCommand } from './SearchPanel';
 import { useCategoryState } from './categoryStyle';
 import { Listeners } from './listeners';
 import { onHostMessage, postToHost, saveView, savedView } from './host';
+import { ReasonedError } from '../src/protocol/rpc';
 import { TimeslicePanel } from './Timeslice';
+import { ChainPanel, type ChainPanelState } from './ChainPanel';
+import { ChainRequests } from './chainRequests';
 import type { Timeslice } from './timeline/controller';
 
 const TIMELINE_LABEL =
@@ -29,6 +32,8 @@ export function App() {
   const [searchCommand, setSearchCommand] = useState<SearchCommand | undefined>(undefined);
   const [siteMarks, setSiteMarks] = useState<SiteMarksMessage | undefined>(undefined);
   const [picks] = useState(() => new Listeners<Pick | undefined>());
+  const [chain, setChain] = useState<ChainPanelState | undefined>(undefined);
+  const [chainRequests] = useState(() => new ChainRequests(postToHost));
   const categories = useCategoryState(init, controller);
   const searchSeq = useRef(0);
   const toSearch = (kind: SearchCommand['kind'], text?: string): void =>
@@ -74,7 +79,9 @@ export function App() {
       case 'init':
         setInit(m);
         setStatus(undefined);
+        setChain(undefined);
         c.setInit(m);
+        c.setChain(undefined);
         return;
       case 'status':
         setStatus(m);
@@ -110,8 +117,32 @@ export function App() {
         return c.setPeerCursor(m);
       case 'details':
         return c.onDetails(m);
+      case 'chain':
+        chainRequests.answer(m);
+        return;
     }
   }
+
+  /** Asks the host for a state's dependence chain; the newest request wins. */
+  const showChain = (pick: Pick, direction: ChainPanelState['direction']): void => {
+    if (!pick.ref || !init || !controller) return;
+    setChain({ direction, chain: undefined, message: undefined });
+    chainRequests.request(pick.ref, init.generation, direction).then(
+      (m) => {
+        setChain({ direction, chain: m.chain, message: m.message });
+        controller.setChain(m.chain);
+      },
+      (e: unknown) => {
+        if (e instanceof ReasonedError && e.reason === 'superseded') return;
+        setChain({ direction, chain: undefined, message: e instanceof Error ? e.message : String(e) });
+      },
+    );
+  };
+  const closeChain = (): void => {
+    setChain(undefined);
+    controller?.setChain(undefined);
+    refs.root.current?.focus();
+  };
 
   const plotBox = refs.plot.current?.getBoundingClientRect();
   const mapIndex = summary?.mapIndex ?? init?.defaultMap ?? 0;
@@ -159,8 +190,19 @@ export function App() {
       )}
       <div class="main-row">
         <TimelineFrame refs={refs} corner={init?.yMaps[summary?.mapIndex ?? init.defaultMap]?.columns.join(' / ')}>
-          <Popups init={init} controller={controller} picks={picks} rowLabel={rowLabel} width={plotBox?.width ?? 800} height={plotBox?.height ?? 400} />
+          <Popups
+            init={init}
+            controller={controller}
+            picks={picks}
+            rowLabel={rowLabel}
+            showChain={showChain}
+            width={plotBox?.width ?? 800}
+            height={plotBox?.height ?? 400}
+          />
         </TimelineFrame>
+        {chain && init && (
+          <ChainPanel state={chain} categories={init.categories} mapIndex={mapIndex} show={(hit) => controller?.showHit(hit)} close={closeChain} />
+        )}
         {showSlice && init && (
           <TimeslicePanel
             slice={slice}

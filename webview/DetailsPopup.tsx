@@ -48,6 +48,8 @@ export function DetailsPopup(props: {
   openSource: (site: SiteRef, beside: boolean) => void;
   /** Frames a drawable (the rank a waiting state waited for). */
   goTo?: (hit: SearchHit) => void;
+  /** Shows the state's dependence chain: what it waited for (backward) or what it delayed (forward). */
+  showChain?: (direction: 'backward' | 'forward') => void;
   width: number;
   height: number;
 }) {
@@ -151,6 +153,29 @@ export function DetailsPopup(props: {
               </button>
             </>
           )}
+        </div>
+      )}
+      {props.showChain && details?.topology === 'state' && pick.ref && (
+        <div class="details-chain">
+          <button
+            type="button"
+            class="link"
+            data-testid="chain-backward"
+            title="Follow back what this state waited for"
+            onClick={() => props.showChain?.('backward')}
+          >
+            Show dependence chain
+          </button>
+          {' · '}
+          <button
+            type="button"
+            class="link"
+            data-testid="chain-forward"
+            title="Follow forward the states this one delayed"
+            onClick={() => props.showChain?.('forward')}
+          >
+            What did this delay?
+          </button>
         </div>
       )}
       {pick.shadow && (

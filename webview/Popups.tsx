@@ -13,6 +13,7 @@ export function Popups(props: {
   controller: TimelineController | undefined;
   picks: Listeners<Pick | undefined>;
   rowLabel: (row: number) => string;
+  showChain: (pick: Pick, direction: 'backward' | 'forward') => void;
   width: number;
   height: number;
 }) {
@@ -61,6 +62,7 @@ export function Popups(props: {
           height={props.height}
           openSource={openSource}
           goTo={(hit) => c?.showHit(hit)}
+          showChain={(direction) => props.showChain(p.pick, direction)}
           onPin={() => setPopups((ps) => ps.map((q) => (q.key === p.key ? { ...q, pinned: !q.pinned } : q)))}
           onClose={() => {
             setPopups((ps) => ps.filter((q) => q.key !== p.key));

@@ -6,6 +6,8 @@ export interface EditorSettings {
   readonly wholeFileLimitBytes: number;
   /** Size limit of the cache of SLOG-2 files converted from CLOG/CLOG2, bytes. */
   readonly conversionCacheBytes: number;
+  /** Hops a dependence chain follows from the selected state. */
+  readonly dependenceChainDepth: number;
 }
 
 const MB = 1024 * 1024;
@@ -19,5 +21,6 @@ export function editorSettings(): EditorSettings {
   return {
     wholeFileLimitBytes: num('editor.wholeFileLimitMB', 512, 1) * MB,
     conversionCacheBytes: num('editor.conversionCacheMB', 2048, 16) * MB,
+    dependenceChainDepth: Math.min(256, Math.floor(num('analysis.dependenceChainDepth', 8, 1))),
   };
 }

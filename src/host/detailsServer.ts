@@ -3,10 +3,11 @@
  * returns its popup contents, with source locations replaced by site ids (see sourceSites.ts).
  */
 import type { DetailsMessage, DrawableDetails, RequestDetailsMessage, SiteRef } from '../protocol/webview';
-import { describeDrawable, findByIdentity, findDrawable } from '../core/query/details';
+import { describeDrawable, findByIdentity, findDrawable, type DrawableRef } from '../core/query/details';
 import type { WindowIdentities } from '../core/query/buildWindow';
-import type { SourceLocation } from '../core/model/types';
+import type { Primitive, SourceLocation } from '../core/model/types';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
+import type { RowLayout } from '../core/query/rows';
 import type { TraceDocument } from './traceDocument';
 
 /** Adds what other analyses know about a drawable (e.g. its wait state) to its popup. */
@@ -14,6 +15,18 @@ export type DetailsAnnotator = (file: Slog2File, details: DrawableDetails, rowOf
 
 /** Where the rows of a payload the editor sent came from (its window server keeps them). */
 export type PayloadIdentities = (at: NonNullable<RequestDetailsMessage['ref']['at']>, generation: number) => WindowIdentities | undefined;
+
+/** The drawable a webview's reference names: by its payload row's identity when kept, else by kind, rows and times. */
+export async function resolveDrawable(
+  file: Slog2File,
+  layout: RowLayout,
+  ref: DrawableRef,
+  generation: number,
+  identities: PayloadIdentities | undefined,
+): Promise<Primitive | undefined> {
+  const ids = ref.at !== undefined ? identities?.(ref.at, generation) : undefined;
+  return (ids !== undefined ? await findByIdentity(file, layout, ids, ref) : undefined) ?? (await findDrawable(file, layout, ref));
+}
 
 export async function answerDetails(
   doc: TraceDocument,
@@ -30,8 +43,7 @@ export async function answerDetails(
     // The file attaches each drawable's source location as it parses a node (read once at open).
     // The payload row's identity (kept by the editor's window server) names the drawable exactly;
     // without it (an evicted payload, a test) the drawable is searched by kind, rows and times.
-    const ids = m.ref.at !== undefined ? identities?.(m.ref.at, m.generation) : undefined;
-    const p = (ids !== undefined ? await findByIdentity(state.file, layout, ids, m.ref) : undefined) ?? (await findDrawable(state.file, layout, m.ref));
+    const p = await resolveDrawable(state.file, layout, m.ref, m.generation, identities);
     if (p === undefined) return none('drawable not found in the file');
     const { source, ...rest } = describeDrawable(state.file, p);
     const site = (loc: SourceLocation | undefined): SiteRef | undefined =>

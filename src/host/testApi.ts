@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { SourceLens } from './sourceLens';
 import type { SiteMarks } from '../core/search/siteMarks';
 import type { EditorReport, TraceEditorProvider } from './traceEditorProvider';
-import type { DetailsMessage, DrawableRef, ViewState } from '../protocol/webview';
+import type { ChainMessage, DetailsMessage, DrawableRef, ViewState } from '../protocol/webview';
 import type { AnalysisResult } from '../core/analysis/types';
 import type { Alignment } from '../protocol/compare';
 import type { CompareController } from './compare/compareController';
@@ -45,6 +45,8 @@ export interface MpeTraceApi {
   waitForPaint(uri: string, timeoutMs?: number): Promise<EditorReport>;
   /** The popup details of a drawable of an open trace, as its webview would get them. */
   drawableDetails(uri: string, ref: DrawableRef): Promise<DetailsMessage>;
+  /** The dependence chain of a state of an open trace, as its webview would get it. */
+  dependenceChain(uri: string, ref: DrawableRef, direction: 'backward' | 'forward'): Promise<ChainMessage>;
   /** "Go to source" of a site id from `drawableDetails`: `uri:line` opened, or why not. */
   openSource(uri: string, siteId: number, beside?: boolean): Promise<string>;
   /** The wait-state analysis of an open trace, once done (and its category indices by name). */
@@ -108,6 +110,7 @@ export function makeTestApi(provider: TraceEditorProvider, analyses?: AnalysisLo
       return (rs.find((r) => r.active) ?? rs[0])?.viewState;
     },
     drawableDetails: (uri, ref) => provider.details(uri, ref),
+    dependenceChain: (uri, ref, direction) => provider.chain(uri, ref, direction),
     openSource: (uri, siteId, beside = false) => provider.openSource(uri, siteId, beside),
     analysis: (uri) => analyses?.analysisOf(uri),
     compare: () => compareReport(compare),

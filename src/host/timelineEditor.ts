@@ -17,7 +17,9 @@ import {
 import { TraceDocument } from './traceDocument';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
-import { answerDetails, type DetailsAnnotator } from './detailsServer';
+import { answerDetails } from './detailsServer';
+import { answerChain, type TraceInsights } from './chainServer';
+import { editorSettings } from './config';
 import { SourceLinks } from './sourceLinks';
 import { CategoryColours } from './categoryColours';
 import { SearchServer } from './searchServer';
@@ -71,7 +73,7 @@ export class TimelineEditor implements vscode.Disposable {
     private readonly onColoursChanged: () => void,
     private readonly onRangeChanged: () => void,
     analysis: AnalysisClient | undefined,
-    private readonly annotate: DetailsAnnotator | undefined,
+    private readonly insights: TraceInsights | undefined,
     private readonly rowMemory: RowMemory,
   ) {
     const webview = panel.webview;
@@ -256,10 +258,20 @@ export class TimelineEditor implements vscode.Disposable {
         this.viewChanged.fire(m.state);
         return;
       case 'requestDetails':
-        void answerDetails(this.document, m, this.annotate, (at, generation) => this.server.identitiesOf(at.requestId, at.final, generation)).then((answer) =>
-          this.post(answer),
+        void answerDetails(this.document, m, this.insights?.annotate, (at, generation) => this.server.identitiesOf(at.requestId, at.final, generation)).then(
+          (answer) => this.post(answer),
         );
         return;
+      case 'requestChain': {
+        const insights = this.insights;
+        if (insights === undefined) return this.post({ kind: 'chain', chainId: m.chainId, message: 'no wait-state analysis here' });
+        void answerChain(this.document, m, {
+          source: insights.chainSource,
+          identities: (at, generation) => this.server.identitiesOf(at.requestId, at.final, generation),
+          maxDepth: () => editorSettings().dependenceChainDepth,
+        }).then((answer) => this.post(answer));
+        return;
+      }
       case 'legendState':
         this.hiddenCategories = [...m.hidden];
         return;

@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import { analyzeTrace } from '../core/analysis/analyze';
 import type { AnalysisResult, Problem, WaitInstance } from '../core/analysis/types';
 import { goToLabel, waitSentence } from '../core/analysis/waitText';
+import { traceChainSource } from '../core/analysis/chainSource';
+import type { ChainSource } from '../core/analysis/dependence';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
 import type { DrawableDetails, SearchHit } from '../protocol/webview';
@@ -37,6 +39,9 @@ export class TraceAnalysis implements vscode.Disposable {
   private readonly latest = new Map<string, { readonly file: Slog2File; readonly analysed: Analysed }>();
   /** Analyses in flight by trace URI: stopped when the trace's last tab closes (a big trace's run would hold the worker). */
   private readonly running = new Map<string, { readonly file: Slog2File; readonly controller: AbortController }>();
+
+  /** Each analysed file's waits indexed for dependence chains (built on the first chain asked for). */
+  private readonly chainSources = new WeakMap<Slog2File, { readonly analysed: Analysed; readonly source: ChainSource }>();
 
   constructor(
     private readonly client: AnalysisClient | undefined,
@@ -88,6 +93,15 @@ export class TraceAnalysis implements vscode.Disposable {
       });
     }
     return p;
+  }
+
+  /** What a dependence chain walks over (after the analysis of `file`); `capped`: the wait list was cut. */
+  async chainSource(uri: vscode.Uri, file: Slog2File): Promise<{ readonly source: ChainSource; readonly capped: boolean } | undefined> {
+    const analysed = await this.ensure(uri, file);
+    if (analysed === undefined) return undefined;
+    let hit = this.chainSources.get(file);
+    if (hit?.analysed !== analysed) this.chainSources.set(file, (hit = { analysed, source: traceChainSource(file, analysed.result.instances) }));
+    return { source: hit.source, capped: analysed.result.instancesTruncated };
   }
 
   /** The latest analysis of `uri` (for tests and commands). */

@@ -6,12 +6,22 @@
  */
 import { loadColourings } from './sourceLens/colourings';
 import * as vscode from 'vscode';
-import { type DetailsMessage, type DrawableRef, type HostToWebview, type LinkMessage, type SearchHit, type ViewState } from '../protocol/webview';
+import {
+  type ChainMessage,
+  type DetailsMessage,
+  type DrawableRef,
+  type HostToWebview,
+  type LinkMessage,
+  type SearchHit,
+  type ViewState,
+} from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { workerConversionJob } from './convertCommand';
 import { workerRowIndexJob } from './rowIndexing';
-import { answerDetails, type DetailsAnnotator } from './detailsServer';
+import { answerDetails } from './detailsServer';
+import { answerChain, type TraceInsights } from './chainServer';
+import { editorSettings } from './config';
 import { SourceLinks } from './sourceLinks';
 import { CategoryColours } from './categoryColours';
 import { RowMemory } from './rowMemory';
@@ -38,8 +48,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   readonly sourceLinks: SourceLinks;
   private readonly colours: CategoryColours;
 
-  static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, analysis?: AnalysisClient, annotate?: DetailsAnnotator): TraceEditorProvider {
-    const provider = new TraceEditorProvider(context, log, analysis, annotate);
+  static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, analysis?: AnalysisClient, insights?: TraceInsights): TraceEditorProvider {
+    const provider = new TraceEditorProvider(context, log, analysis, insights);
     context.subscriptions.push(
       provider.sourceLinks,
       provider.activeChanged,
@@ -53,7 +63,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly analysis: AnalysisClient | undefined,
-    private readonly annotate: DetailsAnnotator | undefined,
+    private readonly insights: TraceInsights | undefined,
   ) {
     this.sourceLinks = new SourceLinks(log);
     this.colours = new CategoryColours(context.workspaceState);
@@ -80,7 +90,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         if (this.lastActive === editor) this.activeChanged.fire();
       },
       this.analysis,
-      this.annotate,
+      this.insights,
       this.rowMemory,
     );
     this.editors.add(editor);
@@ -237,7 +247,15 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   async details(uri: string, ref: DrawableRef): Promise<DetailsMessage> {
     const e = [...this.editors].find((x) => x.document.uri.toString() === uri);
     if (e === undefined) return { kind: 'details', detailsId: 0, message: 'not open' };
-    return answerDetails(e.document, { kind: 'requestDetails', detailsId: 0, generation: e.document.generation, ref }, this.annotate);
+    return answerDetails(e.document, { kind: 'requestDetails', detailsId: 0, generation: e.document.generation, ref }, this.insights?.annotate);
+  }
+
+  /** The dependence chain of a state of an open document (the webview's `requestChain`, for tests). */
+  async chain(uri: string, ref: DrawableRef, direction: 'backward' | 'forward'): Promise<ChainMessage> {
+    const e = [...this.editors].find((x) => x.document.uri.toString() === uri);
+    if (e === undefined || this.insights === undefined) return { kind: 'chain', chainId: 0, message: 'not open' };
+    const m = { kind: 'requestChain', chainId: 0, generation: e.document.generation, ref, direction } as const;
+    return answerChain(e.document, m, { source: this.insights.chainSource, maxDepth: () => editorSettings().dependenceChainDepth });
   }
 
   /** "Go to source" for a site id an open document handed out (the webview's `openSource`, for tests). */

@@ -35,6 +35,10 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       const m = x as { detailsId?: unknown; generation?: unknown; ref?: unknown };
       return isCount(m.detailsId) && typeof m.generation === 'number' && isDrawableRef(m.ref);
     }
+    case 'requestChain': {
+      const m = x as { chainId?: unknown; generation?: unknown; ref?: unknown; direction?: unknown };
+      return isCount(m.chainId) && typeof m.generation === 'number' && isDrawableRef(m.ref) && (m.direction === 'backward' || m.direction === 'forward');
+    }
     case 'searchClosed':
       return true;
     case 'cursor': {

@@ -10,6 +10,7 @@ import type { SiteStyle } from './siteStyle';
 import type {
   PeerCursorMessage,
   AnalysisOverlayMessage,
+  ChainInfo,
   CommandMessage,
   DetailsMessage,
   InitMessage,
@@ -57,6 +58,7 @@ export class TimelineController {
     range: undefined,
     searchMarks: undefined,
     analysis: { data: undefined, showWaits: true, showPath: false },
+    chain: undefined,
   };
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cleanups: (() => void)[] = [];
@@ -274,6 +276,16 @@ export class TimelineController {
     ds.showWaits = String(a.showWaits);
     ds.showPath = String(a.showPath);
     return which === 'waits' ? a.showWaits : a.showPath;
+  }
+
+  /** Shows a dependence chain (the rest greyed out) or, undefined, stops showing it. */
+  setChain(chain: ChainInfo | undefined): void {
+    const generation = this.view.init?.generation;
+    this.decorations.chain = chain !== undefined && generation !== undefined ? { info: chain, generation } : undefined;
+    const ds = this.el.root.dataset;
+    if (this.decorations.chain) ds.chainNodes = String(chain!.nodes.length);
+    else delete ds.chainNodes;
+    this.scheduler.mark('overlay');
   }
 
   setMarkers(times: readonly number[]): void {

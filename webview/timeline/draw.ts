@@ -133,8 +133,10 @@ export function drawOverlay(
   hoverX: number | undefined,
   select: readonly [number, number] | undefined,
   note: string | undefined,
+  /** Something is already drawn under the overlay (a dependence chain's veil). */
+  keep = false,
 ): void {
-  ctx.clearRect(0, 0, w, h);
+  if (!keep) ctx.clearRect(0, 0, w, h);
   ctx.font = p.font;
   if (select) {
     const [a, b] = select[0] < select[1] ? select : [select[1], select[0]];

@@ -4,7 +4,7 @@
  * overlay (crosshair, drag band, selection, markers, range, status note, tooltip). Also sizes the
  * canvases to the plot. Called by the frame scheduler, one layer at a time.
  */
-import type { InitMessage, WebviewToHost } from '../../src/protocol/webview';
+import type { ChainInfo, InitMessage, WebviewToHost } from '../../src/protocol/webview';
 import type { ArrowMode } from './drawArrows';
 import { rowPad, slotLookup, visibleRows } from './rowLayout';
 import type { LayerName } from './scheduler';
@@ -18,6 +18,7 @@ import { withSiteStyle, type SiteStyle } from './siteStyle';
 import { drawAnalysisOverlay, type AnalysisOverlay } from './analysisOverlay';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
 import { drawMarks } from './drawMarks';
+import { drawChain, drawChainVeil } from './drawChain';
 import { activityOf } from './activity';
 import type { PeerCursor } from './peerCursor';
 import { tooltipText } from './tooltipText';
@@ -32,6 +33,8 @@ export interface Decorations {
   searchMarks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined;
   /** Wait states and critical path from the host's analysis (drawn when toggled on). */
   analysis: AnalysisOverlay;
+  /** The dependence chain shown (the rest greyed out), with the document generation it belongs to. */
+  chain: { readonly info: ChainInfo; readonly generation: number } | undefined;
 }
 
 export interface LayerSources {
@@ -190,7 +193,10 @@ export class TimelineLayers {
           : undefined;
     const octx = this.ctx(el.overlay);
     const scale = view.scale();
-    drawOverlay(octx, view.width, view.height, scale, p, input.hoverX, input.band(), note);
+    const chain = decorations.chain?.generation === view.init?.generation ? decorations.chain?.info : undefined;
+    if (chain) drawChainVeil(octx, view.width, view.height, scale, view.rowViewport(), view.mapIndex, p, chain);
+    drawOverlay(octx, view.width, view.height, scale, p, input.hoverX, input.band(), note, chain !== undefined);
+    if (chain) drawChain(octx, view.width, scale, view.rowViewport(), view.mapIndex, chain);
     const maxNesting = main.drawableFor(view.visible())?.columns.header.maxNesting ?? 0;
     const selected = picking.selection?.mapIndex === view.mapIndex ? picking.selection : undefined;
     drawAnalysisOverlay(octx, view.width, scale, view.rowViewport(), view.mapIndex, p, decorations.analysis);

@@ -5,7 +5,7 @@
  * `Pick` for the popup. The selection is
  * mirrored in the root's dataset for UI tests.
  */
-import type { DetailsMessage, SearchHit, WebviewToHost } from '../../src/protocol/webview';
+import type { DetailsMessage, DrawableRef, SearchHit, WebviewToHost } from '../../src/protocol/webview';
 import { RpcChannel } from '../../src/protocol/rpc';
 import type { WindowColumns } from '../../src/protocol/wire';
 import { hitTest, type Hit } from './hitTest';
@@ -21,6 +21,8 @@ export interface Pick {
   readonly detailsId: number | undefined;
   /** The host's answer, matched to this request by the RPC helper. */
   readonly details: Promise<DetailsMessage> | undefined;
+  /** What names the drawable to the host (details, dependence chains); undefined for shadows. */
+  readonly ref: DrawableRef | undefined;
   /** Set for shadows (summaries): their ratios are in the payload. */
   readonly shadow: ShadowSummary | undefined;
   /** Position in the plot (CSS px) to place the popup at. */
@@ -166,7 +168,7 @@ export class Picking {
       details.catch(() => undefined); // dropped with the document: nobody waits for it
     }
     const shadow = hit.kind === 'shadow' ? shadowSummaryOf(hit.index, c) : undefined;
-    this.d.onPick({ selection: this.selected, detailsId, details, shadow, x, y, toSource, beside });
+    this.d.onPick({ selection: this.selected, detailsId, details, ref, shadow, x, y, toSource, beside });
     this.d.redrawOverlay();
   }
 
