@@ -6,7 +6,7 @@
  * Memory follows the open states and messages in flight plus ~45 bytes per wait, not the file size.
  */
 import type { Category, Drawable, LineIDMap, Primitive } from '../model/types';
-import { callKind, isCollective, isMpiKind } from './calls';
+import { callKind, isCollective, isMpiKind, type CallKind } from './calls';
 import { CollectiveMatcher } from './collectives';
 import { labelSegments, SegmentClipper, walkCriticalPath } from './criticalPath';
 import { lineRoles, type LineRoles } from './lines';
@@ -44,14 +44,46 @@ export interface AnalysisOptions {
   readonly maxInstances?: number;
 }
 
-function* primitivesOf(d: Drawable): Generator<Primitive> {
-  if (d.kind === 'primitive') yield d;
-  else yield* d.primitives;
+/** The primitives of a drawable without a generator or array per drawable (millions per trace). */
+function forPrimitives(d: Drawable, f: (p: Primitive) => void): void {
+  if (d.kind === 'primitive') f(d);
+  else for (const p of d.primitives) f(p);
 }
 
-function siteOf(p: Primitive): string | undefined {
-  const s = p.source?.start;
-  return s === undefined ? undefined : `${s.file}:${s.line}`;
+/** "file:line" of a primitive's start, one string per site (not one per state: the GC cost was a third of the run). */
+class SiteNames {
+  private readonly byFile = new Map<string, Map<number, string>>();
+
+  of(p: Primitive): string | undefined {
+    const s = p.source?.start;
+    if (s === undefined) return undefined;
+    let lines = this.byFile.get(s.file);
+    if (lines === undefined) this.byFile.set(s.file, (lines = new Map()));
+    let name = lines.get(s.line);
+    if (name === undefined) lines.set(s.line, (name = `${s.file}:${s.line}`));
+    return name;
+  }
+}
+
+/** What the analysis needs of a category, looked up once per category instead of once per drawable. */
+interface CategoryFacts {
+  readonly name: string;
+  readonly topology: Category['topology'];
+  readonly kind: CallKind;
+  readonly unknown: boolean;
+}
+
+function categoryFacts(categories: ReadonlyMap<number, Category>): (index: number) => CategoryFacts {
+  const facts = new Map<number, CategoryFacts>();
+  return (index) => {
+    let f = facts.get(index);
+    if (f === undefined) {
+      const cat = categories.get(index);
+      const name = cat?.name ?? `UnknownType-${index}`;
+      facts.set(index, (f = { name, topology: cat?.topology ?? 'state', kind: callKind(name), unknown: name.startsWith('UnknownType') }));
+    }
+    return f;
+  };
 }
 
 export async function analyzeTrace(input: AnalysisInput, options: AnalysisOptions = {}): Promise<AnalysisResult> {
@@ -64,6 +96,8 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   const first: number[] = [];
   const last: number[] = [];
   const unknown = new Map<string, number>();
+  const facts = categoryFacts(input.categories);
+  const sites = new SiteNames();
   const width = t1 - t0;
   const progress = (t: number, pass: 0 | 1) => options.onProgress?.(Math.min(1, (pass + (width > 0 ? Math.max(0, t - t0) / width : 1)) / 2));
   const touch = (loc: number, a: number, b: number) => {
@@ -87,26 +121,26 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
     if (batch.length > 0) progress(batch[0]!.earliest, 0);
     for (const d of batch) {
       p2p.advance(d.earliest);
-      for (const p of primitivesOf(d)) {
-        const cat = input.categories.get(p.category);
-        const name = cat?.name ?? `UnknownType-${p.category}`;
-        if (name.startsWith('UnknownType')) unknown.set(name, (unknown.get(name) ?? 0) + 1);
+      forPrimitives(d, (p) => {
+        const f = facts(p.category);
+        const name = f.name;
+        if (f.unknown) unknown.set(name, (unknown.get(name) ?? 0) + 1);
         const v = p.vertices;
-        if (v.length === 2 && (cat?.topology ?? 'state') === 'arrow') {
+        if (v.length === 2 && f.topology === 'arrow') {
           p2p.addArrow(v[0]!.time, v[0]!.lineID, v[1]!.time, v[1]!.lineID);
-          continue;
+          return;
         }
         const loc = roles.location(v[0]!.lineID);
         touch(loc, p.earliest, p.latest);
-        if (v.length !== 2 || cat?.topology === 'event') continue;
-        const kind = callKind(name);
-        const site = siteOf(p);
+        if (v.length !== 2 || f.topology === 'event') return;
+        const kind = f.kind;
+        const site = sites.of(p);
         order.addState(loc, name, site, p.earliest, p.latest);
-        if (!isMpiKind(kind)) continue;
+        if (!isMpiKind(kind)) return;
         const rec: StateRec = { loc, line: v[0]!.lineID, cat: p.category, name, kind, enter: p.earliest, exit: p.latest, site, slot: -1 };
         p2p.addState(rec);
         if (isCollective(kind)) collectives.addState(rec);
-      }
+      });
     }
   }
   p2p.finish();
@@ -153,7 +187,7 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
     last[i] ??= -Infinity;
   }
   const raw = walkCriticalPath(recorder.hops, { first, last });
-  const criticalPath = await composition(input, raw, roles, options, (t) => progress(t, 1));
+  const criticalPath = await composition(input, raw, roles, options, (t) => progress(t, 1), facts, sites);
   return {
     range: [t0, t1],
     waitStates: recorder.totals,
@@ -174,6 +208,8 @@ async function composition(
   roles: LineRoles,
   options: AnalysisOptions,
   progress: (t: number) => void,
+  facts: (index: number) => CategoryFacts,
+  sites: SiteNames,
 ): Promise<CriticalPath> {
   const labels = roles.labels;
   const segments = labelSegments(raw, labels, roles.lineOf);
@@ -201,12 +237,12 @@ async function composition(
     options.signal?.throwIfAborted();
     if (batch.length > 0) progress(batch[0]!.earliest);
     for (const d of batch) {
-      for (const p of primitivesOf(d)) {
+      forPrimitives(d, (p) => {
         const v = p.vertices;
-        const topology = input.categories.get(p.category)?.topology ?? 'state';
-        if (v.length !== 2 || topology !== 'state') continue;
-        sweep.addState(roles.location(v[0]!.lineID), input.categories.get(p.category)?.name ?? `UnknownType-${p.category}`, siteOf(p), p.earliest, p.latest);
-      }
+        const f = facts(p.category);
+        if (v.length !== 2 || f.topology !== 'state') return;
+        sweep.addState(roles.location(v[0]!.lineID), f.name, sites.of(p), p.earliest, p.latest);
+      });
     }
   }
   sweep.finish();
