@@ -3,6 +3,7 @@
 // Each measurement runs in a fresh child process so its peak RSS (main thread + worker thread) is
 // the analysis's own. Baseline, same file, same run, alternating: one plain pass over the file's
 // drawables in time order (the reader alone; the analysis makes two passes plus its own work).
+// Then the time of a dependence chain (depth 8, both ways) from 20 waiting states of the file.
 //   BENCH_ANALYSIS_MB    target SLOG-2 size in MiB (default 1024)
 //   BENCH_ANALYSIS_RUNS  runs of each (default 1; medians are printed)
 import { spawnSync } from 'node:child_process';
@@ -11,6 +12,9 @@ import path from 'node:path';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { FileSource } from '../../src/io/fileSource';
 import { AnalysisClient } from '../../src/worker/analysisClient';
+import { analyzeTrace } from '../../src/core/analysis/analyze';
+import { traceChainSource } from '../../src/core/analysis/chainSource';
+import { dependenceChain } from '../../src/core/analysis/dependence';
 import { bundleNode } from '../helpers/bundle';
 
 const root = process.env.MPE_TRACE_ROOT ?? process.cwd();
@@ -67,6 +71,37 @@ async function measureRead(file: string): Promise<void> {
   process.stdout.write(JSON.stringify({ seconds, maxRssMiB: process.resourceUsage().maxRSS / 1024, detail: `${n} drawables` } satisfies Measured) + '\n');
 }
 
+/**
+ * Child: dependence chains (depth 8, both directions) from 20 waiting states spread over the run,
+ * after the analysis (not timed); `seconds` is the median chain, the detail the slowest and sizes.
+ */
+async function measureChains(file: string): Promise<void> {
+  const f = await Slog2File.open(await FileSource.open(file));
+  const r = await analyzeTrace(
+    { categories: f.categories, lineIDMaps: f.lineIDMaps, range: f.timeRange, batches: (a, b) => f.drawableBatchesInTimeOrder(a, b) },
+    { maxInstances: 200_000 },
+  );
+  const indexStarted = performance.now();
+  const source = traceChainSource(f, r.instances);
+  const indexMs = performance.now() - indexStarted;
+  const step = Math.max(1, Math.floor(r.instances.length / 20));
+  const ms: number[] = [];
+  const sizes: number[] = [];
+  for (let i = 0; i < r.instances.length && ms.length < 40; i += step) {
+    const w = r.instances[i]!;
+    const s = await source.stateAt(w.lineID, w.category, w.enter);
+    if (s === undefined) continue;
+    for (const direction of ['backward', 'forward'] as const) {
+      const started = performance.now();
+      sizes.push((await dependenceChain(source, s, direction, { maxDepth: 8 })).nodes.length);
+      ms.push(performance.now() - started);
+    }
+  }
+  await f.close();
+  const detail = `${ms.length} chains, slowest ${Math.max(...ms).toFixed(1)} ms, ${Math.min(...sizes)}–${Math.max(...sizes)} states; ${r.instances.length} waits indexed in ${indexMs.toFixed(0)} ms`;
+  process.stdout.write(JSON.stringify({ seconds: median(ms) / 1000, maxRssMiB: process.resourceUsage().maxRSS / 1024, detail } satisfies Measured) + '\n');
+}
+
 function child(args: string[]): Measured {
   const r = spawnSync(process.execPath, [process.argv[1]!, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
   if (r.status !== 0) throw new Error(`measurement failed: ${r.stderr}`);
@@ -78,6 +113,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   if (process.argv[2] === '--worker') return measureWorker(process.argv[3]!, process.argv[4]!);
   if (process.argv[2] === '--read') return measureRead(process.argv[3]!);
+  if (process.argv[2] === '--chains') return measureChains(process.argv[3]!);
   const mib = Number(process.env.BENCH_ANALYSIS_MB ?? 1024);
   const runs = Math.max(1, Number(process.env.BENCH_ANALYSIS_RUNS ?? 1));
   const file = ensureFile(mib);
@@ -98,6 +134,8 @@ async function main(): Promise<void> {
     `analysis bench: analysis in the worker: median ${a.toFixed(1)} s, peak RSS ${median(analysis.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${analysis[0]!.detail})`,
   );
   console.log(`analysis bench: analysis / one read = ${(a / b).toFixed(2)} (targets: ≤ 10 s, ≤ 400 MB peak RSS for 1 GB)`);
+  const chains = child(['--chains', file]);
+  console.log(`analysis bench: dependence chain (depth 8): median ${(chains.seconds * 1000).toFixed(1)} ms (${chains.detail})`);
 }
 
 main().catch((e) => {
