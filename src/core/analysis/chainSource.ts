@@ -14,7 +14,8 @@ export interface ChainTrace {
   readonly categories: ReadonlyMap<number, Category>;
   readonly lineIDMaps: readonly LineIDMap[];
   readonly timeRange: readonly [number, number];
-  drawableBatchesInTimeOrder(t0: number, t1: number, options?: { signal?: AbortSignal }): AsyncIterable<readonly Drawable[]>;
+  /** The real drawables overlapping [t0, t1], reading only the tree nodes that overlap it (Slog2File.query). */
+  query(t0: number, t1: number, options?: { signal?: AbortSignal }): AsyncIterable<{ readonly drawables: readonly Drawable[] }>;
 }
 
 /** Waits looked at for the next call others waited for (their cause states are read from the file). */
@@ -74,8 +75,10 @@ export function traceChainSource(trace: ChainTrace, waits: readonly WaitInstance
   /** Every state on `lineID` overlapping [t0, t1]. */
   const statesIn = async (lineID: number, t0: number, t1: number): Promise<ChainState[]> => {
     const out: ChainState[] = [];
-    for await (const batch of trace.drawableBatchesInTimeOrder(t0, t1, signal ? { signal } : {})) {
-      for (const d of batch) {
+    // Not the time-ordered stream: it reads every node above the first and last leaf whole, which
+    // for a one-instant query is most of the file (the bench caught chains taking minutes).
+    for await (const slice of trace.query(t0, t1, signal ? { signal } : {})) {
+      for (const d of slice.drawables) {
         for (const p of primitivesOf(d)) {
           const v = p.vertices;
           if (v.length !== 2 || v[0]!.lineID !== lineID) continue;

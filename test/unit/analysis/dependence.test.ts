@@ -15,17 +15,18 @@ import type { Drawable } from '../../../src/core/model/types';
 import { bytesChunks } from '../clog2/clogTestUtil';
 import { HandTrace } from './handTrace';
 
-async function traceOf(t: HandTrace): Promise<ChainTrace & { reads: number }> {
+async function traceOf(t: HandTrace): Promise<ChainTrace & { reads: number; readonly sorted: readonly Drawable[] }> {
   const { drawables, summary } = await collectConversion(convertClog2(bytesChunks(await t.bytes()), { name: 'hand.clog2' }));
   const sorted: Drawable[] = [...drawables].sort(drawingOrderCompare);
   const trace = {
     reads: 0,
+    sorted,
     categories: new Map(summary.categories.map((c) => [c.index, c])),
     lineIDMaps: summary.lineIDMaps,
     timeRange: summary.timeRange ?? [0, 0],
-    async *drawableBatchesInTimeOrder(t0: number, t1: number) {
+    async *query(t0: number, t1: number) {
       trace.reads++;
-      yield sorted.filter((d) => d.earliest <= t1 && t0 <= d.latest);
+      yield { drawables: sorted.filter((d) => d.earliest <= t1 && t0 <= d.latest) };
     },
   };
   return trace;
@@ -34,7 +35,14 @@ async function traceOf(t: HandTrace): Promise<ChainTrace & { reads: number }> {
 async function chainOf(t: HandTrace, rank: number, name: string, enter: number, direction: 'backward' | 'forward', maxDepth = 8): Promise<DependenceChain> {
   const trace = await traceOf(t);
   const r = await analyzeTrace(
-    { categories: trace.categories, lineIDMaps: trace.lineIDMaps, range: trace.timeRange, batches: (a, b) => trace.drawableBatchesInTimeOrder(a, b) },
+    {
+      categories: trace.categories,
+      lineIDMaps: trace.lineIDMaps,
+      range: trace.timeRange,
+      async *batches(a, b) {
+        yield trace.sorted.filter((d) => d.earliest <= b && a <= d.latest);
+      },
+    },
     { maxInstances: 1e6 },
   );
   const source = traceChainSource(trace, r.instances);
