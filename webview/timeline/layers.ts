@@ -246,6 +246,8 @@ export class TimelineLayers {
       const loaded = this.s.overview.drawableFor({ mapIndex: view.mapIndex });
       drawOverviewData(octx, w, h, fullScale, view.overviewRows(), loaded, p);
       this.overviewDirty = loaded === undefined;
+      // The rows the strip summarises (UI tests: every row, however many).
+      if (loaded) el.root.dataset.overviewRows = `${loaded.columns.header.rowStart}-${loaded.columns.header.rowEnd}`;
       this.overviewMap = view.mapIndex;
     }
     const ctx = el.overview.getContext('2d')!;

@@ -12,8 +12,6 @@ import { slotOfRow, visibleRowSpan, type RowSizing, type RowViewport } from './r
 import { ZoomHistory } from './zoomHistory';
 import { RowView, sizingOf, sizingState } from './rowView';
 import { RankListError, formatRankList, parseRankList } from './rowOrder';
-/** The overview strip summarises the first OVERVIEW_MAX_ROWS rows (it is for moving in time). */
-const OVERVIEW_MAX_ROWS = 256;
 /** Browsers cap element heights; the scroll spacer stays below it. */
 const MAX_SPACER_PX = 30_000_000;
 
@@ -257,8 +255,9 @@ export class TimelineView {
     return this.init?.yMaps[this.mapIndex]?.rows.length ?? 0;
   }
 
+  /** The overview strip summarises every row, aggregated per pixel row (a wide run reads as a whole). */
   overviewRows(): number {
-    return Math.min(this.rowCount(), OVERVIEW_MAX_ROWS);
+    return this.rowCount();
   }
 
   rowViewport(): RowViewport {
@@ -281,7 +280,7 @@ export class TimelineView {
     return { t0: w.t0, t1: w.t1, rowStart: start, rowEnd: end, rowCount: this.rowCount(), mapIndex: this.mapIndex, pixelWidth: this.width };
   }
 
-  /** What the overview strip shows: the whole trace, its first rows. */
+  /** What the overview strip shows: the whole trace, all rows. */
   overviewVisible(): VisibleWindow {
     const full = this.fullRange();
     const rc = this.overviewRows();

@@ -187,12 +187,21 @@ export default [
         for (const [file, shot, fit] of files) {
           await wb.explorerRow(file).waitFor({ timeout: 30_000 });
           await wb.closeAllEditors();
+          const opened = Date.now();
           await wb.openInCustomEditor(file);
           const frame = wb.webview();
           await waitComplete(page, frame, () => true, file);
+          log(`   ${file}: first complete frame ${Date.now() - opened} ms after the open command`);
           if (fit) {
             await frame.locator('button.rows-fit').click();
-            await waitComplete(page, frame, (g) => Number(g.rowHeight) * Number(g.rowCount) <= g.plotHeight + 1, `${file} fitted`);
+            const g = await waitComplete(page, frame, (g) => Number(g.rowHeight) * Number(g.rowCount) <= g.plotHeight + 1, `${file} fitted`);
+            // The overview strip summarises every row (it once stopped at 256).
+            let overview;
+            for (let k = 0; k < 100 && overview !== `0-${g.rowCount}`; k++) {
+              if (k > 0) await page.waitForTimeout(150);
+              overview = await frame.locator('.timeline').evaluate((el) => el.dataset.overviewRows);
+            }
+            if (overview !== `0-${g.rowCount}`) throw new Error(`the overview strip summarises rows ${overview}, not all ${g.rowCount}`);
           }
           for (const theme of ['light', 'dark', 'hc']) {
             await setTheme(ctx, frame, theme);
