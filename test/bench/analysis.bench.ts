@@ -81,9 +81,7 @@ async function measureChains(file: string): Promise<void> {
     { categories: f.categories, lineIDMaps: f.lineIDMaps, range: f.timeRange, batches: (a, b) => f.drawableBatchesInTimeOrder(a, b) },
     { maxInstances: 200_000 },
   );
-  const indexStarted = performance.now();
   const source = traceChainSource(f, r.instances);
-  const indexMs = performance.now() - indexStarted;
   const step = Math.max(1, Math.floor(r.instances.length / 20));
   const ms: number[] = [];
   const sizes: number[] = [];
@@ -98,7 +96,8 @@ async function measureChains(file: string): Promise<void> {
     }
   }
   await f.close();
-  const detail = `${ms.length} chains, slowest ${Math.max(...ms).toFixed(1)} ms, ${Math.min(...sizes)}–${Math.max(...sizes)} states; ${r.instances.length} waits indexed in ${indexMs.toFixed(0)} ms`;
+  const first = ms[0]!;
+  const detail = `${ms.length} chains, slowest ${Math.max(...ms).toFixed(1)} ms, ${Math.min(...sizes)}–${Math.max(...sizes)} states; ${r.instances.length} waits; the first chain builds its indexes: ${first.toFixed(0)} ms`;
   process.stdout.write(JSON.stringify({ seconds: median(ms) / 1000, maxRssMiB: process.resourceUsage().maxRSS / 1024, detail } satisfies Measured) + '\n');
 }
 

@@ -28,10 +28,6 @@ function* primitivesOf(d: Drawable): Generator<Primitive> {
   else yield* d.primitives;
 }
 
-export function waitKey(lineID: number, enter: number, exit: number, name: string): string {
-  return `${lineID}|${enter}|${exit}|${name}`;
-}
-
 /** Index of the first element of `list` (sorted by `key`) whose key is ≥ t. */
 function lowerBound<T>(list: readonly T[], key: (x: T) => number, t: number): number {
   let lo = 0;
@@ -58,16 +54,29 @@ function groupSorted(waits: readonly WaitInstance[], group: (w: WaitInstance) =>
 
 export function traceChainSource(trace: ChainTrace, waits: readonly WaitInstance[], signal?: AbortSignal): ChainSource {
   const roles = lineRoles(trace.lineIDMaps);
-  const byState = new Map<string, WaitInstance>();
-  for (const w of waits) byState.set(waitKey(w.lineID, w.enter, w.exit, w.category), w);
   const causeTime = (w: WaitInstance) => w.causer.time;
-  /** Waits by the line of their cause, by the process of their cause (both by the cause's time), by the waiting process (by exit). */
-  const byCauseLine = groupSorted(waits, (w) => w.causer.lineID, causeTime);
-  const byCauseProcess = groupSorted(waits, (w) => roles.location(w.causer.lineID), causeTime);
-  const byWaiterProcess = groupSorted(
-    waits,
-    (w) => roles.location(w.lineID),
-    (w) => w.exit,
+  // Each index is built on first use (a chain touches one or two of them), by sorting numbers only:
+  // string keys for 200 000 waits held the extension host for most of a second.
+  const lazy = <T>(make: () => T): (() => T) => {
+    let value: T | undefined;
+    return () => (value ??= make());
+  };
+  /** Waits by waiting line (by enter), by the line and the process of their cause (by the cause's time), by waiting process (by exit). */
+  const byWaiterLine = lazy(() =>
+    groupSorted(
+      waits,
+      (w) => w.lineID,
+      (w) => w.enter,
+    ),
+  );
+  const byCauseLine = lazy(() => groupSorted(waits, (w) => w.causer.lineID, causeTime));
+  const byCauseProcess = lazy(() => groupSorted(waits, (w) => roles.location(w.causer.lineID), causeTime));
+  const byWaiterProcess = lazy(() =>
+    groupSorted(
+      waits,
+      (w) => roles.location(w.lineID),
+      (w) => w.exit,
+    ),
   );
   const [start, end] = trace.timeRange;
   const firstWindow = Math.max((end - start) * FIRST_WINDOW_SHARE, Number.MIN_VALUE);
@@ -110,9 +119,16 @@ export function traceChainSource(trace: ChainTrace, waits: readonly WaitInstance
   };
 
   return {
-    waitOf: (s) => byState.get(waitKey(s.lineID, s.enter, s.exit, s.name)),
+    waitOf(s) {
+      const list = byWaiterLine().get(s.lineID) ?? [];
+      for (let i = lowerBound(list, (w) => w.enter, s.enter); i < list.length && list[i]!.enter === s.enter; i++) {
+        const w = list[i]!;
+        if (w.exit === s.exit && w.category === s.name) return w;
+      }
+      return undefined;
+    },
     waitsCausedBy(lineID, name, t0, t1) {
-      const list = byCauseLine.get(lineID) ?? [];
+      const list = byCauseLine().get(lineID) ?? [];
       const out: WaitInstance[] = [];
       for (let i = lowerBound(list, causeTime, t0); i < list.length && list[i]!.causer.time <= t1; i++)
         if (list[i]!.causer.category === name) out.push(list[i]!);
@@ -120,7 +136,7 @@ export function traceChainSource(trace: ChainTrace, waits: readonly WaitInstance
     },
     stateAt,
     async lastWaitBefore(s) {
-      const list = byWaiterProcess.get(roles.location(s.lineID)) ?? [];
+      const list = byWaiterProcess().get(roles.location(s.lineID)) ?? [];
       // The last wait that ended at or before s starts (not s itself).
       for (let i = lowerBound(list, (w) => w.exit, s.enter + Number.MIN_VALUE) - 1; i >= 0; i--) {
         const w = list[i]!;
@@ -141,7 +157,7 @@ export function traceChainSource(trace: ChainTrace, waits: readonly WaitInstance
       }
     },
     async nextCauseAfter(s) {
-      const list = byCauseProcess.get(roles.location(s.lineID)) ?? [];
+      const list = byCauseProcess().get(roles.location(s.lineID)) ?? [];
       const from = lowerBound(list, causeTime, s.exit);
       for (let i = from; i < list.length && i < from + MAX_CAUSE_PROBES; i++) {
         const w = list[i]!;
