@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { analyzeTrace } from '../core/analysis/analyze';
+import { slog2AnalysisInput } from '../core/analysis/slog2Input';
 import type { AnalysisResult, Problem, WaitInstance } from '../core/analysis/types';
 import { goToLabel, waitSentence } from '../core/analysis/waitText';
 import { traceChainSource } from '../core/analysis/chainSource';
@@ -126,15 +127,7 @@ export class TraceAnalysis implements vscode.Disposable {
   private run(file: Slog2File, signal: AbortSignal): Promise<AnalysisResult> {
     const source = (file as { readonly source?: unknown }).source;
     if (this.client !== undefined && source instanceof FileSource) return this.client.waits(source.name, { maxInstances: MAX_INSTANCES, signal });
-    return analyzeTrace(
-      {
-        categories: file.categories,
-        lineIDMaps: file.lineIDMaps,
-        range: file.timeRange,
-        batches: (t0, t1) => file.drawableBatchesInTimeOrder(t0, t1, { signal }),
-      },
-      { maxInstances: MAX_INSTANCES, signal },
-    );
+    return analyzeTrace(slog2AnalysisInput(file, { signal }), { maxInstances: MAX_INSTANCES, signal });
   }
 
   private publish(uri: vscode.Uri, problems: readonly Problem[]): void {

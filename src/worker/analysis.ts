@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { analyzeTrace } from '../core/analysis/analyze';
+import { slog2AnalysisInput } from '../core/analysis/slog2Input';
 import { isFormatError } from '../core/bytes/formatError';
 import { compileQuery, type SearchQuery } from '../core/search/matcher';
 import { countMatches, findNext, matchOrdinal } from '../core/search/treeSearch';
@@ -105,19 +106,16 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
     if (m.kind === 'waits') {
       await new Promise<void>((resolve) => setImmediate(resolve));
       const range = m.range ?? file.timeRange;
-      const result = await analyzeTrace(
-        { categories: file.categories, lineIDMaps: file.lineIDMaps, range, batches: (t0, t1) => yielding(file.drawableBatchesInTimeOrder(t0, t1, { signal })) },
-        {
-          signal,
-          maxInstances: m.maxInstances,
-          onProgress: (fraction) => {
-            const now = Date.now();
-            if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
-            lastProgress = now;
-            post({ kind: 'progress', id: m.id, fraction });
-          },
+      const result = await analyzeTrace(slog2AnalysisInput(file, { range, signal, wrap: yielding }), {
+        signal,
+        maxInstances: m.maxInstances,
+        onProgress: (fraction) => {
+          const now = Date.now();
+          if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
+          lastProgress = now;
+          post({ kind: 'progress', id: m.id, fraction });
         },
-      );
+      });
       post({ kind: 'waits', id: m.id, result });
       return;
     }

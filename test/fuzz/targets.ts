@@ -14,6 +14,7 @@ import type { Drawable } from '../../src/core/model/types';
 import { buildWindow } from '../../src/core/query/buildWindow';
 import { compileQuery, countMatches, findNext } from '../../src/core/search';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
+import { batchFromDrawables, primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../../src/core/formats/slog2/columnStream';
 import { MemorySink, writeConversion } from '../../src/core/formats/slog2/writer';
 import { nodeSourceLocations, readSourceLocations } from '../../src/core/formats/srcloc/readSourceLocations';
 import { computeRangeStats, nodeBatches } from '../../src/core/stats';
@@ -249,6 +250,20 @@ async function slog2Target(bytes: Uint8Array, rng: Prng): Promise<void> {
     ordered++;
   }
   check(ordered <= all, `drawablesInTimeOrder yielded ${ordered} drawables, the file has ${all}`);
+  // The columnar stream (the analysis's) gives exactly the object stream's primitives, in order.
+  const rowsOf = async (batches: AsyncIterable<PrimitiveBatch>): Promise<string> => {
+    const out: number[] = [];
+    for await (const b of batches)
+      for (let i = 0; i < b.rows; i++) out.push(b.category[i]!, b.time0[i]!, b.line0[i]!, b.time1[i]!, b.earliest[i]!, b.latest[i]!);
+    return JSON.stringify(out);
+  };
+  const objectRows = await rowsOf(
+    (async function* () {
+      for await (const b of file.drawableBatchesInTimeOrder(t0, t1)) yield batchFromDrawables(b);
+    })(),
+  );
+  const columnRows = await rowsOf(primitiveBatchesInTimeOrder(file, t0, t1));
+  check(columnRows === objectRows, `the columnar stream differs from the object stream: ${columnRows.slice(0, 120)} vs ${objectRows.slice(0, 120)}`);
   const table = await readSourceLocations(file);
   if (table !== undefined) {
     for (const info of file.level(0).slice(0, 3)) await nodeSourceLocations(file, table, info);

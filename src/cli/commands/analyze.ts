@@ -104,6 +104,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
         lineIDMaps: trace.lineIDMaps,
         range: [from ?? whole[0], to ?? whole[1]],
         batches: (t0, t1) => trace.drawableBatches(t0, t1),
+        ...(trace.primitiveBatches !== undefined ? { primitiveBatches: (t0: number, t1: number) => trace.primitiveBatches!(t0, t1) } : {}),
       };
     } else input = await clogInput(trace, from, to);
     const result = await analyzeTrace(input);

@@ -5,7 +5,8 @@
  *    and call site, and each process's exclusive time per state name (for the imbalance).
  * Memory follows the open states and messages in flight plus ~45 bytes per wait, not the file size.
  */
-import type { Category, Drawable, LineIDMap, Primitive } from '../model/types';
+import type { Category, Drawable, LineIDMap, SourceLocation } from '../model/types';
+import { batchFromDrawables, type PrimitiveBatch } from '../formats/slog2/columnStream';
 import { callKind, isCollective, isMpiKind, type CallKind } from './calls';
 import { CollectiveMatcher } from './collectives';
 import { labelSegments, SegmentClipper, walkCriticalPath } from './criticalPath';
@@ -33,6 +34,8 @@ export interface AnalysisInput {
   readonly range: readonly [number, number];
   /** Real drawables intersecting [t0, t1] in increasing start time, in batches; called once per pass. */
   batches(t0: number, t1: number): AsyncIterable<readonly Drawable[]>;
+  /** The same stream as columns (Slog2File: columnStream.ts); used instead of `batches` when given. */
+  primitiveBatches?(t0: number, t1: number): AsyncIterable<PrimitiveBatch>;
   readonly conversion?: ConversionProblems;
 }
 
@@ -44,18 +47,20 @@ export interface AnalysisOptions {
   readonly maxInstances?: number;
 }
 
-/** The primitives of a drawable without a generator or array per drawable (millions per trace). */
-function forPrimitives(d: Drawable, f: (p: Primitive) => void): void {
-  if (d.kind === 'primitive') f(d);
-  else for (const p of d.primitives) f(p);
+/** The input's stream as columnar batches (drawable batches are converted). */
+async function* streamOf(input: AnalysisInput, t0: number, t1: number): AsyncGenerator<PrimitiveBatch> {
+  if (input.primitiveBatches !== undefined) {
+    yield* input.primitiveBatches(t0, t1);
+    return;
+  }
+  for await (const batch of input.batches(t0, t1)) yield batchFromDrawables(batch);
 }
 
 /** "file:line" of a primitive's start, one string per site (not one per state: the GC cost was a third of the run). */
 class SiteNames {
   private readonly byFile = new Map<string, Map<number, string>>();
 
-  of(p: Primitive): string | undefined {
-    const s = p.source?.start;
+  of(s: SourceLocation | undefined): string | undefined {
     if (s === undefined) return undefined;
     let lines = this.byFile.get(s.file);
     if (lines === undefined) this.byFile.set(s.file, (lines = new Map()));
@@ -116,31 +121,32 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   );
 
   options.signal?.throwIfAborted();
-  for await (const batch of input.batches(t0, t1)) {
+  for await (const b of streamOf(input, t0, t1)) {
     options.signal?.throwIfAborted();
-    if (batch.length > 0) progress(batch[0]!.earliest, 0);
-    for (const d of batch) {
-      p2p.advance(d.earliest);
-      forPrimitives(d, (p) => {
-        const f = facts(p.category);
-        const name = f.name;
-        if (f.unknown) unknown.set(name, (unknown.get(name) ?? 0) + 1);
-        const v = p.vertices;
-        if (v.length === 2 && f.topology === 'arrow') {
-          p2p.addArrow(v[0]!.time, v[0]!.lineID, v[1]!.time, v[1]!.lineID);
-          return;
-        }
-        const loc = roles.location(v[0]!.lineID);
-        touch(loc, p.earliest, p.latest);
-        if (v.length !== 2 || f.topology === 'event') return;
-        const kind = f.kind;
-        const site = sites.of(p);
-        order.addState(loc, name, site, p.earliest, p.latest);
-        if (!isMpiKind(kind)) return;
-        const rec: StateRec = { loc, line: v[0]!.lineID, cat: p.category, name, kind, enter: p.earliest, exit: p.latest, site, slot: -1 };
-        p2p.addState(rec);
-        if (isCollective(kind)) collectives.addState(rec);
-      });
+    if (b.rows > 0) progress(b.drawableEarliest[0]!, 0);
+    for (let i = 0; i < b.rows; i++) {
+      p2p.advance(b.drawableEarliest[i]!);
+      const category = b.category[i]!;
+      const f = facts(category);
+      const name = f.name;
+      if (f.unknown) unknown.set(name, (unknown.get(name) ?? 0) + 1);
+      const nv = b.vertexCount[i]!;
+      if (nv === 2 && f.topology === 'arrow') {
+        p2p.addArrow(b.time0[i]!, b.line0[i]!, b.time1[i]!, b.line1[i]!);
+        continue;
+      }
+      const enter = b.earliest[i]!;
+      const exit = b.latest[i]!;
+      const loc = roles.location(b.line0[i]!);
+      touch(loc, enter, exit);
+      if (nv !== 2 || f.topology === 'event') continue;
+      const kind = f.kind;
+      const site = sites.of(b.site[i]);
+      order.addState(loc, name, site, enter, exit);
+      if (!isMpiKind(kind)) continue;
+      const rec: StateRec = { loc, line: b.line0[i]!, cat: category, name, kind, enter, exit, site, slot: -1 };
+      p2p.addState(rec);
+      if (isCollective(kind)) collectives.addState(rec);
     }
   }
   p2p.finish();
@@ -233,16 +239,13 @@ async function composition(
       if (site !== undefined) addTo(bySite, site, on);
     }
   });
-  for await (const batch of input.batches(input.range[0], input.range[1])) {
+  for await (const b of streamOf(input, input.range[0], input.range[1])) {
     options.signal?.throwIfAborted();
-    if (batch.length > 0) progress(batch[0]!.earliest);
-    for (const d of batch) {
-      forPrimitives(d, (p) => {
-        const v = p.vertices;
-        const f = facts(p.category);
-        if (v.length !== 2 || f.topology !== 'state') return;
-        sweep.addState(roles.location(v[0]!.lineID), f.name, sites.of(p), p.earliest, p.latest);
-      });
+    if (b.rows > 0) progress(b.drawableEarliest[0]!);
+    for (let i = 0; i < b.rows; i++) {
+      const f = facts(b.category[i]!);
+      if (b.vertexCount[i] !== 2 || f.topology !== 'state') continue;
+      sweep.addState(roles.location(b.line0[i]!), f.name, sites.of(b.site[i]), b.earliest[i]!, b.latest[i]!);
     }
   }
   sweep.finish();

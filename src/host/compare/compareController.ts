@@ -10,6 +10,7 @@ import { iterationShift } from '../../core/compare/iterations';
 import { profileRun, type FullRunProfile } from '../../core/compare/profile';
 import { runWaits, type RunWaits } from '../../core/compare/waits';
 import { analyzeTrace } from '../../core/analysis/analyze';
+import { slog2AnalysisInput } from '../../core/analysis/slog2Input';
 import type { Slog2File } from '../../core/formats/slog2/slog2File';
 import type { Alignment } from '../../protocol/compare';
 import type { AnalysisClient } from '../../worker/analysisClient';
@@ -236,13 +237,7 @@ export class CompareController implements vscode.Disposable {
     const range = e.range ?? file.timeRange;
     const path = localPathOf(file);
     if (path !== undefined && this.analysis !== undefined) return runWaits(await this.analysis.waits(path, { range, maxInstances: 0, signal }));
-    const input = {
-      categories: file.categories,
-      lineIDMaps: file.lineIDMaps,
-      range,
-      batches: (t0: number, t1: number) => file.drawableBatchesInTimeOrder(t0, t1, { signal }),
-    };
-    return runWaits(await analyzeTrace(input, { signal }));
+    return runWaits(await analyzeTrace(slog2AnalysisInput(file, { range, signal }), { signal }));
   }
 
   private async pickTrace(a: TimelineEditor): Promise<vscode.Uri | undefined> {

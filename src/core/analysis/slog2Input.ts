@@ -1,0 +1,23 @@
+/** The analysis input of a SLOG-2 file: its drawables as the columnar stream (columnStream.ts). */
+import type { Slog2File } from '../formats/slog2/slog2File';
+import { primitiveBatchesInTimeOrder } from '../formats/slog2/columnStream';
+import type { AnalysisInput } from './analyze';
+
+export interface Slog2InputOptions {
+  readonly range?: readonly [number, number];
+  readonly signal?: AbortSignal;
+  /** Re-yields each stream (the worker gives its event loop a turn between batches). */
+  readonly wrap?: <T>(items: AsyncIterable<T>) => AsyncIterable<T>;
+}
+
+export function slog2AnalysisInput(file: Slog2File, options: Slog2InputOptions = {}): AnalysisInput {
+  const signal = options.signal;
+  const wrap = options.wrap ?? (<T>(x: AsyncIterable<T>) => x);
+  return {
+    categories: file.categories,
+    lineIDMaps: file.lineIDMaps,
+    range: options.range ?? file.timeRange,
+    batches: (t0, t1) => wrap(file.drawableBatchesInTimeOrder(t0, t1, signal ? { signal } : {})),
+    primitiveBatches: (t0, t1) => wrap(primitiveBatchesInTimeOrder(file, t0, t1, signal ? { signal } : {})),
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * The real drawables overlapping [t0, t1] in drawing order, one columnar batch per leaf — the same
+ * stream, in the same order, as Slog2File.drawableBatchesInTimeOrder (see there for the slicing),
+ * decoded by nodeColumns.ts instead of into objects. For whole-file passes (the wait-state
+ * analysis): about six times less decoding work and no garbage per drawable.
+ */
+import { LruCache } from '../../bytes/lruCache';
+import type { Drawable, Primitive, SourceLocation } from '../../model/types';
+import { nodeSourceLocations } from '../srcloc/readSourceLocations';
+import { decodeNodeColumns, type NodeColumns } from './nodeColumns';
+import type { Slog2File } from './slog2File';
+import type { TreeNodeInfo } from './treeDir';
+
+/** One leaf's primitives in drawing order (a composite's members consecutive, in their order). */
+export interface PrimitiveBatch {
+  readonly rows: number;
+  readonly category: Int32Array;
+  readonly vertexCount: Int32Array;
+  readonly time0: Float64Array;
+  readonly line0: Int32Array;
+  readonly time1: Float64Array;
+  readonly line1: Int32Array;
+  readonly earliest: Float64Array;
+  readonly latest: Float64Array;
+  /** Earliest time of the drawable the row belongs to (a composite's, for its members). */
+  readonly drawableEarliest: Float64Array;
+  readonly site: readonly (SourceLocation | undefined)[];
+}
+
+/** Decoded nodes kept per file: upper nodes are sliced once per leaf below them. */
+const CACHE_NODES = 64;
+const caches = new WeakMap<Slog2File, LruCache<Promise<NodeColumns>, number>>();
+
+function columnsOf(file: Slog2File, info: TreeNodeInfo): Promise<NodeColumns> {
+  let cache = caches.get(file);
+  if (cache === undefined) caches.set(file, (cache = new LruCache(CACHE_NODES)));
+  let p = cache.get(info.fptr);
+  if (p === undefined) {
+    p = (async () => {
+      const table = file.sourceLocationTable;
+      const located = table === undefined ? undefined : await nodeSourceLocations(file, table, info).catch(() => undefined);
+      const bytes = await file.readBlockView(info, `tree node (${info.depth},${info.xpos})`);
+      return decodeNodeColumns(bytes, info.fptr, file.source.name, located);
+    })();
+    cache.set(info.fptr, p);
+    const c = cache;
+    p.catch(() => c.delete(info.fptr));
+  }
+  return p;
+}
+
+function firstAtOrAfter(c: NodeColumns, t: number): number {
+  let lo = 0;
+  let hi = c.drawables;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (c.drawableEarliest[c.byEarliest[mid]!]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+interface Ref {
+  readonly c: NodeColumns;
+  readonly d: number;
+}
+
+/** drawingOrder.ts on columns: earliest ↑, latest ↓, category ↑, start line ↑, final line ↑. */
+function compareRefs(x: Ref, y: Ref): number {
+  const a = x.c;
+  const b = y.c;
+  const ra = a.firstRow[x.d]!;
+  const rb = b.firstRow[y.d]!;
+  return (
+    a.drawableEarliest[x.d]! - b.drawableEarliest[y.d]! ||
+    b.drawableLatest[y.d]! - a.drawableLatest[x.d]! ||
+    a.drawableCategory[x.d]! - b.drawableCategory[y.d]! ||
+    a.line0[ra]! - b.line0[rb]! ||
+    a.lineLast[ra + a.rowCount[x.d]! - 1]! - b.lineLast[rb + b.rowCount[y.d]! - 1]!
+  );
+}
+
+function batchOf(refs: readonly Ref[]): PrimitiveBatch {
+  let rows = 0;
+  for (const r of refs) rows += r.c.rowCount[r.d]!;
+  const out = {
+    rows,
+    category: new Int32Array(rows),
+    vertexCount: new Int32Array(rows),
+    time0: new Float64Array(rows),
+    line0: new Int32Array(rows),
+    time1: new Float64Array(rows),
+    line1: new Int32Array(rows),
+    earliest: new Float64Array(rows),
+    latest: new Float64Array(rows),
+    drawableEarliest: new Float64Array(rows),
+    site: new Array<SourceLocation | undefined>(rows),
+  };
+  let k = 0;
+  for (const { c, d } of refs) {
+    const first = c.firstRow[d]!;
+    const n = c.rowCount[d]!;
+    for (let r = first; r < first + n; r++, k++) {
+      out.category[k] = c.category[r]!;
+      out.vertexCount[k] = c.vertexCount[r]!;
+      out.time0[k] = c.time0[r]!;
+      out.line0[k] = c.line0[r]!;
+      out.time1[k] = c.time1[r]!;
+      out.line1[k] = c.line1[r]!;
+      out.earliest[k] = c.earliest[r]!;
+      out.latest[k] = c.latest[r]!;
+      out.drawableEarliest[k] = c.drawableEarliest[d]!;
+      out.site[k] = c.site[r];
+    }
+  }
+  return out;
+}
+
+export async function* primitiveBatchesInTimeOrder(
+  file: Slog2File,
+  t0 = -Infinity,
+  t1 = Infinity,
+  options: { signal?: AbortSignal } = {},
+): AsyncGenerator<PrimitiveBatch> {
+  const [rootEarliest, rootLatest] = file.timeRange;
+  const leaves = file.nodesOverlapping(0, Math.max(t0, rootEarliest), Math.min(t1, rootLatest));
+  let previousEnd = -Infinity;
+  const depths: number[] = [];
+  for (let depth = file.maxDepth; depth >= 0; depth--) if (file.level(depth).length > 0) depths.push(depth);
+  for (let i = 0; i < leaves.length; i++) {
+    const leaf = leaves[i]!;
+    const a = i === 0 ? -Infinity : Math.max(leaf.earliest, previousEnd);
+    const b = i === leaves.length - 1 ? Infinity : Math.max(leaf.latest, a);
+    previousEnd = b;
+    const lookup0 = i === 0 ? Math.min(rootEarliest, leaf.earliest) : a;
+    const lookup1 = i === leaves.length - 1 ? Math.max(rootLatest, leaf.latest) : b;
+    const refs: Ref[] = [];
+    for (const depth of depths) {
+      for (const info of file.nodesOverlapping(depth, lookup0, lookup1)) {
+        options.signal?.throwIfAborted();
+        const c = await columnsOf(file, info);
+        for (let k = firstAtOrAfter(c, a); k < c.drawables; k++) {
+          const d = c.byEarliest[k]!;
+          if (!(c.drawableEarliest[d]! < b)) break;
+          if (c.drawableEarliest[d]! <= t1 && t0 <= c.drawableLatest[d]!) refs.push({ c, d });
+        }
+      }
+    }
+    refs.sort(compareRefs);
+    if (refs.length > 0) yield batchOf(refs);
+  }
+}
+
+/** The same batch from drawable objects (converted CLOG2, tests): one row per primitive. */
+export function batchFromDrawables(drawables: readonly Drawable[]): PrimitiveBatch {
+  let rows = 0;
+  for (const d of drawables) rows += d.kind === 'primitive' ? 1 : d.primitives.length;
+  const out = {
+    rows,
+    category: new Int32Array(rows),
+    vertexCount: new Int32Array(rows),
+    time0: new Float64Array(rows),
+    line0: new Int32Array(rows),
+    time1: new Float64Array(rows),
+    line1: new Int32Array(rows),
+    earliest: new Float64Array(rows),
+    latest: new Float64Array(rows),
+    drawableEarliest: new Float64Array(rows),
+    site: new Array<SourceLocation | undefined>(rows),
+  };
+  let k = 0;
+  const put = (p: Primitive, drawableEarliest: number): void => {
+    const v = p.vertices;
+    const second = v[1] ?? v[0];
+    out.category[k] = p.category;
+    out.vertexCount[k] = v.length;
+    out.time0[k] = v[0]?.time ?? p.earliest;
+    out.line0[k] = v[0]?.lineID ?? 0;
+    out.time1[k] = second?.time ?? p.earliest;
+    out.line1[k] = second?.lineID ?? 0;
+    out.earliest[k] = p.earliest;
+    out.latest[k] = p.latest;
+    out.drawableEarliest[k] = drawableEarliest;
+    out.site[k] = p.source?.start;
+    k++;
+  };
+  for (const d of drawables) {
+    if (d.kind === 'primitive') put(d, d.earliest);
+    else for (const p of d.primitives) put(p, d.earliest);
+  }
+  return out;
+}
