@@ -40,7 +40,7 @@ export function ChainPanel(props: {
           ✕
         </button>
       </div>
-      {!chain && <div class="chain-note">{message ?? 'following the waits…'}</div>}
+      {!chain && <div class="chain-note">{message ?? 'following the waits… (the first chain of a trace waits for its wait-state analysis)'}</div>}
       {chain && (
         <ol class="chain-list">
           {chain.nodes.map((n, i) => {
