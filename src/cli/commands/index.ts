@@ -8,3 +8,4 @@ import './rowIndex';
 import './query';
 import './analyze';
 import './diff';
+import './chain';
