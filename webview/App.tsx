@@ -238,7 +238,7 @@ function useTimelineRefs() {
     root: useRef<HTMLDivElement>(null),
     axis: useRef<HTMLCanvasElement>(null),
     activity: useRef<HTMLCanvasElement>(null),
-    activityLabel: useRef<HTMLDivElement>(null),
+    activityLabel: useRef<HTMLButtonElement>(null),
     labels: useRef<HTMLCanvasElement>(null),
     grid: useRef<HTMLCanvasElement>(null),
     data: useRef<HTMLCanvasElement>(null),
@@ -272,7 +272,7 @@ function TimelineFrame(props: { refs: TimelineRefs; corner: string | undefined; 
       <div class="axis-wrap">
         <canvas ref={props.refs.axis} />
       </div>
-      <div class="activity-label" ref={props.refs.activityLabel} />
+      <button type="button" class="activity-label" ref={props.refs.activityLabel} />
       <div class="activity-wrap" title="Activity: per pixel column, the share of the shown rows in each state (innermost), in the trace's colours">
         <canvas ref={props.refs.activity} class="activity" />
       </div>

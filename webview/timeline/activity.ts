@@ -2,7 +2,8 @@
  * The statistics strip above the timeline (TraceVis §2.7): per pixel column, what share of the
  * shown rows is in which state — the innermost state of each row at that column, or, where the
  * payload has a preview box (zoomed out), that box's per-category exclusive shares. Exact when the
- * payload holds every drawable (tree depth 0), from previews otherwise. Pure (no DOM).
+ * payload holds every drawable (tree depth 0), from previews otherwise. With `keyOf` the states
+ * count under other keys (the code colourings). Pure (no DOM).
  */
 import type { WindowColumns } from '../../src/protocol/wire';
 
@@ -32,6 +33,10 @@ export interface ActivityInput {
   readonly slotOf: (row: number) => number;
   readonly slots: number;
   readonly hidden: ReadonlySet<number>;
+  /** Count state i under this key instead of its category (code colourings: TraceVis §2.5). */
+  readonly keyOf?: (state: number) => number;
+  /** Count every preview box wholly under this key (they carry no sites) instead of by category. */
+  readonly previewKey?: number;
 }
 
 export function activityOf(a: ActivityInput): Activity {
@@ -55,7 +60,7 @@ export function activityOf(a: ActivityInput): Activity {
     const x0 = a.x(st.start[i]!);
     const x1 = a.x(st.end[i]!);
     if (x1 < 0 || x0 > a.width) continue;
-    mark(a.slotOf(st.row[i]!), x0, x1, cat + OFFSET);
+    mark(a.slotOf(st.row[i]!), x0, x1, (a.keyOf ? a.keyOf(i) : cat) + OFFSET);
   }
   // Preview boxes stand for everything below them: their shares replace what the row shows there.
   const sh = c.shadows;
@@ -85,6 +90,7 @@ export function activityOf(a: ActivityInput): Activity {
     for (let col = 0; col < cols; col++) {
       const o = owner[s * cols + col]!;
       if (o > 0) add(col, o - OFFSET, 1);
+      else if (o < 0 && a.previewKey !== undefined) add(col, a.previewKey, 1);
       else if (o < 0) {
         const i = -o - 1;
         const from = sh.weightStart[i]!;

@@ -112,6 +112,9 @@ export class TimelineController {
       () => this.layers.categoryStyle.hidden,
     );
     this.cleanups.push(() => this.input.dispose());
+    const toggleActivity = (): void => this.layers.toggleActivityMode();
+    el.activityLabel.addEventListener('click', toggleActivity);
+    this.cleanups.push(() => el.activityLabel.removeEventListener('click', toggleActivity));
     this.layers = new TimelineLayers({
       el,
       view: this.view,
@@ -245,6 +248,7 @@ export class TimelineController {
   /** Site marks from the host: new palette keys, and the windows fetched again with their new flags. */
   setSiteStyle(style: SiteStyle | undefined): void {
     this.layers.siteStyle = style;
+    this.el.root.dataset.siteColourings = String(style?.colours.length ?? 0);
     this.layers.invalidateColours();
     this.main.invalidate();
     this.overview.invalidate();

@@ -15,6 +15,7 @@ import type { Picking } from './picking';
 import type { TimelineView } from './viewState';
 import { DEFAULT_STYLE, readPalette, type CategoryStyle, type Palette } from './theme';
 import { withSiteStyle, type SiteStyle } from './siteStyle';
+import { codeColourKey, UNCOLOURED_KEY } from './codeColour';
 import { drawAnalysisOverlay, type AnalysisOverlay } from './analysisOverlay';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
 import { drawMarks } from './drawMarks';
@@ -68,6 +69,8 @@ export class TimelineLayers {
   siteStyle: SiteStyle | undefined;
   /** How arrows are drawn: lines, density (summarised), off, or auto (density when too dense). */
   arrowMode: ArrowMode = 'auto';
+  /** What the activity strip counts: states by category, or by code colouring (when there are colourings). */
+  activityMode: 'states' | 'codes' = 'states';
   private categoryNames: { readonly init: InitMessage; readonly names: ReadonlyMap<number, string> } | undefined;
   private palette: Palette | undefined;
   private overviewCache: HTMLCanvasElement | undefined;
@@ -279,6 +282,12 @@ export class TimelineLayers {
 
   private activityTimer: ReturnType<typeof setTimeout> | undefined;
 
+  /** The strip label's click: count by code colouring or by state (the codes only while there are colourings). */
+  toggleActivityMode(): void {
+    this.activityMode = this.activityMode === 'codes' ? 'states' : 'codes';
+    this.scheduleActivity();
+  }
+
   /**
    * The statistics strip follows the data layer once the view rests (ACTIVITY_DELAY_MS after the
    * last data frame), so panning and zooming keep their frame time.
@@ -308,7 +317,11 @@ export class TimelineLayers {
     const rows = view.rowViewport();
     const { first, end } = visibleRows(rows);
     const slotOf = slotLookup(rows);
+    const colourings = this.siteStyle?.colours.length ?? 0;
+    const codes = this.activityMode === 'codes' && colourings > 0;
+    const flags = loaded.columns.states.flags;
     const a = activityOf({
+      ...(codes ? { keyOf: (i: number) => codeColourKey(flags[i]!, colourings), previewKey: UNCOLOURED_KEY } : {}),
       columns: loaded.columns,
       x: view.scale().offsetMapper(loaded.columns.header.baseTime),
       width: view.width,
@@ -327,16 +340,18 @@ export class TimelineLayers {
         const v = a.share[col * K + k]!;
         if (v <= 0) continue;
         const bh = v * h;
-        ctx.fillStyle = p.fill.get(a.categories[k]!) ?? p.muted;
+        ctx.fillStyle = a.categories[k] === UNCOLOURED_KEY ? p.muted : (p.fill.get(a.categories[k]!) ?? p.muted);
         ctx.fillRect(col * colW, y - bh, colW, bh);
         y -= bh;
       }
     }
-    label.textContent = `activity · ${a.source === 'exact' ? 'exact' : 'previews'}`;
-    label.title = `Share of the ${a.rows} visible rows in each state, per pixel column; ${
-      a.source === 'exact' ? 'exact (every drawable of the window)' : `from the preview boxes (tree depth ${loaded.columns.header.lowestDepth})`
-    }`;
+    label.textContent = `activity${codes ? ' · code colours' : ''} · ${a.source === 'exact' ? 'exact' : 'previews'}`;
+    label.title =
+      `Share of the ${a.rows} visible rows ${codes ? 'in states of each code colouring (grey: no colouring; preview boxes carry no sites)' : 'in each state'}, per pixel column; ${
+        a.source === 'exact' ? 'exact (every drawable of the window)' : `from the preview boxes (tree depth ${loaded.columns.header.lowestDepth})`
+      }` + (colourings > 0 ? `. Click: count by ${codes ? 'state' : 'code colouring'}` : '');
     el.root.dataset.activitySource = a.source;
+    el.root.dataset.activityMode = codes ? 'codes' : 'states';
   }
 
   private ctx(c: HTMLCanvasElement): CanvasRenderingContext2D {

@@ -5,6 +5,7 @@
 import { FLAG_SITE_MATCH, SITE_COLOUR_SHIFT } from '../../src/protocol/wire';
 import type { Rgb } from '../../src/protocol/webview';
 import { cssRgba } from './colour';
+import { colourKey } from './codeColour';
 import type { Palette } from './theme';
 
 export interface SiteStyle {
@@ -14,7 +15,6 @@ export interface SiteStyle {
   readonly colours: readonly Rgb[];
 }
 
-const colourKey = (k: number): number => -100 - k;
 const dimKey = (cat: number): number => -1000 - cat;
 const FADE = 0.18;
 

@@ -2,7 +2,21 @@
 // exact, and at the middle of rank 1's MPI_Barrier its column holds MPI_Barrier's exact RGB; every
 // colour in a strip column is a colour the plot shows in the same column (the strip summarises the
 // rows, it invents nothing).
+import fs from 'node:fs';
+import path from 'node:path';
+
 const trace = 'user_states_4.slog2';
+const RED = [230, 25, 75];
+
+/** Opaque colours of the whole strip canvas. */
+function stripColours(frame) {
+  return frame.locator('.activity-wrap canvas').evaluate((c) => {
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const out = new Set();
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3] === 255) out.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+    return [...out];
+  });
+}
 const YELLOW = [255, 255, 0]; // MPI_Barrier
 /** From test/fixtures/user_states_4.facts.json (slog2 samples). */
 const BARRIER_RANK1 = [0.02408022700001311, 0.10001058300008481];
@@ -49,6 +63,54 @@ export default [
       const foreign = strip.filter((c) => !plot.has(c));
       if (foreign.length > 0) throw new Error(`strip colours not in the plot's column: ${foreign.join(' | ')}`);
       await screenshot('activity-strip');
+    },
+  },
+  {
+    name: 'user_states_4.clog2 with a code colouring (sidecar): a click on the strip label counts by code colouring, another by state',
+    skip: ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet'),
+    timeout: 120_000,
+    async run({ page, wb, log, screenshot, workspace }) {
+      // The Kernel states (user_states.c:86) coloured red, as "Colour in Trace" would store it.
+      const sidecar = path.join(workspace, 'user_states_4.clog2.mpetrace.json');
+      fs.writeFileSync(sidecar, JSON.stringify({ version: 1, bookmarks: [], colourings: [{ sites: 'user_states.c:86', rgb: RED }] }) + '\n');
+      try {
+        await wb.closeAllEditors();
+        await wb.openInCustomEditor('user_states_4.clog2');
+        const frame = wb.webview();
+        const root = frame.locator('.timeline');
+        const waitFor = async (test, what) => {
+          let d;
+          for (let i = 0; i < 300; i++) {
+            d = await root.evaluate((el) => ({ ...el.dataset })).catch(() => undefined);
+            if (d && test(d)) return d;
+            await page.waitForTimeout(150);
+          }
+          throw new Error(`${what}: ${JSON.stringify(d)}`);
+        };
+        await waitFor(
+          (d) => d.complete === 'true' && d.activitySource === 'exact' && d.activityMode === 'states' && d.siteColourings === '1',
+          'the strip by state, with the colouring loaded',
+        );
+        const before = await stripColours(frame);
+        if (before.includes(RED.join(','))) throw new Error('the strip shows the colouring before it counts by code colouring');
+        await frame.locator('.activity-label').click();
+        await waitFor((d) => d.activityMode === 'codes', 'the strip by code colouring');
+        let codes = [];
+        for (let k = 0; k < 20 && !codes.includes(RED.join(',')); k++) {
+          await page.waitForTimeout(200);
+          codes = await stripColours(frame);
+        }
+        const label = await frame.locator('.activity-label').innerText();
+        log(`   strip by code colour (${label}): ${codes.length} colours, red ${codes.includes(RED.join(',')) ? 'present' : 'missing'}`);
+        if (!/code colours/.test(label)) throw new Error(`strip label ${JSON.stringify(label)}`);
+        if (!codes.includes(RED.join(','))) throw new Error(`the Kernel colouring ${RED} is not in the strip: ${codes.join(' | ')}`);
+        await screenshot('activity-code-colours');
+        await frame.locator('.activity-label').click();
+        await waitFor((d) => d.activityMode === 'states', 'the strip back to states');
+      } finally {
+        fs.rmSync(sidecar, { force: true });
+        await wb.closeAllEditors();
+      }
     },
   },
 ];

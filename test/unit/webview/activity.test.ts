@@ -3,7 +3,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { activityOf } from '../../../webview/timeline/activity';
-import { ARROW_SPEC, EVENT_SPEC, SHADOW_SPEC, SHADOW_WEIGHT_SPEC, STATE_SPEC, allocateTable, type WindowColumns } from '../../../src/protocol/wire';
+import {
+  ARROW_SPEC,
+  EVENT_SPEC,
+  SHADOW_SPEC,
+  SHADOW_WEIGHT_SPEC,
+  SITE_COLOUR_SHIFT,
+  STATE_SPEC,
+  allocateTable,
+  type WindowColumns,
+} from '../../../src/protocol/wire';
+import { codeColourKey, UNCOLOURED_KEY } from '../../../webview/timeline/codeColour';
 
 function columns(lowestDepth = 0): WindowColumns {
   // row 0: Phase(1) [0,10] ⊃ Barrier(3) [5,10]; row 1: Phase(1) [0,5]; row 2: a preview box [0,10] 75 % cat 5, 25 % cat 6
@@ -58,4 +68,29 @@ test('hidden categories and rows not counted are left out; the grid stays bounde
   assert.equal(a.categories.includes(5), false);
   const wide = activityOf({ columns: columns(), x: (o) => o * 200, width: 2000, slotOf: (r) => r, slots: 100_000, hidden: new Set() });
   assert.ok(wide.cols * wide.rows <= 4 << 20);
+});
+
+test('code colours: states count under their colouring key, uncoloured ones and preview boxes under one grey key', () => {
+  // state 2 (row 0's Barrier) carries colouring 1 in its flags; Phase states none
+  const c = columns();
+  c.states.flags[2] = 1 << SITE_COLOUR_SHIFT;
+  const a = activityOf({
+    columns: c,
+    x: (o) => o * 10,
+    width: 100,
+    slotOf: (r) => r,
+    slots: 3,
+    hidden: new Set(),
+    keyOf: (i) => codeColourKey(c.states.flags[i]!, 1),
+    previewKey: UNCOLOURED_KEY,
+  });
+  const coloured = codeColourKey(1 << SITE_COLOUR_SHIFT, 1);
+  assert.notEqual(coloured, UNCOLOURED_KEY);
+  assert.deepEqual([...a.categories].sort(), [coloured, UNCOLOURED_KEY].sort());
+  // left half: all three rows uncoloured (two Phase, one preview box); right half: row 0 coloured, row 2 preview
+  assert.ok(Math.abs(at(a, 20, UNCOLOURED_KEY) - 1) < 1e-6);
+  assert.ok(Math.abs(at(a, 80, coloured) - 1 / 3) < 1e-6);
+  assert.ok(Math.abs(at(a, 80, UNCOLOURED_KEY) - 1 / 3) < 1e-6);
+  // a colouring index beyond those known is uncoloured
+  assert.equal(codeColourKey(2 << SITE_COLOUR_SHIFT, 1), UNCOLOURED_KEY);
 });
