@@ -7,7 +7,8 @@
  *
  * Late sender (receiver waits): w = min(enter(send state), exit(recv call)) − enter(recv call),
  * where the recv call is MPI_Recv/Sendrecv, or the MPI_Wait* enclosing MPE's `MPE_Irecv_waited`
- * marker. Late receiver (sender waits, blocking MPI_Send/Ssend against a blocking MPI_Recv):
+ * marker. Late receiver (sender waits, blocking MPI_Send/Ssend against a blocking MPI_Recv or
+ * MPI_Sendrecv):
  * w = enter(recv) − enter(send) when the send left after the receive was posted.
  * Messages received before they were sent are reported and left out.
  */
@@ -127,7 +128,9 @@ export class MessageMatcher {
         time: causerTime,
       });
     }
-    if (send !== undefined && recv !== undefined && isBlockingSend(send.kind) && recv.kind === 'recv' && send.exit > recv.enter) {
+    // The receive is posted when a blocking MPI_Recv or MPI_Sendrecv begins; a receive completed by
+    // MPI_Wait* was posted by an MPI_Irecv the trace does not pair with the message, so it is left out.
+    if (send !== undefined && recv !== undefined && isBlockingSend(send.kind) && (recv.kind === 'recv' || recv.kind === 'sendrecv') && send.exit > recv.enter) {
       this.recorder.record('lateReceiver', send, recv.enter - send.enter, { loc: recv.loc, line: m.recvLine, name: recv.name, time: recv.enter });
     }
   }

@@ -83,6 +83,22 @@ test('late receiver: MPI_Ssend waits 1.5 s for the MPI_Recv to be posted', async
   near(r.instances[0]!.causer.time, 2.5, 'causer time');
 });
 
+test('late receiver against MPI_Sendrecv: MPI_Ssend waits 0.7 s for the Sendrecv that receives it', async () => {
+  // Rank 1's Sendrecv [1.7, 2.6] receives rank 0's Ssend [1.0, 2.6] (and sends to rank 0, received by an early Recv there).
+  const t = new HandTrace(2)
+    .state(0, 'MPI_Ssend', 1.0, 2.6)
+    .send(0, 1.001, 1)
+    .state(1, 'MPI_Sendrecv', 1.7, 2.6)
+    .send(1, 1.701, 0, 5)
+    .recv(1, 2.599, 0)
+    .state(0, 'MPI_Recv', 2.61, 2.7)
+    .recv(0, 2.69, 1, 5);
+  const r = await analyzeClog2(await t.bytes());
+  expectOnly(r, 'lateReceiver', { '0': 0.7 }, 'MPI_Ssend');
+  assert.equal(r.instances[0]!.causer.category, 'MPI_Sendrecv');
+  near(r.instances[0]!.causer.time, 1.7, 'causer time');
+});
+
 test('an eager MPI_Send that returned before the receive was posted is no late receiver', async () => {
   const t = new HandTrace(2).state(0, 'MPI_Send', 1.0, 1.01).send(0, 1.001, 1).state(1, 'MPI_Recv', 2.5, 2.6).recv(1, 2.599, 0);
   const r = await analyzeClog2(await t.bytes());
