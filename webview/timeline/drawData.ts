@@ -306,7 +306,7 @@ function drawShadowBoxes(
       y -= band;
       // a hidden category leaves its share of the box empty (the others keep their places)
       if (p.hidden.has(sw.category[k]!)) continue;
-      ctx.fillStyle = p.fill.get(sw.category[k]!) ?? p.muted;
+      ctx.fillStyle = p.fill.get(p.previewKey ? p.previewKey(sw.category[k]!) : sw.category[k]!) ?? p.muted;
       ctx.fillRect(x0, y, x1 - x0, band);
       if (band > biggestH) {
         biggest = sw.category[k]!;

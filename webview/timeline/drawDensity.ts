@@ -35,7 +35,7 @@ export function paintDensity(
   x: (o: number) => number,
   rows: RowViewport,
   loaded: LoadedWindow,
-  p: Pick<Palette, 'fillRgb' | 'hidden'>,
+  p: Pick<Palette, 'fillRgb' | 'hidden' | 'previewKey'>,
 ): number {
   const c = loaded.columns;
   const slotOf = slotLookup(rows);
@@ -69,7 +69,7 @@ export function paintDensity(
     colours.length = weights.length = 0;
     for (let k = sh.weightStart[i]!; k < sh.weightStart[i]! + sh.weightCount[i]!; k++) {
       if (p.hidden.has(sw.category[k]!)) continue;
-      colours.push(p.fillRgb.get(sw.category[k]!) ?? grey);
+      colours.push(p.fillRgb.get(p.previewKey ? p.previewKey(sw.category[k]!) : sw.category[k]!) ?? grey);
       weights.push(sw.excl[k]!);
     }
     const mix = mixColours(colours, weights);

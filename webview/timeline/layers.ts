@@ -187,13 +187,17 @@ export class TimelineLayers {
 
   private drawOverlayLayer(p: Palette): void {
     const { el, view, main, input, picking, decorations } = this.s;
+    const header = main.loaded?.columns.header;
     const note = main.lastError
       ? `⚠ ${main.lastError}`
       : main.loading
         ? 'loading…'
-        : main.loaded?.columns.header.truncated
+        : header?.truncated
           ? 'too many drawables: partial view'
-          : undefined;
+          : this.siteStyle?.dim && header !== undefined && header.lowestDepth > 0 && (main.loaded?.columns.shadows.start.length ?? 0) > 0
+            ? 'previews carry no source sites: zoom in to see which drawables came from them'
+            : undefined;
+    el.root.dataset.note = note ?? '';
     const octx = this.ctx(el.overlay);
     const scale = view.scale();
     const chain = decorations.chain?.generation === view.init?.generation ? decorations.chain?.info : undefined;

@@ -48,5 +48,8 @@ export function withSiteStyle(p: Palette, s: SiteStyle | undefined): Palette {
     const k = flags >>> SITE_COLOUR_SHIFT;
     return k > 0 && k <= colours ? colourKey(k) : cat;
   };
-  return { ...p, fill, line, fillRgb, siteKey };
+  // Preview boxes summarise many drawables and carry no source sites: while sites are shown they
+  // fade with everything not known to come from them (zooming in shows the exact drawables).
+  const previewKey = s.dim ? (cat: number): number => (cat >= 0 ? dimKey(cat) : cat) : undefined;
+  return { ...p, fill, line, fillRgb, siteKey, ...(previewKey ? { previewKey } : {}) };
 }

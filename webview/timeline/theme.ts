@@ -36,6 +36,8 @@ export interface Palette {
   readonly hidden: ReadonlySet<number>;
   /** Drawing key of a located drawable from its flags (site marks, siteStyle.ts); absent: its category. */
   readonly siteKey?: (cat: number, flags: number) => number;
+  /** Drawing key of a category's share in a preview box (they carry no sites: faded while sites are shown). */
+  readonly previewKey?: (cat: number) => number;
 }
 
 /** The user's legend choices: hidden categories and colours replacing the file's. */
