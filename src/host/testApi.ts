@@ -57,8 +57,8 @@ export interface MpeTraceApi {
   alignCompare(alignment: Alignment): void;
   /** A click on a row of the Compare panel: a call site (index into `sites`) or a category. */
   highlightCompare(target: { readonly category?: string; readonly site?: number }): void;
-  /** Sets the selected range of the timeline of `uri` as a Ctrl+drag does (undefined: none). */
-  selectRange(uri: string, range: readonly [number, number] | undefined): void;
+  /** Sets the selected range of the timeline of `uri` as a Ctrl+drag does (undefined: none); with `rows` (of Y map `mapIndex`) a region. */
+  selectRange(uri: string, range: readonly [number, number] | undefined, rows?: readonly number[], mapIndex?: number): void;
   /** Region → code: the 0-based lines highlighted in the visible editor of `docUri`, after repainting. */
   regionLines(docUri: string): Promise<number[]>;
   /** The source heat map: the 0-based lines painted per step (coolest first) in the visible editor of `docUri`. */
@@ -116,8 +116,8 @@ export function makeTestApi(provider: TraceEditorProvider, analyses?: AnalysisLo
     compare: () => compareReport(compare),
     alignCompare: (alignment) => compare?.align(alignment),
     highlightCompare: (target) => compare?.highlight(target),
-    selectRange: (uri, range) => {
-      for (const e of provider.editorsOf(vscode.Uri.parse(uri))) e.selectRange(range);
+    selectRange: (uri, range, rows, mapIndex) => {
+      for (const e of provider.editorsOf(vscode.Uri.parse(uri))) e.selectRange(range, rows, mapIndex);
     },
     siteMarks: (uri) => provider.documentOf(vscode.Uri.parse(uri))?.siteMarks,
     heatMapLines: async (docUri) => {

@@ -52,6 +52,8 @@ export class TimelineEditor implements vscode.Disposable {
   hiddenCategories: readonly number[] = [];
   /** The time range selected in this editor's timeline (the statistics panel follows it). */
   range: readonly [number, number] | undefined;
+  /** The timelines (line IDs) of a region selection (rows × time); undefined: all rows. */
+  rangeLines: readonly number[] | undefined;
   /** What the last "Go to source" did (for tests): `uri:line` or the reason it did not open. */
   lastSourceOpen: string | undefined;
   private readonly viewChanged = new vscode.EventEmitter<ViewState>();
@@ -212,8 +214,12 @@ export class TimelineEditor implements vscode.Disposable {
   }
 
   /** The range selected in the timeline (Ctrl+drag) changed: side panels and source numbers follow. */
-  selectRange(range: readonly [number, number] | undefined): void {
+  /** A Ctrl/Cmd+drag range, or with `rows` (of the Y map shown) a region of rows × time (Ctrl/Cmd+Shift+drag). */
+  selectRange(range: readonly [number, number] | undefined, rows?: readonly number[], mapIndex?: number): void {
     this.range = range;
+    const state = this.document.state;
+    const layout = state.phase === 'ready' ? state.layouts[mapIndex ?? this.viewState?.mapIndex ?? 0] : undefined;
+    this.rangeLines = range !== undefined && rows !== undefined && layout !== undefined ? linesOfRows(layout, rows) : undefined;
     this.onRangeChanged();
   }
 
@@ -286,7 +292,7 @@ export class TimelineEditor implements vscode.Disposable {
         void vscode.commands.executeCommand(`mpeTrace.${m.command}`);
         return;
       case 'selectRange':
-        this.selectRange(m.range);
+        this.selectRange(m.range, m.rows, m.mapIndex);
         return;
       case 'search': {
         // A `file:line` search also greys out what did not come from those sites (until it closes).

@@ -135,8 +135,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   }
 
   /** The open, readable traces, the last-active one first (one entry per document). */
-  openTraces(): { readonly uri: vscode.Uri; readonly file: Slog2File; readonly range?: readonly [number, number] }[] {
-    const out: { uri: vscode.Uri; file: Slog2File; range?: readonly [number, number] }[] = [];
+  openTraces(): { readonly uri: vscode.Uri; readonly file: Slog2File; readonly range?: readonly [number, number]; readonly lines?: readonly number[] }[] {
+    const out: { uri: vscode.Uri; file: Slog2File; range?: readonly [number, number]; lines?: readonly number[] }[] = [];
     const seen = new Set<string>();
     const ordered = this.lastActive ? [this.lastActive, ...[...this.editors].filter((e) => e !== this.lastActive)] : [...this.editors];
     for (const e of ordered) {
@@ -144,7 +144,11 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       const key = e.document.uri.toString();
       if (s.phase !== 'ready' || seen.has(key)) continue;
       seen.add(key);
-      out.push(e.range ? { uri: e.document.uri, file: s.file, range: e.range } : { uri: e.document.uri, file: s.file });
+      out.push(
+        e.range
+          ? { uri: e.document.uri, file: s.file, range: e.range, ...(e.rangeLines ? { lines: e.rangeLines } : {}) }
+          : { uri: e.document.uri, file: s.file },
+      );
     }
     return out;
   }

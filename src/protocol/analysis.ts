@@ -79,12 +79,13 @@ export interface ProfileRequest {
   readonly marker?: string;
 }
 
-/** Per source site numbers of [t0, t1] (the editor's CodeLenses and hovers). */
+/** Per source site numbers of [t0, t1] (the editor's CodeLenses and hovers), of the timelines `lines` when given. */
 export interface SitesRequest {
   readonly kind: 'sites';
   readonly id: number;
   readonly path: string;
   readonly range: readonly [number, number];
+  readonly lines?: readonly number[];
 }
 
 /** Stop request `id` (its answer is an `error` with reason `cancelled`). */

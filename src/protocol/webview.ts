@@ -333,6 +333,9 @@ export interface SearchClosedMessage {
 export interface SelectRangeMessage {
   readonly kind: 'selectRange';
   readonly range?: readonly [number, number];
+  /** A region (Ctrl/Cmd+Shift+drag): the rows of Y map `mapIndex` it covers; absent: all rows. */
+  readonly rows?: readonly number[];
+  readonly mapIndex?: number;
 }
 
 /** The legend's hidden categories changed (kept by the host for bookmarks and links). */

@@ -56,8 +56,16 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
     case 'runCommand':
       return (TOOLBAR_COMMANDS as readonly unknown[]).includes((x as { command?: unknown }).command);
     case 'selectRange': {
-      const r = (x as { range?: unknown }).range;
-      return r === undefined || (Array.isArray(r) && r.length === 2 && r.every((t) => typeof t === 'number' && Number.isFinite(t)) && r[0] < r[1]);
+      const m = x as { range?: unknown; rows?: unknown; mapIndex?: unknown };
+      const r = m.range;
+      const rangeOk = r === undefined || (Array.isArray(r) && r.length === 2 && r.every((t) => typeof t === 'number' && Number.isFinite(t)) && r[0] < r[1]);
+      const rowsOk =
+        m.rows === undefined ||
+        (Array.isArray(m.rows) &&
+          m.rows.length <= MAX_LIST &&
+          m.rows.every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) &&
+          isCount(m.mapIndex));
+      return rangeOk && rowsOk && (m.mapIndex === undefined || isCount(m.mapIndex));
     }
     case 'search': {
       const m = x as { searchId?: unknown; generation?: unknown; query?: unknown; direction?: unknown; fromTime?: unknown };

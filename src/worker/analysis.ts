@@ -130,7 +130,10 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
     }
     if (m.kind === 'sites') {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      const profile = await computeSiteProfile(() => file, yielding(file.drawablesInTimeOrder(m.range[0], m.range[1], { signal })), m.range, { signal });
+      const profile = await computeSiteProfile(() => file, yielding(file.drawablesInTimeOrder(m.range[0], m.range[1], { signal })), m.range, {
+        signal,
+        ...(m.lines !== undefined ? { lines: new Set(m.lines) } : {}),
+      });
       post({ kind: 'sites', id: m.id, profile });
       return;
     }

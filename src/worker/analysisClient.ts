@@ -103,8 +103,11 @@ export class AnalysisClient {
   }
 
   /** Per source site numbers of [t0, t1] (CodeLenses, hovers). */
-  sites(path: string, range: readonly [number, number], options: { signal?: AbortSignal } = {}): Promise<SiteProfile> {
-    return this.request({ kind: 'sites', id: 0, path, range }, options).then((m) => (m as { profile: SiteProfile }).profile);
+  sites(path: string, range: readonly [number, number], options: { signal?: AbortSignal; lines?: readonly number[] } = {}): Promise<SiteProfile> {
+    const lines = options.lines;
+    return this.request({ kind: 'sites', id: 0, path, range, ...(lines !== undefined ? { lines } : {}) }, options).then(
+      (m) => (m as { profile: SiteProfile }).profile,
+    );
   }
 
   /** The file changed or closed: the worker drops its open reader. */

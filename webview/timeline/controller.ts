@@ -29,6 +29,7 @@ import type { TimelineElements } from './elements';
 import { TimelineView, type PersistedView } from './viewState';
 import { TimelineInput, ZOOM_STEP, type TimelineIntents } from './input';
 import { PeerCursor } from './peerCursor';
+import { rowsBetween } from './rowLayout';
 import { timelineIntents } from './intents';
 import { Picking, type Pick } from './picking';
 import { TimelineLayers, type Decorations } from './layers';
@@ -59,6 +60,7 @@ export class TimelineController {
     searchMarks: undefined,
     analysis: { data: undefined, showWaits: true, showPath: false },
     chain: undefined,
+    rangeRows: undefined,
   };
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cleanups: (() => void)[] = [];
@@ -229,9 +231,14 @@ export class TimelineController {
     return this.decorations.range;
   }
 
-  /** Sets (or clears) the selected time range and tells the host. */
-  setRange(range: readonly [number, number] | undefined): void {
+  /**
+   * Sets (or clears) the selected time range and tells the host; with `ys` (plot px of a
+   * Ctrl/Cmd+Shift+drag) a region: the range over the shown rows between them.
+   */
+  setRange(range: readonly [number, number] | undefined, ys?: readonly [number, number]): void {
+    const rows = range && ys ? rowsBetween(this.view.rowViewport(), ys[0], ys[1]) : undefined;
     this.decorations.range = range;
+    this.decorations.rangeRows = rows;
     const ds = this.el.root.dataset;
     if (range) {
       ds.rangeStart = String(range[0]);
@@ -240,7 +247,9 @@ export class TimelineController {
       delete ds.rangeStart;
       delete ds.rangeEnd;
     }
-    this.post(range ? { kind: 'selectRange', range: [range[0], range[1]] } : { kind: 'selectRange' });
+    if (rows) ds.rangeRows = rows.join(',');
+    else delete ds.rangeRows;
+    this.post(range ? { kind: 'selectRange', range: [range[0], range[1]], ...(rows ? { rows, mapIndex: this.view.mapIndex } : {}) } : { kind: 'selectRange' });
     this.scheduler.mark('overlay');
     this.summary();
   }
@@ -389,7 +398,7 @@ export class TimelineController {
       view: this.view,
       picking: this.picking,
       range: () => this.decorations.range,
-      setRange: (r) => this.setRange(r),
+      setRange: (r, ys) => this.setRange(r, ys),
       zoomCentre: (f) => this.zoomCentre(f),
       summary: () => this.summary(),
       hoverChanged: (labels) => {

@@ -15,19 +15,28 @@ export function drawMarks(
   maxNesting: number,
   markers: readonly number[],
   range: readonly [number, number] | undefined,
+  /** A region's rows (slot order): the band covers only them. */
+  rangeRows?: readonly number[],
 ): void {
   ctx.save();
   if (range) {
-    // the selected range: a shaded band with its duration (the ruler)
+    // the selected range: a shaded band with its duration (the ruler); a region: over its rows only
     const a = scale.timeToPx(range[0]);
     const b = scale.timeToPx(range[1]);
+    let top = 0;
+    let bottom = h;
+    if (rangeRows && rangeRows.length > 0) {
+      const slots = rangeRows.map((r) => slotOfRow(rows, r)).filter((s) => s >= 0);
+      top = Math.min(...slots) * rows.rowHeight - rows.scrollPx;
+      bottom = (Math.max(...slots) + 1) * rows.rowHeight - rows.scrollPx;
+    }
     ctx.fillStyle = p.selection;
     ctx.globalAlpha = 0.5;
-    ctx.fillRect(a, 0, b - a, h);
+    ctx.fillRect(a, top, b - a, bottom - top);
     ctx.globalAlpha = 1;
     ctx.fillStyle = p.accent;
-    ctx.fillRect(Math.round(a), 0, 1, h);
-    ctx.fillRect(Math.round(b), 0, 1, h);
+    ctx.fillRect(Math.round(a), top, 1, bottom - top);
+    ctx.fillRect(Math.round(b), top, 1, bottom - top);
     const label = `range ${formatDuration(range[1] - range[0])}`;
     ctx.font = p.font;
     ctx.textBaseline = 'bottom';
@@ -35,9 +44,10 @@ export function drawMarks(
     const tw = ctx.measureText(label).width;
     const lx = Math.min(Math.max(2, a + 4), w - tw - 4);
     ctx.fillStyle = p.backgroundCss;
-    ctx.fillRect(lx - 2, h - 20, tw + 4, 18);
+    const ly = Math.min(h, bottom);
+    ctx.fillRect(lx - 2, ly - 20, tw + 4, 18);
     ctx.fillStyle = p.foreground;
-    ctx.fillText(label, lx, h - 5);
+    ctx.fillText(label, lx, ly - 5);
   }
   ctx.setLineDash([4, 3]);
   ctx.strokeStyle = p.foreground;

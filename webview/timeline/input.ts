@@ -52,7 +52,8 @@ export interface TimelineIntents {
   undo(): void;
   redo(): void;
   pick(x: number, y: number, toSource: boolean, beside: boolean): void;
-  selectRange(range: readonly [number, number]): void;
+  /** A range; with `rows` (the rows between the drag's ends) a region of rows × time. */
+  selectRange(range: readonly [number, number], rows?: readonly [number, number]): void;
   moveSelection(move: SelectionMove): boolean;
   /** F: frame the selection; false when nothing is selected. */
   frameSelection(): boolean;
@@ -72,7 +73,7 @@ export interface TimelineIntents {
 type Drag =
   | { readonly kind: 'pan'; readonly x: number; readonly y: number; readonly view: TimeWindow; readonly scroll: number; moved: boolean }
   | { readonly kind: 'select'; readonly x: number; cur: number }
-  | { readonly kind: 'range'; readonly x: number; cur: number }
+  | { readonly kind: 'range'; readonly x: number; cur: number; readonly y?: number; curY?: number }
   | { readonly kind: 'overview'; readonly x: number; readonly view: TimeWindow }
   | { readonly kind: 'row'; readonly row: number; readonly y: number; cur: number };
 
@@ -106,6 +107,12 @@ export class TimelineInput {
   band(): readonly [number, number] | undefined {
     const d = this.drag;
     return d?.kind === 'select' || d?.kind === 'range' ? [d.x, d.cur] : undefined;
+  }
+
+  /** The vertical extent of a region being dragged (Ctrl/Cmd+Shift), in plot px. */
+  bandY(): readonly [number, number] | undefined {
+    const d = this.drag;
+    return d?.kind === 'range' && d.y !== undefined ? [Math.min(d.y, d.curY ?? d.y), Math.max(d.y, d.curY ?? d.y)] : undefined;
   }
 
   dispose(): void {
@@ -210,7 +217,8 @@ export class TimelineInput {
     this.el.root.focus();
     this.el.overlay.setPointerCapture(e.pointerId);
     const v = this.intents.view();
-    if (e.ctrlKey || e.metaKey) this.drag = { kind: 'range', x: e.offsetX, cur: e.offsetX };
+    // Ctrl/Cmd+drag: a time range over all rows; with Shift, a region of the rows dragged over.
+    if (e.ctrlKey || e.metaKey) this.drag = { kind: 'range', x: e.offsetX, cur: e.offsetX, ...(e.shiftKey ? { y: e.offsetY, curY: e.offsetY } : {}) };
     else if (e.shiftKey || e.altKey) this.drag = { kind: 'select', x: e.offsetX, cur: e.offsetX };
     else this.drag = { kind: 'pan', x: e.offsetX, y: e.offsetY, view: v.window, scroll: v.scrollPx, moved: false };
   }
@@ -234,6 +242,7 @@ export class TimelineInput {
       this.intents.setWindow({ t0: d.view.t0 - dt, t1: d.view.t1 - dt }, false);
     } else if (d?.kind === 'select' || d?.kind === 'range') {
       d.cur = e.offsetX;
+      if (d.kind === 'range' && d.y !== undefined) d.curY = e.offsetY;
     }
     this.intents.hoverChanged(rowChanged);
   }
@@ -254,7 +263,11 @@ export class TimelineInput {
       if (b - a >= MIN_BAND_PX) {
         const s = this.intents.view().scale;
         if (d.kind === 'select') this.intents.setWindow({ t0: s.pxToTime(a), t1: s.pxToTime(b) }, true);
-        else this.intents.selectRange([s.pxToTime(a), s.pxToTime(b)]);
+        else
+          this.intents.selectRange(
+            [s.pxToTime(a), s.pxToTime(b)],
+            d.kind === 'range' && d.y !== undefined ? [Math.min(d.y, d.curY ?? d.y), Math.max(d.y, d.curY ?? d.y)] : undefined,
+          );
       } else click();
     }
     this.intents.hoverChanged(false);

@@ -11,7 +11,7 @@ export interface IntentTargets {
   readonly view: TimelineView;
   readonly picking: Picking;
   readonly range: () => readonly [number, number] | undefined;
-  readonly setRange: (range: readonly [number, number] | undefined) => void;
+  readonly setRange: (range: readonly [number, number] | undefined, ys?: readonly [number, number]) => void;
   readonly zoomCentre: (factor: number) => void;
   /** The toolbar's summary is out of date. */
   readonly summary: () => void;
@@ -46,7 +46,7 @@ export function timelineIntents(t: IntentTargets): TimelineIntents {
     undo: () => v.undo(),
     redo: () => v.redo(),
     pick: (x, y, toSource, beside) => t.picking.pickAt(x, y, toSource, beside),
-    selectRange: (range) => t.setRange(range),
+    selectRange: (range, ys) => t.setRange(range, ys),
     moveSelection: (move) => t.picking.move(move),
     frameSelection: () => {
       const had = t.picking.selection !== undefined;

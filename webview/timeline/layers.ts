@@ -30,6 +30,8 @@ export interface Decorations {
   markers: readonly number[];
   /** The selected time range (Ctrl/Cmd+drag), reported to the host for the statistics panel. */
   range: readonly [number, number] | undefined;
+  /** The rows of a region selection (Ctrl/Cmd+Shift+drag), in slot order; undefined: all rows. */
+  rangeRows: readonly number[] | undefined;
   /** Search matches per bin of `range` (drawn on the overview strip). */
   searchMarks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined;
   /** Wait states and critical path from the host's analysis (drawn when toggled on). */
@@ -207,7 +209,14 @@ export class TimelineLayers {
     const maxNesting = main.drawableFor(view.visible())?.columns.header.maxNesting ?? 0;
     const selected = picking.selection?.mapIndex === view.mapIndex ? picking.selection : undefined;
     drawAnalysisOverlay(octx, view.width, scale, view.rowViewport(), view.mapIndex, p, decorations.analysis);
-    drawMarks(octx, view.width, view.height, scale, view.rowViewport(), p, selected, maxNesting, decorations.markers, decorations.range);
+    drawMarks(octx, view.width, view.height, scale, view.rowViewport(), p, selected, maxNesting, decorations.markers, decorations.range, decorations.rangeRows);
+    const regionY = input.bandY();
+    if (regionY) {
+      // a region being dragged: its rows
+      const b = input.band()!;
+      octx.strokeStyle = p.accent;
+      octx.strokeRect(Math.min(b[0], b[1]) + 0.5, regionY[0] + 0.5, Math.abs(b[1] - b[0]), regionY[1] - regionY[0]);
+    }
     this.s.peer.draw(octx, view.width, view.height, scale, p);
     // the cursor's time on the axis (the axis is cheap to redraw: a few ticks)
     drawAxis(this.ctx(el.axis), view.width, el.axis.clientHeight || AXIS_HEIGHT_PX, scale, p, input.hoverX);

@@ -48,6 +48,15 @@ export function slotAt(v: RowViewport, y: number): number | undefined {
   return slot >= 0 && slot < v.rowCount ? slot : undefined;
 }
 
+/** The shown rows whose slots lie between plot y0 and y1 (a region's rows), in slot order. */
+export function rowsBetween(v: RowViewport, y0: number, y1: number): number[] {
+  const first = Math.max(0, Math.floor((Math.min(y0, y1) + v.scrollPx) / v.rowHeight));
+  const last = Math.min(v.rowCount - 1, Math.floor((Math.max(y0, y1) + v.scrollPx) / v.rowHeight));
+  const out: number[] = [];
+  for (let s = first; s <= last; s++) out.push(rowOfSlot(v, s));
+  return out;
+}
+
 /** The row of the Y map at `y`. */
 export function rowAt(v: RowViewport, y: number): number | undefined {
   const slot = slotAt(v, y);

@@ -20,8 +20,10 @@ export async function computeSiteProfile(
   meta: () => SiteStatsMeta,
   drawables: AsyncIterable<Drawable>,
   range: readonly [number, number],
-  options: { signal?: AbortSignal } = {},
+  /** `lines`: only drawables that start on these timelines (a region of rows); all when absent. */
+  options: { signal?: AbortSignal; lines?: ReadonlySet<number> } = {},
 ): Promise<SiteProfile> {
+  const lines = options.lines;
   let acc: SiteStatsAccumulator | undefined;
   const lineIDs = new Set<number>();
   let lo = Infinity;
@@ -30,6 +32,7 @@ export async function computeSiteProfile(
     options.signal?.throwIfAborted();
     acc ??= new SiteStatsAccumulator(meta(), range);
     if (d.earliest > range[1] || d.latest < range[0]) continue;
+    if (lines !== undefined && !lines.has((d.kind === 'composite' ? d.primitives[0]?.vertices[0] : d.vertices[0])?.lineID ?? -1)) continue;
     if (d.earliest < lo) lo = d.earliest;
     if (d.latest > hi) hi = d.latest;
     const prims = d.kind === 'composite' ? d.primitives : [d];

@@ -17,6 +17,8 @@ export interface FollowableTrace {
   readonly uri: vscode.Uri;
   readonly file: StatsTraceFile;
   readonly range?: readonly [number, number];
+  /** The region's timelines (line IDs) when the selection is a region of rows; all rows when absent. */
+  readonly lines?: readonly number[];
 }
 
 export interface TraceSites {
@@ -92,13 +94,14 @@ export class SiteNumbers implements vscode.Disposable {
     const path = localPathOf(trace.file);
     if (path === undefined) return Promise.resolve(undefined);
     const range = trace.range ?? trace.file.timeRange;
-    const key = `${path}\u0000${range[0]}\u0000${range[1]}`;
+    const lines = trace.lines;
+    const key = `${path}\u0000${range[0]}\u0000${range[1]}\u0000${lines?.join(',') ?? 'all'}`;
     if (this.cached?.key === key) return this.cached.sites;
     if (this.localFilesOf !== path) this.resetFiles(path);
     // A newer range (e.g. while the selection is dragged) replaces the request in flight.
     this.cached?.abort.abort();
     const abort = new AbortController();
-    const sites = this.options.analysis.sites(path, range, { signal: abort.signal }).then(
+    const sites = this.options.analysis.sites(path, range, { signal: abort.signal, ...(lines !== undefined ? { lines } : {}) }).then(
       (profile) => ({ trace, index: new SiteIndex(profile), range }),
       (e: unknown) => {
         if (!abort.signal.aborted) this.options.log?.warn(`source numbers of ${trace.uri.path}: ${e instanceof Error ? e.message : String(e)}`);

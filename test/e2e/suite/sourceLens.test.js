@@ -101,6 +101,31 @@ suite('source ↔ trace (CodeLens, region → code)', () => {
       lines.map((l) => l + 1).sort((a, b) => a - b),
       [80, 83, 86],
     );
+    // A region (rows × time, Ctrl/Cmd+Shift+drag): the same range over ranks 1–3 only. The
+    // range's drawables with a source are all on rank 0 (mpe-trace dump of that range), so the
+    // region comes from no line; over rank 0 alone it is the same three lines.
+    {
+      const mapIndex = api.lastViewState(trace.toString())?.mapIndex ?? 0;
+      api.selectRange(trace.toString(), range, [1, 2, 3], mapIndex);
+      let region = lines;
+      const t0 = Date.now();
+      while (Date.now() - t0 < 30000 && region.length > 0) {
+        await new Promise((r) => setTimeout(r, 250));
+        region = await api.regionLines(source.toString());
+      }
+      assert.deepEqual(region, [], 'a region of ranks 1–3 highlights no line');
+      api.selectRange(trace.toString(), range, [0], mapIndex);
+      const t1 = Date.now();
+      while (Date.now() - t1 < 30000 && region.length === 0) {
+        await new Promise((r) => setTimeout(r, 250));
+        region = await api.regionLines(source.toString());
+      }
+      assert.deepEqual(
+        region.map((l) => l + 1).sort((a, b) => a - b),
+        [80, 83, 86],
+      );
+      api.selectRange(trace.toString(), range);
+    }
     // With the range, the lens numbers are the range's.
     const ranged = await lensesUntil(source, (ls) => ls.some((l) => l.range.start.line === 79 && l.command.title.startsWith('$(pulse) 1×')));
     assert.ok(

@@ -11,6 +11,11 @@ test('selectRange: none, or two finite increasing times', () => {
   assert.equal(isWebviewToHost({ kind: 'selectRange', range: [0.2, 0.1] }), false);
   assert.equal(isWebviewToHost({ kind: 'selectRange', range: [0, Infinity] }), false);
   assert.equal(isWebviewToHost({ kind: 'selectRange', range: [0] }), false);
+  // a region: rows of a Y map
+  assert.ok(isWebviewToHost({ kind: 'selectRange', range: [0.1, 0.2], rows: [1, 2], mapIndex: 0 }));
+  assert.equal(isWebviewToHost({ kind: 'selectRange', range: [0.1, 0.2], rows: [1, 2] }), false);
+  assert.equal(isWebviewToHost({ kind: 'selectRange', range: [0.1, 0.2], rows: [-1], mapIndex: 0 }), false);
+  assert.equal(isWebviewToHost({ kind: 'selectRange', range: [0.1, 0.2], rows: 'all', mapIndex: 0 }), false);
 });
 
 test('runCommand only names the toolbar commands; legendState is a list of integers', () => {

@@ -9,6 +9,7 @@ import {
   rowAt,
   rowHeightFor,
   rowPad,
+  rowsBetween,
   rowTop,
   scrollForZoom,
   slotOfRow,
@@ -58,6 +59,16 @@ test('hidden and reordered rows: slots, tops, hit rows and the fetched row span'
   assert.deepEqual(visibleRows(v), { first: 0, end: 3 });
   assert.deepEqual(visibleRowSpan(v), { start: 0, end: 8 });
   assert.deepEqual(visibleRowSpan({ rowCount: 100, rowHeight: 10, scrollPx: 50, heightPx: 100 }), { start: 5, end: 15 });
+});
+
+test("a region's rows: the shown rows between two plot ys, in slot order (hidden and moved rows respected)", () => {
+  const order = [3, 0, 7];
+  const v: RowViewport = { rowCount: 3, rowHeight: 30, scrollPx: 10, heightPx: 200, order, slotOf: slotsOf(order, 8) };
+  // y 25 → slot 1 (row 0), y 55 → slot 2 (row 7), in either drag direction
+  assert.deepEqual(rowsBetween(v, 25, 55), [0, 7]);
+  assert.deepEqual(rowsBetween(v, 55, 25), [0, 7]);
+  assert.deepEqual(rowsBetween(v, -100, 1000), [3, 0, 7]);
+  assert.deepEqual(rowsBetween({ rowCount: 10, rowHeight: 20, scrollPx: 0, heightPx: 200 }, 41, 41), [2]);
 });
 
 test('nesting: each level an inset box; the innermost of depth 3 is the largest readable area', () => {
