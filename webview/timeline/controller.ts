@@ -251,6 +251,7 @@ export class TimelineController {
     else delete ds.rangeRows;
     this.post(range ? { kind: 'selectRange', range: [range[0], range[1]], ...(rows ? { rows, mapIndex: this.view.mapIndex } : {}) } : { kind: 'selectRange' });
     this.scheduler.mark('overlay');
+    this.layers.refreshActivity();
     this.summary();
   }
 

@@ -295,6 +295,11 @@ export class TimelineLayers {
 
   private activityTimer: ReturnType<typeof setTimeout> | undefined;
 
+  /** The selection changed (a region counts only its rows in the strip). */
+  refreshActivity(): void {
+    this.scheduleActivity();
+  }
+
   /** The strip label's click: count by code colouring or by state (the codes only while there are colourings). */
   toggleActivityMode(): void {
     this.activityMode = this.activityMode === 'codes' ? 'states' : 'codes';
@@ -330,6 +335,19 @@ export class TimelineLayers {
     const rows = view.rowViewport();
     const { first, end } = visibleRows(rows);
     const slotOf = slotLookup(rows);
+    // The rows counted: the visible ones, or those of a selected region (rows × time) among them.
+    const region = this.s.decorations.rangeRows;
+    const dense = new Map<number, number>();
+    if (region) for (const r of region) if (slotOf(r) >= first && slotOf(r) < end && !dense.has(r)) dense.set(r, dense.size);
+    const counted = region
+      ? { slotOf: (row: number) => dense.get(row) ?? -1, slots: dense.size }
+      : {
+          slotOf: (row: number) => {
+            const s = slotOf(row);
+            return s >= first && s < end ? s - first : -1;
+          },
+          slots: Math.max(0, end - first),
+        };
     const colourings = this.siteStyle?.colours.length ?? 0;
     const codes = this.activityMode === 'codes' && colourings > 0;
     const flags = loaded.columns.states.flags;
@@ -338,11 +356,8 @@ export class TimelineLayers {
       columns: loaded.columns,
       x: view.scale().offsetMapper(loaded.columns.header.baseTime),
       width: view.width,
-      slotOf: (row) => {
-        const s = slotOf(row);
-        return s >= first && s < end ? s - first : -1;
-      },
-      slots: Math.max(0, end - first),
+      slotOf: counted.slotOf,
+      slots: counted.slots,
       hidden: p.hidden,
     });
     const K = a.categories.length;
@@ -358,9 +373,9 @@ export class TimelineLayers {
         y -= bh;
       }
     }
-    label.textContent = `activity${codes ? ' · code colours' : ''} · ${a.source === 'exact' ? 'exact' : 'previews'}`;
+    label.textContent = `activity${region ? ` · ${a.rows} rows` : ''}${codes ? ' · code colours' : ''} · ${a.source === 'exact' ? 'exact' : 'previews'}`;
     label.title =
-      `Share of the ${a.rows} visible rows ${codes ? 'in states of each code colouring (grey: no colouring; preview boxes carry no sites)' : 'in each state'}, per pixel column; ${
+      `Share of the ${a.rows} ${region ? 'visible rows of the selected region' : 'visible rows'} ${codes ? 'in states of each code colouring (grey: no colouring; preview boxes carry no sites)' : 'in each state'}, per pixel column; ${
         a.source === 'exact' ? 'exact (every drawable of the window)' : `from the preview boxes (tree depth ${loaded.columns.header.lowestDepth})`
       }` + (colourings > 0 ? `. Click: count by ${codes ? 'state' : 'code colouring'}` : '');
     el.root.dataset.activitySource = a.source;

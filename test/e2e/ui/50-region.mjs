@@ -1,6 +1,6 @@
 // Region selection (issue 17, region → code): Ctrl+Shift+drag over the timeline selects a range of
-// time over the rows dragged across only (rows 1 and 2 of user_states_4), shaded over those rows;
-// Esc clears it. (What the host does with the region's rows — the sites of the code it came from —
+// time over the rows dragged across only (rows 1 and 2 of user_states_4), shaded over those rows,
+// and the statistics strip counts those 2 rows; Esc clears it. (What the host does with the region's rows — the sites of the code it came from —
 // is checked in the extension-host suite, sourceLens.test.js.)
 const trace = 'user_states_4.slog2';
 
@@ -37,6 +37,14 @@ export default [
       log(`   region: rows ${d.rangeRows}, [${d.rangeStart}, ${d.rangeEnd}] s`);
       if (d.rangeRows !== '1,2') throw new Error(`region rows ${JSON.stringify(d.rangeRows)}, expected "1,2"`);
       if (!(Number(d.rangeStart) < Number(d.rangeEnd))) throw new Error('no time range with the region');
+      // The statistics strip counts the region's rows only.
+      let label = '';
+      for (let i = 0; i < 40 && !/2 rows/.test(label); i++) {
+        await page.waitForTimeout(100);
+        label = await frame.locator('.activity-label').innerText();
+      }
+      log(`   strip: ${label}`);
+      if (!/· 2 rows ·/.test(label)) throw new Error(`the strip does not count the region's 2 rows: ${JSON.stringify(label)}`);
       await screenshot('region');
       await page.keyboard.press('Escape');
       for (let i = 0; i < 40 && d.rangeRows !== undefined; i++) {
