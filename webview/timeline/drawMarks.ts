@@ -26,9 +26,18 @@ export function drawMarks(
     let top = 0;
     let bottom = h;
     if (rangeRows && rangeRows.length > 0) {
-      const slots = rangeRows.map((r) => slotOfRow(rows, r)).filter((s) => s >= 0);
-      top = Math.min(...slots) * rows.rowHeight - rows.scrollPx;
-      bottom = (Math.max(...slots) + 1) * rows.rowHeight - rows.scrollPx;
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const r of rangeRows) {
+        const s = slotOfRow(rows, r);
+        if (s < 0) continue;
+        lo = Math.min(lo, s);
+        hi = Math.max(hi, s);
+      }
+      if (lo <= hi) {
+        top = lo * rows.rowHeight - rows.scrollPx;
+        bottom = (hi + 1) * rows.rowHeight - rows.scrollPx;
+      }
     }
     ctx.fillStyle = p.selection;
     ctx.globalAlpha = 0.5;
