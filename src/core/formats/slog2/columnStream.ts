@@ -84,10 +84,9 @@ function compareRefs(x: Ref, y: Ref): number {
   );
 }
 
-function batchOf(refs: readonly Ref[]): PrimitiveBatch {
-  let rows = 0;
-  for (const r of refs) rows += r.c.rowCount[r.d]!;
-  const out = {
+/** A batch of `rows` rows to fill. */
+function emptyBatch(rows: number): PrimitiveBatch & { readonly site: (SourceLocation | undefined)[] } {
+  return {
     rows,
     category: new Int32Array(rows),
     vertexCount: new Int32Array(rows),
@@ -100,6 +99,12 @@ function batchOf(refs: readonly Ref[]): PrimitiveBatch {
     drawableEarliest: new Float64Array(rows),
     site: new Array<SourceLocation | undefined>(rows),
   };
+}
+
+function batchOf(refs: readonly Ref[]): PrimitiveBatch {
+  let rows = 0;
+  for (const r of refs) rows += r.c.rowCount[r.d]!;
+  const out = emptyBatch(rows);
   let k = 0;
   for (const { c, d } of refs) {
     const first = c.firstRow[d]!;
@@ -161,19 +166,7 @@ export async function* primitiveBatchesInTimeOrder(
 export function batchFromDrawables(drawables: readonly Drawable[]): PrimitiveBatch {
   let rows = 0;
   for (const d of drawables) rows += d.kind === 'primitive' ? 1 : d.primitives.length;
-  const out = {
-    rows,
-    category: new Int32Array(rows),
-    vertexCount: new Int32Array(rows),
-    time0: new Float64Array(rows),
-    line0: new Int32Array(rows),
-    time1: new Float64Array(rows),
-    line1: new Int32Array(rows),
-    earliest: new Float64Array(rows),
-    latest: new Float64Array(rows),
-    drawableEarliest: new Float64Array(rows),
-    site: new Array<SourceLocation | undefined>(rows),
-  };
+  const out = emptyBatch(rows);
   let k = 0;
   const put = (p: Primitive, drawableEarliest: number): void => {
     const v = p.vertices;
