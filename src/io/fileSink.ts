@@ -19,24 +19,29 @@ export class SinkWriteError extends Error {
 
 export class FileSink implements OutputSink {
   private buffer: Uint8Array;
-  private spare: Uint8Array;
+  /** Written-out chunk buffers ready for reuse (at most `depth` buffers exist). */
+  private readonly free: Uint8Array[] = [];
   private buffered = 0;
   /** File offset where `buffer` starts. */
   private position = 0;
   /**
-   * The chunk being written, if any. Its failure is caught at once (a rejection nobody awaits yet
-   * would be an unhandled rejection that kills the process — e.g. ENOSPC while the encoder fills
-   * the next chunk) and rethrown at the next write/flush.
+   * The chunks being written, oldest first, one after another. A failure is caught at once (a
+   * rejection nobody awaits yet would be an unhandled rejection that kills the process — e.g.
+   * ENOSPC while the encoder fills the next chunk) and rethrown at the next write/flush.
    */
-  private inflight: Promise<void> | undefined;
+  private readonly inflight: Promise<void>[] = [];
   private failure: { readonly error: unknown } | undefined;
 
   constructor(
     private readonly handle: FileHandle,
-    chunkBytes = 1 << 20,
+    // 4 MiB: each write to the handle costs ~2 ms beside its bytes on this VM; with 1 MiB chunks
+    // a 1.1 GB row index spent 2.0 s writing, with 4–8 MiB 0.5–0.7 s.
+    private readonly chunkBytes = 4 << 20,
+    // Chunks in memory (one filling, the others queued): a writer that produces in bursts (the
+    // row index writes ~27 MB per chunk at once) goes on while they are written.
+    private readonly depth = 3,
   ) {
     this.buffer = new Uint8Array(chunkBytes);
-    this.spare = new Uint8Array(chunkBytes);
   }
 
   /** Bytes accepted so far (= file size once flushed). */
@@ -70,26 +75,30 @@ export class FileSink implements OutputSink {
     await this.settle();
   }
 
-  /** Starts writing the filled chunk (after the previous one finished) and switches buffers. */
+  /** Queues the filled chunk for writing (after those before it) and takes another buffer. */
   private async rotate(): Promise<void> {
     if (this.buffered === 0) return;
-    await this.settle();
+    while (this.inflight.length >= this.depth - 1) await this.inflight.shift();
+    this.throwIfFailed();
     const full = this.buffer;
     const n = this.buffered;
     const at = this.position;
-    this.buffer = this.spare;
-    this.spare = full;
+    const previous = this.inflight[this.inflight.length - 1] ?? Promise.resolve();
+    this.buffer = this.free.pop() ?? new Uint8Array(this.chunkBytes);
     this.buffered = 0;
     this.position += n;
-    this.inflight = this.writeFully(full.subarray(0, n), at).catch((error: unknown) => {
-      this.failure ??= { error };
-    });
+    this.inflight.push(
+      previous
+        .then(() => (this.failure === undefined ? this.writeFully(full.subarray(0, n), at) : undefined))
+        .catch((error: unknown) => {
+          this.failure ??= { error };
+        })
+        .finally(() => this.free.push(full)),
+    );
   }
 
   private async settle(): Promise<void> {
-    const pending = this.inflight;
-    this.inflight = undefined;
-    if (pending) await pending;
+    while (this.inflight.length > 0) await this.inflight.shift();
     this.throwIfFailed();
   }
 
@@ -97,12 +106,10 @@ export class FileSink implements OutputSink {
     if (this.failure !== undefined) throw this.failure.error;
   }
 
-  /** Waits for a write in flight without reporting its failure (before closing an abandoned file). */
+  /** Waits for the writes in flight without reporting their failure (before closing an abandoned file). */
   async discard(): Promise<void> {
-    const pending = this.inflight;
-    this.inflight = undefined;
     this.buffered = 0;
-    if (pending) await pending;
+    while (this.inflight.length > 0) await this.inflight.shift();
   }
 
   private async writeFully(bytes: Uint8Array, at: number): Promise<void> {
