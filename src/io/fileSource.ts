@@ -96,8 +96,20 @@ export class FileSource implements ByteSource {
     return data;
   }
 
+  async readInto(offset: number, target: Uint8Array): Promise<void> {
+    if (this.closed) throw new Error(`${this.name}: read after close`);
+    checkRange(this.name, this.size, offset, target.length);
+    await this.fill(target, offset);
+  }
+
   private async readDirect(offset: number, length: number): Promise<Uint8Array> {
     const out = new Uint8Array(length);
+    await this.fill(out, offset);
+    return out;
+  }
+
+  private async fill(out: Uint8Array, offset: number): Promise<void> {
+    const length = out.length;
     let done = 0;
     while (done < length) {
       let bytesRead: number;
@@ -111,7 +123,6 @@ export class FileSource implements ByteSource {
       if (bytesRead === 0) throw new Error(`${this.name}: unexpected end of file at ${offset + done} (file changed on disk?)`);
       done += bytesRead;
     }
-    return out;
   }
 
   async close(): Promise<void> {

@@ -16,6 +16,12 @@ export interface ByteSource {
    * modify it and should copy what they keep beyond the next read.
    */
   read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * Reads exactly `target.length` bytes at `offset` into `target` (same checks as `read`). For
+   * whole-file passes that reuse their buffers: fresh buffers per read cost page faults and let
+   * dead ones pile up until a GC. Optional; callers fall back to `read`.
+   */
+  readInto?(offset: number, target: Uint8Array): Promise<void>;
   /** Releases the underlying handle; further reads fail. */
   close(): Promise<void>;
 }

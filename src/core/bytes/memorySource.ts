@@ -17,6 +17,10 @@ export class MemorySource implements ByteSource {
     return this.readSync(offset, length);
   }
 
+  async readInto(offset: number, target: Uint8Array): Promise<void> {
+    target.set(this.readSync(offset, target.length));
+  }
+
   readSync(offset: number, length: number): Uint8Array {
     if (this.closed) throw new Error(`${this.name}: read after close`);
     checkRange(this.name, this.size, offset, length);

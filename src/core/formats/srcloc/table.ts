@@ -42,7 +42,7 @@ export const SRCLOC_NODE_MAGIC = 'MPESRCLN';
 export const SRCLOC_VERSION = 1;
 export const NESTLESS_LIST = 0;
 export const NESTABLE_LIST = 1;
-const ENTRY_BYTES = 13;
+export const ENTRY_BYTES = 13;
 export const NODE_RECORD_PREFIX_BYTES = 16;
 
 /** Located drawables of one node, by position in the node's lists. */

@@ -1,0 +1,53 @@
+/**
+ * A node record (table.ts) decoded into site numbers by list position, without an object per
+ * entry: for whole-file passes that need the numbers, not the locations (the row-index builder).
+ * The same checks as decodeNodeRecord, so a record one rejects the other rejects too.
+ */
+import { BinaryReader } from '../../bytes/binaryReader';
+import { ENTRY_BYTES, hasNodeRecordMagic, NESTABLE_LIST, NESTLESS_LIST } from './table';
+
+/** Site numbers of one list's positions; `located[i]` = 0 where position i has no entry. */
+export interface ListSites {
+  readonly located: Uint8Array;
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+}
+
+export interface NodeSites {
+  readonly nestless: ListSites;
+  readonly nestable: ListSites;
+}
+
+function listSites(n: number): ListSites {
+  return { located: new Uint8Array(n), start: new Int32Array(n), end: new Int32Array(n) };
+}
+
+/**
+ * Entries at positions beyond `nestlessCount` / `nestableCount` are checked but not kept (no
+ * drawable sits there); a later entry for the same position wins, as with decodeNodeRecord's maps.
+ */
+export function decodeNodeSites(bytes: Uint8Array, base: number, file: string, nsites: number, nestlessCount: number, nestableCount: number): NodeSites {
+  const r = new BinaryReader(bytes, base, file);
+  if (!hasNodeRecordMagic(bytes)) throw r.error('expected the source-location node record magic "MPESRCLN"');
+  r.skip(8, 'magic');
+  r.skip(4, 'record size');
+  const count = r.checkCount(r.i32('entry count'), ENTRY_BYTES, 'entry');
+  const out = { nestless: listSites(nestlessCount), nestable: listSites(nestableCount) };
+  for (let e = 0; e < count; e++) {
+    const list = r.u8('list');
+    if (list !== NESTLESS_LIST && list !== NESTABLE_LIST) throw r.error(`unknown list ${list} (expected 0 nestless or 1 nestable)`, r.pos - 1);
+    const index = r.i32('drawable index');
+    if (index < 0) throw r.error(`negative drawable index ${index}`, r.pos - 4);
+    const start = r.i32('site index');
+    if (start < -1 || start >= nsites) throw r.error(`site index ${start} is outside [-1, ${nsites})`, r.pos - 4);
+    const end = r.i32('site index');
+    if (end < -1 || end >= nsites) throw r.error(`site index ${end} is outside [-1, ${nsites})`, r.pos - 4);
+    const sites = list === NESTLESS_LIST ? out.nestless : out.nestable;
+    if (index >= sites.located.length) continue;
+    sites.located[index] = 1;
+    sites.start[index] = start;
+    sites.end[index] = end;
+  }
+  if (r.remaining !== 0) throw r.error(`${r.remaining} unexpected bytes after the source-location node record`);
+  return out;
+}

@@ -1,0 +1,104 @@
+/**
+ * Tree nodes, each with the source-location record that follows its block (table.ts), read in
+ * large sequential slabs for whole-file passes (the row-index builder). One read per few MiB
+ * instead of one per node and one or two per record (reading node by node through the 64 KiB
+ * block cache, then each record, was 40 % of the build), with the next slab read while the
+ * caller works on this one. Node extents were checked against the file when the TreeDir was read.
+ */
+import type { Slog2File } from '../formats/slog2/slog2File';
+import type { TreeNodeInfo } from '../formats/slog2/treeDir';
+import { hasNodeRecordMagic, NODE_RECORD_PREFIX_BYTES, nodeRecordSize } from '../formats/srcloc/table';
+
+export interface NodeBytes {
+  readonly info: TreeNodeInfo;
+  /** The node's block: a view into the slab, overwritten two slabs later (copy what you keep). */
+  readonly bytes: Uint8Array;
+  /** The source-location node record right after the block, when the file has one there. */
+  readonly record: Uint8Array | undefined;
+}
+
+/** Bytes per slab read; nodes further apart than MAX_GAP start a new slab. */
+const SLAB_BYTES = 4 << 20;
+const MAX_GAP = 256 << 10;
+
+interface Slab {
+  readonly first: number;
+  readonly end: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Consecutive nodes (in the caller's order) that lie close together and ascending in the file. */
+function planSlabs(nodes: readonly TreeNodeInfo[], fileSize: number, slabBytes: number): Slab[] {
+  const slabs: Slab[] = [];
+  let i = 0;
+  while (i < nodes.length) {
+    const from = nodes[i]!.fptr;
+    let to = from + nodes[i]!.size;
+    let j = i + 1;
+    for (; j < nodes.length; j++) {
+      const n = nodes[j]!;
+      if (n.fptr < to || n.fptr - to > MAX_GAP || n.fptr + n.size - from > slabBytes) break;
+      to = n.fptr + n.size;
+    }
+    // The gap before the next node holds the last node's record; without a next node, read a little past.
+    const next = nodes[j];
+    const tail = next !== undefined && next.fptr >= to && next.fptr - to <= MAX_GAP ? next.fptr : Math.min(fileSize, to + NODE_RECORD_PREFIX_BYTES);
+    slabs.push({ first: i, end: j, from, to: tail });
+    i = j;
+  }
+  return slabs;
+}
+
+/** `withRecords`: look for source-location records (files with a source-location table). */
+export async function* nodesInSlabs(file: Slog2File, nodes: readonly TreeNodeInfo[], withRecords: boolean, slabBytes = SLAB_BYTES): AsyncGenerator<NodeBytes> {
+  const source = file.source;
+  const slabs = planSlabs(nodes, source.size, slabBytes);
+  // Two buffers, alternating (this slab's and the next one's), when the source can read into them.
+  const into = source.readInto?.bind(source);
+  let longest = 0;
+  for (const s of slabs) longest = Math.max(longest, s.to - s.from);
+  const buffers = into === undefined ? [] : [new Uint8Array(longest), new Uint8Array(longest)];
+  const read = (k: number): Promise<Uint8Array> | undefined => {
+    const s = slabs[k];
+    if (s === undefined) return undefined;
+    let p: Promise<Uint8Array>;
+    if (into !== undefined) {
+      const target = buffers[k % 2]!.subarray(0, s.to - s.from);
+      p = into(s.from, target).then(() => target);
+    } else {
+      // A read may return a view into the source's cache, valid until its next read (ByteSource):
+      // such views are copied, since the next slab is read while this one is used.
+      p = source.read(s.from, s.to - s.from).then((b) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b.slice()));
+    }
+    p.catch(() => undefined); // awaited below; a failure surfaces there
+    return p;
+  };
+  let ahead = read(0);
+  for (let k = 0; k < slabs.length; k++) {
+    const s = slabs[k]!;
+    const slab = await ahead!;
+    ahead = read(k + 1);
+    for (let i = s.first; i < s.end; i++) {
+      const info = nodes[i]!;
+      const at = info.fptr - s.from;
+      const bytes = slab.subarray(at, at + info.size);
+      yield { info, bytes, record: withRecords ? await recordAfter(file, info, slab, s.from) : undefined };
+    }
+  }
+}
+
+/** The node record starting where the node ends: from the slab, or read when it runs past it. */
+async function recordAfter(file: Slog2File, info: TreeNodeInfo, slab: Uint8Array, slabFrom: number): Promise<Uint8Array | undefined> {
+  const at = info.fptr + info.size;
+  if (at + NODE_RECORD_PREFIX_BYTES > file.source.size) return undefined;
+  const local = at - slabFrom;
+  const prefix =
+    local + NODE_RECORD_PREFIX_BYTES <= slab.length
+      ? slab.subarray(local, local + NODE_RECORD_PREFIX_BYTES)
+      : await file.source.read(at, NODE_RECORD_PREFIX_BYTES);
+  if (!hasNodeRecordMagic(prefix)) return undefined;
+  const size = nodeRecordSize(prefix, at, file.source.name);
+  if (at + size > file.source.size) return undefined;
+  return local + size <= slab.length ? slab.subarray(local, local + size) : (await file.source.read(at, size)).slice();
+}
