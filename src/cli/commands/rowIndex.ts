@@ -13,6 +13,9 @@ import { defaultRowIndexPath, openRowIndexFile, writeRowIndexFile } from '../../
 import { parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
 
+/** Nodes checked per read (bounds the check's memory). */
+const CHECK_NODES = 32;
+
 const USAGE =
   'usage: mpe-trace index FILE.slog2 [-o INDEX] [--check]\n' +
   '  Builds the rows × time index of FILE (default INDEX: FILE.mperowidx) so that windows of a few\n' +
@@ -46,9 +49,13 @@ async function run(argv: string[]): Promise<number> {
       }
       const index = opened.index;
       try {
-        const all = Array.from({ length: index.header.nodes }, (_, i) => i);
+        // A few nodes at a time: the items of a whole index do not fit in memory (1 GB: out of heap).
         const stats = emptyStats();
-        await index.readNodes(all, [[0, Math.max(0, index.header.keys - 1)]], new Set(all), stats);
+        const keys: [number, number][] = [[0, Math.max(0, index.header.keys - 1)]];
+        for (let first = 0; first < index.header.nodes; first += CHECK_NODES) {
+          const some = Array.from({ length: Math.min(CHECK_NODES, index.header.nodes - first) }, (_, i) => first + i);
+          await index.readNodes(some, keys, new Set(some), stats);
+        }
         process.stdout.write(`${out}: ok, ${index.header.nodes} nodes, ${index.header.keys} keys, ${stats.decoded} items, ${stats.bytesRead} bytes checked\n`);
         return 0;
       } catch (e) {

@@ -8,9 +8,7 @@ import { isFormatError } from '../bytes/formatError';
 import type { Slog2File } from '../formats/slog2/slog2File';
 import type { OutputSink } from '../formats/slog2/writer/sink';
 import type { TreeNodeInfo } from '../formats/slog2/treeDir';
-import { nodeSourceLocations } from '../formats/srcloc/readSourceLocations';
-import type { NodeSourceLocations } from '../formats/srcloc/table';
-import type { SourceLocation } from '../model/types';
+import { decodeNodeSites, type NodeSites } from '../formats/srcloc/nodeSites';
 import {
   checksum,
   CHUNK_ENTRY_BYTES,
@@ -25,14 +23,14 @@ import {
   levelOf,
   ROW_INDEX_MAGIC,
   ROW_INDEX_VERSION,
-  RUN_ENTRY_BYTES,
   runKey,
   TABLE_ENTRY_BYTES,
   type SourceIdentity,
 } from './format';
 import { Growable } from './growable';
-import { keySpaceOf } from './keys';
-import { scanNode } from './scan';
+import { keyLookup, keySpaceOf } from './keys';
+import { nodesInSlabs } from './nodeSlabs';
+import { NodeScanner } from './scan';
 
 export interface BuildOptions {
   readonly blockKeys?: number;
@@ -52,7 +50,7 @@ export interface BuildReport {
   readonly keys: number;
 }
 
-const DEFAULT_CHUNK_BYTES = 24 << 20;
+const DEFAULT_CHUNK_BYTES = 16 << 20;
 
 interface Run {
   readonly kind: number;
@@ -62,14 +60,6 @@ interface Run {
   /** Chunk-local node index → [end, checksum] for the nodes that wrote into this run. */
   readonly touched: number[];
   segmentStart: number;
-}
-
-interface RunEntry {
-  readonly kind: number;
-  readonly level: number;
-  readonly block: number;
-  readonly tablePos: number;
-  readonly dataPos: number;
 }
 
 /** Nodes in index ordinal order: depth descending, then xpos (the order a window query visits them). */
@@ -85,12 +75,10 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
   const space = keySpaceOf(file.lineIDMaps);
   const nkeys = space.lineIDs.length;
   const levels = levelsFor(nkeys, blockKeys);
-  const keyOf = (id: number): number => space.keyOfLine.get(id) ?? -1;
+  const keyOf = keyLookup(space);
   const nodes = ordinalOrder(file);
   const total = nodes.reduce((n, x) => n + x.size, 0);
   const table = file.sourceLocationTable;
-  const siteIndex = new Map<SourceLocation, number>();
-  table?.sites.forEach((s, i) => siteIndex.set(s, i));
 
   const pathBytes = new TextEncoder().encode(identity.path);
   const headerBytes = FIXED_HEADER_BYTES + 2 + pathBytes.length + 4;
@@ -101,9 +89,13 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
     pos += b.length;
   };
 
-  const runEntries: RunEntry[] = [];
+  // Run entries go straight into their directory encoding (an object each was 8 MB at 16 384 ranks).
+  const runDir = new Growable(1 << 16);
+  let runCount = 0;
   const chunks: { first: number; count: number; firstRun: number; runCount: number }[] = [];
   let runs = new Map<number, Run>();
+  /** The buffers of the last chunk's runs, by run key. */
+  let spare = new Map<number, Growable>();
   let chunkFirst = 0;
   let chunkNodes = 0;
   let chunkBytes = 0;
@@ -119,9 +111,15 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
     const slot = byPlace[kind]![level]!;
     let run = slot[block];
     if (run === undefined) {
-      run = { kind, level, block, data: new Growable(256), touched: [], segmentStart: -1 };
+      const key = runKey(kind, level, block);
+      // A run's buffer is reused by the same run in later chunks: fresh buffers for every chunk
+      // cost page faults and GC (a third of the build).
+      let data = spare.get(key);
+      if (data === undefined) data = new Growable(256);
+      else data.length = 0;
+      run = { kind, level, block, data, touched: [], segmentStart: -1 };
       slot[block] = run;
-      runs.set(runKey(kind, level, block), run);
+      runs.set(key, run);
     }
     return run;
   };
@@ -135,7 +133,7 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
 
   const flush = async (): Promise<void> => {
     const sorted = [...runs.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
-    chunks.push({ first: chunkFirst, count: chunkNodes, firstRun: runEntries.length, runCount: sorted.length });
+    chunks.push({ first: chunkFirst, count: chunkNodes, firstRun: runCount, runCount: sorted.length });
     for (const run of sorted) {
       const tab = new Uint8Array(chunkNodes * TABLE_ENTRY_BYTES);
       const dv = new DataView(tab.buffer);
@@ -156,8 +154,15 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
       await write(tab);
       const dataPos = pos;
       await write(run.data.view());
-      runEntries.push({ kind: run.kind, level: run.level, block: run.block, tablePos, dataPos });
+      runDir.u8(run.kind);
+      runDir.u8(run.level);
+      runDir.u32(run.block);
+      runDir.f64(tablePos);
+      runDir.f64(dataPos);
+      runCount++;
     }
+    spare = new Map();
+    for (const [key, run] of runs) spare.set(key, run.data);
     runs = new Map();
     byPlace = [[], []];
     for (const k of [0, 1]) for (let l = 0; l < levels; l++) byPlace[k]!.push([]);
@@ -166,54 +171,50 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
     chunkBytes = 0;
   };
 
-  // One node read ahead (a copy), so the disk works while the previous node is regrouped.
-  const readNode = (i: number): Promise<Uint8Array> | undefined =>
-    i < nodes.length ? file.readBlock(nodes[i]!, `tree node (${nodes[i]!.depth},${nodes[i]!.xpos})`) : undefined;
-  let ahead = readNode(0);
-  ahead?.catch(() => undefined);
-  for (let ni = 0; ni < nodes.length; ni++) {
-    const info = nodes[ni]!;
+  const scanner = new NodeScanner(keyOf, nkeys);
+  for await (const { info, bytes, record } of nodesInSlabs(file, nodes, table !== undefined)) {
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
-    let located: NodeSourceLocations | undefined;
-    if (table !== undefined) {
+    scanner.scan(bytes, info.fptr, file.source.name, file.header.version);
+    const nestless = scanner.nestless;
+    const d = scanner.drawables;
+    let located: NodeSites | undefined;
+    if (record !== undefined && table !== undefined) {
       try {
-        located = await nodeSourceLocations(file, table, info);
+        located = decodeNodeSites(record, info.fptr + info.size, file.source.name, table.sites.length, nestless, d.count - nestless);
       } catch (e) {
         // The reader ignores a damaged node record too (the drawables stay, without sources).
         if (!isFormatError(e)) throw e;
       }
     }
-    const bytes = await ahead!;
-    ahead = readNode(ni + 1);
-    ahead?.catch(() => undefined);
-    const scanned = scanNode(bytes, info.fptr, file.source.name, file.header.version, keyOf, nkeys);
     const local = chunkNodes;
     let p = 0;
-    for (const e of scanned.drawables) {
-      if (!e.kept) continue;
-      const run = runFor(KIND_REAL, e.lo, e.hi);
+    for (let i = 0; i < d.count; i++) {
+      if (d.kept[i] === 0) continue;
+      const run = runFor(KIND_REAL, d.lo[i]!, d.hi[i]!);
       open(run);
       // Same alignment as Slog2File.withSources: position after drops against the raw nestless count.
-      const src = located === undefined ? undefined : p < scanned.nestless ? located.nestless.get(p) : located.nestable.get(p - scanned.nestless);
-      const primitive = bytes[e.start] === 0;
-      const d = run.data;
-      d.u32(p);
-      if (src !== undefined && primitive) {
-        d.u8(ITEM_HAS_SOURCE);
-        d.i32(src.start ? (siteIndex.get(src.start) ?? -1) : -1);
-        d.i32(src.end ? (siteIndex.get(src.end) ?? -1) : -1);
-      } else d.u8(0);
-      d.bytes(bytes, e.start, e.end);
+      const sites = located === undefined ? undefined : p < nestless ? located.nestless : located.nestable;
+      const at = p < nestless ? p : p - nestless;
+      const start = d.start[i]!;
+      const data = run.data;
+      data.u32(p);
+      if (sites !== undefined && sites.located[at] === 1 && bytes[start] === 0) {
+        data.u8(ITEM_HAS_SOURCE);
+        data.i32(sites.start[at]!);
+        data.i32(sites.end[at]!);
+      } else data.u8(0);
+      data.bytes(bytes, start, d.end[i]!);
       p++;
       items++;
     }
+    const s = scanner.shadows;
     let q = 0;
-    for (const e of scanned.shadows) {
-      if (!e.kept) continue;
-      const run = runFor(KIND_SHADOW, e.lo, e.hi);
+    for (let i = 0; i < s.count; i++) {
+      if (s.kept[i] === 0) continue;
+      const run = runFor(KIND_SHADOW, s.lo[i]!, s.hi[i]!);
       open(run);
       run.data.u32(q);
-      run.data.bytes(bytes, e.start, e.end);
+      run.data.bytes(bytes, s.start[i]!, s.end[i]!);
       q++;
       items++;
     }
@@ -232,7 +233,7 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
   if (chunkNodes > 0 || chunks.length === 0) await flush();
 
   // Directory.
-  const dir = new Growable(nkeys * KEY_ENTRY_BYTES + nodes.length * NODE_ENTRY_BYTES + chunks.length * CHUNK_ENTRY_BYTES + runEntries.length * RUN_ENTRY_BYTES);
+  const dir = new Growable(nkeys * KEY_ENTRY_BYTES + nodes.length * NODE_ENTRY_BYTES + chunks.length * CHUNK_ENTRY_BYTES + runDir.length);
   for (const id of space.lineIDs) dir.i32(id);
   for (const n of nodes) {
     dir.i16(n.depth);
@@ -246,13 +247,7 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
     dir.u32(c.firstRun);
     dir.u32(c.runCount);
   }
-  for (const r of runEntries) {
-    dir.u8(r.kind);
-    dir.u8(r.level);
-    dir.u32(r.block);
-    dir.f64(r.tablePos);
-    dir.f64(r.dataPos);
-  }
+  dir.bytes(runDir.raw, 0, runDir.length);
   const dirOffset = pos;
   const dirBytes = dir.view();
   await write(dirBytes);
@@ -268,7 +263,7 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
   h.u32(nkeys);
   h.u32(nodes.length);
   h.u32(chunks.length);
-  h.u32(runEntries.length);
+  h.u32(runCount);
   h.f64(dirOffset);
   h.u32(dirBytes.length);
   h.u32(checksum(dirBytes));
@@ -277,5 +272,5 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
   h.bytes(pathBytes, 0, pathBytes.length);
   h.u32(checksum(h.raw, 0, h.length));
   await sink.writeAt(0, h.view());
-  return { bytes: pos, nodes: nodes.length, chunks: chunks.length, runs: runEntries.length, items, keys: nkeys };
+  return { bytes: pos, nodes: nodes.length, chunks: chunks.length, runs: runCount, items, keys: nkeys };
 }

@@ -3,6 +3,8 @@ export class Growable {
   raw: Uint8Array;
   private dv: DataView;
   length = 0;
+  private lastSource: Uint8Array | undefined;
+  private sourceView: DataView | undefined;
 
   constructor(capacity: number) {
     this.raw = new Uint8Array(Math.max(16, capacity));
@@ -51,8 +53,23 @@ export class Growable {
   bytes(src: Uint8Array, from: number, to: number): void {
     const n = to - from;
     this.ensure(n);
-    if (n <= 32) for (let i = 0; i < n; i++) this.raw[this.length + i] = src[from + i]!;
-    else this.raw.set(src.subarray(from, to), this.length);
+    if (n > 256) this.raw.set(src.subarray(from, to), this.length);
+    else {
+      // Four bytes at a time through DataViews (little-endian both ways: a copy either way, and
+      // V8's big-endian reads are 2.5× slower): 2.5× a byte loop, and set(subarray(…)) costs an
+      // object per call, for the short items the index copies (13 M per GB).
+      if (src !== this.lastSource) {
+        this.lastSource = src;
+        this.sourceView = new DataView(src.buffer, src.byteOffset, src.byteLength);
+      }
+      const sv = this.sourceView!;
+      const dv = this.dv;
+      const raw = this.raw;
+      let at = this.length;
+      let i = from;
+      for (; i + 4 <= to; i += 4, at += 4) dv.setUint32(at, sv.getUint32(i, true), true);
+      for (; i < to; i++) raw[at++] = src[i]!;
+    }
     this.length += n;
   }
   /** The bytes written (a view; valid until the next write). */

@@ -48,3 +48,27 @@ export function keySpaceOf(maps: readonly LineIDMap[]): KeySpace {
   sorted.forEach((id, k) => keyOfLine.set(id, k));
   return { mapIndex, lineIDs: Int32Array.from(sorted), keyOfLine };
 }
+
+/** Line IDs spread wider than this many per key use the map instead of a table. */
+const TABLE_SPREAD = 4;
+
+/**
+ * key-of-line-ID as a function, −1 for unknown IDs: a table when the IDs are compact (they are
+ * 0…n−1 in MPE traces), since a Map lookup per vertex was a tenth of an index build.
+ */
+export function keyLookup(space: KeySpace): (lineID: number) => number {
+  const ids = space.lineIDs;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const id of ids) {
+    if (id < lo) lo = id;
+    if (id > hi) hi = id;
+  }
+  if (ids.length === 0 || hi - lo >= TABLE_SPREAD * ids.length + 1024) return (id) => space.keyOfLine.get(id) ?? -1;
+  const table = new Int32Array(hi - lo + 1).fill(-1);
+  ids.forEach((id, k) => (table[id - lo] = k));
+  return (id) => {
+    const i = id - lo;
+    return i >= 0 && i < table.length ? table[i]! : -1;
+  };
+}
