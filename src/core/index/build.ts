@@ -29,7 +29,7 @@ import {
 } from './format';
 import { Growable } from './growable';
 import { keyLookup, keySpaceOf } from './keys';
-import { nodesInSlabs } from './nodeSlabs';
+import { nodesInSlabs } from '../formats/slog2/nodeSlabs';
 import { NodeScanner } from './scan';
 
 export interface BuildOptions {

@@ -111,11 +111,11 @@ test('damaged node bytes: every truncation and a bad kind byte give a FormatErro
   const info = f.level(0)[0]!;
   const block = new Uint8Array(await f.readBlockView(info, 'node'));
   await f.close();
-  const whole = decodeNodeColumns(block, info.fptr, 'ring.slog2', undefined);
+  const whole = decodeNodeColumns(block, info.fptr, 'ring.slog2', undefined, []);
   assert.ok(whole.rows > 0);
   for (let cut = 34; cut < block.length; cut += Math.max(1, Math.floor(block.length / 97))) {
     try {
-      decodeNodeColumns(block.subarray(0, cut), info.fptr, 'ring.slog2', undefined);
+      decodeNodeColumns(block.subarray(0, cut), info.fptr, 'ring.slog2', undefined, []);
     } catch (e) {
       assert.ok(isFormatError(e), `cut at ${cut}: ${String(e)}`);
       assert.match((e as Error).message, /^ring\.slog2:\d+: /);
@@ -124,7 +124,7 @@ test('damaged node bytes: every truncation and a bad kind byte give a FormatErro
   const bad = block.slice();
   bad[34 + 4] = 7; // the first drawable's kind byte
   assert.throws(
-    () => decodeNodeColumns(bad, info.fptr, 'ring.slog2', undefined),
+    () => decodeNodeColumns(bad, info.fptr, 'ring.slog2', undefined, []),
     (e: unknown) => isFormatError(e) && /unknown drawable kind byte 7/.test((e as Error).message),
   );
 });

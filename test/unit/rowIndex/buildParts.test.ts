@@ -12,7 +12,7 @@ import { decodeNodeRecord } from '../../../src/core/formats/srcloc/table';
 import { ordinalOrder } from '../../../src/core/index/build';
 import { checksum } from '../../../src/core/index/format';
 import { keyLookup, keySpaceOf } from '../../../src/core/index/keys';
-import { nodesInSlabs } from '../../../src/core/index/nodeSlabs';
+import { nodesInSlabs } from '../../../src/core/formats/slog2/nodeSlabs';
 import { NodeScanner } from '../../../src/core/index/scan';
 import { parseTreeNode } from '../../../src/core/formats/slog2/treeNode';
 import { BinaryReader } from '../../../src/core/bytes/binaryReader';
@@ -60,7 +60,7 @@ test('site columns: the same sources as decodeNodeRecord, by list position; dama
     [sites.nestless, sites.nestable].forEach((cols, l) => {
       for (let i = 0; i < counts[l]!; i++) {
         const s = lists[l]!.get(i);
-        assert.equal(cols.located[i], s === undefined ? 0 : 1);
+        assert.equal(cols.located[i] ?? 0, s === undefined ? 0 : 1);
         if (s === undefined) continue;
         assert.equal(cols.start[i], s.start === undefined ? -1 : table.sites.indexOf(s.start));
         assert.equal(cols.end[i], s.end === undefined ? -1 : table.sites.indexOf(s.end));

@@ -6,7 +6,9 @@
  */
 import { LruCache } from '../../bytes/lruCache';
 import type { Drawable, Primitive, SourceLocation } from '../../model/types';
-import { nodeSourceLocations } from '../srcloc/readSourceLocations';
+import { nodesInSlabs } from './nodeSlabs';
+import { decodeNodeSites } from '../srcloc/nodeSites';
+import { nodeRecordBytes } from '../srcloc/readSourceLocations';
 import { decodeNodeColumns, type NodeColumns } from './nodeColumns';
 import type { Slog2File } from './slog2File';
 import type { TreeNodeInfo } from './treeDir';
@@ -31,20 +33,42 @@ export interface PrimitiveBatch {
 const CACHE_NODES = 64;
 const caches = new WeakMap<Slog2File, LruCache<Promise<NodeColumns>, number>>();
 
-function columnsOf(file: Slog2File, info: TreeNodeInfo): Promise<NodeColumns> {
+/** Upper bound on a node list's length (the smallest drawable is 21 bytes): caps the site columns. */
+const MIN_DRAWABLE_BYTES = 21;
+
+/** A node's columns from its block and its source-location record (a damaged record is ignored, as the object reader does). */
+function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: Uint8Array | undefined): NodeColumns {
+  const table = file.sourceLocationTable;
+  let located;
+  if (record !== undefined && table !== undefined) {
+    const cap = Math.floor(bytes.length / MIN_DRAWABLE_BYTES) + 1;
+    try {
+      located = decodeNodeSites(record, info.fptr + info.size, file.source.name, table.sites.length, cap, cap);
+    } catch {
+      located = undefined;
+    }
+  }
+  return decodeNodeColumns(bytes, info.fptr, file.source.name, located, table?.sites ?? []);
+}
+
+function cacheOf(file: Slog2File): LruCache<Promise<NodeColumns>, number> {
   let cache = caches.get(file);
   if (cache === undefined) caches.set(file, (cache = new LruCache(CACHE_NODES)));
+  return cache;
+}
+
+function columnsOf(file: Slog2File, info: TreeNodeInfo): Promise<NodeColumns> {
+  const cache = cacheOf(file);
   let p = cache.get(info.fptr);
   if (p === undefined) {
     p = (async () => {
-      const table = file.sourceLocationTable;
       // Both reads at once (a copy of the block, not a view a concurrent read could recycle): the
       // sequential reads left the thread idle 13 % of the time.
-      const [located, bytes] = await Promise.all([
-        table === undefined ? undefined : nodeSourceLocations(file, table, info).catch(() => undefined),
+      const [record, bytes] = await Promise.all([
+        file.sourceLocationTable === undefined ? undefined : nodeRecordBytes(file, info).catch(() => undefined),
         file.readBlock(info, `tree node (${info.depth},${info.xpos})`),
       ]);
-      return decodeNodeColumns(bytes, info.fptr, file.source.name, located);
+      return decode(file, info, bytes, record);
     })();
     cache.set(info.fptr, p);
     const c = cache;
@@ -136,6 +160,8 @@ export async function* primitiveBatchesInTimeOrder(
   let previousEnd = -Infinity;
   const depths: number[] = [];
   for (let depth = file.maxDepth; depth >= 0; depth--) if (file.level(depth).length > 0) depths.push(depth);
+  const slabs = nodesInSlabs(file, leaves, file.sourceLocationTable !== undefined);
+  let pulled = 0;
   for (let i = 0; i < leaves.length; i++) {
     const leaf = leaves[i]!;
     const a = i === 0 ? -Infinity : Math.max(leaf.earliest, previousEnd);
@@ -143,8 +169,24 @@ export async function* primitiveBatchesInTimeOrder(
     previousEnd = b;
     const lookup0 = i === 0 ? Math.min(rootEarliest, leaf.earliest) : a;
     const lookup1 = i === leaves.length - 1 ? Math.max(rootLatest, leaf.latest) : b;
-    // The next leaf is read while this one is sliced and sorted.
-    if (i + 1 < leaves.length) columnsOf(file, leaves[i + 1]!).catch(() => undefined);
+    // Leaves come from big sequential reads (one per few MiB instead of one per node and record),
+    // this one and the next (leaves overlap in time: a window usually needs both).
+    for (; pulled <= i + 1 && pulled < leaves.length; pulled++) {
+      const next = await slabs.next();
+      if (next.done) break;
+      const cache = cacheOf(file);
+      const { info, bytes, record } = next.value;
+      if (cache.get(info.fptr) !== undefined) continue;
+      // Decoded now (the slab's bytes are reused later); a damaged leaf fails when it is used.
+      let p: Promise<NodeColumns>;
+      try {
+        p = Promise.resolve(decode(file, info, bytes, record));
+      } catch (e) {
+        p = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+        p.catch(() => cache.delete(info.fptr));
+      }
+      cache.set(info.fptr, p);
+    }
     const refs: Ref[] = [];
     for (const depth of depths) {
       for (const info of file.nodesOverlapping(depth, lookup0, lookup1)) {

@@ -8,7 +8,7 @@
  */
 import { FormatError } from '../../bytes/formatError';
 import type { SourceLocation } from '../../model/types';
-import type { NodeSourceLocations } from '../srcloc/table';
+import type { NodeSites } from '../srcloc/nodeSites';
 import { NODE_HEADER_BYTES } from './treeNode';
 
 export interface NodeColumns {
@@ -43,7 +43,14 @@ const MIN_DRAWABLE_BYTES = 1 + 4 + 2 + 2 + 12;
 const MIN_MEMBER_BYTES = 4 + 2 + 2 + 12;
 const VERTEX_BYTES = 12;
 
-export function decodeNodeColumns(bytes: Uint8Array, fileOffset: number, file: string, located: NodeSourceLocations | undefined): NodeColumns {
+/** `located`: the node's record as site numbers into `sites` (the file's table), if it has one. */
+export function decodeNodeColumns(
+  bytes: Uint8Array,
+  fileOffset: number,
+  file: string,
+  located: NodeSites | undefined,
+  sites: readonly SourceLocation[],
+): NodeColumns {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const end = bytes.byteLength;
   let pos = NODE_HEADER_BYTES;
@@ -127,8 +134,9 @@ export function decodeNodeColumns(bytes: Uint8Array, fileOffset: number, file: s
       if (kind === 0) {
         finite = primitive(first);
         dcat = category[first]!;
-        const src = (list === 0 ? located?.nestless : located?.nestable)?.get(i)?.start;
-        site[first] = src;
+        const cols = list === 0 ? located?.nestless : located?.nestable;
+        const s = cols !== undefined && cols.located[i] === 1 ? cols.start[i]! : -1;
+        site[first] = s >= 0 ? sites[s] : undefined;
       } else if (kind === 1) {
         need(6, 'composite');
         dcat = dv.getInt32(pos);

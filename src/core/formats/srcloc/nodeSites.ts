@@ -23,31 +23,43 @@ function listSites(n: number): ListSites {
 }
 
 /**
- * Entries at positions beyond `nestlessCount` / `nestableCount` are checked but not kept (no
- * drawable sits there); a later entry for the same position wins, as with decodeNodeRecord's maps.
+ * Entries at positions from `nestlessCap` / `nestableCap` on are checked but not kept (no drawable
+ * sits there: callers pass the list lengths, or a bound on them); a later entry for the same
+ * position wins, as with decodeNodeRecord's maps. The columns are as long as the last kept entry.
  */
-export function decodeNodeSites(bytes: Uint8Array, base: number, file: string, nsites: number, nestlessCount: number, nestableCount: number): NodeSites {
+export function decodeNodeSites(bytes: Uint8Array, base: number, file: string, nsites: number, nestlessCap: number, nestableCap: number): NodeSites {
   const r = new BinaryReader(bytes, base, file);
   if (!hasNodeRecordMagic(bytes)) throw r.error('expected the source-location node record magic "MPESRCLN"');
   r.skip(8, 'magic');
   r.skip(4, 'record size');
   const count = r.checkCount(r.i32('entry count'), ENTRY_BYTES, 'entry');
-  const out = { nestless: listSites(nestlessCount), nestable: listSites(nestableCount) };
+  const first = r.pos;
+  // Pass 1: check every entry, find the lists' lengths; pass 2: fill.
+  let nestless = 0;
+  let nestable = 0;
   for (let e = 0; e < count; e++) {
     const list = r.u8('list');
     if (list !== NESTLESS_LIST && list !== NESTABLE_LIST) throw r.error(`unknown list ${list} (expected 0 nestless or 1 nestable)`, r.pos - 1);
     const index = r.i32('drawable index');
     if (index < 0) throw r.error(`negative drawable index ${index}`, r.pos - 4);
-    const start = r.i32('site index');
-    if (start < -1 || start >= nsites) throw r.error(`site index ${start} is outside [-1, ${nsites})`, r.pos - 4);
-    const end = r.i32('site index');
-    if (end < -1 || end >= nsites) throw r.error(`site index ${end} is outside [-1, ${nsites})`, r.pos - 4);
-    const sites = list === NESTLESS_LIST ? out.nestless : out.nestable;
-    if (index >= sites.located.length) continue;
-    sites.located[index] = 1;
-    sites.start[index] = start;
-    sites.end[index] = end;
+    for (let k = 0; k < 2; k++) {
+      const s = r.i32('site index');
+      if (s < -1 || s >= nsites) throw r.error(`site index ${s} is outside [-1, ${nsites})`, r.pos - 4);
+    }
+    if (list === NESTLESS_LIST) {
+      if (index < nestlessCap) nestless = Math.max(nestless, index + 1);
+    } else if (index < nestableCap) nestable = Math.max(nestable, index + 1);
   }
   if (r.remaining !== 0) throw r.error(`${r.remaining} unexpected bytes after the source-location node record`);
+  const out = { nestless: listSites(nestless), nestable: listSites(nestable) };
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = first; at < bytes.length; at += ENTRY_BYTES) {
+    const sites = bytes[at] === NESTLESS_LIST ? out.nestless : out.nestable;
+    const index = dv.getInt32(at + 1);
+    if (index >= sites.located.length) continue;
+    sites.located[index] = 1;
+    sites.start[index] = dv.getInt32(at + 5);
+    sites.end[index] = dv.getInt32(at + 9);
+  }
   return out;
 }

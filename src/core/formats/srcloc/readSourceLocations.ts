@@ -60,13 +60,18 @@ export function sourceLocationCounts(table: SourceLocationTable | undefined): { 
 
 /** The located drawables of one node (its record right after its block), or undefined. */
 export async function nodeSourceLocations(file: Slog2File, table: SourceLocationTable, info: TreeNodeInfo): Promise<NodeSourceLocations | undefined> {
+  const bytes = await nodeRecordBytes(file, info);
+  return bytes === undefined ? undefined : decodeNodeRecord(bytes, info.fptr + info.size, file.source.name, table);
+}
+
+/** The bytes of a node's record (a copy), or undefined when none follows its block. */
+export async function nodeRecordBytes(file: Slog2File, info: TreeNodeInfo): Promise<Uint8Array | undefined> {
   const at = info.fptr + info.size;
   // Blocks after a node: another node, the table, or the CategoryMap; the record never passes the file end.
   const prefix = await readPrefix(file, at, file.source.size);
   if (prefix === undefined || !hasNodeRecordMagic(prefix)) return undefined;
   const size = nodeRecordSize(prefix, at, file.source.name);
-  const bytes = await readRecord(file, at, size, file.source.size, 'source-location node record');
-  return decodeNodeRecord(bytes, at, file.source.name, table);
+  return readRecord(file, at, size, file.source.size, 'source-location node record');
 }
 
 /**

@@ -5,9 +5,9 @@
  * block cache, then each record, was 40 % of the build), with the next slab read while the
  * caller works on this one. Node extents were checked against the file when the TreeDir was read.
  */
-import type { Slog2File } from '../formats/slog2/slog2File';
-import type { TreeNodeInfo } from '../formats/slog2/treeDir';
-import { hasNodeRecordMagic, NODE_RECORD_PREFIX_BYTES, nodeRecordSize } from '../formats/srcloc/table';
+import type { Slog2File } from './slog2File';
+import type { TreeNodeInfo } from './treeDir';
+import { hasNodeRecordMagic, NODE_RECORD_PREFIX_BYTES, nodeRecordSize } from '../srcloc/table';
 
 export interface NodeBytes {
   readonly info: TreeNodeInfo;
