@@ -13,7 +13,7 @@ import type { Category, Drawable, LineIDMap } from '../core/model/types';
 import type { ConversionSummary } from '../core/formats/convert/result';
 import { looksLikeSlog2 } from '../core/formats/slog2/header';
 import { Slog2File } from '../core/formats/slog2/slog2File';
-import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
+import { primitiveBatchesInTimeOrder, type DrawableFilter, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
 import { FileSource } from '../io/fileSource';
 import { openSlog1ByteSource } from '../io/slog1Source';
 import { gunzipSlog2ToMemory, hasGzipMagic } from '../io/gzip';
@@ -34,7 +34,7 @@ export interface OpenedTrace {
   /** The same stream in batches (SLOG-2: one per leaf). */
   drawableBatches(t0: number, t1: number): AsyncIterable<readonly Drawable[]>;
   /** SLOG-2: the same stream as columns (whole-file passes: the analysis). */
-  primitiveBatches?(t0: number, t1: number): AsyncIterable<PrimitiveBatch>;
+  primitiveBatches?(t0: number, t1: number, keep?: DrawableFilter): AsyncIterable<PrimitiveBatch>;
   /** The Y-axis maps (CLOG inputs: known once the drawables have been read). */
   readonly lineIDMaps: readonly LineIDMap[];
   /** SLOG-2: the time range from the header (no pass over the file). */
@@ -74,7 +74,7 @@ export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
     info: () => slog2TraceInfo(file),
     drawables: (t0, t1) => file.drawablesInTimeOrder(t0, t1),
     drawableBatches: (t0, t1) => file.drawableBatchesInTimeOrder(t0, t1),
-    primitiveBatches: (t0, t1) => primitiveBatchesInTimeOrder(file, t0, t1),
+    primitiveBatches: (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, keep ? { keep } : {}),
     warnings: file.warnings,
     close: () => file.close(),
   };

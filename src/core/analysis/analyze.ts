@@ -6,7 +6,7 @@
  * Memory follows the open states and messages in flight plus ~45 bytes per wait, not the file size.
  */
 import type { Category, Drawable, LineIDMap, SourceLocation } from '../model/types';
-import { batchFromDrawables, type PrimitiveBatch } from '../formats/slog2/columnStream';
+import { batchFromDrawables, type DrawableFilter, type PrimitiveBatch } from '../formats/slog2/columnStream';
 import { callKind, isCollective, isMpiKind, type CallKind } from './calls';
 import { CollectiveMatcher } from './collectives';
 import { labelSegments, SegmentClipper, walkCriticalPath } from './criticalPath';
@@ -34,8 +34,11 @@ export interface AnalysisInput {
   readonly range: readonly [number, number];
   /** Real drawables intersecting [t0, t1] in increasing start time, in batches; called once per pass. */
   batches(t0: number, t1: number): AsyncIterable<readonly Drawable[]>;
-  /** The same stream as columns (Slog2File: columnStream.ts); used instead of `batches` when given. */
-  primitiveBatches?(t0: number, t1: number): AsyncIterable<PrimitiveBatch>;
+  /**
+   * The same stream as columns (Slog2File: columnStream.ts); used instead of `batches` when given.
+   * `keep` may leave out drawables the pass does not want (a hint: the pass filters again).
+   */
+  primitiveBatches?(t0: number, t1: number, keep?: DrawableFilter): AsyncIterable<PrimitiveBatch>;
   readonly conversion?: ConversionProblems;
 }
 
@@ -45,12 +48,14 @@ export interface AnalysisOptions {
   readonly onProgress?: (fraction: number) => void;
   /** Wait instances returned as objects (default 0: totals only). */
   readonly maxInstances?: number;
+  /** Pass 2 sweeps every state, not only those on the critical path (the reference the tests compare with). */
+  readonly sweepEveryState?: boolean;
 }
 
 /** The input's stream as columnar batches (drawable batches are converted). */
-async function* streamOf(input: AnalysisInput, t0: number, t1: number): AsyncGenerator<PrimitiveBatch> {
+async function* streamOf(input: AnalysisInput, t0: number, t1: number, keep?: DrawableFilter): AsyncGenerator<PrimitiveBatch> {
   if (input.primitiveBatches !== undefined) {
-    yield* input.primitiveBatches(t0, t1);
+    yield* input.primitiveBatches(t0, t1, keep);
     return;
   }
   for await (const batch of input.batches(t0, t1)) yield batchFromDrawables(batch);
@@ -109,15 +114,27 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
     if (!(first[loc]! <= a)) first[loc] = a;
     if (!(last[loc]! >= b)) last[loc] = b;
   };
+  // Exclusive time per state name and process (for the imbalance), and each process's state span
+  // (for pass 2, which sees only the states on the critical path).
+  const exclusive = new Map<string, number[]>();
+  const stateFirst: number[] = [];
+  const stateLast: number[] = [];
+  let nestingProblems = 0;
   const order = new NestingSweep(
-    () => {},
-    (loc, enter, exit, parentExit) =>
+    (loc, name, _site, a, b) => {
+      let per = exclusive.get(name);
+      if (per === undefined) exclusive.set(name, (per = []));
+      per[loc] = (per[loc] ?? 0) + (b - a);
+    },
+    (loc, enter, exit, parentExit) => {
+      nestingProblems++;
       problems.add('time-order', 1, {
         time: enter,
         endTime: exit,
         lineIDs: [roles.lineOf(loc)],
         text: `a state on rank ${roles.labels[loc]} [${enter}, ${exit}] s outlasts its enclosing state (ends ${parentExit} s)`,
-      }),
+      });
+    },
   );
 
   options.signal?.throwIfAborted();
@@ -142,6 +159,8 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
       if (nv !== 2 || f.topology === 'event') continue;
       const kind = f.kind;
       const site = sites.of(b.site[i]);
+      if (!(stateFirst[loc]! <= enter)) stateFirst[loc] = enter;
+      if (!(stateLast[loc]! >= exit)) stateLast[loc] = exit;
       order.addState(loc, name, site, enter, exit);
       if (!isMpiKind(kind)) continue;
       const rec: StateRec = { loc, line: b.line0[i]!, cat: category, name, kind, enter, exit, site, slot: -1 };
@@ -193,7 +212,8 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
     last[i] ??= -Infinity;
   }
   const raw = walkCriticalPath(recorder.hops, { first, last });
-  const criticalPath = await composition(input, raw, roles, options, (t) => progress(t, 1), facts, sites);
+  const spans: StateSpans = { exclusive, first: stateFirst, last: stateLast, wellNested: nestingProblems === 0 };
+  const criticalPath = await composition(input, raw, roles, options, (t) => progress(t, 1), facts, sites, spans);
   return {
     range: [t0, t1],
     waitStates: recorder.totals,
@@ -207,7 +227,23 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   };
 }
 
-/** Pass 2: time on the path per innermost state and call site; exclusive time per process. */
+/** What pass 1 learnt of each process's states. */
+interface StateSpans {
+  /** Exclusive time per state name, per process (index = location). */
+  readonly exclusive: ReadonlyMap<string, readonly (number | undefined)[]>;
+  /** First entry and last exit of a state per process. */
+  readonly first: readonly (number | undefined)[];
+  readonly last: readonly (number | undefined)[];
+  /** No state overlapped its enclosing one without nesting (the sweep then truncates states). */
+  readonly wellNested: boolean;
+}
+
+/**
+ * Pass 2: time on the path per innermost state and call site. Only the states overlapping a path
+ * segment of their process are swept: at any moment of a segment, every state open then overlaps
+ * it, so the innermost one is the same (gaps from the process's first state on are "(no state)").
+ * When states do not nest properly, the sweep's truncation depends on the others: all are swept.
+ */
 async function composition(
   input: AnalysisInput,
   raw: ReturnType<typeof walkCriticalPath>,
@@ -216,6 +252,7 @@ async function composition(
   progress: (t: number) => void,
   facts: (index: number) => CategoryFacts,
   sites: SiteNames,
+  spans: StateSpans,
 ): Promise<CriticalPath> {
   const labels = roles.labels;
   const segments = labelSegments(raw, labels, roles.lineOf);
@@ -226,34 +263,39 @@ async function composition(
   const length = segments.reduce((a, s) => a + (s.to - s.from), 0);
   const start = segments[0]?.from ?? input.range[0];
   const end = segments[segments.length - 1]?.to ?? input.range[0];
-  const exclusive = new Map<string, number[]>();
   if (segments.length === 0) return { start, end, length, segments, byCategory, bySite, byRank, imbalance: {} };
   const clip = new SegmentClipper(raw);
   const sweep = new NestingSweep((loc, name, site, a, b) => {
-    let per = exclusive.get(name);
-    if (per === undefined) exclusive.set(name, (per = []));
-    per[loc] = (per[loc] ?? 0) + (b - a);
     const on = clip.overlap(loc, a, b);
     if (on > 0) {
       addTo(byCategory, name, on);
       if (site !== undefined) addTo(bySite, site, on);
     }
   });
-  for await (const b of streamOf(input, input.range[0], input.range[1])) {
+  const filter = spans.wellNested && options.sweepEveryState !== true;
+  if (filter) for (const s of raw) if (spans.first[s.loc] !== undefined) sweep.startAt(s.loc, spans.first[s.loc]!);
+  // Composites (rare) are kept whole; the loop below looks at each of their primitives.
+  const keep: DrawableFilter | undefined = filter
+    ? (category, line0, earliest, latest, primitives) =>
+        primitives !== 1 || (facts(category).topology === 'state' && clip.touches(roles.location(line0), earliest, latest))
+    : undefined;
+  for await (const b of streamOf(input, input.range[0], input.range[1], keep)) {
     options.signal?.throwIfAborted();
     if (b.rows > 0) progress(b.drawableEarliest[0]!);
     for (let i = 0; i < b.rows; i++) {
       const f = facts(b.category[i]!);
       if (b.vertexCount[i] !== 2 || f.topology !== 'state') continue;
-      sweep.addState(roles.location(b.line0[i]!), f.name, sites.of(b.site[i]), b.earliest[i]!, b.latest[i]!);
+      const loc = roles.location(b.line0[i]!);
+      if (filter && !clip.touches(loc, b.earliest[i]!, b.latest[i]!)) continue;
+      sweep.addState(loc, f.name, sites.of(b.site[i]), b.earliest[i]!, b.latest[i]!);
     }
   }
-  sweep.finish();
+  sweep.finish(filter ? (loc) => spans.last[loc] ?? -Infinity : undefined);
   options.signal?.throwIfAborted();
   const processes = Math.max(1, labels.length);
   const imbalance: Record<string, number> = {};
   for (const [name, onPath] of Object.entries(byCategory)) {
-    const per = exclusive.get(name) ?? [];
+    const per = spans.exclusive.get(name) ?? [];
     let sum = 0;
     for (const v of per) sum += v ?? 0;
     const excess = onPath - sum / processes;

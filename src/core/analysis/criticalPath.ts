@@ -98,6 +98,21 @@ export class SegmentClipper {
     }
   }
 
+  /** Whether [a, b] overlaps a segment of `loc` (any order of calls; binary search). */
+  touches(loc: number, a: number, b: number): boolean {
+    const list = this.byLoc[loc];
+    if (list === undefined) return false;
+    // First segment ending after a; it overlaps when it starts before b.
+    let lo = 0;
+    let hi = list.length / 2;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[2 * mid + 1]! <= a) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < list.length / 2 && list[2 * lo]! < b;
+  }
+
   /** Time of [a, b] on the path of `loc`; calls must come in non-decreasing `a` per process. */
   overlap(loc: number, a: number, b: number): number {
     const list = this.byLoc[loc];

@@ -40,9 +40,24 @@ export class NestingSweep {
     stack.push({ name, site, exit: end });
   }
 
-  /** Closes everything: spans up to each process's last exit. */
-  finish(): void {
-    this.stacks.forEach((stack, loc) => this.advance(loc, stack, Infinity));
+  /**
+   * Starts a process's time at `t` (its first state's entry) before any state is added: a sweep
+   * that sees only some of a process's states (the critical path's pass) still labels the gaps
+   * between them "(no state)" from there on.
+   */
+  startAt(loc: number, t: number): void {
+    if (this.stacks[loc] !== undefined) return;
+    this.stacks[loc] = [];
+    this.cursor[loc] = t;
+  }
+
+  /** Closes everything: spans up to each process's last exit, or to `until(loc)` when that is later. */
+  finish(until?: (loc: number) => number): void {
+    this.stacks.forEach((stack, loc) => {
+      const t = until?.(loc);
+      if (t !== undefined && Number.isFinite(t)) this.advance(loc, stack, t);
+      this.advance(loc, stack, Infinity);
+    });
   }
 
   private advance(loc: number, stack: Open[], t: number): void {

@@ -18,6 +18,6 @@ export function slog2AnalysisInput(file: Slog2File, options: Slog2InputOptions =
     lineIDMaps: file.lineIDMaps,
     range: options.range ?? file.timeRange,
     batches: (t0, t1) => wrap(file.drawableBatchesInTimeOrder(t0, t1, signal ? { signal } : {})),
-    primitiveBatches: (t0, t1) => wrap(primitiveBatchesInTimeOrder(file, t0, t1, signal ? { signal } : {})),
+    primitiveBatches: (t0, t1, keep) => wrap(primitiveBatchesInTimeOrder(file, t0, t1, { ...(signal ? { signal } : {}), ...(keep ? { keep } : {}) })),
   };
 }

@@ -54,6 +54,11 @@ async function* viaObjects(f: Slog2File, t0?: number, t1?: number): AsyncGenerat
   for await (const b of f.drawableBatchesInTimeOrder(t0, t1)) yield batchFromDrawables(b);
 }
 
+function assertClose(got: Readonly<Record<string, number>>, want: Readonly<Record<string, number>>, what: string): void {
+  assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort(), what);
+  for (const [k, v] of Object.entries(want)) assert.ok(Math.abs(got[k]! - v) <= 1e-9 * Math.max(1, Math.abs(v)), `${what} ${k}: ${got[k]} vs ${v}`);
+}
+
 async function compareFile(name: string, bytes: Uint8Array): Promise<number> {
   const f = await Slog2File.open(new MemorySource(name, bytes));
   try {
@@ -70,8 +75,17 @@ async function compareFile(name: string, bytes: Uint8Array): Promise<number> {
       batches: (x: number, y: number) => f.drawableBatchesInTimeOrder(x, y),
     };
     const objects = await analyzeTrace(input, { maxInstances: 1e6 });
-    const columns = await analyzeTrace({ ...input, primitiveBatches: (x, y) => primitiveBatchesInTimeOrder(f, x, y) }, { maxInstances: 1e6 });
+    const columns = await analyzeTrace(
+      { ...input, primitiveBatches: (x, y, keep) => primitiveBatchesInTimeOrder(f, x, y, keep ? { keep } : {}) },
+      { maxInstances: 1e6 },
+    );
     assert.deepEqual(columns, objects, `${name}: analysis`);
+    // Pass 2 sweeps only the states on the critical path: the same composition as sweeping all.
+    const every = await analyzeTrace(
+      { ...input, primitiveBatches: (x, y, keep) => primitiveBatchesInTimeOrder(f, x, y, keep ? { keep } : {}) },
+      { maxInstances: 1e6, sweepEveryState: true },
+    );
+    for (const key of ['byCategory', 'bySite', 'imbalance'] as const) assertClose(columns.criticalPath[key], every.criticalPath[key], `${name}: path ${key}`);
     return expected.length;
   } finally {
     await f.close();

@@ -64,22 +64,16 @@ export function decodeNodeColumns(
   // Row capacity: every drawable takes at least MIN_DRAWABLE_BYTES, so the block size bounds it.
   const cap = Math.max(1, Math.floor((end - pos) / MIN_MEMBER_BYTES));
   const grow = { rows: 0 };
-  const category = new Int32Array(cap);
-  const vertexCount = new Int32Array(cap);
-  const time0 = new Float64Array(cap);
-  const line0 = new Int32Array(cap);
-  const time1 = new Float64Array(cap);
-  const line1 = new Int32Array(cap);
-  const lineLast = new Int32Array(cap);
-  const earliest = new Float64Array(cap);
-  const latest = new Float64Array(cap);
-  const site: (SourceLocation | undefined)[] = [];
+  // Decoded into scratch columns sized by the worst case (the block size over the smallest
+  // encoding: ~2.5x the real rows), then copied out at their real length: allocating the worst
+  // case per node was most of the analysis's garbage.
   const dcap = Math.max(1, Math.floor((end - pos) / MIN_DRAWABLE_BYTES));
-  const firstRow = new Int32Array(dcap);
-  const rowCount = new Int32Array(dcap);
-  const drawableCategory = new Int32Array(dcap);
-  const drawableEarliest = new Float64Array(dcap);
-  const drawableLatest = new Float64Array(dcap);
+  // A rare huge node gets columns of its own, so the shared ones stay small.
+  const cols = cap <= SCRATCH_MAX_ROWS ? scratch : new ScratchColumns();
+  cols.ensure(cap, dcap);
+  const { category, vertexCount, time0, line0, time1, line1, lineLast, earliest, latest } = cols;
+  const { firstRow, rowCount, drawableCategory, drawableEarliest, drawableLatest } = cols;
+  const site: (SourceLocation | undefined)[] = [];
   let drawables = 0;
 
   /** One primitive's fields into row `r`; false when a time is NaN/∞. */
@@ -178,24 +172,70 @@ export function decodeNodeColumns(
   }
   // The lists are mostly in time order already: sort (stably) only when they are not.
   if (!sorted) byEarliest.set(Array.from(byEarliest).sort((a, b) => drawableEarliest[a]! - drawableEarliest[b]! || a - b));
+  const rows = grow.rows;
   return {
-    rows: grow.rows,
-    category,
-    vertexCount,
-    time0,
-    line0,
-    time1,
-    line1,
-    lineLast,
-    earliest,
-    latest,
+    rows,
+    category: category.slice(0, rows),
+    vertexCount: vertexCount.slice(0, rows),
+    time0: time0.slice(0, rows),
+    line0: line0.slice(0, rows),
+    time1: time1.slice(0, rows),
+    line1: line1.slice(0, rows),
+    lineLast: lineLast.slice(0, rows),
+    earliest: earliest.slice(0, rows),
+    latest: latest.slice(0, rows),
     site,
     drawables,
-    firstRow,
-    rowCount,
-    drawableCategory,
-    drawableEarliest,
-    drawableLatest,
+    firstRow: firstRow.slice(0, drawables),
+    rowCount: rowCount.slice(0, drawables),
+    drawableCategory: drawableCategory.slice(0, drawables),
+    drawableEarliest: drawableEarliest.slice(0, drawables),
+    drawableLatest: drawableLatest.slice(0, drawables),
     byEarliest,
   };
 }
+
+/** Worst-case-sized columns reused by every decode (decoding is synchronous: one user at a time). */
+class ScratchColumns {
+  category = new Int32Array(0);
+  vertexCount = new Int32Array(0);
+  time0 = new Float64Array(0);
+  line0 = new Int32Array(0);
+  time1 = new Float64Array(0);
+  line1 = new Int32Array(0);
+  lineLast = new Int32Array(0);
+  earliest = new Float64Array(0);
+  latest = new Float64Array(0);
+  firstRow = new Int32Array(0);
+  rowCount = new Int32Array(0);
+  drawableCategory = new Int32Array(0);
+  drawableEarliest = new Float64Array(0);
+  drawableLatest = new Float64Array(0);
+
+  ensure(rows: number, drawables: number): void {
+    if (rows > this.category.length) {
+      const n = Math.max(rows, this.category.length * 2);
+      this.category = new Int32Array(n);
+      this.vertexCount = new Int32Array(n);
+      this.time0 = new Float64Array(n);
+      this.line0 = new Int32Array(n);
+      this.time1 = new Float64Array(n);
+      this.line1 = new Int32Array(n);
+      this.lineLast = new Int32Array(n);
+      this.earliest = new Float64Array(n);
+      this.latest = new Float64Array(n);
+    }
+    if (drawables > this.firstRow.length) {
+      const n = Math.max(drawables, this.firstRow.length * 2);
+      this.firstRow = new Int32Array(n);
+      this.rowCount = new Int32Array(n);
+      this.drawableCategory = new Int32Array(n);
+      this.drawableEarliest = new Float64Array(n);
+      this.drawableLatest = new Float64Array(n);
+    }
+  }
+}
+
+const scratch = new ScratchColumns();
+/** Rows of the shared scratch columns at most (a 2.6 MB block; ~7 MB of columns). */
+const SCRATCH_MAX_ROWS = 1 << 17;
