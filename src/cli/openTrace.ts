@@ -33,7 +33,7 @@ export interface OpenedTrace {
   drawables(t0: number, t1: number): AsyncIterable<Drawable>;
   /** The same stream in batches (SLOG-2: one per leaf). */
   drawableBatches(t0: number, t1: number): AsyncIterable<readonly Drawable[]>;
-  /** SLOG-2: the same stream as columns (whole-file passes: the analysis). */
+  /** SLOG-2: the same stream as columns, each batch overwritten by the next (whole-file passes: the analysis). */
   primitiveBatches?(t0: number, t1: number, keep?: DrawableFilter): AsyncIterable<PrimitiveBatch>;
   /** The Y-axis maps (CLOG inputs: known once the drawables have been read). */
   readonly lineIDMaps: readonly LineIDMap[];
@@ -74,7 +74,8 @@ export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
     info: () => slog2TraceInfo(file),
     drawables: (t0, t1) => file.drawablesInTimeOrder(t0, t1),
     drawableBatches: (t0, t1) => file.drawableBatchesInTimeOrder(t0, t1),
-    primitiveBatches: (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, keep ? { keep } : {}),
+    // For the analysis, which is done with a batch before it asks for the next (columns reused).
+    primitiveBatches: (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, ...(keep ? { keep } : {}) }),
     warnings: file.warnings,
     close: () => file.close(),
   };

@@ -7,6 +7,7 @@
  */
 import { analysisJson, analyzeTrace, PATTERNS, type AnalysisInput, type AnalysisResult, type ConversionProblems } from '../../core/analysis';
 import type { ConversionSummary } from '../../core/formats/convert/result';
+import type { DrawableFilter } from '../../core/formats/slog2/columnStream';
 import type { Drawable } from '../../core/model/types';
 import { numberOption, parseArgs, UsageError } from '../args';
 import { openTrace, type OpenedTrace } from '../openTrace';
@@ -104,7 +105,9 @@ export async function runAnalyze(argv: string[]): Promise<number> {
         lineIDMaps: trace.lineIDMaps,
         range: [from ?? whole[0], to ?? whole[1]],
         batches: (t0, t1) => trace.drawableBatches(t0, t1),
-        ...(trace.primitiveBatches !== undefined ? { primitiveBatches: (t0: number, t1: number) => trace.primitiveBatches!(t0, t1) } : {}),
+        ...(trace.primitiveBatches !== undefined
+          ? { primitiveBatches: (t0: number, t1: number, keep?: DrawableFilter) => trace.primitiveBatches!(t0, t1, keep) }
+          : {}),
       };
     } else input = await clogInput(trace, from, to);
     const result = await analyzeTrace(input);

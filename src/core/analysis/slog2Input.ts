@@ -18,6 +18,8 @@ export function slog2AnalysisInput(file: Slog2File, options: Slog2InputOptions =
     lineIDMaps: file.lineIDMaps,
     range: options.range ?? file.timeRange,
     batches: (t0, t1) => wrap(file.drawableBatchesInTimeOrder(t0, t1, signal ? { signal } : {})),
-    primitiveBatches: (t0, t1, keep) => wrap(primitiveBatchesInTimeOrder(file, t0, t1, { ...(signal ? { signal } : {}), ...(keep ? { keep } : {}) })),
+    // The analysis is done with a batch before it asks for the next: its columns are reused.
+    primitiveBatches: (t0, t1, keep) =>
+      wrap(primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, ...(signal ? { signal } : {}), ...(keep ? { keep } : {}) })),
   };
 }

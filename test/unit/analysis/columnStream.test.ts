@@ -64,6 +64,7 @@ async function compareFile(name: string, bytes: Uint8Array): Promise<number> {
   try {
     const expected = await rows(viaObjects(f));
     assert.deepEqual(await rows(primitiveBatchesInTimeOrder(f)), expected, `${name}: whole file`);
+    assert.deepEqual(await rows(primitiveBatchesInTimeOrder(f, -Infinity, Infinity, { reuse: true })), expected, `${name}: whole file, columns reused`);
     // A window inside the run (slices at both ends).
     const [a, b] = f.timeRange;
     const w: [number, number] = [a + (b - a) * 0.3, a + (b - a) * 0.6];
