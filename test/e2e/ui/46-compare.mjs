@@ -110,8 +110,9 @@ export default [
         }
         await page.keyboard.press('Escape');
       }
-      await item.click();
-      // A click while the menu is still being laid out can be lost: then the keyboard picks the item.
+      // A click while the menu is still being laid out can be lost, or wait on a menu that closed
+      // (30 s under load, seen once in a newcomer run): then the keyboard picks the item.
+      await item.click({ timeout: 5_000 }).catch(() => undefined);
       await page.waitForTimeout(1_000);
       if (await item.isVisible().catch(() => false)) {
         await item.hover({ timeout: 2_000 }).then(
