@@ -15,6 +15,8 @@ import { writeAtomically } from '../io/atomicWrite';
 import { checkNotInput } from '../io/outputGuard';
 import { openConversionInput } from './conversionInput';
 import { ConverterThread } from './converterThread';
+import { ConversionIndex, type ConversionIndexOptions } from './conversionIndex';
+import type { DirectIndexResult } from '../core/index/direct';
 
 export interface ConvertJobOptions {
   readonly childrenPerNode?: number;
@@ -28,6 +30,8 @@ export interface ConvertJobOptions {
   readonly referenceQuirks?: boolean;
   /** Script of the converter thread (dist/converter.js); without it the conversion runs in this thread. */
   readonly converterScript?: string;
+  /** Also write the row index (index/direct.ts) as the SLOG-2 is written, when the input declares its timelines. */
+  readonly rowIndex?: ConversionIndexOptions;
 }
 
 export interface ConvertJobResult {
@@ -41,6 +45,8 @@ export interface ConvertJobResult {
   readonly badTimes: number;
   readonly sourceLocations: { readonly records: number; readonly sites: number };
   readonly warnings: readonly string[];
+  /** The row index written with the SLOG-2, or why not (when asked for). */
+  readonly rowIndex?: DirectIndexResult;
 }
 
 /** Default output name: IN.clog2 / IN.clog / IN.alog / IN.slog / IN.clog2.gz → IN.slog2. */
@@ -63,10 +69,16 @@ export async function convertFile(input: string, output: string, options: Conver
 async function convertInThisThread(input: string, output: string, options: ConvertJobOptions): Promise<ConvertJobResult> {
   const { file, format, conversion } = await openConversionInput(input, options);
   try {
-    const written = await writeAtomically(output, { force: options.force }, (sink) =>
-      writeConversion(conversion, sink, { childrenPerNode: options.childrenPerNode, leafBytes: options.leafBytes, signal: options.signal }),
+    const index = await withIndex(
+      options,
+      output,
+      () => conversion.declaredLines?.(),
+      (indexer) =>
+        writeAtomically(output, { force: options.force }, (sink) =>
+          writeConversion(conversion, sink, { childrenPerNode: options.childrenPerNode, leafBytes: options.leafBytes, signal: options.signal, indexer }),
+        ),
     );
-    return jobResult(input, output, format, file.size, written, conversion.summary);
+    return jobResult(input, output, format, file.size, index.written, conversion.summary, index.rowIndex);
   } finally {
     await file.close();
   }
@@ -75,22 +87,52 @@ async function convertInThisThread(input: string, output: string, options: Conve
 async function convertInTwoThreads(input: string, output: string, script: string, options: ConvertJobOptions): Promise<ConvertJobResult> {
   const converter = new ConverterThread(script, input, { referenceQuirks: options.referenceQuirks, signal: options.signal, onProgress: options.onProgress });
   try {
-    const written = await writeAtomically(output, { force: options.force }, async (sink) => {
-      const summary = await writeDrawableBatches(converter, sink, {
-        childrenPerNode: options.childrenPerNode,
-        leafBytes: options.leafBytes,
-        signal: options.signal,
-        recycle: (b) => converter.recycle(b),
-        trailer: () => conversionTrailer(converter.result.summary),
-        inputKind: () => converter.result.format.toUpperCase(),
-      });
-      return { ...summary, droppedDrawables: converter.result.dropped };
-    });
+    const index = await withIndex(
+      options,
+      output,
+      () => converter.declaredLines,
+      (indexer) =>
+        writeAtomically(output, { force: options.force }, async (sink) => {
+          const summary = await writeDrawableBatches(converter, sink, {
+            childrenPerNode: options.childrenPerNode,
+            leafBytes: options.leafBytes,
+            signal: options.signal,
+            indexer,
+            recycle: (b) => converter.recycle(b),
+            trailer: () => conversionTrailer(converter.result.summary),
+            inputKind: () => converter.result.format.toUpperCase(),
+          });
+          return { ...summary, droppedDrawables: converter.result.dropped };
+        }),
+    );
     const r = converter.result;
-    return jobResult(input, output, r.format, r.inputBytes, written, r.summary);
+    return jobResult(input, output, r.format, r.inputBytes, index.written, r.summary, index.rowIndex);
   } finally {
     await converter.close();
   }
+}
+
+/** Runs `write` (the SLOG-2, atomically) with the row index builder when asked, then completes the index. */
+async function withIndex(
+  options: ConvertJobOptions,
+  output: string,
+  declaredLines: () => number | undefined,
+  write: (indexer: ConversionIndex['builder'] | undefined) => Promise<ConversionWriteSummary>,
+): Promise<{ written: ConversionWriteSummary; rowIndex?: DirectIndexResult }> {
+  if (options.rowIndex === undefined) return { written: await write(undefined) };
+  const index = await ConversionIndex.create(options.rowIndex, output, declaredLines);
+  let written: ConversionWriteSummary;
+  try {
+    written = await write(index.builder);
+  } catch (e) {
+    await index.abort();
+    throw e;
+  }
+  // The SLOG-2 is complete: a failure of its index costs the index only.
+  const rowIndex = await index
+    .complete(output)
+    .catch((e: unknown) => ({ skipped: `the row index could not be written: ${e instanceof Error ? e.message : String(e)}` }));
+  return { written, rowIndex };
 }
 
 function jobResult(
@@ -100,6 +142,7 @@ function jobResult(
   inputBytes: number,
   written: ConversionWriteSummary,
   summary: ConversionSummary,
+  rowIndex?: DirectIndexResult,
 ): ConvertJobResult {
   return {
     input,
@@ -111,5 +154,6 @@ function jobResult(
     badTimes: summary.unmatched.badTimes,
     sourceLocations: summary.sourceLocations,
     warnings: summary.warnings,
+    rowIndex,
   };
 }

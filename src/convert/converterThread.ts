@@ -44,6 +44,7 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
   private finished: ConverterDone | undefined;
   private closed = false;
   private exited = false;
+  private lines: number | undefined;
 
   constructor(
     script: string,
@@ -92,8 +93,14 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
         return;
       }
       this.options.onProgress?.(m.bytesRead, m.totalBytes);
+      if (m.declaredLines !== undefined) this.lines = m.declaredLines;
       yield m.batch;
     }
+  }
+
+  /** The line IDs the input declares up front, once a batch has said (ClogConversion.declaredLines). */
+  get declaredLines(): number | undefined {
+    return this.lines;
   }
 
   /** Returns a written batch to the converter (reuse, and room for the next one). */

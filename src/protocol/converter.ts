@@ -43,6 +43,8 @@ export interface ConverterBatch {
   /** Input bytes read so far (of the file on disk) and the file size. */
   readonly bytesRead: number;
   readonly totalBytes: number;
+  /** The line IDs the input declares up front (ClogConversion.declaredLines), once known. */
+  readonly declaredLines?: number;
 }
 
 /** The input has been read to the end; every batch has been sent. */
@@ -89,7 +91,13 @@ export function isWriterToConverter(m: unknown): m is WriterToConverter {
 
 export function isConverterToWriter(m: unknown): m is ConverterToWriter {
   if (!isRecord(m)) return false;
-  if (m.kind === 'batch') return isRecord(m.batch) && typeof m.bytesRead === 'number' && typeof m.totalBytes === 'number';
+  if (m.kind === 'batch')
+    return (
+      isRecord(m.batch) &&
+      typeof m.bytesRead === 'number' &&
+      typeof m.totalBytes === 'number' &&
+      (m.declaredLines === undefined || typeof m.declaredLines === 'number')
+    );
   if (m.kind === 'done')
     return (
       (m.format === 'clog2' || m.format === 'clog' || m.format === 'alog' || m.format === 'slog1') &&

@@ -53,7 +53,7 @@ async function run(m: ConverterStart): Promise<void> {
       while (inFlight >= MAX_IN_FLIGHT && !stopping) await new Promise<void>((resolve) => (wake = resolve));
       if (stopping) return;
       inFlight++;
-      post({ kind: 'batch', batch, bytesRead, totalBytes }, batchBuffers(batch));
+      post({ kind: 'batch', batch, bytesRead, totalBytes, declaredLines: conversion.declaredLines?.() }, batchBuffers(batch));
     }
     post({ kind: 'done', format, inputBytes: file.size, summary: conversion.summary, dropped: batches.dropped });
   } finally {

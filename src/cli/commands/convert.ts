@@ -1,22 +1,25 @@
-/** `mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]` */
+/** `mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B] [--index]` */
 import { bundledConverterScript, convertFile, defaultOutputPath } from '../../convert/convertJob';
 import { escapeControlsOnly } from '../../core/text/safeText';
+import { defaultRowIndexPath } from '../../io/rowIndexFile';
 import { checkOutputFor } from '../../io/outputGuard';
 import { intOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
 
 const USAGE = [
-  'usage: mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B]',
+  'usage: mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B] [--index]',
   '  Converts a CLOG2, old CLOG, ALOG or SLOG-1 trace to SLOG-2 2.0.6 (readable by Jumpshot-4), keeping source locations.',
   '  -o OUT          output file (default: the input name with .slog2)',
   '  --force         overwrite OUT if it exists (a regular file or symbolic link, never the input)',
   '  --children N    children per tree node (default 2)',
   '  --leaf-bytes B  leaf node byte size (default 65536)',
+  '  --index         also write the rows × time index (OUT.mperowidx) while converting, no second pass',
+  '                  (CLOG2 inputs whose ranks all appear; otherwise says why, and `mpe-trace index` builds it)',
   '  --quiet         no progress line on the terminal',
 ].join('\n');
 
 export async function runConvert(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['-o', '--output', '--children', '--leaf-bytes'], ['--force', '--quiet']);
+  const args = parseArgs(argv, ['-o', '--output', '--children', '--leaf-bytes'], ['--force', '--quiet', '--index']);
   if (args.positionals.length !== 1) throw new UsageError(`convert needs exactly one input file\n${USAGE}`);
   const input = args.positionals[0]!;
   const output = args.values.get('-o') ?? args.values.get('--output') ?? defaultOutputPath(input);
@@ -45,6 +48,7 @@ export async function runConvert(argv: string[]): Promise<number> {
       signal: controller.signal,
       // Two threads (converter + writer) when dist/converter.js is installed next to the CLI.
       converterScript: bundledConverterScript(),
+      rowIndex: args.flags.has('--index') ? { path: defaultRowIndexPath(output) } : undefined,
       onProgress: tty
         ? (read, total) => {
             const percent = total > 0 ? Math.floor((100 * read) / total) : 100;
@@ -67,6 +71,14 @@ export async function runConvert(argv: string[]): Promise<number> {
         (w.droppedDrawables > 0 ? `; ${w.droppedDrawables} drawables the writer could not place dropped` : '') +
         '\n',
     );
+    const ri = result.rowIndex;
+    if (ri !== undefined) {
+      if ('report' in ri)
+        process.stderr.write(
+          `${defaultRowIndexPath(output)}: ${ri.report.bytes} bytes, ${ri.report.keys} timelines, ${ri.report.chunks} chunks, ${ri.report.runs} runs\n`,
+        );
+      else process.stderr.write(`note: no row index written: ${escapeControlsOnly(ri.skipped)}\n`);
+    }
     for (const warning of result.warnings) process.stderr.write(`warning: ${escapeControlsOnly(warning)}\n`);
     return 0;
   } catch (e) {

@@ -6,54 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { buildWindow, type WindowSpec } from '../../../src/core/query/buildWindow';
 import { rowLayoutOf } from '../../../src/core/query/rows';
 import { IndexedWindowSource, RowKeyMapper } from '../../../src/core/query/indexedSource';
-import type { RowIndex } from '../../../src/core/index/rowIndex';
-import type { WindowColumns } from '../../../src/protocol/wire';
 import { Prng } from '../../../src/core/synth/prng';
 import { fixturesDir } from '../../helpers/paths';
-import { indexBytes, openIndex, openSlog2Fixture, synthSlog2 } from './rowIndexHelpers';
-
-function comparable(w: WindowColumns): unknown {
-  const { nodesRead: _n, buildMs: _b, ...header } = w.header;
-  const cols = (t: object): Record<string, number[]> => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)]));
-  return { header, states: cols(w.states), shadows: cols(w.shadows), shadowWeights: cols(w.shadowWeights), arrows: cols(w.arrows), events: cols(w.events) };
-}
-
-async function checkRandomWindows(file: Slog2File, index: RowIndex, rng: Prng, rounds: number, label: string): Promise<void> {
-  const mapper = new RowKeyMapper(index);
-  const [a, b] = file.timeRange;
-  let compared = 0;
-  let drawn = 0;
-  for (let round = 0; round < rounds; round++) {
-    // Mostly the index's own map (the one the editor shows first); others when they follow its order.
-    const mapIndex = rng.next() < 0.6 ? index.keys.mapIndex : rng.int(0, file.lineIDMaps.length - 1);
-    const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
-    const n = layout.labels.length;
-    const rowStart = rng.int(0, Math.max(0, n - 1));
-    const rowEnd = Math.min(n, rowStart + rng.int(0, Math.max(1, Math.ceil(n / 3))));
-    const span = (b - a) * Math.pow(10, -3 * rng.next());
-    const t0 = a - span * 0.05 + rng.next() * (b - a);
-    const t1 = t0 + span;
-    const lowestDepth = rng.int(0, file.maxDepth);
-    const spec: WindowSpec = { t0, t1, rowStart, rowEnd, mapIndex, lowestDepth, rowOfLine: layout.rowOfLine };
-    const ranges = mapper.keyRanges(layout, mapIndex, rowStart, rowEnd);
-    if (ranges === undefined) continue; // this map's rows do not follow the key order: the plain path serves it
-    const plain = await buildWindow(file, spec);
-    const source = new IndexedWindowSource(index, ranges);
-    const indexed = await buildWindow(source, spec);
-    assert.deepEqual(
-      comparable(indexed),
-      comparable(plain),
-      `${label} round ${round}: map ${mapIndex} rows [${rowStart}, ${rowEnd}) t [${t0}, ${t1}] depth ${lowestDepth}`,
-    );
-    compared++;
-    if (plain.states.start.length + plain.arrows.start.length + plain.events.time.length + plain.shadows.start.length > 0) drawn++;
-  }
-  assert.ok(compared >= rounds / 3 && drawn > 0, `${label}: ${compared} of ${rounds} windows compared, ${drawn} with drawables`);
-}
+import { checkRandomWindows, indexBytes, openIndex, openSlog2Fixture, synthSlog2 } from './rowIndexHelpers';
 
 const fixtures = fs.readdirSync(fixturesDir).filter((f) => /\.slog2(\.gz)?$/.test(f));
 

@@ -158,6 +158,7 @@ export function convertClog2(chunks: ByteChunks, options: ConvertOptions): ClogC
       return summary;
     },
     category: (i) => conv.categories.entries[i]?.category,
+    declaredLines: () => (conv.lines === undefined ? undefined : conv.lines.worldSize * conv.lines.threads),
   });
 }
 

@@ -79,6 +79,12 @@ export interface ClogConversion {
   readonly finished: boolean;
   /** Available once the stream has been read to the end; throws before. */
   readonly summary: ConversionSummary;
+  /**
+   * Line IDs the input declares before its first record (CLOG2: world size × threads, line ID =
+   * rank × threads + thread on the world communicator), once the header has been read; undefined
+   * when the format declares none. The converter's row index is keyed by them (index/direct.ts).
+   */
+  declaredLines?(): number | undefined;
 }
 
 /** Turns a batch generator into the ClogConversion object. */
@@ -86,6 +92,7 @@ export function makeConversion(
   run: () => AsyncGenerator<readonly Primitive[]>,
   getSummary: () => ConversionSummary | undefined,
   category: (index: number) => Category | undefined,
+  declaredLines?: () => number | undefined,
 ): ClogConversion {
   let started = false;
   const start = (): AsyncGenerator<readonly Primitive[]> => {
@@ -102,6 +109,7 @@ export function makeConversion(
         })(),
     },
     category,
+    declaredLines,
     get finished() {
       return getSummary() !== undefined;
     },
@@ -132,6 +140,8 @@ export interface StreamSteps {
   /** After the last byte: the final summary; then the builder releases what it still holds. */
   finish(): ConversionSummary;
   category(index: number): Category | undefined;
+  /** See ClogConversion.declaredLines. */
+  declaredLines?(): number | undefined;
 }
 
 /**
@@ -165,6 +175,7 @@ export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: Con
     run,
     () => summary,
     (i) => steps.category(i),
+    steps.declaredLines && (() => steps.declaredLines?.()),
   );
 }
 

@@ -141,6 +141,11 @@ export class SourceLocationTableBuilder {
    * Appends the sites numbered `first`, `first + 1`, … (interned by the drawable encoder, which
    * hands each new site over once, in order).
    */
+  /** Sites in the table so far. */
+  get siteCount(): number {
+    return this.sites.length;
+  }
+
   appendSites(first: number, sites: readonly SourceLocation[]): void {
     if (first !== this.sites.length) throw new Error(`internal error: source-location sites numbered from ${first}, expected ${this.sites.length}`);
     for (const loc of sites) {

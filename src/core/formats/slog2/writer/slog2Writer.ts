@@ -41,6 +41,23 @@ export interface Slog2WriterOptions {
    * placement). Batches passed to addBatch() carry their topologies.
    */
   readonly topologyOf?: (category: number) => Topology | undefined;
+  /**
+   * Hears each node as it is encoded (post-order; each depth in xpos order), with its bytes and
+   * source-location record: the converter's row index is built from these (no second pass). The
+   * bytes are valid only during the call.
+   */
+  readonly onNode?: (node: WrittenNode) => void;
+}
+
+/** A tree node just encoded, as the writer hands it to `onNode`. */
+export interface WrittenNode {
+  readonly depth: number;
+  readonly xpos: number;
+  readonly fptr: number;
+  readonly size: number;
+  readonly bytes: Uint8Array;
+  /** The node's source-location record (SLOG2.md §16) and the sites the table has so far. */
+  readonly record: { readonly bytes: Uint8Array; readonly offset: number; readonly sites: number } | undefined;
 }
 
 export interface Slog2Trailer {
@@ -116,6 +133,7 @@ class OpenNode {
 export class Slog2Writer {
   private readonly fanout: number;
   private readonly leafBytes: number;
+  private readonly onNode: ((node: WrittenNode) => void) | undefined;
   /** Encodes what add() is given; unused when batches come from elsewhere (addBatch). */
   private readonly encoder: DrawableBatchEncoder;
   /** trunk[0] = current leaf … trunk[last] = current root. */
@@ -149,6 +167,7 @@ export class Slog2Writer {
   ) {
     this.fanout = options.childrenPerNode ?? 2;
     this.leafBytes = options.leafBytes ?? 65536;
+    this.onNode = options.onNode;
     if (!Number.isInteger(this.fanout) || this.fanout < 2 || this.fanout > 32767)
       throw new RangeError(`children per node must be an integer in [2, 32767], got ${this.fanout}`);
     if (!Number.isInteger(this.leafBytes) || this.leafBytes < 64 || this.leafBytes > 0x7fffffff)
@@ -368,6 +387,14 @@ export class Slog2Writer {
     // Source locations of this node's drawables go right after its block (unreferenced bytes).
     const record = this.srcloc.takeNodeRecord();
     if (record) this.reserve(record.length, false).raw(record);
+    this.onNode?.({
+      depth: node.depth,
+      xpos: node.xpos,
+      fptr: self.fptr,
+      size,
+      bytes: w.bytes,
+      record: record ? { bytes: record, offset: self.fptr + size, sites: this.srcloc.siteCount } : undefined,
+    });
 
     // The parent writes this buffer as its child stub; this node starts over empty.
     const parent = this.trunk[i + 1];

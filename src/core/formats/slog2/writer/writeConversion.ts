@@ -8,13 +8,20 @@
 import type { ClogConversion, ConversionSummary } from '../../convert/result';
 import type { DrawableBatch } from './drawableBatch';
 import { DrawableBatchEncoder } from './drawableBatchEncoder';
-import { Slog2Writer, type Slog2Trailer, type Slog2WriteSummary } from './slog2Writer';
+import { Slog2Writer, type Slog2Trailer, type Slog2WriteSummary, type WrittenNode } from './slog2Writer';
 import type { OutputSink } from './sink';
+
+/** Hears the nodes as they are written and writes its own output as the SLOG-2's drains (the row index). */
+export interface NodeIndexer {
+  node(n: WrittenNode): void;
+  drain(): Promise<void>;
+}
 
 export interface WriteConversionOptions {
   readonly childrenPerNode?: number;
   readonly leafBytes?: number;
   readonly signal?: AbortSignal;
+  readonly indexer?: NodeIndexer;
 }
 
 /** Queued output is handed to the sink once it exceeds this (bounds memory, amortises awaits). */
@@ -70,17 +77,23 @@ export interface BatchWriteOptions extends WriteConversionOptions {
 
 /** Writes a stream of encoded batches as one SLOG-2 file. */
 export async function writeDrawableBatches(batches: AsyncIterable<DrawableBatch>, sink: OutputSink, options: BatchWriteOptions): Promise<Slog2WriteSummary> {
-  const writer = new Slog2Writer(sink, { childrenPerNode: options.childrenPerNode, leafBytes: options.leafBytes });
+  const indexer = options.indexer;
+  const writer = new Slog2Writer(sink, { childrenPerNode: options.childrenPerNode, leafBytes: options.leafBytes, onNode: indexer && ((n) => indexer.node(n)) });
   const signal = options.signal;
   for await (const batch of batches) {
     signal?.throwIfAborted();
     writer.addBatch(batch);
     options.recycle?.(batch);
-    if (writer.pendingBytes > DRAIN_BYTES) await writer.drain();
+    if (writer.pendingBytes > DRAIN_BYTES) {
+      await writer.drain();
+      await indexer?.drain();
+    }
   }
   signal?.throwIfAborted();
   if (writer.drawables === 0) throw new Error(`${options.inputKind()} input has no drawables: nothing to write (an SLOG-2 file needs at least one)`);
-  return writer.finish(options.trailer());
+  const summary = await writer.finish(options.trailer());
+  await indexer?.drain();
+  return summary;
 }
 
 /** Converts and writes in this thread. */

@@ -1,0 +1,105 @@
+/**
+ * The row index the converter writes while it writes the SLOG-2 (index/direct.ts, no second pass):
+ * the same windows as the plain query, the same items as the index built afterwards from the
+ * file, and no index (with the reason) when the trace's keys are not the ones declared up front.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
+import { convertClog2 } from '../../../src/core/formats/clog2/convertClog2';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { MemorySink } from '../../../src/core/formats/slog2/writer/sink';
+import { writeConversion } from '../../../src/core/formats/slog2/writer/writeConversion';
+import { buildRowIndex } from '../../../src/core/index/build';
+import { DirectRowIndexBuilder } from '../../../src/core/index/direct';
+import { Prng } from '../../../src/core/synth/prng';
+import { convertFile } from '../../../src/convert/convertJob';
+import { FileSource } from '../../../src/io/fileSource';
+import { openRowIndexFile } from '../../../src/io/rowIndexFile';
+import { synthToMemory } from '../synth/synthUtil';
+import { checkRandomWindows, IDENTITY, openIndex } from './rowIndexHelpers';
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+/** Converts a synthetic trace in memory with the direct builder; `declare` overrides the declared line count. */
+async function convertWithIndex(
+  ranks: number,
+  options: { declare?: (n: number | undefined) => number | undefined; chunkBytes?: number; subComms?: boolean } = {},
+) {
+  const { bytes: clog } = await synthToMemory({ ranks, bytes: 1 << 20, seed: 11, srcloc: true, subComms: options.subComms ?? false });
+  const conversion = convertClog2(once(clog), { name: 'synth.clog2' });
+  const indexSink = new MemorySink();
+  const declare = options.declare ?? ((n) => n);
+  const builder = new DirectRowIndexBuilder(indexSink, IDENTITY.path, 'synth.slog2', () => declare(conversion.declaredLines?.()), {
+    blockKeys: 16,
+    chunkBytes: options.chunkBytes ?? 32 << 10,
+  });
+  const sink = new MemorySink();
+  await writeConversion(conversion, sink, { leafBytes: 8192, indexer: builder });
+  const file = await Slog2File.open(new MemorySource('synth.slog2', sink.bytes()));
+  const result = await builder.finish(file, IDENTITY);
+  return { file, result, index: indexSink.bytes() };
+}
+
+test('direct row index: the same windows as the plain query, the same items as the index built afterwards', async () => {
+  const { file, result, index } = await convertWithIndex(256);
+  try {
+    assert.ok('report' in result, `index written (${'skipped' in result ? result.skipped : ''})`);
+    assert.equal(result.report.keys, 256);
+    // Depths interleave in the writer's post-order: with small chunks every depth fills several.
+    assert.ok(result.report.chunks > file.maxDepth + 1, `${result.report.chunks} chunks for depth ${file.maxDepth}`);
+    const opened = await openIndex(file, index);
+    await checkRandomWindows(file, opened, new Prng(5), 30, 'direct 256');
+    const after = await buildRowIndex(file, new MemorySink(), IDENTITY, { blockKeys: 16 });
+    assert.equal(result.report.items, after.items);
+    assert.equal(result.report.nodes, after.nodes);
+  } finally {
+    await file.close();
+  }
+});
+
+test('direct row index: not written, with the reason, when the trace does not have the declared keys or too few', async () => {
+  const more = await convertWithIndex(64, { declare: (n) => (n === undefined ? n : n + 1) });
+  assert.ok('skipped' in more.result && /not the 65 line IDs/.test(more.result.skipped), JSON.stringify(more.result));
+  await more.file.close();
+  const none = await convertWithIndex(64, { declare: () => undefined });
+  assert.ok('skipped' in none.result && /does not declare/.test(none.result.skipped));
+  await none.file.close();
+});
+
+test('convertFile with rowIndex: the index is in place, current for the SLOG-2, and refused below the row minimum', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'direct-index-'));
+  try {
+    const { bytes: clog } = await synthToMemory({ ranks: 300, bytes: 1 << 20, seed: 2, srcloc: true, subComms: false });
+    const input = path.join(dir, 'in.clog2');
+    fs.writeFileSync(input, clog);
+    const output = path.join(dir, 'out.slog2');
+    const indexPath = path.join(dir, 'out.idx');
+    const r = await convertFile(input, output, { rowIndex: { path: indexPath, minLines: 256 }, leafBytes: 8192 });
+    assert.ok(r.rowIndex !== undefined && 'report' in r.rowIndex, JSON.stringify(r.rowIndex));
+    const file = await Slog2File.open(await FileSource.open(output));
+    try {
+      const opened = await openRowIndexFile(file, output, indexPath);
+      assert.ok('index' in opened, 'problem' in opened ? opened.problem : '');
+      await checkRandomWindows(file, opened.index, new Prng(9), 10, 'convertFile 300');
+      await opened.index.close();
+    } finally {
+      await file.close();
+    }
+    const small = await convertFile(input, path.join(dir, 'b.slog2'), { rowIndex: { path: path.join(dir, 'b.idx'), minLines: 1000 } });
+    assert.ok(small.rowIndex !== undefined && 'skipped' in small.rowIndex && /no index below 1000/.test(small.rowIndex.skipped));
+    assert.equal(fs.existsSync(path.join(dir, 'b.idx')), false);
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => f.includes('.tmp') || f.startsWith('.')),
+      [],
+      'no temporary files left',
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
