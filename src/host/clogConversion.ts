@@ -7,7 +7,8 @@ import type * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { rowIndexPathFor } from './rowIndexPath';
+import { ROW_INDEX_MIN_ROWS, rowIndexPathFor } from './rowIndexPath';
+import type { RowIndexRequest } from '../protocol/worker';
 import { removeStaleTempFiles } from '../io/tempFiles';
 
 export class ConversionUnavailableError extends Error {}
@@ -21,7 +22,14 @@ export interface ConversionProgress {
  * Runs one CLOG/CLOG2 → SLOG-2 conversion (input path → output path, written atomically) with
  * progress and cancel: `workerConversionJob` of src/host/convertCommand.ts (a worker thread).
  */
-export type ConversionJob = (input: string, output: string, progress: ConversionProgress, signal: AbortSignal) => Promise<readonly string[] | void>;
+export type ConversionJob = (
+  input: string,
+  output: string,
+  progress: ConversionProgress,
+  signal: AbortSignal,
+  /** Write the row index too, as the SLOG-2 is written (no second pass; issue 16). */
+  rowIndex?: RowIndexRequest,
+) => Promise<readonly string[] | void>;
 
 /**
  * What the conversion of a cached file reported (dropped records with NaN/∞ times, unmatched
@@ -61,8 +69,10 @@ export async function findCachedSlog2(storage: vscode.Uri, input: vscode.Uri): P
   } catch {
     return undefined;
   }
-  const now = new Date();
-  await fs.utimes(target, now, now);
+  // Use is marked in the access time: the mtime is part of the row index's identity, and touching
+  // it made every reopen rebuild the index.
+  const st = await fs.stat(target);
+  await fs.utimes(target, new Date(), st.mtime);
   return target;
 }
 
@@ -80,7 +90,9 @@ export async function cachedSlog2For(
   await fs.mkdir(dir, { recursive: true });
   if (job === undefined)
     throw new ConversionUnavailableError('Conversion of CLOG/CLOG2 files is not available in this build; convert the file to SLOG-2 first.');
-  const warnings = await job(input.fsPath, target, progress, signal);
+  const indexPath = rowIndexPathFor(storage.fsPath, target);
+  await fs.mkdir(path.dirname(indexPath), { recursive: true });
+  const warnings = await job(input.fsPath, target, progress, signal, { path: indexPath, minLines: ROW_INDEX_MIN_ROWS });
   if (warnings && warnings.length > 0) await fs.writeFile(warningsFileOf(target), JSON.stringify(warnings.slice(0, MAX_KEPT_WARNINGS)));
   else await fs.rm(warningsFileOf(target), { force: true });
   await trimCache(dir, cacheLimitBytes, target, (trace) => rowIndexPathFor(storage.fsPath, trace));
@@ -108,7 +120,8 @@ export async function trimCache(dir: string, limitBytes: number, keep: string, r
     if (!name.endsWith('.slog2')) continue;
     const file = path.join(dir, name);
     const s = await fs.stat(file);
-    entries.push({ file, size: s.size + (rowIndexOf ? await sizeOf(rowIndexOf(file)) : 0), used: s.mtimeMs });
+    // Last use = access time (findCachedSlog2 sets it; the mtime stays the conversion's).
+    entries.push({ file, size: s.size + (rowIndexOf ? await sizeOf(rowIndexOf(file)) : 0), used: Math.max(s.atimeMs, s.mtimeMs) });
   }
   let total = entries.reduce((n, e) => n + e.size, 0);
   entries.sort((a, b) => a.used - b.used);

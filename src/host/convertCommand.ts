@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { ConvertResult } from '../protocol/worker';
+import type { ConvertResult, RowIndexRequest } from '../protocol/worker';
 import { ConversionFailed, startConversion, type ConversionRequest } from '../worker/conversionClient';
 import { defaultOutputPath } from '../convert/convertJob';
 import { checkOutputFor } from '../io/outputGuard';
@@ -35,9 +35,10 @@ export function workerConversionJob(extensionUri: vscode.Uri) {
     output: string,
     progress: { report(fraction: number, message?: string): void },
     signal: AbortSignal,
+    rowIndex?: RowIndexRequest,
   ): Promise<readonly string[]> => {
     signal.throwIfAborted();
-    const run = startConversion(workerScript(extensionUri), { input, output, force: true }, (read, total) =>
+    const run = startConversion(workerScript(extensionUri), { input, output, force: true, rowIndex }, (read, total) =>
       progress.report(total > 0 ? read / total : 1, progressMessage(read, total)),
     );
     const onAbort = (): void => run.cancel();

@@ -16,8 +16,8 @@ import type { IndexedRows } from '../core/query/windowService';
 import { openRowIndexFile } from '../io/rowIndexFile';
 import { startRowIndexBuild } from '../worker/conversionClient';
 
-/** Timelines of the index map below which no index is built. */
-export const ROW_INDEX_MIN_ROWS = 256;
+import { ROW_INDEX_MIN_ROWS } from './rowIndexPath';
+export { ROW_INDEX_MIN_ROWS };
 
 export type RowIndexJob = (trace: string, index: string, progress: (fraction: number) => void, signal: AbortSignal) => Promise<void>;
 

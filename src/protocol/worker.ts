@@ -17,6 +17,13 @@ export interface ConvertStart {
   readonly force: boolean;
   readonly childrenPerNode?: number;
   readonly leafBytes?: number;
+  /** Also write the row index here while converting (no second pass), when the trace has ≥ minLines timelines. */
+  readonly rowIndex?: RowIndexRequest;
+}
+
+export interface RowIndexRequest {
+  readonly path: string;
+  readonly minLines: number;
 }
 
 /** Stop job `id`: the worker aborts it, removes the temporary file and answers with `error` (`cancelled`). */
@@ -61,6 +68,8 @@ export interface ConvertResult {
   readonly locatedDrawables: number;
   readonly unmatchedEvents: number;
   readonly warnings: readonly string[];
+  /** When a row index was asked for: written, or why not (the editor then builds it from the SLOG-2). */
+  readonly rowIndex?: { readonly written: boolean; readonly note: string };
 }
 
 export interface ConvertDone {
@@ -102,7 +111,11 @@ export function isHostToWorker(m: unknown): m is HostToWorker {
     const x = m as { trace?: unknown; index?: unknown };
     return typeof x.trace === 'string' && typeof x.index === 'string';
   }
-  return r.kind === 'convert' && typeof r.input === 'string' && typeof r.output === 'string';
+  if (r.kind !== 'convert' || typeof r.input !== 'string' || typeof r.output !== 'string') return false;
+  const ri = (m as { rowIndex?: unknown }).rowIndex;
+  if (ri === undefined) return true;
+  const x = ri as { path?: unknown; minLines?: unknown } | null;
+  return typeof x === 'object' && x !== null && typeof x.path === 'string' && typeof x.minLines === 'number';
 }
 
 export function isWorkerToHost(m: unknown): m is WorkerToHost {

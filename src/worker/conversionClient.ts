@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { removeStrayTempFiles } from '../io/atomicWrite';
 import { ReasonedError, RpcChannel } from '../protocol/rpc';
-import { isWorkerToHost, type ConvertResult, type ConvertStart, type HostToWorker, type WorkerToHost } from '../protocol/worker';
+import { isWorkerToHost, type ConvertResult, type ConvertStart, type HostToWorker, type RowIndexRequest, type WorkerToHost } from '../protocol/worker';
 
 export interface ConversionRequest {
   readonly input: string;
@@ -16,6 +16,7 @@ export interface ConversionRequest {
   readonly force: boolean;
   readonly childrenPerNode?: number;
   readonly leafBytes?: number;
+  readonly rowIndex?: RowIndexRequest;
 }
 
 export interface ConversionLimits {

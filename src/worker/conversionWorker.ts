@@ -31,6 +31,7 @@ async function runJob(m: ConvertStart): Promise<void> {
       leafBytes: m.leafBytes,
       signal: controller.signal,
       converterScript: bundledConverterScript(),
+      rowIndex: m.rowIndex,
       onProgress: (bytesRead, totalBytes) => {
         const now = Date.now();
         if (now - lastPost < PROGRESS_INTERVAL_MS && bytesRead < totalBytes) return;
@@ -54,6 +55,12 @@ async function runJob(m: ConvertStart): Promise<void> {
         locatedDrawables: r.written.locatedDrawables,
         unmatchedEvents: r.unmatchedEvents,
         warnings: r.warnings,
+        rowIndex:
+          r.rowIndex === undefined
+            ? undefined
+            : 'report' in r.rowIndex
+              ? { written: true, note: `${r.rowIndex.report.keys} timelines, ${r.rowIndex.report.bytes} bytes` }
+              : { written: false, note: r.rowIndex.skipped },
       },
     });
   } catch (e) {

@@ -40,6 +40,34 @@ test('CLOG conversions are cached by path + size + mtime and reused', async () =
   }
 });
 
+test('a cached conversion asks for its row index, and reusing it keeps its mtime (the index identity), marking use in atime', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-cache-'));
+  try {
+    const input = path.join(dir, 'a.clog2');
+    fs.writeFileSync(input, 'clog');
+    const asked: unknown[] = [];
+    const job: ConversionJob = async (_i, o, _p, _s, rowIndex) => {
+      asked.push(rowIndex);
+      fs.writeFileSync(o, 'converted');
+    };
+    const storage = uri(path.join(dir, 'storage'));
+    const a = await cachedSlog2For(storage, uri(input), 1 << 20, job, progress, new AbortController().signal);
+    assert.equal(asked.length, 1);
+    const req = asked[0] as { path: string; minLines: number };
+    assert.equal(req.minLines, 256);
+    assert.ok(req.path.startsWith(path.join(dir, 'storage', 'row-index')) && fs.existsSync(path.dirname(req.path)), req.path);
+    const old = new Date(Date.now() - 3600_000);
+    fs.utimesSync(a, old, old);
+    const before = fs.statSync(a);
+    await cachedSlog2For(storage, uri(input), 1 << 20, job, progress, new AbortController().signal);
+    const after = fs.statSync(a);
+    assert.equal(after.mtimeMs, before.mtimeMs, 'mtime kept');
+    assert.ok(after.atimeMs > before.atimeMs + 1000, 'use marked in atime');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the cache is trimmed to its size limit, least recently used first, never the new entry', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-trim-'));
   try {
