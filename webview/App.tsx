@@ -1,6 +1,7 @@
 // The timeline editor's chrome: toolbar, search, status, the timeline's DOM (drawing lives in
 // TimelineController), popups and legend. Each part owns its state; App routes the host's messages
 // for the timeline itself and hands commands to the parts as messages.
+import { markOpenStage } from './timeline/openTimings';
 import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { HostToWebview, InitMessage, SiteMarksMessage, StatusMessage } from '../src/protocol/webview';
@@ -77,6 +78,7 @@ export function App() {
   function routeToTimeline(m: HostToWebview, c: TimelineController): void {
     switch (m.kind) {
       case 'init':
+        markOpenStage('init', `${m.fileName}, host open ${m.openMs ?? '?'} ms`);
         setInit(m);
         setStatus(undefined);
         setChain(undefined);

@@ -69,11 +69,15 @@ export async function findCachedSlog2(storage: vscode.Uri, input: vscode.Uri): P
   } catch {
     return undefined;
   }
-  // Use is marked in the access time: the mtime is part of the row index's identity, and touching
-  // it made every reopen rebuild the index.
-  const st = await fs.stat(target);
-  await fs.utimes(target, new Date(), st.mtime);
+  // Use is marked on a sidecar file, not the SLOG-2: its mtime is part of the row index's identity
+  // (touching it made every reopen rebuild the index; utimes rounds it to the millisecond).
+  await fs.writeFile(usedMarkerOf(target), '');
   return target;
+}
+
+/** The file whose mtime says when a cached conversion was last opened. */
+function usedMarkerOf(target: string): string {
+  return `${target}.used`;
 }
 
 export async function cachedSlog2For(
@@ -120,8 +124,12 @@ export async function trimCache(dir: string, limitBytes: number, keep: string, r
     if (!name.endsWith('.slog2')) continue;
     const file = path.join(dir, name);
     const s = await fs.stat(file);
-    // Last use = access time (findCachedSlog2 sets it; the mtime stays the conversion's).
-    entries.push({ file, size: s.size + (rowIndexOf ? await sizeOf(rowIndexOf(file)) : 0), used: Math.max(s.atimeMs, s.mtimeMs) });
+    // Last use: the conversion, or the last reopen (findCachedSlog2's marker).
+    const reopened = await fs.stat(usedMarkerOf(file)).then(
+      (m) => m.mtimeMs,
+      () => 0,
+    );
+    entries.push({ file, size: s.size + (rowIndexOf ? await sizeOf(rowIndexOf(file)) : 0), used: Math.max(reopened, s.mtimeMs) });
   }
   let total = entries.reduce((n, e) => n + e.size, 0);
   entries.sort((a, b) => a.used - b.used);
@@ -130,6 +138,7 @@ export async function trimCache(dir: string, limitBytes: number, keep: string, r
     if (e.file === keep) continue;
     await fs.rm(e.file, { force: true });
     await fs.rm(warningsFileOf(e.file), { force: true });
+    await fs.rm(usedMarkerOf(e.file), { force: true });
     if (rowIndexOf) await fs.rm(rowIndexOf(e.file), { force: true });
     total -= e.size;
   }

@@ -21,7 +21,7 @@ import { displayName, NotSlog1Error, openTraceSource, sniffSlog1, traceKind, Too
 import { editorSettings } from './config';
 import { SourceSites } from './sourceSites';
 import type { IndexedRows } from '../core/query/windowService';
-import { prepareRowIndex, type RowIndexJob } from './rowIndexing';
+import { prepareRowIndex, ROW_INDEX_MIN_ROWS, type RowIndexJob } from './rowIndexing';
 
 export type DocumentState =
   | { readonly phase: 'opening' }
@@ -153,7 +153,9 @@ export class TraceDocument implements vscode.CustomDocument {
       this.windows.clear();
       this.sites.clear();
       this.generationValue++;
-      void prewarmTopNodes(file, ac.signal);
+      // Not for wide traces: their top nodes hold every row's previews (0.6 s to parse at 4096
+      // ranks), more than the first window needs once the row index serves only the visible rows.
+      if (maxRows(file) < ROW_INDEX_MIN_ROWS) void prewarmTopNodes(file, ac.signal);
       this.rowIndex = undefined;
       this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started });
       if (onDisk !== undefined) void this.indexRows(file, onDisk, ac.signal);
@@ -233,7 +235,7 @@ export class TraceDocument implements vscode.CustomDocument {
     const s = this.stateValue;
     switch (s.phase) {
       case 'ready':
-        return initMessage(describeTrace(s.file, s.layouts), this.generationValue, displayName(this.uri));
+        return initMessage(describeTrace(s.file, s.layouts), this.generationValue, displayName(this.uri), s.openMs);
       case 'opening':
         return { kind: 'status', phase: 'opening', message: `Opening ${displayName(this.uri)}…` };
       case 'converting':
@@ -260,4 +262,11 @@ export class TraceDocument implements vscode.CustomDocument {
     for (const d of this.disposables) d.dispose();
     this.marksDisposable.dispose();
   }
+}
+
+/** Rows of the widest Y map. */
+function maxRows(file: Slog2File): number {
+  let rows = 0;
+  for (const m of file.lineIDMaps) rows = Math.max(rows, m.rows.length);
+  return rows;
 }

@@ -51,6 +51,8 @@ export interface InitMessage extends TraceDescription {
   readonly kind: 'init';
   readonly generation: number;
   readonly fileName: string;
+  /** How long the host took to open the trace (ms), conversion included. */
+  readonly openMs?: number;
   /** Restore this state when the webview has none of its own (e.g. a `vscode://` link). */
   readonly initialView?: ViewState;
   /** The rows last chosen for this trace (hidden/moved rows, row height), when the webview has no state of its own. */
@@ -58,8 +60,8 @@ export interface InitMessage extends TraceDescription {
 }
 
 /** The `init` message of a described trace (the host adds the generation and the name shown). */
-export function initMessage(description: TraceDescription, generation: number, fileName: string): InitMessage {
-  return { kind: 'init', generation, fileName, ...description };
+export function initMessage(description: TraceDescription, generation: number, fileName: string, openMs?: number): InitMessage {
+  return { kind: 'init', generation, fileName, ...(openMs === undefined ? {} : { openMs }), ...description };
 }
 
 /** The document is not (yet) viewable: opening, converting (with progress 0..1) or failed. */

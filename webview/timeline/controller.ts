@@ -6,6 +6,7 @@
  * scheduler. Nothing here re-renders Preact except the small `onViewChange` notification
  * (coalesced to one per frame).
  */
+import { markOpenStage } from './openTimings';
 import type { SiteStyle } from './siteStyle';
 import type {
   PeerCursorMessage,
@@ -167,8 +168,14 @@ export class TimelineController {
   }
 
   onWindow(m: WindowMessage): void {
-    if (this.main.receive(m)) this.scheduler.mark('data', 'overlay');
-    else if (this.overview.receive(m)) {
+    const h = m.payload.header;
+    const stage = `${m.final ? 'final' : 'coarse'} rows ${h.rowStart}-${h.rowEnd}`;
+    const detail = `build ${Math.round(h.buildMs)} ms, ${h.nodesRead} nodes${h.viaRowIndex === true ? ', row index' : ''}`;
+    if (this.main.receive(m)) {
+      markOpenStage(`main ${stage}`, detail);
+      this.scheduler.mark('data', 'overlay');
+    } else if (this.overview.receive(m)) {
+      markOpenStage(`overview ${stage}`, detail);
       this.layers.invalidateOverview();
       this.scheduler.mark('overview');
     }

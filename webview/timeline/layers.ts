@@ -4,6 +4,7 @@
  * overlay (crosshair, drag band, selection, markers, range, status note, tooltip). Also sizes the
  * canvases to the plot. Called by the frame scheduler, one layer at a time.
  */
+import { markOpenStage } from './openTimings';
 import type { ChainInfo, InitMessage, WebviewToHost } from '../../src/protocol/webview';
 import type { ArrowMode } from './drawArrows';
 import { rowPad, slotLookup, visibleRows } from './rowLayout';
@@ -174,6 +175,8 @@ export class TimelineLayers {
     frameLog()?.push(performance.now() - started);
     this.scheduleActivity();
     el.root.dataset.complete = String(frame.complete);
+    el.root.dataset.viaRowIndex = String(loaded?.columns.header.viaRowIndex === true);
+    if (frame.complete && loaded?.final === true) markOpenStage('complete', `${frame.drawn} drawables`);
     if (loaded && loaded.final && loaded.requestId !== this.paintedRequest) {
       this.paintedRequest = loaded.requestId;
       document.body.dataset.state = 'painted';

@@ -5,6 +5,7 @@
  * is accepted (stale answers are dropped). The last accepted payload stays drawable while a newer
  * one loads; what it does not cover is drawn as loading. Pure: no DOM, testable under node.
  */
+import { markOpenStage } from './openTimings';
 import { covers, keyId, keySpan, windowKeyFor, type VisibleWindow, type WindowKey } from '../../src/core/query/windowKey';
 import type { CancelWindowMessage, RequestWindowMessage, WindowChannel, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
 import { decodeWindow, type WindowColumns } from '../../src/protocol/wire';
@@ -89,6 +90,7 @@ export class WindowLoader {
     const reply = this.calls.call(
       (requestId) => {
         this.pending = { requestId, keyId: id, key };
+        markOpenStage(`request-${this.channel}`, `rows ${key.rowStart}-${key.rowEnd}`);
         this.send({
           kind: 'requestWindow',
           channel: this.channel,

@@ -87,6 +87,8 @@ export interface WindowHeader {
   /** Host-side figures for diagnostics and the bench. */
   readonly nodesRead: number;
   readonly buildMs: number;
+  /** Served through the rows × time index (only the rows asked were read). */
+  readonly viaRowIndex?: boolean;
 }
 
 export interface WindowColumns {

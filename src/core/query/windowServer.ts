@@ -69,6 +69,10 @@ export class WindowServer {
   lastServed: ServedPayload | undefined;
   /** The identities of the payloads last sent, by request id and final flag, with their generation. */
   private readonly sent = new LruCache<{ readonly generation: number; readonly ids: WindowIdentities }>(SENT_KEPT);
+  /** Settles when the main timeline's request in progress has been answered. */
+  private mainBusy: Promise<void> | undefined;
+  /** The latest request of each channel (an overview call that waited for the main one may be stale). */
+  private readonly latest = new Map<WindowStream, number>();
 
   constructor(
     private readonly document: WindowDocument,
@@ -87,6 +91,29 @@ export class WindowServer {
   }
 
   async serve(call: WindowCall): Promise<void> {
+    this.latest.set(call.channel, call.requestId);
+    if (call.channel === 'overview') {
+      // The timeline first: both are asked for at open, and on a wide trace the overview of every
+      // row costs seconds that would otherwise delay the first picture (host thread shared). A
+      // macrotask first, so a main request posted right after this one goes ahead of it.
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      while (this.mainBusy !== undefined) await this.mainBusy;
+      if (this.latest.get('overview') !== call.requestId)
+        return this.answer({ kind: 'windowFailed', requestId: call.requestId, generation: call.generation, cancelled: true, message: 'superseded' });
+      return this.serveNow(call);
+    }
+    let settle: () => void = () => undefined;
+    const busy = new Promise<void>((resolve) => (settle = resolve));
+    this.mainBusy = busy;
+    try {
+      await this.serveNow(call);
+    } finally {
+      if (this.mainBusy === busy) this.mainBusy = undefined;
+      settle();
+    }
+  }
+
+  private async serveNow(call: WindowCall): Promise<void> {
     const doc = this.document;
     const fail = (message: string, cancelled: boolean): void =>
       this.answer({ kind: 'windowFailed', requestId: call.requestId, generation: call.generation, cancelled, message });

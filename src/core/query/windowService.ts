@@ -79,7 +79,8 @@ export async function buildRequestedWindow(
   const ranges = rows !== undefined && rowEnd - r.rowStart < layout.labels.length ? rows.mapper.keyRanges(layout, r.mapIndex, r.rowStart, rowEnd) : undefined;
   if (rows !== undefined && ranges !== undefined) {
     try {
-      return encodeWindow(await buildWindow(new IndexedWindowSource(rows.index, ranges), spec, signal, identities));
+      const w = await buildWindow(new IndexedWindowSource(rows.index, ranges), spec, signal, identities);
+      return encodeWindow({ ...w, header: { ...w.header, viaRowIndex: true } });
     } catch (e) {
       if (!isFormatError(e)) throw e;
       rows.damaged(e);

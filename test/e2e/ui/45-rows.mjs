@@ -191,7 +191,8 @@ export default [
           await wb.openInCustomEditor(file);
           const frame = wb.webview();
           await waitComplete(page, frame, () => true, file);
-          log(`   ${file}: first complete frame ${Date.now() - opened} ms after the open command`);
+          const stages = await frame.locator('body').evaluate((b) => b.dataset.openTimings ?? '');
+          log(`   ${file}: first complete frame ${Date.now() - opened} ms after the open command (webview ms: ${stages})`);
           if (fit) {
             await frame.locator('button.rows-fit').click();
             const g = await waitComplete(page, frame, (g) => Number(g.rowHeight) * Number(g.rowCount) <= g.plotHeight + 1, `${file} fitted`);

@@ -40,7 +40,7 @@ test('CLOG conversions are cached by path + size + mtime and reused', async () =
   }
 });
 
-test('a cached conversion asks for its row index, and reusing it keeps its mtime (the index identity), marking use in atime', async () => {
+test('a cached conversion asks for its row index, and reusing it keeps its mtime (the index identity), marking use beside it', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-cache-'));
   try {
     const input = path.join(dir, 'a.clog2');
@@ -62,7 +62,14 @@ test('a cached conversion asks for its row index, and reusing it keeps its mtime
     await cachedSlog2For(storage, uri(input), 1 << 20, job, progress, new AbortController().signal);
     const after = fs.statSync(a);
     assert.equal(after.mtimeMs, before.mtimeMs, 'mtime kept');
-    assert.ok(after.atimeMs > before.atimeMs + 1000, 'use marked in atime');
+    assert.ok(fs.statSync(`${a}.used`).mtimeMs > before.mtimeMs + 1000, 'use marked');
+    // The marker counts as use when trimming: a reopened old conversion outlives a newer unused one.
+    const other = path.join(path.dirname(a), 'other.slog2');
+    fs.writeFileSync(other, 'x'.repeat(20));
+    fs.utimesSync(other, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    await trimCache(path.dirname(a), 15, 'none');
+    assert.equal(fs.existsSync(a), true, 'the reopened conversion stays');
+    assert.equal(fs.existsSync(other), false, 'the least recently used goes');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

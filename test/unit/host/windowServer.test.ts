@@ -100,3 +100,24 @@ test('a newer request cancels the one in flight on its channel only; stale gener
     await file.close();
   }
 });
+
+test('the main timeline is answered before the overview asked at the same time; an overview superseded while waiting is cancelled', async () => {
+  const file = await bigrun();
+  try {
+    const posted: (WindowMessage | WindowFailedMessage)[] = [];
+    const server = new WindowServer(fakeDocument(file), (m) => posted.push(m));
+    // As the webview asks at open: overview first, main right after, then a newer overview.
+    await Promise.all([server.serve(request(file, 1, 'overview')), server.serve(request(file, 2, 'main', 3)), server.serve(request(file, 3, 'overview', 2))]);
+    const order = posted.map((m) => `${m.requestId}:${m.kind === 'window' ? (m.final ? 'final' : 'coarse') : 'failed'}`);
+    const mainFinal = order.indexOf('2:final');
+    assert.ok(mainFinal >= 0, order.join(' '));
+    assert.ok(
+      posted.slice(0, mainFinal).every((m) => m.requestId === 2),
+      `only main answers before its final one: ${order.join(' ')}`,
+    );
+    assert.ok(order.includes('1:failed'), `the superseded overview is cancelled: ${order.join(' ')}`);
+    assert.ok(order.includes('3:final'), `the latest overview is answered: ${order.join(' ')}`);
+  } finally {
+    await file.close();
+  }
+});
