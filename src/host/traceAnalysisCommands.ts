@@ -32,11 +32,17 @@ export function registerTraceAnalysis(context: vscode.ExtensionContext, client: 
     follow(provider) {
       editors = provider;
       const check = (): void => {
-        const active = provider.activeTrace();
-        if (active === undefined) return;
-        void analysis.ensure(active.uri, active.file).then((done) => {
-          if (done === undefined) return;
-          provider.broadcast(active.uri, (state) => overlayMessage(done.result, state.generation, state.layouts));
+        const opened = provider.activeTrace();
+        if (opened === undefined) return;
+        // The first picture first: on two cores the analysis worker would take the CPU the first
+        // window needs. It starts once the editor has painted (or after FIRST_PAINT_WAIT_MS).
+        void untilPainted(provider, opened.uri).then(() => {
+          const active = provider.activeTrace();
+          if (active === undefined || active.uri.toString() !== opened.uri.toString()) return;
+          return analysis.ensure(active.uri, active.file).then((done) => {
+            if (done === undefined) return;
+            provider.broadcast(active.uri, (state) => overlayMessage(done.result, state.generation, state.layouts));
+          });
         });
       };
       context.subscriptions.push(provider.onDidChangeActiveTrace(check));
@@ -77,4 +83,19 @@ function overlayMessage(
       return { waits, path };
     }),
   };
+}
+
+/** Longest the analysis waits for an editor's first paint before starting anyway. */
+const FIRST_PAINT_WAIT_MS = 3000;
+
+/** Resolves once an editor of `uri` has painted data, or after FIRST_PAINT_WAIT_MS. */
+function untilPainted(provider: TraceEditorProvider, uri: vscode.Uri): Promise<void> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const poll = (): void => {
+      if (provider.editorsOf(uri).some((e) => e.painted !== undefined) || Date.now() - started > FIRST_PAINT_WAIT_MS) return resolve();
+      setTimeout(poll, 50);
+    };
+    poll();
+  });
 }
