@@ -66,7 +66,8 @@ function writeShadow(w: ByteWriter, s: ShadowRecord): void {
   w.f64(s.earliest);
   w.f64(s.latest);
   w.i64(s.numRealObjs);
-  const weights = [...s.weights!.values()].sort(compareInclRatio);
+  // A sorted copy: the insertion order still breaks ties where a parent merges these weights.
+  const weights = s.weights!.length > 1 ? s.weights!.slice().sort(compareInclRatio) : s.weights!;
   w.i32(weights.length);
   for (const wt of weights) {
     w.i32(wt.category);

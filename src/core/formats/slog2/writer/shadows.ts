@@ -42,6 +42,16 @@ export interface Weight {
   count: number;
 }
 
+/**
+ * A shadow's weight of `category`. Weights are a list in insertion order (what the Map they were
+ * kept in iterated in): a shadow has a few categories, and a Map per shadow was most of the
+ * writer's garbage on wide traces (a shadow per rank and topology in every node, copied upwards).
+ */
+export function weightOf(weights: readonly Weight[], category: number): Weight | undefined {
+  for (let i = 0; i < weights.length; i++) if (weights[i]!.category === category) return weights[i];
+  return undefined;
+}
+
 export class ShadowRecord {
   earliest: number;
   latest: number;
@@ -49,7 +59,7 @@ export class ShadowRecord {
   readonly times: number[];
   readonly lineIDs: readonly number[];
   /** Set when the node's latest time is fixed (own shadows) or copied from a child shadow. */
-  weights: Map<number, Weight> | undefined;
+  weights: Weight[] | undefined;
   /** Own real members (their bounds and categories are in the buffer's MemberColumns); 0 once finalized. */
   memberCount = 0;
   /** Position in its buffer's `shadows` (what MemberColumns.shadow refers to). */
@@ -98,8 +108,13 @@ export class ShadowRecord {
   static copyOf(c: ShadowRecord): ShadowRecord {
     const s = new ShadowRecord(c.topology, c.key, c.times.slice(), c.lineIDs, c.earliest, c.latest);
     s.numRealObjs = c.numRealObjs;
-    s.weights = new Map();
-    for (const [k, w] of c.weights!) s.weights.set(k, { category: w.category, incl: w.incl, excl: w.excl, count: w.count });
+    const from = c.weights!;
+    const weights = new Array<Weight>(from.length);
+    for (let i = 0; i < from.length; i++) {
+      const w = from[i]!;
+      weights[i] = { category: w.category, incl: w.incl, excl: w.excl, count: w.count };
+    }
+    s.weights = weights;
     return s;
   }
 
@@ -131,16 +146,16 @@ export class ShadowRecord {
     const weights = this.weights!;
     if (oldDuration !== newDuration) {
       const ratio = f32(oldDuration / newDuration);
-      for (const w of weights.values()) {
+      for (const w of weights) {
         w.incl = f32(w.incl * ratio);
         w.excl = f32(w.excl * ratio);
       }
     }
     const ratio = f32((c.latest - c.earliest) / newDuration);
-    for (const cw of c.weights!.values()) {
-      const w = weights.get(cw.category);
+    for (const cw of c.weights!) {
+      const w = weightOf(weights, cw.category);
       if (w === undefined) {
-        weights.set(cw.category, { category: cw.category, incl: f32(cw.incl * ratio), excl: f32(cw.excl * ratio), count: cw.count });
+        weights.push({ category: cw.category, incl: f32(cw.incl * ratio), excl: f32(cw.excl * ratio), count: cw.count });
       } else {
         w.count += cw.count;
         w.incl = f32(w.incl + f32(cw.incl * ratio));
@@ -163,7 +178,7 @@ export class ShadowRecord {
       sums.set(c, f32((sums.get(c) ?? 0) + f32(exclusion[k]! / duration)));
     }
     for (const [c, excl] of sums) {
-      const w = this.weights!.get(c)!;
+      const w = weightOf(this.weights!, c)!;
       w.excl = f32(w.excl + excl);
     }
   }
@@ -427,7 +442,8 @@ export class NodeShadows {
     this.shadows.push(s);
     const key = s.key;
     if (typeof key === 'number' && key < LINE_INDEX_LIMIT) {
-      while (this.byLine.length < key) this.byLine.push(undefined);
+      // Grown in one step (a push per missing slot was a sixteenth of a wide conversion).
+      if (this.byLine.length <= key) this.byLine.length = Math.min(LINE_INDEX_LIMIT, Math.max(key + 1, this.byLine.length * 2));
       this.byLine[key] = s;
     } else this.byKey.set(key, s);
   }
@@ -458,7 +474,7 @@ export class NodeShadows {
     const durations = new Float64Array(shadows.length);
     for (const s of shadows) {
       if (s.memberCount === 0) continue;
-      s.weights ??= new Map<number, Weight>();
+      s.weights ??= [];
       durations[s.index] = s.latest - s.earliest;
     }
     const shadowOf = members.shadow;
@@ -472,8 +488,8 @@ export class NodeShadows {
       const c = category[k]!;
       if (w === undefined || si !== last || w.category !== c) {
         const weights = shadows[si]!.weights!;
-        w = weights.get(c);
-        if (w === undefined) weights.set(c, (w = { category: c, incl: 0, excl: 0, count: 0 }));
+        w = weightOf(weights, c);
+        if (w === undefined) weights.push((w = { category: c, incl: 0, excl: 0, count: 0 }));
         last = si;
       }
       w.incl = f32(w.incl + f32((latest[k]! - earliest[k]!) / durations[si]!));
@@ -528,7 +544,7 @@ export class NodeShadows {
 
   byteSize(): number {
     let n = 42;
-    for (const s of this.shadows) n += s.byteSize(s.weights ? s.weights.size : this.distinctMemberCategories(s));
+    for (const s of this.shadows) n += s.byteSize(s.weights ? s.weights.length : this.distinctMemberCategories(s));
     return n;
   }
 

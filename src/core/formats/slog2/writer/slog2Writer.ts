@@ -479,7 +479,7 @@ export class Slog2Writer {
     const rootDuration = root.latest - root.earliest;
     for (const s of root.shadows) {
       const ratio = Math.fround((s.latest - s.earliest) / rootDuration);
-      for (const w of s.weights!.values()) {
+      for (const w of s.weights!) {
         const sum = summaries.get(w.category) ?? { incl: 0, excl: 0, count: 0 };
         sum.count += w.count;
         sum.incl = Math.fround(sum.incl + Math.fround(w.incl * ratio));
