@@ -73,6 +73,7 @@ const TARGET_WEIGHTS: Readonly<Record<Target, number>> = {
   slog1: 0.06,
   rowindex: 0.1,
   shapes: 0.03,
+  directindex: 0.06,
 };
 
 /** Which target case `index` of a run over `targets` exercises. */
@@ -107,6 +108,8 @@ export function seedsFor(target: Target, corpus: readonly Seed[]): Seed[] {
     case 'shapes':
       // Generated inputs (test/fuzz/shapes.ts); a seed only anchors the case.
       return corpus.filter((s) => s.format === 'clog2').slice(0, 1);
+    case 'directindex':
+      return corpus.filter((s) => s.format === 'clog2' && s.bytes.length < 200_000);
     case 'writer':
       // The writer round trip reads everything twice: small inputs only, to stay well inside 2 s.
       return corpus.filter((s) => s.format !== 'slog2' && s.bytes.length < 200_000);

@@ -3,6 +3,10 @@
  * (flips, overwrites, truncation) or leaves it intact, then compares random row windows through
  * the index with the plain query. Invariant: the index path either refuses with a FormatError
  * (the editor then falls back) or returns exactly the plain window — never a wrong picture.
+ *
+ * Fuzz target `directindex`: converts a (mutated) CLOG2 with the row index written by the
+ * converter (index/direct.ts). Invariant: the index is either not written, with a reason, or
+ * opens against the written SLOG-2 and returns exactly the plain windows.
  */
 import { isFormatError } from '../../src/core/bytes/formatError';
 import { MemorySource } from '../../src/core/bytes/memorySource';
@@ -15,6 +19,9 @@ import { IndexedWindowSource, RowKeyMapper } from '../../src/core/query/indexedS
 import { RowIndex } from '../../src/core/index/rowIndex';
 import type { Prng } from '../../src/core/synth/prng';
 import type { WindowColumns } from '../../src/protocol/wire';
+import type { ClogConversion } from '../../src/core/formats/convert/result';
+import { writeConversion } from '../../src/core/formats/slog2/writer/writeConversion';
+import { DirectRowIndexBuilder } from '../../src/core/index/direct';
 
 const IDENTITY = { path: 'fuzz.slog2', size: 1, mtimeMs: 1 };
 
@@ -60,6 +67,11 @@ export async function rowIndexTarget(bytes: Uint8Array, rng: Prng, check: (ok: b
   const indexBytes = damage(sink.bytes(), rng);
   const index = await orFormatError(RowIndex.open(new MemorySource('fuzz.mperowidx', indexBytes), file, IDENTITY));
   if (index === undefined) return;
+  await compareWindows(file, index, rng, check);
+}
+
+/** Random row windows through `index` against the plain query of `file`. */
+async function compareWindows(file: Slog2File, index: RowIndex, rng: Prng, check: (ok: boolean, message: string) => void): Promise<void> {
   const mapper = new RowKeyMapper(index);
   const [a, b] = file.timeRange;
   for (let round = 0; round < 4; round++) {
@@ -81,4 +93,24 @@ export async function rowIndexTarget(bytes: Uint8Array, rng: Prng, check: (ok: b
       `a window through the row index differs from the plain query (map ${mapIndex}, rows [${rowStart}, ${rowEnd}), t [${t0}, ${t1}])`,
     );
   }
+}
+
+export async function directIndexTarget(conversion: ClogConversion, rng: Prng, check: (ok: boolean, message: string) => void): Promise<void> {
+  const indexSink = new MemorySink();
+  const builder = new DirectRowIndexBuilder(indexSink, IDENTITY.path, 'fuzz.slog2', () => conversion.declaredLines?.(), {
+    blockKeys: rng.pick([1, 2, 16]),
+    chunkBytes: rng.pick([512, 4096, 1 << 20]),
+  });
+  const sink = new MemorySink();
+  const written = await orFormatError(writeConversion(conversion, sink, { leafBytes: rng.pick([512, 2048, 65536]), indexer: builder }));
+  if (written === undefined) return;
+  const file = await Slog2File.open(new MemorySource('fuzz.slog2', sink.bytes()));
+  const result = await builder.finish(file, IDENTITY);
+  if ('skipped' in result) {
+    check(result.skipped.length > 0, 'a direct index not written must say why');
+    return;
+  }
+  const index = await orFormatError(RowIndex.open(new MemorySource('fuzz.mperowidx', indexSink.bytes()), file, IDENTITY));
+  check(index !== undefined, 'the index the converter wrote does not open against the SLOG-2 it wrote');
+  if (index !== undefined) await compareWindows(file, index, rng, check);
 }

@@ -318,7 +318,8 @@ export async function main(argv: readonly string[], root: string): Promise<numbe
     await worker.run({ type: 'replay', id: { target: 'convert', seed: 0, index: 0 }, bytes: new Uint8Array(0) });
     const seedFormats = new Set(worker.seeds.map((s) => /\((\w+),/.exec(s)?.[1]));
     const targets = options.targets.filter(
-      (t) => t === 'convert' || t === 'writer' || seedFormats.has(t === 'views' || t === 'rowindex' ? 'slog2' : t === 'shapes' ? 'clog2' : t),
+      (t) =>
+        t === 'convert' || t === 'writer' || seedFormats.has(t === 'views' || t === 'rowindex' ? 'slog2' : t === 'shapes' || t === 'directindex' ? 'clog2' : t),
     );
     for (const t of options.targets)
       if (!targets.includes(t)) log(`fuzz: target ${t} skipped: no seed inputs of that format (../shared/traces/upstream/fpilog.clog missing?)`);

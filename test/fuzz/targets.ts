@@ -26,10 +26,10 @@ import { convertSlog1 } from '../../src/core/formats/slog1/convertSlog1';
 import { printSlog1 } from '../../src/core/formats/slog1/printRecords';
 import { Slog1File } from '../../src/core/formats/slog1/slog1File';
 
-import { rowIndexTarget } from './rowIndexTarget';
+import { directIndexTarget, rowIndexTarget } from './rowIndexTarget';
 import { shapesTarget } from './shapes';
 
-export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer', 'alog', 'slog1', 'rowindex', 'shapes'] as const;
+export const TARGETS = ['slog2', 'views', 'clog2', 'clog', 'convert', 'writer', 'alog', 'slog1', 'rowindex', 'shapes', 'directindex'] as const;
 export type Target = (typeof TARGETS)[number];
 
 export class InvariantError extends Error {
@@ -101,6 +101,11 @@ export async function runTarget(target: Target, bytes: Uint8Array, rng: Prng, op
       return slog1Target(bytes, rng);
     case 'rowindex':
       return rowIndexTarget(bytes, rng, check);
+    case 'directindex': {
+      const conversion = await conversionOf(bytes, rng, 'fuzz.directindex');
+      if (conversion !== undefined) await directIndexTarget(conversion, rng, check);
+      return;
+    }
     case 'shapes':
       // Structure-aware: the input is generated from the case's Prng (the seed bytes are not used).
       await shapesTarget(rng);
