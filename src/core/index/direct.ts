@@ -35,6 +35,9 @@ export interface DirectIndexOptions {
  */
 const DIRECT_CHUNK_BYTES = 4 << 20;
 
+/** Declared line IDs beyond this get no index from the conversion (the editor builds one from the file's real keys). */
+const MAX_DECLARED_LINES = 1 << 18;
+
 /** The outcome of `finish`: the index written, or why not. */
 export type DirectIndexResult = { readonly report: BuildReport } | { readonly skipped: string };
 
@@ -122,6 +125,8 @@ export class DirectRowIndexBuilder {
       const lines = this.declaredLines();
       if (lines === undefined || !(lines >= 1)) return this.skip('the input does not declare its timelines up front');
       if (lines < this.minLines) return this.skip(`${lines} timelines: no index below ${this.minLines}`);
+      // A preamble's world size × threads is the file's word, not a fact: no key table of 10^9.
+      if (lines > MAX_DECLARED_LINES) return this.skip(`the input declares ${lines} timelines, more than the ${MAX_DECLARED_LINES} indexed while converting`);
       this.space = provisionalKeys(lines);
       this.levels = levelsFor(lines, this.blockKeys);
       this.scanner = new NodeScanner((id) => (id >= 0 && id < lines ? id : -1), lines);

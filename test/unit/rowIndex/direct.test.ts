@@ -103,3 +103,12 @@ test('convertFile with rowIndex: the index is in place, current for the SLOG-2, 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('direct row index: a declared line count beyond the cap (a hostile preamble) is refused before any allocation', async () => {
+  const huge = await convertWithIndex(16, { declare: () => 2_000_000_000 });
+  try {
+    assert.ok('skipped' in huge.result && /declares 2000000000 timelines/.test(huge.result.skipped), JSON.stringify(huge.result));
+  } finally {
+    await huge.file.close();
+  }
+});
