@@ -28,7 +28,10 @@ function frameOf(w: number, scale: TimeScale, rows: RowViewport): ChainFrame {
   };
 }
 
-/** Greys out what is not in the chain: a veil of the background with the chain's states cut out. Clears the canvas first. */
+/**
+ * Greys out what is not in the chain: a veil of the background with the chain's states cut out
+ * (also cutting out what is under the veil there). Clears the canvas first unless `keep`.
+ */
 export function drawChainVeil(
   ctx: CanvasRenderingContext2D,
   w: number,
@@ -38,10 +41,11 @@ export function drawChainVeil(
   mapIndex: number,
   p: Palette,
   chain: ChainInfo,
+  keep = false,
 ): void {
   const { shown, box } = frameOf(w, scale, rows);
   ctx.save();
-  ctx.clearRect(0, 0, w, h);
+  if (!keep) ctx.clearRect(0, 0, w, h);
   ctx.globalAlpha = VEIL_ALPHA;
   ctx.fillStyle = p.backgroundCss;
   ctx.fillRect(0, 0, w, h);

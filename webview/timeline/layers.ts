@@ -206,12 +206,18 @@ export class TimelineLayers {
     const octx = this.ctx(el.overlay);
     const scale = view.scale();
     const chain = decorations.chain?.generation === view.init?.generation ? decorations.chain?.info : undefined;
-    if (chain) drawChainVeil(octx, view.width, view.height, scale, view.rowViewport(), view.mapIndex, p, chain);
+    if (chain) {
+      // Wait hatches under the veil: off the chain they are greyed out with the rest (drawn over
+      // the veil they showed through it), on the chain's states the cut-outs show the states.
+      octx.clearRect(0, 0, view.width, view.height);
+      drawAnalysisOverlay(octx, view.width, scale, view.rowViewport(), view.mapIndex, p, decorations.analysis);
+      drawChainVeil(octx, view.width, view.height, scale, view.rowViewport(), view.mapIndex, p, chain, true);
+    }
     drawOverlay(octx, view.width, view.height, scale, p, input.hoverX, input.band(), note, chain !== undefined);
     if (chain) drawChain(octx, view.width, scale, view.rowViewport(), view.mapIndex, chain);
     const maxNesting = main.drawableFor(view.visible())?.columns.header.maxNesting ?? 0;
     const selected = picking.selection?.mapIndex === view.mapIndex ? picking.selection : undefined;
-    drawAnalysisOverlay(octx, view.width, scale, view.rowViewport(), view.mapIndex, p, decorations.analysis);
+    if (!chain) drawAnalysisOverlay(octx, view.width, scale, view.rowViewport(), view.mapIndex, p, decorations.analysis);
     drawMarks(octx, view.width, view.height, scale, view.rowViewport(), p, selected, maxNesting, decorations.markers, decorations.range, decorations.rangeRows);
     const regionY = input.bandY();
     if (regionY) {
