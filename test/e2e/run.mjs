@@ -9,6 +9,8 @@
 // test/e2e/suite/*.test.js inside the extension host (extensionTestsPath), against the installed extension,
 // 7. `npm start -- --check` (the README's demo command) with the same .vsix.
 // Screenshots and logs: test-results/e2e/. Prints "N passed, N failed, N skipped"; exit 0 only if none failed.
+// A UI step file with a failed step runs once more from the start; steps that pass only then are
+// reported as flaky (with their first error) in the log, the summary line and summary.json.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,6 +36,7 @@ const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
 const log = (...a) => console.log(`[e2e ${elapsed()}]`, ...a);
 const timings = {};
 const results = []; // { name, status: 'pass'|'fail'|'skip', detail }
+const flaky = []; // UI steps that passed only on their file's retry
 
 function record(name, status, detail = '') {
   results.push({ name, status, detail });
@@ -229,33 +232,62 @@ async function runUiSteps(workspace) {
     screenshot: (name) => page.screenshot({ path: path.join(outDir, `${name}.png`) }),
   };
   let blocked; // set when a critical step failed: the rest cannot run
-  for (const file of files) {
-    const steps = (await import(path.join(uiDir, file))).default;
+  // A failed step may leave a side view open or editors around: back to the Explorer with no editors,
+  // so that the next steps start from the state they expect (one failure, one FAIL).
+  const reset = async () => {
+    await page.keyboard.press('Escape').catch(() => {});
+    await page
+      .locator('.part.activitybar .action-item a[aria-label^="Explorer"]')
+      .first()
+      .click({ timeout: 5_000 })
+      .catch(() => {});
+    await ctx.wb.closeAllEditors().catch(() => {});
+  };
+  /** One pass over a file's steps; results are returned, not recorded, so a retry can replace them. */
+  const attempt = async (file, steps, tag) => {
+    const out = [];
     for (const s of steps) {
       const name = `ui/${file.replace(/\.mjs$/, '')}: ${s.name}`;
       const reason = s.skip?.(ctx);
       if (reason) {
-        record(name, 'skip', reason);
+        out.push({ name, status: 'skip', detail: reason });
         continue;
       }
       if (blocked) {
-        record(name, 'fail', `not run: "${blocked}" failed`);
+        out.push({ name, status: 'fail', detail: `not run: "${blocked}" failed` });
         continue;
       }
-      const ok = await step(name, () => withTimeout(s.run(ctx), s.timeout ?? 90_000));
-      if (!ok) {
-        await page.screenshot({ path: path.join(outDir, `fail-${slug(name)}.png`) }).catch(() => {});
+      const error = await withTimeout(s.run(ctx), s.timeout ?? 90_000).then(
+        () => undefined,
+        (e) => String(e?.message ?? e).split('\n')[0],
+      );
+      out.push({ name, status: error === undefined ? 'pass' : 'fail', detail: error ?? '' });
+      if (error !== undefined) {
+        log(`failed${tag} ${name} - ${error}`);
+        await page.screenshot({ path: path.join(outDir, `fail-${slug(name)}${tag ? '-retry' : ''}.png`) }).catch(() => {});
         if (s.critical) blocked = s.name;
-        // A failed step may leave a side view open or editors around: back to the Explorer with no
-        // editors, so that the next steps start from the state they expect (one failure, one FAIL).
-        await page.keyboard.press('Escape').catch(() => {});
-        await page
-          .locator('.part.activitybar .action-item a[aria-label^="Explorer"]')
-          .first()
-          .click({ timeout: 5_000 })
-          .catch(() => {});
-        await ctx.wb.closeAllEditors().catch(() => {});
+        await reset();
       }
+    }
+    return out;
+  };
+  for (const file of files) {
+    const steps = (await import(path.join(uiDir, file))).default;
+    let out = await attempt(file, steps, '');
+    const failedFirst = new Map(out.filter((r) => r.status === 'fail').map((r) => [r.name, r.detail]));
+    // A UI step drives a real workbench on 2 shared cores, where a click can be lost under load. A file
+    // with a failed step is run once more from the start (as Playwright's `retries: 1` does in CI); a step
+    // that passes only then is reported as flaky with its first error, never silently.
+    if (failedFirst.size > 0 && !blocked) {
+      log(`retrying ${file} once (${failedFirst.size} failed)`);
+      out = await attempt(file, steps, ' (retry)');
+    }
+    for (const r of out) {
+      const first = failedFirst.get(r.name);
+      if (r.status === 'pass' && first !== undefined) {
+        record(r.name, 'pass', `flaky: passed on retry; first attempt: ${first}`);
+        flaky.push(r.name);
+      } else record(r.name, r.status, r.detail);
     }
   }
   await page.context().close();
@@ -323,9 +355,10 @@ function finish() {
   clearTimeout(watchdog);
   copyScreenshots();
   const count = (s) => results.filter((r) => r.status === s).length;
-  const summary = { passed: count('pass'), failed: count('fail'), skipped: count('skip'), timings: { ...timings, totalMs: Date.now() - t0 }, results };
+  const summary = { passed: count('pass'), failed: count('fail'), skipped: count('skip'), flaky, timings: { ...timings, totalMs: Date.now() - t0 }, results };
   fs.writeFileSync(path.join(outDir, 'summary.json'), JSON.stringify(summary, null, 2));
   log(`timings (ms): ${JSON.stringify(summary.timings)}; screenshots and logs in test-results/e2e/`);
-  console.log(`e2e: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`);
+  if (flaky.length > 0) log(`flaky (passed on retry): ${flaky.join(' | ')}`);
+  console.log(`e2e: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped${flaky.length ? ` (${flaky.length} flaky)` : ''}`);
   process.exit(summary.failed === 0 && summary.passed > 0 ? 0 : 1);
 }
