@@ -53,7 +53,8 @@ export function App() {
     );
     setController(c);
     const off = onHostMessage((m: HostToWebview) => routeToTimeline(m, c));
-    postToHost({ kind: 'ready' });
+    const firstView = c.firstViewHint();
+    postToHost(firstView ? { kind: 'ready', firstView } : { kind: 'ready' });
     refs.root.current?.focus();
     // Ctrl/Cmd+F inside the editor (the contributed keybinding sends the same as a command)
     const onKey = (e: KeyboardEvent): void => {
@@ -102,7 +103,7 @@ export function App() {
         return;
       case 'siteMarks':
         setSiteMarks(m);
-        c.setSiteStyle({ dim: m.highlight !== undefined, colours: m.colourings.map((x) => x.rgb) });
+        c.setSiteMarks(m);
         return;
       case 'searchFor':
         toSearch('open', m.text);

@@ -9,6 +9,7 @@ import {
   isWebviewToHost,
   type CommandMessage,
   type HostToWebview,
+  type InitMessage,
   type LinkMessage,
   type PeerCursorMessage,
   type SearchHit,
@@ -26,6 +27,7 @@ import { SearchServer } from './searchServer';
 import { RowMemory } from './rowMemory';
 import { defaultMapIndex, linesOfRows, rowsOfLines } from '../core/query/rows';
 import type { AnalysisClient } from '../worker/analysisClient';
+import { keyId, predictFirstWindow, requestOf, type FirstViewHint } from '../core/query/windowKey';
 
 /** What one editor last reported (for tests and the bench). */
 export interface EditorReport {
@@ -103,6 +105,9 @@ export class TimelineEditor implements vscode.Disposable {
     });
   }
 
+  /** The fresh webview's plot size, for the first window pushed with its first init. */
+  private firstView: FirstViewHint | undefined;
+
   /** A drawable to frame once this editor has its data (from the Problems panel). */
   private pendingReveal: { readonly hit: Omit<SearchHit, 'row' | 'toRow'>; readonly from: number; readonly to: number } | undefined;
 
@@ -132,8 +137,26 @@ export class TimelineEditor implements vscode.Disposable {
       this.post({ kind: 'showView', view });
       this.pendingView = undefined;
       this.pendingLines = undefined;
-    } else this.post(m.kind === 'init' && rowChoice ? { ...m, rowChoice } : m);
+    } else {
+      this.post(m.kind === 'init' && rowChoice ? { ...m, rowChoice } : m);
+      if (m.kind === 'init' && rowChoice === undefined) this.pushFirstWindow(m);
+    }
     if (m.kind === 'init') this.sendSiteMarks();
+    if (m.kind === 'init') this.firstView = undefined;
+  }
+
+  /**
+   * The first timeline window of a fresh webview, built and sent right after its init (the
+   * webview would ask for it one message round later; on a loaded machine that round took
+   * 100–300 ms of a 1 s first paint). Only for the default view: whole time range, rows from the top.
+   */
+  private pushFirstWindow(m: InitMessage): void {
+    const hint = this.firstView;
+    if (hint === undefined) return;
+    const rows = m.yMaps[m.defaultMap]?.rows.length ?? 0;
+    if (rows === 0) return;
+    const { key, request } = requestOf(predictFirstWindow(hint, m.timeRange, rows, m.defaultMap));
+    void this.server.push(m.generation, request, keyId(key));
   }
 
   /** `view` showing the rows of `lines` (line IDs of a bookmark or link) in its map, when the file is read. */
@@ -242,6 +265,7 @@ export class TimelineEditor implements vscode.Disposable {
     switch (m.kind) {
       case 'ready':
         this.ready = true;
+        this.firstView = m.firstView;
         this.sendInit();
         if (this.peer !== undefined) this.post(this.peer);
         return;

@@ -8,6 +8,7 @@ import type { DrawableDescription, DrawableRef } from '../core/query/details';
 import type { ChainMessage, RequestChainMessage } from './chainMessages';
 import type { TraceDescription } from '../core/query/describe';
 import type { WindowRequest } from '../core/query/windowRequest';
+import type { FirstViewHint } from '../core/query/windowKey';
 
 export type { DrawableRef } from '../core/query/details';
 export type { CategoryInfo, TraceDescription, YMapInfo } from '../core/query/describe';
@@ -84,6 +85,11 @@ export interface WindowMessage {
   readonly generation: number;
   readonly final: boolean;
   readonly payload: WireWindow;
+  /**
+   * Set on a window the host sent unasked (requestId 0): the first window predicted from `ready`'s
+   * hint, for the webview's request of this key (windowKey.ts keyId); anything else ignores it.
+   */
+  readonly pushedKey?: string;
 }
 
 /** A `requestWindow` ended without data (cancelled because superseded, or failed). */
@@ -245,6 +251,8 @@ export type HostToWebview =
 /** The webview script runs and can receive messages (handshake; the host answers with `init`). */
 export interface ReadyMessage {
   readonly kind: 'ready';
+  /** Sent by a webview with no saved view: the host pushes the first timeline window it will ask for. */
+  readonly firstView?: FirstViewHint;
 }
 
 /** Fetch this window; a newer request supersedes (and cancels) older ones of the same editor. */

@@ -3,14 +3,17 @@
  * trust boundary as `unknown`, so each field is checked for type, range and size before use.
  */
 import { TOOLBAR_COMMANDS, type DrawableRef, type Rgb, type SearchRequestQuery, type WebviewToHost } from './webview';
+import { isFirstViewHint } from '../core/query/windowKey';
 
 /** Structural check of a message from the other side (it crosses a trust boundary as `unknown`). */
 export function isWebviewToHost(x: unknown): x is WebviewToHost {
   if (typeof x !== 'object' || x === null) return false;
   const kind = (x as { kind?: unknown }).kind;
   switch (kind) {
-    case 'ready':
-      return true;
+    case 'ready': {
+      const hint = (x as { firstView?: unknown }).firstView;
+      return hint === undefined || isFirstViewHint(hint);
+    }
     case 'requestWindow': {
       const m = x as { requestId?: unknown; generation?: unknown; request?: unknown; channel?: unknown };
       if (typeof m.requestId !== 'number' || typeof m.generation !== 'number' || (m.channel !== 'main' && m.channel !== 'overview')) return false;

@@ -7,7 +7,7 @@
  * (coalesced to one per frame).
  */
 import { markOpenStage } from './openTimings';
-import type { SiteStyle } from './siteStyle';
+import { NO_SITE_MARKS, siteMarksKey, type SiteStyle } from './siteStyle';
 import type {
   PeerCursorMessage,
   AnalysisOverlayMessage,
@@ -16,6 +16,7 @@ import type {
   DetailsMessage,
   InitMessage,
   SearchHit,
+  SiteMarksMessage,
   ViewState,
   WebviewToHost,
   WindowFailedMessage,
@@ -30,7 +31,8 @@ import type { TimelineElements } from './elements';
 import { TimelineView, type PersistedView } from './viewState';
 import { TimelineInput, ZOOM_STEP, type TimelineIntents } from './input';
 import { PeerCursor } from './peerCursor';
-import { rowsBetween } from './rowLayout';
+import { DEFAULT_ROW_PX, MIN_AUTO_FIT_PX, rowsBetween } from './rowLayout';
+import type { FirstViewHint } from '../../src/core/query/windowKey';
 import { timelineIntents } from './intents';
 import { Picking, type Pick } from './picking';
 import { TimelineLayers, type Decorations } from './layers';
@@ -51,6 +53,8 @@ export class TimelineController {
   private readonly view: TimelineView;
   private readonly main: WindowLoader;
   private readonly overview: WindowLoader;
+  /** The site marks the windows asked for are built with (siteMarksKey). */
+  private siteMarks = NO_SITE_MARKS;
   private readonly scheduler: FrameScheduler;
   private readonly input: TimelineInput;
   private readonly picking: Picking;
@@ -74,7 +78,7 @@ export class TimelineController {
     private readonly el: TimelineElements,
     private readonly post: (m: WebviewToHost) => void,
     private readonly persist: (s: PersistedView) => void,
-    restored: PersistedView | undefined,
+    private readonly restored: PersistedView | undefined,
     private readonly onViewChange: (s: ViewSummary) => void,
     onPick: (p: Pick | undefined) => void = () => undefined,
     onTimesliceToggle: () => void = () => undefined,
@@ -142,6 +146,15 @@ export class TimelineController {
     this.resize();
   }
 
+  /**
+   * For `ready`: the plot's size and 'auto' row heights, so the host can push the first window of
+   * a fresh view (none when a saved view will be restored, or the plot has no size yet).
+   */
+  firstViewHint(): FirstViewHint | undefined {
+    if (this.restored !== undefined || !(this.view.width > 0) || !(this.view.height > 0)) return undefined;
+    return { pixelWidth: this.view.width, heightPx: this.view.height, minFitRowPx: MIN_AUTO_FIT_PX, rowPx: DEFAULT_ROW_PX };
+  }
+
   dispose(): void {
     for (const c of this.cleanups) c();
     if (this.persistTimer !== undefined) clearTimeout(this.persistTimer);
@@ -172,7 +185,7 @@ export class TimelineController {
     const stage = `${m.final ? 'final' : 'coarse'} rows ${h.rowStart}-${h.rowEnd}`;
     const detail = `build ${Math.round(h.buildMs)} ms, ${h.nodesRead} nodes${h.viaRowIndex === true ? ', row index' : ''}`;
     if (this.main.receive(m)) {
-      markOpenStage(`main ${stage}`, detail);
+      markOpenStage(`main ${stage}`, m.pushedKey !== undefined ? `${detail}, pushed` : detail);
       this.scheduler.mark('data', 'overlay');
     } else if (this.overview.receive(m)) {
       markOpenStage(`overview ${stage}`, detail);
@@ -262,14 +275,24 @@ export class TimelineController {
     this.summary();
   }
 
-  /** Site marks from the host: new palette keys, and the windows fetched again with their new flags. */
-  setSiteStyle(style: SiteStyle | undefined): void {
+  /**
+   * Site marks from the host: new palette keys, and the windows fetched again with their new flags
+   * when the marks differ from those the loaded and requested windows were built with. The host
+   * sends its marks after every init; fetching again for the same marks cancelled and rebuilt the
+   * first window of every open.
+   */
+  setSiteMarks(m: SiteMarksMessage): void {
+    const style: SiteStyle = { dim: m.highlight !== undefined, colours: m.colourings.map((x) => x.rgb) };
     this.layers.siteStyle = style;
-    this.el.root.dataset.siteColourings = String(style?.colours.length ?? 0);
+    this.el.root.dataset.siteColourings = String(style.colours.length);
     this.layers.invalidateColours();
-    this.main.invalidate();
-    this.overview.invalidate();
-    this.viewChanged();
+    const key = siteMarksKey(m);
+    if (key !== this.siteMarks) {
+      this.siteMarks = key;
+      this.main.invalidate();
+      this.overview.invalidate();
+      this.viewChanged();
+    }
     this.markAll();
   }
 

@@ -176,6 +176,7 @@ export class TimelineLayers {
     this.scheduleActivity();
     el.root.dataset.complete = String(frame.complete);
     el.root.dataset.viaRowIndex = String(loaded?.columns.header.viaRowIndex === true);
+    if (frame.complete) markOpenStage('first complete', `${frame.drawn} drawables${loaded?.final === true ? '' : ', coarse'}`);
     if (frame.complete && loaded?.final === true) markOpenStage('complete', `${frame.drawn} drawables`);
     if (loaded && loaded.final && loaded.requestId !== this.paintedRequest) {
       this.paintedRequest = loaded.requestId;

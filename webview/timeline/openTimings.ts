@@ -13,5 +13,8 @@ export function markOpenStage(stage: string, detail?: string): void {
   parts.push(`${stage}=${Math.round(performance.now())}${detail === undefined ? '' : `(${detail})`}`);
   // Through globalThis: the module is also compiled (and unit-tested) without the DOM library.
   const doc = (globalThis as { document?: { body: { dataset: Record<string, string | undefined> } } }).document;
-  if (doc !== undefined) doc.body.dataset.openTimings = parts.join(' ');
+  if (doc === undefined) return;
+  doc.body.dataset.openTimings = parts.join(' ');
+  // The stages' time zero on the wall clock (ms since 1970), so a test can time from its click.
+  doc.body.dataset.openOrigin = String(performance.timeOrigin);
 }

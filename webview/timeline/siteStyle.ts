@@ -3,7 +3,7 @@
 // colour faded into the background when other sites are being shown. The keys are negative so
 // they never collide with category indices; draw.ts looks colours up by key as by category.
 import { FLAG_SITE_MATCH, SITE_COLOUR_SHIFT } from '../../src/protocol/wire';
-import type { Rgb } from '../../src/protocol/webview';
+import type { Rgb, SiteMarksMessage } from '../../src/protocol/webview';
 import { cssRgba } from './colour';
 import { colourKey } from './codeColour';
 import type { Palette } from './theme';
@@ -14,6 +14,14 @@ export interface SiteStyle {
   /** Colour of colouring index i + 1. */
   readonly colours: readonly Rgb[];
 }
+
+/** What a window's flags depend on: the highlighted sites and each colouring's sites (not its colour). */
+export function siteMarksKey(m: Pick<SiteMarksMessage, 'highlight' | 'colourings'>): string {
+  return JSON.stringify([m.highlight ?? null, m.colourings.map((c) => c.sites)]);
+}
+
+/** The marks a new webview's windows are built with until the host says otherwise: none. */
+export const NO_SITE_MARKS = siteMarksKey({ colourings: [] });
 
 const dimKey = (cat: number): number => -1000 - cat;
 const FADE = 0.18;

@@ -6,7 +6,7 @@
  * one loads; what it does not cover is drawn as loading. Pure: no DOM, testable under node.
  */
 import { markOpenStage } from './openTimings';
-import { covers, keyId, keySpan, windowKeyFor, type VisibleWindow, type WindowKey } from '../../src/core/query/windowKey';
+import { covers, keyId, requestOf, type VisibleWindow, type WindowKey } from '../../src/core/query/windowKey';
 import type { CancelWindowMessage, RequestWindowMessage, WindowChannel, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
 import { decodeWindow, type WindowColumns } from '../../src/protocol/wire';
 import { RpcChannel } from '../../src/protocol/rpc';
@@ -31,6 +31,8 @@ export class WindowLoader {
   private generation = -1;
   private pending: { readonly requestId: number; readonly keyId: string; readonly key: WindowKey } | undefined;
   private failedKey: string | undefined;
+  /** A pushed window that came before any request (see receivePushed). */
+  private pushed: (Omit<LoadedWindow, 'key'> & { readonly generation: number }) | undefined;
   loaded: LoadedWindow | undefined;
   lastError: string | undefined;
   /**
@@ -65,6 +67,7 @@ export class WindowLoader {
     this.loaded = undefined;
     this.failedKey = undefined;
     this.lastError = undefined;
+    this.pushed = undefined;
   }
 
   /** What is loaded stays drawn but is fetched again (the host's site marks changed its flags). */
@@ -82,10 +85,16 @@ export class WindowLoader {
   /** Requests the window for `v` unless it is loaded, loading or failed; true if a request was sent. */
   update(v: VisibleWindow): boolean {
     if (this.generation < 0 || v.pixelWidth <= 0 || !(v.t1 > v.t0)) return false;
-    const key = windowKeyFor(v);
+    const { key, request } = requestOf(v);
     const id = keyId(key);
     if (this.loaded?.keyId === id || this.pending?.keyId === id || this.failedKey === id) return false;
-    const [t0, t1] = keySpan(key);
+    const pushed = this.pushed;
+    this.pushed = undefined;
+    if (pushed !== undefined && pushed.keyId === id && pushed.generation === this.generation) {
+      // The host's first window arrived before the view asked for it.
+      this.loaded = { ...pushed, key };
+      if (pushed.final) return false;
+    }
     const generation = this.generation;
     const reply = this.calls.call(
       (requestId) => {
@@ -96,7 +105,7 @@ export class WindowLoader {
           channel: this.channel,
           requestId,
           generation,
-          request: { t0, t1, rowStart: key.rowStart, rowEnd: key.rowEnd, mapIndex: key.mapIndex, pixelWidth: v.pixelWidth, visibleSpan: v.t1 - v.t0 },
+          request,
         });
       },
       { key: STREAM },
@@ -110,6 +119,7 @@ export class WindowLoader {
    * answer (`final: false`) is drawn at once but the request stays pending for the final one.
    */
   receive(m: WindowMessage): boolean {
+    if (m.pushedKey !== undefined) return this.receivePushed(m, m.pushedKey);
     const p = this.pending;
     if (m.generation !== this.generation || p === undefined || p.requestId !== m.requestId || !this.calls.has(m.requestId)) return false;
     const columns = decodeWindow(m.payload);
@@ -120,6 +130,31 @@ export class WindowLoader {
       this.pending = undefined;
       this.calls.answer(m.requestId, m);
     } else this.calls.progress(m.requestId, m);
+    return true;
+  }
+
+  /**
+   * A window the host sent unasked (the first one of a fresh view): the answer to the request in
+   * flight when that is for the same key (the request is then withdrawn), kept for `update` when
+   * nothing was asked yet, dropped otherwise.
+   */
+  private receivePushed(m: WindowMessage, pushedKey: string): boolean {
+    if (m.generation !== this.generation) return false;
+    const p = this.pending;
+    const columns = decodeWindow(m.payload);
+    const drawables = columns.states.start.length + columns.shadows.start.length + columns.arrows.start.length + columns.events.time.length;
+    if (p === undefined) {
+      if (this.loaded === undefined) this.pushed = { requestId: 0, keyId: pushedKey, generation: m.generation, columns, drawables, final: m.final };
+      return false;
+    }
+    if (p.keyId !== pushedKey || !this.calls.has(p.requestId)) return false;
+    this.loaded = { requestId: p.requestId, keyId: p.keyId, key: p.key, columns, drawables, final: m.final };
+    this.lastError = undefined;
+    if (m.final) {
+      this.pending = undefined;
+      this.calls.answer(p.requestId, m);
+      this.send({ kind: 'cancelWindow', requestId: p.requestId });
+    } else this.calls.progress(p.requestId, m);
     return true;
   }
 

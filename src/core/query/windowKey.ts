@@ -79,3 +79,45 @@ export function covers(fetched: { readonly t0: number; readonly t1: number; read
 
 /** The host's payload cache is the one bounded LRU map, keyed by `keyId` (re-exported for it). */
 export { LruCache } from '../bytes/lruCache';
+
+/** The request fields of a visible window: its key's fetched span and rows (the webview's loader and the host's first-window push build requests alike). */
+export function requestOf(v: VisibleWindow): {
+  readonly key: WindowKey;
+  readonly request: { t0: number; t1: number; rowStart: number; rowEnd: number; mapIndex: number; pixelWidth: number; visibleSpan: number };
+} {
+  const key = windowKeyFor(v);
+  const [t0, t1] = keySpan(key);
+  return { key, request: { t0, t1, rowStart: key.rowStart, rowEnd: key.rowEnd, mapIndex: key.mapIndex, pixelWidth: v.pixelWidth, visibleSpan: v.t1 - v.t0 } };
+}
+
+/**
+ * What a fresh webview (no saved view) tells the host with `ready`, so the host can build its first
+ * timeline window while `init` is on its way: the plot's size and the 'auto' row sizing's two
+ * heights (rows fit when each gets `minFitRowPx`, else `rowPx` each, scrolled from the top).
+ */
+export interface FirstViewHint {
+  readonly pixelWidth: number;
+  readonly heightPx: number;
+  readonly minFitRowPx: number;
+  readonly rowPx: number;
+}
+
+/**
+ * The first visible window of a fresh view of `rowCount` rows: the whole time range, the rows from
+ * the top that 'auto' sizing shows. The webview computes the same from its init (viewState.ts,
+ * rowLayout.ts); a host prediction that differs only costs the pushed window being unused.
+ */
+export function predictFirstWindow(h: FirstViewHint, timeRange: readonly [number, number], rowCount: number, mapIndex: number): VisibleWindow {
+  const [t0, end] = timeRange;
+  const t1 = end > t0 ? end : t0 + 1e-6;
+  const fits = rowCount > 0 && h.heightPx / rowCount >= h.minFitRowPx;
+  const rowEnd = fits ? rowCount : Math.min(rowCount, Math.ceil(h.heightPx / h.rowPx));
+  return { t0, t1, rowStart: 0, rowEnd, rowCount, mapIndex, pixelWidth: h.pixelWidth };
+}
+
+/** A hint from the wire is used only when every field is a positive finite number. */
+export function isFirstViewHint(x: unknown): x is FirstViewHint {
+  if (typeof x !== 'object' || x === null) return false;
+  const h = x as Record<string, unknown>;
+  return ['pixelWidth', 'heightPx', 'minFitRowPx', 'rowPx'].every((k) => typeof h[k] === 'number' && Number.isFinite(h[k]) && (h[k] as number) > 0);
+}

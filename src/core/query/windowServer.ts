@@ -32,11 +32,20 @@ export interface WindowCall {
   readonly requestId: number;
   readonly generation: number;
   readonly request: WindowRequest;
+  /** A window sent unasked (see `push`): its answers carry this key. */
+  readonly pushedKey?: string;
 }
 
 /** An answer to a call (the protocol's `window` / `windowFailed` messages have this shape). */
 export type WindowAnswer =
-  | { readonly kind: 'window'; readonly requestId: number; readonly generation: number; readonly final: boolean; readonly payload: WireWindow }
+  | {
+      readonly kind: 'window';
+      readonly requestId: number;
+      readonly generation: number;
+      readonly final: boolean;
+      readonly payload: WireWindow;
+      readonly pushedKey?: string;
+    }
   | { readonly kind: 'windowFailed'; readonly requestId: number; readonly generation: number; readonly cancelled: boolean; readonly message: string };
 
 /** What serving needs of an open document (shared by the editors of one document). */
@@ -73,6 +82,8 @@ export class WindowServer {
   private mainBusy: Promise<void> | undefined;
   /** The latest request of each channel (an overview call that waited for the main one may be stale). */
   private readonly latest = new Map<WindowStream, number>();
+  /** The first window being pushed (see `push`), until it has been answered. */
+  private pushing: { readonly request: WindowRequest; readonly done: Promise<void> } | undefined;
 
   constructor(
     private readonly document: WindowDocument,
@@ -90,7 +101,26 @@ export class WindowServer {
     }
   }
 
+  /**
+   * Sends the timeline window `request` unasked (request id 0, answers marked `pushedKey`): the
+   * first window of a fresh editor, built while `init` travels to the webview, which would ask
+   * for it one message round later. The webview's own request for it then waits for this one and
+   * is answered from the cache instead of cancelling it.
+   */
+  async push(generation: number, request: WindowRequest, pushedKey: string): Promise<void> {
+    const done = this.serve({ channel: 'main', requestId: 0, generation, request, pushedKey });
+    const pushing = { request, done };
+    this.pushing = pushing;
+    try {
+      await done;
+    } finally {
+      if (this.pushing === pushing) this.pushing = undefined;
+    }
+  }
+
   async serve(call: WindowCall): Promise<void> {
+    const pushing = this.pushing;
+    if (call.channel === 'main' && call.pushedKey === undefined && pushing !== undefined && sameRequest(pushing.request, call.request)) await pushing.done;
     this.latest.set(call.channel, call.requestId);
     if (call.channel === 'overview') {
       // The timeline first: both are asked for at open, and on a wide trace the overview of every
@@ -170,7 +200,14 @@ export class WindowServer {
 
   private send(call: WindowCall, final: boolean, w: CachedWindow): void {
     if (w.ids !== undefined) this.sent.set(`${call.requestId}|${final}`, { generation: call.generation, ids: w.ids });
-    this.answer({ kind: 'window', requestId: call.requestId, generation: call.generation, final, payload: w.wire });
+    this.answer({
+      kind: 'window',
+      requestId: call.requestId,
+      generation: call.generation,
+      final,
+      payload: w.wire,
+      ...(call.pushedKey !== undefined ? { pushedKey: call.pushedKey } : {}),
+    });
   }
 
   /** Where the drawables of a payload this server sent came from (undefined: unknown or stale). */
@@ -178,4 +215,9 @@ export class WindowServer {
     const s = this.sent.get(`${requestId}|${final}`);
     return s !== undefined && s.generation === generation ? s.ids : undefined;
   }
+}
+
+/** Same fetched span and rows (the level of detail may differ by a pixel of width: then its own build follows). */
+function sameRequest(a: WindowRequest, b: WindowRequest): boolean {
+  return a.t0 === b.t0 && a.t1 === b.t1 && a.rowStart === b.rowStart && a.rowEnd === b.rowEnd && a.mapIndex === b.mapIndex;
 }

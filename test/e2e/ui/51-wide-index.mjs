@@ -29,6 +29,13 @@ async function waitFor(page, frame, test, what, tries = 300) {
 
 const stages = (frame) => frame.locator('body').evaluate((b) => b.dataset.openTimings ?? '');
 
+/** When the first complete frame was drawn, on the wall clock (the webview's stage time + its time origin). */
+async function firstCompleteAt(frame) {
+  const { timings, origin } = await frame.locator('body').evaluate((b) => ({ timings: b.dataset.openTimings ?? '', origin: Number(b.dataset.openOrigin) }));
+  const m = /first complete=(\d+)/.exec(timings);
+  return m && Number.isFinite(origin) ? origin + Number(m[1]) : undefined;
+}
+
 /** Opaque pixels of the data canvas and how many distinct colours they have. */
 function painted(frame) {
   return frame.locator('.plot canvas.data').evaluate((c) => {
@@ -112,7 +119,10 @@ export default [
         await wb.openInCustomEditor(name);
         frame = wb.webview();
         d = await waitFor(page, frame, completeViaIndex, 'the reopened trace through the row index');
-        log(`   reopen (cached SLOG-2 + index): complete frame ${Date.now() - opened} ms after the open command (webview ms: ${await stages(frame)})`);
+        const drawnAt = await firstCompleteAt(frame);
+        log(
+          `   reopen (cached SLOG-2 + index): first complete frame drawn ${drawnAt === undefined ? '?' : Math.round(drawnAt - opened)} ms after the click that opens it, seen by the test after ${Date.now() - opened} ms (webview ms: ${await stages(frame)})`,
+        );
       } finally {
         await wb.closeAllEditors().catch(() => {});
       }

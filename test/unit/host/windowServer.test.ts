@@ -121,3 +121,29 @@ test('the main timeline is answered before the overview asked at the same time; 
     await file.close();
   }
 });
+
+test('a pushed first window is answered with its key; the same request asked meanwhile waits for it and is a cache hit', async () => {
+  const file = await bigrun();
+  try {
+    const posted: (WindowMessage | WindowFailedMessage)[] = [];
+    const server = new WindowServer(fakeDocument(file), (m) => posted.push(m));
+    const asked = request(file, 7);
+    // The webview's request arrives while the push is still being built: it must not cancel it.
+    await Promise.all([server.push(3, asked.request, 'key-1'), server.serve(asked)]);
+    const order = posted.map(
+      (m) => `${m.requestId}:${m.kind === 'window' ? `${m.final ? 'final' : 'coarse'}${m.pushedKey ? `@${m.pushedKey}` : ''}` : 'failed'}`,
+    );
+    assert.deepEqual(order, ['0:coarse@key-1', '0:final@key-1', '7:final'], order.join(' '));
+    assert.equal(server.lastPayload?.cached, true, 'the request was answered from the pushed window');
+    // A different request in flight is cancelled by a new one as before (the push is not special then).
+    posted.length = 0;
+    await Promise.all([server.push(3, request(file, 0, 'main', 4).request, 'key-2'), server.serve(request(file, 8, 'main', 8))]);
+    assert.ok(
+      posted.some((m) => m.requestId === 0 && m.kind === 'windowFailed' && m.cancelled),
+      posted.map((m) => m.kind).join(' '),
+    );
+    assert.ok(posted.some((m) => m.requestId === 8 && m.kind === 'window' && m.final));
+  } finally {
+    await file.close();
+  }
+});

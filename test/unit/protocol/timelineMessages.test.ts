@@ -43,3 +43,11 @@ test('category colours: set, reset, and junk in the stored state is ignored', as
   data.set('mpeTrace.categoryColours', { A: [1, 2], B: 'red', C: [9, 9, 9] });
   assert.deepEqual(colours.all(), { C: [9, 9, 9] });
 });
+
+test("ready: with or without a first-view hint; a hint's fields must be positive finite numbers", () => {
+  const hint = { pixelWidth: 748, heightPx: 462, minFitRowPx: 14, rowPx: 20 };
+  assert.ok(isWebviewToHost({ kind: 'ready' }));
+  assert.ok(isWebviewToHost({ kind: 'ready', firstView: hint }));
+  for (const bad of [null, 'x', {}, { ...hint, heightPx: 0 }, { ...hint, pixelWidth: Infinity }, { ...hint, rowPx: '20' }])
+    assert.equal(isWebviewToHost({ kind: 'ready', firstView: bad }), false, JSON.stringify(bad));
+});

@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WindowLoader } from '../../../webview/timeline/windowLoader';
-import type { CancelWindowMessage, RequestWindowMessage } from '../../../src/protocol/webview';
+import type { CancelWindowMessage, InitMessage, RequestWindowMessage } from '../../../src/protocol/webview';
+import { keyId, predictFirstWindow, requestOf, windowKeyFor } from '../../../src/core/query/windowKey';
+import { TimelineView } from '../../../webview/timeline/viewState';
+import { DEFAULT_ROW_PX, MIN_AUTO_FIT_PX } from '../../../webview/timeline/rowLayout';
 import { STATE_SPEC, SHADOW_SPEC, SHADOW_WEIGHT_SPEC, ARROW_SPEC, EVENT_SPEC, allocateTable, encodeWindow } from '../../../src/protocol/wire';
 
 function payloadFor(r: RequestWindowMessage['request'], states: number) {
@@ -97,4 +100,78 @@ test('a failed window is not re-requested in a loop; a cancelled one is', () => 
   const r2 = sent[sent.length - 1] as RequestWindowMessage;
   l.failed({ kind: 'windowFailed', requestId: r2.requestId, generation: 1, cancelled: true, message: 'superseded' });
   assert.equal(l.update(view(5, 6)), true);
+});
+
+test('a pushed window answers the request in flight for its key (which is withdrawn); another key is ignored', () => {
+  const sent: (RequestWindowMessage | CancelWindowMessage)[] = [];
+  const l = new WindowLoader('main', (m) => sent.push(m));
+  l.reset(1);
+  l.update(view(0, 1));
+  const r = sent[0] as RequestWindowMessage;
+  const key = keyId(windowKeyFor(view(0, 1)));
+  assert.equal(l.receive({ kind: 'window', final: false, requestId: 0, generation: 1, payload: payloadFor(r.request, 2), pushedKey: 'other' }), false);
+  assert.equal(
+    l.receive({ kind: 'window', final: true, requestId: 0, generation: 2, payload: payloadFor(r.request, 2), pushedKey: key }),
+    false,
+    'stale generation',
+  );
+  assert.equal(l.receive({ kind: 'window', final: false, requestId: 0, generation: 1, payload: payloadFor(r.request, 2), pushedKey: key }), true);
+  assert.equal(l.loaded?.final, false);
+  assert.equal(l.loading, true);
+  assert.equal(l.receive({ kind: 'window', final: true, requestId: 0, generation: 1, payload: payloadFor(r.request, 6), pushedKey: key }), true);
+  assert.equal(l.loaded?.drawables, 6);
+  assert.equal(l.loading, false);
+  assert.deepEqual(sent[1], { kind: 'cancelWindow', requestId: r.requestId }, 'the request is withdrawn');
+  assert.equal(
+    l.receive({ kind: 'window', final: true, requestId: r.requestId, generation: 1, payload: payloadFor(r.request, 6) }),
+    false,
+    "the host's own answer is dropped",
+  );
+});
+
+test('a pushed window that comes before the view asks is used when the view asks for its key', () => {
+  const sent: (RequestWindowMessage | CancelWindowMessage)[] = [];
+  const l = new WindowLoader('main', (m) => sent.push(m));
+  l.reset(1);
+  const { request } = requestOf(view(0, 1));
+  l.receive({ kind: 'window', final: true, requestId: 0, generation: 1, payload: payloadFor(request, 4), pushedKey: keyId(windowKeyFor(view(0, 1))) });
+  assert.equal(l.update(view(0, 1)), false, 'no request: the pushed window is the answer');
+  assert.equal(l.loaded?.drawables, 4);
+  assert.equal(sent.length, 0);
+});
+
+test("the host's prediction of a fresh view's first window is the webview's own first request (auto row sizing, whole range)", () => {
+  for (const [rows, width, height] of [
+    [4, 748, 462],
+    [64, 1200, 800],
+    [33, 900, 462],
+    [34, 900, 462],
+    [4096, 748, 462],
+    [16384, 1513, 1021],
+  ] as const) {
+    const t: [number, number] = [0.008194, 0.010959961537165873];
+    const v = new TimelineView({ changed: () => undefined, syncScroll: () => undefined }, undefined);
+    v.width = width;
+    v.height = height;
+    const init = {
+      kind: 'init',
+      generation: 1,
+      fileName: 'x.slog2',
+      timeRange: t,
+      categories: [],
+      yMaps: [{ title: 'Process View', columns: ['rank'], rows: Array.from({ length: rows }, (_, i) => `${i}`) }],
+      defaultMap: 0,
+      treeDepth: 4,
+      warnings: [],
+    } as unknown as InitMessage;
+    v.setInit(init);
+    const own = requestOf(v.visible());
+    const hint = { pixelWidth: width, heightPx: height, minFitRowPx: MIN_AUTO_FIT_PX, rowPx: DEFAULT_ROW_PX };
+    const predicted = requestOf(predictFirstWindow(hint, t, rows, 0));
+    assert.equal(keyId(predicted.key), keyId(own.key), `${rows} rows in ${width}×${height}`);
+    assert.deepEqual(
+      [predicted.request.t0, predicted.request.t1, predicted.request.rowStart, predicted.request.rowEnd],
+      [own.request.t0, own.request.t1, own.request.rowStart, own.request.rowEnd],
+    );
+  }
 });
