@@ -14,7 +14,8 @@ const USAGE = [
   '  --children N    children per tree node (default 2)',
   '  --leaf-bytes B  leaf node byte size (default 65536)',
   '  --index         also write the rows × time index (OUT.mperowidx) while converting, no second pass',
-  '                  (CLOG2 inputs whose ranks all appear; otherwise says why, and `mpe-trace index` builds it)',
+  '                  (CLOG2 inputs whose ranks all appear, old CLOG whose ranks all draw before the first',
+  '                  tree node; otherwise says why, and `mpe-trace index` builds it)',
   '  --quiet         no progress line on the terminal',
 ].join('\n');
 

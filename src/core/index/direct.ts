@@ -7,7 +7,8 @@
  * any order).
  *
  * The keys must be known before the first node: they are the line IDs the input declares up front
- * (a CLOG2 preamble's world size × threads; line ID = key, the row order of the Process view when
+ * (a CLOG2 preamble's world size × threads; for old CLOG, which declares nothing, the ranks 0…n−1
+ * drawn before the first node; line ID = key, the row order of the Process view when
  * every line of communicator 0 is used). `finish` checks that against the finished file's Y maps and
  * tree directory; any difference (an unused rank, lines of other communicators, …) and the index is
  * not written: the editor then builds it from the SLOG-2 as before.
@@ -123,7 +124,8 @@ export class DirectRowIndexBuilder {
   private add(n: WrittenNode): void {
     if (this.scanner === undefined) {
       const lines = this.declaredLines();
-      if (lines === undefined || !(lines >= 1)) return this.skip('the input does not declare its timelines up front');
+      if (lines === undefined || !(lines >= 1))
+        return this.skip('the input does not declare its timelines up front (old CLOG: ranks 0…n−1 had not all drawn before the first tree node)');
       if (lines < this.minLines) return this.skip(`${lines} timelines: no index below ${this.minLines}`);
       // A preamble's world size × threads is the file's word, not a fact: no key table of 10^9.
       if (lines > MAX_DECLARED_LINES) return this.skip(`the input declares ${lines} timelines, more than the ${MAX_DECLARED_LINES} indexed while converting`);

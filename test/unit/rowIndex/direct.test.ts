@@ -112,3 +112,75 @@ test('direct row index: a declared line count beyond the cap (a hostile preamble
     await huge.file.close();
   }
 });
+
+/**
+ * An old CLOG file (CLOG.md: 64 KiB big-endian blocks, records never straddle them) of `ranks`
+ * ranks: per iteration a user state and a message to the next rank on each. With `skipRank`, the
+ * ranks from there on are numbered one higher (a rank number unused).
+ */
+function wideOldClog(ranks: number, iterations: number, skipRank = Infinity): Uint8Array {
+  const records: [time: number, procid: number, etype: number, data: number][] = [];
+  const id = (r: number): number => (r >= skipRank ? r + 1 : r);
+  for (let i = 0; i < iterations; i++)
+    for (let r = 0; r < ranks; r++) {
+      const t = i + r * 1e-4;
+      const next = (r + 1) % ranks;
+      records.push([t, id(r), 500, 0], [t + 0.5, id(r), 501, 0], [t + 0.6, id(r), -101, id(next)], [t + 0.7, id(next), -102, id(r)]);
+    }
+  records.sort((a, b) => a[0] - b[0]);
+  const BLOCK = 65536;
+  const out = new Uint8Array((Math.ceil((records.length * 56) / (BLOCK - 160)) + 1) * BLOCK);
+  const dv = new DataView(out.buffer);
+  let pos = 0;
+  const header = (time: number, rectype: number, length: number, procid: number): void => {
+    dv.setFloat64(pos, time);
+    dv.setInt32(pos + 8, rectype);
+    dv.setInt32(pos + 12, length);
+    dv.setInt32(pos + 16, procid);
+  };
+  for (const [time, procid, etype, data] of records) {
+    if (BLOCK - (pos % BLOCK) < 160) {
+      header(time, -1, 3, 0); // ENDBLOCK: the rest of the block is unused
+      pos = Math.ceil(pos / BLOCK) * BLOCK;
+    }
+    header(time, 1, 7, procid);
+    dv.setInt32(pos + 24, etype);
+    dv.setInt32(pos + 28, data);
+    if (etype < 0) for (const [k, c] of [...'7 64'].entries()) out[pos + 40 + k] = c.charCodeAt(0);
+    pos += 56;
+  }
+  header(1e6, -2, 3, 0);
+  return out.subarray(0, Math.ceil((pos + 24) / BLOCK) * BLOCK);
+}
+
+test('old CLOG: the converter writes the index when the ranks drawn are 0…n−1 when its first tree node is written, else says why', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'direct-index-clog-'));
+  try {
+    const input = path.join(dir, 'wide.clog');
+    fs.writeFileSync(input, wideOldClog(300, 12));
+    const output = path.join(dir, 'wide.slog2');
+    const indexPath = path.join(dir, 'wide.idx');
+    const r = await convertFile(input, output, { rowIndex: { path: indexPath, minLines: 256 }, leafBytes: 8192 });
+    assert.ok(r.rowIndex !== undefined && 'report' in r.rowIndex, JSON.stringify(r.rowIndex));
+    assert.equal(r.rowIndex.report.keys, 300);
+    const file = await Slog2File.open(await FileSource.open(output));
+    try {
+      assert.equal(file.lineIDMaps[0]!.rows.length, 300);
+      const opened = await openRowIndexFile(file, output, indexPath);
+      assert.ok('index' in opened, 'problem' in opened ? opened.problem : '');
+      await checkRandomWindows(file, opened.index, new Prng(4), 12, 'old CLOG 300');
+      await opened.index.close();
+    } finally {
+      await file.close();
+    }
+    // Old CLOG declares nothing: with rank number 150 unused, the ranks drawn are never 0…n−1, and
+    // whether the writer asked before or after the gap showed, no index is written, with why.
+    fs.writeFileSync(input, wideOldClog(300, 12, 150));
+    const late = await convertFile(input, path.join(dir, 'late.slog2'), { rowIndex: { path: path.join(dir, 'late.idx'), minLines: 256 }, leafBytes: 8192 });
+    assert.ok(late.rowIndex !== undefined && 'skipped' in late.rowIndex, JSON.stringify(late.rowIndex));
+    assert.match(late.rowIndex.skipped, /does not declare|not the \d+ line IDs/);
+    assert.equal(fs.existsSync(path.join(dir, 'late.idx')), false);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

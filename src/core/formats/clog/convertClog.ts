@@ -32,8 +32,21 @@ const REC_NAMES = new Map<number, string>([
 
 class UsedLines {
   readonly used = new Set<number>();
+  private max = -1;
   use(lineID: number): void {
     this.used.add(lineID);
+    if (lineID > this.max) this.max = lineID;
+  }
+
+  /**
+   * Old CLOG declares no ranks up front. When the ranks drawn so far are exactly 0…n−1, n stands
+   * in for the declaration the converter's row index is keyed by (the writer asks at its first
+   * node, by when every rank has usually drawn something). The finished file's Y map is checked
+   * against it: a rank first drawn later means no index from the conversion, with the reason.
+   */
+  contiguous(): number | undefined {
+    const n = this.used.size;
+    return n > 0 && this.max === n - 1 ? n : undefined;
   }
 }
 
@@ -276,6 +289,7 @@ export function convertClog(chunks: ByteChunks, options: ConvertOptions): ClogCo
       return summary;
     },
     category: (i) => conv.categories.entries[i]?.category,
+    declaredLines: () => conv.lines.contiguous(),
   });
 }
 

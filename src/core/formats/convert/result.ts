@@ -81,8 +81,9 @@ export interface ClogConversion {
   readonly summary: ConversionSummary;
   /**
    * Line IDs the input declares before its first record (CLOG2: world size × threads, line ID =
-   * rank × threads + thread on the world communicator), once the header has been read; undefined
-   * when the format declares none. The converter's row index is keyed by them (index/direct.ts).
+   * rank × threads + thread on the world communicator), once the header has been read; old CLOG,
+   * which declares none: n while the ranks drawn so far are exactly 0…n−1; otherwise undefined.
+   * The converter's row index is keyed by them (index/direct.ts checks them at the end).
    */
   declaredLines?(): number | undefined;
 }
