@@ -146,7 +146,11 @@ export class TraceDocument implements vscode.CustomDocument {
         file = await openSlog2(await openTraceSource(this.uri, settings.wholeFileLimitBytes));
         if (this.uri.scheme === 'file' && !this.uri.path.endsWith('.gz')) onDisk = this.uri.fsPath;
       }
+      // A current row index (the conversion's, or one built before) is opened before the trace is
+      // shown (tens of ms), so the first windows already go through it; a build stays in the background.
+      const current = onDisk !== undefined && maxRows(file) >= ROW_INDEX_MIN_ROWS ? await this.currentRowIndex(file, onDisk, ac.signal) : undefined;
       if (ac.signal.aborted || this.disposed) {
+        await current?.index.close();
         await file.close();
         return;
       }
@@ -156,9 +160,9 @@ export class TraceDocument implements vscode.CustomDocument {
       // Not for wide traces: their top nodes hold every row's previews (0.6 s to parse at 4096
       // ranks), more than the first window needs once the row index serves only the visible rows.
       if (maxRows(file) < ROW_INDEX_MIN_ROWS) void prewarmTopNodes(file, ac.signal);
-      this.rowIndex = undefined;
+      this.rowIndex = current;
       this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started });
-      if (onDisk !== undefined) void this.indexRows(file, onDisk, ac.signal);
+      if (onDisk !== undefined && current === undefined) void this.indexRows(file, onDisk, ac.signal);
     } catch (e) {
       if (ac.signal.aborted || this.disposed) return;
       const message = e instanceof Error ? e.message : String(e);
@@ -169,16 +173,23 @@ export class TraceDocument implements vscode.CustomDocument {
     }
   }
 
+  /** Never a wrong picture: a refused read drops the index; the plain query serves from now on. */
+  private dropRowIndex(file: Slog2File, e: Error): void {
+    file.warnings.push(`row index dropped: ${e.message}`);
+    const dropped = this.rowIndex;
+    this.rowIndex = undefined;
+    void dropped?.index.close();
+  }
+
+  /** The row index of `trace` when a current one is in the cache (no build; undefined otherwise). */
+  private async currentRowIndex(file: Slog2File, trace: string, signal: AbortSignal): Promise<IndexedRows | undefined> {
+    return await prepareRowIndex(file, trace, this.storage, undefined, signal, (e) => this.dropRowIndex(file, e)).catch(() => undefined);
+  }
+
   /** Opens or builds the row index in the background; windows use it once it is there. */
   private async indexRows(file: Slog2File, trace: string, signal: AbortSignal): Promise<void> {
     const ready = (): boolean => !signal.aborted && !this.disposed && this.stateValue.phase === 'ready' && this.stateValue.file === file;
-    const rows = await prepareRowIndex(file, trace, this.storage, this.rowIndexJob, signal, (e) => {
-      // Never a wrong picture: a refused read drops the index; the plain query serves from now on.
-      file.warnings.push(`row index dropped: ${e.message}`);
-      const dropped = this.rowIndex;
-      this.rowIndex = undefined;
-      void dropped?.index.close();
-    }).catch((e: unknown) => {
+    const rows = await prepareRowIndex(file, trace, this.storage, this.rowIndexJob, signal, (e) => this.dropRowIndex(file, e)).catch((e: unknown) => {
       file.warnings.push(`row index unavailable: ${e instanceof Error ? e.message : String(e)}`);
       return undefined;
     });

@@ -4,7 +4,7 @@
  * the index with the plain query. Invariant: the index path either refuses with a FormatError
  * (the editor then falls back) or returns exactly the plain window — never a wrong picture.
  *
- * Fuzz target `directindex`: converts a (mutated) CLOG2 with the row index written by the
+ * Fuzz target `directindex`: converts a (mutated) CLOG2 or old CLOG with the row index written by the
  * converter (index/direct.ts). Invariant: the index is either not written, with a reason, or
  * opens against the written SLOG-2 and returns exactly the plain windows.
  */

@@ -1,0 +1,71 @@
+// First paint of big wide traces in the editor (issue 16's "4096 ranks, ~1 GB SLOG-2: first paint
+// ≤ 1 s"), a measurement run on demand: MPE_E2E_WIDE_TRACES=a.slog2:b.slog2 (e.g. the bench's
+// bench-out/rows-4096.slog2, 1 GB). Each is linked into the workspace and opened once (the editor
+// builds its row index in the worker), then closed and reopened three times; each reopen logs when
+// its first complete frame was drawn after the click (the webview's clock), and the median. Not
+// part of CI (the inputs are GBs); the figures go to the closing note, not into an assertion.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const traces = (process.env.MPE_E2E_WIDE_TRACES ?? '').split(':').filter((p) => p !== '');
+
+function dataset(frame) {
+  return frame.locator('.timeline').evaluate((el) => ({ ...el.dataset }));
+}
+
+async function waitFor(page, frame, test, what, tries = 800) {
+  let d;
+  for (let i = 0; i < tries; i++) {
+    d = await dataset(frame).catch(() => undefined);
+    if (d !== undefined && test(d)) return d;
+    await page.waitForTimeout(150);
+  }
+  throw new Error(`${what}: not reached (${JSON.stringify(d)})`);
+}
+
+/** The first complete frame's wall-clock time (webview stage time + its time origin) and the stages. */
+async function firstComplete(frame) {
+  const { timings, origin } = await frame.locator('body').evaluate((b) => ({ timings: b.dataset.openTimings ?? '', origin: Number(b.dataset.openOrigin) }));
+  const m = /first complete=(\d+)/.exec(timings);
+  return { at: m && Number.isFinite(origin) ? origin + Number(m[1]) : undefined, timings };
+}
+
+const viaIndex = (d) => d.complete === 'true' && d.viaRowIndex === 'true';
+
+export default traces.map((trace) => ({
+  name: `${path.basename(trace)}: first complete frame after reopening (row index cached)`,
+  skip: () => (fs.existsSync(trace) ? undefined : `${trace} does not exist`),
+  timeout: 600_000,
+  async run(ctx) {
+    const { page, wb, log, workspace } = ctx;
+    const name = `wide-${path.basename(trace)}`;
+    const link = path.join(workspace, name);
+    if (!fs.existsSync(link)) fs.symlinkSync(path.resolve(trace), link);
+    await wb.explorerRow(name).waitFor({ timeout: 30_000 });
+    await wb.closeAllEditors();
+    try {
+      let opened = Date.now();
+      await wb.openInCustomEditor(name);
+      await waitFor(page, wb.webview(), viaIndex, 'the first open, through the row index once built');
+      log(`   first open (index built in the worker): complete through the index ${Date.now() - opened} ms after the click`);
+      const drawn = [];
+      for (let i = 0; i < 3; i++) {
+        await wb.closeAllEditors();
+        await page.waitForTimeout(1000);
+        opened = Date.now();
+        await wb.openInCustomEditor(name);
+        const frame = wb.webview();
+        await waitFor(page, frame, viaIndex, 'the reopened trace through the row index');
+        const { at, timings } = await firstComplete(frame);
+        if (at !== undefined) drawn.push(at - opened);
+        log(`   reopen ${i + 1}: first complete frame drawn ${at === undefined ? '?' : Math.round(at - opened)} ms after the click (webview ms: ${timings})`);
+      }
+      drawn.sort((a, b) => a - b);
+      log(
+        `   ${path.basename(trace)}: median first complete frame ${Math.round(drawn[Math.floor(drawn.length / 2)] ?? NaN)} ms after the click [${drawn.map(Math.round).join(', ')}]`,
+      );
+    } finally {
+      await wb.closeAllEditors().catch(() => {});
+    }
+  },
+}));
