@@ -1,9 +1,10 @@
 // First paint of big wide traces in the editor (issue 16's "4096 ranks, ~1 GB SLOG-2: first paint
 // ≤ 1 s"), a measurement run on demand: MPE_E2E_WIDE_TRACES=a.slog2:b.slog2 (e.g. the bench's
-// bench-out/rows-4096.slog2, 1 GB). Each is linked into the workspace and opened once (the editor
-// builds its row index in the worker), then closed and reopened three times; each reopen logs when
-// its first complete frame was drawn after the click (the webview's clock), and the median. Not
-// part of CI (the inputs are GBs); the figures go to the closing note, not into an assertion.
+// bench-out/rows-4096.slog2, 1 GB). Each is linked into the workspace and opened (the editor builds
+// its row index in the worker), reopened until the index serves, then reopened three times; each
+// reopen logs when its first complete frame was drawn after the click (the webview's clock), and
+// the median. Not part of CI (the inputs are GBs); the figures go to the closing note, not into an
+// assertion.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -46,8 +47,17 @@ export default traces.map((trace) => ({
     try {
       let opened = Date.now();
       await wb.openInCustomEditor(name);
-      await waitFor(page, wb.webview(), viaIndex, 'the first open, through the row index once built');
-      log(`   first open (index built in the worker): complete through the index ${Date.now() - opened} ms after the click`);
+      await waitFor(page, wb.webview(), (d) => d.complete === 'true', 'the first open');
+      log(`   first open: complete ${Date.now() - opened} ms after the click (the row index is built in the worker meanwhile)`);
+      // Reopen until the windows come through the index (it is in the cache once built).
+      for (let i = 0; ; i++) {
+        await wb.closeAllEditors();
+        await page.waitForTimeout(3000);
+        await wb.openInCustomEditor(name);
+        const d = await waitFor(page, wb.webview(), (x) => x.complete === 'true', 'a reopen');
+        if (d.viaRowIndex === 'true') break;
+        if (i === 20) throw new Error('the row index was not built within a minute');
+      }
       const drawn = [];
       for (let i = 0; i < 3; i++) {
         await wb.closeAllEditors();
