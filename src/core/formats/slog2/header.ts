@@ -131,6 +131,19 @@ export function parseHeader(bytes: Uint8Array, file: string, fileSize: number): 
  */
 export const MAX_BLOCK_BYTES = 256 * 2 ** 20;
 
+/** True when `checkBlock` would pass (for hot loops, which build the message only for a bad block). */
+export function blockFits(fileSize: number, maxBufferByteSize: number, fb: FBinfo): boolean {
+  return (
+    Number.isSafeInteger(fb.fptr) &&
+    Number.isSafeInteger(fb.size) &&
+    fb.size > 0 &&
+    fb.fptr >= HEADER_BYTES &&
+    fb.fptr + fb.size <= fileSize &&
+    fb.size <= maxBufferByteSize &&
+    fb.size <= MAX_BLOCK_BYTES
+  );
+}
+
 export function checkBlock(file: string, fileSize: number, maxBufferByteSize: number, fb: FBinfo, what: string, at: number): void {
   if (!Number.isSafeInteger(fb.fptr) || !Number.isSafeInteger(fb.size) || fb.size <= 0) {
     throw new FormatError(file, at, `${what} block has an invalid pointer (fptr ${fb.fptr}, size ${fb.size})`);

@@ -8,10 +8,10 @@ import { FormatError } from '../../bytes/formatError';
 import type { Category, Drawable, LineIDMap, Shadow } from '../../model/types';
 import { parseCategoryMap, unknownCategory } from './categoryMap';
 import { drawingOrderCompare } from './drawingOrder';
-import { checkBlock, HEADER_BYTES, isNullFBinfo, parseHeader, type FBinfo, type Slog2Header } from './header';
+import { blockFits, checkBlock, HEADER_BYTES, isNullFBinfo, parseHeader, type FBinfo, type Slog2Header } from './header';
 import { parseLineIDMapList } from './lineIDMaps';
 import { LruCache } from '../../bytes/lruCache';
-import { TreeIndex, parseTreeDir, type TreeNodeInfo } from './treeDir';
+import { nodeId, TreeIndex, parseTreeDir, type TreeNodeInfo } from './treeDir';
 import { NODE_HEADER_BYTES, parseTreeNode, type TreeNode } from './treeNode';
 import { nodeSourceLocations, readSourceLocations, sourcesFor } from '../srcloc/readSourceLocations';
 import type { SourceLocationTable } from '../srcloc/table';
@@ -352,23 +352,39 @@ async function readChecked(source: ByteSource, header: Slog2Header, fb: { fptr: 
 
 /** Blocks are packed back to back and never share bytes (SLOG2.md §2, §17): overlapping pointers mean a corrupt file. */
 function checkNoOverlap(file: string, header: Slog2Header, nodes: readonly TreeNodeInfo[]): void {
-  const blocks: { fptr: number; size: number; what: string; at: number }[] = [];
-  const named: [string, FBinfo, number][] = [
-    ['CategoryMap', header.categories, 24],
-    ['MethodDefs', header.methodDefs, 36],
-    ['LineIDMapList', header.lineIDMaps, 48],
-    ['TreeDir', header.treeDir, 72],
-    ['Annotations', header.annotations, 84],
-    ['Postamble', header.postamble, 96],
-  ];
-  for (const [what, fb, at] of named) if (!isNullFBinfo(fb)) blocks.push({ ...fb, what, at });
-  for (const n of nodes) blocks.push({ fptr: n.fptr, size: n.size, what: `tree node (${n.depth},${n.xpos})`, at: n.entryOffset });
-  blocks.sort((x, y) => x.fptr - y.fptr);
-  for (let i = 1; i < blocks.length; i++) {
-    const prev = blocks[i - 1]!;
-    const cur = blocks[i]!;
-    if (cur.fptr < prev.fptr + prev.size) {
-      throw new FormatError(file, cur.at, `${cur.what} block at ${cur.fptr} overlaps ${prev.what} block (${prev.size} bytes at ${prev.fptr})`);
+  const named: [string, FBinfo, number][] = (
+    [
+      ['CategoryMap', header.categories, 24],
+      ['MethodDefs', header.methodDefs, 36],
+      ['LineIDMapList', header.lineIDMaps, 48],
+      ['TreeDir', header.treeDir, 72],
+      ['Annotations', header.annotations, 84],
+      ['Postamble', header.postamble, 96],
+    ] as [string, FBinfo, number][]
+  ).filter(([, fb]) => !isNullFBinfo(fb));
+  // Columns and an index sort, not an object per block: a 1 GB file has tens of thousands of nodes,
+  // and this runs on every open (the messages are made only for the overlap found).
+  const count = named.length + nodes.length;
+  const fptr = new Float64Array(count);
+  const size = new Float64Array(count);
+  named.forEach(([, fb], i) => {
+    fptr[i] = fb.fptr;
+    size[i] = fb.size;
+  });
+  nodes.forEach((n, i) => {
+    fptr[named.length + i] = n.fptr;
+    size[named.length + i] = n.size;
+  });
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  order.sort((x, y) => fptr[x]! - fptr[y]! || x - y);
+  const what = (i: number): string => (i < named.length ? named[i]![0] : `tree node (${nodes[i - named.length]!.depth},${nodes[i - named.length]!.xpos})`);
+  for (let k = 1; k < count; k++) {
+    const prev = order[k - 1]!;
+    const cur = order[k]!;
+    if (fptr[cur]! < fptr[prev]! + size[prev]!) {
+      const at = cur < named.length ? named[cur]![2] : nodes[cur - named.length]!.entryOffset;
+      throw new FormatError(file, at, `${what(cur)} block at ${fptr[cur]} overlaps ${what(prev)} block (${size[prev]} bytes at ${fptr[prev]})`);
     }
   }
 }
@@ -384,17 +400,18 @@ function trailing(r: BinaryReader, what: string, warnings: string[]): void {
  */
 function validateTreeDir(entries: TreeNodeInfo[], header: Slog2Header, source: ByteSource, warnings: string[]): { nodes: TreeNodeInfo[]; root: TreeNodeInfo } {
   const file = source.name;
-  const seen = new Set<string>();
+  const seen = new Set<number>();
   const nodes: TreeNodeInfo[] = [];
   for (const e of entries) {
     if (e.depth < 0 || e.depth > header.maxTreeDepth) {
       throw new FormatError(file, e.entryOffset, `tree directory entry depth ${e.depth} outside 0..${header.maxTreeDepth}`);
     }
     if (e.xpos < 0) throw new FormatError(file, e.entryOffset, `tree directory entry has negative xpos ${e.xpos}`);
-    checkBlock(file, source.size, header.maxBufferByteSize, e, `tree node (${e.depth},${e.xpos})`, e.entryOffset);
-    const id = `${e.depth},${e.xpos}`;
+    if (!blockFits(source.size, header.maxBufferByteSize, e))
+      checkBlock(file, source.size, header.maxBufferByteSize, e, `tree node (${e.depth},${e.xpos})`, e.entryOffset);
+    const id = nodeId(e.depth, e.xpos);
     if (seen.has(id)) {
-      warnings.push(`${file}:${e.entryOffset}: duplicate tree directory id (${id}) ignored`);
+      warnings.push(`${file}:${e.entryOffset}: duplicate tree directory id (${e.depth},${e.xpos}) ignored`);
       continue;
     }
     seen.add(id);

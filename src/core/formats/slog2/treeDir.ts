@@ -34,6 +34,11 @@ export function parseTreeDir(r: BinaryReader): TreeNodeInfo[] {
   return out;
 }
 
+/** A node's (depth, xpos) as one number (depth ≤ 2^15 and 0 ≤ xpos < 2^31, both checked at open): no string per node. */
+export function nodeId(depth: number, xpos: number): number {
+  return depth * 0x100000000 + xpos;
+}
+
 /**
  * Nodes grouped by depth, each level sorted by xpos (= time order, SLOG2.md §9.2), so the nodes of
  * a level overlapping [t0, t1] are found by binary search.
@@ -42,7 +47,7 @@ export class TreeIndex {
   private readonly levels: TreeNodeInfo[][] = [];
   /** Per level: true when xpos order is also time order (bounds non-decreasing), which makes the binary search exact. */
   private readonly ordered: boolean[] = [];
-  private readonly byId = new Map<string, TreeNodeInfo>();
+  private readonly byId = new Map<number, TreeNodeInfo>();
 
   constructor(
     nodes: readonly TreeNodeInfo[],
@@ -51,7 +56,7 @@ export class TreeIndex {
     for (let d = 0; d <= maxDepth; d++) this.levels.push([]);
     for (const n of nodes) {
       this.levels[n.depth]?.push(n);
-      this.byId.set(`${n.depth},${n.xpos}`, n);
+      this.byId.set(nodeId(n.depth, n.xpos), n);
     }
     for (const level of this.levels) {
       level.sort((a, b) => a.xpos - b.xpos);
@@ -60,7 +65,7 @@ export class TreeIndex {
   }
 
   find(depth: number, xpos: number): TreeNodeInfo | undefined {
-    return this.byId.get(`${depth},${xpos}`);
+    return this.byId.get(nodeId(depth, xpos));
   }
 
   level(depth: number): readonly TreeNodeInfo[] {
