@@ -8,33 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { repoRoot } from '../lib/codeServer.mjs';
+import { firstComplete, timelineData as dataset, waitForTimeline as waitFor } from '../lib/timelineState.mjs';
 
 const RANKS = 4096;
 const name = `wide_${RANKS}.clog2`;
 const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet');
-
-function dataset(frame) {
-  return frame.locator('.timeline').evaluate((el) => ({ ...el.dataset, plotHeight: el.querySelector('.plot').clientHeight }));
-}
-
-async function waitFor(page, frame, test, what, tries = 300) {
-  let d;
-  for (let i = 0; i < tries; i++) {
-    d = await dataset(frame).catch(() => undefined);
-    if (d !== undefined && test(d)) return d;
-    await page.waitForTimeout(150);
-  }
-  throw new Error(`${what}: not reached (${JSON.stringify(d)})`);
-}
-
-const stages = (frame) => frame.locator('body').evaluate((b) => b.dataset.openTimings ?? '');
-
-/** When the first complete frame was drawn, on the wall clock (the webview's stage time + its time origin). */
-async function firstCompleteAt(frame) {
-  const { timings, origin } = await frame.locator('body').evaluate((b) => ({ timings: b.dataset.openTimings ?? '', origin: Number(b.dataset.openOrigin) }));
-  const m = /first complete=(\d+)/.exec(timings);
-  return m && Number.isFinite(origin) ? origin + Number(m[1]) : undefined;
-}
 
 /** Opaque pixels of the data canvas and how many distinct colours they have. */
 function painted(frame) {
@@ -79,7 +57,7 @@ export default [
         // The conversion writes the index: the first final window is served through it.
         let d = await waitFor(page, frame, completeViaIndex, 'the first window through the row index');
         log(
-          `   first open (conversion + index): complete frame through the index ${Date.now() - opened} ms after the open command (webview ms: ${await stages(frame)})`,
+          `   first open (conversion + index): complete frame through the index ${Date.now() - opened} ms after the open command (webview ms: ${(await firstComplete(frame)).timings})`,
         );
         if (d.plotHeight / Number(d.rowHeight) >= RANKS) throw new Error(`all ${d.rowCount} rows in view at open; expected a scrolled view of fewer`);
 
@@ -119,9 +97,9 @@ export default [
         await wb.openInCustomEditor(name);
         frame = wb.webview();
         d = await waitFor(page, frame, completeViaIndex, 'the reopened trace through the row index');
-        const drawnAt = await firstCompleteAt(frame);
+        const { at: drawnAt, timings } = await firstComplete(frame);
         log(
-          `   reopen (cached SLOG-2 + index): first complete frame drawn ${drawnAt === undefined ? '?' : Math.round(drawnAt - opened)} ms after the click that opens it, seen by the test after ${Date.now() - opened} ms (webview ms: ${await stages(frame)})`,
+          `   reopen (cached SLOG-2 + index): first complete frame drawn ${drawnAt === undefined ? '?' : Math.round(drawnAt - opened)} ms after the click that opens it, seen by the test after ${Date.now() - opened} ms (webview ms: ${timings})`,
         );
       } finally {
         await wb.closeAllEditors().catch(() => {});

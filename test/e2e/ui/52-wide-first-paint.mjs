@@ -7,29 +7,9 @@
 // assertion.
 import fs from 'node:fs';
 import path from 'node:path';
+import { firstComplete, waitForTimeline } from '../lib/timelineState.mjs';
 
 const traces = (process.env.MPE_E2E_WIDE_TRACES ?? '').split(':').filter((p) => p !== '');
-
-function dataset(frame) {
-  return frame.locator('.timeline').evaluate((el) => ({ ...el.dataset }));
-}
-
-async function waitFor(page, frame, test, what, tries = 800) {
-  let d;
-  for (let i = 0; i < tries; i++) {
-    d = await dataset(frame).catch(() => undefined);
-    if (d !== undefined && test(d)) return d;
-    await page.waitForTimeout(150);
-  }
-  throw new Error(`${what}: not reached (${JSON.stringify(d)})`);
-}
-
-/** The first complete frame's wall-clock time (webview stage time + its time origin) and the stages. */
-async function firstComplete(frame) {
-  const { timings, origin } = await frame.locator('body').evaluate((b) => ({ timings: b.dataset.openTimings ?? '', origin: Number(b.dataset.openOrigin) }));
-  const m = /first complete=(\d+)/.exec(timings);
-  return { at: m && Number.isFinite(origin) ? origin + Number(m[1]) : undefined, timings };
-}
 
 const viaIndex = (d) => d.complete === 'true' && d.viaRowIndex === 'true';
 
@@ -47,14 +27,14 @@ export default traces.map((trace) => ({
     try {
       let opened = Date.now();
       await wb.openInCustomEditor(name);
-      await waitFor(page, wb.webview(), (d) => d.complete === 'true', 'the first open');
+      await waitForTimeline(page, wb.webview(), (d) => d.complete === 'true', 'the first open', 800);
       log(`   first open: complete ${Date.now() - opened} ms after the click (the row index is built in the worker meanwhile)`);
       // Reopen until the windows come through the index (it is in the cache once built).
       for (let i = 0; ; i++) {
         await wb.closeAllEditors();
         await page.waitForTimeout(3000);
         await wb.openInCustomEditor(name);
-        const d = await waitFor(page, wb.webview(), (x) => x.complete === 'true', 'a reopen');
+        const d = await waitForTimeline(page, wb.webview(), (x) => x.complete === 'true', 'a reopen', 800);
         if (d.viaRowIndex === 'true') break;
         if (i === 20) throw new Error('the row index was not built within a minute');
       }
@@ -65,7 +45,7 @@ export default traces.map((trace) => ({
         opened = Date.now();
         await wb.openInCustomEditor(name);
         const frame = wb.webview();
-        await waitFor(page, frame, viaIndex, 'the reopened trace through the row index');
+        await waitForTimeline(page, frame, viaIndex, 'the reopened trace through the row index', 800);
         const { at, timings } = await firstComplete(frame);
         if (at !== undefined) drawn.push(at - opened);
         log(`   reopen ${i + 1}: first complete frame drawn ${at === undefined ? '?' : Math.round(at - opened)} ms after the click (webview ms: ${timings})`);
