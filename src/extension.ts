@@ -10,6 +10,7 @@ import { registerSourceLens } from './host/sourceLens';
 import { Bookmarks, registerBookmarkCommands } from './host/bookmarkCommands';
 import { AnalysisClient } from './worker/analysisClient';
 import { registerTraceAnalysis } from './host/traceAnalysisCommands';
+import { cancelRowIndexBuilds } from './host/rowIndexing';
 import { CompareController } from './host/compare/compareController';
 import { CompareViewProvider } from './host/compare/compareView';
 
@@ -50,4 +51,6 @@ export function activate(context: vscode.ExtensionContext): MpeTraceApi {
   return makeTestApi(traceEditors, traceAnalysis.analysis, compare, lens);
 }
 
-export function deactivate(): void {}
+export function deactivate(): void {
+  cancelRowIndexBuilds();
+}

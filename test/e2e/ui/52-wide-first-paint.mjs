@@ -22,6 +22,11 @@ export default traces.map((trace) => ({
     const name = `wide-${path.basename(trace)}`;
     const link = path.join(workspace, name);
     if (!fs.existsSync(link)) fs.symlinkSync(path.resolve(trace), link);
+    // The Explorer does not always notice a file made while it is open: refresh it when needed.
+    await wb
+      .explorerRow(name)
+      .waitFor({ timeout: 5_000 })
+      .catch(() => wb.runCommand('File: Refresh Explorer'));
     await wb.explorerRow(name).waitFor({ timeout: 30_000 });
     await wb.closeAllEditors();
     try {
