@@ -12,7 +12,7 @@ import { Popups } from './Popups';
 import { SearchPanel, type SearchCommand } from './SearchPanel';
 import { useCategoryState } from './categoryStyle';
 import { Listeners } from './listeners';
-import { onHostMessage, postToHost, saveView, savedView } from './host';
+import { deliverBootMessages, onHostMessage, postToHost, saveView, savedView } from './host';
 import { ReasonedError } from '../src/protocol/rpc';
 import { TimeslicePanel } from './Timeslice';
 import { ChainPanel, type ChainPanelState } from './ChainPanel';
@@ -53,8 +53,10 @@ export function App() {
     );
     setController(c);
     const off = onHostMessage((m: HostToWebview) => routeToTimeline(m, c));
+    // The parts' own listeners are registered by now (their effects ran first).
+    const booted = deliverBootMessages();
     const firstView = c.firstViewHint();
-    postToHost(firstView ? { kind: 'ready', firstView } : { kind: 'ready' });
+    postToHost({ kind: 'ready', ...(firstView ? { firstView } : {}), ...(booted !== undefined ? { booted } : {}) });
     refs.root.current?.focus();
     // Ctrl/Cmd+F inside the editor (the contributed keybinding sends the same as a command)
     const onKey = (e: KeyboardEvent): void => {

@@ -13,11 +13,15 @@ import {
   type LinkMessage,
   type PeerCursorMessage,
   type SearchHit,
+  type BootMessage,
+  type CategoryColoursMessage,
+  type SiteMarksMessage,
   type ViewState,
 } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
+import { BOOT_WAIT_MS, bootMessages, rememberFirstView } from './pageBoot';
 import { answerDetails } from './detailsServer';
 import { answerChain, type TraceInsights } from './chainServer';
 import { editorSettings } from './config';
@@ -47,6 +51,7 @@ export class TimelineEditor implements vscode.Disposable {
   viewState: ViewState | undefined;
   painted: EditorReport['painted'];
   private ready = false;
+  private disposed = false;
   private pendingView: ViewState | undefined;
   /** Line IDs of the rows a pending bookmark or link shows (turned into rows once the file is read). */
   private pendingLines: readonly number[] | undefined;
@@ -82,7 +87,15 @@ export class TimelineEditor implements vscode.Disposable {
   ) {
     const webview = panel.webview;
     webview.options = webviewOptions(extensionUri);
-    webview.html = timelineHtml(webview, extensionUri, document.uri.path.slice(document.uri.path.lastIndexOf('/') + 1));
+    // The page waits for the file to open (tens of ms for a SLOG-2) so it can start with its init;
+    // a longer open (a conversion, a slow disk) shows its status instead.
+    const title = document.uri.path.slice(document.uri.path.lastIndexOf('/') + 1);
+    void document
+      .settled(BOOT_WAIT_MS)
+      .then(() => this.bootMessages())
+      .then((boot) => {
+        if (!this.disposed) webview.html = timelineHtml(webview, extensionUri, title, boot);
+      });
     this.server = new WindowServer(document, (m) => this.post(m));
     this.search = new SearchServer(document, (m) => this.post(m), analysis);
     this.disposables.push(
@@ -96,13 +109,56 @@ export class TimelineEditor implements vscode.Disposable {
     );
   }
 
-  private sendSiteMarks(): void {
+  private siteMarksMessage(): SiteMarksMessage {
     const m = this.document.siteMarks;
-    this.post({
+    return {
       kind: 'siteMarks',
       ...(m.highlight !== undefined ? { highlight: m.highlight } : {}),
       colourings: m.colourings.map((c) => ({ sites: c.sites, rgb: [c.rgb[0], c.rgb[1], c.rgb[2]] })),
+    };
+  }
+
+  private sendSiteMarks(): void {
+    this.post(this.siteMarksMessage());
+  }
+
+  /** What the page was created with (its JSON, to tell on `ready` whether it is still current). */
+  private booted: { readonly generation: number; readonly colours: string; readonly marks: string } | undefined;
+
+  /** The page's boot messages (see pageBoot.ts), when the document is ready. */
+  private async bootMessages(): Promise<BootMessage[] | undefined> {
+    const m = this.document.initOrStatus();
+    if (m.kind !== 'init') return undefined;
+    const rowChoice = this.rowMemory.get(this.document.uri.toString());
+    const colours: CategoryColoursMessage = { kind: 'categoryColours', colours: this.colours.all() };
+    const marks = this.siteMarksMessage();
+    this.booted = { generation: m.generation, colours: JSON.stringify(colours), marks: JSON.stringify(marks) };
+    return await bootMessages({
+      init: rowChoice ? { ...m, rowChoice } : m,
+      colours,
+      marks,
+      defaultView: rowChoice === undefined && this.pendingView === undefined,
+      build: (request) => this.server.push(m.generation, request),
+      generation: () => this.document.generation,
     });
+  }
+
+  /** `ready` from a page that started with the current init: only what changed since, and what waited. */
+  private finishBoot(): void {
+    const booted = this.booted!;
+    const colours: HostToWebview = { kind: 'categoryColours', colours: this.colours.all() };
+    if (JSON.stringify(colours) !== booted.colours) this.post(colours);
+    const marks = this.siteMarksMessage();
+    if (JSON.stringify(marks) !== booted.marks) this.post(marks);
+    if (this.pendingView !== undefined) {
+      this.post({ kind: 'showView', view: this.withRows(this.pendingView, this.pendingLines) });
+      this.pendingView = undefined;
+      this.pendingLines = undefined;
+    }
+    const reveal = this.pendingReveal;
+    this.pendingReveal = undefined;
+    if (reveal !== undefined) this.revealLines(reveal.hit, reveal.from, reveal.to);
+    this.firstView = undefined;
   }
 
   /** The fresh webview's plot size, for the first window pushed with its first init. */
@@ -182,7 +238,8 @@ export class TimelineEditor implements vscode.Disposable {
   }
 
   post(m: HostToWebview): void {
-    void this.panel.webview.postMessage(m);
+    // A window or search answer can come back after the panel closed (its webview then throws).
+    if (!this.disposed) void this.panel.webview.postMessage(m);
   }
 
   /** Moves this editor to `view` (after its init when it is not ready yet). */
@@ -266,7 +323,9 @@ export class TimelineEditor implements vscode.Disposable {
       case 'ready':
         this.ready = true;
         this.firstView = m.firstView;
-        this.sendInit();
+        if (m.firstView !== undefined) rememberFirstView(m.firstView);
+        if (m.booted !== undefined && m.booted === this.booted?.generation && m.booted === this.document.generation) this.finishBoot();
+        else this.sendInit();
         if (this.peer !== undefined) this.post(this.peer);
         return;
       case 'cursor':
@@ -355,6 +414,7 @@ export class TimelineEditor implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.viewChanged.dispose();
     this.cursorMoved.dispose();
     this.server.cancel();

@@ -101,6 +101,22 @@ export class TraceDocument implements vscode.CustomDocument {
     return this.stateValue;
   }
 
+  /** Resolves once the document is no longer 'opening' (ready, converting, failed), or after `ms`. */
+  settled(ms: number): Promise<void> {
+    if (this.stateValue.phase !== 'opening') return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const sub = this.changed.event(() => {
+        if (this.stateValue.phase !== 'opening') done();
+      });
+    });
+  }
+
   get generation(): number {
     return this.generationValue;
   }

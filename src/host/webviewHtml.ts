@@ -22,6 +22,11 @@ export interface PageOptions {
   readonly bodyState?: string;
   /** Allow images from the webview's own origin and data: URLs (charts). */
   readonly images?: boolean;
+  /**
+   * Data the script reads at start (a JSON data block, `<script type="application/json" id="boot">`;
+   * not executed, so the CSP has nothing to allow), instead of waiting a message round for it.
+   */
+  readonly boot?: unknown;
 }
 
 /** The one HTML shell of our webviews: strict CSP, one script by nonce, styles from the extension. */
@@ -46,14 +51,25 @@ export function webviewPageHtml(webview: vscode.Webview, extensionUri: vscode.Ur
 <title>${escapeHtml(page.title)}</title>
 </head>
 <body${page.bodyState !== undefined ? ` data-state="${escapeHtml(page.bodyState)}"` : ''}>
-<div id="root"></div>
+<div id="root"></div>${page.boot !== undefined ? `\n<script type="application/json" id="boot">${jsonInHtml(page.boot)}</script>` : ''}
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
 }
 
-export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
-  return webviewPageHtml(webview, extensionUri, { script: 'webview.js', style: 'webview.css', title, bodyState: 'loading' });
+export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, boot?: unknown): string {
+  return webviewPageHtml(webview, extensionUri, {
+    script: 'webview.js',
+    style: 'webview.css',
+    title,
+    bodyState: 'loading',
+    ...(boot !== undefined ? { boot } : {}),
+  });
+}
+
+/** JSON that cannot end its <script> element (every `<` escaped; JSON.parse reads it back as is). */
+export function jsonInHtml(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
 function escapeHtml(s: string): string {

@@ -226,6 +226,30 @@ export interface PeerCursorMessage {
   readonly label?: string;
 }
 
+/**
+ * A window embedded in the page (see BootMessage): the final answer to the request the page will
+ * make for `pushedKey`, its column buffers as base64 text.
+ */
+export interface EmbeddedWindowMessage {
+  readonly kind: 'embeddedWindow';
+  readonly generation: number;
+  readonly pushedKey: string;
+  readonly payload: EmbeddedWindow;
+}
+
+/** A wire window whose buffers are base64 text (JSON has no binary). */
+export type EmbeddedWindow = { readonly header: WireWindow['header'] } & {
+  readonly [T in Exclude<keyof WireWindow, 'header'>]: { readonly count: number; readonly buffers: { readonly [field: string]: string } };
+};
+
+/**
+ * What a page can start with, embedded in its HTML as JSON (`<script type="application/json"
+ * id="boot">`): the first `init` and what comes with it, and the first window when the host
+ * could build it in time. The page hands them to its listeners as if posted, then says `ready`
+ * with `booted`.
+ */
+export type BootMessage = CategoryColoursMessage | InitMessage | SiteMarksMessage | EmbeddedWindowMessage;
+
 export type HostToWebview =
   | ChainMessage
   | PeerCursorMessage
@@ -251,8 +275,16 @@ export type HostToWebview =
 /** The webview script runs and can receive messages (handshake; the host answers with `init`). */
 export interface ReadyMessage {
   readonly kind: 'ready';
-  /** Sent by a webview with no saved view: the host pushes the first timeline window it will ask for. */
+  /**
+   * Sent by a webview with no saved view: the host pushes the first timeline window it will ask
+   * for (unless the page came with its init), and builds it ahead for the next page of this size.
+   */
   readonly firstView?: FirstViewHint;
+  /**
+   * The generation of the `init` the page came with (embedded in its HTML, see `bootMessages`): the
+   * host sends no init of that generation again.
+   */
+  readonly booted?: number;
 }
 
 /** Fetch this window; a newer request supersedes (and cancels) older ones of the same editor. */

@@ -11,8 +11,8 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
   const kind = (x as { kind?: unknown }).kind;
   switch (kind) {
     case 'ready': {
-      const hint = (x as { firstView?: unknown }).firstView;
-      return hint === undefined || isFirstViewHint(hint);
+      const { firstView, booted } = x as { firstView?: unknown; booted?: unknown };
+      return (firstView === undefined || isFirstViewHint(firstView)) && (booted === undefined || Number.isSafeInteger(booted));
     }
     case 'requestWindow': {
       const m = x as { requestId?: unknown; generation?: unknown; request?: unknown; channel?: unknown };

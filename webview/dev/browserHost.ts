@@ -94,7 +94,8 @@ async function handle(m: WebviewToHost): Promise<void> {
       if (stats.firstPaintAt === 0) stats.firstPaintAt = performance.now();
       return;
     case 'requestWindow':
-      return (await server).serve(m);
+      await (await server).serve(m);
+      return;
     case 'cancelWindow':
       return (await server).cancel(m.requestId);
     default:

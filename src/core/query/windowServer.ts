@@ -34,6 +34,8 @@ export interface WindowCall {
   readonly request: WindowRequest;
   /** A window sent unasked (see `push`): its answers carry this key. */
   readonly pushedKey?: string;
+  /** Built into the cache only, nothing sent (see `push` without a key). */
+  readonly silent?: boolean;
 }
 
 /** An answer to a call (the protocol's `window` / `windowFailed` messages have this shape). */
@@ -105,22 +107,25 @@ export class WindowServer {
    * Sends the timeline window `request` unasked (request id 0, answers marked `pushedKey`): the
    * first window of a fresh editor, built while `init` travels to the webview, which would ask
    * for it one message round later. The webview's own request for it then waits for this one and
-   * is answered from the cache instead of cancelling it.
+   * is answered from the cache instead of cancelling it. Without a key the window is only built
+   * into the cache (the page that will ask for it is still loading: nothing can be sent yet).
    */
-  async push(generation: number, request: WindowRequest, pushedKey: string): Promise<void> {
-    const done = this.serve({ channel: 'main', requestId: 0, generation, request, pushedKey });
-    const pushing = { request, done };
+  async push(generation: number, request: WindowRequest, pushedKey?: string): Promise<WireWindow | undefined> {
+    const call: WindowCall = { channel: 'main', requestId: 0, generation, request, ...(pushedKey !== undefined ? { pushedKey } : { silent: true }) };
+    const done = this.serve(call);
+    const pushing = { request, done: done.then(() => undefined) };
     this.pushing = pushing;
     try {
-      await done;
+      return (await done)?.wire;
     } finally {
       if (this.pushing === pushing) this.pushing = undefined;
     }
   }
 
-  async serve(call: WindowCall): Promise<void> {
+  /** Answers `call`; resolves with the final window it sent (undefined: cancelled or failed). */
+  async serve(call: WindowCall): Promise<CachedWindow | undefined> {
     const pushing = this.pushing;
-    if (call.channel === 'main' && call.pushedKey === undefined && pushing !== undefined && sameRequest(pushing.request, call.request)) await pushing.done;
+    if (call.channel === 'main' && call.requestId !== 0 && pushing !== undefined && sameRequest(pushing.request, call.request)) await pushing.done;
     this.latest.set(call.channel, call.requestId);
     if (call.channel === 'overview') {
       // The timeline first: both are asked for at open, and on a wide trace the overview of every
@@ -128,25 +133,29 @@ export class WindowServer {
       // macrotask first, so a main request posted right after this one goes ahead of it.
       await new Promise<void>((resolve) => setTimeout(resolve, 0));
       while (this.mainBusy !== undefined) await this.mainBusy;
-      if (this.latest.get('overview') !== call.requestId)
-        return this.answer({ kind: 'windowFailed', requestId: call.requestId, generation: call.generation, cancelled: true, message: 'superseded' });
-      return this.serveNow(call);
+      if (this.latest.get('overview') !== call.requestId) {
+        this.answer({ kind: 'windowFailed', requestId: call.requestId, generation: call.generation, cancelled: true, message: 'superseded' });
+        return undefined;
+      }
+      return await this.serveNow(call);
     }
     let settle: () => void = () => undefined;
     const busy = new Promise<void>((resolve) => (settle = resolve));
     this.mainBusy = busy;
     try {
-      await this.serveNow(call);
+      return await this.serveNow(call);
     } finally {
       if (this.mainBusy === busy) this.mainBusy = undefined;
       settle();
     }
   }
 
-  private async serveNow(call: WindowCall): Promise<void> {
+  private async serveNow(call: WindowCall): Promise<CachedWindow | undefined> {
     const doc = this.document;
-    const fail = (message: string, cancelled: boolean): void =>
-      this.answer({ kind: 'windowFailed', requestId: call.requestId, generation: call.generation, cancelled, message });
+    const fail = (message: string, cancelled: boolean): undefined => {
+      if (call.silent !== true) this.answer({ kind: 'windowFailed', requestId: call.requestId, generation: call.generation, cancelled, message });
+      return undefined;
+    };
     const opened = doc.opened;
     if (opened === undefined || call.generation !== doc.generation) return fail('stale generation', true);
     const r = call.request;
@@ -194,11 +203,13 @@ export class WindowServer {
       if (this.inflight.get(call.channel)?.ac === ac) this.inflight.delete(call.channel);
     }
     if (ac.signal.aborted || call.generation !== doc.generation) return fail('cancelled', true);
-    if (call.channel === 'main') this.lastServed = { requestId: call.requestId, payload: entry.wire, cached };
+    if (call.channel === 'main' && call.silent !== true) this.lastServed = { requestId: call.requestId, payload: entry.wire, cached };
     this.send(call, true, entry);
+    return entry;
   }
 
   private send(call: WindowCall, final: boolean, w: CachedWindow): void {
+    if (call.silent === true) return;
     if (w.ids !== undefined) this.sent.set(`${call.requestId}|${final}`, { generation: call.generation, ids: w.ids });
     this.answer({
       kind: 'window',

@@ -51,3 +51,21 @@ test('CSP: default-src none, the one script by nonce, styles and fonts from the 
     ['/ext/dist', '/ext/media'],
   );
 });
+
+test('boot messages: a JSON data block (not run, so no CSP source) that no string in it can end', async () => {
+  const { timelineHtml } = await import('../../../src/host/webviewHtml');
+  const webview = { cspSource: 'https://webview.example', asWebviewUri: (u: FakeUri) => uri(`/webview${u.path}`) };
+  const boot = [
+    { kind: 'init', generation: 3, fileName: 'x</script><script>alert(1)</script>.slog2', warnings: ['<!-- a', 'b\u2028c'] },
+    { kind: 'siteMarks', colourings: [] },
+  ];
+  const html = timelineHtml(webview as never, uri('/ext') as never, 't', boot);
+  const blocks = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+  assert.equal(blocks.length, 2, 'the data block and the one script: the file name did not end the block');
+  const [data, script] = blocks;
+  assert.equal(data![1], ' type="application/json" id="boot"');
+  assert.ok(!data![2]!.includes('<'), 'every < escaped');
+  assert.deepEqual(JSON.parse(data![2]!), boot, 'read back as embedded');
+  assert.ok(script![1]!.includes('nonce="'), 'the script still by nonce');
+  assert.ok(!timelineHtml(webview as never, uri('/ext') as never, 't').includes('id="boot"'), 'no block without boot messages');
+});

@@ -147,3 +147,34 @@ test('a pushed first window is answered with its key; the same request asked mea
     await file.close();
   }
 });
+
+test('a window built ahead (push without a key) sends nothing; the page asking for it later is a cache hit', async () => {
+  const file = await bigrun();
+  try {
+    const posted: (WindowMessage | WindowFailedMessage)[] = [];
+    const server = new WindowServer(fakeDocument(file), (m) => posted.push(m));
+    const asked = request(file, 5);
+    await server.push(3, asked.request);
+    assert.equal(posted.length, 0, 'nothing sent: the page is still loading');
+    const reported = server.lastPayload;
+    assert.equal(reported, undefined, 'not reported as served');
+    await server.serve(asked);
+    assert.deepEqual(
+      posted.map((m) => `${m.requestId}:${m.kind === 'window' ? (m.final ? 'final' : 'coarse') : 'failed'}`),
+      ['5:final'],
+      'straight from the cache (no coarse step)',
+    );
+    assert.equal(server.lastPayload?.cached, true);
+    // Asked while it is still being built: the request waits for it instead of cancelling it.
+    posted.length = 0;
+    const other = request(file, 6, 'main', 4);
+    await Promise.all([server.push(3, other.request), server.serve(other)]);
+    assert.deepEqual(
+      posted.map((m) => `${m.requestId}:${m.kind}`),
+      ['6:window'],
+    );
+    assert.equal(server.lastPayload?.cached, true);
+  } finally {
+    await file.close();
+  }
+});

@@ -44,6 +44,12 @@ test('category colours: set, reset, and junk in the stored state is ignored', as
   assert.deepEqual(colours.all(), { C: [9, 9, 9] });
 });
 
+test('ready: the generation of the init embedded in the page must be a safe integer', () => {
+  assert.ok(isWebviewToHost({ kind: 'ready', booted: 0 }));
+  assert.ok(isWebviewToHost({ kind: 'ready', booted: 7 }));
+  for (const bad of [1.5, '3', null, Number.NaN, 2 ** 60]) assert.equal(isWebviewToHost({ kind: 'ready', booted: bad }), false, String(bad));
+});
+
 test("ready: with or without a first-view hint; a hint's fields must be positive finite numbers", () => {
   const hint = { pixelWidth: 748, heightPx: 462, minFitRowPx: 14, rowPx: 20 };
   assert.ok(isWebviewToHost({ kind: 'ready' }));

@@ -18,6 +18,8 @@ import {
   type WindowColumns,
 } from '../../../src/protocol/wire';
 import { isWebviewToHost } from '../../../src/protocol/webview';
+import { embedWindow } from '../../../src/host/embedWindow';
+import { windowOfEmbedded } from '../../../webview/embeddedWindow';
 
 function sampleWindow(): WindowColumns {
   const states = allocateTable(STATE_SPEC, 3);
@@ -153,4 +155,19 @@ test('messages from the webview are checked structurally', () => {
   assert.equal(isWebviewToHost({ kind: 'painted', drawables: 5 }), false);
   assert.equal(isWebviewToHost({ kind: 'viewState', state: { t0: 0, t1: 1, mapIndex: 0, scrollRow: 0 } }), true);
   assert.equal(isWebviewToHost({ kind: 'viewState', state: { t0: 0, t1: '1', mapIndex: 0, scrollRow: 0 } }), false);
+});
+
+test('a window embedded in the page (JSON, base64 buffers) decodes to the same columns; a damaged one is refused', () => {
+  const w = sampleWindow();
+  const text = JSON.stringify({ kind: 'embeddedWindow', generation: 4, pushedKey: 'k', payload: embedWindow(encodeWindow(w)) });
+  const m = windowOfEmbedded(JSON.parse(text));
+  assert.equal(m.kind, 'window');
+  assert.equal(m.requestId, 0, 'a pushed window');
+  assert.equal(m.pushedKey, 'k');
+  assert.equal(m.final, true);
+  assert.equal(m.generation, 4);
+  assert.deepEqual(decodeWindow(m.payload), w);
+  const damaged = JSON.parse(text);
+  damaged.payload.states.buffers.start = damaged.payload.states.buffers.start.slice(0, 8);
+  assert.throws(() => decodeWindow(windowOfEmbedded(damaged).payload), /states\.start: \d+ bytes, expected 3 × 4/);
 });

@@ -1,0 +1,54 @@
+/**
+ * What a new timeline page starts with (BootMessage, embedded in its HTML): the first `init` and
+ * what comes with it, and the first window when it can be built in time. The page then needs no
+ * `ready` → `init` round (100–300 ms through code-server) nor a request round before its first
+ * paint.
+ */
+import type { BootMessage, CategoryColoursMessage, InitMessage, SiteMarksMessage } from '../protocol/webview';
+import type { WireWindow } from '../protocol/wire';
+import { keyId, predictFirstWindow, requestOf, type FirstViewHint } from '../core/query/windowKey';
+import type { WindowRequest } from '../core/query/windowRequest';
+import { embedWindow } from './embedWindow';
+
+/** How long a new page waits for its document to open, to start with the init. */
+export const BOOT_WAIT_MS = 500;
+/** How long it waits for its first window (with the row index tens of ms; it is asked for otherwise). */
+const BOOT_WINDOW_WAIT_MS = 150;
+
+/** The plot size of the last fresh page (the next page is most likely the same size). */
+let lastFirstView: FirstViewHint | undefined;
+
+export function rememberFirstView(hint: FirstViewHint): void {
+  lastFirstView = hint;
+}
+
+export interface BootParts {
+  readonly init: InitMessage;
+  readonly colours: CategoryColoursMessage;
+  readonly marks: SiteMarksMessage;
+  /** The page shows the default view (no remembered rows, no view to show): its first window is predictable. */
+  readonly defaultView: boolean;
+  /** Builds a window into the cache without sending it (the page's request then waits for it). */
+  readonly build: (request: WindowRequest) => Promise<WireWindow | undefined>;
+  /** The document's generation now (a reload while building makes the window stale). */
+  readonly generation: () => number;
+}
+
+/**
+ * The boot messages: with the first window (predicted with the last page's plot size) when it is
+ * built within BOOT_WINDOW_WAIT_MS; a window not ready by then goes on building for the request.
+ */
+export async function bootMessages(p: BootParts): Promise<BootMessage[]> {
+  const m = p.init;
+  const boot: BootMessage[] = [p.colours, m, p.marks];
+  const hint = lastFirstView;
+  const rows = m.yMaps[m.defaultMap]?.rows.length ?? 0;
+  if (!p.defaultView || hint === undefined || rows === 0) return boot;
+  const { key, request } = requestOf(predictFirstWindow(hint, m.timeRange, rows, m.defaultMap));
+  const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), BOOT_WINDOW_WAIT_MS));
+  const wire = await Promise.race([p.build(request), timeout]);
+  if (wire !== undefined && p.generation() === m.generation) {
+    boot.push({ kind: 'embeddedWindow', generation: m.generation, pushedKey: keyId(key), payload: embedWindow(wire) });
+  }
+  return boot;
+}
