@@ -28,6 +28,8 @@ export interface BootParts {
   readonly marks: SiteMarksMessage;
   /** The page shows the default view (no remembered rows, no view to show): its first window is predictable. */
   readonly defaultView: boolean;
+  /** Its first window builds in tens of ms (row index, or few rows): worth waiting for. */
+  readonly quick: boolean;
   /** Builds a window into the cache without sending it (the page's request then waits for it). */
   readonly build: (request: WindowRequest) => Promise<WireWindow | undefined>;
   /** The document's generation now (a reload while building makes the window stale). */
@@ -43,7 +45,7 @@ export async function bootMessages(p: BootParts): Promise<BootMessage[]> {
   const boot: BootMessage[] = [p.colours, m, p.marks];
   const hint = lastFirstView;
   const rows = m.yMaps[m.defaultMap]?.rows.length ?? 0;
-  if (!p.defaultView || hint === undefined || rows === 0) return boot;
+  if (!p.defaultView || !p.quick || hint === undefined || rows === 0) return boot;
   const { key, request } = requestOf(predictFirstWindow(hint, m.timeRange, rows, m.defaultMap));
   const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), BOOT_WINDOW_WAIT_MS));
   const wire = await Promise.race([p.build(request), timeout]);

@@ -22,6 +22,7 @@ import { TraceDocument } from './traceDocument';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
 import { BOOT_WAIT_MS, bootMessages, rememberFirstView } from './pageBoot';
+import { ROW_INDEX_MIN_ROWS } from './rowIndexPath';
 import { answerDetails } from './detailsServer';
 import { answerChain, type TraceInsights } from './chainServer';
 import { editorSettings } from './config';
@@ -138,6 +139,9 @@ export class TimelineEditor implements vscode.Disposable {
       colours,
       marks,
       defaultView: rowChoice === undefined && this.pendingView === undefined,
+      // Without its row index the first window of a wide trace takes seconds of this thread (its
+      // upper nodes hold every row's previews): the page does not wait for that one.
+      quick: this.document.rowIndex !== undefined || (m.yMaps[m.defaultMap]?.rows.length ?? 0) < ROW_INDEX_MIN_ROWS,
       build: (request) => this.server.push(m.generation, request),
       generation: () => this.document.generation,
     });
