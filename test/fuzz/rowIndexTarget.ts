@@ -2,7 +2,9 @@
  * Fuzz target `rowindex`: builds the row index of a (mutated) SLOG-2, damages the index bytes
  * (flips, overwrites, truncation) or leaves it intact, then compares random row windows through
  * the index with the plain query. Invariant: the index path either refuses with a FormatError
- * (the editor then falls back) or returns exactly the plain window — never a wrong picture.
+ * (the editor then falls back) or returns exactly the plain window — never a wrong picture. The
+ * same for windows built from scanned node bytes of the mutated SLOG-2 (ScannedWindowSource, the
+ * wide-trace path before its index exists).
  *
  * Fuzz target `directindex`: converts a (mutated) CLOG2 or old CLOG with the row index written by the
  * converter (index/direct.ts). Invariant: the index is either not written, with a reason, or
@@ -22,6 +24,7 @@ import type { WindowColumns } from '../../src/protocol/wire';
 import type { ClogConversion } from '../../src/core/formats/convert/result';
 import { writeConversion } from '../../src/core/formats/slog2/writer/writeConversion';
 import { DirectRowIndexBuilder } from '../../src/core/index/direct';
+import { fileKeysOf, ScannedWindowSource } from '../../src/core/query/scannedSource';
 
 const IDENTITY = { path: 'fuzz.slog2', size: 1, mtimeMs: 1 };
 
@@ -61,6 +64,7 @@ function damage(bytes: Uint8Array, rng: Prng): Uint8Array {
 
 export async function rowIndexTarget(bytes: Uint8Array, rng: Prng, check: (ok: boolean, message: string) => void): Promise<void> {
   const file = await Slog2File.open(new MemorySource('fuzz.slog2', bytes));
+  await compareScanned(file, rng, check);
   const sink = new MemorySink();
   if ((await orFormatError(buildRowIndex(file, sink, IDENTITY, { blockKeys: rng.pick([1, 2, 16]), chunkBytes: rng.pick([1024, 1 << 20]) }))) === undefined)
     return;
@@ -68,6 +72,31 @@ export async function rowIndexTarget(bytes: Uint8Array, rng: Prng, check: (ok: b
   const index = await orFormatError(RowIndex.open(new MemorySource('fuzz.mperowidx', indexBytes), file, IDENTITY));
   if (index === undefined) return;
   await compareWindows(file, index, rng, check);
+}
+
+/** Random row windows from scanned node bytes (no index: ScannedWindowSource) against the plain query. */
+async function compareScanned(file: Slog2File, rng: Prng, check: (ok: boolean, message: string) => void): Promise<void> {
+  const keys = fileKeysOf(file);
+  const [a, b] = file.timeRange;
+  for (let round = 0; round < 3; round++) {
+    const mapIndex = rng.int(0, file.lineIDMaps.length - 1);
+    const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
+    const rowStart = rng.int(0, layout.labels.length);
+    const rowEnd = rng.int(rowStart, layout.labels.length);
+    const t0 = a + (b - a) * rng.next();
+    const t1 = t0 + (b - t0) * rng.next();
+    const spec: WindowSpec = { t0, t1, rowStart, rowEnd, mapIndex, lowestDepth: rng.int(0, file.maxDepth), rowOfLine: layout.rowOfLine };
+    const ranges = keys.keyRanges(layout, mapIndex, rowStart, rowEnd);
+    if (ranges === undefined) continue;
+    const scanned = await orFormatError(buildWindow(new ScannedWindowSource(file, keys, ranges), spec));
+    if (scanned === undefined) continue;
+    const plain = await orFormatError(buildWindow(file, spec));
+    if (plain === undefined) continue;
+    check(
+      comparable(scanned) === comparable(plain),
+      `a window from scanned node bytes differs from the plain query (map ${mapIndex}, rows [${rowStart}, ${rowEnd}), t [${t0}, ${t1}])`,
+    );
+  }
 }
 
 /** Random row windows through `index` against the plain query of `file`. */

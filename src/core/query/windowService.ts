@@ -13,6 +13,7 @@ import { coarseDepth, nodeBudget } from './lod';
 import type { RowLayout } from './rows';
 import { isFormatError } from '../bytes/formatError';
 import type { RowIndex } from '../index/rowIndex';
+import { fileKeysOf, ScannedWindowSource } from './scannedSource';
 import { IndexedWindowSource, type RowKeyMapper } from './indexedSource';
 
 /** A trace's row index as the window service uses it; `damaged` hears a refused read (the caller drops the index). */
@@ -86,8 +87,20 @@ export async function buildRequestedWindow(
       rows.damaged(e);
     }
   }
+  // A wide trace without its row index (the first open, while it is built): only the asked rows'
+  // entries are parsed, from scanned node bytes (the plain query parses every row's).
+  if (layout.labels.length >= SCAN_MIN_ROWS && (rowEnd - r.rowStart) * SCAN_MAX_SHARE <= layout.labels.length) {
+    const keys = fileKeysOf(file);
+    const keyRanges = keys.keyRanges(layout, r.mapIndex, r.rowStart, rowEnd);
+    if (keyRanges !== undefined) return encodeWindow(await buildWindow(new ScannedWindowSource(file, keys, keyRanges), spec, signal, identities));
+  }
   return encodeWindow(await buildWindow(file, spec, signal, identities));
 }
+
+/** Scanned windows (see above) for maps of at least this many rows… */
+const SCAN_MIN_ROWS = 256;
+/** …asking at most 1/SCAN_MAX_SHARE of them (more rows gain little over the plain query's node cache). */
+const SCAN_MAX_SHARE = 4;
 
 /**
  * Reads the few top tree nodes (those of a coarse whole-trace answer) right after open, while the
