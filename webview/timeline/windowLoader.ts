@@ -27,9 +27,16 @@ let nextRequestId = 1;
 /** The one stream of window requests: a newer request supersedes (and cancels) the older one. */
 const STREAM = 'window';
 
+/** The request in flight: its id and what it asks for. */
+interface Pending {
+  readonly requestId: number;
+  readonly keyId: string;
+  readonly key: WindowKey;
+}
+
 export class WindowLoader {
   private generation = -1;
-  private pending: { readonly requestId: number; readonly keyId: string; readonly key: WindowKey } | undefined;
+  private pending: Pending | undefined;
   private failedKey: string | undefined;
   /** A pushed window that came before any request (see receivePushed). */
   private pushed: (Omit<LoadedWindow, 'key'> & { readonly generation: number }) | undefined;
@@ -122,15 +129,18 @@ export class WindowLoader {
     if (m.pushedKey !== undefined) return this.receivePushed(m, m.pushedKey);
     const p = this.pending;
     if (m.generation !== this.generation || p === undefined || p.requestId !== m.requestId || !this.calls.has(m.requestId)) return false;
-    const columns = decodeWindow(m.payload);
-    const drawables = columns.states.start.length + columns.shadows.start.length + columns.arrows.start.length + columns.events.time.length;
-    this.loaded = { requestId: m.requestId, keyId: p.keyId, key: p.key, columns, drawables, final: m.final };
+    this.answerPending(p, m, decoded(m));
+    return true;
+  }
+
+  /** Loads `window` as the answer (final) or progress (coarse) of the pending request `p`. */
+  private answerPending(p: Pending, m: WindowMessage, window: Pick<LoadedWindow, 'columns' | 'drawables'>): void {
+    this.loaded = { requestId: p.requestId, keyId: p.keyId, key: p.key, ...window, final: m.final };
     this.lastError = undefined;
     if (m.final) {
       this.pending = undefined;
-      this.calls.answer(m.requestId, m);
-    } else this.calls.progress(m.requestId, m);
-    return true;
+      this.calls.answer(p.requestId, m);
+    } else this.calls.progress(p.requestId, m);
   }
 
   /**
@@ -141,20 +151,13 @@ export class WindowLoader {
   private receivePushed(m: WindowMessage, pushedKey: string): boolean {
     if (m.generation !== this.generation) return false;
     const p = this.pending;
-    const columns = decodeWindow(m.payload);
-    const drawables = columns.states.start.length + columns.shadows.start.length + columns.arrows.start.length + columns.events.time.length;
     if (p === undefined) {
-      if (this.loaded === undefined) this.pushed = { requestId: 0, keyId: pushedKey, generation: m.generation, columns, drawables, final: m.final };
+      if (this.loaded === undefined) this.pushed = { requestId: 0, keyId: pushedKey, generation: m.generation, ...decoded(m), final: m.final };
       return false;
     }
     if (p.keyId !== pushedKey || !this.calls.has(p.requestId)) return false;
-    this.loaded = { requestId: p.requestId, keyId: p.keyId, key: p.key, columns, drawables, final: m.final };
-    this.lastError = undefined;
-    if (m.final) {
-      this.pending = undefined;
-      this.calls.answer(p.requestId, m);
-      this.send({ kind: 'cancelWindow', requestId: p.requestId });
-    } else this.calls.progress(p.requestId, m);
+    this.answerPending(p, m, decoded(m));
+    if (m.final) this.send({ kind: 'cancelWindow', requestId: p.requestId });
     return true;
   }
 
@@ -182,4 +185,10 @@ export class WindowLoader {
     const h = l.columns.header;
     return covers({ t0: h.t0, t1: h.t1, rowStart: h.rowStart, rowEnd: h.rowEnd }, v);
   }
+}
+
+/** A received window's columns and drawable count. */
+function decoded(m: WindowMessage): Pick<LoadedWindow, 'columns' | 'drawables'> {
+  const columns = decodeWindow(m.payload);
+  return { columns, drawables: columns.states.start.length + columns.shadows.start.length + columns.arrows.start.length + columns.events.time.length };
 }

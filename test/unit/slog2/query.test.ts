@@ -141,3 +141,20 @@ for (const name of ['fpilog', 'bigrun_medium_4']) {
     await file.close();
   });
 }
+
+test('the node cache is bounded by node bytes as well as by count (wide traces have 15 MB nodes)', async () => {
+  const source = sampleSource(bigrun);
+  const probe = await Slog2File.open(source);
+  const top = [...probe.level(probe.maxDepth), ...probe.level(probe.maxDepth - 1)];
+  const bytes = top.reduce((n, x) => n + x.size, 0);
+  for (const [budget, rereads] of [
+    [bytes, 0],
+    [bytes - 1, top.length],
+  ] as const) {
+    const file = await Slog2File.open(source, { nodeCacheSize: 64, nodeCacheBytes: budget });
+    for (const info of top) await file.readNode(info);
+    const before = file.nodesRead;
+    for (const info of top) await file.readNode(info);
+    assert.equal(file.nodesRead - before, rereads, `budget ${budget} of ${bytes} node bytes`);
+  }
+});
