@@ -34,6 +34,7 @@ import {
   type SourceIdentity,
 } from './format';
 import { keySpaceOf, type KeySpace } from './keys';
+import { readChunks, type Chunk } from './runDirectory';
 
 export interface ReadStats {
   /** Distinct tree nodes whose segments were read. */
@@ -51,13 +52,6 @@ export function emptyStats(): ReadStats {
 export interface NodeItems {
   readonly drawables: Drawable[];
   readonly shadows: Shadow[];
-}
-
-interface Chunk {
-  readonly first: number;
-  readonly count: number;
-  /** runKey → [tablePos, dataPos] */
-  readonly runs: Map<number, readonly [number, number]>;
 }
 
 /** Upper bound on the directory held in memory (it is ~1 % of the index). */
@@ -169,48 +163,7 @@ export class RowIndex {
       }
       ordinal.set(n, i);
     });
-    const chunkHeads: { first: number; count: number; firstRun: number; runCount: number }[] = [];
-    let next = 0;
-    for (let c = 0; c < header.chunks; c++) {
-      const at = r.pos;
-      const ch = { first: r.u32(), count: r.u32(), firstRun: r.u32(), runCount: r.u32() };
-      if (ch.first !== next || ch.first + ch.count > header.nodes || ch.firstRun + ch.runCount > header.runs)
-        throw r.error(`chunk ${c} (nodes ${ch.first}+${ch.count}, runs ${ch.firstRun}+${ch.runCount}) is out of order or out of range`, at);
-      next = ch.first + ch.count;
-      chunkHeads.push(ch);
-    }
-    if (next !== header.nodes) throw r.error(`the chunks cover ${next} of ${header.nodes} nodes`);
-    const runs: { key: number; tablePos: number; dataPos: number }[] = [];
-    for (let i = 0; i < header.runs; i++) {
-      const at = r.pos;
-      const kind = r.u8();
-      const level = r.u8();
-      const block = r.u32();
-      const tablePos = r.f64();
-      const dataPos = r.f64();
-      if (
-        (kind !== KIND_REAL && kind !== KIND_SHADOW) ||
-        level >= header.levels ||
-        !Number.isSafeInteger(tablePos) ||
-        !Number.isSafeInteger(dataPos) ||
-        tablePos < header.headerBytes ||
-        dataPos < tablePos ||
-        dataPos > header.dirOffset
-      ) {
-        throw r.error(`run ${i} (kind ${kind}, level ${level}, block ${block}, table ${tablePos}, data ${dataPos}) is invalid`, at);
-      }
-      runs.push({ key: runKey(kind, level, block), tablePos, dataPos });
-    }
-    const chunks: Chunk[] = chunkHeads.map((c) => {
-      const m = new Map<number, readonly [number, number]>();
-      for (let i = c.firstRun; i < c.firstRun + c.runCount; i++) {
-        const run = runs[i]!;
-        if (run.dataPos - run.tablePos !== c.count * TABLE_ENTRY_BYTES)
-          throw new FormatError(file, header.dirOffset, `run ${i}'s table does not hold ${c.count} nodes`);
-        m.set(run.key, [run.tablePos, run.dataPos]);
-      }
-      return { first: c.first, count: c.count, runs: m };
-    });
+    const chunks = readChunks(r, header, file);
     return new RowIndex(source, slog, header, keys, ordinal, nodes, chunks);
   }
 
