@@ -216,7 +216,7 @@ export class RowIndex {
       for (const kind of [KIND_REAL, KIND_SHADOW]) {
         const keysOfKind = kind === KIND_REAL ? runKeys : shadowKeys;
         for (const key of keysOfKind) {
-          const run = chunk.runs.get(key);
+          const run = chunk.run(key);
           if (run === undefined) continue;
           for (const [lo, hi] of ranges) {
             if (kind === KIND_SHADOW && !anyIn(shadowsOf, lo, hi)) continue;
@@ -353,7 +353,7 @@ export class RowIndex {
       const hi = inChunk[inChunk.length - 1]! - chunk.first + 1;
       const from = Math.max(0, lo - 1);
       for (let blk = b0; blk <= b1; blk++) {
-        const run = chunk.runs.get(runKey(KIND_REAL, 0, blk));
+        const run = chunk.run(runKey(KIND_REAL, 0, blk));
         if (run === undefined) continue;
         const tab = await this.source.read(run[0] + from * TABLE_ENTRY_BYTES, (hi - from) * TABLE_ENTRY_BYTES);
         stats.bytesRead += tab.length;

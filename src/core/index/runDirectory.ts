@@ -1,8 +1,8 @@
 /**
  * The chunk and run tables of a row index's directory (layout: format.ts): every entry is checked
- * at open (a damaged directory is refused before any read), kept in typed columns, and each
- * chunk's run-key lookup is built the first time a query reaches that chunk. At 16 384 ranks the
- * directory lists 125 000 runs: an object and a map entry per run made half the open (100 ms).
+ * at open (a damaged directory is refused before any read) and kept in typed columns; a chunk
+ * finds a run by binary search over its keys. At 16 384 ranks the directory lists 125 000 runs:
+ * an object and a map entry per run made half the open (100 ms).
  */
 import type { BinaryReader } from '../bytes/binaryReader';
 import { FormatError } from '../bytes/formatError';
@@ -19,8 +19,6 @@ export interface DirectoryShape {
 }
 
 export class Chunk {
-  private lookup: Map<number, readonly [number, number]> | undefined;
-
   constructor(
     readonly first: number,
     readonly count: number,
@@ -29,15 +27,17 @@ export class Chunk {
     private readonly table: RunTable,
   ) {}
 
-  /** runKey → [tablePos, dataPos] of this chunk's runs. */
-  get runs(): ReadonlyMap<number, readonly [number, number]> {
-    if (this.lookup === undefined) {
-      const m = new Map<number, readonly [number, number]>();
-      const t = this.table;
-      for (let i = this.firstRun; i < this.firstRun + this.runCount; i++) m.set(t.key[i]!, [t.tablePos[i]!, t.dataPos[i]!]);
-      this.lookup = m;
+  /** [tablePos, dataPos] of this chunk's run `key` (its runs are in increasing key order, checked at open). */
+  run(key: number): readonly [number, number] | undefined {
+    const keys = this.table.key;
+    let lo = this.firstRun;
+    let hi = this.firstRun + this.runCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid]! < key) lo = mid + 1;
+      else hi = mid;
     }
-    return this.lookup;
+    return lo < this.firstRun + this.runCount && keys[lo] === key ? [this.table.tablePos[lo]!, this.table.dataPos[lo]!] : undefined;
   }
 }
 
@@ -89,6 +89,8 @@ export function readChunks(r: BinaryReader, h: DirectoryShape, file: string): Ch
     for (let i = c.firstRun; i < c.firstRun + c.runCount; i++) {
       if (table.dataPos[i]! - table.tablePos[i]! !== c.count * TABLE_ENTRY_BYTES)
         throw new FormatError(file, h.dirOffset, `run ${i}'s table does not hold ${c.count} nodes`);
+      // Lookups search the keys: a chunk whose runs are not in increasing key order would lose some.
+      if (i > c.firstRun && table.key[i]! <= table.key[i - 1]!) throw new FormatError(file, h.dirOffset, `run ${i} is out of key order in its chunk`);
     }
     return new Chunk(c.first, c.count, c.firstRun, c.runCount, table);
   });
