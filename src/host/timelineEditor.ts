@@ -134,8 +134,10 @@ export class TimelineEditor implements vscode.Disposable {
     const colours: CategoryColoursMessage = { kind: 'categoryColours', colours: this.colours.all() };
     const marks = this.siteMarksMessage();
     this.booted = { generation: m.generation, colours: JSON.stringify(colours), marks: JSON.stringify(marks) };
+    // A view waiting to be shown (a link, a comparison's alignment) starts the page, as with sendInit.
+    const initialView = this.pendingView !== undefined ? this.withRows(this.pendingView, this.pendingLines) : undefined;
     return await bootMessages({
-      init: rowChoice ? { ...m, rowChoice } : m,
+      init: { ...m, ...(rowChoice ? { rowChoice } : {}), ...(initialView ? { initialView } : {}) },
       colours,
       marks,
       defaultView: rowChoice === undefined && this.pendingView === undefined,
