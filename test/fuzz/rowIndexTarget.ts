@@ -14,8 +14,8 @@ import { isFormatError } from '../../src/core/bytes/formatError';
 import { MemorySource } from '../../src/core/bytes/memorySource';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { MemorySink } from '../../src/core/formats/slog2/writer';
-import { buildWindow, type WindowSpec } from '../../src/core/query/buildWindow';
-import { rowLayoutOf } from '../../src/core/query/rows';
+import { buildWindow, type WindowSource, type WindowSpec } from '../../src/core/query/buildWindow';
+import { rowLayoutOf, type RowLayout } from '../../src/core/query/rows';
 import { buildRowIndex } from '../../src/core/index/build';
 import { IndexedWindowSource, RowKeyMapper } from '../../src/core/query/indexedSource';
 import { RowIndex } from '../../src/core/index/rowIndex';
@@ -75,35 +75,34 @@ export async function rowIndexTarget(bytes: Uint8Array, rng: Prng, check: (ok: b
 }
 
 /** Random row windows from scanned node bytes (no index: ScannedWindowSource) against the plain query. */
-async function compareScanned(file: Slog2File, rng: Prng, check: (ok: boolean, message: string) => void): Promise<void> {
+function compareScanned(file: Slog2File, rng: Prng, check: (ok: boolean, message: string) => void): Promise<void> {
   const keys = fileKeysOf(file);
-  const [a, b] = file.timeRange;
-  for (let round = 0; round < 3; round++) {
-    const mapIndex = rng.int(0, file.lineIDMaps.length - 1);
-    const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
-    const rowStart = rng.int(0, layout.labels.length);
-    const rowEnd = rng.int(rowStart, layout.labels.length);
-    const t0 = a + (b - a) * rng.next();
-    const t1 = t0 + (b - t0) * rng.next();
-    const spec: WindowSpec = { t0, t1, rowStart, rowEnd, mapIndex, lowestDepth: rng.int(0, file.maxDepth), rowOfLine: layout.rowOfLine };
+  return compareSourceWindows(file, rng, 3, 'a window from scanned node bytes', check, (layout, mapIndex, rowStart, rowEnd) => {
     const ranges = keys.keyRanges(layout, mapIndex, rowStart, rowEnd);
-    if (ranges === undefined) continue;
-    const scanned = await orFormatError(buildWindow(new ScannedWindowSource(file, keys, ranges), spec));
-    if (scanned === undefined) continue;
-    const plain = await orFormatError(buildWindow(file, spec));
-    if (plain === undefined) continue;
-    check(
-      comparable(scanned) === comparable(plain),
-      `a window from scanned node bytes differs from the plain query (map ${mapIndex}, rows [${rowStart}, ${rowEnd}), t [${t0}, ${t1}])`,
-    );
-  }
+    return ranges === undefined ? undefined : new ScannedWindowSource(file, keys, ranges);
+  });
 }
 
 /** Random row windows through `index` against the plain query of `file`. */
-async function compareWindows(file: Slog2File, index: RowIndex, rng: Prng, check: (ok: boolean, message: string) => void): Promise<void> {
+function compareWindows(file: Slog2File, index: RowIndex, rng: Prng, check: (ok: boolean, message: string) => void): Promise<void> {
   const mapper = new RowKeyMapper(index);
+  return compareSourceWindows(file, rng, 4, 'a window through the row index', check, (layout, mapIndex, rowStart, rowEnd) => {
+    const ranges = mapper.keyRanges(layout, mapIndex, rowStart, rowEnd);
+    return ranges === undefined ? undefined : new IndexedWindowSource(index, ranges);
+  });
+}
+
+/** `rounds` random row windows from `sourceFor` against the plain query; either may refuse with a FormatError. */
+async function compareSourceWindows(
+  file: Slog2File,
+  rng: Prng,
+  rounds: number,
+  what: string,
+  check: (ok: boolean, message: string) => void,
+  sourceFor: (layout: RowLayout, mapIndex: number, rowStart: number, rowEnd: number) => WindowSource | undefined,
+): Promise<void> {
   const [a, b] = file.timeRange;
-  for (let round = 0; round < 4; round++) {
+  for (let round = 0; round < rounds; round++) {
     const mapIndex = rng.int(0, file.lineIDMaps.length - 1);
     const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
     const rowStart = rng.int(0, layout.labels.length);
@@ -111,16 +110,13 @@ async function compareWindows(file: Slog2File, index: RowIndex, rng: Prng, check
     const t0 = a + (b - a) * rng.next();
     const t1 = t0 + (b - t0) * rng.next();
     const spec: WindowSpec = { t0, t1, rowStart, rowEnd, mapIndex, lowestDepth: rng.int(0, file.maxDepth), rowOfLine: layout.rowOfLine };
-    const ranges = mapper.keyRanges(layout, mapIndex, rowStart, rowEnd);
-    if (ranges === undefined) continue;
-    const indexed = await orFormatError(buildWindow(new IndexedWindowSource(index, ranges), spec));
-    if (indexed === undefined) continue;
+    const source = sourceFor(layout, mapIndex, rowStart, rowEnd);
+    if (source === undefined) continue;
+    const other = await orFormatError(buildWindow(source, spec));
+    if (other === undefined) continue;
     const plain = await orFormatError(buildWindow(file, spec));
     if (plain === undefined) continue;
-    check(
-      comparable(indexed) === comparable(plain),
-      `a window through the row index differs from the plain query (map ${mapIndex}, rows [${rowStart}, ${rowEnd}), t [${t0}, ${t1}])`,
-    );
+    check(comparable(other) === comparable(plain), `${what} differs from the plain query (map ${mapIndex}, rows [${rowStart}, ${rowEnd}), t [${t0}, ${t1}])`);
   }
 }
 

@@ -1,7 +1,7 @@
 /** Helpers of the row-index tests: open fixtures, synthesize wide traces, build indexes in memory, compare windows. */
 import assert from 'node:assert/strict';
-import { buildWindow, type WindowSpec } from '../../../src/core/query/buildWindow';
-import { rowLayoutOf } from '../../../src/core/query/rows';
+import { buildWindow, type WindowSource, type WindowSpec } from '../../../src/core/query/buildWindow';
+import { rowLayoutOf, type RowLayout } from '../../../src/core/query/rows';
 import { IndexedWindowSource, RowKeyMapper } from '../../../src/core/query/indexedSource';
 import type { WindowColumns } from '../../../src/protocol/wire';
 import type { Prng } from '../../../src/core/synth/prng';
@@ -62,12 +62,30 @@ export function comparable(w: WindowColumns): unknown {
 /** Random windows (maps, rows, times, depths) through the index equal the plain query's. */
 export async function checkRandomWindows(file: Slog2File, index: RowIndex, rng: Prng, rounds: number, label: string): Promise<void> {
   const mapper = new RowKeyMapper(index);
+  await checkRandomSourceWindows(file, index.keys.mapIndex, rng, rounds, label, (layout, mapIndex, rowStart, rowEnd) => {
+    const ranges = mapper.keyRanges(layout, mapIndex, rowStart, rowEnd);
+    return ranges === undefined ? undefined : new IndexedWindowSource(index, ranges);
+  });
+}
+
+/**
+ * Random windows (maps, rows, times, depths) from `sourceFor` equal the plain query's. `keysMap`:
+ * the map the keys follow (chosen most often); `sourceFor` gives undefined for rows it cannot serve.
+ */
+export async function checkRandomSourceWindows(
+  file: Slog2File,
+  keysMap: number,
+  rng: Prng,
+  rounds: number,
+  label: string,
+  sourceFor: (layout: RowLayout, mapIndex: number, rowStart: number, rowEnd: number) => WindowSource | undefined,
+): Promise<void> {
   const [a, b] = file.timeRange;
   let compared = 0;
   let drawn = 0;
   for (let round = 0; round < rounds; round++) {
-    // Mostly the index's own map (the one the editor shows first); others when they follow its order.
-    const mapIndex = rng.next() < 0.6 ? index.keys.mapIndex : rng.int(0, file.lineIDMaps.length - 1);
+    // Mostly the keys' own map (the one the editor shows first); others when they follow its order.
+    const mapIndex = rng.next() < 0.6 ? keysMap : rng.int(0, file.lineIDMaps.length - 1);
     const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
     const n = layout.labels.length;
     const rowStart = rng.int(0, Math.max(0, n - 1));
@@ -77,13 +95,12 @@ export async function checkRandomWindows(file: Slog2File, index: RowIndex, rng: 
     const t1 = t0 + span;
     const lowestDepth = rng.int(0, file.maxDepth);
     const spec: WindowSpec = { t0, t1, rowStart, rowEnd, mapIndex, lowestDepth, rowOfLine: layout.rowOfLine };
-    const ranges = mapper.keyRanges(layout, mapIndex, rowStart, rowEnd);
-    if (ranges === undefined) continue; // this map's rows do not follow the key order: the plain path serves it
+    const source = sourceFor(layout, mapIndex, rowStart, rowEnd);
+    if (source === undefined) continue; // this map's rows do not follow the key order: the plain path serves it
     const plain = await buildWindow(file, spec);
-    const source = new IndexedWindowSource(index, ranges);
-    const indexed = await buildWindow(source, spec);
+    const other = await buildWindow(source, spec);
     assert.deepEqual(
-      comparable(indexed),
+      comparable(other),
       comparable(plain),
       `${label} round ${round}: map ${mapIndex} rows [${rowStart}, ${rowEnd}) t [${t0}, ${t1}] depth ${lowestDepth}`,
     );

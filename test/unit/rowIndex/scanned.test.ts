@@ -13,40 +13,17 @@ import { fileKeysOf, ScannedWindowSource } from '../../../src/core/query/scanned
 import type { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { Prng } from '../../../src/core/synth/prng';
 import { fixturesDir } from '../../helpers/paths';
-import { comparable, openSlog2Fixture, synthSlog2 } from './rowIndexHelpers';
+import { checkRandomSourceWindows, openSlog2Fixture, synthSlog2 } from './rowIndexHelpers';
 
 const fixtures = fs.readdirSync(fixturesDir).filter((f) => /\.slog2(\.gz)?$/.test(f));
 
-async function checkRandomScans(file: Slog2File, rng: Prng, rounds: number, label: string): Promise<void> {
+/** Random windows from scanned node bytes equal the plain query's. */
+function checkRandomScans(file: Slog2File, rng: Prng, rounds: number, label: string): Promise<void> {
   const keys = fileKeysOf(file);
-  const [a, b] = file.timeRange;
-  let compared = 0;
-  let drawn = 0;
-  for (let round = 0; round < rounds; round++) {
-    // Mostly the keys' own map (the one the editor shows first); others when they follow its order.
-    const mapIndex = rng.next() < 0.6 ? keys.space.mapIndex : rng.int(0, file.lineIDMaps.length - 1);
-    const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
-    const n = layout.labels.length;
-    const rowStart = rng.int(0, Math.max(0, n - 1));
-    const rowEnd = Math.min(n, rowStart + rng.int(0, Math.max(1, Math.ceil(n / 3))));
-    const span = (b - a) * Math.pow(10, -3 * rng.next());
-    const t0 = a - span * 0.05 + rng.next() * (b - a);
-    const t1 = t0 + span;
-    const lowestDepth = rng.int(0, file.maxDepth);
-    const spec: WindowSpec = { t0, t1, rowStart, rowEnd, mapIndex, lowestDepth, rowOfLine: layout.rowOfLine };
+  return checkRandomSourceWindows(file, keys.space.mapIndex, rng, rounds, label, (layout, mapIndex, rowStart, rowEnd) => {
     const ranges = keys.keyRanges(layout, mapIndex, rowStart, rowEnd);
-    if (ranges === undefined) continue; // this map's rows do not follow the key order: the plain path serves it
-    const plain = await buildWindow(file, spec);
-    const scanned = await buildWindow(new ScannedWindowSource(file, keys, ranges), spec);
-    assert.deepEqual(
-      comparable(scanned),
-      comparable(plain),
-      `${label} round ${round}: map ${mapIndex} rows [${rowStart}, ${rowEnd}) t [${t0}, ${t1}] depth ${lowestDepth}`,
-    );
-    compared++;
-    if (plain.states.start.length + plain.arrows.start.length + plain.events.time.length + plain.shadows.start.length > 0) drawn++;
-  }
-  assert.ok(compared >= rounds / 3 && drawn > 0, `${label}: ${compared} of ${rounds} windows compared, ${drawn} with drawables`);
+    return ranges === undefined ? undefined : new ScannedWindowSource(file, keys, ranges);
+  });
 }
 
 test('scanned windows: same as the plain query on every SLOG-2 fixture', async () => {
