@@ -386,6 +386,7 @@ function anyIn(set: ReadonlySet<number>, lo: number, hi: number): boolean {
   return false;
 }
 
-function withSource(d: Primitive, source: DrawableSource): Primitive {
+/** `d` with its source location (a fixed-shape literal: this runs once per located drawable). */
+export function withSource(d: Primitive, source: DrawableSource): Primitive {
   return { kind: 'primitive', category: d.category, vertices: d.vertices, info: d.info, earliest: d.earliest, latest: d.latest, source };
 }

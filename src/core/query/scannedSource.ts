@@ -15,7 +15,8 @@ import { parseDrawableEntry, parseShadow, type NodeParseContext } from '../forma
 import { decodeNodeSites, type NodeSites } from '../formats/srcloc/nodeSites';
 import { keyLookup, keySpaceOf, type KeySpace } from '../index/keys';
 import { NodeScanner } from '../index/scan';
-import type { Category, Drawable, DrawableSource, Primitive, Shadow, SourceLocation } from '../model/types';
+import { withSource } from '../index/rowIndex';
+import type { Category, Drawable, Primitive, Shadow, SourceLocation } from '../model/types';
 import type { SliceLike, WindowSource } from './buildWindow';
 import { keyRangeOfRows, mapKeysOf, type MapKeys } from './indexedSource';
 import type { RowLayout } from './rows';
@@ -138,7 +139,7 @@ export class ScannedWindowSource implements WindowSource {
       const list = located === undefined ? undefined : at < nestless ? located.nestless : located.nestable;
       const k = at < nestless ? at : at - nestless;
       drawables.push(
-        list !== undefined && list.located[k] === 1 && drawable.kind === 'primitive' ? withSource(drawable, sites, list.start[k]!, list.end[k]!) : drawable,
+        list !== undefined && list.located[k] === 1 && drawable.kind === 'primitive' ? withSites(drawable, sites, list.start[k]!, list.end[k]!) : drawable,
       );
     }
     const shadows: Shadow[] = [];
@@ -156,19 +157,12 @@ export class ScannedWindowSource implements WindowSource {
   }
 }
 
-function withSource(d: Primitive, sites: readonly SourceLocation[], s0: number, s1: number): Primitive {
+/** The located drawable `d` with the sites `s0` (start) and `s1` (end; −1: none) of the table. */
+function withSites(d: Primitive, sites: readonly SourceLocation[], s0: number, s1: number): Primitive {
   const source: { start?: SourceLocation; end?: SourceLocation } = {};
   const a = s0 >= 0 ? sites[s0] : undefined;
   const b = s1 >= 0 ? sites[s1] : undefined;
   if (a !== undefined) source.start = a;
   if (b !== undefined) source.end = b;
-  return {
-    kind: 'primitive',
-    category: d.category,
-    vertices: d.vertices,
-    info: d.info,
-    earliest: d.earliest,
-    latest: d.latest,
-    source: source as DrawableSource,
-  };
+  return withSource(d, source);
 }
