@@ -33,6 +33,7 @@ export class FileSource implements ByteSource {
   private readonly maxBlocks: number;
   /** Insertion order = recency order (Map iteration order), for LRU eviction. */
   private readonly blocks = new Map<number, Uint8Array>();
+  private readonly reading = new Map<number, Promise<Uint8Array>>();
   private closed = false;
 
   private constructor(
@@ -89,11 +90,20 @@ export class FileSource implements ByteSource {
       this.blocks.set(index, hit);
       return hit;
     }
-    const start = index * this.blockBytes;
-    const data = await this.readDirect(start, Math.min(this.blockBytes, this.size - start));
-    this.blocks.set(index, data);
-    if (this.blocks.size > this.maxBlocks) this.blocks.delete(this.blocks.keys().next().value!);
-    return data;
+    // Concurrent reads of one block share its read.
+    let reading = this.reading.get(index);
+    if (reading === undefined) {
+      const start = index * this.blockBytes;
+      reading = this.readDirect(start, Math.min(this.blockBytes, this.size - start)).then((data) => {
+        this.blocks.set(index, data);
+        if (this.blocks.size > this.maxBlocks) this.blocks.delete(this.blocks.keys().next().value!);
+        return data;
+      });
+      this.reading.set(index, reading);
+      const forget = () => this.reading.delete(index);
+      reading.then(forget, forget);
+    }
+    return reading;
   }
 
   async readInto(offset: number, target: Uint8Array): Promise<void> {

@@ -14,6 +14,7 @@ import { parseDrawableEntry, parseShadow, type NodeParseContext } from '../forma
 import type { Drawable, DrawableSource, Primitive, Shadow, SourceLocation } from '../model/types';
 import { ordinalOrder } from './build';
 import { LruCache } from '../bytes/lruCache';
+import { concurrently } from '../bytes/concurrently';
 import {
   blocksToRead,
   checksum,
@@ -98,6 +99,17 @@ export function parseIndexHeader(bytes: Uint8Array, file: string, fileSize: numb
 
 /** Decoded (run, node) segments kept: a scroll step re-uses the segments of the nodes it shares with the last one. */
 const SEGMENT_CACHE_ENTRIES = 8192;
+/** Segment reads in flight at once (libuv reads on 4 threads; a few more keep them busy). */
+const READS_IN_FLIGHT = 8;
+
+/** One run's segments of a range of node ordinals in one chunk, to read. */
+interface SegmentJob {
+  readonly chunk: Chunk;
+  readonly run: readonly [number, number];
+  readonly lo: number;
+  readonly hi: number;
+  readonly kind: number;
+}
 
 interface Segment {
   readonly d: readonly [number, Drawable][];
@@ -203,6 +215,7 @@ export class RowIndex {
     }
     const ctx = this.parseContext();
     const sorted = [...want].sort((x, y) => x - y);
+    const jobs: SegmentJob[] = [];
     for (const chunk of this.chunks) {
       // Consecutive ordinal ranges of this chunk that are asked for.
       const ranges: [number, number][] = [];
@@ -220,12 +233,17 @@ export class RowIndex {
           if (run === undefined) continue;
           for (const [lo, hi] of ranges) {
             if (kind === KIND_SHADOW && !anyIn(shadowsOf, lo, hi)) continue;
-            if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-            await this.readSegments(chunk, run, lo, hi, kind, shadowsOf, out, stats, ctx);
+            jobs.push({ chunk, run, lo, hi, kind });
           }
         }
       }
     }
+    // Each job is two small reads (its table, then its data): in flight together, a window of a
+    // 16 384-row trace (~150 reads) waits for a few round trips instead of one per read.
+    await concurrently(jobs, READS_IN_FLIGHT, async ({ chunk, run, lo, hi, kind }) => {
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      await this.readSegments(chunk, run, lo, hi, kind, shadowsOf, out, stats, ctx);
+    });
     const result = new Map<number, NodeItems>();
     for (const [o, { d, s }] of out) {
       if (d.length > 0 || s.length > 0) stats.nodesRead++;
@@ -272,7 +290,8 @@ export class RowIndex {
     const l0 = lo - chunk.first;
     const l1 = hi - chunk.first;
     const from = Math.max(0, l0 - 1);
-    const tab = (await this.source.read(tablePos + from * TABLE_ENTRY_BYTES, (l1 - from) * TABLE_ENTRY_BYTES)).slice();
+    // Copied in each read's own continuation: other jobs' reads run meanwhile (ByteSource.read).
+    const tab = await this.source.read(tablePos + from * TABLE_ENTRY_BYTES, (l1 - from) * TABLE_ENTRY_BYTES).then((b) => b.slice());
     stats.bytesRead += tab.length;
     const tv = new DataView(tab.buffer);
     const endOf = (l: number): number => tv.getUint32((l - from) * TABLE_ENTRY_BYTES);
@@ -282,7 +301,7 @@ export class RowIndex {
     if (end < start || end > limit)
       throw new FormatError(file, tablePos + from * TABLE_ENTRY_BYTES, `segment end ${end} is before ${start} or beyond the index data`);
     if (end === start) return;
-    const data = (await this.source.read(dataPos + start, end - start)).slice();
+    const data = await this.source.read(dataPos + start, end - start).then((b) => b.slice());
     stats.bytesRead += data.length;
     let segStart = start;
     for (let l = l0; l < l1; l++) {
@@ -346,27 +365,31 @@ export class RowIndex {
     const position = new Map<number, number>();
     ordinals.forEach((o, i) => position.set(o, i));
     const sorted = [...ordinals].sort((x, y) => x - y);
+    const jobs: { chunk: Chunk; inChunk: number[]; blk: number; run: readonly [number, number] }[] = [];
     for (const chunk of this.chunks) {
       const inChunk = sorted.filter((o) => o >= chunk.first && o < chunk.first + chunk.count);
       if (inChunk.length === 0) continue;
+      for (let blk = b0; blk <= b1; blk++) {
+        const run = chunk.run(runKey(KIND_REAL, 0, blk));
+        if (run !== undefined) jobs.push({ chunk, inChunk, blk, run });
+      }
+    }
+    // One table read per (chunk, key block): in flight together, as readNodes' segments.
+    await concurrently(jobs, READS_IN_FLIGHT, async ({ chunk, inChunk, blk, run }) => {
       const lo = inChunk[0]! - chunk.first;
       const hi = inChunk[inChunk.length - 1]! - chunk.first + 1;
       const from = Math.max(0, lo - 1);
-      for (let blk = b0; blk <= b1; blk++) {
-        const run = chunk.run(runKey(KIND_REAL, 0, blk));
-        if (run === undefined) continue;
-        const tab = await this.source.read(run[0] + from * TABLE_ENTRY_BYTES, (hi - from) * TABLE_ENTRY_BYTES);
-        stats.bytesRead += tab.length;
-        const tv = new DataView(tab.buffer, tab.byteOffset, tab.byteLength);
-        const endOf = (l: number): number => (l < 0 ? 0 : tv.getUint32((l - from) * TABLE_ENTRY_BYTES));
-        for (const o of inChunk) {
-          const l = o - chunk.first;
-          const n = endOf(l) - endOf(l - 1);
-          if (n < 0) throw new FormatError(this.source.name, run[0] + l * TABLE_ENTRY_BYTES, `segment ends out of order`);
-          out[blk - b0]![position.get(o)!] = n;
-        }
+      const tab = await this.source.read(run[0] + from * TABLE_ENTRY_BYTES, (hi - from) * TABLE_ENTRY_BYTES);
+      stats.bytesRead += tab.length;
+      const tv = new DataView(tab.buffer, tab.byteOffset, tab.byteLength);
+      const endOf = (l: number): number => (l < 0 ? 0 : tv.getUint32((l - from) * TABLE_ENTRY_BYTES));
+      for (const o of inChunk) {
+        const l = o - chunk.first;
+        const n = endOf(l) - endOf(l - 1);
+        if (n < 0) throw new FormatError(this.source.name, run[0] + l * TABLE_ENTRY_BYTES, `segment ends out of order`);
+        out[blk - b0]![position.get(o)!] = n;
       }
-    }
+    });
     return out;
   }
 

@@ -89,3 +89,29 @@ test('gzip: magic detection and whole-file decompression with a size cap', async
   assert.equal(await hasGzipMagic(plain), false);
   await plain.close();
 });
+
+test('concurrent reads sharing and evicting blocks equal the bytes read directly', async () => {
+  const p = fixture('ring_p2p_4.slog2');
+  const bytes = new Uint8Array(fs.readFileSync(p));
+  const random = rng(20261126);
+  for (const [blockBytes, maxBlocks] of [
+    [512, 1],
+    [4096, 3],
+    [97, 2],
+  ] as const) {
+    const src = await FileSource.open(p, { blockBytes, maxBlocks });
+    const reads = Array.from({ length: 200 }, () => {
+      const length = 1 + Math.floor(random() * blockBytes * 1.5);
+      const offset = Math.floor(random() * (bytes.length - length));
+      return { offset, length };
+    });
+    const got = await Promise.all(reads.map((r) => src.read(r.offset, r.length).then((b) => b.slice())));
+    reads.forEach((r, i) =>
+      assert.ok(
+        Buffer.from(got[i]!).equals(Buffer.from(bytes.subarray(r.offset, r.offset + r.length))),
+        `block ${blockBytes}: read ${r.length} at ${r.offset}`,
+      ),
+    );
+    await src.close();
+  }
+});
