@@ -96,6 +96,14 @@ export class BinaryReader {
   /** A signed 64-bit integer as a number; throws if it is not exactly representable (|v| > 2^53). */
   i64(what = 'i64'): number {
     this.need(8, what);
+    // Two 32-bit halves when the high one keeps the value inside ±2^53 (no BigInt per read: shadow
+    // counts and weights read millions of them).
+    const hi = this.view.getInt32(this.littleEndian ? this.pos + 4 : this.pos, this.littleEndian);
+    if (hi > -0x200000 && hi < 0x200000) {
+      const lo = this.view.getUint32(this.littleEndian ? this.pos : this.pos + 4, this.littleEndian);
+      this.pos += 8;
+      return hi * 0x100000000 + lo;
+    }
     const v = this.view.getBigInt64(this.pos, this.littleEndian);
     if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(Number.MIN_SAFE_INTEGER)) {
       throw this.error(`${what} ${v} is outside the supported range (±2^53)`);

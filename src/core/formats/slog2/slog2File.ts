@@ -181,8 +181,9 @@ export class Slog2File {
       version: this.header.version,
       seeCategory: (index, offset) => this.seeCategory(index, offset),
       warn: (m) => this.warnings.push(m),
+      shadowsParsed: (n) => (this.itemsParsed += n),
     });
-    this.itemsParsed += node.drawables.length + node.shadowBuffers.reduce((n, b) => n + b.shadows.length, 0);
+    this.itemsParsed += node.drawables.length;
     if (this.sources !== undefined) node = await this.withSources(node, info, bytes);
     const h = node.header;
     if (h.depth !== info.depth || h.xpos !== info.xpos || h.fptr !== info.fptr || h.size !== info.size) {

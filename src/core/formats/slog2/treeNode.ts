@@ -1,5 +1,5 @@
 /** Tree-node blocks (SLOG2.md §7): real drawables plus one ShadowBuffer per child. */
-import type { BinaryReader } from '../../bytes/binaryReader';
+import { BinaryReader } from '../../bytes/binaryReader';
 import type { CategoryWeight, Composite, Drawable, Primitive, Shadow, Vertex } from '../../model/types';
 import type { Slog2Version } from './header';
 
@@ -26,6 +26,39 @@ export interface ShadowBuffer {
   readonly shadows: readonly Shadow[];
 }
 
+/**
+ * A ShadowBuffer whose shadows are decoded on first use. A window draws the shadows of its lowest
+ * depth only (of the children it overlaps), yet every node above is read too: at 4096 ranks a
+ * node holds ~25 000 shadows per level, most of the cost of a zoomed-out window. The structure is
+ * walked (and bounds-checked) when the node is parsed; the section's bytes are kept (a copy) and
+ * its contents (objects, NaN checks, category lookups) decoded once, when asked.
+ */
+class LazyShadowBuffer implements ShadowBuffer {
+  private parsed: readonly Shadow[] | undefined;
+  private bytes: Uint8Array | undefined;
+
+  constructor(
+    readonly child: NodeHeader,
+    bytes: Uint8Array,
+    private readonly base: number,
+    private readonly file: string,
+    private readonly counts: readonly [number, number],
+    private readonly ctx: NodeParseContext,
+  ) {
+    this.bytes = bytes;
+  }
+
+  get shadows(): readonly Shadow[] {
+    if (this.parsed === undefined) {
+      const shadows = decodeCheckedShadows(this.bytes!, this.base, this.file, this.counts, this.ctx);
+      this.ctx.shadowsParsed?.(this.counts[0] + this.counts[1]);
+      this.parsed = shadows;
+      this.bytes = undefined;
+    }
+    return this.parsed;
+  }
+}
+
 export interface TreeNode {
   readonly header: NodeHeader;
   /** Nestless (arrows, events) then nestable (states, composites), each in file (drawing) order. */
@@ -38,6 +71,8 @@ export interface NodeParseContext {
   /** Called for each category index met, so unknown indices can be reported and given a placeholder. */
   readonly seeCategory: (index: number, offset: number) => void;
   readonly warn: (message: string) => void;
+  /** Hears how many shadows a node's lazily decoded buffer held (the reader's decoding count). */
+  readonly shadowsParsed?: (count: number) => void;
 }
 
 export function parseNodeHeader(r: BinaryReader): NodeHeader {
@@ -64,15 +99,16 @@ export function parseTreeNode(r: BinaryReader, ctx: NodeParseContext): TreeNode 
   const shadowBuffers: ShadowBuffer[] = [];
   for (let i = 0; i < nbufs; i++) {
     const child = parseNodeHeader(r);
-    const shadows: Shadow[] = [];
-    for (const list of ['nestless', 'nestable']) {
-      const n = r.checkCount(r.i32(`${list} shadow count`), MIN_SHADOW_BYTES, `${list} shadow`);
-      for (let k = 0; k < n; k++) {
-        const s = parseShadow(r, ctx);
-        if (s !== undefined) shadows.push(s);
-      }
+    const start = r.pos;
+    const counts: [number, number] = [0, 0];
+    for (let list = 0; list < 2; list++) {
+      const what = list === 0 ? 'nestless' : 'nestable';
+      const n = r.checkCount(r.i32(`${what} shadow count`), MIN_SHADOW_BYTES, `${what} shadow`);
+      counts[list] = n;
+      for (let k = 0; k < n; k++) skipShadow(r, ctx.version);
     }
-    shadowBuffers.push({ child, shadows });
+    // A copy: the block may be a cache view that a later read recycles (ByteSource.read).
+    shadowBuffers.push(new LazyShadowBuffer(child, r.bytes.slice(start, r.pos), r.base + start, r.file, counts, ctx));
   }
   if (r.remaining > 0) ctx.warn(`${r.file}:${r.offset}: ${r.remaining} unused bytes at the end of tree node (${header.depth},${header.xpos})`);
   return { header, drawables, shadowBuffers };
@@ -177,6 +213,80 @@ function parseComposite(r: BinaryReader, ctx: NodeParseContext): Composite | und
 }
 
 /** One shadow entry; undefined when dropped for a NaN/∞ time. */
+/**
+ * The shadows of a buffer section that skipShadow walked (so every length and count in it fits):
+ * read straight from a DataView, with parseShadow's results (same NaN drops, warnings, categories).
+ */
+function decodeCheckedShadows(bytes: Uint8Array, base: number, file: string, counts: readonly [number, number], ctx: NodeParseContext): Shadow[] {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const weightBytes = ctx.version === 'SLOG 2.0.6' ? 20 : 12;
+  const shadows: Shadow[] = [];
+  let pos = 0;
+  for (const n of counts) {
+    pos += 4;
+    for (let k = 0; k < n; k++) {
+      const at = pos;
+      const category = dv.getInt32(pos);
+      ctx.seeCategory(category, base + pos);
+      const infolen = dv.getInt16(pos + 4);
+      pos += 6 + infolen;
+      const nverts = dv.getInt16(pos);
+      pos += 2;
+      const vertices: Vertex[] = [];
+      let finite = true;
+      for (let v = 0; v < nverts; v++, pos += VERTEX_BYTES) {
+        const time = dv.getFloat64(pos);
+        if (!Number.isFinite(time)) finite = false;
+        vertices.push({ time, lineID: dv.getInt32(pos + 8) });
+      }
+      const earliest = dv.getFloat64(pos);
+      const latest = dv.getFloat64(pos + 8);
+      const numRealObjs = int64(dv, pos + 16);
+      const nweights = dv.getInt32(pos + 24);
+      pos += 28;
+      const weights: CategoryWeight[] = [];
+      for (let w = 0; w < nweights; w++, pos += weightBytes) {
+        const wc = dv.getInt32(pos);
+        ctx.seeCategory(wc, base + pos);
+        const count = weightBytes === 20 ? int64(dv, pos + 12) : NaN;
+        weights.push({ category: wc, incl: dv.getFloat32(pos + 4), excl: dv.getFloat32(pos + 8), count });
+      }
+      if (!finite || !Number.isFinite(earliest) || !Number.isFinite(latest)) {
+        ctx.warn(`${file}:${base + at}: shadow with a NaN or infinite time dropped`);
+        continue;
+      }
+      shadows.push({ category, vertices, earliest, latest, numRealObjs, weights });
+    }
+  }
+  return shadows;
+}
+
+/** A big-endian i64 that skipShadow found inside ±2^53. */
+function int64(dv: DataView, pos: number): number {
+  return dv.getInt32(pos) * 0x100000000 + dv.getUint32(pos + 4);
+}
+
+/** Steps over one shadow with parseShadow's structural checks (same bounds, same errors), decoding nothing. */
+function skipShadow(r: BinaryReader, version: Slog2Version): void {
+  r.skip(4, 'category index');
+  const infolen = r.i16('info length');
+  if (infolen < 0) throw r.error(`negative info length ${infolen}`, r.pos - 2);
+  r.skip(infolen, 'info bytes');
+  const nverts = r.checkCount(r.i16('vertex count'), VERTEX_BYTES, 'vertex');
+  if (nverts === 0) throw r.error('drawable without vertices (expected >= 1)', r.pos - 2);
+  r.skip(nverts * VERTEX_BYTES, 'vertices');
+  r.skip(16, 'shadow times');
+  r.i64('shadow num_real_objs'); // in range (±2^53), as parseShadow checks
+  const v6 = version === 'SLOG 2.0.6';
+  const nweights = r.checkCount(r.i32('shadow weight count'), v6 ? 20 : 12, 'category weight');
+  if (!v6) r.skip(nweights * 12, 'category weights');
+  else
+    for (let w = 0; w < nweights; w++) {
+      r.skip(12, 'category weight');
+      r.i64('weight count');
+    }
+}
+
 export function parseShadow(r: BinaryReader, ctx: NodeParseContext): Shadow | undefined {
   const at = r.offset;
   const f = parsePrimitiveFields(r, ctx);
