@@ -32,6 +32,7 @@ import { SearchServer } from './searchServer';
 import { RowMemory } from './rowMemory';
 import { defaultMapIndex, linesOfRows, rowsOfLines } from '../core/query/rows';
 import type { AnalysisClient } from '../worker/analysisClient';
+import { offThreadWindows } from './windowWorker';
 import { keyId, predictFirstWindow, requestOf, type FirstViewHint } from '../core/query/windowKey';
 
 /** What one editor last reported (for tests and the bench). */
@@ -85,6 +86,7 @@ export class TimelineEditor implements vscode.Disposable {
     analysis: AnalysisClient | undefined,
     private readonly insights: TraceInsights | undefined,
     private readonly rowMemory: RowMemory,
+    windows: AnalysisClient | undefined,
   ) {
     const webview = panel.webview;
     webview.options = webviewOptions(extensionUri);
@@ -97,7 +99,7 @@ export class TimelineEditor implements vscode.Disposable {
       .then((boot) => {
         if (!this.disposed) webview.html = timelineHtml(webview, extensionUri, title, boot);
       });
-    this.server = new WindowServer(document, (m) => this.post(m));
+    this.server = new WindowServer(document, (m) => this.post(m), windows !== undefined ? { offThread: offThreadWindows(windows, document) } : {});
     this.search = new SearchServer(document, (m) => this.post(m), analysis);
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),

@@ -25,7 +25,7 @@ import { editorSettings } from './config';
 import { SourceLinks } from './sourceLinks';
 import { CategoryColours } from './categoryColours';
 import { RowMemory } from './rowMemory';
-import type { AnalysisClient } from '../worker/analysisClient';
+import { AnalysisClient } from '../worker/analysisClient';
 
 export const VIEW_TYPE = 'mpeTrace.timeline';
 
@@ -47,6 +47,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   private readonly rowMemory: RowMemory;
   readonly sourceLinks: SourceLinks;
   private readonly colours: CategoryColours;
+  private readonly windows: AnalysisClient | undefined;
 
   static register(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, analysis?: AnalysisClient, insights?: TraceInsights): TraceEditorProvider {
     const provider = new TraceEditorProvider(context, log, analysis, insights);
@@ -66,6 +67,13 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     private readonly insights: TraceInsights | undefined,
   ) {
     this.sourceLinks = new SourceLinks(log);
+    // A worker of its own for wide windows (windowWorker.ts): the analysis worker may be busy
+    // with a whole-file pass for tens of seconds.
+    if (analysis !== undefined) {
+      const windows = new AnalysisClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'analysis.js').fsPath, { idleMs: 120_000 });
+      context.subscriptions.push({ dispose: () => windows.dispose() });
+      this.windows = windows;
+    }
     this.colours = new CategoryColours(context.workspaceState);
     this.rowMemory = new RowMemory(context.workspaceState);
   }
@@ -92,6 +100,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
       this.analysis,
       this.insights,
       this.rowMemory,
+      this.windows,
     );
     this.editors.add(editor);
     this.editorCreated.fire(editor);

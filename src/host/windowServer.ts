@@ -5,7 +5,7 @@
  */
 import type { WindowFailedMessage, WindowMessage } from '../protocol/webview';
 import { wireBytes, type WireWindow } from '../protocol/wire';
-import { WindowServer as CoreWindowServer, type WindowDocument } from '../core/query/windowServer';
+import { WindowServer as CoreWindowServer, type WindowDocument, type WindowServerOptions } from '../core/query/windowServer';
 import type { TraceDocument } from './traceDocument';
 
 export interface PayloadInfo {
@@ -45,10 +45,10 @@ function windowDocument(doc: TraceDocument): WindowDocument {
 }
 
 export class WindowServer extends CoreWindowServer {
-  constructor(document: TraceDocument, post: (m: WindowMessage | WindowFailedMessage) => void) {
+  constructor(document: TraceDocument, post: (m: WindowMessage | WindowFailedMessage) => void, options: WindowServerOptions = {}) {
     // VS Code serialises ArrayBuffers in webview messages as binary (copied into the IPC message,
     // not detached), so the cached buffers can be posted as they are.
-    super(windowDocument(document), post);
+    super(windowDocument(document), post, options);
   }
 
   get lastPayload(): PayloadInfo | undefined {

@@ -11,6 +11,10 @@ import type { SearchQuery } from '../core/search/matcher';
 import type { RangeStats } from '../core/stats/types';
 import type { FullRunProfile } from '../core/compare/profile';
 import type { SiteProfile } from '../core/stats/siteIndex';
+import type { WindowRequest } from '../core/query/windowRequest';
+import type { WireWindow } from '../core/query/windowColumns';
+import type { WindowIdentities } from '../core/query/buildWindow';
+import type { SiteMarks } from '../core/search/siteMarks';
 
 /** A search query as it crosses the boundary (sets become arrays). */
 export type WireSearchQuery = Omit<SearchQuery, 'rows' | 'unsearchable'> & {
@@ -88,6 +92,21 @@ export interface SitesRequest {
   readonly lines?: readonly number[];
 }
 
+/**
+ * A timeline payload built off the host's thread: a window of most rows of a wide trace (the
+ * overview strip, "fit all rows") parses every row's drawables of the nodes it reads, seconds of
+ * synchronous work at 10^4 ranks. `depth` is the level of detail the host chose; `marks` the
+ * document's site marks (their flags are in the payload).
+ */
+export interface WindowWorkRequest {
+  readonly kind: 'window';
+  readonly id: number;
+  readonly path: string;
+  readonly request: WindowRequest;
+  readonly depth: number;
+  readonly marks?: SiteMarks;
+}
+
 /** Stop request `id` (its answer is an `error` with reason `cancelled`). */
 export interface CancelRequest {
   readonly kind: 'cancel';
@@ -102,7 +121,7 @@ export interface ForgetRequest {
 }
 
 export type HostToAnalysis =
-  StatsRequest | CountRequest | FindRequest | OrdinalRequest | WaitsRequest | ProfileRequest | SitesRequest | CancelRequest | ForgetRequest;
+  StatsRequest | CountRequest | FindRequest | OrdinalRequest | WaitsRequest | ProfileRequest | SitesRequest | WindowWorkRequest | CancelRequest | ForgetRequest;
 
 //#endregion
 
@@ -161,6 +180,14 @@ export interface SitesDone {
   readonly profile: SiteProfile;
 }
 
+/** The payload (its buffers transferred) and, for the host to keep, where its drawables came from. */
+export interface WindowWorkDone {
+  readonly kind: 'window';
+  readonly id: number;
+  readonly window: WireWindow;
+  readonly ids?: WindowIdentities;
+}
+
 /** `format`: the file is damaged (message names file and offset); `query`: a bad search query. */
 export interface AnalysisError {
   readonly kind: 'error';
@@ -169,12 +196,13 @@ export interface AnalysisError {
   readonly message: string;
 }
 
-export type AnalysisToHost = AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | WaitsDone | ProfileDone | SitesDone | AnalysisError;
+export type AnalysisToHost =
+  AnalysisProgress | StatsDone | CountDone | FindDone | OrdinalDone | WaitsDone | ProfileDone | SitesDone | WindowWorkDone | AnalysisError;
 
 //#endregion
 
-const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'sites', 'cancel', 'forget']);
-const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'sites', 'error']);
+const HOST_KINDS = new Set(['stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'sites', 'window', 'cancel', 'forget']);
+const WORKER_KINDS = new Set(['progress', 'stats', 'count', 'find', 'ordinal', 'waits', 'profile', 'sites', 'window', 'error']);
 
 export function isHostToAnalysis(m: unknown): m is HostToAnalysis {
   if (typeof m !== 'object' || m === null) return false;

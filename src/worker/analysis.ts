@@ -16,7 +16,12 @@ import { profileRun } from '../core/compare/profile';
 import { nodeBatches } from '../core/stats/nodeBatches';
 import { computeSiteProfile } from '../core/stats/siteIndex';
 import { FileSource } from '../io/fileSource';
+import { rowLayoutOf, type RowLayout } from '../core/query/rows';
+import { buildRequestedWindow, checkRequest } from '../core/query/windowService';
+import type { WindowIdentities } from '../core/query/buildWindow';
+import { siteMarker } from '../core/search/siteMarks';
 import { isHostToAnalysis, type AnalysisToHost, type HostToAnalysis, type WireSearchQuery } from '../protocol/analysis';
+import { windowBuffers, type WireWindow } from '../core/query/windowColumns';
 
 const MAX_OPEN_FILES = 4;
 const PROGRESS_INTERVAL_MS = 100;
@@ -67,6 +72,23 @@ async function* yielding<T>(items: AsyncIterable<T>): AsyncGenerator<T> {
       last = Date.now();
     }
   }
+}
+
+/** Row layouts per open file (built once: ~50 ms at 16 384 rows). */
+const layouts = new WeakMap<Slog2File, readonly RowLayout[]>();
+
+function layoutsOf(file: Slog2File): readonly RowLayout[] {
+  let l = layouts.get(file);
+  if (l === undefined) layouts.set(file, (l = file.lineIDMaps.map(rowLayoutOf)));
+  return l;
+}
+
+/** The buffers of a payload and its identities, moved to the host instead of copied. */
+function transferables(window: WireWindow, ids: WindowIdentities | undefined): ArrayBuffer[] {
+  const out = new Set(windowBuffers(window));
+  for (const t of ids !== undefined ? [ids.states, ids.arrows, ids.events] : [])
+    for (const a of [t.nodeDepth, t.nodeXpos, t.earliest]) if (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength) out.add(a.buffer as ArrayBuffer);
+  return [...out];
 }
 
 function toQuery(q: WireSearchQuery): SearchQuery {
@@ -126,6 +148,18 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
         ...(m.marker !== undefined ? { marker: m.marker } : {}),
       });
       post({ kind: 'profile', id: m.id, profile });
+      return;
+    }
+    if (m.kind === 'window') {
+      const layout = checkRequest(layoutsOf(file), m.request);
+      if (layout === undefined) {
+        post({ kind: 'error', id: m.id, reason: 'query', message: 'invalid window request' });
+        return;
+      }
+      const marker = m.marks !== undefined ? siteMarker(m.marks) : undefined;
+      let ids: WindowIdentities | undefined;
+      const window = await buildRequestedWindow(file, layout, m.request, m.depth, signal, undefined, marker, { set: (x) => (ids = x) });
+      parentPort?.postMessage({ kind: 'window', id: m.id, window, ...(ids !== undefined ? { ids } : {}) } satisfies AnalysisToHost, transferables(window, ids));
       return;
     }
     if (m.kind === 'sites') {

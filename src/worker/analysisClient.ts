@@ -10,7 +10,19 @@ import type { Drawable } from '../core/model/types';
 import type { RangeStats } from '../core/stats/types';
 import type { FullRunProfile } from '../core/compare/profile';
 import type { SiteProfile } from '../core/stats/siteIndex';
-import { isAnalysisToHost, type AnalysisToHost, type CountDone, type FindDone, type HostToAnalysis, type WireSearchQuery } from '../protocol/analysis';
+import {
+  isAnalysisToHost,
+  type AnalysisToHost,
+  type CountDone,
+  type FindDone,
+  type HostToAnalysis,
+  type WindowWorkDone,
+  type WireSearchQuery,
+} from '../protocol/analysis';
+import type { WindowRequest } from '../core/query/windowRequest';
+import type { WireWindow } from '../core/query/windowColumns';
+import type { WindowIdentities } from '../core/query/buildWindow';
+import type { SiteMarks } from '../core/search/siteMarks';
 import { ReasonedError, RpcChannel } from '../protocol/rpc';
 
 export class AnalysisFailed extends ReasonedError<'cancelled' | 'format' | 'query' | 'failed'> {
@@ -108,6 +120,20 @@ export class AnalysisClient {
     return this.request({ kind: 'sites', id: 0, path, range, ...(lines !== undefined ? { lines } : {}) }, options).then(
       (m) => (m as { profile: SiteProfile }).profile,
     );
+  }
+
+  /** A timeline payload of the file built in the worker (see WindowWorkRequest), with its identities. */
+  window(
+    path: string,
+    request: WindowRequest,
+    depth: number,
+    options: { signal?: AbortSignal; marks?: SiteMarks } = {},
+  ): Promise<{ readonly wire: WireWindow; readonly ids: WindowIdentities | undefined }> {
+    const message = { kind: 'window', id: 0, path, request, depth, ...(options.marks !== undefined ? { marks: options.marks } : {}) } as const;
+    return this.request(message, options).then((m) => {
+      const done = m as WindowWorkDone;
+      return { wire: done.window, ids: done.ids };
+    });
   }
 
   /** The file changed or closed: the worker drops its open reader. */

@@ -7,6 +7,9 @@
 //    then the main timeline's first window (1200 px, the first 128 rows, whole run) and the overview
 //    of every row asked at the same moment, through the core WindowServer (as the host does), with
 //    and without the row index: when the main coarse and final answers arrive after the open began.
+// 3. A scroll while the overview of every row is being built: the main timeline asks for other rows
+//    (through the row index) 50 ms after the overview began; how long its answer takes when the
+//    overview is built on the host's thread and when it is built in the worker (host/windowWorker.ts).
 // MPE_BENCH_OPEN_RUNS (default 3) sets the A/B runs.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +17,10 @@ import path from 'node:path';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { rowLayoutOf } from '../../src/core/query/rows';
 import { RowKeyMapper } from '../../src/core/query/indexedSource';
-import { WindowServer, type WindowAnswer } from '../../src/core/query/windowServer';
+import { WindowServer, type WindowAnswer, type WindowServerOptions } from '../../src/core/query/windowServer';
+import { readsEveryRow } from '../../src/core/query/windowService';
+import { AnalysisClient } from '../../src/worker/analysisClient';
+import { bundleNode } from '../helpers/bundle';
 import type { IndexedRows } from '../../src/core/query/windowService';
 import { FileSource } from '../../src/io/fileSource';
 import { openRowIndexFile } from '../../src/io/rowIndexFile';
@@ -110,6 +116,47 @@ async function firstWindow(slog2: string, withIndex: boolean): Promise<{ coarse:
   return { coarse: at['1c'] ?? at['1f']!, final: at['1f']!, overview: at['2f']! };
 }
 
+/** ms from asking for rows 1000-1128 (50 ms into the overview's build) to their final answer. */
+async function scrollDuringOverview(slog2: string, worker: AnalysisClient | undefined): Promise<{ scroll: number; overview: number }> {
+  const file = await Slog2File.open(await FileSource.open(slog2));
+  const o = await openRowIndexFile(file, slog2, `${slog2}.mperowidx`);
+  if (!('index' in o)) throw new Error(o.problem);
+  const rowIndex: IndexedRows = { index: o.index, mapper: new RowKeyMapper(o.index), damaged: () => undefined };
+  const layouts = file.lineIDMaps.map(rowLayoutOf);
+  const cache = new Map<string, never>();
+  const at: Record<string, number> = {};
+  const offThread: WindowServerOptions['offThread'] =
+    worker === undefined
+      ? undefined
+      : (r, layout, depth, signal) =>
+          readsEveryRow(layout.labels.length, r.rowStart, r.rowEnd, true) ? worker.window(slog2, r, depth, { signal }) : undefined;
+  const server = new WindowServer(
+    {
+      generation: 1,
+      opened: { file, layouts },
+      windows: { get: (k) => cache.get(k), set: (k, w) => void cache.set(k, w as never) },
+      marksVersion: 0,
+      siteMarker: undefined,
+      rowIndex,
+    },
+    (a: WindowAnswer) => {
+      if (a.kind === 'window' && a.final) at[a.requestId] ??= performance.now();
+    },
+    offThread !== undefined ? { offThread } : {},
+  );
+  const [a, b] = file.timeRange;
+  const request = (rowStart: number, rowEnd: number) => ({ t0: a, t1: b, rowStart, rowEnd, mapIndex: 0, pixelWidth: 1200, visibleSpan: b - a });
+  await server.serve({ requestId: 1, generation: 1, channel: 'main', request: request(0, 128) });
+  const started = performance.now();
+  const overview = server.serve({ requestId: 2, generation: 1, channel: 'overview', request: request(0, RANKS) });
+  await new Promise((r) => setTimeout(r, 50));
+  const asked = performance.now();
+  await Promise.all([overview, server.serve({ requestId: 3, generation: 1, channel: 'main', request: request(1000, 1128) })]);
+  await rowIndex.index.close();
+  await file.close();
+  return { scroll: at[3]! - asked, overview: at[2]! - started };
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(cliJs)) throw new Error('dist/cli.js missing: run `npm run build` first');
   const runs = Number(process.env.MPE_BENCH_OPEN_RUNS ?? 3);
@@ -133,6 +180,20 @@ async function main(): Promise<void> {
   show('plain', plain);
   show('row index', indexed);
   console.log(`  main final, plain / row index: ×${(col(plain, 1) / col(indexed, 1)).toFixed(2)}`);
+
+  const worker = new AnalysisClient(bundleNode('src/worker/analysis.ts', path.join(repoRoot, 'out', 'bench', 'analysis-worker.js')), { idleMs: 60_000 });
+  const here: { scroll: number; overview: number }[] = [];
+  const there: { scroll: number; overview: number }[] = [];
+  for (let i = 0; i < runs; i++) {
+    here.push(await scrollDuringOverview(slog2, undefined));
+    there.push(await scrollDuringOverview(slog2, worker));
+  }
+  worker.dispose();
+  const m = (xs: { scroll: number; overview: number }[], k: 'scroll' | 'overview'): number => median(xs.map((x) => x[k]));
+  console.log(`\na scroll (rows 1000-1128, via the index) asked 50 ms into the overview's build of ${RANKS} rows (medians of ${runs}):`);
+  console.log(`  overview on the host thread: scroll answered in ${m(here, 'scroll').toFixed(0)} ms, overview in ${m(here, 'overview').toFixed(0)} ms`);
+  console.log(`  overview in the worker:      scroll answered in ${m(there, 'scroll').toFixed(0)} ms, overview in ${m(there, 'overview').toFixed(0)} ms`);
+  console.log(`  scroll latency, host thread / worker: ×${(m(here, 'scroll') / m(there, 'scroll')).toFixed(1)}`);
   fs.rmSync(slog2, { force: true });
   fs.rmSync(`${slog2}.mperowidx`, { force: true });
 }

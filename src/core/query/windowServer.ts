@@ -66,6 +66,17 @@ export interface WindowDocument {
 export interface WindowServerOptions {
   /** Read this tree depth whatever the pixel width (the bench puts every drawable on screen). */
   readonly forcedDepth?: number;
+  /**
+   * Builds a payload elsewhere (the host: in a worker thread) when it would be long work here, or
+   * returns undefined to build it here. A rejection that is not a cancellation is answered as a
+   * failed window (a damaged file), except `OffThreadUnavailable`, which builds here instead.
+   */
+  readonly offThread?: (request: WindowRequest, layout: RowLayout, depth: number, signal: AbortSignal) => Promise<CachedWindow> | undefined;
+}
+
+/** The off-thread builder could not run (its worker crashed or was stopped): build here. */
+export class OffThreadUnavailable extends Error {
+  override readonly name = 'OffThreadUnavailable';
 }
 
 export interface ServedPayload {
@@ -174,6 +185,14 @@ export class WindowServer {
     let entry = doc.windows.get(key);
     const cached = entry !== undefined;
     const build = async (d: number): Promise<CachedWindow> => {
+      const elsewhere = this.options.offThread?.(r, layout, d, ac.signal);
+      if (elsewhere !== undefined) {
+        try {
+          return await elsewhere;
+        } catch (e) {
+          if (!(e instanceof OffThreadUnavailable) || ac.signal.aborted) throw e;
+        }
+      }
       let ids: WindowIdentities | undefined;
       const wire = await buildRequestedWindow(file, layout, r, d, ac.signal, doc.rowIndex, marker, { set: (x) => (ids = x) });
       return { wire, ids };

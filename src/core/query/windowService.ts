@@ -97,6 +97,17 @@ export async function buildRequestedWindow(
   return encodeWindow(await buildWindow(file, spec, signal, identities));
 }
 
+/**
+ * Whether buildRequestedWindow answers with the plain query over a wide map: it then parses every
+ * row's drawables of the nodes it reads (seconds at 10^4 rows, in synchronous stretches of a node
+ * each). Few rows go through the row index or scanned node bytes instead.
+ */
+export function readsEveryRow(rows: number, rowStart: number, rowEnd: number, indexed: boolean): boolean {
+  if (rows < SCAN_MIN_ROWS) return false;
+  const asked = Math.min(rowEnd, rows) - rowStart;
+  return indexed ? asked >= rows : asked * SCAN_MAX_SHARE > rows;
+}
+
 /** Scanned windows (see above) for maps of at least this many rows… */
 const SCAN_MIN_ROWS = 256;
 /** …asking at most 1/SCAN_MAX_SHARE of them (more rows gain little over the plain query's node cache). */
