@@ -340,7 +340,7 @@ export class TimelineEditor implements vscode.Disposable {
         this.cursorMoved.fire(m.time);
         return;
       case 'requestWindow':
-        void this.server.serve(m);
+        void this.server.serveRequest(m);
         return;
       case 'cancelWindow':
         this.server.cancel(m.requestId);

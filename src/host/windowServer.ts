@@ -3,7 +3,7 @@
  * harness runs: cache, cancel, coarse-then-fine) over its TraceDocument, plus what the last
  * timeline payload was (for tests and the bench).
  */
-import type { WindowFailedMessage, WindowMessage } from '../protocol/webview';
+import type { RequestWindowMessage, WindowFailedMessage, WindowMessage } from '../protocol/webview';
 import { wireBytes, type WireWindow } from '../protocol/wire';
 import { WindowServer as CoreWindowServer, type WindowDocument, type WindowServerOptions } from '../core/query/windowServer';
 import type { TraceDocument } from './traceDocument';
@@ -49,6 +49,20 @@ export class WindowServer extends CoreWindowServer {
     // VS Code serialises ArrayBuffers in webview messages as binary (copied into the IPC message,
     // not detached), so the cached buffers can be posted as they are.
     super(windowDocument(document), post, options);
+  }
+
+  /**
+   * Answers a webview's request. Only the fields a webview may set are passed on (`silent` and
+   * `pushedKey` belong to the host's own pushes: a page must not make its answers silent).
+   */
+  serveRequest(m: RequestWindowMessage): Promise<unknown> {
+    const r = m.request;
+    return this.serve({
+      channel: m.channel,
+      requestId: m.requestId,
+      generation: m.generation,
+      request: { t0: r.t0, t1: r.t1, rowStart: r.rowStart, rowEnd: r.rowEnd, mapIndex: r.mapIndex, pixelWidth: r.pixelWidth, visibleSpan: r.visibleSpan },
+    });
   }
 
   get lastPayload(): PayloadInfo | undefined {

@@ -178,3 +178,19 @@ test('a window built ahead (push without a key) sends nothing; the page asking f
     await file.close();
   }
 });
+
+test("a webview's request is served with its own fields only: extra `silent` / `pushedKey` fields are dropped", async () => {
+  const file = await bigrun();
+  try {
+    const posted: (WindowMessage | WindowFailedMessage)[] = [];
+    const server = new WindowServer(fakeDocument(file), (m) => posted.push(m));
+    const forged = { ...request(file, 5, 'main', 2), silent: true, pushedKey: 'k', request: { ...request(file, 5, 'main', 2).request, extra: 1 } };
+    await server.serveRequest(forged);
+    const finals = posted.filter((m): m is WindowMessage => m.kind === 'window' && m.final);
+    assert.equal(finals.length, 1, 'answered, not silent');
+    assert.equal(finals[0]!.requestId, 5);
+    assert.equal('pushedKey' in finals[0]!, false);
+  } finally {
+    await file.close();
+  }
+});
