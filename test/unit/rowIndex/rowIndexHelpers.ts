@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { buildWindow, type WindowSource, type WindowSpec } from '../../../src/core/query/buildWindow';
 import { rowLayoutOf, type RowLayout } from '../../../src/core/query/rows';
 import { IndexedWindowSource, RowKeyMapper } from '../../../src/core/query/indexedSource';
-import type { WindowColumns } from '../../../src/protocol/wire';
 import type { Prng } from '../../../src/core/synth/prng';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { convertClog2 } from '../../../src/core/formats/clog2/convertClog2';
@@ -15,6 +14,7 @@ import { RowIndex } from '../../../src/core/index/rowIndex';
 import { FileSource } from '../../../src/io/fileSource';
 import { gunzipToMemory } from '../../../src/io/gzip';
 import { fixture } from '../../helpers/paths';
+import { comparable } from '../../helpers/windowComparable';
 import { synthToMemory } from '../synth/synthUtil';
 
 export const IDENTITY = { path: '/x/t.slog2', size: 1, mtimeMs: 2 };
@@ -53,11 +53,7 @@ export async function openIndex(file: Slog2File, bytes: Uint8Array): Promise<Row
   return RowIndex.open(new MemorySource('t.mperowidx', bytes), file, IDENTITY);
 }
 
-export function comparable(w: WindowColumns): unknown {
-  const { nodesRead: _n, buildMs: _b, ...header } = w.header;
-  const cols = (t: object): Record<string, number[]> => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)]));
-  return { header, states: cols(w.states), shadows: cols(w.shadows), shadowWeights: cols(w.shadowWeights), arrows: cols(w.arrows), events: cols(w.events) };
-}
+export { comparable };
 
 /** Random windows (maps, rows, times, depths) through the index equal the plain query's. */
 export async function checkRandomWindows(file: Slog2File, index: RowIndex, rng: Prng, rounds: number, label: string): Promise<void> {
