@@ -79,8 +79,13 @@ function conversionAB(clog2: string, runs: number): string {
   return b;
 }
 
-async function firstWindow(slog2: string, withIndex: boolean): Promise<{ coarse: number; final: number; overview: number }> {
-  const t0 = performance.now();
+/** The trace opened as the host opens it (with its row index when asked) and a window server over it with a plain cache. */
+async function openServed(
+  slog2: string,
+  withIndex: boolean,
+  onAnswer: (a: WindowAnswer) => void,
+  options: WindowServerOptions = {},
+): Promise<{ file: Slog2File; rowIndex: IndexedRows | undefined; server: WindowServer }> {
   const file = await Slog2File.open(await FileSource.open(slog2));
   let rowIndex: IndexedRows | undefined;
   if (withIndex) {
@@ -90,7 +95,6 @@ async function firstWindow(slog2: string, withIndex: boolean): Promise<{ coarse:
   }
   const layouts = file.lineIDMaps.map(rowLayoutOf);
   const cache = new Map<string, never>();
-  const at: Record<string, number> = {};
   const server = new WindowServer(
     {
       generation: 1,
@@ -100,11 +104,19 @@ async function firstWindow(slog2: string, withIndex: boolean): Promise<{ coarse:
       siteMarker: undefined,
       rowIndex,
     },
-    (a: WindowAnswer) => {
-      const key = `${a.requestId}${a.kind === 'window' && a.final ? 'f' : 'c'}`;
-      at[key] ??= performance.now() - t0;
-    },
+    onAnswer,
+    options,
   );
+  return { file, rowIndex, server };
+}
+
+async function firstWindow(slog2: string, withIndex: boolean): Promise<{ coarse: number; final: number; overview: number }> {
+  const t0 = performance.now();
+  const at: Record<string, number> = {};
+  const { file, rowIndex, server } = await openServed(slog2, withIndex, (a) => {
+    const key = `${a.requestId}${a.kind === 'window' && a.final ? 'f' : 'c'}`;
+    at[key] ??= performance.now() - t0;
+  });
   const [a, b] = file.timeRange;
   const request = (rowEnd: number) => ({ t0: a, t1: b, rowStart: 0, rowEnd, mapIndex: 0, pixelWidth: 1200, visibleSpan: b - a });
   await Promise.all([
@@ -118,28 +130,16 @@ async function firstWindow(slog2: string, withIndex: boolean): Promise<{ coarse:
 
 /** ms from asking for rows 1000-1128 (50 ms into the overview's build) to their final answer. */
 async function scrollDuringOverview(slog2: string, worker: AnalysisClient | undefined): Promise<{ scroll: number; overview: number }> {
-  const file = await Slog2File.open(await FileSource.open(slog2));
-  const o = await openRowIndexFile(file, slog2, `${slog2}.mperowidx`);
-  if (!('index' in o)) throw new Error(o.problem);
-  const rowIndex: IndexedRows = { index: o.index, mapper: new RowKeyMapper(o.index), damaged: () => undefined };
-  const layouts = file.lineIDMaps.map(rowLayoutOf);
-  const cache = new Map<string, never>();
   const at: Record<string, number> = {};
   const offThread: WindowServerOptions['offThread'] =
     worker === undefined
       ? undefined
       : (r, layout, depth, signal) =>
           readsEveryRow(layout.labels.length, r.rowStart, r.rowEnd, true) ? worker.window(slog2, r, depth, { signal }) : undefined;
-  const server = new WindowServer(
-    {
-      generation: 1,
-      opened: { file, layouts },
-      windows: { get: (k) => cache.get(k), set: (k, w) => void cache.set(k, w as never) },
-      marksVersion: 0,
-      siteMarker: undefined,
-      rowIndex,
-    },
-    (a: WindowAnswer) => {
+  const { file, rowIndex, server } = await openServed(
+    slog2,
+    true,
+    (a) => {
       if (a.kind === 'window' && a.final) at[a.requestId] ??= performance.now();
     },
     offThread !== undefined ? { offThread } : {},
@@ -152,7 +152,7 @@ async function scrollDuringOverview(slog2: string, worker: AnalysisClient | unde
   await new Promise((r) => setTimeout(r, 50));
   const asked = performance.now();
   await Promise.all([overview, server.serve({ requestId: 3, generation: 1, channel: 'main', request: request(1000, 1128) })]);
-  await rowIndex.index.close();
+  await rowIndex?.index.close();
   await file.close();
   return { scroll: at[3]! - asked, overview: at[2]! - started };
 }
