@@ -1,7 +1,7 @@
 /**
  * Two timeline editors moving as one (TraceVis §2.9/§4.2): a pan, zoom or row scroll in either is
  * mirrored in the other, with B's time put on A's by a shift (B time = A time + shift). The mirrored
- * editor reports its new view back; that echo is recognised and not mirrored again. The pointer's
+ * editor reports each new view back; those echoes are recognised and not mirrored again. The pointer's
  * time in either is drawn as a cursor line in the other (a shared cursor).
  */
 import * as vscode from 'vscode';
@@ -16,11 +16,18 @@ function sameView(x: ViewState, y: ViewState): boolean {
   return Math.abs(x.t0 - y.t0) <= tol && Math.abs(x.t1 - y.t1) <= tol && x.mapIndex === y.mapIndex && Math.abs(x.scrollRow - y.scrollRow) < 0.01;
 }
 
+/** Views sent to one editor and not yet reported back, at most (older ones are forgotten). */
+const MAX_PENDING = 16;
+
 export class CompareSession implements vscode.Disposable {
   /** B time − A time. */
   private shiftSeconds = 0;
-  /** The last view each editor was sent (its echo is not mirrored back). */
-  private readonly sent = new Map<TimelineEditor, ViewState>();
+  /**
+   * Per editor, the views it was sent and has not reported back yet, oldest first. Not only the
+   * last: two quick zooms in B send A two views, and A's report of the first arrives after the
+   * second was sent; mirroring that report would move B back to its first zoom.
+   */
+  private readonly sent = new Map<TimelineEditor, ViewState[]>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly ended = new vscode.EventEmitter<void>();
   /** Either editor closed. */
@@ -61,13 +68,27 @@ export class CompareSession implements vscode.Disposable {
 
   private mirror(from: TimelineEditor, to: TimelineEditor, v: ViewState, direction: 1 | -1, force = false): void {
     if (this.disposed) return;
-    const echo = this.sent.get(from);
-    if (!force && echo !== undefined && sameView(echo, v)) return;
     const d = direction * this.shiftSeconds;
     const view: ViewState = { t0: v.t0 + d, t1: v.t1 + d, mapIndex: v.mapIndex, scrollRow: v.scrollRow };
     const current = to.viewState;
+    if (!force) {
+      const pending = this.sent.get(from) ?? [];
+      const echo = pending.findIndex((p) => sameView(p, v));
+      if (echo >= 0) {
+        // An echo also settles the views sent before it (a webview may report only the latest).
+        pending.splice(0, echo + 1);
+        // Moves in both editors at once cross on the way: each ends at the other's move. Once
+        // neither waits for a report, a difference left is settled by mirroring this last one.
+        const settled = pending.length === 0 && (this.sent.get(to)?.length ?? 0) === 0;
+        if (!settled || current === undefined || sameView(current, view)) return;
+      }
+    }
     if (!force && current !== undefined && sameView(current, view)) return;
-    this.sent.set(to, view);
+    const toPending = this.sent.get(to) ?? [];
+    toPending.push(view);
+    // Bounded: a webview that never reports (closed mid-sync) must not grow this.
+    if (toPending.length > MAX_PENDING) toPending.shift();
+    this.sent.set(to, toPending);
     to.syncView(view);
   }
 

@@ -3,7 +3,7 @@
 // package.json contributes the custom editor.
 const assert = require('assert');
 const vscode = require('vscode');
-const { viewType, hasCustomEditor, traceUri, traceNames, skip, closeAll } = require('./helpers');
+const { viewType, hasCustomEditor, traceUri, traceNames, skip, closeAll, extension } = require('./helpers');
 
 const customTabs = () =>
   vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === viewType);
@@ -59,4 +59,32 @@ suite('trace editor (custom editor API)', () => {
     await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
     assert.strictEqual(customTabs().filter((t) => t.input.uri.toString() === uri.toString()).length, 1);
   });
+
+  // The palette offers the timeline commands while a trace is the active editor, also when focus is
+  // in a side view (Explorer, Compare, Statistics): the command goes to that trace.
+  test('Zoom In with focus in a side view zooms the active trace', async function () {
+    this.timeout(60000);
+    const api = await extension().activate();
+    const uri = traceUri('ring_p2p_4.slog2');
+    await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
+    await api.waitForPaint(uri.toString(), 30000);
+    const before = await waitForValue(() => api.lastViewState(uri.toString()), 'a view state');
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await vscode.commands.executeCommand('workbench.action.focusSideBar');
+    await vscode.commands.executeCommand('mpeTrace.zoomIn');
+    await waitForValue(() => {
+      const v = api.lastViewState(uri.toString());
+      return v && v.t1 - v.t0 < 0.9 * (before.t1 - before.t0) ? v : undefined;
+    }, 'the trace to zoom in');
+  });
 });
+
+async function waitForValue(get, what, ms = 15000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,7 +1,7 @@
 // The host side of the Statistics view with a fake `vscode`: what it posts for the active trace
 // (summary first, then exact), following the selection, "whole trace", the message list, exports,
 // copy, cancellation and the empty state.
-import { recorded, FakeWebviewView, EventEmitter, Uri } from './fakeVscode';
+import { recorded, FakeWebviewView, EventEmitter, Uri } from '../../helpers/fakeVscode';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { registerStatsView, STATS_VIEW_ID, type ActiveTrace, type StatsViewProvider } from '../../../src/host/statsView';
