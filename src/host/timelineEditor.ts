@@ -415,6 +415,7 @@ export class TimelineEditor implements vscode.Disposable {
           `${this.document.uri.path}: painted ${m.drawables} drawables (frame ${m.frameMs.toFixed(1)} ms)`,
         );
         this.painted = { drawables: m.drawables, frameMs: m.frameMs, at: Date.now() };
+        this.document.notePainted();
         return;
       default:
         assertUnreachable(m);

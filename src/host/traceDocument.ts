@@ -32,6 +32,8 @@ export type DocumentState =
 /** Built payloads kept per document (shared by its editors). */
 const WINDOW_CACHE_ENTRIES = 48;
 const RELOAD_DEBOUNCE_MS = 400;
+/** Longest the row index build waits for an editor's first picture before starting anyway. */
+const INDEX_AFTER_PAINT_WAIT_MS = 3000;
 
 export class TraceDocument implements vscode.CustomDocument {
   private stateValue: DocumentState = { phase: 'opening' };
@@ -178,7 +180,7 @@ export class TraceDocument implements vscode.CustomDocument {
       if (maxRows(file) < ROW_INDEX_MIN_ROWS) void prewarmTopNodes(file, ac.signal);
       this.rowIndex = current;
       this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started });
-      if (onDisk !== undefined && current === undefined) void this.indexRows(file, onDisk, ac.signal);
+      if (onDisk !== undefined && current === undefined) void this.indexRowsAfterFirstPaint(file, onDisk, ac.signal);
     } catch (e) {
       if (ac.signal.aborted || this.disposed) return;
       const message = e instanceof Error ? e.message : String(e);
@@ -200,6 +202,27 @@ export class TraceDocument implements vscode.CustomDocument {
   /** The row index of `trace` when a current one is in the cache (no build; undefined otherwise). */
   private async currentRowIndex(file: Slog2File, trace: string, signal: AbortSignal): Promise<IndexedRows | undefined> {
     return await prepareRowIndex(file, trace, this.storage, undefined, signal, (e) => this.dropRowIndex(file, e)).catch(() => undefined);
+  }
+
+  /**
+   * An editor of this document drew its first picture (the row index build waits for that). The
+   * build reads the whole trace and writes about as much on one core; started at open, it took the
+   * CPU and disk the first window needed (first open of a 1 GB, 4096-rank trace: first picture
+   * 1.8 s after the click against 1.1–1.3 s with the build started later).
+   */
+  notePainted(): void {
+    this.paintedOnce();
+  }
+
+  private paintedOnce: () => void = () => undefined;
+  private readonly firstPaint = new Promise<void>((resolve) => (this.paintedOnce = resolve));
+
+  private async indexRowsAfterFirstPaint(file: Slog2File, trace: string, signal: AbortSignal): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Not forever: a document whose editors never paint (hidden, or a page that failed) still gets its index.
+    await Promise.race([this.firstPaint, new Promise<void>((resolve) => (timer = setTimeout(resolve, INDEX_AFTER_PAINT_WAIT_MS)))]);
+    clearTimeout(timer);
+    if (!signal.aborted && !this.disposed) await this.indexRows(file, trace, signal);
   }
 
   /** Opens or builds the row index in the background; windows use it once it is there. */

@@ -33,6 +33,8 @@ export function workbench(page) {
       .filter({ has: page.locator(`[title$="${name}"], :text-is("${name}")`) })
       .first();
   return {
+    /** When openInCustomEditor last clicked the file (its retries click again). */
+    lastOpenClick: 0,
     page,
     explorerRow,
     /** The content frame of the visible webview (two nested iframes). */
@@ -116,6 +118,7 @@ export function workbench(page) {
       const binaryPlaceholder = page.getByRole('button', { name: 'Open Anyway' });
       const before = await this.editorWebviewCount();
       for (let attempt = 1; ; attempt++) {
+        this.lastOpenClick = Date.now();
         await row.click();
         const deadline = Date.now() + timeout;
         for (;;) {

@@ -30,12 +30,18 @@ export default traces.map((trace) => ({
     await wb.explorerRow(name).waitFor({ timeout: 30_000 });
     await wb.closeAllEditors();
     try {
+      // A small trace first: the extension activates, as it has in a window where a trace was open.
+      await wb.openInCustomEditor('ring_p2p_4.slog2');
+      await waitForTimeline(page, wb.webview(), (d) => d.complete === 'true', 'the warm-up trace', 800);
+      await wb.closeAllEditors();
+      await page.waitForTimeout(1000);
       let opened = Date.now();
-      await wb.openInCustomEditor(name);
+      const attempts = await wb.openInCustomEditor(name);
+      if (attempts > 1) opened = wb.lastOpenClick;
       await waitForTimeline(page, wb.webview(), (d) => d.complete === 'true', 'the first open', 800);
       const first = await firstComplete(wb.webview());
       log(
-        `   first open (no row index yet; it is built in the worker meanwhile): first complete frame drawn ${first.at === undefined ? '?' : Math.round(first.at - opened)} ms after the click (webview ms: ${first.timings})`,
+        `   first open (no row index yet; it is built in the worker meanwhile): first complete frame drawn ${first.at === undefined ? '?' : Math.round(first.at - opened)} ms after the click${attempts > 1 ? ` (the click of attempt ${attempts}: the earlier ones opened the binary placeholder)` : ''} (webview ms: ${first.timings})`,
       );
       // Reopen until the windows come through the index (it is in the cache once built).
       for (let i = 0; ; i++) {
