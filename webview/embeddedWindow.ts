@@ -26,5 +26,5 @@ export function windowOfEmbedded(m: EmbeddedWindowMessage): WindowMessage {
     arrows: tableOf(e.arrows),
     events: tableOf(e.events),
   } as unknown as WireWindow;
-  return { kind: 'window', requestId: 0, generation: m.generation, final: true, payload, pushedKey: m.pushedKey };
+  return { kind: 'window', requestId: 0, generation: m.generation, final: m.final, payload, pushedKey: m.pushedKey };
 }

@@ -36,6 +36,8 @@ export interface BootParts {
   readonly quick: boolean;
   /** Builds a window into the cache without sending it (the page's request then waits for it). */
   readonly build: (request: WindowRequest) => Promise<WireWindow | undefined>;
+  /** Builds only the coarse answer of a window into the cache (see WindowServer.prebuildCoarse). */
+  readonly buildCoarse: (request: WindowRequest) => Promise<WireWindow | undefined>;
   /** The document's generation now (a reload while building makes the window stale). */
   readonly generation: () => number;
 }
@@ -43,18 +45,22 @@ export interface BootParts {
 /**
  * The boot messages: with the first window (predicted with the last page's plot size) when it is
  * built within BOOT_WINDOW_WAIT_MS; a window not ready by then goes on building for the request.
+ * When the full window is not quick (a wide trace before its row index), its coarse answer is
+ * embedded instead, and the page asks for the full one.
  */
 export async function bootMessages(p: BootParts): Promise<BootMessage[]> {
   const m = p.init;
   const boot: BootMessage[] = [p.colours, m, p.marks];
   const hint = lastFirstView;
   const rows = m.yMaps[m.defaultMap]?.rows.length ?? 0;
-  if (!p.defaultView || !p.quick || hint === undefined || rows === 0) return boot;
+  if (!p.defaultView || hint === undefined || rows === 0) return boot;
   const { key, request } = requestOf(predictFirstWindow(hint, m.timeRange, rows, m.defaultMap));
-  const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), BOOT_WINDOW_WAIT_MS));
-  const wire = await Promise.race([p.build(request), timeout]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), BOOT_WINDOW_WAIT_MS)));
+  const wire = await Promise.race([p.quick ? p.build(request) : p.buildCoarse(request), timeout]);
+  clearTimeout(timer);
   if (wire !== undefined && p.generation() === m.generation) {
-    boot.push({ kind: 'embeddedWindow', generation: m.generation, pushedKey: keyId(key), payload: embedWindow(wire) });
+    boot.push({ kind: 'embeddedWindow', generation: m.generation, pushedKey: keyId(key), final: p.quick, payload: embedWindow(wire) });
   }
   return boot;
 }

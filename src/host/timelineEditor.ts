@@ -147,6 +147,7 @@ export class TimelineEditor implements vscode.Disposable {
       // upper nodes hold every row's previews): the page does not wait for that one.
       quick: this.document.rowIndex !== undefined || (m.yMaps[m.defaultMap]?.rows.length ?? 0) < ROW_INDEX_MIN_ROWS,
       build: (request) => this.server.push(m.generation, request),
+      buildCoarse: (request) => this.server.prebuildCoarse(m.generation, request),
       generation: () => this.document.generation,
     });
   }

@@ -234,6 +234,8 @@ export interface EmbeddedWindowMessage {
   readonly kind: 'embeddedWindow';
   readonly generation: number;
   readonly pushedKey: string;
+  /** False: the coarse answer (a few upper nodes); the page asks for the full window. */
+  readonly final: boolean;
   readonly payload: EmbeddedWindow;
 }
 

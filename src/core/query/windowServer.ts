@@ -133,6 +133,44 @@ export class WindowServer {
     }
   }
 
+  /**
+   * Builds only the coarse answer of `request` (a few upper nodes) into the cache and resolves
+   * with it: the first page of a wide trace without its row index cannot wait for the full window
+   * (seconds), but starts with this one. Undefined when the request has no coarse answer (the full
+   * one reads as little), is invalid or stale, or the build failed (the page's own request reports
+   * that). The page's request for the same window waits for this build.
+   */
+  async prebuildCoarse(generation: number, request: WindowRequest): Promise<WireWindow | undefined> {
+    const doc = this.document;
+    const opened = doc.opened;
+    if (opened === undefined || generation !== doc.generation) return undefined;
+    const layout = checkRequest(opened.layouts, request);
+    if (layout === undefined) return undefined;
+    const file = opened.file;
+    const depth = this.options.forcedDepth ?? depthFor(file, request);
+    const coarse = coarseDepthFor(file, request, depth);
+    if (coarse <= depth) return undefined;
+    const key = `${doc.marksVersion}|${payloadKey(request, Math.min(request.rowEnd, layout.labels.length), coarse)}`;
+    const cached = doc.windows.get(key);
+    if (cached !== undefined) return cached.wire;
+    const building = (async (): Promise<WireWindow> => {
+      let ids: WindowIdentities | undefined;
+      const wire = await buildRequestedWindow(file, layout, request, coarse, undefined, doc.rowIndex, doc.siteMarker, { set: (x) => (ids = x) });
+      // Cached before the waiting request resumes (it looks for exactly this key).
+      if (doc.generation === generation) doc.windows.set(key, { wire, ids });
+      return wire;
+    })();
+    const pushing = { request, done: building.then(noop, noop) };
+    this.pushing = pushing;
+    try {
+      return await building;
+    } catch {
+      return undefined;
+    } finally {
+      if (this.pushing === pushing) this.pushing = undefined;
+    }
+  }
+
   /** Answers `call`; resolves with the final window it sent (undefined: cancelled or failed). */
   async serve(call: WindowCall): Promise<CachedWindow | undefined> {
     const pushing = this.pushing;
@@ -246,6 +284,8 @@ export class WindowServer {
     return s !== undefined && s.generation === generation ? s.ids : undefined;
   }
 }
+
+function noop(): void {}
 
 /** Same fetched span and rows (the level of detail may differ by a pixel of width: then its own build follows). */
 function sameRequest(a: WindowRequest, b: WindowRequest): boolean {

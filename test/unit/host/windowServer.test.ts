@@ -194,3 +194,41 @@ test("a webview's request is served with its own fields only: extra `silent` / `
     await file.close();
   }
 });
+
+test('a coarse answer built ahead (prebuildCoarse) sends nothing; the page asking for the window gets that coarse one, then the full one', async () => {
+  const file = await bigrun();
+  try {
+    const posted: (WindowMessage | WindowFailedMessage)[] = [];
+    const server = new WindowServer(fakeDocument(file), (m) => posted.push(m));
+    const asked = request(file, 7);
+    const coarse = await server.prebuildCoarse(3, asked.request);
+    assert.ok(coarse !== undefined, 'the whole trace has a coarse answer');
+    assert.equal(posted.length, 0, 'nothing sent: the page is still loading');
+    await server.serve(asked);
+    const windows = posted.filter((m): m is WindowMessage => m.kind === 'window');
+    assert.deepEqual(
+      windows.map((m) => `${m.requestId}:${m.final ? 'final' : 'coarse'}`),
+      ['7:coarse', '7:final'],
+    );
+    assert.equal(windows[0]!.payload, coarse, 'the coarse answer is the one built ahead (not built again)');
+    const full = decodeWindow(windows[1]!.payload).header;
+    assert.ok(decodeWindow(coarse).header.lowestDepth > full.lowestDepth);
+    // Asked while it is still being built: the request waits for it instead of building it again.
+    posted.length = 0;
+    const other = request(file, 8, 'main', 1.5);
+    const [ahead] = await Promise.all([server.prebuildCoarse(3, other.request), server.serve(other)]);
+    const answers = posted.filter((m): m is WindowMessage => m.kind === 'window');
+    assert.deepEqual(
+      answers.map((m) => `${m.requestId}:${m.final ? 'final' : 'coarse'}`),
+      ['8:coarse', '8:final'],
+    );
+    assert.equal(answers[0]!.payload, ahead);
+    // Nothing to build ahead: a stale generation, or a window whose full answer is as quick.
+    assert.equal(await server.prebuildCoarse(2, asked.request), undefined, 'stale generation');
+    const rootOnly = new WindowServer(fakeDocument(file), (m) => posted.push(m), { forcedDepth: file.maxDepth });
+    assert.equal(await rootOnly.prebuildCoarse(3, asked.request), undefined, 'the full window reads the root only: no coarse level');
+    assert.equal(posted.length, 2, 'still nothing sent by the prebuilds');
+  } finally {
+    await file.close();
+  }
+});

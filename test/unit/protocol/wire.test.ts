@@ -159,12 +159,13 @@ test('messages from the webview are checked structurally', () => {
 
 test('a window embedded in the page (JSON, base64 buffers) decodes to the same columns; a damaged one is refused', () => {
   const w = sampleWindow();
-  const text = JSON.stringify({ kind: 'embeddedWindow', generation: 4, pushedKey: 'k', payload: embedWindow(encodeWindow(w)) });
+  const text = JSON.stringify({ kind: 'embeddedWindow', generation: 4, pushedKey: 'k', final: true, payload: embedWindow(encodeWindow(w)) });
   const m = windowOfEmbedded(JSON.parse(text));
   assert.equal(m.kind, 'window');
   assert.equal(m.requestId, 0, 'a pushed window');
   assert.equal(m.pushedKey, 'k');
   assert.equal(m.final, true);
+  assert.equal(windowOfEmbedded({ ...JSON.parse(text), final: false }).final, false, 'a coarse answer stays not final: the page asks for the full one');
   assert.equal(m.generation, 4);
   assert.deepEqual(decodeWindow(m.payload), w);
   const damaged = JSON.parse(text);
