@@ -10,6 +10,7 @@ import type { Category, LineIDMap } from '../core/model/types';
 import {
   chooseApproximateLevel,
   computeRangeStats,
+  exactStatsOfFile,
   messageTagAndSize,
   nodeBatches,
   statsJson,
@@ -25,6 +26,7 @@ import {
 import { isStatsToHost, type HostToStats, type MessageItem, type StatsToHost, type TraceMessage, type WaitsMessage } from '../protocol/stats';
 import { webviewOptions, webviewPageHtml } from './webviewHtml';
 import { FileSource } from '../io/fileSource';
+import { Slog2File } from '../core/formats/slog2/slog2File';
 import type { AnalysisClient } from '../worker/analysisClient';
 import { PATTERNS, type AnalysisResult } from '../core/analysis/types';
 
@@ -214,10 +216,12 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       const exact =
         path !== undefined && analysis !== undefined
           ? await analysis.stats(path, range, 0, { signal: ac.signal, onProgress: (fraction, drawables) => progress(drawables ?? 0, fraction) })
-          : await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0, signal: ac.signal })), range, {
-              signal: ac.signal,
-              onProgress: (p) => progress(p.drawables, p.fraction),
-            });
+          : file instanceof Slog2File
+            ? await exactStatsOfFile(file, range, { signal: ac.signal, onProgress: (p) => progress(p.drawables, p.fraction) })
+            : await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0, signal: ac.signal })), range, {
+                signal: ac.signal,
+                onProgress: (p) => progress(p.drawables, p.fraction),
+              });
       this.publish(exact, ac);
       if (path !== undefined && analysis !== undefined) {
         const w = await analysis.waits(path, { signal: ac.signal, range, maxInstances: 0 });

@@ -12,6 +12,8 @@ import { compileQuery, type SearchQuery } from '../core/search/matcher';
 import { countMatches, findNext, matchOrdinal } from '../core/search/treeSearch';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { computeRangeStats } from '../core/stats/compute';
+import { exactStatsOfFile } from '../core/stats/columnStats';
+import type { StatsProgress } from '../core/stats/types';
 import { profileRun } from '../core/compare/profile';
 import { nodeBatches } from '../core/stats/nodeBatches';
 import { computeSiteProfile } from '../core/stats/siteIndex';
@@ -112,16 +114,22 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
     const file = await fileAt(m.path);
     if (m.kind === 'stats') {
       await new Promise<void>((resolve) => setImmediate(resolve)); // a cancel sent right after the request is seen
-      const stats = await computeRangeStats(file, yielding(nodeBatches(file.query(m.range[0], m.range[1], { lowestDepth: m.lowestDepth, signal }))), m.range, {
-        signal,
-        approximate: m.approximate,
-        onProgress: (p) => {
-          const now = Date.now();
-          if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
-          lastProgress = now;
-          post({ kind: 'progress', id: m.id, drawables: p.drawables, ...(p.fraction !== undefined ? { fraction: p.fraction } : {}) });
-        },
-      });
+      const onProgress = (p: StatsProgress): void => {
+        const now = Date.now();
+        if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
+        lastProgress = now;
+        post({ kind: 'progress', id: m.id, drawables: p.drawables, ...(p.fraction !== undefined ? { fraction: p.fraction } : {}) });
+      };
+      // Exact statistics from the columnar stream (no object per drawable); approximate ones
+      // need the shadows of upper nodes, which only the object query gives.
+      const stats =
+        m.lowestDepth === 0 && !m.approximate
+          ? await exactStatsOfFile(file, m.range, { signal, onProgress, wrap: yielding })
+          : await computeRangeStats(file, yielding(nodeBatches(file.query(m.range[0], m.range[1], { lowestDepth: m.lowestDepth, signal }))), m.range, {
+              signal,
+              approximate: m.approximate,
+              onProgress,
+            });
       post({ kind: 'stats', id: m.id, stats });
       return;
     }

@@ -16,6 +16,7 @@ import {
   batchesOf,
   chooseApproximateLevel,
   computeRangeStats,
+  exactStatsOfFile,
   nodeBatches,
   statsJson,
   statsTable,
@@ -86,9 +87,10 @@ async function slog2Stats(path: string, args: ParsedArgs, name = path): Promise<
     const level = args.flags.has('--approximate')
       ? chooseApproximateLevel(f.maxDepth, (d) => f.nodesOverlapping(d, range[0], range[1]).length, { exactLeaves: 0 })
       : undefined;
-    const stats = await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: level ?? 0 })), range, {
-      approximate: level !== undefined,
-    });
+    const stats =
+      level === undefined
+        ? await exactStatsOfFile(file, range)
+        : await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: level })), range, { approximate: true });
     for (const w of file.warnings) process.stderr.write(`warning: ${escapeControlsOnly(w)}\n`);
     return stats;
   } finally {

@@ -8,3 +8,4 @@ export { nodeBatches, type NodeSliceLike } from './nodeBatches';
 export { messageTagAndSize } from './messages';
 export { chooseApproximateLevel, DEFAULT_EXACT_LEAVES, DEFAULT_NODE_BUDGET, type LevelOptions } from './approximateLevel';
 export * from './compute';
+export { exactStatsOfFile, type FileStatsOptions } from './columnStats';

@@ -6,6 +6,7 @@
  */
 import type { Category, Drawable, LineIDMap, Primitive, Shadow, Topology } from '../model/types';
 import { PREVIEW_ARROW, PREVIEW_EVENT } from '../model/types';
+import type { PrimitiveBatch } from '../formats/slog2/columnStream';
 import { MessageAccumulator } from './messages';
 import { RowNesting } from './nesting';
 import { rowNaming, type RowNaming } from './rowLabels';
@@ -125,19 +126,47 @@ export class RangeStatsAccumulator {
     const first = p.vertices[0];
     const last = p.vertices[p.vertices.length - 1];
     if (first === undefined || last === undefined) return;
-    const topology = this.topologyOf(p.category);
-    let { earliest, latest } = p;
+    this.addFields(p.category, first.time, first.lineID, last.time, last.lineID, p.earliest, p.latest, p.info);
+  }
+
+  /**
+   * The primitive rows of a columnar batch (columnStream.ts: the same drawables as the object
+   * reader, without an object per drawable). Composite members are rows of their own.
+   */
+  addColumns(b: PrimitiveBatch): void {
+    for (let k = 0; k < b.rows; k++) {
+      const category = b.category[k]!;
+      const length = b.infoLength[k]!;
+      // Info bytes are used by arrows only (message size and tag): no view made for the others.
+      const source = length > 0 && this.topologyOf(category) === 'arrow' ? b.infoSource[k] : undefined;
+      const info = source === undefined ? undefined : source.subarray(b.infoStart[k]!, b.infoStart[k]! + length);
+      this.addFields(category, b.time0[k]!, b.line0[k]!, b.timeLast[k]!, b.lineLast[k]!, b.earliest[k]!, b.latest[k]!, info);
+    }
+  }
+
+  private addFields(
+    category: number,
+    firstTime: number,
+    lineID: number,
+    lastTime: number,
+    lastLine: number,
+    primitiveEarliest: number,
+    primitiveLatest: number,
+    info: Uint8Array | undefined,
+  ): void {
+    const topology = this.topologyOf(category);
+    let earliest = primitiveEarliest;
+    let latest = primitiveLatest;
     // A state that ends before it starts lasts 0 at its start time (CLOG2.md §11 "Negative duration").
-    const clamp = topology === 'state' && last.time < first.time;
-    if (clamp) earliest = latest = first.time;
+    const clamp = topology === 'state' && lastTime < firstTime;
+    if (clamp) earliest = latest = firstTime;
     if (earliest > this.t1 || latest < this.t0) return;
-    if (p.earliest < this.watermark) {
-      throw new Error(`statistics input broke its watermark: a drawable starts at ${p.earliest} < ${this.watermark}`);
+    if (primitiveEarliest < this.watermark) {
+      throw new Error(`statistics input broke its watermark: a drawable starts at ${primitiveEarliest} < ${this.watermark}`);
     }
     this.primitives++;
     if (clamp) this.clampedStates++;
-    const lineID = first.lineID;
-    const cell = this.cell(lineID, p.category);
+    const cell = this.cell(lineID, category);
     const duration = latest - earliest;
     const clip = clipped(earliest, latest, this.t0, this.t1);
     cell.inclusive += clip;
@@ -153,10 +182,10 @@ export class RangeStatsAccumulator {
       cell.max = duration;
       cell.longest = { earliest, latest, lineID };
     }
-    if (topology !== 'event') this.addDuration(p.category, duration);
-    if (topology === 'arrow') cell.bytes += this.messages.add(p.category, lineID, last.lineID, p.info);
+    if (topology !== 'event') this.addDuration(category, duration);
+    if (topology === 'arrow') cell.bytes += this.messages.add(category, lineID, lastLine, info);
     else if (topology === 'state') {
-      const s: PendingState = { earliest, latest, category: p.category, finalLineID: last.lineID, own: clip, cell, lineID };
+      const s: PendingState = { earliest, latest, category, finalLineID: lastLine, own: clip, cell, lineID };
       if (this.kind === 'approximate') this.pendingApprox.push(s);
       else {
         let n = this.nesting.get(lineID);

@@ -22,6 +22,13 @@ export interface PrimitiveBatch {
   readonly line0: Int32Array;
   readonly time1: Float64Array;
   readonly line1: Int32Array;
+  /** Last vertex (= the second for two-vertex drawables); only with ColumnStreamOptions.withLastAndInfo. */
+  readonly timeLast: Float64Array;
+  readonly lineLast: Int32Array;
+  /** Info bytes of each row: infoSource[k] from infoStart[k], infoLength[k] bytes (0: none). */
+  readonly infoSource: readonly (Uint8Array | undefined)[];
+  readonly infoStart: Int32Array;
+  readonly infoLength: Int32Array;
   readonly earliest: Float64Array;
   readonly latest: Float64Array;
   /** Earliest time of the drawable the row belongs to (a composite's, for its members). */
@@ -115,7 +122,9 @@ function refOrder(nodes: readonly NodeColumns[]): (x: number, y: number) => numb
 }
 
 /** A batch of `rows` rows to fill. */
-function emptyBatch(rows: number): PrimitiveBatch & { readonly site: (SourceLocation | undefined)[] } {
+type FillableBatch = PrimitiveBatch & { readonly site: (SourceLocation | undefined)[]; readonly infoSource: (Uint8Array | undefined)[] };
+
+function emptyBatch(rows: number): FillableBatch {
   return {
     rows,
     category: new Int32Array(rows),
@@ -124,6 +133,11 @@ function emptyBatch(rows: number): PrimitiveBatch & { readonly site: (SourceLoca
     line0: new Int32Array(rows),
     time1: new Float64Array(rows),
     line1: new Int32Array(rows),
+    timeLast: new Float64Array(rows),
+    lineLast: new Int32Array(rows),
+    infoSource: new Array<Uint8Array | undefined>(rows),
+    infoStart: new Int32Array(rows),
+    infoLength: new Int32Array(rows),
     earliest: new Float64Array(rows),
     latest: new Float64Array(rows),
     drawableEarliest: new Float64Array(rows),
@@ -136,7 +150,7 @@ class BatchBuffers {
   private capacity = 0;
   private batch = emptyBatch(0);
 
-  take(rows: number): PrimitiveBatch & { readonly site: (SourceLocation | undefined)[] } {
+  take(rows: number): FillableBatch {
     if (rows > this.capacity) {
       this.capacity = Math.max(rows, this.capacity * 2);
       this.batch = emptyBatch(this.capacity);
@@ -145,7 +159,7 @@ class BatchBuffers {
   }
 }
 
-function batchOf(refs: readonly number[], nodes: readonly NodeColumns[], buffers: BatchBuffers | undefined): PrimitiveBatch {
+function batchOf(refs: readonly number[], nodes: readonly NodeColumns[], buffers: BatchBuffers | undefined, withLast: boolean): PrimitiveBatch {
   let rows = 0;
   for (const ref of refs) rows += nodes[Math.floor(ref / REF_NODE)]!.rowCount[ref % REF_NODE]!;
   const out = buffers === undefined ? emptyBatch(rows) : buffers.take(rows);
@@ -162,6 +176,13 @@ function batchOf(refs: readonly number[], nodes: readonly NodeColumns[], buffers
       out.line0[k] = c.line0[r]!;
       out.time1[k] = c.time1[r]!;
       out.line1[k] = c.line1[r]!;
+      if (withLast) {
+        out.timeLast[k] = c.timeLast[r]!;
+        out.lineLast[k] = c.lineLast[r]!;
+        out.infoSource[k] = c.bytes;
+        out.infoStart[k] = c.infoStart[r]!;
+        out.infoLength[k] = c.infoLength[r]!;
+      }
       out.earliest[k] = c.earliest[r]!;
       out.latest[k] = c.latest[r]!;
       out.drawableEarliest[k] = c.drawableEarliest[d]!;
@@ -185,6 +206,19 @@ export interface ColumnStreamOptions {
    * they ask for the next: the analysis). A fresh set of columns per leaf was ~10 % of its time.
    */
   readonly reuse?: boolean;
+  /**
+   * Refuse (DrawableOutsideNode) a node holding a drawable beyond its own time bounds: the
+   * slicing by leaf finds a drawable through its node's bounds, so such a file (it breaks
+   * SLOG2.md §9) could lose drawables here. For exact results that must count every one.
+   */
+  readonly withinNodes?: boolean;
+  /** Fill timeLast, lineLast and the info columns (else left zero: the analysis does not read them). */
+  readonly withLastAndInfo?: boolean;
+}
+
+/** A node holds a drawable outside its time bounds (see ColumnStreamOptions.withinNodes). */
+export class DrawableOutsideNode extends Error {
+  override readonly name = 'DrawableOutsideNode';
 }
 
 export async function* primitiveBatchesInTimeOrder(
@@ -236,6 +270,8 @@ export async function* primitiveBatchesInTimeOrder(
       for (const info of file.nodesOverlapping(depth, lookup0, lookup1)) {
         options.signal?.throwIfAborted();
         const c = await columnsOf(file, info);
+        if (options.withinNodes === true && c.drawables > 0 && (c.earliestOfAll < info.earliest || c.latestOfAll > info.latest))
+          throw new DrawableOutsideNode(`tree node (${info.depth},${info.xpos}) holds drawables outside its time bounds`);
         if (c.drawables >= REF_NODE)
           throw new RangeError(`tree node (${info.depth},${info.xpos}) holds ${c.drawables} drawables (at most ${REF_NODE - 1} here)`);
         const slot = nodes.length * REF_NODE;
@@ -251,7 +287,7 @@ export async function* primitiveBatchesInTimeOrder(
       }
     }
     refs.sort(order);
-    if (refs.length > 0) yield batchOf(refs, nodes, buffers);
+    if (refs.length > 0) yield batchOf(refs, nodes, buffers, options.withLastAndInfo === true);
   }
 }
 
@@ -270,6 +306,12 @@ export function batchFromDrawables(drawables: readonly Drawable[]): PrimitiveBat
     out.line0[k] = v[0]?.lineID ?? 0;
     out.time1[k] = second?.time ?? p.earliest;
     out.line1[k] = second?.lineID ?? 0;
+    const last = v[v.length - 1];
+    out.timeLast[k] = last?.time ?? p.earliest;
+    out.lineLast[k] = last?.lineID ?? 0;
+    out.infoSource[k] = p.info;
+    out.infoStart[k] = 0;
+    out.infoLength[k] = p.info?.length ?? 0;
     out.earliest[k] = p.earliest;
     out.latest[k] = p.latest;
     out.drawableEarliest[k] = drawableEarliest;

@@ -21,8 +21,14 @@ export interface NodeColumns {
   readonly line0: Int32Array;
   readonly time1: Float64Array;
   readonly line1: Int32Array;
-  /** Line ID of the last vertex (the drawing order's final line). */
+  /** Last vertex (line ID: the drawing order's final line). */
+  readonly timeLast: Float64Array;
   readonly lineLast: Int32Array;
+  /** Each primitive row's info bytes: offset in `bytes` and length (0: none). */
+  readonly infoStart: Int32Array;
+  readonly infoLength: Int32Array;
+  /** The node's block (the rows' info bytes are in it). */
+  readonly bytes: Uint8Array;
   readonly earliest: Float64Array;
   readonly latest: Float64Array;
   /** Start site of each primitive row (drawables that are not composites only, as the object reader). */
@@ -36,6 +42,9 @@ export interface NodeColumns {
   readonly drawableLatest: Float64Array;
   /** Drawable indices sorted by earliest time (stable), for slicing by start time. */
   readonly byEarliest: Int32Array;
+  /** Bounds of all its drawables (+∞ / −∞ when none), to check them against the node's. */
+  readonly earliestOfAll: number;
+  readonly latestOfAll: number;
 }
 
 /** Smallest encodings (bytes), for bounding counts: kind + category + infolen + nverts + one vertex. */
@@ -71,7 +80,7 @@ export function decodeNodeColumns(
   // A rare huge node gets columns of its own, so the shared ones stay small.
   const cols = cap <= SCRATCH_MAX_ROWS ? scratch : new ScratchColumns();
   cols.ensure(cap, dcap);
-  const { category, vertexCount, time0, line0, time1, line1, lineLast, earliest, latest } = cols;
+  const { category, vertexCount, time0, line0, time1, line1, timeLast, lineLast, earliest, latest, infoStart, infoLength } = cols;
   const { firstRow, rowCount, drawableCategory, drawableEarliest, drawableLatest } = cols;
   const site: (SourceLocation | undefined)[] = [];
   let drawables = 0;
@@ -84,6 +93,8 @@ export function decodeNodeColumns(
     if (infolen < 0) fail(`negative info length ${infolen}`, pos + 4);
     pos += 6;
     need(infolen + 2, 'info bytes and vertex count');
+    infoStart[r] = pos;
+    infoLength[r] = infolen;
     pos += infolen;
     const nv = dv.getInt16(pos);
     if (nv <= 0) fail(nv === 0 ? 'drawable without vertices (expected >= 1)' : `negative vertex count ${nv}`);
@@ -104,6 +115,7 @@ export function decodeNodeColumns(
     const second = nv > 1 ? pos + VERTEX_BYTES : pos;
     time1[r] = dv.getFloat64(second);
     line1[r] = dv.getInt32(second + 8);
+    timeLast[r] = dv.getFloat64(pos + (nv - 1) * VERTEX_BYTES);
     lineLast[r] = dv.getInt32(pos + (nv - 1) * VERTEX_BYTES + 8);
     earliest[r] = lo;
     latest[r] = hi;
@@ -166,9 +178,13 @@ export function decodeNodeColumns(
   }
   const byEarliest = new Int32Array(drawables);
   let sorted = true;
+  let earliestOfAll = Infinity;
+  let latestOfAll = -Infinity;
   for (let d = 0; d < drawables; d++) {
     byEarliest[d] = d;
     if (d > 0 && drawableEarliest[d]! < drawableEarliest[d - 1]!) sorted = false;
+    if (drawableEarliest[d]! < earliestOfAll) earliestOfAll = drawableEarliest[d]!;
+    if (drawableLatest[d]! > latestOfAll) latestOfAll = drawableLatest[d]!;
   }
   // The lists are mostly in time order already: sort (stably) only when they are not.
   if (!sorted) byEarliest.set(Array.from(byEarliest).sort((a, b) => drawableEarliest[a]! - drawableEarliest[b]! || a - b));
@@ -181,7 +197,11 @@ export function decodeNodeColumns(
     line0: line0.slice(0, rows),
     time1: time1.slice(0, rows),
     line1: line1.slice(0, rows),
+    timeLast: timeLast.slice(0, rows),
     lineLast: lineLast.slice(0, rows),
+    infoStart: infoStart.slice(0, rows),
+    infoLength: infoLength.slice(0, rows),
+    bytes,
     earliest: earliest.slice(0, rows),
     latest: latest.slice(0, rows),
     site,
@@ -192,6 +212,8 @@ export function decodeNodeColumns(
     drawableEarliest: drawableEarliest.slice(0, drawables),
     drawableLatest: drawableLatest.slice(0, drawables),
     byEarliest,
+    earliestOfAll,
+    latestOfAll,
   };
 }
 
@@ -203,7 +225,10 @@ class ScratchColumns {
   line0 = new Int32Array(0);
   time1 = new Float64Array(0);
   line1 = new Int32Array(0);
+  timeLast = new Float64Array(0);
   lineLast = new Int32Array(0);
+  infoStart = new Int32Array(0);
+  infoLength = new Int32Array(0);
   earliest = new Float64Array(0);
   latest = new Float64Array(0);
   firstRow = new Int32Array(0);
@@ -221,7 +246,10 @@ class ScratchColumns {
       this.line0 = new Int32Array(n);
       this.time1 = new Float64Array(n);
       this.line1 = new Int32Array(n);
+      this.timeLast = new Float64Array(n);
       this.lineLast = new Int32Array(n);
+      this.infoStart = new Int32Array(n);
+      this.infoLength = new Int32Array(n);
       this.earliest = new Float64Array(n);
       this.latest = new Float64Array(n);
     }
