@@ -4,7 +4,10 @@
 // process so that process.resourceUsage().maxRSS is the statistics' own peak, not the generator's.
 //   BENCH_STATS_MB      target SLOG-2 size in MiB (default 1024)
 //   BENCH_STATS_SOURCE  synth | writer (default: synth when available)
-// Measured: the whole trace and a 1 % range in the middle (time, drawables/s, peak RSS).
+// Measured: the whole trace and a 1 % range in the middle (time, drawables/s, peak RSS), each with
+// the columnar stream (what the editor and the CLI use) and, as the baseline in the same run, the
+// object query it replaced; runs alternate (BENCH_STATS_RUNS each, default 1 for the whole trace
+// of the generated file, 3 otherwise), medians and the ratio.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -14,7 +17,7 @@ import type { Category, Drawable, LineIDMap } from '../../src/core/model/types';
 import { makePrimitive } from '../../src/core/model/types';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { Slog2Writer } from '../../src/core/formats/slog2/writer';
-import { computeRangeStats, nodeBatches } from '../../src/core/stats';
+import { computeRangeStats, exactStatsOfFile, nodeBatches } from '../../src/core/stats';
 import { FileSink } from '../../src/io/fileSink';
 import { FileSource } from '../../src/io/fileSource';
 import { MemorySource } from '../../src/core/bytes/memorySource';
@@ -124,8 +127,10 @@ async function generate(file: string, targetBytes: number): Promise<{ bytes: num
   return { bytes: summary.bytes, drawables: summary.drawables, seconds: (performance.now() - started) / 1000 };
 }
 
+type StatsPath = 'columns' | 'objects';
+
 /** Child: exact statistics of a fraction of the file; prints one JSON line. */
-async function measure(file: string, fraction: number): Promise<void> {
+async function measure(file: string, fraction: number, how: StatsPath): Promise<void> {
   const started = performance.now();
   const source = file.endsWith('.gz') ? new MemorySource(file, new Uint8Array(gunzipSync(fs.readFileSync(file)))) : await FileSource.open(file);
   const f = await Slog2File.open(source);
@@ -133,7 +138,8 @@ async function measure(file: string, fraction: number): Promise<void> {
   const mid = (a + b) / 2;
   const half = ((b - a) * fraction) / 2;
   const range: [number, number] = fraction >= 1 ? [a, b] : [mid - half, mid + half];
-  const s = await computeRangeStats(f, nodeBatches(f.query(range[0], range[1], { lowestDepth: 0 })), range);
+  const s =
+    how === 'columns' ? await exactStatsOfFile(f, range) : await computeRangeStats(f, nodeBatches(f.query(range[0], range[1], { lowestDepth: 0 })), range);
   const seconds = (performance.now() - started) / 1000;
   const main = s.categories.find((c) => c.name === 'Step');
   process.stdout.write(
@@ -163,26 +169,48 @@ function largestRealSlog2(): string {
   return found[0] ?? fixture('bigrun_medium_4.slog2.gz');
 }
 
-async function runMeasurements(file: string): Promise<void> {
+interface Measured {
+  seconds: number;
+  drawables: number;
+  maxRssMiB: number;
+  nodesRead: number;
+}
+
+function child(file: string, fraction: number, how: StatsPath): Measured {
+  const r = spawnSync(process.execPath, [process.argv[1]!, '--measure', file, String(fraction), how], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`measurement failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Measured;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function runMeasurements(file: string, wholeRuns: number): Promise<void> {
   const baseline = file.endsWith('.gz') ? undefined : await readScanBaseline(file);
   if (baseline) console.log(`stats bench: ${describeBaseline(baseline)}`);
   for (const fraction of [1, 0.01]) {
-    const r = spawnSync(process.execPath, [process.argv[1]!, '--measure', file, String(fraction)], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`measurement failed: ${r.stderr}`);
-    const m = JSON.parse(r.stdout) as { seconds: number; drawables: number; maxRssMiB: number; nodesRead: number };
-    console.log(
-      `stats bench: ${fraction >= 1 ? 'whole trace' : `${fraction * 100} % range`}: ${m.seconds.toFixed(2)} s, ${m.drawables} drawables ` +
-        `(${(m.drawables / m.seconds / 1e6).toFixed(2)} M/s), ${m.nodesRead} nodes, peak RSS ${m.maxRssMiB.toFixed(0)} MiB` +
-        (baseline ? `; ${ratio(m.seconds, baseline)}` : ''),
-    );
+    const runs = fraction >= 1 ? wholeRuns : 3;
+    const by: Record<StatsPath, Measured[]> = { columns: [], objects: [] };
+    for (let i = 0; i < runs; i++) for (const how of ['objects', 'columns'] as const) by[how].push(child(file, fraction, how));
+    const label = fraction >= 1 ? 'whole trace' : `${fraction * 100} % range`;
+    for (const how of ['columns', 'objects'] as const) {
+      const m = by[how];
+      const s = median(m.map((x) => x.seconds));
+      console.log(
+        `stats bench: ${label}, ${how === 'columns' ? 'columnar stream' : 'object query (baseline)'}: median ${s.toFixed(2)} s of ${m.length} [${m.map((x) => x.seconds.toFixed(2)).join(', ')}], ` +
+          `${m[0]!.drawables} drawables (${(m[0]!.drawables / s / 1e6).toFixed(2)} M/s), peak RSS ${median(m.map((x) => x.maxRssMiB)).toFixed(0)} MiB` +
+          (baseline ? `; ${ratio(s, baseline)}` : ''),
+      );
+    }
+    const speedup = median(by.objects.map((x) => x.seconds)) / median(by.columns.map((x) => x.seconds));
+    console.log(`stats bench: ${label}: object query / columnar stream ×${speedup.toFixed(2)}`);
   }
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === '--measure') return measure(process.argv[3]!, Number(process.argv[4]));
+  if (process.argv[2] === '--measure') return measure(process.argv[3]!, Number(process.argv[4]), process.argv[5] === 'objects' ? 'objects' : 'columns');
   const real = largestRealSlog2();
   console.log(`stats bench: ${path.basename(real)} (${(fs.statSync(real).size / 2 ** 20).toFixed(1)} MiB on disk)`);
-  await runMeasurements(real);
+  await runMeasurements(real, 3);
   const mib = Number(process.env.BENCH_STATS_MB ?? 1024);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-stats-bench-'));
   const file = path.join(dir, 'synthetic.slog2');
@@ -193,7 +221,7 @@ async function main(): Promise<void> {
     console.log(
       `stats bench: generated ${(g.bytes / 2 ** 20).toFixed(0)} MiB SLOG-2 (${useSynth ? 'mpe-trace synth + convert' : 'writer generator'}), ${g.drawables} drawables, ${RANKS} ranks in ${g.seconds.toFixed(1)} s`,
     );
-    await runMeasurements(file);
+    await runMeasurements(file, Math.max(1, Number(process.env.BENCH_STATS_RUNS ?? 1)));
   } finally {
     if (process.env.BENCH_KEEP === undefined) fs.rmSync(dir, { recursive: true, force: true });
     else console.log(file);

@@ -244,8 +244,10 @@ export async function* primitiveBatchesInTimeOrder(
     const a = i === 0 ? -Infinity : Math.max(leaf.earliest, previousEnd);
     const b = i === leaves.length - 1 ? Infinity : Math.max(leaf.latest, a);
     previousEnd = b;
-    const lookup0 = i === 0 ? Math.min(rootEarliest, leaf.earliest) : a;
-    const lookup1 = i === leaves.length - 1 ? Math.max(rootLatest, leaf.latest) : b;
+    // The open ends look no further than the range: a node holding a drawable that overlaps it
+    // overlaps it too (a middle 1 % read every node before it).
+    const lookup0 = i === 0 ? Math.max(t0, Math.min(rootEarliest, leaf.earliest)) : a;
+    const lookup1 = i === leaves.length - 1 ? Math.min(t1, Math.max(rootLatest, leaf.latest)) : b;
     // Leaves come from big sequential reads (one per few MiB instead of one per node and record),
     // this one and the next (leaves overlap in time: a window usually needs both).
     for (; pulled <= i + 1 && pulled < leaves.length; pulled++) {

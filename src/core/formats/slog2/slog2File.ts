@@ -306,8 +306,10 @@ export class Slog2File {
       const a = i === 0 ? -Infinity : Math.max(leaf.earliest, previousEnd);
       const b = i === leaves.length - 1 ? Infinity : Math.max(leaf.latest, a);
       previousEnd = b;
-      const lookup0 = i === 0 ? Math.min(this.root.earliest, leaf.earliest) : a;
-      const lookup1 = i === leaves.length - 1 ? Math.max(this.root.latest, leaf.latest) : b;
+      // The open ends look no further than the range: a node holding a drawable that overlaps it
+      // overlaps it too (a range in the middle read every node before and after it).
+      const lookup0 = i === 0 ? Math.max(t0, Math.min(this.root.earliest, leaf.earliest)) : a;
+      const lookup1 = i === leaves.length - 1 ? Math.min(t1, Math.max(this.root.latest, leaf.latest)) : b;
       const batch: Drawable[] = [];
       for (const depth of depths) {
         for (const info of this.index.overlapping(depth, lookup0, lookup1)) {
