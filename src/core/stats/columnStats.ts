@@ -21,7 +21,12 @@ export async function exactStatsOfFile(file: Slog2File, range: readonly [number,
   const wrap = options.wrap ?? (<T>(x: AsyncIterable<T>) => x);
   const signal = options.signal;
   try {
-    const stream = primitiveBatchesInTimeOrder(file, range[0], range[1], { reuse: true, withinNodes: true, withLastAndInfo: true, ...(signal ? { signal } : {}) });
+    const stream = primitiveBatchesInTimeOrder(file, range[0], range[1], {
+      reuse: true,
+      withinNodes: true,
+      withLastAndInfo: true,
+      ...(signal ? { signal } : {}),
+    });
     return await statsOfColumns(file, wrap(stream), range, options);
   } catch (e) {
     if (!(e instanceof DrawableOutsideNode)) throw e;
