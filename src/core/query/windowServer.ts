@@ -150,7 +150,7 @@ export class WindowServer {
     const depth = this.options.forcedDepth ?? depthFor(file, request);
     const coarse = coarseDepthFor(file, request, depth);
     if (coarse <= depth) return undefined;
-    const key = `${doc.marksVersion}|${payloadKey(request, Math.min(request.rowEnd, layout.labels.length), coarse)}`;
+    const key = this.cacheKey(request, layout, coarse);
     const cached = doc.windows.get(key);
     if (cached !== undefined) return cached.wire;
     const building = (async (): Promise<WireWindow> => {
@@ -199,6 +199,11 @@ export class WindowServer {
     }
   }
 
+  /** A built payload's key in the document's cache: the request's rows and span, its depth, the site-marks version. */
+  private cacheKey(r: WindowRequest, layout: RowLayout, depth: number): string {
+    return `${this.document.marksVersion}|${payloadKey(r, Math.min(r.rowEnd, layout.labels.length), depth)}`;
+  }
+
   private async serveNow(call: WindowCall): Promise<CachedWindow | undefined> {
     const doc = this.document;
     const fail = (message: string, cancelled: boolean): undefined => {
@@ -216,10 +221,8 @@ export class WindowServer {
 
     const file = opened.file;
     const depth = this.options.forcedDepth ?? depthFor(file, r);
-    const rowEnd = Math.min(r.rowEnd, layout.labels.length);
-    const marks = `${doc.marksVersion}|`;
     const marker = doc.siteMarker;
-    const key = marks + payloadKey(r, rowEnd, depth);
+    const key = this.cacheKey(r, layout, depth);
     let entry = doc.windows.get(key);
     const cached = entry !== undefined;
     const build = async (d: number): Promise<CachedWindow> => {
@@ -241,7 +244,7 @@ export class WindowServer {
         // something correct is on screen within tens of milliseconds.
         const coarse = coarseDepthFor(file, r, depth);
         if (coarse > depth) {
-          const coarseKey = marks + payloadKey(r, rowEnd, coarse);
+          const coarseKey = this.cacheKey(r, layout, coarse);
           let quick = doc.windows.get(coarseKey);
           if (quick === undefined) {
             quick = await build(coarse);

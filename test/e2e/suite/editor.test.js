@@ -3,7 +3,7 @@
 // package.json contributes the custom editor.
 const assert = require('assert');
 const vscode = require('vscode');
-const { viewType, hasCustomEditor, traceUri, traceNames, skip, closeAll, extension } = require('./helpers');
+const { viewType, hasCustomEditor, traceUri, traceNames, skip, closeAll, extension, waitForValue } = require('./helpers');
 
 const customTabs = () =>
   vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === viewType);
@@ -68,23 +68,17 @@ suite('trace editor (custom editor API)', () => {
     const uri = traceUri('ring_p2p_4.slog2');
     await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
     await api.waitForPaint(uri.toString(), 30000);
-    const before = await waitForValue(() => api.lastViewState(uri.toString()), 'a view state');
+    const before = await waitForValue(() => api.lastViewState(uri.toString()), 'a view state', 15000);
     await vscode.commands.executeCommand('workbench.view.explorer');
     await vscode.commands.executeCommand('workbench.action.focusSideBar');
     await vscode.commands.executeCommand('mpeTrace.zoomIn');
-    await waitForValue(() => {
-      const v = api.lastViewState(uri.toString());
-      return v && v.t1 - v.t0 < 0.9 * (before.t1 - before.t0) ? v : undefined;
-    }, 'the trace to zoom in');
+    await waitForValue(
+      () => {
+        const v = api.lastViewState(uri.toString());
+        return v && v.t1 - v.t0 < 0.9 * (before.t1 - before.t0) ? v : undefined;
+      },
+      'the trace to zoom in',
+      15000,
+    );
   });
 });
-
-async function waitForValue(get, what, ms = 15000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -32,4 +32,15 @@ async function closeAll() {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
 
-module.exports = { pkg, extensionId, viewType, extension, contributes, hasCustomEditor, workspaceUri, traceUri, traceNames, skip, closeAll };
+/** Polls `get` (sync or async) until it returns something truthy, which it resolves with. */
+async function waitForValue(get, what, ms = 30000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await get();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+module.exports = { pkg, extensionId, viewType, extension, contributes, hasCustomEditor, workspaceUri, traceUri, traceNames, skip, closeAll, waitForValue };

@@ -3,30 +3,19 @@
 // read only the nodes overlapping it (a range in the middle once read every node before it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { primitiveBatchesInTimeOrder } from '../../../src/core/formats/slog2/columnStream';
-import { MemorySource } from '../../../src/core/bytes/memorySource';
 import type { Drawable } from '../../../src/core/model/types';
-import { fixture } from '../../helpers/paths';
-
-const TRACES = ['ring_p2p_4', 'pi_bcast_4', 'collectives_8', 'grid_comms_16', 'threads_2x3', 'user_states_4', 'bigrun_medium_4'];
-
-function bytesOf(name: string): Uint8Array {
-  const plain = fixture(`${name}.slog2`);
-  return new Uint8Array(fs.existsSync(plain) ? fs.readFileSync(plain) : gunzipSync(fs.readFileSync(fixture(`${name}.slog2.gz`))));
-}
+import { FIXTURE_TRACES, fixtureSlog2Bytes, openFixtureSlog2 } from '../../helpers/fixtureTraces';
 
 const keyOf = (d: Drawable): string => {
   const p = d.kind === 'primitive' ? d : d.primitives[0]!;
   return `${d.category}|${d.earliest}|${d.latest}|${p.vertices[0]!.lineID}|${p.vertices[p.vertices.length - 1]!.lineID}`;
 };
 
-for (const name of TRACES) {
+for (const name of FIXTURE_TRACES) {
   test(`${name}: time-ordered streams of a range = the query of that range, reading only nodes overlapping it`, async () => {
-    const bytes = bytesOf(name);
-    const probe = await Slog2File.open(new MemorySource(name, bytes));
+    const bytes = fixtureSlog2Bytes(name);
+    const probe = await openFixtureSlog2(name, bytes);
     const [a, b] = probe.timeRange;
     await probe.close();
     const w = b - a;
@@ -38,7 +27,7 @@ for (const name of TRACES) {
     ] as const) {
       const t0 = a + f0 * w;
       const t1 = a + f1 * w;
-      const file = await Slog2File.open(new MemorySource(name, bytes));
+      const file = await openFixtureSlog2(name, bytes);
       try {
         const expected: string[] = [];
         let primitives = 0;
@@ -50,7 +39,7 @@ for (const name of TRACES) {
         expected.sort();
         let overlapping = 0;
         for (let depth = 0; depth <= file.maxDepth; depth++) overlapping += file.nodesOverlapping(depth, t0, t1).length;
-        const fresh = await Slog2File.open(new MemorySource(name, bytes));
+        const fresh = await openFixtureSlog2(name, bytes);
         const got: string[] = [];
         for await (const batch of fresh.drawableBatchesInTimeOrder(t0, t1)) for (const d of batch) got.push(keyOf(d));
         assert.deepEqual(got.sort(), expected, `${name} [${f0}, ${f1}]: objects`);

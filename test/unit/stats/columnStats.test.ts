@@ -3,27 +3,10 @@
 // through states; a file with a drawable outside its node's bounds is still counted in full.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { computeRangeStats, exactStatsOfFile, nodeBatches, type RangeStats } from '../../../src/core/stats';
-import { FileSource } from '../../../src/io/fileSource';
-import { gunzipToMemory } from '../../../src/io/gzip';
-import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { primitiveBatchesInTimeOrder } from '../../../src/core/formats/slog2/columnStream';
-import { fixture } from '../../helpers/paths';
-
-const TRACES = ['ring_p2p_4', 'pi_bcast_4', 'collectives_8', 'grid_comms_16', 'threads_2x3', 'user_states_4', 'bigrun_medium_4'];
-
-async function open(name: string): Promise<Slog2File> {
-  if (fs.existsSync(fixture(`${name}.slog2`))) return Slog2File.open(await FileSource.open(fixture(`${name}.slog2`)));
-  const gz = await FileSource.open(fixture(`${name}.slog2.gz`));
-  try {
-    return await Slog2File.open(await gunzipToMemory(gz, 256 << 20));
-  } finally {
-    await gz.close();
-  }
-}
+import { FIXTURE_TRACES, fixtureSlog2Bytes, openFixtureSlog2 } from '../../helpers/fixtureTraces';
 
 function objectStats(file: Slog2File, range: [number, number]): Promise<RangeStats> {
   return computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0 })), range);
@@ -62,9 +45,9 @@ function rangesOf(file: Slog2File): [string, [number, number]][] {
   ];
 }
 
-for (const name of TRACES) {
+for (const name of FIXTURE_TRACES) {
   test(`${name}: exact statistics from columns = from objects (whole trace and ranges)`, async () => {
-    const file = await open(name);
+    const file = await openFixtureSlog2(name);
     try {
       for (const [label, range] of rangesOf(file)) {
         const expected = await objectStats(file, range);
@@ -79,8 +62,8 @@ for (const name of TRACES) {
 }
 
 test('a leaf whose directory bounds leave out some of its drawables (breaks SLOG2.md §9): counted in full, through the object query', async () => {
-  const bytes = new Uint8Array(gunzipSync(fs.readFileSync(fixture('bigrun_medium_4.slog2.gz'))));
-  const plain = await Slog2File.open(new MemorySource('bigrun_medium_4.slog2', bytes));
+  const bytes = fixtureSlog2Bytes('bigrun_medium_4');
+  const plain = await openFixtureSlog2('bigrun_medium_4', bytes);
   // A leaf with drawables, not the last: its TreeDir `latest` (depth i16, xpos i32, earliest f64, latest f64) moved to its middle.
   const leaves = plain.treeDir.filter((n) => n.depth === 0).sort((x, y) => x.xpos - y.xpos);
   assert.ok(leaves.length >= 2);
@@ -88,7 +71,7 @@ test('a leaf whose directory bounds leave out some of its drawables (breaks SLOG
   await plain.close();
   const patched = bytes.slice();
   new DataView(patched.buffer).setFloat64(leaf.entryOffset + 14, (leaf.earliest + leaf.latest) / 2);
-  const file = await Slog2File.open(new MemorySource('patched.slog2', patched));
+  const file = await openFixtureSlog2('bigrun_medium_4', patched);
   try {
     const range = file.timeRange as [number, number];
     const expected = await objectStats(file, range);
