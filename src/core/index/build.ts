@@ -12,7 +12,8 @@ import { DEFAULT_BLOCK_KEYS, levelsFor, type SourceIdentity } from './format';
 import { keyLookup, keySpaceOf } from './keys';
 import { nodesInSlabs } from '../formats/slog2/nodeSlabs';
 import { NodeScanner } from './scan';
-import { ChunkRegrouper, regroupNode, RowIndexFileWriter } from './regroup';
+import { ChunkRegrouper } from './chunkRegrouper';
+import { regroupNode, RowIndexFileWriter } from './regroup';
 
 export interface BuildOptions {
   readonly blockKeys?: number;

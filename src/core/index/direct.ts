@@ -19,7 +19,8 @@ import type { WrittenNode } from '../formats/slog2/writer/slog2Writer';
 import { ordinalOrder, type BuildReport } from './build';
 import { DEFAULT_BLOCK_KEYS, levelsFor, type SourceIdentity } from './format';
 import { keySpaceOf, type KeySpace } from './keys';
-import { ChunkRegrouper, regroupNode, RowIndexFileWriter, type IndexedNode } from './regroup';
+import { ChunkRegrouper } from './chunkRegrouper';
+import { regroupNode, RowIndexFileWriter, type IndexedNode } from './regroup';
 import { NodeScanner } from './scan';
 
 export interface DirectIndexOptions {

@@ -78,7 +78,14 @@ export interface IndexHeader {
  * DataView reads are 2.5× the big-endian ones in V8).
  */
 export function checksum(bytes: Uint8Array, from = 0, to = bytes.length): number {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return checksumOf(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), bytes, from, to);
+}
+
+/**
+ * checksum() through a DataView over the same bytes as `bytes`, for callers that checksum many
+ * short segments of one buffer (a DataView per call was 15 % of a 16 384-rank index build).
+ */
+export function checksumOf(dv: DataView, bytes: Uint8Array, from: number, to: number): number {
   const P = 16777619;
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;

@@ -1,0 +1,49 @@
+/**
+ * The index bytes themselves, pinned: the SHA-256 of the index of every SLOG-2 fixture and of a
+ * synthetic wide trace (with sources) equals that of the builder before the two-phase chunk
+ * regrouper (per-run growing buffers, commit a093a0b). Small chunks, so that runs skip nodes and
+ * buffers are reused from chunk to chunk. A deliberate change of the layout changes these values
+ * and ROW_INDEX_VERSION together.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { fixturesDir } from '../../helpers/paths';
+import { indexBytes, openSlog2Fixture, synthSlog2 } from './rowIndexHelpers';
+
+const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex').slice(0, 16);
+
+const EXPECTED: Record<string, string> = {
+  'bigrun_medium_4.slog2.gz': 'e5fe6c1c473abb5e',
+  'collectives_8.slog2': '3a4f646c1e73af75',
+  'grid_comms_16.slog2': '3d240744698630df',
+  'pi_bcast_4.slog2': 'c485bfeb283d2a8e',
+  'ring_p2p_4.slog2': 'b2f97d1ae5b5dfb3',
+  'threads_2x3.slog2': 'c8911207c8903ce8',
+  'user_states_4.slog2': 'c199b8a504c66613',
+  'synth 256': '955f8cd0919fdf0e',
+};
+
+test('row index bytes: the same as the per-run-buffer builder wrote, on every fixture and a wide trace', async () => {
+  const got: Record<string, string> = {};
+  for (const name of fs
+    .readdirSync(fixturesDir)
+    .filter((f) => /\.slog2(\.gz)?$/.test(f))
+    .sort()) {
+    const file = await openSlog2Fixture(name);
+    try {
+      got[name] = sha(await indexBytes(file, { blockKeys: 2, chunkBytes: 4096 }));
+    } finally {
+      await file.close();
+    }
+  }
+  const wide = await synthSlog2(256, 1 << 20);
+  try {
+    got['synth 256'] = sha(await indexBytes(wide, { blockKeys: 16, chunkBytes: 64 << 10 }));
+  } finally {
+    await wide.close();
+  }
+  if (process.env.MPE_PRINT_INDEX_HASHES) console.log(JSON.stringify(got, null, 2));
+  assert.deepEqual(got, EXPECTED);
+});
