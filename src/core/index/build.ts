@@ -67,7 +67,7 @@ export async function buildRowIndex(file: Slog2File, sink: OutputSink, identity:
   const name = file.source.name;
   const version = file.header.version;
   let done = 0;
-  for await (const { info, bytes, record } of nodesInSlabs(file, nodes, table !== undefined)) {
+  for await (const { info, bytes, record } of nodesInSlabs(file, nodes, table !== undefined, { readAhead: 2 })) {
     if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
     regroupNode(scanner, chunk, bytes, info, name, version, record === undefined ? undefined : { bytes: record, offset: info.fptr + info.size, sites });
     done += info.size;

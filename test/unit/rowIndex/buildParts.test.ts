@@ -25,10 +25,10 @@ test('slab reads: every node and its source-location record, as node-by-node rea
   assert.ok(table !== undefined, 'the synthetic trace has source locations');
   const nodes = ordinalOrder(file);
   assert.ok(nodes.length > 10, `a tree with several nodes (${nodes.length})`);
-  for (const slab of [1, 5000, 64 << 10, 4 << 20]) {
+  for (const [slab, readAhead] of [[1, 1], [5000, 2], [64 << 10, 1], [64 << 10, 2], [64 << 10, 3], [4 << 20, 2]] as const) {
     let n = 0;
     let records = 0;
-    for await (const got of nodesInSlabs(file, nodes, true, slab)) {
+    for await (const got of nodesInSlabs(file, nodes, true, { slabBytes: slab, readAhead })) {
       const info = nodes[n++]!;
       assert.equal(got.info, info);
       assert.deepEqual(got.bytes, await file.readBlock(info, 'node'), `node ${n} with slabs of ${slab} bytes`);

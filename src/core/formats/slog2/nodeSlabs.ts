@@ -2,8 +2,8 @@
  * Tree nodes, each with the source-location record that follows its block (table.ts), read in
  * large sequential slabs for whole-file passes (the row-index builder). One read per few MiB
  * instead of one per node and one or two per record (reading node by node through the 64 KiB
- * block cache, then each record, was 40 % of the build), with the next two slabs read while the
- * caller works on this one. Node extents were checked against the file when the TreeDir was read.
+ * block cache, then each record, was 40 % of the build), with the next slab read while the
+ * caller works on this one (two for the index build). Node extents were checked against the file when the TreeDir was read.
  */
 import type { Slog2File } from './slog2File';
 import type { TreeNodeInfo } from './treeDir';
@@ -51,14 +51,22 @@ function planSlabs(nodes: readonly TreeNodeInfo[], fileSize: number, slabBytes: 
 }
 
 /** `withRecords`: look for source-location records (files with a source-location table). */
-export async function* nodesInSlabs(file: Slog2File, nodes: readonly TreeNodeInfo[], withRecords: boolean, slabBytes = SLAB_BYTES): AsyncGenerator<NodeBytes> {
+/**
+ * `readAhead`: slabs read ahead of the one in use. The index build reads two: with one it waited
+ * 0.9 s (in ~80 short waits) of a 16 384-rank build while its writes kept the disk busy.
+ */
+export async function* nodesInSlabs(
+  file: Slog2File,
+  nodes: readonly TreeNodeInfo[],
+  withRecords: boolean,
+  { slabBytes = SLAB_BYTES, readAhead = 1 }: { readonly slabBytes?: number; readonly readAhead?: number } = {},
+): AsyncGenerator<NodeBytes> {
   const source = file.source;
   const slabs = planSlabs(nodes, source.size, slabBytes);
-  // When the source can read into buffers: this slab's and the next two, in rotation. Reading one
-  // slab ahead left the 16 384-rank index build waiting 0.9 s in 80 short waits while its writes
-  // kept the disk busy. A source that returns views of its cache reads one ahead (see below).
+  // When the source can read into buffers: this slab's and the next `readAhead`, in rotation. A
+  // source that returns views of its cache reads one ahead (see below).
   const into = source.readInto?.bind(source);
-  const ahead = into === undefined ? 1 : 2;
+  const ahead = into === undefined ? 1 : Math.max(1, readAhead);
   let longest = 0;
   for (const s of slabs) longest = Math.max(longest, s.to - s.from);
   const buffers = into === undefined ? [] : Array.from({ length: ahead + 1 }, () => new Uint8Array(longest));
