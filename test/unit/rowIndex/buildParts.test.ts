@@ -25,7 +25,14 @@ test('slab reads: every node and its source-location record, as node-by-node rea
   assert.ok(table !== undefined, 'the synthetic trace has source locations');
   const nodes = ordinalOrder(file);
   assert.ok(nodes.length > 10, `a tree with several nodes (${nodes.length})`);
-  for (const [slab, readAhead] of [[1, 1], [5000, 2], [64 << 10, 1], [64 << 10, 2], [64 << 10, 3], [4 << 20, 2]] as const) {
+  for (const [slab, readAhead] of [
+    [1, 1],
+    [5000, 2],
+    [64 << 10, 1],
+    [64 << 10, 2],
+    [64 << 10, 3],
+    [4 << 20, 2],
+  ] as const) {
     let n = 0;
     let records = 0;
     for await (const got of nodesInSlabs(file, nodes, true, { slabBytes: slab, readAhead })) {
