@@ -141,12 +141,12 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; spread
   const idx40 = await viaFreshIndex(rows40);
   const idxAll = await viaFreshIndex(allRows);
   // One cold window is at the mercy of the machine (×0.4 to ×3.6 between two runs at 16 384 ranks
-  // against 4096): the per-window cost compared across widths is the median of 7 fresh opens, each
-  // at other rows and another time.
+  // against 4096): the per-window cost compared across widths is the median of 21 fresh opens, 3
+  // rounds of 7 places at other rows and another time (7 alone swung ×1.0 to ×2.0 between runs).
   const spread: number[] = [];
-  for (let k = 0; k < 7; k++) {
-    const r0 = Math.floor(((k + 0.5) / 7) * (layout.labels.length - ROWS));
-    const t0 = a + (z - a - span) * ((k + 0.5) / 7);
+  for (let k = 0; k < 21; k++) {
+    const r0 = Math.floor((((k % 7) + 0.5) / 7) * (layout.labels.length - ROWS));
+    const t0 = a + (z - a - span) * (((k % 7) + 0.5) / 7);
     const { file: f3, index: i3 } = await open();
     // The open's garbage (16 384 Y-map rows and their labels) collected first: a collection
     // falling inside the window measured 20-50 ms at 16 384 ranks (the bench runs with --expose-gc).
@@ -171,7 +171,7 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; spread
   console.log(
     `  ${ROWS} rows via index / all rows via index: bytesRead ${pct(idx40.bytesRead, idxAll.bytesRead)}, decoded ${pct(idx40.decoded, idxAll.decoded)}`,
   );
-  console.log(`  ${ROWS} rows via index, fresh open at 7 places (rows and time spread): median ${f1(median(spread))} ms [${spread.map(f1).join(', ')}]`);
+  console.log(`  ${ROWS} rows via index, fresh open at 7 places × 3 (rows and time spread): median ${f1(median(spread))} ms [${spread.map(f1).join(', ')}]`);
 
   // Scrolling with 40 rows: 30 steps of a quarter span, through the index and through the plain query.
   const scroll = async (viaIndex: boolean, steps: number): Promise<number[]> => {
@@ -192,7 +192,7 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; spread
   // The fresh opens' question on one open reader (after the scroll, whose caches it would warm):
   // 150 windows at places spread over rows and time (golden-ratio steps, none repeated), the first
   // 30 not counted (JIT warm-up). Each reads other nodes and segments, so caches rarely serve it:
-  // a steadier per-window figure than 7 fresh opens.
+  // a steadier per-window figure than fresh opens.
   const many: number[] = [];
   for (let k = 0; k < 150; k++) {
     const r0 = Math.floor(((k * 0.618034) % 1) * (layout.labels.length - ROWS));
@@ -218,7 +218,7 @@ async function main(): Promise<void> {
   const r16 = results.get(16384);
   if (r4 && r16) {
     console.log(
-      `\n16384 / 4096 ranks, 40-row window: bytesRead ×${(r16.perWindow.bytesRead / r4.perWindow.bytesRead).toFixed(2)}, decoded ×${(r16.perWindow.decoded / r4.perWindow.decoded).toFixed(2)}, ms (one cold window) ×${(r16.perWindow.ms / r4.perWindow.ms).toFixed(2)}, ms (median of 7 fresh opens) ×${(r16.spreadMedian / r4.spreadMedian).toFixed(2)}, ms (median of 120 places, one reader) ×${(r16.manyMedian / r4.manyMedian).toFixed(2)}, scroll p95 ×${(r16.scrollP95 / r4.scrollP95).toFixed(2)}`,
+      `\n16384 / 4096 ranks, 40-row window: bytesRead ×${(r16.perWindow.bytesRead / r4.perWindow.bytesRead).toFixed(2)}, decoded ×${(r16.perWindow.decoded / r4.perWindow.decoded).toFixed(2)}, ms (one cold window) ×${(r16.perWindow.ms / r4.perWindow.ms).toFixed(2)}, ms (median of 21 fresh opens) ×${(r16.spreadMedian / r4.spreadMedian).toFixed(2)}, ms (median of 120 places, one reader) ×${(r16.manyMedian / r4.manyMedian).toFixed(2)}, scroll p95 ×${(r16.scrollP95 / r4.scrollP95).toFixed(2)}`,
     );
   }
   const loadEnd = fs.existsSync('/proc/loadavg') ? fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') : 'n/a';
