@@ -26,14 +26,16 @@ function fixtureBytes(name: string): Uint8Array {
   return new Uint8Array(gunzipSync(fs.readFileSync(fixture(`${name}.slog2.gz`))));
 }
 
-/** Rows of a stream as comparable tuples. */
-async function rows(batches: AsyncIterable<PrimitiveBatch>): Promise<string[]> {
+/** Rows of a stream as comparable tuples (`withLastAndInfo`: with the last vertex and the info bytes). */
+async function rows(batches: AsyncIterable<PrimitiveBatch>, withLastAndInfo = false): Promise<string[]> {
   const out: string[] = [];
   for await (const b of batches)
     for (let i = 0; i < b.rows; i++) {
       const s = b.site[i];
+      const info = b.infoSource[i]?.subarray(b.infoStart[i]!, b.infoStart[i]! + b.infoLength[i]!) ?? new Uint8Array(0);
       out.push(
         [
+          ...(withLastAndInfo ? [b.timeLast[i], b.lineLast[i], Buffer.from(info).toString('hex')] : []),
           b.category[i],
           b.vertexCount[i],
           b.time0[i],
@@ -59,12 +61,28 @@ function assertClose(got: Readonly<Record<string, number>>, want: Readonly<Recor
   for (const [k, v] of Object.entries(want)) assert.ok(Math.abs(got[k]! - v) <= 1e-9 * Math.max(1, Math.abs(v)), `${what} ${k}: ${got[k]} vs ${v}`);
 }
 
+/**
+ * Last vertices and info bytes (statistics read them), with small slabs: a leaf's columns outlive
+ * the slab buffer they were decoded from (their info bytes were once read from a reused buffer).
+ */
+async function compareLastAndInfo(f: Slog2File, name: string): Promise<number> {
+  const full = await rows(viaObjects(f), true);
+  for (const slabBytes of [1, 100_000])
+    assert.deepEqual(
+      await rows(primitiveBatchesInTimeOrder(f, -Infinity, Infinity, { reuse: true, withLastAndInfo: true, slabBytes }), true),
+      full,
+      `${name}: whole file with info bytes, slabs of ${slabBytes} bytes`,
+    );
+  return full.length;
+}
+
 async function compareFile(name: string, bytes: Uint8Array): Promise<number> {
   const f = await Slog2File.open(new MemorySource(name, bytes));
   try {
     const expected = await rows(viaObjects(f));
     assert.deepEqual(await rows(primitiveBatchesInTimeOrder(f)), expected, `${name}: whole file`);
     assert.deepEqual(await rows(primitiveBatchesInTimeOrder(f, -Infinity, Infinity, { reuse: true })), expected, `${name}: whole file, columns reused`);
+    await compareLastAndInfo(f, name);
     // A window inside the run (slices at both ends).
     const [a, b] = f.timeRange;
     const w: [number, number] = [a + (b - a) * 0.3, a + (b - a) * 0.6];
@@ -98,6 +116,16 @@ for (const name of FIXTURES) {
     assert.ok((await compareFile(name, fixtureBytes(name))) > 0);
   });
 }
+
+test('bigrun_medium_4 (many leaves): last vertices and info bytes equal the object stream, with a slab per leaf', async () => {
+  const f = await Slog2File.open(new MemorySource('bigrun_medium_4.slog2', fixtureBytes('bigrun_medium_4')));
+  try {
+    assert.ok(f.level(0).length > 4, `several leaves (${f.level(0).length})`);
+    assert.ok((await compareLastAndInfo(f, 'bigrun_medium_4')) > 1000);
+  } finally {
+    await f.close();
+  }
+});
 
 test('synthetic trace with SRCLOC, threads and communicators (several tree levels): same stream, same analysis', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-columns-'));

@@ -179,7 +179,7 @@ function batchOf(refs: readonly number[], nodes: readonly NodeColumns[], buffers
       if (withLast) {
         out.timeLast[k] = c.timeLast[r]!;
         out.lineLast[k] = c.lineLast[r]!;
-        out.infoSource[k] = c.bytes;
+        out.infoSource[k] = c.info;
         out.infoStart[k] = c.infoStart[r]!;
         out.infoLength[k] = c.infoLength[r]!;
       }
@@ -214,6 +214,8 @@ export interface ColumnStreamOptions {
   readonly withinNodes?: boolean;
   /** Fill timeLast, lineLast and the info columns (else left zero: the analysis does not read them). */
   readonly withLastAndInfo?: boolean;
+  /** Bytes per sequential read of leaves (nodeSlabs.ts; tests use tiny slabs to get many on small files). */
+  readonly slabBytes?: number;
 }
 
 /** A node holds a drawable outside its time bounds (see ColumnStreamOptions.withinNodes). */
@@ -233,7 +235,7 @@ export async function* primitiveBatchesInTimeOrder(
   let previousEnd = -Infinity;
   const depths: number[] = [];
   for (let depth = file.maxDepth; depth >= 0; depth--) if (file.level(depth).length > 0) depths.push(depth);
-  const slabs = nodesInSlabs(file, leaves, file.sourceLocationTable !== undefined);
+  const slabs = nodesInSlabs(file, leaves, file.sourceLocationTable !== undefined, options.slabBytes === undefined ? {} : { slabBytes: options.slabBytes });
   const refs: number[] = [];
   const nodes: NodeColumns[] = [];
   const order = refOrder(nodes);

@@ -24,11 +24,15 @@ export interface NodeColumns {
   /** Last vertex (line ID: the drawing order's final line). */
   readonly timeLast: Float64Array;
   readonly lineLast: Int32Array;
-  /** Each primitive row's info bytes: offset in `bytes` and length (0: none). */
+  /** Each primitive row's info bytes: offset in `info` and length (0: none). */
   readonly infoStart: Int32Array;
   readonly infoLength: Int32Array;
-  /** The node's block (the rows' info bytes are in it). */
-  readonly bytes: Uint8Array;
+  /**
+   * The rows' info bytes, back to back: a copy, since the block decoded may be a buffer that is
+   * reused (the column stream decodes leaves from its read slabs, overwritten while the leaf's
+   * columns are still cached and sliced).
+   */
+  readonly info: Uint8Array;
   readonly earliest: Float64Array;
   readonly latest: Float64Array;
   /** Start site of each primitive row (drawables that are not composites only, as the object reader). */
@@ -189,6 +193,16 @@ export function decodeNodeColumns(
   // The lists are mostly in time order already: sort (stably) only when they are not.
   if (!sorted) byEarliest.set(Array.from(byEarliest).sort((a, b) => drawableEarliest[a]! - drawableEarliest[b]! || a - b));
   const rows = grow.rows;
+  let infoBytes = 0;
+  for (let r = 0; r < rows; r++) infoBytes += infoLength[r]!;
+  const info = new Uint8Array(infoBytes);
+  const compactStart = new Int32Array(rows);
+  for (let r = 0, at = 0; r < rows; r++) {
+    const n = infoLength[r]!;
+    compactStart[r] = at;
+    for (let k = 0; k < n; k++) info[at + k] = bytes[infoStart[r]! + k]!;
+    at += n;
+  }
   return {
     rows,
     category: category.slice(0, rows),
@@ -199,9 +213,9 @@ export function decodeNodeColumns(
     line1: line1.slice(0, rows),
     timeLast: timeLast.slice(0, rows),
     lineLast: lineLast.slice(0, rows),
-    infoStart: infoStart.slice(0, rows),
+    infoStart: compactStart,
     infoLength: infoLength.slice(0, rows),
-    bytes,
+    info,
     earliest: earliest.slice(0, rows),
     latest: latest.slice(0, rows),
     site,
