@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { isFormatError } from '../../../src/core/bytes/formatError';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { CHUNK_ENTRY_BYTES, checksum, KEY_ENTRY_BYTES, NODE_ENTRY_BYTES, RUN_ENTRY_BYTES } from '../../../src/core/index/format';
-import { parseIndexHeader, RowIndex } from '../../../src/core/index/rowIndex';
+import { parseIndexHeader } from '../../../src/core/index/indexHeader';
+import { RowIndex } from '../../../src/core/index/rowIndex';
 import { IDENTITY, indexBytes, synthSlog2 } from './rowIndexHelpers';
 
 /** Offset of the directory checksum in the header (magic … dirBytes, see format.ts). */
