@@ -9,7 +9,9 @@
 // index size ratio); then, at 1200 px and 40 visible rows, for a window of the same span in the
 // middle of the trace: plain query (all rows; 40 rows) against the index (40 rows) —
 // nodesRead / bytesRead / decoded / returned / ms, the first exact (depth 0) 40-row window from
-// a fresh open, and the p95 of 30 scroll steps (a quarter span each) with 40 rows (plain: 6 steps).
+// a fresh open, and the p95 of 90 scroll steps (a quarter span each) with 40 rows (plain: 6 steps).
+// Then, with both wide inputs: the first window after a fresh open at 7 places, the two widths
+// alternating for 3 rounds, and the 16 384 / 4096 ratios.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +21,7 @@ import { nodeBudget } from '../../src/core/query/lod';
 import { rowLayoutOf } from '../../src/core/query/rows';
 import type { WindowSpec } from '../../src/core/query/buildWindow';
 import { RowKeyMapper } from '../../src/core/query/indexedSource';
+import type { RowIndex } from '../../src/core/index/rowIndex';
 import { profiledWindow, type QueryProfile } from '../../src/core/query/windowProfile';
 import { FileSource } from '../../src/io/fileSource';
 import { openRowIndexFile } from '../../src/io/rowIndexFile';
@@ -65,7 +68,47 @@ function buildIndex(slog2: string): { seconds: number; cpu: number; rssMiB: numb
   return { seconds, cpu: m ? Number(m[1]) + Number(m[2]) : NaN, rssMiB: m ? Number(m[3]) / 1024 : NaN, ratio: idx / fs.statSync(slog2).size };
 }
 
-async function measure(ranks: number): Promise<{ perWindow: QueryProfile; spreadMedian: number; manyMedian: number; scrollP95: number } | undefined> {
+/** A fresh open of the trace and its index, as the editor opens them (the row → key table of the shown map built). */
+async function openWithIndex(slog2: string): Promise<{ file: Slog2File; index: { index: RowIndex; mapper: RowKeyMapper } }> {
+  const file = await Slog2File.open(await FileSource.open(slog2));
+  const opened = await openRowIndexFile(file, slog2, `${slog2}.mperowidx`);
+  if (!('index' in opened)) throw new Error(opened.problem);
+  const mapper = new RowKeyMapper(opened.index);
+  const shown = opened.index.keys.mapIndex;
+  mapper.keyRanges(rowLayoutOf(file.lineIDMaps[shown]!), shown, 0, 1);
+  return { file, index: { index: opened.index, mapper } };
+}
+
+/**
+ * The first 40-row window after a fresh open, at 7 places spread over rows and time (ms each).
+ * One cold window is at the mercy of the machine (×0.4 to ×3.6 between two runs at 16 384 ranks
+ * against 4096): main() alternates the widths, 3 rounds each, and compares medians of 21.
+ */
+async function freshOpenWindows(slog2: string): Promise<number[]> {
+  const out: number[] = [];
+  for (let k = 0; k < 7; k++) {
+    const { file, index } = await openWithIndex(slog2);
+    // The open's garbage (16 384 Y-map rows and their labels) collected first: a collection
+    // falling inside the window measured 20-50 ms at 16 384 ranks (the bench runs with --expose-gc).
+    (globalThis as { gc?: () => void }).gc?.();
+    try {
+      const mapIndex = index.index.keys.mapIndex;
+      const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
+      const [a, z] = file.timeRange;
+      const span = Math.min((z - a) / 20, 400e-6);
+      const r0 = Math.floor(((k + 0.5) / 7) * (layout.labels.length - ROWS));
+      const t0 = a + (z - a - span) * ((k + 0.5) / 7);
+      const spec: WindowSpec = { t0, t1: t0 + span, rowStart: r0, rowEnd: r0 + ROWS, mapIndex, lowestDepth: 0, rowOfLine: layout.rowOfLine };
+      out.push((await profiledWindow(file, layout, spec, index)).profile.ms);
+    } finally {
+      await index.index.close();
+      await file.close();
+    }
+  }
+  return out;
+}
+
+async function measure(ranks: number): Promise<{ perWindow: QueryProfile; manyMedian: number; scrollP95: number } | undefined> {
   const slog2 = input(ranks);
   const size = fs.statSync(slog2).size;
   console.log(`\n${path.basename(slog2)}: ${(size / 1e6).toFixed(0)} MB`);
@@ -76,18 +119,7 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; spread
   );
 
   // Fresh open: first exact 40-row window (depth 0) through the index.
-  const open = async () => {
-    const file = await Slog2File.open(await FileSource.open(slog2));
-    const opened = await openRowIndexFile(file, slog2, `${slog2}.mperowidx`);
-    if (!('index' in opened)) throw new Error(opened.problem);
-    // The row → key table of the map shown, as the editor has it (built once per document, 16 384
-    // entries at 16 384 ranks): a window's cost is then its reads and decoding (caches still cold).
-    const mapper = new RowKeyMapper(opened.index);
-    const shown = opened.index.keys.mapIndex;
-    mapper.keyRanges(rowLayoutOf(file.lineIDMaps[shown]!), shown, 0, 1);
-    return { file, index: { index: opened.index, mapper } };
-  };
-  const { file, index } = await open();
+  const { file, index } = await openWithIndex(slog2);
   const mapIndex = index.index.keys.mapIndex;
   const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
   const [a, z] = file.timeRange;
@@ -130,7 +162,7 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; spread
   })();
   // Each from a fresh open (the index keeps decoded segments, which would serve the second query).
   const viaFreshIndex = async (rows: [number, number]): Promise<QueryProfile> => {
-    const { file: f2, index: i2 } = await open();
+    const { file: f2, index: i2 } = await openWithIndex(slog2);
     try {
       return (await profiledWindow(f2, layout, spec(mid, rows, 0), i2)).profile;
     } finally {
@@ -140,24 +172,6 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; spread
   };
   const idx40 = await viaFreshIndex(rows40);
   const idxAll = await viaFreshIndex(allRows);
-  // One cold window is at the mercy of the machine (×0.4 to ×3.6 between two runs at 16 384 ranks
-  // against 4096): the per-window cost compared across widths is the median of 21 fresh opens, 3
-  // rounds of 7 places at other rows and another time (7 alone swung ×1.0 to ×2.0 between runs).
-  const spread: number[] = [];
-  for (let k = 0; k < 21; k++) {
-    const r0 = Math.floor((((k % 7) + 0.5) / 7) * (layout.labels.length - ROWS));
-    const t0 = a + (z - a - span) * (((k % 7) + 0.5) / 7);
-    const { file: f3, index: i3 } = await open();
-    // The open's garbage (16 384 Y-map rows and their labels) collected first: a collection
-    // falling inside the window measured 20-50 ms at 16 384 ranks (the bench runs with --expose-gc).
-    (globalThis as { gc?: () => void }).gc?.();
-    try {
-      spread.push((await profiledWindow(f3, layout, { ...spec(t0, [r0, r0 + ROWS], 0) }, i3)).profile.ms);
-    } finally {
-      await i3.index.close();
-      await f3.close();
-    }
-  }
   console.log(
     `  window ${(span * 1e6).toFixed(0)} µs at the middle, depth 0 (the editor's LOD for all rows at ${WIDTH_PX} px: depth ${lodDepth}), cold caches:`,
   );
@@ -171,7 +185,6 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; spread
   console.log(
     `  ${ROWS} rows via index / all rows via index: bytesRead ${pct(idx40.bytesRead, idxAll.bytesRead)}, decoded ${pct(idx40.decoded, idxAll.decoded)}`,
   );
-  console.log(`  ${ROWS} rows via index, fresh open at 7 places × 3 (rows and time spread): median ${f1(median(spread))} ms [${spread.map(f1).join(', ')}]`);
 
   // Scrolling with 40 rows: 90 steps of a quarter span through the index (the p95 of 30 swung
   // ×0.9 to ×1.8 between runs at 16 384 against 4096 ranks), a few through the plain query.
@@ -205,7 +218,7 @@ async function measure(ranks: number): Promise<{ perWindow: QueryProfile; spread
   console.log(`  ${ROWS} rows via index, one reader, 120 places (rows and time spread): median ${f1(median(many))} ms, p90 ${f1(p90(many))} ms`);
   await index.index.close();
   await file.close();
-  return { perWindow: idx40, spreadMedian: median(spread), manyMedian: median(many), scrollP95: p95(sIdx) };
+  return { perWindow: idx40, manyMedian: median(many), scrollP95: p95(sIdx) };
 }
 
 async function main(): Promise<void> {
@@ -213,13 +226,25 @@ async function main(): Promise<void> {
   const which = (process.env.MPE_BENCH_ROWS_INPUTS ?? '4096,16384,16').split(',').map(Number);
   const load = fs.existsSync('/proc/loadavg') ? fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') : 'n/a';
   console.log(`rows × time bench; load average at start ${load}`);
-  const results = new Map<number, { perWindow: QueryProfile; spreadMedian: number; manyMedian: number; scrollP95: number } | undefined>();
+  const results = new Map<number, { perWindow: QueryProfile; manyMedian: number; scrollP95: number } | undefined>();
   for (const r of which) results.set(r, await measure(r));
   const r4 = results.get(4096);
   const r16 = results.get(16384);
   if (r4 && r16) {
+    // First windows after fresh opens, the two widths alternating (same page-cache state for both).
+    const fresh = new Map<number, number[]>([
+      [4096, []],
+      [16384, []],
+    ]);
+    for (let round = 0; round < 3; round++) for (const r of [4096, 16384]) fresh.get(r)!.push(...(await freshOpenWindows(input(r))));
+    for (const [r, ms] of fresh)
+      console.log(
+        `\nrows-${r}: ${ROWS} rows via index, first window after a fresh open, 7 places × 3 rounds alternating: median ${f1(median(ms))} ms [${ms.map(f1).join(', ')}]`,
+      );
+    const spread4 = median(fresh.get(4096)!);
+    const spread16 = median(fresh.get(16384)!);
     console.log(
-      `\n16384 / 4096 ranks, 40-row window: bytesRead ×${(r16.perWindow.bytesRead / r4.perWindow.bytesRead).toFixed(2)}, decoded ×${(r16.perWindow.decoded / r4.perWindow.decoded).toFixed(2)}, ms (one cold window) ×${(r16.perWindow.ms / r4.perWindow.ms).toFixed(2)}, ms (median of 21 fresh opens) ×${(r16.spreadMedian / r4.spreadMedian).toFixed(2)}, ms (median of 120 places, one reader) ×${(r16.manyMedian / r4.manyMedian).toFixed(2)}, scroll p95 ×${(r16.scrollP95 / r4.scrollP95).toFixed(2)}`,
+      `\n16384 / 4096 ranks, 40-row window: bytesRead ×${(r16.perWindow.bytesRead / r4.perWindow.bytesRead).toFixed(2)}, decoded ×${(r16.perWindow.decoded / r4.perWindow.decoded).toFixed(2)}, ms (one cold window) ×${(r16.perWindow.ms / r4.perWindow.ms).toFixed(2)}, ms (median of 21 fresh opens) ×${(spread16 / spread4).toFixed(2)}, ms (median of 120 places, one reader) ×${(r16.manyMedian / r4.manyMedian).toFixed(2)}, scroll p95 ×${(r16.scrollP95 / r4.scrollP95).toFixed(2)}`,
     );
   }
   const loadEnd = fs.existsSync('/proc/loadavg') ? fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') : 'n/a';
