@@ -15,7 +15,7 @@ const ALLOWED = [
   'src/core/synth/synthClog2.ts: Math.max(...clock)', // one clock per rank, ranks ≤ 4096
   'src/core/synth/synthClog2.ts: Math.max(...members.map(', // ranks ≤ 4096
   'webview/timeline/controller.ts: this.scheduler.mark(...', // a handful of layer names
-  "src/core/index/rowIndex.ts: String.fromCharCode(...r.bytesView(8, 'magic'))", // 8 bytes
+  "src/core/index/indexHeader.ts: String.fromCharCode(...r.bytesView(8, 'magic'))", // 8 bytes
   'src/core/bookmarks/store.ts: edit(...edits', // rest parameter declaration
   'webview/timeline/scheduler.ts: mark(...layers', // rest parameter declaration
   'src/core/query/windowColumns.ts: out.push(...(Object.values(t.buffers)', // a few typed-array buffers per table
