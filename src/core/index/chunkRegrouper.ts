@@ -11,6 +11,7 @@
  * their chunk could not be handed to the file in one write.
  */
 import { isFormatError } from '../bytes/formatError';
+import { grown } from '../bytes/grown';
 import { decodeNodeSites, type NodeSites } from '../formats/srcloc/nodeSites';
 import { checksum, checksumOf, ITEM_HAS_SOURCE, KIND_REAL, KIND_SHADOW, levelOf, runKey, TABLE_ENTRY_BYTES } from './format';
 import type { NodeScanner } from './scan';
@@ -52,13 +53,6 @@ export class EncodeScratch {
 const EMPTY_SEGMENT_SUM = checksum(new Uint8Array(0));
 /** itemFlags of a shadow: its items carry no flags byte. */
 const SHADOW_ITEM = -1;
-
-function grownInt32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  const b = new Int32Array(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}
 
 export class ChunkRegrouper {
   nodes = 0;
@@ -124,7 +118,7 @@ export class ChunkRegrouper {
     }
     if (this.runLastNode[slot] !== node) {
       this.runLastNode[slot] = node;
-      if (this.touchedCount === this.touched.length) this.touched = grownInt32(this.touched, this.touchedCount + 1);
+      if (this.touchedCount === this.touched.length) this.touched = grown(this.touched, this.touchedCount + 1);
       this.touched[this.touchedCount++] = slot;
     }
     return slot;
@@ -133,13 +127,13 @@ export class ChunkRegrouper {
   private reserveItems(n: number): void {
     const need = this.itemCount + n;
     if (need <= this.itemRun.length) return;
-    this.itemRun = grownInt32(this.itemRun, need);
-    this.itemStart = grownInt32(this.itemStart, need);
-    this.itemEnd = grownInt32(this.itemEnd, need);
-    this.itemIndex = grownInt32(this.itemIndex, need);
-    this.itemFlags = grownInt32(this.itemFlags, need);
-    this.itemSiteStart = grownInt32(this.itemSiteStart, need);
-    this.itemSiteEnd = grownInt32(this.itemSiteEnd, need);
+    this.itemRun = grown(this.itemRun, need);
+    this.itemStart = grown(this.itemStart, need);
+    this.itemEnd = grown(this.itemEnd, need);
+    this.itemIndex = grown(this.itemIndex, need);
+    this.itemFlags = grown(this.itemFlags, need);
+    this.itemSiteStart = grown(this.itemSiteStart, need);
+    this.itemSiteEnd = grown(this.itemSiteEnd, need);
   }
 
   /**
@@ -160,18 +154,14 @@ export class ChunkRegrouper {
     }
     const node = this.nodes;
     if (node + 2 > this.nodeFirstItem.length) {
-      this.nodeFirstItem = grownInt32(this.nodeFirstItem, node + 2);
-      this.nodeFirstTouch = grownInt32(this.nodeFirstTouch, node + 2);
+      this.nodeFirstItem = grown(this.nodeFirstItem, node + 2);
+      this.nodeFirstTouch = grown(this.nodeFirstTouch, node + 2);
     }
     this.nodeFirstItem[node] = this.itemCount;
     this.nodeFirstTouch[node] = this.touchedCount;
 
     const base = this.arenaUsed;
-    if (base + bytes.length > this.arena.length) {
-      const next = new Uint8Array(Math.max(base + bytes.length, this.arena.length * 2));
-      next.set(this.arena.subarray(0, base));
-      this.arena = next;
-    }
+    if (base + bytes.length > this.arena.length) this.arena = grown(this.arena, base + bytes.length);
     this.arena.set(bytes, base);
     this.arenaUsed = base + bytes.length;
 

@@ -15,6 +15,7 @@
  */
 import type { SourceLocation } from '../../../model/types';
 import type { PrimitiveColumns } from './shadows';
+import { grown } from '../../../bytes/grown';
 
 export interface DrawableBatch extends PrimitiveColumns {
   /** Drawables (node-list entries) in the batch, in arrival order. */
@@ -133,15 +134,6 @@ export function batchBuffers(b: DrawableBatch): ArrayBuffer[] {
     b.info,
   ];
   return arrays.map((a) => a.buffer as ArrayBuffer);
-}
-
-/** A larger copy of a typed array (capacity doubled until it holds `need`). */
-function grown<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(a: T, need: number): T {
-  let n = Math.max(a.length * 2, 16);
-  while (n < need) n *= 2;
-  const next = new (a.constructor as new (n: number) => T)(n);
-  next.set(a as never);
-  return next;
 }
 
 /** True if `b` can take one more entry of this many primitives, vertices and info bytes. */
