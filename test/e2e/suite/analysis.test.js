@@ -3,17 +3,10 @@
 // the arrow; a late-sender receive's popup says whom it waited for and how long.
 const assert = require('assert');
 const vscode = require('vscode');
-const { viewType, extension, hasCustomEditor, traceUri, skip, closeAll } = require('./helpers');
+const { viewType, extension, hasCustomEditor, traceUri, skip, closeAll, waitForValue } = require('./helpers');
 
-async function waitFor(get, what, ms = 30000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+// The suite's default wait (30 s) over the shared poller.
+const waitFor = (get, what, ms = 30000) => waitForValue(get, what, ms);
 
 suite('wait-state analysis', () => {
   let api;

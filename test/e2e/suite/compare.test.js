@@ -4,17 +4,10 @@
 // iteration puts iteration 5 of both at the same place in their windows.
 const assert = require('assert');
 const vscode = require('vscode');
-const { viewType, hasCustomEditor, traceUri, skip, closeAll, extension } = require('./helpers');
+const { viewType, hasCustomEditor, traceUri, skip, closeAll, extension, waitForValue } = require('./helpers');
 
-async function waitFor(predicate, what, ms = 60000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await predicate();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+// The suite's default wait (60 s) over the shared poller.
+const waitFor = (get, what, ms = 60000) => waitForValue(get, what, ms);
 
 const near = (x, y, span) => Math.abs(x - y) <= Math.max(1e-12, span * 1e-6);
 

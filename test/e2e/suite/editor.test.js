@@ -8,13 +8,8 @@ const { viewType, hasCustomEditor, traceUri, traceNames, skip, closeAll, extensi
 const customTabs = () =>
   vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === viewType);
 
-async function waitFor(predicate, what, ms = 15000) {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// The suite's default wait (15 s) over the shared poller.
+const waitFor = (get, what, ms = 15000) => waitForValue(get, what, ms);
 
 suite('trace editor (custom editor API)', () => {
   setup(async function () {

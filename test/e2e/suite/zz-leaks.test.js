@@ -5,7 +5,7 @@
 const assert = require('assert');
 const fs = require('fs');
 const vscode = require('vscode');
-const { viewType, hasCustomEditor, traceUri, skip, closeAll, extension } = require('./helpers');
+const { viewType, hasCustomEditor, traceUri, skip, closeAll, extension, waitForValue } = require('./helpers');
 
 const fdCount = () => fs.readdirSync('/proc/self/fd').length;
 const threadCount = () => Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]);
@@ -13,13 +13,8 @@ const heapMB = () => process.memoryUsage().heapUsed / 2 ** 20;
 const customTabs = () =>
   vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === viewType);
 
-async function waitFor(predicate, what, ms = 30000) {
-  const deadline = Date.now() + ms;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+// The suite's default wait (30 s) over the shared poller.
+const waitFor = (get, what, ms = 30000) => waitForValue(get, what, ms);
 
 /** Settled counts: wait until fds and threads stop changing (workers wind down, handles close). */
 async function settled() {
