@@ -28,6 +28,12 @@ export class CompareSession implements vscode.Disposable {
    * second was sent; mirroring that report would move B back to its first zoom.
    */
   private readonly sent = new Map<TimelineEditor, ViewState[]>();
+  /**
+   * Per editor, the view it last reported. A webview reports its view again when only its size
+   * changed (B opened beside A); such a report is not a move, and mirroring it could undo a move the
+   * other editor made meanwhile.
+   */
+  private readonly reported = new Map<TimelineEditor, ViewState>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly ended = new vscode.EventEmitter<void>();
   /** Either editor closed. */
@@ -38,6 +44,7 @@ export class CompareSession implements vscode.Disposable {
     readonly a: TimelineEditor,
     readonly b: TimelineEditor,
   ) {
+    for (const e of [a, b]) if (e.viewState !== undefined) this.reported.set(e, e.viewState);
     this.subscriptions.push(
       a.onDidChangeView((v) => this.mirror(a, b, v, 1)),
       b.onDidChangeView((v) => this.mirror(b, a, v, -1)),
@@ -72,6 +79,8 @@ export class CompareSession implements vscode.Disposable {
     const view: ViewState = { t0: v.t0 + d, t1: v.t1 + d, mapIndex: v.mapIndex, scrollRow: v.scrollRow };
     const current = to.viewState;
     if (!force) {
+      const previous = this.reported.get(from);
+      this.reported.set(from, v);
       const pending = this.sent.get(from) ?? [];
       const echo = pending.findIndex((p) => sameView(p, v));
       if (echo >= 0) {
@@ -81,7 +90,7 @@ export class CompareSession implements vscode.Disposable {
         // neither waits for a report, a difference left is settled by mirroring this last one.
         const settled = pending.length === 0 && (this.sent.get(to)?.length ?? 0) === 0;
         if (!settled || current === undefined || sameView(current, view)) return;
-      }
+      } else if (previous !== undefined && sameView(previous, v)) return;
     }
     if (!force && current !== undefined && sameView(current, view)) return;
     const toPending = this.sent.get(to) ?? [];

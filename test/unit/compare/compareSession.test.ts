@@ -108,3 +108,18 @@ test('an editor that never reports back does not grow the session without bound'
   assert.ok(pending.length <= 16, `${pending.length} views pending`);
   s.dispose();
 });
+
+test('an editor re-reporting its unchanged view (a resize) after the other zoomed does not undo the zoom', () => {
+  // CI: "timed out waiting for A to follow the zoom in B". A's webview was resized (B opened beside
+  // it) and reported its old view again, after B's zoom had been sent to A but before A applied it.
+  const a = new FakeEditor(view(0, 10));
+  const b = new FakeEditor(view(0, 10));
+  const s = new CompareSession(asEditor(a), asEditor(b));
+  b.userMove(view(2.5, 7.5));
+  b.deliver();
+  a.reports.unshift(view(0, 10)); // the resize report, posted before the synced zoom arrived
+  settle(a, b);
+  assert.deepEqual(b.viewState, view(2.5, 7.5));
+  assertLinked(a, b, 0);
+  s.dispose();
+});
