@@ -169,3 +169,20 @@ export async function waitForPaintedCanvas(page, timeout = 30_000, minColours = 
   }
   throw new Error(`timeline canvas not painted: ${last?.why}`);
 }
+
+/**
+ * The ready webview iframes with their boxes, in DOM order; `frame` reaches the content by the
+ * iframe's name (VS Code's id of the webview), not by position: webviews made or dropped later
+ * shift positions, and a locator by `nth=` then points at another (possibly hidden) webview.
+ */
+export async function readyWebviews(page) {
+  const found = await page.locator(selectors.webviewReady).evaluateAll((frames) =>
+    frames.map((f) => {
+      const r = f.getBoundingClientRect();
+      return { name: f.getAttribute('name') ?? '', x: r.x, y: r.y, width: r.width, height: r.height };
+    }),
+  );
+  return found
+    .filter((w) => w.name !== '')
+    .map((w) => ({ ...w, frame: page.frameLocator(`${selectors.webviewReady}[name="${w.name}"]`).frameLocator(selectors.webviewContent) }));
+}

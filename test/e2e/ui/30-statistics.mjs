@@ -3,7 +3,7 @@
 // contributed view container "mpeTrace" with the webview view "mpeTrace.statistics".
 import fs from 'node:fs';
 import path from 'node:path';
-import { selectors } from '../lib/workbench.mjs';
+import { readyWebviews, selectors } from '../lib/workbench.mjs';
 import { repoRoot } from '../lib/codeServer.mjs';
 
 const trace = 'user_states_4.slog2';
@@ -35,20 +35,13 @@ export default [
       // Webview iframes live in one overlay layer of the workbench, not inside the side bar's DOM: the
       // statistics one is the webview whose box lies in the side bar (left of the editor).
       const sidebar = await page.locator(selectors.sideBar).boundingBox();
-      let statsIndex = -1;
+      let view;
       const deadline = Date.now() + 30_000;
-      while (statsIndex < 0 && Date.now() < deadline) {
-        const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames) =>
-          frames.map((f) => {
-            const r = f.getBoundingClientRect();
-            return { x: r.x, width: r.width };
-          }),
-        );
-        statsIndex = boxes.findIndex((b) => b.width > 0 && b.x < sidebar.x + sidebar.width - 10);
-        if (statsIndex < 0) await page.waitForTimeout(250);
+      while (view === undefined && Date.now() < deadline) {
+        view = (await readyWebviews(page)).find((w) => w.width > 0 && w.x < sidebar.x + sidebar.width - 10)?.frame;
+        if (view === undefined) await page.waitForTimeout(250);
       }
-      if (statsIndex < 0) throw new Error('no webview appeared in the side bar');
-      const view = page.frameLocator(`${selectors.webviewReady} >> nth=${statsIndex}`).frameLocator(selectors.webviewContent);
+      if (view === undefined) throw new Error('no webview appeared in the side bar');
       let text = '';
       let found = [];
       while (Date.now() < deadline) {

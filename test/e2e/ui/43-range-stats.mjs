@@ -3,7 +3,7 @@
 // and Esc in the timeline brings the whole-trace numbers back.
 import fs from 'node:fs';
 import path from 'node:path';
-import { selectors } from '../lib/workbench.mjs';
+import { readyWebviews, selectors } from '../lib/workbench.mjs';
 
 const trace = 'user_states_4.slog2';
 const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet');
@@ -16,16 +16,10 @@ async function webviews(page, installedDir) {
   const sidebar = await page.locator(selectors.sideBar).boundingBox();
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames) =>
-      frames.map((f) => {
-        const r = f.getBoundingClientRect();
-        return { x: r.x, width: r.width };
-      }),
-    );
-    const i = boxes.findIndex((b) => b.width > 0 && b.x < sidebar.x + sidebar.width - 10);
-    const j = boxes.findIndex((b) => b.width > 0 && b.x >= sidebar.x + sidebar.width - 10);
-    const frame = (n) => page.frameLocator(`${selectors.webviewReady} >> nth=${n}`).frameLocator(selectors.webviewContent);
-    if (i >= 0 && j >= 0) return { stats: frame(i), timeline: frame(j) };
+    const views = await readyWebviews(page);
+    const stats = views.find((w) => w.width > 0 && w.x < sidebar.x + sidebar.width - 10);
+    const timeline = views.find((w) => w.width > 0 && w.x >= sidebar.x + sidebar.width - 10);
+    if (stats && timeline) return { stats: stats.frame, timeline: timeline.frame };
     await page.waitForTimeout(250);
   }
   throw new Error('no webview appeared in the side bar');

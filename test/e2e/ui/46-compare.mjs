@@ -4,7 +4,7 @@
 // Guarded: needs the command and the view contributed.
 import fs from 'node:fs';
 import path from 'node:path';
-import { selectors } from '../lib/workbench.mjs';
+import { readyWebviews, selectors } from '../lib/workbench.mjs';
 
 function missingContribution({ viewType, installedDir }) {
   if (!viewType) return 'package.json contributes no customEditor "mpeTrace.timeline" yet';
@@ -16,18 +16,11 @@ function missingContribution({ viewType, installedDir }) {
 
 /** The two timeline webviews in the editor area, left to right (A opened first, B beside it). */
 async function editorFrames(page) {
-  const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames, editorPart) => {
-    const area = document.querySelector(editorPart)?.getBoundingClientRect();
-    return frames.map((f, i) => {
-      const r = f.getBoundingClientRect();
-      const inEditor = area && r.width > 0 && r.height > 0 && r.left >= area.left - 1 && r.right <= area.right + 1;
-      return { i, x: r.x, inEditor };
-    });
-  }, selectors.editorPart);
-  return boxes
-    .filter((b) => b.inEditor)
+  const area = await page.locator(selectors.editorPart).first().boundingBox();
+  return (await readyWebviews(page))
+    .filter((w) => area && w.width > 0 && w.height > 0 && w.x >= area.x - 1 && w.x + w.width <= area.x + area.width + 1)
     .sort((p, q) => p.x - q.x)
-    .map((b) => page.frameLocator(`${selectors.webviewReady} >> nth=${b.i}`).frameLocator(selectors.webviewContent));
+    .map((w) => w.frame);
 }
 
 /**
@@ -130,32 +123,25 @@ export default [
       // The command reveals the Compare view; wait for its webview in the side bar to show the table.
       const deadline = Date.now() + 90_000;
       let text = '';
-      let frameIndex = -1;
+      let found = false;
       while (Date.now() < deadline) {
         const sidebar = await page
           .locator(selectors.sideBar)
           .boundingBox()
           .catch(() => null);
-        const boxes = await page.locator(selectors.webviewReady).evaluateAll((frames) =>
-          frames.map((f) => {
-            const r = f.getBoundingClientRect();
-            return { x: r.x, width: r.width, height: r.height };
-          }),
-        );
-        for (let i = 0; i < boxes.length; i++) {
-          if (sidebar === null || !(boxes[i].width > 0 && boxes[i].height > 0 && boxes[i].x < sidebar.x + sidebar.width - 10)) continue;
-          const view = page.frameLocator(`${selectors.webviewReady} >> nth=${i}`).frameLocator(selectors.webviewContent);
-          const t = await view
+        for (const w of await readyWebviews(page)) {
+          if (sidebar === null || !(w.width > 0 && w.height > 0 && w.x < sidebar.x + sidebar.width - 10)) continue;
+          const t = await w.frame
             .locator('body')
             .innerText({ timeout: 1000 })
             .catch(() => '');
           if (t.includes('Align B on A')) {
             text = t;
-            frameIndex = i;
+            found = true;
           }
         }
-        if (frameIndex >= 0 && /Category[\s\S]*\nCompute\s/.test(text)) break;
-        if (frameIndex < 0 && picks < 3 && Date.now() - pickedAt > 20_000) {
+        if (found && /Category[\s\S]*\nCompute\s/.test(text)) break;
+        if (!found && picks < 3 && Date.now() - pickedAt > 20_000) {
           log(`   no Compare view 20 s after pick ${picks}: picking "Compare with…" again`);
           await page.keyboard.press('Escape');
           await pickCompareWith();
@@ -165,7 +151,7 @@ export default [
         await page.waitForTimeout(500);
       }
       log(`   compare view text (first 200 chars): ${JSON.stringify(text.slice(0, 200))}`);
-      if (frameIndex < 0) throw new Error('no Compare view appeared in the side bar');
+      if (!found) throw new Error('no Compare view appeared in the side bar');
       const lines = text.split('\n');
       const firstRow = lines[lines.findIndex((l) => /^Category\b/.test(l)) + 1];
       if (!/^Compute\s/.test(firstRow ?? '')) throw new Error(`the first row of the Compare table is ${JSON.stringify(firstRow)}, not Compute`);
