@@ -66,10 +66,25 @@ export class MessageAccumulator {
 
   /** A real arrow; `weight` is 1 for exact results, a time fraction for shadow-based ones. Returns its size in bytes (0 when unknown). */
   add(category: number, from: number, to: number, info: Uint8Array | undefined, weight = 1): number {
+    const decoded = info === undefined ? undefined : this.decode(category, info);
+    return this.record(from, to, decoded?.tag, decoded?.size, weight);
+  }
+
+  /**
+   * `add` of the info bytes `source[start, start + length)` (none when `source` is undefined), with
+   * weight 1. The common layout is read in place: no view or object per message.
+   */
+  addRaw(category: number, from: number, to: number, source: Uint8Array | undefined, start: number, length: number): number {
+    if (source !== undefined && length >= 8 && this.slotsOf(category).fast) {
+      return this.record(from, to, int32At(source, start), int32At(source, start + 4), 1);
+    }
+    return this.add(category, from, to, source === undefined ? undefined : source.subarray(start, start + length));
+  }
+
+  private record(from: number, to: number, tag: number | undefined, size: number | undefined, weight: number): number {
     this.count += weight;
-    const size = info === undefined ? undefined : this.decode(category, info);
-    const bytes = size?.size ?? 0;
-    if (size?.size === undefined) this.withoutSize += weight;
+    const bytes = size ?? 0;
+    if (size === undefined) this.withoutSize += weight;
     else {
       this.bytes += bytes * weight;
       const b = bytes <= 0 ? 0 : Math.min(64, Math.floor(Math.log2(bytes)) + 1);
@@ -78,7 +93,7 @@ export class MessageAccumulator {
     let row = this.pairs.get(from);
     if (row === undefined) this.pairs.set(from, (row = new Map()));
     bump(row, to, weight, bytes * weight);
-    if (size?.tag !== undefined) bump(this.tags, size.tag, weight, bytes * weight);
+    if (tag !== undefined) bump(this.tags, tag, weight, bytes * weight);
     const comm = this.commOf(from);
     if (comm !== undefined) bump(this.comms, comm, weight, bytes * weight);
     return bytes;
@@ -95,10 +110,14 @@ export class MessageAccumulator {
     if (comm !== undefined) bump(this.comms, comm, weight, 0);
   }
 
-  private decode(category: number, info: Uint8Array): { tag?: number; size?: number } | undefined {
+  private slotsOf(category: number): InfoSlots {
     let s = this.slots.get(category);
     if (s === undefined) this.slots.set(category, (s = slotsOf(this.categories.get(category))));
-    return decodeWithSlots(s, this.categories.get(category), info);
+    return s;
+  }
+
+  private decode(category: number, info: Uint8Array): { tag?: number; size?: number } | undefined {
+    return decodeWithSlots(this.slotsOf(category), this.categories.get(category), info);
   }
 
   result(): MessageStats {
@@ -123,6 +142,11 @@ export class MessageAccumulator {
       sizes,
     };
   }
+}
+
+/** The big-endian i32 at `at` (as DataView.getInt32 reads it). */
+function int32At(b: Uint8Array, at: number): number {
+  return (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
 }
 
 function decodeWithSlots(s: InfoSlots, category: Category | undefined, info: Uint8Array): { tag?: number; size?: number } | undefined {

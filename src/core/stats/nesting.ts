@@ -1,5 +1,5 @@
 /**
- * Exclusive time of states on one timeline (SLOG2.md §12.2/§16): states are visited in drawing
+ * Exclusive time of states on each timeline (SLOG2.md §12.2/§16): states are visited in drawing
  * order (earliest ascending, latest descending, then category); a stack holds the chain of open
  * enclosing states; each state's own time is subtracted from the nearest enclosing one ("directly
  * nested", containment judged on the full bounds). Exactly Jumpshot's stack, so overlapping
@@ -7,20 +7,11 @@
  *
  * Streaming: states are buffered until the caller promises (a watermark) that no later state
  * starts before a time; everything starting before it is then swept and dropped, so memory is the
- * states of one batch plus the stack, not the whole range.
+ * states of one batch plus the stacks, not the whole range. The states live in typed columns
+ * (a pool with a free list), the per-row heaps and stacks hold their indices: no object per state.
  */
-
-/** What the sweep needs to know of a state; `own` is its time to subtract from its parent. */
-export interface NestedState<C> {
-  readonly earliest: number;
-  readonly latest: number;
-  readonly category: number;
-  readonly finalLineID: number;
-  /** Clipped duration (exact) or clipped minus shadow-covered time (approximate). */
-  own: number;
-  /** The accumulator cell credited with `own` and debited with its children's. */
-  readonly cell: C;
-}
+import { grown } from '../bytes/grown';
+import type { CellTable } from './cellTable';
 
 export function compareDrawingOrder(
   a: { readonly earliest: number; readonly latest: number; readonly category: number; readonly finalLineID: number },
@@ -29,40 +20,121 @@ export function compareDrawingOrder(
   return a.earliest - b.earliest || b.latest - a.latest || a.category - b.category || a.finalLineID - b.finalLineID;
 }
 
-export class RowNesting<C extends { exclusive: number }> {
-  /** Binary min-heap in drawing order: adds and releases cost O(log n) however long states wait. */
-  private readonly pending: NestedState<C>[] = [];
-  private readonly stack: NestedState<C>[] = [];
+interface Row {
+  /** Binary min-heap of pool indices in drawing order: O(log n) however long states wait. */
+  heap: Int32Array;
+  heapSize: number;
+  stack: Int32Array;
+  stackSize: number;
+  /** In the nesting's list of rows with buffered states. */
+  dirty: boolean;
+}
 
-  add(state: NestedState<C>): void {
-    const h = this.pending;
-    h.push(state);
-    let i = h.length - 1;
+export class StateNesting {
+  private earliest = new Float64Array(256);
+  private latest = new Float64Array(256);
+  private category = new Float64Array(256);
+  private finalLine = new Float64Array(256);
+  /** Clipped duration (exact) or clipped minus shadow-covered time (approximate). */
+  private own = new Float64Array(256);
+  /** The cell credited with `own` and debited with its children's. */
+  private cell = new Int32Array(256);
+  private used = 0;
+  private free = new Int32Array(64);
+  private freeSize = 0;
+  private readonly rows = new Map<number, Row>();
+  private dirtyRows: Row[] = [];
+  private lastLine = NaN;
+  private lastRow: Row | undefined;
+
+  constructor(private readonly cells: CellTable) {}
+
+  add(lineID: number, earliest: number, latest: number, category: number, finalLineID: number, own: number, cell: number): void {
+    const s = this.allocate();
+    this.earliest[s] = earliest;
+    this.latest[s] = latest;
+    this.category[s] = category;
+    this.finalLine[s] = finalLineID;
+    this.own[s] = own;
+    this.cell[s] = cell;
+    const row = this.rowOf(lineID);
+    if (row.heapSize === row.heap.length) row.heap = grown(row.heap, row.heapSize + 1);
+    const h = row.heap;
+    let i = row.heapSize++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (compareDrawingOrder(h[parent]!, state) <= 0) break;
+      if (this.compare(h[parent]!, s) <= 0) break;
       h[i] = h[parent]!;
       i = parent;
     }
-    h[i] = state;
+    h[i] = s;
+    if (!row.dirty) {
+      row.dirty = true;
+      this.dirtyRows.push(row);
+    }
   }
 
-  get pendingCount(): number {
-    return this.pending.length;
+  /** Sweeps, on every row, the buffered states that start before `watermark` (all when undefined). */
+  flush(watermark?: number): void {
+    const still: Row[] = [];
+    for (const row of this.dirtyRows) {
+      this.flushRow(row, watermark);
+      if (row.heapSize > 0) still.push(row);
+      else row.dirty = false;
+    }
+    this.dirtyRows = still;
   }
 
-  private popMin(): NestedState<C> {
-    const h = this.pending;
+  private rowOf(lineID: number): Row {
+    if (lineID === this.lastLine && this.lastRow !== undefined) return this.lastRow;
+    let row = this.rows.get(lineID);
+    if (row === undefined) this.rows.set(lineID, (row = { heap: new Int32Array(16), heapSize: 0, stack: new Int32Array(16), stackSize: 0, dirty: false }));
+    this.lastLine = lineID;
+    this.lastRow = row;
+    return row;
+  }
+
+  private compare(a: number, b: number): number {
+    return (
+      this.earliest[a]! - this.earliest[b]! ||
+      this.latest[b]! - this.latest[a]! ||
+      this.category[a]! - this.category[b]! ||
+      this.finalLine[a]! - this.finalLine[b]!
+    );
+  }
+
+  private allocate(): number {
+    if (this.freeSize > 0) return this.free[--this.freeSize]!;
+    const s = this.used++;
+    if (s >= this.own.length) {
+      this.earliest = grown(this.earliest, s + 1);
+      this.latest = grown(this.latest, s + 1);
+      this.category = grown(this.category, s + 1);
+      this.finalLine = grown(this.finalLine, s + 1);
+      this.own = grown(this.own, s + 1);
+      this.cell = grown(this.cell, s + 1);
+    }
+    return s;
+  }
+
+  private release(s: number): void {
+    if (this.freeSize === this.free.length) this.free = grown(this.free, this.freeSize + 1);
+    this.free[this.freeSize++] = s;
+  }
+
+  private popMin(row: Row): number {
+    const h = row.heap;
     const top = h[0]!;
-    const last = h.pop()!;
-    if (h.length > 0) {
+    const last = h[--row.heapSize]!;
+    const n = row.heapSize;
+    if (n > 0) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
-        if (l >= h.length) break;
+        if (l >= n) break;
         const r = l + 1;
-        const c = r < h.length && compareDrawingOrder(h[r]!, h[l]!) < 0 ? r : l;
-        if (compareDrawingOrder(last, h[c]!) <= 0) break;
+        const c = r < n && this.compare(h[r]!, h[l]!) < 0 ? r : l;
+        if (this.compare(last, h[c]!) <= 0) break;
         h[i] = h[c]!;
         i = c;
       }
@@ -71,20 +143,23 @@ export class RowNesting<C extends { exclusive: number }> {
     return top;
   }
 
-  /** Sweeps the buffered states that start before `watermark` (all of them when undefined). */
-  flush(watermark?: number): void {
-    const stack = this.stack;
-    while (this.pending.length > 0 && (watermark === undefined || this.pending[0]!.earliest < watermark)) {
-      const cur = this.popMin();
-      while (stack.length > 0) {
-        const top = stack[stack.length - 1]!;
-        if (top.earliest <= cur.earliest && cur.latest <= top.latest) break;
-        stack.pop();
+  private flushRow(row: Row, watermark: number | undefined): void {
+    const exclusive = this.cells.exclusive;
+    while (row.heapSize > 0 && (watermark === undefined || this.earliest[row.heap[0]!]! < watermark)) {
+      const cur = this.popMin(row);
+      const e = this.earliest[cur]!;
+      const l = this.latest[cur]!;
+      while (row.stackSize > 0) {
+        const top = row.stack[row.stackSize - 1]!;
+        if (this.earliest[top]! <= e && l <= this.latest[top]!) break;
+        row.stackSize--;
+        this.release(top);
       }
-      cur.cell.exclusive += cur.own;
-      const parent = stack[stack.length - 1];
-      if (parent !== undefined) parent.cell.exclusive -= cur.own;
-      stack.push(cur);
+      const own = this.own[cur]!;
+      exclusive[this.cell[cur]!] += own;
+      if (row.stackSize > 0) exclusive[this.cell[row.stack[row.stackSize - 1]!]!] -= own;
+      if (row.stackSize === row.stack.length) row.stack = grown(row.stack, row.stackSize + 1);
+      row.stack[row.stackSize++] = cur;
     }
   }
 }

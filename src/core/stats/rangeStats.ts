@@ -7,10 +7,12 @@
 import type { Category, Drawable, LineIDMap, Primitive, Shadow, Topology } from '../model/types';
 import { PREVIEW_ARROW, PREVIEW_EVENT } from '../model/types';
 import type { PrimitiveBatch } from '../formats/slog2/columnStream';
+import { CellTable } from './cellTable';
+import { DurationHistograms } from './durationHistograms';
 import { MessageAccumulator } from './messages';
-import { RowNesting } from './nesting';
+import { StateNesting } from './nesting';
 import { rowNaming, type RowNaming } from './rowLabels';
-import type { CategoryStat, DurationBucket, DurationHistogram, InstanceRef, RangeStats, RowCategoryStat, RowStat, StatsKind } from './types';
+import type { CategoryStat, InstanceRef, RangeStats, RowCategoryStat, RowStat, StatsKind } from './types';
 
 /** What the statistics need of a trace besides its drawables. */
 export interface StatsMeta {
@@ -31,8 +33,7 @@ export interface StatsBatch {
   readonly latest?: number;
 }
 
-/** Duration histogram resolution: buckets per factor of 10. */
-export const BUCKETS_PER_DECADE = 4;
+export { BUCKETS_PER_DECADE } from './durationHistograms';
 
 interface Cell {
   count: number;
@@ -53,14 +54,22 @@ function newCell(): Cell {
   return { count: 0, bytes: 0, inclusive: 0, exclusive: 0, durations: 0, sum: 0, min: Infinity, max: -Infinity };
 }
 
+/** Approximate mode: a real state waiting for the shadows of its row (its own time shrinks by them). */
 interface PendingState {
   readonly earliest: number;
   readonly latest: number;
   readonly category: number;
   readonly finalLineID: number;
   own: number;
-  readonly cell: Cell;
+  readonly cell: number;
   readonly lineID: number;
+}
+
+/** What a drawable's category means to the accumulator, looked up once per category. */
+const enum Kind {
+  State,
+  Arrow,
+  Event,
 }
 
 function clipped(earliest: number, latest: number, t0: number, t1: number): number {
@@ -71,12 +80,12 @@ function clipped(earliest: number, latest: number, t0: number, t1: number): numb
 export class RangeStatsAccumulator {
   private readonly t0: number;
   private readonly t1: number;
-  private readonly cells = new Map<number, Map<number, Cell>>();
-  private readonly nesting = new Map<number, RowNesting<Cell>>();
-  private readonly dirtyRows = new Set<number>();
+  private readonly cells = new CellTable();
+  private readonly nesting = new StateNesting(this.cells);
   private readonly messages: MessageAccumulator;
-  private readonly durationBuckets = new Map<number, Map<number, number>>();
-  private readonly zeroDurations = new Map<number, number>();
+  private readonly durationHistograms = new DurationHistograms();
+  /** Kind by category, for the categories in [0, kinds.length); others are looked up. */
+  private readonly kinds: Kind[] = [];
   private readonly naming: RowNaming;
   /** Approximate mode: per row, the time blocks covered by state shadows. */
   private readonly shadowBlocks = new Map<number, [number, number][]>();
@@ -108,25 +117,34 @@ export class RangeStatsAccumulator {
     } else this.addPrimitive(d);
   }
 
-  private cell(lineID: number, category: number): Cell {
-    let row = this.cells.get(lineID);
-    if (row === undefined) this.cells.set(lineID, (row = new Map()));
-    let c = row.get(category);
-    if (c === undefined) row.set(category, (c = newCell()));
-    return c;
-  }
-
   private topologyOf(category: number): Topology {
     const c = this.meta.categories.get(category);
     if (c !== undefined) return c.topology;
     return category === PREVIEW_ARROW ? 'arrow' : category === PREVIEW_EVENT ? 'event' : 'state';
   }
 
+  private kindOf(category: number): Kind {
+    const known = this.kinds[category];
+    if (known !== undefined) return known;
+    const kind = this.kindOfSlow(category);
+    // Small non-negative categories (all of a real trace's) are remembered; the array stays packed.
+    if (category >= 0 && category < 4096 && Number.isInteger(category)) {
+      while (this.kinds.length < category) this.kinds.push(this.kindOfSlow(this.kinds.length));
+      this.kinds[category] = kind;
+    }
+    return kind;
+  }
+
+  private kindOfSlow(category: number): Kind {
+    const t = this.topologyOf(category);
+    return t === 'arrow' ? Kind.Arrow : t === 'event' ? Kind.Event : Kind.State;
+  }
+
   private addPrimitive(p: Primitive): void {
     const first = p.vertices[0];
     const last = p.vertices[p.vertices.length - 1];
     if (first === undefined || last === undefined) return;
-    this.addFields(p.category, first.time, first.lineID, last.time, last.lineID, p.earliest, p.latest, p.info);
+    this.addFields(p.category, first.time, first.lineID, last.time, last.lineID, p.earliest, p.latest, p.info, 0, p.info?.length ?? 0);
   }
 
   /**
@@ -138,9 +156,8 @@ export class RangeStatsAccumulator {
       const category = b.category[k]!;
       const length = b.infoLength[k]!;
       // Info bytes are used by arrows only (message size and tag): no view made for the others.
-      const source = length > 0 && this.topologyOf(category) === 'arrow' ? b.infoSource[k] : undefined;
-      const info = source === undefined ? undefined : source.subarray(b.infoStart[k]!, b.infoStart[k]! + length);
-      this.addFields(category, b.time0[k]!, b.line0[k]!, b.timeLast[k]!, b.lineLast[k]!, b.earliest[k]!, b.latest[k]!, info);
+      const source = length > 0 && this.kindOf(category) === Kind.Arrow ? b.infoSource[k] : undefined;
+      this.addFields(category, b.time0[k]!, b.line0[k]!, b.timeLast[k]!, b.lineLast[k]!, b.earliest[k]!, b.latest[k]!, source, b.infoStart[k]!, length);
     }
   }
 
@@ -152,13 +169,16 @@ export class RangeStatsAccumulator {
     lastLine: number,
     primitiveEarliest: number,
     primitiveLatest: number,
+    /** Info bytes: `length` bytes of `info` from `infoStart` (no view made per drawable). */
     info: Uint8Array | undefined,
+    infoStart: number,
+    infoLength: number,
   ): void {
-    const topology = this.topologyOf(category);
+    const kind = this.kindOf(category);
     let earliest = primitiveEarliest;
     let latest = primitiveLatest;
     // A state that ends before it starts lasts 0 at its start time (CLOG2.md §11 "Negative duration").
-    const clamp = topology === 'state' && lastTime < firstTime;
+    const clamp = kind === Kind.State && lastTime < firstTime;
     if (clamp) earliest = latest = firstTime;
     if (earliest > this.t1 || latest < this.t0) return;
     if (primitiveEarliest < this.watermark) {
@@ -166,45 +186,29 @@ export class RangeStatsAccumulator {
     }
     this.primitives++;
     if (clamp) this.clampedStates++;
-    const cell = this.cell(lineID, category);
+    const cells = this.cells;
+    const cell = cells.index(lineID, category);
     const duration = latest - earliest;
     const clip = clipped(earliest, latest, this.t0, this.t1);
-    cell.inclusive += clip;
+    cells.inclusive[cell] += clip;
     // Approximate results count like Jumpshot (time share of each drawable); exact ones count it whole.
-    cell.count += this.kind === 'exact' || duration === 0 ? 1 : clip / duration;
-    cell.durations++;
-    cell.sum += duration;
-    if (duration < cell.min) {
-      cell.min = duration;
-      cell.shortest = { earliest, latest, lineID };
+    cells.count[cell] += this.kind === 'exact' || duration === 0 ? 1 : clip / duration;
+    cells.durations[cell]++;
+    cells.sum[cell] += duration;
+    if (duration < cells.min[cell]!) {
+      cells.min[cell] = duration;
+      cells.shortest[cell] = { earliest, latest, lineID };
     }
-    if (duration > cell.max) {
-      cell.max = duration;
-      cell.longest = { earliest, latest, lineID };
+    if (duration > cells.max[cell]!) {
+      cells.max[cell] = duration;
+      cells.longest[cell] = { earliest, latest, lineID };
     }
-    if (topology !== 'event') this.addDuration(category, duration);
-    if (topology === 'arrow') cell.bytes += this.messages.add(category, lineID, lastLine, info);
-    else if (topology === 'state') {
-      const s: PendingState = { earliest, latest, category, finalLineID: lastLine, own: clip, cell, lineID };
-      if (this.kind === 'approximate') this.pendingApprox.push(s);
-      else {
-        let n = this.nesting.get(lineID);
-        if (n === undefined) this.nesting.set(lineID, (n = new RowNesting<Cell>()));
-        n.add(s);
-        this.dirtyRows.add(lineID);
-      }
+    if (kind !== Kind.Event) this.durationHistograms.add(category, duration);
+    if (kind === Kind.Arrow) cells.bytes[cell] += this.messages.addRaw(category, lineID, lastLine, info, infoStart, infoLength);
+    else if (kind === Kind.State) {
+      if (this.kind === 'approximate') this.pendingApprox.push({ earliest, latest, category, finalLineID: lastLine, own: clip, cell, lineID });
+      else this.nesting.add(lineID, earliest, latest, category, lastLine, clip, cell);
     }
-  }
-
-  private addDuration(category: number, duration: number): void {
-    if (duration <= 0) {
-      this.zeroDurations.set(category, (this.zeroDurations.get(category) ?? 0) + 1);
-      return;
-    }
-    let h = this.durationBuckets.get(category);
-    if (h === undefined) this.durationBuckets.set(category, (h = new Map()));
-    const b = Math.floor(Math.log10(duration) * BUCKETS_PER_DECADE);
-    h.set(b, (h.get(b) ?? 0) + 1);
   }
 
   /** Approximate mode only: a shadow counts with the share of its time inside the range (§16). */
@@ -217,12 +221,13 @@ export class RangeStatsAccumulator {
     const duration = s.latest - s.earliest;
     const overlap = clipped(s.earliest, s.latest, this.t0, this.t1);
     const f = duration > 0 ? overlap / duration : 1;
+    const cells = this.cells;
     for (const w of s.weights) {
-      const cell = this.cell(first.lineID, w.category);
+      const cell = cells.index(first.lineID, w.category);
       // Weights are ratios of the shadow's duration (SLOG2.md §12.2).
-      if (Number.isFinite(w.incl)) cell.inclusive += w.incl * overlap;
-      if (Number.isFinite(w.excl)) cell.exclusive += w.excl * overlap;
-      if (Number.isFinite(w.count)) cell.count += w.count * f;
+      if (Number.isFinite(w.incl)) cells.inclusive[cell] += w.incl * overlap;
+      if (Number.isFinite(w.excl)) cells.exclusive[cell] += w.excl * overlap;
+      if (Number.isFinite(w.count)) cells.count[cell] += w.count * f;
     }
     const topology = this.topologyOf(s.category);
     if (topology === 'arrow') this.messages.addCountOnly(first.lineID, last.lineID, s.numRealObjs * f);
@@ -237,19 +242,12 @@ export class RangeStatsAccumulator {
   advance(watermark: number): void {
     if (!(watermark > this.watermark)) return;
     this.watermark = watermark;
-    if (this.kind !== 'exact') return;
-    for (const lineID of this.dirtyRows) {
-      const n = this.nesting.get(lineID)!;
-      n.flush(watermark);
-      if (n.pendingCount === 0) this.dirtyRows.delete(lineID);
-    }
+    if (this.kind === 'exact') this.nesting.flush(watermark);
   }
 
   result(): RangeStats {
-    if (this.kind === 'exact') {
-      for (const lineID of this.dirtyRows) this.nesting.get(lineID)!.flush();
-      this.dirtyRows.clear();
-    } else this.settleApproximate();
+    if (this.kind === 'exact') this.nesting.flush();
+    else this.settleApproximate();
     return this.assemble(this.kind);
   }
 
@@ -257,7 +255,6 @@ export class RangeStatsAccumulator {
   private settleApproximate(): void {
     const merged = new Map<number, [number, number][]>();
     for (const [lineID, blocks] of this.shadowBlocks) merged.set(lineID, mergeIntervals(blocks));
-    const rows = new Map<number, RowNesting<Cell>>();
     for (const s of this.pendingApprox) {
       const blocks = merged.get(s.lineID);
       if (blocks !== undefined) {
@@ -266,11 +263,9 @@ export class RangeStatsAccumulator {
         for (const [x, y] of blocks) s.own -= clipped(x, y, a, b);
         if (s.own < 0) s.own = 0;
       }
-      let n = rows.get(s.lineID);
-      if (n === undefined) rows.set(s.lineID, (n = new RowNesting<Cell>()));
-      n.add(s);
+      this.nesting.add(s.lineID, s.earliest, s.latest, s.category, s.finalLineID, s.own, s.cell);
     }
-    for (const n of rows.values()) n.flush();
+    this.nesting.flush();
     this.pendingApprox.length = 0;
   }
 
@@ -284,26 +279,28 @@ export class RangeStatsAccumulator {
     const width = this.t1 - this.t0;
     const byCategory = new Map<number, Cell>();
     const rows: RowStat[] = [];
-    for (const [lineID, row] of [...this.cells].sort((a, b) => a[0] - b[0])) {
+    const cells = this.cells;
+    for (const lineID of cells.lineIDs()) {
       const cats: RowCategoryStat[] = [];
-      for (const [index, c] of row) {
-        const exclusive = this.categoryInfo(index).kind === 'state' ? c.exclusive : 0;
-        cats.push({ index, name: this.categoryInfo(index).name, count: c.count, inclusive: c.inclusive, exclusive });
+      for (const c of cells.cellsOf(lineID)) {
+        const index = cells.category[c]!;
+        const exclusive = this.categoryInfo(index).kind === 'state' ? cells.exclusive[c]! : 0;
+        cats.push({ index, name: this.categoryInfo(index).name, count: cells.count[c]!, inclusive: cells.inclusive[c]!, exclusive });
         let total = byCategory.get(index);
         if (total === undefined) byCategory.set(index, (total = newCell()));
-        total.count += c.count;
-        total.bytes += c.bytes;
-        total.inclusive += c.inclusive;
+        total.count += cells.count[c]!;
+        total.bytes += cells.bytes[c]!;
+        total.inclusive += cells.inclusive[c]!;
         total.exclusive += exclusive;
-        total.durations += c.durations;
-        total.sum += c.sum;
-        if (c.min < total.min) {
-          total.min = c.min;
-          total.shortest = c.shortest;
+        total.durations += cells.durations[c]!;
+        total.sum += cells.sum[c]!;
+        if (cells.min[c]! < total.min) {
+          total.min = cells.min[c]!;
+          total.shortest = cells.shortest[c];
         }
-        if (c.max > total.max) {
-          total.max = c.max;
-          total.longest = c.longest;
+        if (cells.max[c]! > total.max) {
+          total.max = cells.max[c]!;
+          total.longest = cells.longest[c];
         }
       }
       cats.sort((a, b) => b.inclusive - a.inclusive || a.index - b.index);
@@ -335,7 +332,7 @@ export class RangeStatsAccumulator {
       categories,
       rows,
       messages: this.messages.result(),
-      durations: this.histograms(),
+      durations: this.durationHistograms.result(),
       drawables: this.primitives,
       timelines,
       clampedStates: this.clampedStates,
@@ -345,26 +342,8 @@ export class RangeStatsAccumulator {
   /** The first LineIDMap's line IDs plus any other line ID that has data; at least 1. */
   private timelinesInScope(): number {
     const ids = new Set<number>(this.meta.lineIDMaps[0]?.rows.map((r) => r.lineID) ?? []);
-    for (const lineID of this.cells.keys()) ids.add(lineID);
+    for (const lineID of this.cells.lineIDs()) ids.add(lineID);
     return Math.max(1, ids.size);
-  }
-
-  private histograms(): DurationHistogram[] {
-    const indices = new Set([...this.durationBuckets.keys(), ...this.zeroDurations.keys()]);
-    const out: DurationHistogram[] = [];
-    for (const index of [...indices].sort((a, b) => a - b)) {
-      const h = this.durationBuckets.get(index);
-      const buckets: DurationBucket[] = [];
-      if (h !== undefined) {
-        const keys = [...h.keys()].sort((a, b) => a - b);
-        // Dense from the first to the last bucket, so charts show the gaps.
-        for (let b = keys[0]!; b <= keys[keys.length - 1]!; b++) {
-          buckets.push({ lower: 10 ** (b / BUCKETS_PER_DECADE), upper: 10 ** ((b + 1) / BUCKETS_PER_DECADE), count: h.get(b) ?? 0 });
-        }
-      }
-      out.push({ index, zero: this.zeroDurations.get(index) ?? 0, buckets });
-    }
-    return out;
   }
 }
 

@@ -291,3 +291,43 @@ test("composites count through their member primitives, under the members' categ
   close(cat(s, A).exclusive, 1.5, 'nesting applies to members');
   assert.equal(s.drawables, 2);
 });
+
+test('categories outside the dense tables (huge or negative ids) and extreme durations count like small ones', async () => {
+  // The accumulator finds cells and histograms by index for small categories, by map for others.
+  const far = new Map(meta.categories);
+  for (const [from, to] of [
+    [A, 70001],
+    [B, -7],
+  ] as const)
+    far.set(to, { ...meta.categories.get(from)!, index: to });
+  const farMeta = { ...meta, categories: far };
+  const durations = [1e-300, 3e-7, 0, 2, 1e300];
+  const make = (a: number, b: number): Drawable[] => [state(a, 0, 10), state(b, 2, 4), ...durations.map((d) => state(b, 0, d, 1)), state(a, 5.2, 5.5)];
+  const near = await computeRangeStats(meta, [{ drawables: make(A, B) }], [-1, 1e301]);
+  const wide = await computeRangeStats(farMeta, [{ drawables: make(70001, -7) }], [-1, 1e301]);
+  const strip = <T extends { index: number }>(xs: readonly T[]) => xs.map(({ index: _index, ...rest }) => rest);
+  assert.deepEqual(
+    strip(wide.categories.map(({ name: _name, rgba: _rgba, ...c }) => c)),
+    strip(near.categories.map(({ name: _name, rgba: _rgba, ...c }) => c)),
+  );
+  for (const [x, y] of [
+    [A, 70001],
+    [B, -7],
+  ] as const)
+    assert.deepEqual(strip(wide.durations.filter((h) => h.index === y)), strip(near.durations.filter((h) => h.index === x)), `durations of ${y}`);
+  assert.deepEqual(
+    wide.rows.map((r) => strip(r.categories.map(({ name: _name, ...c }) => c))),
+    near.rows.map((r) => strip(r.categories.map(({ name: _name, ...c }) => c))),
+  );
+  // Every positive duration lands in the bucket that holds it, from 1e-300 s to 1e300 s.
+  const h = near.durations.find((x) => x.index === B)!;
+  assert.equal(h.zero, 1);
+  for (const d of [...durations.filter((d) => d > 0)]) {
+    // Bounds are powers of 10 computed in floating point: a duration on a bound may sit either side.
+    const holding = h.buckets.filter((k) => k.lower * (1 - 1e-12) <= d && d < k.upper * (1 + 1e-12));
+    assert.ok(
+      holding.some((k) => k.count >= 1),
+      `a bucket holds ${d}`,
+    );
+  }
+});
