@@ -17,7 +17,7 @@ import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { batchFromDrawables, primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../../src/core/formats/slog2/columnStream';
 import { MemorySink, writeConversion } from '../../src/core/formats/slog2/writer';
 import { nodeSourceLocations, readSourceLocations } from '../../src/core/formats/srcloc/readSourceLocations';
-import { computeRangeStats, nodeBatches } from '../../src/core/stats';
+import { computeRangeStats, exactStatsOfFile, nodeBatches } from '../../src/core/stats';
 import type { Prng } from '../../src/core/synth/prng';
 import { gunzipChunks } from '../../src/io/gzip';
 import { convertAlog } from '../../src/core/formats/alog/convertAlog';
@@ -64,6 +64,27 @@ export function classify(e: unknown): Classified {
 
 function check(ok: boolean, message: string): void {
   if (!ok) throw new InvariantError(message);
+}
+
+/**
+ * Where two statistics results differ (undefined: nowhere): numbers within a relative 1e-9 (sums
+ * made in another order), the example instances of a shortest/longest tie left out.
+ */
+function statsDifference(a: unknown, b: unknown, at: string): string | undefined {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const same = Object.is(a, b) || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+    return same ? undefined : `${at}: ${a} vs ${b}`;
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a === b ? undefined : `${at}: ${String(a)} vs ${String(b)}`;
+  if (Array.isArray(a) !== Array.isArray(b)) return `${at}: array vs object`;
+  const ka = Object.keys(a).filter((k) => k !== 'shortest' && k !== 'longest');
+  const kb = Object.keys(b).filter((k) => k !== 'shortest' && k !== 'longest');
+  if (ka.join() !== kb.join()) return `${at}: keys ${ka.join()} vs ${kb.join()}`;
+  for (const k of ka) {
+    const d = statsDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${at}.${k}`);
+    if (d !== undefined) return d;
+  }
+  return undefined;
 }
 
 /** The input as chunks of a size chosen per case (1 byte … whole), like a stream or gunzip would deliver. */
@@ -299,6 +320,11 @@ async function viewsTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
   }
   await computeRangeStats(file, nodeBatches(file.query(t0, t1, { lowestDepth: 0 })), [t0, t1]);
   await computeRangeStats(file, nodeBatches(file.query(window[0], window[1], { lowestDepth: rng.int(0, file.maxDepth) })), window, { approximate: true });
+  // The columnar statistics (the panel's) agree with the object query's, up to summation order.
+  const byColumns = await exactStatsOfFile(file, window);
+  const byObjects = await computeRangeStats(file, nodeBatches(file.query(window[0], window[1], { lowestDepth: 0 })), window);
+  const difference = statsDifference(byColumns, byObjects, 'stats');
+  check(difference === undefined, `columnar and object statistics differ: ${difference}`);
   const compiled = compileQuery(
     { text: rng.pick(['', 'MPI', 'a', '=']), mode: rng.pick(['plain', 'word', 'regex'] as const), caseSensitive: rng.next() < 0.5 },
     file.categories,
