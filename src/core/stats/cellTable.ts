@@ -5,15 +5,12 @@
  * the decoding of the drawables did.
  */
 import { grown } from '../bytes/grown';
+import { CategoryTable } from './categoryTable';
 import type { InstanceRef } from './types';
 
-/** Categories in [0, DENSE_CATEGORIES) are found by index; others (previews, huge ids) by a map. */
-const DENSE_CATEGORIES = 1 << 16;
-
 interface RowCells {
-  /** Cell index by category, for the dense categories. */
-  readonly dense: number[];
-  readonly sparse: Map<number, number>;
+  /** Cell index by category. */
+  readonly cells: CategoryTable<number>;
   /** This row's cells in the order they were made. */
   readonly order: number[];
 }
@@ -42,19 +39,14 @@ export class CellTable {
     let row = this.lastRow;
     if (lineID !== this.lastLine || row === undefined) {
       row = this.rows.get(lineID);
-      if (row === undefined) this.rows.set(lineID, (row = { dense: [], sparse: new Map(), order: [] }));
+      if (row === undefined) this.rows.set(lineID, (row = { cells: new CategoryTable(), order: [] }));
       this.lastLine = lineID;
       this.lastRow = row;
     }
-    const dense = category >= 0 && category < DENSE_CATEGORIES && Number.isInteger(category);
-    const k = (dense ? row.dense[category] : row.sparse.get(category)) ?? -1;
-    if (k >= 0) return k;
+    const k = row.cells.get(category);
+    if (k !== undefined) return k;
     const made = this.make(category);
-    if (dense) {
-      // Fill holes so the array stays packed (categories are small and few).
-      while (row.dense.length < category) row.dense.push(-1);
-      row.dense[category] = made;
-    } else row.sparse.set(category, made);
+    row.cells.set(category, made);
     row.order.push(made);
     return made;
   }

@@ -7,6 +7,7 @@
 import type { Category, Drawable, LineIDMap, Primitive, Shadow, Topology } from '../model/types';
 import { PREVIEW_ARROW, PREVIEW_EVENT } from '../model/types';
 import type { PrimitiveBatch } from '../formats/slog2/columnStream';
+import { CategoryTable } from './categoryTable';
 import { CellTable } from './cellTable';
 import { DurationHistograms } from './durationHistograms';
 import { MessageAccumulator } from './messages';
@@ -84,8 +85,7 @@ export class RangeStatsAccumulator {
   private readonly nesting = new StateNesting(this.cells);
   private readonly messages: MessageAccumulator;
   private readonly durationHistograms = new DurationHistograms();
-  /** Kind by category, for the categories in [0, kinds.length); others are looked up. */
-  private readonly kinds: Kind[] = [];
+  private readonly kinds = new CategoryTable<Kind>();
   private readonly naming: RowNaming;
   /** Approximate mode: per row, the time blocks covered by state shadows. */
   private readonly shadowBlocks = new Map<number, [number, number][]>();
@@ -124,20 +124,13 @@ export class RangeStatsAccumulator {
   }
 
   private kindOf(category: number): Kind {
-    const known = this.kinds[category];
-    if (known !== undefined) return known;
-    const kind = this.kindOfSlow(category);
-    // Small non-negative categories (all of a real trace's) are remembered; the array stays packed.
-    if (category >= 0 && category < 4096 && Number.isInteger(category)) {
-      while (this.kinds.length < category) this.kinds.push(this.kindOfSlow(this.kinds.length));
-      this.kinds[category] = kind;
+    let kind = this.kinds.get(category);
+    if (kind === undefined) {
+      const t = this.topologyOf(category);
+      kind = t === 'arrow' ? Kind.Arrow : t === 'event' ? Kind.Event : Kind.State;
+      this.kinds.set(category, kind);
     }
     return kind;
-  }
-
-  private kindOfSlow(category: number): Kind {
-    const t = this.topologyOf(category);
-    return t === 'arrow' ? Kind.Arrow : t === 'event' ? Kind.Event : Kind.State;
   }
 
   private addPrimitive(p: Primitive): void {
