@@ -1,7 +1,8 @@
 // The columnar stream (columnStream.ts) against the object stream it replaces in whole-file
 // passes: the same primitives, in the same order, with the same fields and start sites, on every
 // SLOG-2 fixture and on a synthetic trace with SRCLOC, composites' members and several tree levels;
-// and the wait-state analysis over either gives the same result. Damaged nodes fail with FormatError.
+// and the wait-state analysis over either gives the same result. A stream filtering while it
+// decodes gives the drawables its filter keeps. Damaged nodes fail with FormatError.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { analyzeTrace } from '../../../src/core/analysis';
 import { isFormatError } from '../../../src/core/bytes/formatError';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
-import { batchFromDrawables, primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../../../src/core/formats/slog2/columnStream';
+import { batchFromDrawables, primitiveBatchesInTimeOrder, type DrawableFilter, type PrimitiveBatch } from '../../../src/core/formats/slog2/columnStream';
 import { decodeNodeColumns } from '../../../src/core/formats/slog2/nodeColumns';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { convertFile } from '../../../src/convert/convertJob';
@@ -76,6 +77,37 @@ async function compareLastAndInfo(f: Slog2File, name: string): Promise<number> {
   return full.length;
 }
 
+/** A filter keeping about two thirds of the drawables, by every argument it gets. */
+const someDrawables: DrawableFilter = (category, line0, earliest, latest, primitives) =>
+  primitives > 1 || (category + line0 + Math.floor((earliest + latest) * 1e4)) % 3 !== 0;
+
+async function* viaObjectsKept(f: Slog2File, keep: DrawableFilter, t0?: number, t1?: number): AsyncGenerator<PrimitiveBatch> {
+  for await (const b of f.drawableBatchesInTimeOrder(t0, t1)) {
+    const kept = b.filter((d) => {
+      const first = d.kind === 'primitive' ? d : d.primitives[0]!;
+      return keep(d.category, first.vertices[0]!.lineID, d.earliest, d.latest, d.kind === 'primitive' ? 1 : d.primitives.length);
+    });
+    if (kept.length > 0) yield batchFromDrawables(kept);
+  }
+}
+
+/** A filtering stream (filtered while decoding, own node cache) gives the kept drawables of the plain one. */
+async function compareFiltered(f: Slog2File, name: string): Promise<void> {
+  const [a, b] = f.timeRange;
+  for (const [t0, t1] of [
+    [-Infinity, Infinity],
+    [a + (b - a) * 0.3, a + (b - a) * 0.6],
+  ] as const) {
+    const want = await rows(viaObjectsKept(f, someDrawables, t0, t1), true);
+    const all = await rows(viaObjects(f, t0, t1), true);
+    assert.ok(want.length > 0 && want.length < all.length, `${name}: the filter keeps some, not all (${want.length} of ${all.length})`);
+    const got = await rows(primitiveBatchesInTimeOrder(f, t0, t1, { keep: someDrawables, withLastAndInfo: true, reuse: true, slabBytes: 100_000 }), true);
+    assert.deepEqual(got, want, `${name}: filtered stream in [${t0}, ${t1}]`);
+  }
+  // The file's shared node cache still holds whole nodes.
+  assert.deepEqual(await rows(primitiveBatchesInTimeOrder(f)), await rows(viaObjects(f)), `${name}: whole file after a filtered stream`);
+}
+
 async function compareFile(name: string, bytes: Uint8Array): Promise<number> {
   const f = await Slog2File.open(new MemorySource(name, bytes));
   try {
@@ -83,6 +115,7 @@ async function compareFile(name: string, bytes: Uint8Array): Promise<number> {
     assert.deepEqual(await rows(primitiveBatchesInTimeOrder(f)), expected, `${name}: whole file`);
     assert.deepEqual(await rows(primitiveBatchesInTimeOrder(f, -Infinity, Infinity, { reuse: true })), expected, `${name}: whole file, columns reused`);
     await compareLastAndInfo(f, name);
+    await compareFiltered(f, name);
     // A window inside the run (slices at both ends).
     const [a, b] = f.timeRange;
     const w: [number, number] = [a + (b - a) * 0.3, a + (b - a) * 0.6];

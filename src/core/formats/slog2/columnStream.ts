@@ -9,7 +9,9 @@ import type { Drawable, Primitive, SourceLocation } from '../../model/types';
 import { nodesInSlabs } from './nodeSlabs';
 import { decodeNodeSites } from '../srcloc/nodeSites';
 import { nodeRecordBytes } from '../srcloc/readSourceLocations';
-import { decodeNodeColumns, type NodeColumns } from './nodeColumns';
+import { decodeNodeColumns, type DrawableFilter, type NodeColumns } from './nodeColumns';
+
+export type { DrawableFilter } from './nodeColumns';
 import type { Slog2File } from './slog2File';
 import type { TreeNodeInfo } from './treeDir';
 
@@ -44,7 +46,7 @@ const caches = new WeakMap<Slog2File, LruCache<Promise<NodeColumns>, number>>();
 const MIN_DRAWABLE_BYTES = 21;
 
 /** A node's columns from its block and its source-location record (a damaged record is ignored, as the object reader does). */
-function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: Uint8Array | undefined): NodeColumns {
+function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: Uint8Array | undefined, keep?: DrawableFilter): NodeColumns {
   const table = file.sourceLocationTable;
   let located;
   if (record !== undefined && table !== undefined) {
@@ -55,7 +57,7 @@ function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: 
       located = undefined;
     }
   }
-  return decodeNodeColumns(bytes, info.fptr, file.source.name, located, table?.sites ?? []);
+  return decodeNodeColumns(bytes, info.fptr, file.source.name, located, table?.sites ?? [], keep);
 }
 
 function cacheOf(file: Slog2File): LruCache<Promise<NodeColumns>, number> {
@@ -64,8 +66,13 @@ function cacheOf(file: Slog2File): LruCache<Promise<NodeColumns>, number> {
   return cache;
 }
 
-function columnsOf(file: Slog2File, info: TreeNodeInfo): Promise<NodeColumns> {
-  const cache = cacheOf(file);
+/** Nodes decoded for one stream: the file's shared cache, or the stream's own when it filters while decoding. */
+interface StreamNodes {
+  readonly cache: LruCache<Promise<NodeColumns>, number>;
+  readonly keep: DrawableFilter | undefined;
+}
+
+function columnsOf(file: Slog2File, info: TreeNodeInfo, { cache, keep }: StreamNodes): Promise<NodeColumns> {
   let p = cache.get(info.fptr);
   if (p === undefined) {
     p = (async () => {
@@ -75,7 +82,7 @@ function columnsOf(file: Slog2File, info: TreeNodeInfo): Promise<NodeColumns> {
         file.sourceLocationTable === undefined ? undefined : nodeRecordBytes(file, info).catch(() => undefined),
         file.readBlock(info, `tree node (${info.depth},${info.xpos})`),
       ]);
-      return decode(file, info, bytes, record);
+      return decode(file, info, bytes, record, keep);
     })();
     cache.set(info.fptr, p);
     const c = cache;
@@ -192,14 +199,9 @@ function batchOf(refs: readonly number[], nodes: readonly NodeColumns[], buffers
   return out;
 }
 
-/**
- * Which drawables a pass wants, asked before they are sorted and copied into batches (the critical
- * path's pass keeps ~1/16 of them): its category, start line, time bounds and primitive count.
- */
-export type DrawableFilter = (category: number, line0: number, earliest: number, latest: number, primitives: number) => boolean;
-
 export interface ColumnStreamOptions {
   readonly signal?: AbortSignal;
+  /** Only the drawables it accepts, filtered while each node is decoded (nodeColumns.ts). */
   readonly keep?: DrawableFilter;
   /**
    * Each batch's columns are overwritten by the next batch (for consumers done with a batch before
@@ -240,6 +242,8 @@ export async function* primitiveBatchesInTimeOrder(
   const nodes: NodeColumns[] = [];
   const order = refOrder(nodes);
   const buffers = options.reuse === true ? new BatchBuffers() : undefined;
+  // A filtering stream decodes only what it keeps, so its nodes are its own (not the file's cache).
+  const streamNodes: StreamNodes = keep === undefined ? { cache: cacheOf(file), keep } : { cache: new LruCache(CACHE_NODES), keep };
   let pulled = 0;
   for (let i = 0; i < leaves.length; i++) {
     const leaf = leaves[i]!;
@@ -255,13 +259,13 @@ export async function* primitiveBatchesInTimeOrder(
     for (; pulled <= i + 1 && pulled < leaves.length; pulled++) {
       const next = await slabs.next();
       if (next.done) break;
-      const cache = cacheOf(file);
+      const cache = streamNodes.cache;
       const { info, bytes, record } = next.value;
       if (cache.get(info.fptr) !== undefined) continue;
       // Decoded now (the slab's bytes are reused later); a damaged leaf fails when it is used.
       let p: Promise<NodeColumns>;
       try {
-        p = Promise.resolve(decode(file, info, bytes, record));
+        p = Promise.resolve(decode(file, info, bytes, record, keep));
       } catch (e) {
         p = Promise.reject(e instanceof Error ? e : new Error(String(e)));
         p.catch(() => cache.delete(info.fptr));
@@ -273,7 +277,7 @@ export async function* primitiveBatchesInTimeOrder(
     for (const depth of depths) {
       for (const info of file.nodesOverlapping(depth, lookup0, lookup1)) {
         options.signal?.throwIfAborted();
-        const c = await columnsOf(file, info);
+        const c = await columnsOf(file, info, streamNodes);
         if (options.withinNodes === true && c.drawables > 0 && (c.earliestOfAll < info.earliest || c.latestOfAll > info.latest))
           throw new DrawableOutsideNode(`tree node (${info.depth},${info.xpos}) holds drawables outside its time bounds`);
         if (c.drawables >= REF_NODE)
@@ -284,8 +288,6 @@ export async function* primitiveBatchesInTimeOrder(
           const d = c.byEarliest[k]!;
           if (!(c.drawableEarliest[d]! < b)) break;
           if (!(c.drawableEarliest[d]! <= t1 && t0 <= c.drawableLatest[d]!)) continue;
-          if (keep !== undefined && !keep(c.drawableCategory[d]!, c.line0[c.firstRow[d]!]!, c.drawableEarliest[d]!, c.drawableLatest[d]!, c.rowCount[d]!))
-            continue;
           refs.push(slot + d);
         }
       }

@@ -51,18 +51,29 @@ export interface NodeColumns {
   readonly latestOfAll: number;
 }
 
+/**
+ * Which drawables a pass wants: its category, start line, time bounds and primitive count. Asked
+ * while a node is decoded, so a pass keeping few (the critical path's keeps ~1/16) copies, sorts
+ * and slices only those.
+ */
+export type DrawableFilter = (category: number, line0: number, earliest: number, latest: number, primitives: number) => boolean;
+
 /** Smallest encodings (bytes), for bounding counts: kind + category + infolen + nverts + one vertex. */
 const MIN_DRAWABLE_BYTES = 1 + 4 + 2 + 2 + 12;
 const MIN_MEMBER_BYTES = 4 + 2 + 2 + 12;
 const VERTEX_BYTES = 12;
 
-/** `located`: the node's record as site numbers into `sites` (the file's table), if it has one. */
+/**
+ * `located`: the node's record as site numbers into `sites` (the file's table), if it has one.
+ * `keep`: decode only the drawables it accepts (the bounds of all still cover every finite one).
+ */
 export function decodeNodeColumns(
   bytes: Uint8Array,
   fileOffset: number,
   file: string,
   located: NodeSites | undefined,
   sites: readonly SourceLocation[],
+  keep?: DrawableFilter,
 ): NodeColumns {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const end = bytes.byteLength;
@@ -88,6 +99,8 @@ export function decodeNodeColumns(
   const { firstRow, rowCount, drawableCategory, drawableEarliest, drawableLatest } = cols;
   const site: (SourceLocation | undefined)[] = [];
   let drawables = 0;
+  let earliestOfAll = Infinity;
+  let latestOfAll = -Infinity;
 
   /** One primitive's fields into row `r`; false when a time is NaN/∞. */
   const primitive = (r: number): boolean => {
@@ -144,9 +157,6 @@ export function decodeNodeColumns(
       if (kind === 0) {
         finite = primitive(first);
         dcat = category[first]!;
-        const cols = list === 0 ? located?.nestless : located?.nestable;
-        const s = cols !== undefined && cols.located[i] === 1 ? cols.start[i]! : -1;
-        site[first] = s >= 0 ? sites[s] : undefined;
       } else if (kind === 1) {
         need(6, 'composite');
         dcat = dv.getInt32(pos);
@@ -159,10 +169,7 @@ export function decodeNodeColumns(
         if (members <= 0) fail('composite without members (expected >= 1)');
         pos += 2;
         if (first + members > cap) fail(`composite member count ${members} does not fit in the tree node`);
-        for (let m = 0; m < members; m++) {
-          if (!primitive(first + m)) finite = false;
-          site[first + m] = undefined;
-        }
+        for (let m = 0; m < members; m++) if (!primitive(first + m)) finite = false;
       } else return fail(`unknown drawable kind byte ${kind} (expected 0 = primitive or 1 = composite)`, at);
       if (!finite) continue; // dropped, as the object reader drops it (rows are overwritten)
       let lo = Infinity;
@@ -171,6 +178,14 @@ export function decodeNodeColumns(
         lo = Math.min(lo, earliest[first + m]!);
         hi = Math.max(hi, latest[first + m]!);
       }
+      if (lo < earliestOfAll) earliestOfAll = lo;
+      if (hi > latestOfAll) latestOfAll = hi;
+      if (keep !== undefined && !keep(dcat, line0[first]!, lo, hi, members)) continue; // rows overwritten
+      if (kind === 0) {
+        const cols = list === 0 ? located?.nestless : located?.nestable;
+        const s = cols !== undefined && cols.located[i] === 1 ? cols.start[i]! : -1;
+        site[first] = s >= 0 ? sites[s] : undefined;
+      } else for (let m = 0; m < members; m++) site[first + m] = undefined;
       firstRow[drawables] = first;
       rowCount[drawables] = members;
       drawableCategory[drawables] = dcat;
@@ -182,13 +197,9 @@ export function decodeNodeColumns(
   }
   const byEarliest = new Int32Array(drawables);
   let sorted = true;
-  let earliestOfAll = Infinity;
-  let latestOfAll = -Infinity;
   for (let d = 0; d < drawables; d++) {
     byEarliest[d] = d;
     if (d > 0 && drawableEarliest[d]! < drawableEarliest[d - 1]!) sorted = false;
-    if (drawableEarliest[d]! < earliestOfAll) earliestOfAll = drawableEarliest[d]!;
-    if (drawableLatest[d]! > latestOfAll) latestOfAll = drawableLatest[d]!;
   }
   // The lists are mostly in time order already: sort (stably) only when they are not.
   if (!sorted) byEarliest.set(Array.from(byEarliest).sort((a, b) => drawableEarliest[a]! - drawableEarliest[b]! || a - b));
