@@ -37,6 +37,7 @@ export const targets = [
   { ...node, entryPoints: ['src/worker/conversionWorker.ts'], outfile: 'dist/worker.js' },
   { ...node, entryPoints: ['src/worker/converter.ts'], outfile: 'dist/converter.js' },
   { ...node, entryPoints: ['src/worker/analysis.ts'], outfile: 'dist/analysis.js' },
+  { ...node, entryPoints: ['src/worker/decoder.ts'], outfile: 'dist/decoder.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...browser, entryPoints: ['webview/main.tsx'], outfile: 'dist/webview.js', jsx: 'automatic', jsxImportSource: 'preact', metafile: true },
   { ...browser, entryPoints: ['webview/stats/main.tsx'], outfile: 'dist/stats.js', jsx: 'automatic', jsxImportSource: 'preact', metafile: true },

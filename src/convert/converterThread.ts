@@ -6,9 +6,9 @@
  * with a clear message instead of waiting forever. close() always stops the thread.
  */
 import { Worker } from 'node:worker_threads';
-import { FormatError } from '../core/bytes/formatError';
 import { batchBuffers, type DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
-import { isConverterToWriter, type ConverterDone, type ConverterToWriter, type SerializedError, type WriterToConverter } from '../protocol/converter';
+import { isConverterToWriter, type ConverterDone, type ConverterToWriter, type WriterToConverter } from '../protocol/converter';
+import { deserializeError } from '../worker/threadErrors';
 
 export interface ConverterThreadOptions {
   readonly referenceQuirks?: boolean;
@@ -27,14 +27,6 @@ const DEFAULT_MAX_HEAP_MB = 2048;
 
 /** How long a converter thread asked to stop may take before it is terminated. */
 const STOP_GRACE_MS = 3000;
-
-export function deserializeError(e: SerializedError): Error {
-  if (e.name === 'FormatError' && e.file !== undefined && e.offset !== undefined && e.detail !== undefined) return new FormatError(e.file, e.offset, e.detail);
-  const error = e.name === 'RangeError' ? new RangeError(e.message) : new Error(e.message);
-  if (e.code !== undefined) (error as NodeJS.ErrnoException).code = e.code;
-  if (e.path !== undefined) (error as NodeJS.ErrnoException).path = e.path;
-  return error;
-}
 
 export class ConverterThread implements AsyncIterable<DrawableBatch> {
   private readonly worker: Worker;

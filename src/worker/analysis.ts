@@ -24,6 +24,7 @@ import type { WindowIdentities } from '../core/query/buildWindow';
 import { siteMarker } from '../core/search/siteMarks';
 import { isHostToAnalysis, type AnalysisToHost, type HostToAnalysis, type WireSearchQuery } from '../protocol/analysis';
 import { windowBuffers, type WireWindow } from '../core/query/windowColumns';
+import { batchesFromDecoderThread, bundledDecoderScript } from './decodeThread';
 
 const MAX_OPEN_FILES = 4;
 const PROGRESS_INTERVAL_MS = 100;
@@ -136,7 +137,10 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
     if (m.kind === 'waits') {
       await new Promise<void>((resolve) => setImmediate(resolve));
       const range = m.range ?? file.timeRange;
-      const result = await analyzeTrace(slog2AnalysisInput(file, { range, signal, wrap: yielding }), {
+      const decoder = bundledDecoderScript();
+      const sites = file.sourceLocationTable?.sites ?? [];
+      const decoded = decoder === undefined ? undefined : (t0: number, t1: number) => batchesFromDecoderThread(decoder, m.path, t0, t1, { signal, sites });
+      const result = await analyzeTrace(slog2AnalysisInput(file, { range, signal, wrap: yielding, ...(decoded ? { decoded } : {}) }), {
         signal,
         maxInstances: m.maxInstances,
         onProgress: (fraction) => {

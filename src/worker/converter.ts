@@ -6,7 +6,8 @@ import { parentPort } from 'node:worker_threads';
 import type { DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { batchBuffers } from '../core/formats/slog2/writer/drawableBatch';
 import { ConversionBatches } from '../core/formats/slog2/writer/writeConversion';
-import { isWriterToConverter, type ConverterStart, type ConverterToWriter, type SerializedError } from '../protocol/converter';
+import { isWriterToConverter, type ConverterStart, type ConverterToWriter } from '../protocol/converter';
+import { serializeError } from './threadErrors';
 import { openConversionInput } from '../convert/conversionInput';
 
 /** Batches posted and not yet sent back (~1 MiB each): slack for the writer's bursts (a high node, a GC pause). */
@@ -20,20 +21,6 @@ let wake: (() => void) | undefined;
 
 function post(m: ConverterToWriter, transfer: ArrayBuffer[] = []): void {
   parentPort?.postMessage(m, transfer);
-}
-
-export function serializeError(e: unknown): SerializedError {
-  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
-  const f = e as Error & { file?: unknown; offset?: unknown; detail?: unknown; code?: unknown; path?: unknown };
-  return {
-    name: e.name,
-    message: e.message,
-    file: typeof f.file === 'string' ? f.file : undefined,
-    offset: typeof f.offset === 'number' ? f.offset : undefined,
-    detail: typeof f.detail === 'string' ? f.detail : undefined,
-    code: typeof f.code === 'string' ? f.code : undefined,
-    path: typeof f.path === 'string' ? f.path : undefined,
-  };
 }
 
 async function run(m: ConverterStart): Promise<void> {

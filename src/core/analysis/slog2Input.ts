@@ -1,6 +1,6 @@
 /** The analysis input of a SLOG-2 file: its drawables as the columnar stream (columnStream.ts). */
 import type { Slog2File } from '../formats/slog2/slog2File';
-import { primitiveBatchesInTimeOrder } from '../formats/slog2/columnStream';
+import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../formats/slog2/columnStream';
 import type { AnalysisInput } from './analyze';
 
 export interface Slog2InputOptions {
@@ -8,6 +8,11 @@ export interface Slog2InputOptions {
   readonly signal?: AbortSignal;
   /** Re-yields each stream (the worker gives its event loop a turn between batches). */
   readonly wrap?: <T>(items: AsyncIterable<T>) => AsyncIterable<T>;
+  /**
+   * The same unfiltered stream decoded elsewhere (a decoder thread: src/worker/decodeThread.ts),
+   * used for the pass that reads every drawable; the filtered pass decodes here (it keeps few).
+   */
+  readonly decoded?: (t0: number, t1: number) => AsyncIterable<PrimitiveBatch>;
 }
 
 export function slog2AnalysisInput(file: Slog2File, options: Slog2InputOptions = {}): AnalysisInput {
@@ -20,6 +25,10 @@ export function slog2AnalysisInput(file: Slog2File, options: Slog2InputOptions =
     batches: (t0, t1) => wrap(file.drawableBatchesInTimeOrder(t0, t1, signal ? { signal } : {})),
     // The analysis is done with a batch before it asks for the next: its columns are reused.
     primitiveBatches: (t0, t1, keep) =>
-      wrap(primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, ...(signal ? { signal } : {}), ...(keep ? { keep } : {}) })),
+      wrap(
+        keep === undefined && options.decoded !== undefined
+          ? options.decoded(t0, t1)
+          : primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, ...(signal ? { signal } : {}), ...(keep ? { keep } : {}) }),
+      ),
   };
 }

@@ -36,6 +36,8 @@ export interface PrimitiveBatch {
   /** Earliest time of the drawable the row belongs to (a composite's, for its members). */
   readonly drawableEarliest: Float64Array;
   readonly site: readonly (SourceLocation | undefined)[];
+  /** The same as indices into the file's site table (−1: none, or not from a file's table). */
+  readonly siteIndex: Int32Array;
 }
 
 /** Decoded nodes kept per file: upper nodes are sliced once per leaf below them. */
@@ -149,6 +151,7 @@ function emptyBatch(rows: number): FillableBatch {
     latest: new Float64Array(rows),
     drawableEarliest: new Float64Array(rows),
     site: new Array<SourceLocation | undefined>(rows),
+    siteIndex: new Int32Array(rows),
   };
 }
 
@@ -194,6 +197,7 @@ function batchOf(refs: readonly number[], nodes: readonly NodeColumns[], buffers
       out.latest[k] = c.latest[r]!;
       out.drawableEarliest[k] = c.drawableEarliest[d]!;
       out.site[k] = c.site[r];
+      out.siteIndex[k] = c.siteIndex[r]!;
     }
   }
   return out;
@@ -322,6 +326,7 @@ export function batchFromDrawables(drawables: readonly Drawable[]): PrimitiveBat
     out.latest[k] = p.latest;
     out.drawableEarliest[k] = drawableEarliest;
     out.site[k] = p.source?.start;
+    out.siteIndex[k] = -1;
     k++;
   };
   for (const d of drawables) {

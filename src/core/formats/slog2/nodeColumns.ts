@@ -37,6 +37,8 @@ export interface NodeColumns {
   readonly latest: Float64Array;
   /** Start site of each primitive row (drawables that are not composites only, as the object reader). */
   readonly site: readonly (SourceLocation | undefined)[];
+  /** The same as indices into the file's site table (−1: none). */
+  readonly siteIndex: Int32Array;
   /** Drawables (after dropping NaN ones), in file order: first row, row count, and their sort keys. */
   readonly drawables: number;
   readonly firstRow: Int32Array;
@@ -95,7 +97,7 @@ export function decodeNodeColumns(
   // A rare huge node gets columns of its own, so the shared ones stay small.
   const cols = cap <= SCRATCH_MAX_ROWS ? scratch : new ScratchColumns();
   cols.ensure(cap, dcap);
-  const { category, vertexCount, time0, line0, time1, line1, timeLast, lineLast, earliest, latest, infoStart, infoLength } = cols;
+  const { category, vertexCount, time0, line0, time1, line1, timeLast, lineLast, earliest, latest, infoStart, infoLength, siteIndex } = cols;
   const { firstRow, rowCount, drawableCategory, drawableEarliest, drawableLatest } = cols;
   const site: (SourceLocation | undefined)[] = [];
   let drawables = 0;
@@ -185,7 +187,12 @@ export function decodeNodeColumns(
         const cols = list === 0 ? located?.nestless : located?.nestable;
         const s = cols !== undefined && cols.located[i] === 1 ? cols.start[i]! : -1;
         site[first] = s >= 0 ? sites[s] : undefined;
-      } else for (let m = 0; m < members; m++) site[first + m] = undefined;
+        siteIndex[first] = site[first] === undefined ? -1 : s;
+      } else
+        for (let m = 0; m < members; m++) {
+          site[first + m] = undefined;
+          siteIndex[first + m] = -1;
+        }
       firstRow[drawables] = first;
       rowCount[drawables] = members;
       drawableCategory[drawables] = dcat;
@@ -230,6 +237,7 @@ export function decodeNodeColumns(
     earliest: earliest.slice(0, rows),
     latest: latest.slice(0, rows),
     site,
+    siteIndex: siteIndex.slice(0, rows),
     drawables,
     firstRow: firstRow.slice(0, drawables),
     rowCount: rowCount.slice(0, drawables),
@@ -256,6 +264,7 @@ class ScratchColumns {
   infoLength = new Int32Array(0);
   earliest = new Float64Array(0);
   latest = new Float64Array(0);
+  siteIndex = new Int32Array(0);
   firstRow = new Int32Array(0);
   rowCount = new Int32Array(0);
   drawableCategory = new Int32Array(0);
@@ -277,6 +286,7 @@ class ScratchColumns {
       this.infoLength = new Int32Array(n);
       this.earliest = new Float64Array(n);
       this.latest = new Float64Array(n);
+      this.siteIndex = new Int32Array(n);
     }
     if (drawables > this.firstRow.length) {
       const n = Math.max(drawables, this.firstRow.length * 2);

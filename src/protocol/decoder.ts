@@ -1,0 +1,137 @@
+/**
+ * The protocol between a whole-file pass (the wait-state analysis) and its decoder thread
+ * (src/worker/decoder.ts): the decoder thread reads and decodes a SLOG-2 file's leaves in drawing
+ * order (columnStream.ts) and posts each batch's columns (buffers transferred, not copied); the
+ * pass sends each batch back once used, which is both buffer reuse and flow control — the
+ * decoder keeps at most a few batches in flight, so memory stays bounded however fast it runs.
+ */
+import type { SerializedError } from './converter';
+
+/**
+ * A PrimitiveBatch's columns the analysis reads, `capacity` long (the first `rows` are the batch).
+ * Source sites travel as indices into the file's site table (−1: none), not objects.
+ */
+export interface WireBatch {
+  readonly rows: number;
+  readonly category: Int32Array;
+  readonly vertexCount: Int32Array;
+  readonly time0: Float64Array;
+  readonly line0: Int32Array;
+  readonly time1: Float64Array;
+  readonly line1: Int32Array;
+  readonly earliest: Float64Array;
+  readonly latest: Float64Array;
+  readonly drawableEarliest: Float64Array;
+  readonly site: Int32Array;
+}
+
+/** Each column's array type. */
+export const WIRE_COLUMN_TYPES = {
+  category: Int32Array,
+  vertexCount: Int32Array,
+  time0: Float64Array,
+  line0: Int32Array,
+  time1: Float64Array,
+  line1: Int32Array,
+  earliest: Float64Array,
+  latest: Float64Array,
+  drawableEarliest: Float64Array,
+  site: Int32Array,
+} as const;
+
+export const WIRE_COLUMNS = Object.keys(WIRE_COLUMN_TYPES) as (keyof typeof WIRE_COLUMN_TYPES)[];
+
+/** Empty columns for `capacity` rows. */
+export function wireBatch(capacity: number): WireBatch {
+  return {
+    rows: 0,
+    category: new Int32Array(capacity),
+    vertexCount: new Int32Array(capacity),
+    time0: new Float64Array(capacity),
+    line0: new Int32Array(capacity),
+    time1: new Float64Array(capacity),
+    line1: new Int32Array(capacity),
+    earliest: new Float64Array(capacity),
+    latest: new Float64Array(capacity),
+    drawableEarliest: new Float64Array(capacity),
+    site: new Int32Array(capacity),
+  };
+}
+
+/** The buffers to transfer with a batch. */
+export function wireBuffers(b: WireBatch): ArrayBuffer[] {
+  return WIRE_COLUMNS.map((k) => b[k].buffer as ArrayBuffer);
+}
+
+//#region pass → decoder
+
+export interface DecoderStart {
+  readonly kind: 'start';
+  /** The SLOG-2 file on disk (the thread opens it itself). */
+  readonly path: string;
+  readonly t0: number;
+  readonly t1: number;
+}
+
+/** A batch the pass is done with (the decoder reuses it; one more batch may be sent). */
+export interface DecoderRecycle {
+  readonly kind: 'recycle';
+  readonly batch: WireBatch;
+}
+
+/** Stop decoding and let the thread end by itself (terminate() is only the fallback: see converter.ts). */
+export interface DecoderStop {
+  readonly kind: 'stop';
+}
+
+export type PassToDecoder = DecoderStart | DecoderRecycle | DecoderStop;
+
+//#endregion
+
+//#region decoder → pass
+
+export interface DecoderBatch {
+  readonly kind: 'batch';
+  readonly batch: WireBatch;
+}
+
+/** Every batch of the range has been sent. */
+export interface DecoderDone {
+  readonly kind: 'done';
+}
+
+export interface DecoderFailed {
+  readonly kind: 'error';
+  readonly error: SerializedError;
+}
+
+export type DecoderToPass = DecoderBatch | DecoderDone | DecoderFailed;
+
+//#endregion
+
+function isRecord(m: unknown): m is Record<string, unknown> {
+  return typeof m === 'object' && m !== null;
+}
+
+export function isWireBatch(b: unknown): b is WireBatch {
+  if (!isRecord(b) || typeof b.rows !== 'number' || !Number.isInteger(b.rows) || b.rows < 0) return false;
+  const rows = b.rows;
+  return WIRE_COLUMNS.every((k) => {
+    const c = b[k];
+    return c instanceof WIRE_COLUMN_TYPES[k] && c.length >= rows;
+  });
+}
+
+export function isPassToDecoder(m: unknown): m is PassToDecoder {
+  if (!isRecord(m)) return false;
+  if (m.kind === 'start') return typeof m.path === 'string' && typeof m.t0 === 'number' && typeof m.t1 === 'number';
+  if (m.kind === 'stop') return true;
+  return m.kind === 'recycle' && isWireBatch(m.batch);
+}
+
+export function isDecoderToPass(m: unknown): m is DecoderToPass {
+  if (!isRecord(m)) return false;
+  if (m.kind === 'batch') return isWireBatch(m.batch);
+  if (m.kind === 'done') return true;
+  return m.kind === 'error' && isRecord(m.error) && typeof m.error.message === 'string';
+}

@@ -1,0 +1,148 @@
+/**
+ * A whole-file pass's side of the decoder thread (dist/decoder.js): starts it on a SLOG-2 file,
+ * yields the batches it posts as PrimitiveBatch columns, and sends each back when the next is
+ * asked for (the pass is done with a batch by then, as with ColumnStreamOptions.reuse). Errors of
+ * the thread are rebuilt here (a FormatError stays one); a thread that dies without answering
+ * fails the iteration with a clear message instead of waiting for ever. The thread is always
+ * stopped when iteration ends, early or not.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { PrimitiveBatch } from '../core/formats/slog2/columnStream';
+import type { SourceLocation } from '../core/model/types';
+import { isDecoderToPass, wireBuffers, type DecoderToPass, type PassToDecoder, type WireBatch } from '../protocol/decoder';
+import { deserializeError } from './threadErrors';
+
+/**
+ * The decoder holds a few leaves and batches: far below this. Not lower: V8 sizes the young
+ * generation from the cap, and with 512 or 1024 MB the thread decoded 1 GB 1.1–1.25× slower.
+ */
+const MAX_HEAP_MB = 2048;
+/** How long a thread asked to stop may take before it is terminated. */
+const STOP_GRACE_MS = 3000;
+
+/** dist/decoder.js next to the running bundle (dist/cli.js, dist/analysis.js), if it is there. */
+export function bundledDecoderScript(): string | undefined {
+  const script = path.join(__dirname, 'decoder.js');
+  return fs.existsSync(script) ? script : undefined;
+}
+
+export interface DecodeThreadOptions {
+  readonly signal?: AbortSignal;
+  /** The file's site table (Slog2File.sourceLocationTable.sites): the thread sends indices into it. */
+  readonly sites: readonly SourceLocation[];
+}
+
+/** Columns the analysis does not read, kept zero (PrimitiveBatch documents them as withLastAndInfo only). */
+class UnreadColumns {
+  timeLast = new Float64Array(0);
+  lineLast = new Int32Array(0);
+  infoStart = new Int32Array(0);
+  infoLength = new Int32Array(0);
+  infoSource: (Uint8Array | undefined)[] = [];
+  site: (SourceLocation | undefined)[] = [];
+
+  fit(rows: number): void {
+    if (rows <= this.timeLast.length) return;
+    const n = Math.max(rows, 2 * this.timeLast.length);
+    this.timeLast = new Float64Array(n);
+    this.lineLast = new Int32Array(n);
+    this.infoStart = new Int32Array(n);
+    this.infoLength = new Int32Array(n);
+    this.infoSource = new Array<Uint8Array | undefined>(n);
+    this.site = new Array<SourceLocation | undefined>(n);
+  }
+}
+
+/** The real drawables overlapping [t0, t1] of the SLOG-2 file at `file`, decoded in the thread at `script`. */
+export async function* batchesFromDecoderThread(
+  script: string,
+  file: string,
+  t0: number,
+  t1: number,
+  options: DecodeThreadOptions,
+): AsyncGenerator<PrimitiveBatch> {
+  const worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } });
+  const inbox: DecoderToPass[] = [];
+  let failure: Error | undefined;
+  let exited = false;
+  let done = false;
+  let wake: (() => void) | undefined;
+  const notify = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const fail = (e: Error): void => {
+    failure ??= e;
+    notify();
+  };
+  worker.on('message', (m: unknown) => {
+    if (isDecoderToPass(m)) inbox.push(m);
+    else fail(new Error('decoding: unexpected message from the decoder thread'));
+    notify();
+  });
+  worker.on('error', (e: Error) =>
+    fail(
+      (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? new Error(`decoding ${file} needs more than the decoder thread's ${MAX_HEAP_MB} MB heap`)
+        : e,
+    ),
+  );
+  worker.on('exit', (code) => {
+    exited = true;
+    if (!done) fail(new Error(`the decoder thread stopped before the end of ${file} (exit code ${code})`));
+  });
+  const onAbort = (): void => notify();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const send = (m: PassToDecoder, transfer: ArrayBuffer[] = []): void => worker.postMessage(m, transfer);
+  send({ kind: 'start', path: file, t0, t1 });
+  const unread = new UnreadColumns();
+  let lent: WireBatch | undefined;
+  try {
+    for (;;) {
+      options.signal?.throwIfAborted();
+      if (lent !== undefined) {
+        send({ kind: 'recycle', batch: lent }, wireBuffers(lent));
+        lent = undefined;
+      }
+      const m = inbox.shift();
+      if (m === undefined) {
+        if (failure) throw failure;
+        await new Promise<void>((resolve) => (wake = resolve));
+        continue;
+      }
+      if (m.kind === 'error') throw deserializeError(m.error);
+      if (m.kind === 'done') {
+        done = true;
+        return;
+      }
+      const w = m.batch;
+      lent = w;
+      unread.fit(w.rows);
+      const site = unread.site;
+      for (let i = 0; i < w.rows; i++) {
+        const s = w.site[i]!;
+        site[i] = s >= 0 ? options.sites[s] : undefined;
+      }
+      yield { ...unread, ...w, site, siteIndex: w.site };
+    }
+  } finally {
+    done = true;
+    options.signal?.removeEventListener('abort', onAbort);
+    await stop(worker, () => exited);
+  }
+}
+
+/** Asks the thread to end by itself; terminates it only if it has not within a grace period. */
+async function stop(worker: Worker, exited: () => boolean): Promise<void> {
+  if (exited()) return;
+  const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage({ kind: 'stop' } satisfies PassToDecoder);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_GRACE_MS)));
+  const outcome = await Promise.race([ended, late]);
+  clearTimeout(timer);
+  if (outcome === 'late') await worker.terminate();
+}

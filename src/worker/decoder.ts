@@ -1,0 +1,108 @@
+// worker_threads entry: the decoder half of a two-thread whole-file pass (see src/worker/decodeThread.ts).
+// It opens the SLOG-2 file, decodes its leaves in drawing order (columnStream.ts) and posts each
+// batch's columns, keeping at most MAX_IN_FLIGHT batches unreturned; protocol in
+// src/protocol/decoder.ts. The pass decodes nothing itself meanwhile: on two cores the decoding
+// and the analysis run side by side.
+import { parentPort } from 'node:worker_threads';
+import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
+import { Slog2File } from '../core/formats/slog2/slog2File';
+import { FileSource } from '../io/fileSource';
+import { isPassToDecoder, wireBatch, wireBuffers, type DecoderStart, type DecoderToPass, type WireBatch } from '../protocol/decoder';
+import { serializeError } from './threadErrors';
+
+/** Batches posted and not yet sent back (~5 MB each): slack for the pass's bursts (a GC pause). */
+const MAX_IN_FLIGHT = 4;
+
+const pool: WireBatch[] = [];
+let running = false;
+let stopping = false;
+let inFlight = 0;
+let wake: (() => void) | undefined;
+
+function post(m: DecoderToPass, transfer: ArrayBuffer[] = []): void {
+  parentPort?.postMessage(m, transfer);
+}
+
+/** Rows per posted batch at least (a message costs about as much as copying a few thousand rows): the stream's leaves are coalesced. */
+const POST_ROWS = 1 << 15;
+
+/** A returned batch with room for `rows`, or new columns. */
+function take(rows: number): WireBatch {
+  const i = pool.findIndex((b) => b.category.length >= rows);
+  if (i >= 0) return { ...pool.splice(i, 1)[0]!, rows: 0 };
+  return wireBatch(Math.max(rows, 2 * POST_ROWS));
+}
+
+/** Appends the columns the analysis reads to `w` (room checked by the caller); sites as indices into the file's table. */
+function append(w: WireBatch, b: PrimitiveBatch): WireBatch {
+  const n = b.rows;
+  const at = w.rows;
+  w.category.set(b.category.subarray(0, n), at);
+  w.vertexCount.set(b.vertexCount.subarray(0, n), at);
+  w.time0.set(b.time0.subarray(0, n), at);
+  w.line0.set(b.line0.subarray(0, n), at);
+  w.time1.set(b.time1.subarray(0, n), at);
+  w.line1.set(b.line1.subarray(0, n), at);
+  w.earliest.set(b.earliest.subarray(0, n), at);
+  w.latest.set(b.latest.subarray(0, n), at);
+  w.drawableEarliest.set(b.drawableEarliest.subarray(0, n), at);
+  w.site.set(b.siteIndex.subarray(0, n), at);
+  return { ...w, rows: at + n };
+}
+
+async function run(m: DecoderStart): Promise<void> {
+  const source = await FileSource.open(m.path);
+  try {
+    const file = await Slog2File.open(source);
+    let pending: WireBatch | undefined;
+    const send = async (): Promise<boolean> => {
+      while (inFlight >= MAX_IN_FLIGHT && !stopping) await new Promise<void>((resolve) => (wake = resolve));
+      if (stopping) return false;
+      if (pending !== undefined) {
+        inFlight++;
+        post({ kind: 'batch', batch: pending }, wireBuffers(pending));
+        pending = undefined;
+      }
+      return true;
+    };
+    for await (const batch of primitiveBatchesInTimeOrder(file, m.t0, m.t1, { reuse: true })) {
+      if (pending !== undefined && pending.rows + batch.rows > pending.category.length && !(await send())) return;
+      pending = append(pending ?? take(batch.rows), batch);
+      if (pending.rows >= POST_ROWS && !(await send())) return;
+    }
+    if (!(await send())) return;
+    post({ kind: 'done' });
+  } finally {
+    await source.close();
+  }
+}
+
+/** Resumes the run loop if it waits for a returned batch (or to notice `stop`). */
+function wakeUp(): void {
+  const w = wake;
+  wake = undefined;
+  w?.();
+}
+
+parentPort?.on('message', (m: unknown) => {
+  if (!isPassToDecoder(m)) return;
+  if (m.kind === 'stop') {
+    stopping = true;
+    wakeUp();
+    if (!running) parentPort?.close();
+  } else if (m.kind === 'recycle') {
+    inFlight--;
+    pool.push(m.batch);
+    wakeUp();
+  } else if (!running) {
+    running = true;
+    run(m)
+      .catch((e: unknown) => {
+        if (!stopping) post({ kind: 'error', error: serializeError(e) });
+      })
+      .finally(() => {
+        running = false;
+        if (stopping) parentPort?.close();
+      });
+  }
+});

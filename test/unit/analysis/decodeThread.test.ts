@@ -1,0 +1,127 @@
+// The decoder thread (dist/decoder.js, src/worker/decodeThread.ts) against the columnar stream of
+// this thread: the same rows with the same start sites on the fixtures and a synthetic trace with
+// SRCLOC (whole file and a window), the same analysis; a damaged file fails with a FormatError that
+// keeps its file and byte offset across the thread boundary; stopping early ends the thread.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import { analyzeTrace } from '../../../src/core/analysis';
+import { slog2AnalysisInput } from '../../../src/core/analysis/slog2Input';
+import { isFormatError } from '../../../src/core/bytes/formatError';
+import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../../../src/core/formats/slog2/columnStream';
+import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { convertFile } from '../../../src/convert/convertJob';
+import { FileSource } from '../../../src/io/fileSource';
+import { synthesizeClog2File } from '../../../src/io/synthFile';
+import { batchesFromDecoderThread } from '../../../src/worker/decodeThread';
+import { bundleNode } from '../../helpers/bundle';
+import { fixture } from '../../helpers/paths';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-decoder-'));
+process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+
+const decoderScript = bundleNode('src/worker/decoder.ts', path.join(dir, 'decoder.js'));
+
+/** A fixture as a plain file on disk (the thread opens files by path). */
+function fixtureFile(name: string): string {
+  const out = path.join(dir, `${name}.slog2`);
+  if (fs.existsSync(out)) return out;
+  const plain = fixture(`${name}.slog2`);
+  if (fs.existsSync(plain)) fs.copyFileSync(plain, out);
+  else fs.writeFileSync(out, gunzipSync(fs.readFileSync(fixture(`${name}.slog2.gz`))));
+  return out;
+}
+
+/** The columns the analysis reads, one string per row. */
+async function rows(batches: AsyncIterable<PrimitiveBatch>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const b of batches)
+    for (let i = 0; i < b.rows; i++) {
+      const s = b.site[i];
+      const fields = [b.category[i], b.vertexCount[i], b.time0[i], b.line0[i], b.time1[i], b.line1[i], b.earliest[i], b.latest[i], b.drawableEarliest[i]];
+      out.push([...fields, s ? `${s.file}:${s.line}` : '-'].join(' '));
+    }
+  return out;
+}
+
+async function withFile<T>(file: string, use: (f: Slog2File) => Promise<T>): Promise<T> {
+  const f = await Slog2File.open(await FileSource.open(file));
+  try {
+    return await use(f);
+  } finally {
+    await f.close();
+  }
+}
+
+async function compare(file: string): Promise<number> {
+  return withFile(file, async (f) => {
+    const sites = f.sourceLocationTable?.sites ?? [];
+    const [a, b] = f.timeRange;
+    let total = 0;
+    for (const [t0, t1] of [
+      [-Infinity, Infinity],
+      [a + (b - a) * 0.3, a + (b - a) * 0.6],
+    ] as const) {
+      const want = await rows(primitiveBatchesInTimeOrder(f, t0, t1));
+      assert.deepEqual(await rows(batchesFromDecoderThread(decoderScript, file, t0, t1, { sites })), want, `${file} [${t0}, ${t1}]`);
+      total += want.length;
+    }
+    const here = await analyzeTrace(slog2AnalysisInput(f), { maxInstances: 1e6 });
+    const decoded = (t0: number, t1: number) => batchesFromDecoderThread(decoderScript, file, t0, t1, { sites });
+    assert.deepEqual(await analyzeTrace(slog2AnalysisInput(f, { decoded }), { maxInstances: 1e6 }), here, `${file}: analysis`);
+    return total;
+  });
+}
+
+for (const name of ['ring_p2p_4', 'collectives_8', 'bigrun_medium_4']) {
+  test(`${name}: the decoder thread's batches equal this thread's; the analysis over them is the same`, async () => {
+    assert.ok((await compare(fixtureFile(name))) > 0);
+  });
+}
+
+test('synthetic trace with SRCLOC (sites cross the thread as table indices): same rows, same analysis', async () => {
+  const clog2 = path.join(dir, 's.clog2');
+  const slog2 = path.join(dir, 's.slog2');
+  await synthesizeClog2File(clog2, { ranks: 6, threads: 2, iterations: 60, srcloc: true, subComms: true, seed: 5 });
+  await convertFile(clog2, slog2);
+  let sited = 0;
+  for await (const b of batchesFromDecoderThread(decoderScript, slog2, -Infinity, Infinity, {
+    sites: await withFile(slog2, async (f) => f.sourceLocationTable?.sites ?? []),
+  }))
+    for (let i = 0; i < b.rows; i++) if (b.site[i] !== undefined) sited++;
+  assert.ok(sited > 0, 'no start site through the thread');
+  assert.ok((await compare(slog2)) > 0);
+});
+
+test('a damaged leaf fails with a FormatError naming the file and byte offset; a missing file names the file', async () => {
+  const file = fixtureFile('bigrun_medium_4');
+  const bad = path.join(dir, 'bad.slog2');
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  const leaf = await withFile(file, async (f) => f.level(0)[2]!);
+  bytes[leaf.fptr + 38] = 7; // the first drawable's kind byte (after the 34-byte header and the count)
+  fs.writeFileSync(bad, bytes);
+  await assert.rejects(
+    rows(batchesFromDecoderThread(decoderScript, bad, -Infinity, Infinity, { sites: [] })),
+    (e: unknown) => isFormatError(e) && (e as Error).message.startsWith(`${bad}:`) && /unknown drawable kind byte 7/.test((e as Error).message),
+  );
+  await assert.rejects(rows(batchesFromDecoderThread(decoderScript, path.join(dir, 'missing.slog2'), 0, 1, { sites: [] })), /missing\.slog2/);
+});
+
+test('stopping after the first batch, or by an abort signal, ends the iteration and the thread', async () => {
+  const file = fixtureFile('bigrun_medium_4');
+  for await (const b of batchesFromDecoderThread(decoderScript, file, -Infinity, Infinity, { sites: [] })) {
+    assert.ok(b.rows > 0);
+    break;
+  }
+  const controller = new AbortController();
+  let seen = 0;
+  await assert.rejects(async () => {
+    for await (const _ of batchesFromDecoderThread(decoderScript, file, -Infinity, Infinity, { sites: [], signal: controller.signal })) {
+      if (++seen === 2) controller.abort(new Error('stopped by the test'));
+    }
+  }, /stopped by the test/);
+  assert.equal(seen, 2);
+});
