@@ -15,7 +15,7 @@ import { looksLikeSlog2 } from '../core/formats/slog2/header';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { primitiveBatchesInTimeOrder, type DrawableFilter, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
 import { FileSource } from '../io/fileSource';
-import { batchesFromDecoderThread, bundledDecoderScript } from '../worker/decodeThread';
+import { threadDecoded } from '../convert/decodeThread';
 import { openSlog1ByteSource } from '../io/slog1Source';
 import { gunzipSlog2ToMemory, hasGzipMagic } from '../io/gzip';
 import { openTraceInput } from '../io/traceInput';
@@ -67,7 +67,7 @@ export function registerTraceOpener(format: TraceFormat, matches: (head: Uint8Ar
 
 export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
   const file = await Slog2File.open(source);
-  const decoder = bundledDecoderScript();
+  const decoded = threadDecoded(file);
   return {
     format: 'slog2',
     categories: file.categories,
@@ -80,9 +80,7 @@ export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
     // A file on disk is decoded in a second thread when dist/decoder.js is there, except for
     // filtered passes (they keep few drawables: little to share).
     primitiveBatches: (t0, t1, keep) =>
-      keep === undefined && decoder !== undefined && source instanceof FileSource
-        ? batchesFromDecoderThread(decoder, source.name, t0, t1, { sites: file.sourceLocationTable?.sites ?? [] })
-        : primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, ...(keep ? { keep } : {}) }),
+      keep === undefined && decoded !== undefined ? decoded(t0, t1) : primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, ...(keep ? { keep } : {}) }),
     warnings: file.warnings,
     close: () => file.close(),
   };

@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { batchBuffers, type DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { isConverterToWriter, type ConverterDone, type ConverterToWriter, type WriterToConverter } from '../protocol/converter';
-import { deserializeError } from '../worker/threadErrors';
+import { deserializeError } from './threadErrors';
 
 export interface ConverterThreadOptions {
   readonly referenceQuirks?: boolean;

@@ -8,8 +8,10 @@
 import type { SerializedError } from './converter';
 
 /**
- * A PrimitiveBatch's columns the analysis reads, `capacity` long (the first `rows` are the batch).
- * Source sites travel as indices into the file's site table (−1: none), not objects.
+ * A PrimitiveBatch's columns, `capacity` long (the first `rows` are the batch). Source sites travel
+ * as indices into the file's site table (−1: none), not objects. The last vertex and the info
+ * columns are filled only when the start asked for them (statistics; the analysis does not read
+ * them): info bytes back to back in `info`, `infoUsed` of them.
  */
 export interface WireBatch {
   readonly rows: number;
@@ -23,6 +25,12 @@ export interface WireBatch {
   readonly latest: Float64Array;
   readonly drawableEarliest: Float64Array;
   readonly site: Int32Array;
+  readonly timeLast: Float64Array;
+  readonly lineLast: Int32Array;
+  readonly infoStart: Int32Array;
+  readonly infoLength: Int32Array;
+  readonly info: Uint8Array;
+  readonly infoUsed: number;
 }
 
 /** Each column's array type. */
@@ -37,14 +45,24 @@ export const WIRE_COLUMN_TYPES = {
   latest: Float64Array,
   drawableEarliest: Float64Array,
   site: Int32Array,
+  timeLast: Float64Array,
+  lineLast: Int32Array,
+  infoStart: Int32Array,
+  infoLength: Int32Array,
 } as const;
 
 export const WIRE_COLUMNS = Object.keys(WIRE_COLUMN_TYPES) as (keyof typeof WIRE_COLUMN_TYPES)[];
 
-/** Empty columns for `capacity` rows. */
-export function wireBatch(capacity: number): WireBatch {
+/** Empty columns for `capacity` rows and `infoCapacity` info bytes. */
+export function wireBatch(capacity: number, infoCapacity: number): WireBatch {
   return {
     rows: 0,
+    infoUsed: 0,
+    info: new Uint8Array(infoCapacity),
+    timeLast: new Float64Array(capacity),
+    lineLast: new Int32Array(capacity),
+    infoStart: new Int32Array(capacity),
+    infoLength: new Int32Array(capacity),
     category: new Int32Array(capacity),
     vertexCount: new Int32Array(capacity),
     time0: new Float64Array(capacity),
@@ -60,7 +78,7 @@ export function wireBatch(capacity: number): WireBatch {
 
 /** The buffers to transfer with a batch. */
 export function wireBuffers(b: WireBatch): ArrayBuffer[] {
-  return WIRE_COLUMNS.map((k) => b[k].buffer as ArrayBuffer);
+  return [...WIRE_COLUMNS.map((k) => b[k].buffer as ArrayBuffer), b.info.buffer as ArrayBuffer];
 }
 
 //#region pass → decoder
@@ -71,6 +89,10 @@ export interface DecoderStart {
   readonly path: string;
   readonly t0: number;
   readonly t1: number;
+  /** Fill the last vertex and info columns (ColumnStreamOptions.withLastAndInfo). */
+  readonly withLastAndInfo: boolean;
+  /** Fail with DrawableOutsideNode on a node holding drawables beyond its bounds (ColumnStreamOptions.withinNodes). */
+  readonly withinNodes: boolean;
 }
 
 /** A batch the pass is done with (the decoder reuses it; one more batch may be sent). */
@@ -115,6 +137,7 @@ function isRecord(m: unknown): m is Record<string, unknown> {
 
 export function isWireBatch(b: unknown): b is WireBatch {
   if (!isRecord(b) || typeof b.rows !== 'number' || !Number.isInteger(b.rows) || b.rows < 0) return false;
+  if (!(b.info instanceof Uint8Array) || typeof b.infoUsed !== 'number' || !(b.infoUsed >= 0 && b.infoUsed <= b.info.length)) return false;
   const rows = b.rows;
   return WIRE_COLUMNS.every((k) => {
     const c = b[k];
@@ -124,7 +147,14 @@ export function isWireBatch(b: unknown): b is WireBatch {
 
 export function isPassToDecoder(m: unknown): m is PassToDecoder {
   if (!isRecord(m)) return false;
-  if (m.kind === 'start') return typeof m.path === 'string' && typeof m.t0 === 'number' && typeof m.t1 === 'number';
+  if (m.kind === 'start')
+    return (
+      typeof m.path === 'string' &&
+      typeof m.t0 === 'number' &&
+      typeof m.t1 === 'number' &&
+      typeof m.withLastAndInfo === 'boolean' &&
+      typeof m.withinNodes === 'boolean'
+    );
   if (m.kind === 'stop') return true;
   return m.kind === 'recycle' && isWireBatch(m.batch);
 }

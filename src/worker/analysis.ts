@@ -24,7 +24,7 @@ import type { WindowIdentities } from '../core/query/buildWindow';
 import { siteMarker } from '../core/search/siteMarks';
 import { isHostToAnalysis, type AnalysisToHost, type HostToAnalysis, type WireSearchQuery } from '../protocol/analysis';
 import { windowBuffers, type WireWindow } from '../core/query/windowColumns';
-import { batchesFromDecoderThread, bundledDecoderScript } from './decodeThread';
+import { statsDecoded, threadDecoded } from '../convert/decodeThread';
 
 const MAX_OPEN_FILES = 4;
 const PROGRESS_INTERVAL_MS = 100;
@@ -125,7 +125,7 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
       // need the shadows of upper nodes, which only the object query gives.
       const stats =
         m.lowestDepth === 0 && !m.approximate
-          ? await exactStatsOfFile(file, m.range, { signal, onProgress, wrap: yielding })
+          ? await exactStatsOfFile(file, m.range, { signal, onProgress, wrap: yielding, ...statsDecoded(file, signal) })
           : await computeRangeStats(file, yielding(nodeBatches(file.query(m.range[0], m.range[1], { lowestDepth: m.lowestDepth, signal }))), m.range, {
               signal,
               approximate: m.approximate,
@@ -137,9 +137,7 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
     if (m.kind === 'waits') {
       await new Promise<void>((resolve) => setImmediate(resolve));
       const range = m.range ?? file.timeRange;
-      const decoder = bundledDecoderScript();
-      const sites = file.sourceLocationTable?.sites ?? [];
-      const decoded = decoder === undefined ? undefined : (t0: number, t1: number) => batchesFromDecoderThread(decoder, m.path, t0, t1, { signal, sites });
+      const decoded = threadDecoded(file, { signal });
       const result = await analyzeTrace(slog2AnalysisInput(file, { range, signal, wrap: yielding, ...(decoded ? { decoded } : {}) }), {
         signal,
         maxInstances: m.maxInstances,

@@ -7,7 +7,7 @@ import type { DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { batchBuffers } from '../core/formats/slog2/writer/drawableBatch';
 import { ConversionBatches } from '../core/formats/slog2/writer/writeConversion';
 import { isWriterToConverter, type ConverterStart, type ConverterToWriter } from '../protocol/converter';
-import { serializeError } from './threadErrors';
+import { serializeError } from '../convert/threadErrors';
 import { openConversionInput } from '../convert/conversionInput';
 
 /** Batches posted and not yet sent back (~1 MiB each): slack for the writer's bursts (a high node, a GC pause). */

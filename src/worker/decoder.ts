@@ -1,6 +1,6 @@
-// worker_threads entry: the decoder half of a two-thread whole-file pass (see src/worker/decodeThread.ts).
-// It opens the SLOG-2 file, decodes its leaves in drawing order (columnStream.ts) and posts each
-// batch's columns, keeping at most MAX_IN_FLIGHT batches unreturned; protocol in
+// worker_threads entry: the decoder half of a two-thread whole-file pass (see src/convert/decodeThread.ts).
+// It opens the SLOG-2 file, decodes its leaves in drawing order (columnStream.ts) and posts the
+// batches' columns, keeping at most MAX_IN_FLIGHT batches unreturned; protocol in
 // src/protocol/decoder.ts. The pass decodes nothing itself meanwhile: on two cores the decoding
 // and the analysis run side by side.
 import { parentPort } from 'node:worker_threads';
@@ -8,9 +8,9 @@ import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/format
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
 import { isPassToDecoder, wireBatch, wireBuffers, type DecoderStart, type DecoderToPass, type WireBatch } from '../protocol/decoder';
-import { serializeError } from './threadErrors';
+import { serializeError } from '../convert/threadErrors';
 
-/** Batches posted and not yet sent back (~5 MB each): slack for the pass's bursts (a GC pause). */
+/** Batches posted and not yet sent back (~1.4 MB each): slack for the pass's bursts (a GC pause). */
 const MAX_IN_FLIGHT = 4;
 
 const pool: WireBatch[] = [];
@@ -24,17 +24,24 @@ function post(m: DecoderToPass, transfer: ArrayBuffer[] = []): void {
 }
 
 /** Rows per posted batch at least (a message costs about as much as copying a few thousand rows): the stream's leaves are coalesced. */
-const POST_ROWS = 1 << 15;
+const POST_ROWS = 1 << 13;
 
-/** A returned batch with room for `rows`, or new columns. */
-function take(rows: number): WireBatch {
-  const i = pool.findIndex((b) => b.category.length >= rows);
-  if (i >= 0) return { ...pool.splice(i, 1)[0]!, rows: 0 };
-  return wireBatch(Math.max(rows, 2 * POST_ROWS));
+/** A returned batch with room for `rows` rows and `infoBytes` info bytes, or new columns. */
+function take(rows: number, infoBytes: number): WireBatch {
+  const i = pool.findIndex((b) => b.category.length >= rows && b.info.length >= infoBytes);
+  if (i >= 0) return { ...pool.splice(i, 1)[0]!, rows: 0, infoUsed: 0 };
+  return wireBatch(Math.max(rows, 2 * POST_ROWS), infoBytes === 0 ? 0 : Math.max(infoBytes, 4 * POST_ROWS));
 }
 
-/** Appends the columns the analysis reads to `w` (room checked by the caller); sites as indices into the file's table. */
-function append(w: WireBatch, b: PrimitiveBatch): WireBatch {
+/** Info bytes of a batch's rows. */
+function infoBytesOf(b: PrimitiveBatch): number {
+  let n = 0;
+  for (let i = 0; i < b.rows; i++) n += b.infoLength[i]!;
+  return n;
+}
+
+/** Appends a batch's columns to `w` (room checked by the caller); sites as indices into the file's table. */
+function append(w: WireBatch, b: PrimitiveBatch, withLastAndInfo: boolean): WireBatch {
   const n = b.rows;
   const at = w.rows;
   w.category.set(b.category.subarray(0, n), at);
@@ -47,7 +54,20 @@ function append(w: WireBatch, b: PrimitiveBatch): WireBatch {
   w.latest.set(b.latest.subarray(0, n), at);
   w.drawableEarliest.set(b.drawableEarliest.subarray(0, n), at);
   w.site.set(b.siteIndex.subarray(0, n), at);
-  return { ...w, rows: at + n };
+  if (!withLastAndInfo) return { ...w, rows: at + n };
+  w.timeLast.set(b.timeLast.subarray(0, n), at);
+  w.lineLast.set(b.lineLast.subarray(0, n), at);
+  w.infoLength.set(b.infoLength.subarray(0, n), at);
+  let used = w.infoUsed;
+  for (let i = 0; i < n; i++) {
+    const length = b.infoLength[i]!;
+    w.infoStart[at + i] = used;
+    if (length === 0) continue;
+    const start = b.infoStart[i]!;
+    w.info.set(b.infoSource[i]!.subarray(start, start + length), used);
+    used += length;
+  }
+  return { ...w, rows: at + n, infoUsed: used };
 }
 
 async function run(m: DecoderStart): Promise<void> {
@@ -65,9 +85,12 @@ async function run(m: DecoderStart): Promise<void> {
       }
       return true;
     };
-    for await (const batch of primitiveBatchesInTimeOrder(file, m.t0, m.t1, { reuse: true })) {
-      if (pending !== undefined && pending.rows + batch.rows > pending.category.length && !(await send())) return;
-      pending = append(pending ?? take(batch.rows), batch);
+    const { withLastAndInfo, withinNodes } = m;
+    for await (const batch of primitiveBatchesInTimeOrder(file, m.t0, m.t1, { reuse: true, withLastAndInfo, withinNodes })) {
+      const infoBytes = withLastAndInfo ? infoBytesOf(batch) : 0;
+      const full = pending !== undefined && (pending.rows + batch.rows > pending.category.length || pending.infoUsed + infoBytes > pending.info.length);
+      if (full && !(await send())) return;
+      pending = append(pending ?? take(batch.rows, infoBytes), batch, withLastAndInfo);
       if (pending.rows >= POST_ROWS && !(await send())) return;
     }
     if (!(await send())) return;

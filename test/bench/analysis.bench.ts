@@ -1,8 +1,9 @@
 // Benchmark of the wait-state analysis (issue 18) in the analysis worker, on a big SLOG-2 made
 // once with `mpe-trace synth --srcloc --comms` + `mpe-trace convert` and cached in bench-out/.
 // Each measurement runs in a fresh child process so its peak RSS (main thread + worker thread) is
-// the analysis's own. Baseline, same file, same run, alternating: one plain pass over the file's
-// drawables in time order (the reader alone; the analysis makes two passes plus its own work).
+// the analysis's own. Baselines, same file, same run, alternating: one plain pass over the file's
+// drawables in time order (the reader alone; the analysis makes two passes plus its own work), and
+// the analysis worker without its decoder thread (one thread).
 // Then the time of a dependence chain (depth 8, both ways) from 20 waiting states of the file.
 //   BENCH_ANALYSIS_MB    target SLOG-2 size in MiB (default 1024)
 //   BENCH_ANALYSIS_RUNS  runs of each (default 1; medians are printed)
@@ -116,22 +117,32 @@ async function main(): Promise<void> {
   const mib = Number(process.env.BENCH_ANALYSIS_MB ?? 1024);
   const runs = Math.max(1, Number(process.env.BENCH_ANALYSIS_RUNS ?? 1));
   const file = ensureFile(mib);
-  const workerScript = bundleNode('src/worker/analysis.ts', path.join(root, 'out', 'bench', 'analysis-worker.js'));
+  // The worker finds dist/decoder.js beside itself: one copy with it, one without (one thread).
+  const workerScript = bundleNode('src/worker/analysis.ts', path.join(root, 'out', 'bench', 'two-threads', 'analysis.js'));
+  bundleNode('src/worker/decoder.ts', path.join(root, 'out', 'bench', 'two-threads', 'decoder.js'));
+  const oneThreadScript = bundleNode('src/worker/analysis.ts', path.join(root, 'out', 'bench', 'one-thread', 'analysis.js'));
   console.log(`analysis bench: ${path.basename(file)} (${(fs.statSync(file).size / 2 ** 20).toFixed(0)} MiB), ${runs} run(s) each, alternating`);
   const analysis: Measured[] = [];
+  const oneThread: Measured[] = [];
   const read: Measured[] = [];
   for (let i = 0; i < runs; i++) {
     read.push(child(['--read', file]));
+    oneThread.push(child(['--worker', file, oneThreadScript]));
     analysis.push(child(['--worker', file, workerScript]));
   }
   const a = median(analysis.map((m) => m.seconds));
+  const one = median(oneThread.map((m) => m.seconds));
   const b = median(read.map((m) => m.seconds));
   console.log(
     `analysis bench: one read of the drawables: median ${b.toFixed(1)} s, peak RSS ${median(read.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${read[0]!.detail})`,
   );
   console.log(
-    `analysis bench: analysis in the worker: median ${a.toFixed(1)} s, peak RSS ${median(analysis.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${analysis[0]!.detail})`,
+    `analysis bench: analysis in the worker, one thread: median ${one.toFixed(1)} s, peak RSS ${median(oneThread.map((m) => m.maxRssMiB)).toFixed(0)} MiB`,
   );
+  console.log(
+    `analysis bench: analysis in the worker, with its decoder thread: median ${a.toFixed(1)} s, peak RSS ${median(analysis.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${analysis[0]!.detail})`,
+  );
+  console.log(`analysis bench: one thread / decoder thread ×${(one / a).toFixed(2)}`);
   console.log(`analysis bench: analysis / one read = ${(a / b).toFixed(2)} (targets: ≤ 10 s, ≤ 400 MB peak RSS for 1 GB)`);
   const chains = child(['--chains', file]);
   console.log(`analysis bench: dependence chain (depth 8): median ${(chains.seconds * 1000).toFixed(1)} ms (${chains.detail})`);

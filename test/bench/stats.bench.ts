@@ -18,6 +18,8 @@ import { makePrimitive } from '../../src/core/model/types';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { Slog2Writer } from '../../src/core/formats/slog2/writer';
 import { computeRangeStats, exactStatsOfFile, nodeBatches } from '../../src/core/stats';
+import { threadDecoded } from '../../src/convert/decodeThread';
+import { bundleNode } from '../helpers/bundle';
 import { FileSink } from '../../src/io/fileSink';
 import { FileSource } from '../../src/io/fileSource';
 import { MemorySource } from '../../src/core/bytes/memorySource';
@@ -127,7 +129,10 @@ async function generate(file: string, targetBytes: number): Promise<{ bytes: num
   return { bytes: summary.bytes, drawables: summary.drawables, seconds: (performance.now() - started) / 1000 };
 }
 
-type StatsPath = 'columns' | 'objects';
+type StatsPath = 'columns' | 'objects' | 'threads';
+
+/** The decoder thread's script, bundled for the 'threads' path (the CLI and the analysis worker find dist/decoder.js). */
+const decoderScript = (): string => path.join(process.env.MPE_TRACE_ROOT ?? process.cwd(), 'out', 'bench', 'decoder.js');
 
 /** Child: exact statistics of a fraction of the file; prints one JSON line. */
 async function measure(file: string, fraction: number, how: StatsPath): Promise<void> {
@@ -138,8 +143,14 @@ async function measure(file: string, fraction: number, how: StatsPath): Promise<
   const mid = (a + b) / 2;
   const half = ((b - a) * fraction) / 2;
   const range: [number, number] = fraction >= 1 ? [a, b] : [mid - half, mid + half];
+  // As the analysis worker and the CLI ask (a small range is decoded here: threadDecoded).
+  const decoded = threadDecoded(f, { withLastAndInfo: true, withinNodes: true }, decoderScript());
   const s =
-    how === 'columns' ? await exactStatsOfFile(f, range) : await computeRangeStats(f, nodeBatches(f.query(range[0], range[1], { lowestDepth: 0 })), range);
+    how === 'columns'
+      ? await exactStatsOfFile(f, range)
+      : how === 'threads'
+        ? await exactStatsOfFile(f, range, decoded ? { decoded } : {})
+        : await computeRangeStats(f, nodeBatches(f.query(range[0], range[1], { lowestDepth: 0 })), range);
   const seconds = (performance.now() - started) / 1000;
   const main = s.categories.find((c) => c.name === 'Step');
   process.stdout.write(
@@ -189,25 +200,40 @@ async function runMeasurements(file: string, wholeRuns: number): Promise<void> {
   if (baseline) console.log(`stats bench: ${describeBaseline(baseline)}`);
   for (const fraction of [1, 0.01]) {
     const runs = fraction >= 1 ? wholeRuns : 3;
-    const by: Record<StatsPath, Measured[]> = { columns: [], objects: [] };
-    for (let i = 0; i < runs; i++) for (const how of ['objects', 'columns'] as const) by[how].push(child(file, fraction, how));
+    // Decoded in a second thread only for files on disk (as the CLI and the analysis worker do).
+    const paths: StatsPath[] = file.endsWith('.gz') ? ['objects', 'columns'] : ['objects', 'columns', 'threads'];
+    const by: Record<StatsPath, Measured[]> = { columns: [], objects: [], threads: [] };
+    for (let i = 0; i < runs; i++) for (const how of paths) by[how].push(child(file, fraction, how));
     const label = fraction >= 1 ? 'whole trace' : `${fraction * 100} % range`;
-    for (const how of ['columns', 'objects'] as const) {
+    const names: Record<StatsPath, string> = {
+      threads: 'columnar stream, decoder thread',
+      columns: 'columnar stream, one thread',
+      objects: 'object query (baseline)',
+    };
+    for (const how of [...paths].reverse()) {
       const m = by[how];
       const s = median(m.map((x) => x.seconds));
       console.log(
-        `stats bench: ${label}, ${how === 'columns' ? 'columnar stream' : 'object query (baseline)'}: median ${s.toFixed(2)} s of ${m.length} [${m.map((x) => x.seconds.toFixed(2)).join(', ')}], ` +
+        `stats bench: ${label}, ${names[how]}: median ${s.toFixed(2)} s of ${m.length} [${m.map((x) => x.seconds.toFixed(2)).join(', ')}], ` +
           `${m[0]!.drawables} drawables (${(m[0]!.drawables / s / 1e6).toFixed(2)} M/s), peak RSS ${median(m.map((x) => x.maxRssMiB)).toFixed(0)} MiB` +
           (baseline ? `; ${ratio(s, baseline)}` : ''),
       );
     }
     const speedup = median(by.objects.map((x) => x.seconds)) / median(by.columns.map((x) => x.seconds));
     console.log(`stats bench: ${label}: object query / columnar stream ×${speedup.toFixed(2)}`);
+    if (by.threads.length > 0) {
+      const threads = median(by.columns.map((x) => x.seconds)) / median(by.threads.map((x) => x.seconds));
+      console.log(`stats bench: ${label}: one thread / decoder thread ×${threads.toFixed(2)} (target: whole 1 GB trace ≤ 5 s)`);
+    }
   }
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === '--measure') return measure(process.argv[3]!, Number(process.argv[4]), process.argv[5] === 'objects' ? 'objects' : 'columns');
+  if (process.argv[2] === '--measure') {
+    const how = process.argv[5];
+    return measure(process.argv[3]!, Number(process.argv[4]), how === 'objects' || how === 'threads' ? how : 'columns');
+  }
+  bundleNode('src/worker/decoder.ts', decoderScript());
   const real = largestRealSlog2();
   console.log(`stats bench: ${path.basename(real)} (${(fs.statSync(real).size / 2 ** 20).toFixed(1)} MiB on disk)`);
   await runMeasurements(real, 3);

@@ -27,6 +27,7 @@ import {
   type TableName,
 } from '../../core/stats';
 import { openTraceInput } from '../../io/traceInput';
+import { statsDecoded } from '../../convert/decodeThread';
 import { bundledConverterScript, convertFile } from '../../convert/convertJob';
 import { computeSiteProfile, siteJson, siteTable, type SiteProfile } from '../../core/stats/siteIndex';
 import { openRun } from '../openRun';
@@ -89,7 +90,7 @@ async function slog2Stats(path: string, args: ParsedArgs, name = path): Promise<
       : undefined;
     const stats =
       level === undefined
-        ? await exactStatsOfFile(file, range)
+        ? await exactStatsOfFile(file, range, statsDecoded(file))
         : await computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: level })), range, { approximate: true });
     for (const w of file.warnings) process.stderr.write(`warning: ${escapeControlsOnly(w)}\n`);
     return stats;

@@ -9,7 +9,7 @@ export interface Slog2InputOptions {
   /** Re-yields each stream (the worker gives its event loop a turn between batches). */
   readonly wrap?: <T>(items: AsyncIterable<T>) => AsyncIterable<T>;
   /**
-   * The same unfiltered stream decoded elsewhere (a decoder thread: src/worker/decodeThread.ts),
+   * The same unfiltered stream decoded elsewhere (a decoder thread: src/convert/decodeThread.ts),
    * used for the pass that reads every drawable; the filtered pass decodes here (it keeps few).
    */
   readonly decoded?: (t0: number, t1: number) => AsyncIterable<PrimitiveBatch>;

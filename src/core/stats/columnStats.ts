@@ -15,18 +15,26 @@ import type { RangeStats } from './types';
 export interface FileStatsOptions extends StatsOptions {
   /** Re-yields each stream (a worker gives its event loop a turn between batches). */
   readonly wrap?: <T>(items: AsyncIterable<T>) => AsyncIterable<T>;
+  /**
+   * The same stream (withinNodes, withLastAndInfo) decoded elsewhere: a decoder thread
+   * (src/convert/decodeThread.ts). It fails with DrawableOutsideNode as the stream here does.
+   */
+  readonly decoded?: (t0: number, t1: number) => AsyncIterable<PrimitiveBatch>;
 }
 
 export async function exactStatsOfFile(file: Slog2File, range: readonly [number, number], options: FileStatsOptions = {}): Promise<RangeStats> {
   const wrap = options.wrap ?? (<T>(x: AsyncIterable<T>) => x);
   const signal = options.signal;
   try {
-    const stream = primitiveBatchesInTimeOrder(file, range[0], range[1], {
-      reuse: true,
-      withinNodes: true,
-      withLastAndInfo: true,
-      ...(signal ? { signal } : {}),
-    });
+    const stream =
+      options.decoded !== undefined
+        ? options.decoded(range[0], range[1])
+        : primitiveBatchesInTimeOrder(file, range[0], range[1], {
+            reuse: true,
+            withinNodes: true,
+            withLastAndInfo: true,
+            ...(signal ? { signal } : {}),
+          });
     return await statsOfColumns(file, wrap(stream), range, options);
   } catch (e) {
     if (!(e instanceof DrawableOutsideNode)) throw e;

@@ -1,7 +1,9 @@
-// The decoder thread (dist/decoder.js, src/worker/decodeThread.ts) against the columnar stream of
+// The decoder thread (dist/decoder.js, src/convert/decodeThread.ts) against the columnar stream of
 // this thread: the same rows with the same start sites on the fixtures and a synthetic trace with
-// SRCLOC (whole file and a window), the same analysis; a damaged file fails with a FormatError that
-// keeps its file and byte offset across the thread boundary; stopping early ends the thread.
+// SRCLOC (whole file and a window), the same analysis and the same exact statistics (info bytes
+// and last vertices cross too); a damaged file fails with a FormatError that keeps its file and
+// byte offset across the thread boundary, a leaf breaking its bounds falls back to the object
+// query as in this thread; stopping early ends the thread.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +18,9 @@ import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { convertFile } from '../../../src/convert/convertJob';
 import { FileSource } from '../../../src/io/fileSource';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
-import { batchesFromDecoderThread } from '../../../src/worker/decodeThread';
+import { computeRangeStats, exactStatsOfFile, nodeBatches } from '../../../src/core/stats';
+import { batchesFromDecoderThread, threadDecoded } from '../../../src/convert/decodeThread';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { bundleNode } from '../../helpers/bundle';
 import { fixture } from '../../helpers/paths';
 
@@ -69,6 +73,9 @@ async function compare(file: string): Promise<number> {
       assert.deepEqual(await rows(batchesFromDecoderThread(decoderScript, file, t0, t1, { sites })), want, `${file} [${t0}, ${t1}]`);
       total += want.length;
     }
+    const stats = (t0: number, t1: number) => batchesFromDecoderThread(decoderScript, file, t0, t1, { sites, withLastAndInfo: true, withinNodes: true });
+    for (const range of [f.timeRange, [a + (b - a) * 0.2, a + (b - a) * 0.45]] as const)
+      assert.deepEqual(await exactStatsOfFile(f, range, { decoded: stats }), await exactStatsOfFile(f, range), `${file}: statistics of [${range}]`);
     const here = await analyzeTrace(slog2AnalysisInput(f), { maxInstances: 1e6 });
     const decoded = (t0: number, t1: number) => batchesFromDecoderThread(decoderScript, file, t0, t1, { sites });
     assert.deepEqual(await analyzeTrace(slog2AnalysisInput(f, { decoded }), { maxInstances: 1e6 }), here, `${file}: analysis`);
@@ -108,6 +115,39 @@ test('a damaged leaf fails with a FormatError naming the file and byte offset; a
     (e: unknown) => isFormatError(e) && (e as Error).message.startsWith(`${bad}:`) && /unknown drawable kind byte 7/.test((e as Error).message),
   );
   await assert.rejects(rows(batchesFromDecoderThread(decoderScript, path.join(dir, 'missing.slog2'), 0, 1, { sites: [] })), /missing\.slog2/);
+});
+
+test('statistics of a leaf whose directory bounds leave out some of its drawables: the thread refuses it, the object query counts it', async () => {
+  const file = fixtureFile('bigrun_medium_4');
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  const leaf = await withFile(file, async (f) => {
+    const leaves = f.treeDir.filter((n) => n.depth === 0).sort((x, y) => x.xpos - y.xpos);
+    return leaves.slice(0, -1).sort((x, y) => y.size - x.size)[0]!; // not the last (open to the right)
+  });
+  // Its TreeDir `latest` (depth i16, xpos i32, earliest f64, latest f64) moved to its middle.
+  new DataView(bytes.buffer).setFloat64(leaf.entryOffset + 14, (leaf.earliest + leaf.latest) / 2);
+  const patched = path.join(dir, 'patched.slog2');
+  fs.writeFileSync(patched, bytes);
+  await withFile(patched, async (f) => {
+    const range = f.timeRange;
+    const decoded = (t0: number, t1: number) =>
+      batchesFromDecoderThread(decoderScript, patched, t0, t1, { sites: [], withLastAndInfo: true, withinNodes: true });
+    const expected = await computeRangeStats(f, nodeBatches(f.query(range[0], range[1], { lowestDepth: 0 })), range);
+    assert.deepEqual(await exactStatsOfFile(f, range, { decoded }), expected);
+  });
+});
+
+test('threadDecoded: a range under 32 MiB of leaves is decoded in this thread (no thread started); a file not on disk gets none', async () => {
+  const file = fixtureFile('bigrun_medium_4');
+  await withFile(file, async (f) => {
+    // A script that cannot start: any use of a thread would fail.
+    const decoded = threadDecoded(f, { withLastAndInfo: true, withinNodes: true }, path.join(dir, 'no-such-decoder.js'));
+    assert.ok(decoded !== undefined);
+    assert.deepEqual(await exactStatsOfFile(f, f.timeRange, { decoded }), await exactStatsOfFile(f, f.timeRange));
+  });
+  const memory = await Slog2File.open(new MemorySource('m.slog2', new Uint8Array(fs.readFileSync(file))));
+  assert.equal(threadDecoded(memory, {}, decoderScript), undefined);
+  await memory.close();
 });
 
 test('stopping after the first batch, or by an abort signal, ends the iteration and the thread', async () => {

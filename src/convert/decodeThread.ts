@@ -9,7 +9,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { PrimitiveBatch } from '../core/formats/slog2/columnStream';
+import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
+import type { Slog2File } from '../core/formats/slog2/slog2File';
+import { FileSource } from '../io/fileSource';
 import type { SourceLocation } from '../core/model/types';
 import { isDecoderToPass, wireBuffers, type DecoderToPass, type PassToDecoder, type WireBatch } from '../protocol/decoder';
 import { deserializeError } from './threadErrors';
@@ -32,27 +34,61 @@ export interface DecodeThreadOptions {
   readonly signal?: AbortSignal;
   /** The file's site table (Slog2File.sourceLocationTable.sites): the thread sends indices into it. */
   readonly sites: readonly SourceLocation[];
+  /** As ColumnStreamOptions (statistics): the last vertex and info columns filled; nodes checked against their bounds. */
+  readonly withLastAndInfo?: boolean;
+  readonly withinNodes?: boolean;
 }
 
-/** Columns the analysis does not read, kept zero (PrimitiveBatch documents them as withLastAndInfo only). */
-class UnreadColumns {
-  timeLast = new Float64Array(0);
-  lineLast = new Int32Array(0);
-  infoStart = new Int32Array(0);
-  infoLength = new Int32Array(0);
+/** The per-row object columns of the batches yielded (reused: each batch is done with before the next). */
+class ObjectColumns {
   infoSource: (Uint8Array | undefined)[] = [];
   site: (SourceLocation | undefined)[] = [];
 
   fit(rows: number): void {
-    if (rows <= this.timeLast.length) return;
-    const n = Math.max(rows, 2 * this.timeLast.length);
-    this.timeLast = new Float64Array(n);
-    this.lineLast = new Int32Array(n);
-    this.infoStart = new Int32Array(n);
-    this.infoLength = new Int32Array(n);
+    if (rows <= this.site.length) return;
+    const n = Math.max(rows, 2 * this.site.length);
     this.infoSource = new Array<Uint8Array | undefined>(n);
     this.site = new Array<SourceLocation | undefined>(n);
   }
+}
+
+/**
+ * Leaf bytes in a range below which a range is decoded in this thread: starting a thread (an
+ * isolate, its bundle, the file's directory) costs about what decoding a few MiB does.
+ */
+const MIN_THREAD_BYTES = 32 << 20;
+
+/**
+ * The unfiltered column stream of `file`: decoded in a decoder thread when the file is on disk (a
+ * FileSource), dist/decoder.js is there and the range's leaves hold ≥ 32 MiB; in this thread
+ * otherwise. Undefined when the thread can never be used.
+ */
+export function threadDecoded(
+  file: Slog2File,
+  options: Omit<DecodeThreadOptions, 'sites'> = {},
+  script = bundledDecoderScript(),
+): ((t0: number, t1: number) => AsyncIterable<PrimitiveBatch>) | undefined {
+  const source = file.source;
+  if (script === undefined || !(source instanceof FileSource)) return undefined;
+  const sites = file.sourceLocationTable?.sites ?? [];
+  const { signal, withLastAndInfo, withinNodes } = options;
+  return (t0, t1) => {
+    let bytes = 0;
+    for (const leaf of file.nodesOverlapping(0, t0, t1)) bytes += leaf.size;
+    if (bytes >= MIN_THREAD_BYTES) return batchesFromDecoderThread(script, source.name, t0, t1, { ...options, sites });
+    return primitiveBatchesInTimeOrder(file, t0, t1, {
+      reuse: true,
+      ...(signal ? { signal } : {}),
+      ...(withLastAndInfo ? { withLastAndInfo } : {}),
+      ...(withinNodes ? { withinNodes } : {}),
+    });
+  };
+}
+
+/** exactStatsOfFile's `decoded` option for `file` (the stream it needs, in a decoder thread), if it can have one. */
+export function statsDecoded(file: Slog2File, signal?: AbortSignal): { decoded?: (t0: number, t1: number) => AsyncIterable<PrimitiveBatch> } {
+  const decoded = threadDecoded(file, { withLastAndInfo: true, withinNodes: true, ...(signal ? { signal } : {}) });
+  return decoded === undefined ? {} : { decoded };
 }
 
 /** The real drawables overlapping [t0, t1] of the SLOG-2 file at `file`, decoded in the thread at `script`. */
@@ -97,8 +133,9 @@ export async function* batchesFromDecoderThread(
   const onAbort = (): void => notify();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const send = (m: PassToDecoder, transfer: ArrayBuffer[] = []): void => worker.postMessage(m, transfer);
-  send({ kind: 'start', path: file, t0, t1 });
-  const unread = new UnreadColumns();
+  const withLastAndInfo = options.withLastAndInfo === true;
+  send({ kind: 'start', path: file, t0, t1, withLastAndInfo, withinNodes: options.withinNodes === true });
+  const objects = new ObjectColumns();
   let lent: WireBatch | undefined;
   try {
     for (;;) {
@@ -120,13 +157,14 @@ export async function* batchesFromDecoderThread(
       }
       const w = m.batch;
       lent = w;
-      unread.fit(w.rows);
-      const site = unread.site;
+      objects.fit(w.rows);
+      const { site, infoSource } = objects;
       for (let i = 0; i < w.rows; i++) {
         const s = w.site[i]!;
         site[i] = s >= 0 ? options.sites[s] : undefined;
       }
-      yield { ...unread, ...w, site, siteIndex: w.site };
+      if (withLastAndInfo) infoSource.fill(w.info, 0, w.rows);
+      yield { ...w, site, siteIndex: w.site, infoSource };
     }
   } finally {
     done = true;

@@ -1,5 +1,6 @@
 /** Errors across a thread boundary: a FormatError stays a FormatError naming the file and byte offset, an fs error keeps its code and path. */
 import { FormatError } from '../core/bytes/formatError';
+import { DrawableOutsideNode } from '../core/formats/slog2/columnStream';
 import type { SerializedError } from '../protocol/converter';
 
 export function serializeError(e: unknown): SerializedError {
@@ -18,6 +19,8 @@ export function serializeError(e: unknown): SerializedError {
 
 export function deserializeError(e: SerializedError): Error {
   if (e.name === 'FormatError' && e.file !== undefined && e.offset !== undefined && e.detail !== undefined) return new FormatError(e.file, e.offset, e.detail);
+  // The column stream's refusal, which statistics answer through the object query instead.
+  if (e.name === 'DrawableOutsideNode') return new DrawableOutsideNode(e.message);
   const error = e.name === 'RangeError' ? new RangeError(e.message) : new Error(e.message);
   if (e.code !== undefined) (error as NodeJS.ErrnoException).code = e.code;
   if (e.path !== undefined) (error as NodeJS.ErrnoException).path = e.path;
