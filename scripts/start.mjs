@@ -57,7 +57,7 @@ try {
   }
 
   run = makeRunDir('mpe-trace-start-');
-  const workspace = buildWorkspace(path.join(run.dir, 'sample'));
+  const workspace = buildWorkspace(path.join(run.dir, 'sample'), { withBigRun: false });
   say(`installing ${path.basename(vsix)} into a fresh VS Code profile`);
   installVsix(host, run, vsix);
 

@@ -42,9 +42,34 @@ function synthCompareRuns(dest) {
   }
 }
 
-export function buildWorkspace(dest) {
+/**
+ * A synthetic run big enough (58 MB, 39.8 MiB of leaves: over the 32 MiB from which the analysis worker
+ * decodes in its decoder thread, convert/decodeThread.ts) to be analysed that way, with what
+ * `mpe-trace analyze --json` says of it beside it (`big_run.analysis.json`).
+ */
+export const bigRun = 'big_run.slog2';
+
+function synthBigRun(dest) {
+  const cli = path.join(repoRoot, 'dist', 'cli.js');
+  if (!fs.existsSync(cli)) return;
+  const clog2 = path.join(dest, 'big_run.clog2');
+  const slog2 = path.join(dest, bigRun);
+  const run = (args) => {
+    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    if (r.status !== 0) throw new Error(`mpe-trace ${args[0]} failed: ${r.stderr}`);
+    return r.stdout;
+  };
+  run(['synth', '--ranks', '16', '--bytes', '100M', '--srcloc', '--comms', '--seed', '3', '-o', clog2]);
+  run(['convert', clog2, '-o', slog2]);
+  fs.rmSync(clog2);
+  fs.writeFileSync(path.join(dest, 'big_run.analysis.json'), run(['analyze', slog2, '--json']));
+}
+
+/** `withBigRun`: add big_run.slog2 (the tests; `npm start`'s sample does without its 58 MB). */
+export function buildWorkspace(dest, { withBigRun = true } = {}) {
   fs.cpSync(templateDir, dest, { recursive: true });
   synthCompareRuns(dest);
+  if (withBigRun) synthBigRun(dest);
   for (const [name, fixture] of Object.entries(traceFiles)) fs.copyFileSync(path.join(fixturesDir, fixture), path.join(dest, name));
   for (const [name, fixture] of Object.entries(gzipFiles)) {
     fs.writeFileSync(path.join(dest, name), zlib.gzipSync(fs.readFileSync(path.join(fixturesDir, fixture))));

@@ -1,6 +1,7 @@
 // Wait-state analysis in the editor (issue 18): ring_p2p_4's skewed message (sent 0.26399 s,
 // received 0.26253 s) is listed in the Problems panel and its "show in timeline" command frames
-// the arrow; a late-sender receive's popup says whom it waited for and how long.
+// the arrow; a late-sender receive's popup says whom it waited for and how long; a run big enough
+// for the worker's decoder thread gets the same analysis as the CLI's.
 const assert = require('assert');
 const vscode = require('vscode');
 const { viewType, extension, hasCustomEditor, traceUri, skip, closeAll, waitForValue } = require('./helpers');
@@ -17,6 +18,42 @@ suite('wait-state analysis', () => {
     await closeAll();
   });
   suiteTeardown(closeAll);
+
+  test("a 58 MB run (decoded in the analysis worker's decoder thread): the same waits and critical path as mpe-trace analyze", async function () {
+    this.timeout(180000);
+    const uri = traceUri('big_run.slog2');
+    const expectedPath = vscode.Uri.joinPath(uri, '..', 'big_run.analysis.json');
+    let expected;
+    try {
+      expected = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(expectedPath)).toString('utf8'));
+    } catch {
+      return skip(this, 'the workspace has no big_run.slog2 (dist/cli.js was not built)');
+    }
+    await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
+    await api.waitForPaint(uri.toString(), 60000);
+    const a = await waitFor(() => api.analysis(uri.toString()), 'the analysis of big_run.slog2', 150000);
+    const r = a.result;
+    assert.strictEqual(r.messages.matched, expected.messages.matched, 'matched messages');
+    assert.ok(r.messages.matched > 50000, `a big run: ${r.messages.matched} messages`);
+    for (const [pattern, want] of Object.entries(expected.waitStates)) {
+      assert.strictEqual(r.waitStates[pattern].count, want.count, `${pattern} count`);
+      assert.ok(
+        Math.abs(r.waitStates[pattern].time - want.time) <= 1e-9 * Math.max(1, want.time),
+        `${pattern} time ${r.waitStates[pattern].time} vs ${want.time}`,
+      );
+    }
+    // The JSON lists the first segments only.
+    const first = expected.criticalPath.segments;
+    assert.deepStrictEqual(
+      r.criticalPath.segments.slice(0, first.length).map((x) => [x.rank, x.from, x.to]),
+      first.map((x) => [x.rank, x.from, x.to]),
+      'critical path segments',
+    );
+    assert.ok(
+      Math.abs(r.criticalPath.length - expected.criticalPath.length) <= 1e-9,
+      `critical path ${r.criticalPath.length} vs ${expected.criticalPath.length}`,
+    );
+  });
 
   test('ring_p2p_4: the Problems panel lists the skewed message; its command frames the arrow', async function () {
     this.timeout(90000);
