@@ -115,7 +115,7 @@ export function App() {
         if (m.reveal) c.showHit(m.reveal);
         return;
       case 'showView':
-        return c.showView(m.view, m.sync === true);
+        return c.showView(m.view, m.syncSeq);
       case 'analysisOverlay':
         return c.setAnalysisOverlay(m);
       case 'peerCursor':

@@ -17,6 +17,7 @@ import {
   type CategoryColoursMessage,
   type SiteMarksMessage,
   type ViewState,
+  type ViewStateMessage,
 } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
 import { WindowServer, type PayloadInfo } from './windowServer';
@@ -34,6 +35,9 @@ import { defaultMapIndex, linesOfRows, rowsOfLines } from '../core/query/rows';
 import type { AnalysisClient } from '../worker/analysisClient';
 import { offThreadWindows } from './windowWorker';
 import { keyId, predictFirstWindow, requestOf, type FirstViewHint } from '../core/query/windowKey';
+
+/** A view the webview reported, with whether it moved on its own (see ViewStateMessage). */
+export type ViewReport = Omit<ViewStateMessage, 'kind'>;
 
 /** What one editor last reported (for tests and the bench). */
 export interface EditorReport {
@@ -55,6 +59,10 @@ export class TimelineEditor implements vscode.Disposable {
   private ready = false;
   private disposed = false;
   private pendingView: ViewState | undefined;
+  /** The pending view is a comparison's sync with this number (see syncView). */
+  private pendingSyncSeq: number | undefined;
+  /** Syncs sent to this editor so far (the number of the last one). */
+  private syncCount = 0;
   /** Line IDs of the rows a pending bookmark or link shows (turned into rows once the file is read). */
   private pendingLines: readonly number[] | undefined;
   /** Categories hidden in this editor's legend (for bookmarks and links). */
@@ -65,8 +73,8 @@ export class TimelineEditor implements vscode.Disposable {
   rangeLines: readonly number[] | undefined;
   /** What the last "Go to source" did (for tests): `uri:line` or the reason it did not open. */
   lastSourceOpen: string | undefined;
-  private readonly viewChanged = new vscode.EventEmitter<ViewState>();
-  /** The webview reported a new view (window, map, row scroll): a comparison mirrors it. */
+  private readonly viewChanged = new vscode.EventEmitter<ViewReport>();
+  /** The webview reported a new view (window, map, row scroll): a comparison mirrors its moves. */
   readonly onDidChangeView = this.viewChanged.event;
   private readonly cursorMoved = new vscode.EventEmitter<number | undefined>();
   /** While linked in a comparison: the time under the pointer (undefined: it left the timeline). */
@@ -160,8 +168,10 @@ export class TimelineEditor implements vscode.Disposable {
     const marks = this.siteMarksMessage();
     if (JSON.stringify(marks) !== booted.marks) this.post(marks);
     if (this.pendingView !== undefined) {
-      this.post({ kind: 'showView', view: this.withRows(this.pendingView, this.pendingLines) });
+      const syncSeq = this.pendingSyncSeq;
+      this.post({ kind: 'showView', view: this.withRows(this.pendingView, this.pendingLines), ...(syncSeq !== undefined ? { syncSeq } : {}) });
       this.pendingView = undefined;
+      this.pendingSyncSeq = undefined;
       this.pendingLines = undefined;
     }
     const reveal = this.pendingReveal;
@@ -199,8 +209,10 @@ export class TimelineEditor implements vscode.Disposable {
     if (m.kind === 'init' && this.pendingView !== undefined) {
       const view = this.withRows(this.pendingView, this.pendingLines);
       this.post({ ...m, initialView: view, ...(rowChoice ? { rowChoice } : {}) });
-      this.post({ kind: 'showView', view });
+      const syncSeq = this.pendingSyncSeq;
+      this.post({ kind: 'showView', view, ...(syncSeq !== undefined ? { syncSeq } : {}) });
       this.pendingView = undefined;
+      this.pendingSyncSeq = undefined;
       this.pendingLines = undefined;
     } else {
       this.post(m.kind === 'init' && rowChoice ? { ...m, rowChoice } : m);
@@ -256,6 +268,7 @@ export class TimelineEditor implements vscode.Disposable {
     if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view: this.withRows(view, lines) });
     else {
       this.pendingView = view;
+      this.pendingSyncSeq = undefined;
       this.pendingLines = lines;
     }
   }
@@ -275,10 +288,18 @@ export class TimelineEditor implements vscode.Disposable {
     else this.post({ ...message, revealRow: row });
   }
 
-  /** Mirrors the other editor of a comparison: not recorded in the zoom history. */
-  syncView(view: ViewState): void {
-    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view, sync: true });
-    else this.pendingView = view;
+  /**
+   * Mirrors the other editor of a comparison: not recorded in the zoom history. Returns the sync's
+   * number; the webview's reports say the last one it applied.
+   */
+  syncView(view: ViewState): number {
+    const syncSeq = ++this.syncCount;
+    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view, syncSeq });
+    else {
+      this.pendingView = view;
+      this.pendingSyncSeq = syncSeq;
+    }
+    return syncSeq;
   }
 
   /** Links this editor with another one's cursor (a comparison), or unlinks it. */
@@ -353,7 +374,7 @@ export class TimelineEditor implements vscode.Disposable {
           ...(m.state.rows ? { rows: m.state.rows } : {}),
           ...(m.state.rowSizing !== undefined ? { rowSizing: m.state.rowSizing } : {}),
         });
-        this.viewChanged.fire(m.state);
+        this.viewChanged.fire({ state: m.state, moved: m.moved, syncSeq: m.syncSeq });
         return;
       case 'requestDetails':
         void answerDetails(this.document, m, this.insights?.annotate, (at, generation) => this.server.identitiesOf(at.requestId, at.final, generation)).then(

@@ -32,6 +32,13 @@ export interface ViewState {
   readonly rowSizing?: RowSizingState;
 }
 
+/** Views equal up to rounding of the window's ends (relative to its span); rows are not compared. */
+export function sameView(x: ViewState, y: ViewState): boolean {
+  const span = Math.max(Math.abs(x.t1 - x.t0), Math.abs(y.t1 - y.t0), 1e-300);
+  const tol = span * 1e-9;
+  return Math.abs(x.t0 - y.t0) <= tol && Math.abs(x.t1 - y.t1) <= tol && x.mapIndex === y.mapIndex && Math.abs(x.scrollRow - y.scrollRow) < 0.01;
+}
+
 /**
  * How tall timeline rows are: 'auto' (all rows fit when each gets enough height, else a default
  * height with scrolling), 'fit' (every row fits, thinner than a pixel if need be), or a height in px.
@@ -109,12 +116,13 @@ export interface CommandMessage {
 
 /**
  * Show this view: a `vscode://` link to an already open trace (recorded in the zoom history), or,
- * with `sync`, the other editor of a comparison moved (not recorded; row scroll included).
+ * with `syncSeq`, the other editor of a comparison moved (not recorded; row scroll included). The
+ * host numbers its syncs to one editor 1, 2, …; the webview reports the last it applied.
  */
 export interface ShowViewMessage {
   readonly kind: 'showView';
   readonly view: ViewState;
-  readonly sync?: boolean;
+  readonly syncSeq?: number;
 }
 
 /** A source location the host may open: `siteId` is all the webview can send back. */
@@ -305,10 +313,16 @@ export interface CancelWindowMessage {
   readonly requestId: number;
 }
 
-/** The view state changed (persisted by the webview itself; the host keeps it for tests/links). */
+/**
+ * The view state changed (persisted by the webview itself; the host keeps it for tests and links).
+ * `moved`: it changed on its own since the last report (not only by a sync or a resize); a
+ * comparison mirrors only such reports. `syncSeq`: the last sync applied (0: none).
+ */
 export interface ViewStateMessage {
   readonly kind: 'viewState';
   readonly state: ViewState;
+  readonly moved: boolean;
+  readonly syncSeq: number;
 }
 
 /** A frame with data was drawn (first paint and after each new payload; for tests and the bench). */

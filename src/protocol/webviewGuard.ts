@@ -27,8 +27,10 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
     case 'cancelWindow':
       return typeof (x as { requestId?: unknown }).requestId === 'number';
     case 'viewState': {
-      const s = (x as { state?: Record<string, unknown> }).state;
-      return typeof s === 'object' && s !== null && ['t0', 't1', 'mapIndex', 'scrollRow'].every((k) => typeof s[k] === 'number') && isRowFields(s);
+      const m = x as { state?: Record<string, unknown>; moved?: unknown; syncSeq?: unknown };
+      const s = m.state;
+      const view = typeof s === 'object' && s !== null && ['t0', 't1', 'mapIndex', 'scrollRow'].every((k) => typeof s[k] === 'number') && isRowFields(s);
+      return view && typeof m.moved === 'boolean' && isCount(m.syncSeq);
     }
     case 'painted': {
       const m = x as { drawables?: unknown; frameMs?: unknown; generation?: unknown };

@@ -31,6 +31,7 @@ import type { TimelineElements } from './elements';
 import { TimelineView, type PersistedView } from './viewState';
 import { TimelineInput, ZOOM_STEP, type TimelineIntents } from './input';
 import { PeerCursor } from './peerCursor';
+import { ViewReports } from './viewReports';
 import { DEFAULT_ROW_PX, MIN_AUTO_FIT_PX, rowsBetween } from './rowLayout';
 import type { FirstViewHint } from '../../src/core/query/windowKey';
 import { timelineIntents } from './intents';
@@ -73,6 +74,7 @@ export class TimelineController {
   private readonly slices: TimesliceFeed;
   private readonly onTimesliceToggle: () => void;
   private readonly peer: PeerCursor;
+  private readonly reports = new ViewReports();
 
   constructor(
     private readonly el: TimelineElements,
@@ -167,6 +169,7 @@ export class TimelineController {
     this.main.reset(m.generation);
     this.overview.reset(m.generation);
     this.view.setInit(m);
+    this.reports.reset(this.view.state());
     this.clearSelection();
     this.viewChanged();
   }
@@ -343,9 +346,10 @@ export class TimelineController {
     this.view.setWindow(w, record);
   }
 
-  /** A view from the host: a link's (recorded in the zoom history) or, with `sync`, a comparison's. */
-  showView(v: ViewState, sync = false): void {
-    this.view.showView(v, sync);
+  /** A view from the host: a link's (recorded in the zoom history) or, with `syncSeq`, a comparison's. */
+  showView(v: ViewState, syncSeq?: number): void {
+    this.view.showView(v, syncSeq !== undefined);
+    if (syncSeq !== undefined) this.reports.synced(syncSeq, this.view.state());
   }
 
   setMap(i: number): void {
@@ -484,7 +488,7 @@ export class TimelineController {
       if (!init) return;
       const state = this.view.state();
       this.persist({ ...state, fileName: init.fileName });
-      this.post({ kind: 'viewState', state });
+      this.post({ kind: 'viewState', state, ...this.reports.report(state) });
     }, PERSIST_DELAY_MS);
   }
 
@@ -493,7 +497,9 @@ export class TimelineController {
   }
 
   private resize(): void {
+    const before = this.view.state();
     this.layers.resize();
+    this.reports.resized(before, this.view.state());
     this.markAll();
     this.viewChanged();
   }

@@ -1,59 +1,97 @@
-// Two linked editors whose webviews report their views asynchronously, as real ones do: quick moves
-// in one must leave both at the same place (issue: "A to follow the zoom in B" timed out when A's
-// report of the first of two zooms arrived after the second was sent and moved B back).
+// Two linked editors whose webviews apply syncs and report their views asynchronously, as real ones
+// do (the webview's own ViewReports says whether a report is a move). Quick moves, resizes and moves
+// in both at once must leave both at the same place. CI failed twice with "timed out waiting for A
+// to follow the zoom in B": a report that was not a move (an echo, a resize) was mirrored back.
 import '../../helpers/fakeVscode';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from '../../helpers/fakeVscode';
 import type { ViewState } from '../../../src/protocol/webview';
-import type { TimelineEditor } from '../../../src/host/traceEditorProvider';
+import type { TimelineEditor, ViewReport } from '../../../src/host/timelineEditor';
 import { CompareSession } from '../../../src/host/compare/compareSession';
+import { ViewReports } from '../../../webview/timeline/viewReports';
 
-/** A timeline editor whose webview applies a synced view and reports it when `deliver` runs. */
+/** A timeline editor (host side) with its webview: syncs queue in its inbox, reports wait for `flush`. */
 class FakeEditor {
+  /** The host's copy: the last view reported. */
   viewState: ViewState | undefined;
-  readonly reports: ViewState[] = [];
-  private readonly viewChanged = new EventEmitter<ViewState>();
+  /** What the webview shows now. */
+  shown: ViewState;
+  private readonly inbox: { view: ViewState; seq: number }[] = [];
+  private readonly tracker = new ViewReports();
+  private dirty = false;
+  private syncCount = 0;
+  private readonly viewChanged = new EventEmitter<ViewReport>();
   readonly onDidChangeView = this.viewChanged.event;
   readonly onDidMoveCursor = new EventEmitter<number | undefined>().event;
   readonly panel = { onDidDispose: new EventEmitter<void>().event };
   readonly document = { uri: { path: '/t/run.slog2' } };
-  constructor(v: ViewState) {
-    this.viewState = v;
+  /** `reported`: the webview already reported its first view (else it will, at its first flush). */
+  constructor(v: ViewState, reported = true) {
+    this.shown = v;
+    this.tracker.reset(v);
+    if (reported) this.report();
+    else this.dirty = true;
   }
   showPeerCursor(): void {}
-  /** The host's sync: the webview will report the view back later. */
-  syncView(v: ViewState): void {
-    this.reports.push(v);
+  /** The host's sync: queued for the webview. */
+  syncView(v: ViewState): number {
+    this.inbox.push({ view: v, seq: ++this.syncCount });
+    return this.syncCount;
   }
-  /** The user moves this editor's view (reported later too). */
+  /** The user moves this webview's view. */
   userMove(v: ViewState): void {
-    this.reports.push(v);
+    this.shown = v;
+    this.dirty = true;
   }
-  /** Delivers the webview's pending reports, in order. */
-  deliver(): number {
-    const n = this.reports.length;
-    for (const v of this.reports.splice(0)) {
-      this.viewState = v;
-      this.viewChanged.fire(v);
-    }
-    return n;
+  /** The panel is resized; with `scrollRow`, that moves the rows (fit to height). */
+  resize(scrollRow?: number): void {
+    const before = this.shown;
+    if (scrollRow !== undefined) this.shown = { ...this.shown, scrollRow };
+    this.tracker.resized(before, this.shown);
+    this.dirty = true;
+  }
+  /** The webview applies its next queued sync; false when none. */
+  apply(): boolean {
+    const m = this.inbox.shift();
+    if (m === undefined) return false;
+    this.shown = m.view;
+    this.tracker.synced(m.seq, this.shown);
+    this.dirty = true;
+    return true;
+  }
+  /** The webview's debounced report, if its view changed; false when none. */
+  flush(): boolean {
+    if (!this.dirty) return false;
+    this.report();
+    return true;
+  }
+  private report(): void {
+    this.dirty = false;
+    this.viewState = this.shown;
+    this.viewChanged.fire({ state: this.shown, ...this.tracker.report(this.shown) });
   }
 }
 
 const view = (t0: number, t1: number, scrollRow = 0): ViewState => ({ t0, t1, mapIndex: 0, scrollRow });
 const asEditor = (e: FakeEditor) => e as unknown as TimelineEditor;
 
-/** Delivers reports alternately (B first) until neither webview has anything to say. */
+/** Applies syncs and delivers reports (B first) until neither webview has anything to do. */
 function settle(a: FakeEditor, b: FakeEditor): void {
-  for (let round = 0; round < 50; round++) if (b.deliver() + a.deliver() === 0) return;
+  for (let round = 0; round < 50; round++) {
+    let busy = false;
+    for (const e of [b, a]) while (e.apply()) busy = true;
+    for (const e of [b, a]) busy = e.flush() || busy;
+    if (!busy) return;
+  }
   assert.fail('the two editors keep mirroring each other');
 }
 
-function assertLinked(a: FakeEditor, b: FakeEditor, shift: number): void {
-  const va = a.viewState!;
-  const vb = b.viewState!;
-  assert.ok(Math.abs(va.t0 + shift - vb.t0) < 1e-12 && Math.abs(va.t1 + shift - vb.t1) < 1e-12, `A ${JSON.stringify(va)} B ${JSON.stringify(vb)}`);
+function assertLinked(a: FakeEditor, b: FakeEditor, shift: number, what = ''): void {
+  const va = a.shown;
+  const vb = b.shown;
+  const ok = Math.abs(va.t0 + shift - vb.t0) < 1e-12 && Math.abs(va.t1 + shift - vb.t1) < 1e-12 && va.scrollRow === vb.scrollRow;
+  assert.ok(ok, `${what} A ${JSON.stringify(va)} B ${JSON.stringify(vb)}`);
 }
 
 test('two quick zooms in B: A ends at the second, B is not moved back', () => {
@@ -61,18 +99,115 @@ test('two quick zooms in B: A ends at the second, B is not moved back', () => {
   const b = new FakeEditor(view(0, 10));
   const s = new CompareSession(asEditor(a), asEditor(b));
   b.userMove(view(2.5, 7.5));
+  b.flush();
   b.userMove(view(3.75, 6.25));
-  // B's two reports arrive together; A's echo of the first comes after the second was sent.
-  b.deliver();
-  a.deliver();
+  // A applies and reports the first zoom after B's second was made and before it was reported.
+  a.apply();
+  a.flush();
+  b.flush();
   settle(a, b);
-  assert.deepEqual(b.viewState, view(3.75, 6.25));
+  assert.deepEqual(b.shown, view(3.75, 6.25));
   assertLinked(a, b, 0);
   s.dispose();
 });
 
-test('with a shift, quick moves in either editor (also at once), reports delivered at random: both end linked', () => {
-  for (let run = 1; run <= 30; run++) {
+test("a resize of A after B zoomed does not undo the zoom, whether or not it moved A's rows", () => {
+  for (const scrollRow of [undefined, 3]) {
+    // CI: A's webview was resized (B opened beside it) and reported after B's zoom had been sent
+    // to A but before A applied it.
+    const a = new FakeEditor(view(0, 10));
+    const b = new FakeEditor(view(0, 10));
+    const s = new CompareSession(asEditor(a), asEditor(b));
+    b.userMove(view(2.5, 7.5));
+    b.flush();
+    a.resize(scrollRow);
+    a.flush();
+    settle(a, b);
+    assert.deepEqual(b.shown, view(2.5, 7.5));
+    assert.deepEqual({ ...a.shown }, view(2.5, 7.5));
+    s.dispose();
+  }
+});
+
+test("a resize that refits A's rows, with nothing in flight, is not mirrored: each fits its own height", () => {
+  const a = new FakeEditor(view(0, 10));
+  const b = new FakeEditor(view(0, 10));
+  const s = new CompareSession(asEditor(a), asEditor(b));
+  s.setShift(0);
+  settle(a, b);
+  a.resize(4);
+  settle(a, b);
+  assert.deepEqual(b.shown, view(0, 10, 0));
+  assert.equal(a.shown.scrollRow, 4);
+  s.dispose();
+});
+
+test('A reports its first view only after the comparison started: B is put on it, then they move together', () => {
+  // CI: A's first report came after "Compare with…" set the shift, and was not a move.
+  const a = new FakeEditor(view(0, 10), false);
+  const b = new FakeEditor(view(3, 20));
+  const s = new CompareSession(asEditor(a), asEditor(b));
+  s.setShift(0.5);
+  settle(a, b);
+  assert.deepEqual(b.shown, view(0.5, 10.5));
+  b.userMove(view(2, 3));
+  settle(a, b);
+  assert.deepEqual(a.shown, view(1.5, 2.5));
+  s.dispose();
+});
+
+test('B moved before A reported its first view: B is not put back on A', () => {
+  const a = new FakeEditor(view(0, 10), false);
+  const b = new FakeEditor(view(3, 20));
+  const s = new CompareSession(asEditor(a), asEditor(b));
+  b.userMove(view(2, 3));
+  b.flush();
+  a.flush(); // A's first report, made before it applied B's move
+  settle(a, b);
+  assert.deepEqual(b.shown, view(2, 3));
+  assertLinked(a, b, 0);
+  s.dispose();
+});
+
+test('a move made and then resized away is still a move', () => {
+  const a = new FakeEditor(view(0, 10));
+  const b = new FakeEditor(view(0, 10));
+  const s = new CompareSession(asEditor(a), asEditor(b));
+  a.userMove(view(1, 2));
+  a.resize(2);
+  settle(a, b);
+  assertLinked(a, b, 0);
+  assert.deepEqual(b.shown, view(1, 2, 2));
+  s.dispose();
+});
+
+test('moves in both at once: both end at one of them', () => {
+  const a = new FakeEditor(view(0, 10));
+  const b = new FakeEditor(view(0, 10));
+  const s = new CompareSession(asEditor(a), asEditor(b));
+  a.userMove(view(1, 2));
+  b.userMove(view(5, 6));
+  a.flush();
+  b.flush();
+  settle(a, b);
+  assertLinked(a, b, 0);
+  assert.deepEqual(a.shown, view(1, 2));
+  s.dispose();
+});
+
+test("a new alignment moves B even to a view it reported, and B's following report is not mirrored", () => {
+  const a = new FakeEditor(view(0, 10));
+  const b = new FakeEditor(view(0, 10));
+  const s = new CompareSession(asEditor(a), asEditor(b));
+  s.setShift(0.5);
+  settle(a, b);
+  assert.deepEqual(a.shown, view(0, 10));
+  assert.deepEqual(b.shown, view(0.5, 10.5));
+  s.dispose();
+});
+
+test('with a shift, random moves, resizes, syncs applied and reports delivered in any order: both end linked', () => {
+  for (let run = 1; run <= 40; run++) {
     const a = new FakeEditor(view(0, 10));
     const b = new FakeEditor(view(0.5, 10.5));
     const s = new CompareSession(asEditor(a), asEditor(b));
@@ -80,46 +215,19 @@ test('with a shift, quick moves in either editor (also at once), reports deliver
     settle(a, b);
     let seed = run;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    for (let i = 0; i < 200; i++) {
-      const t0 = next() * 5;
-      const mover = next() < 0.5 ? a : b;
-      mover.userMove(view(t0, t0 + 1 + next() * 4, Math.floor(next() * 10)));
-      // Some reports wait for later moves, in either editor.
-      if (next() < 0.4) a.deliver();
-      if (next() < 0.4) b.deliver();
+    for (let i = 0; i < 300; i++) {
+      const e = next() < 0.5 ? a : b;
+      const r = next();
+      if (r < 0.3) {
+        const t0 = next() * 5;
+        e.userMove(view(t0, t0 + 1 + next() * 4, Math.floor(next() * 10)));
+      } else if (r < 0.4)
+        e.resize(); // one that moves rows is not mirrored: scrolls could differ
+      else if (r < 0.7) e.apply();
+      else e.flush();
     }
     settle(a, b);
-    assertLinked(a, b, 0.5);
-    assert.equal(a.viewState!.scrollRow, b.viewState!.scrollRow, `run ${run}`);
+    assertLinked(a, b, 0.5, `run ${run}`);
     s.dispose();
   }
-});
-
-test('an editor that never reports back does not grow the session without bound', () => {
-  const a = new FakeEditor(view(0, 10));
-  const b = new FakeEditor(view(0, 10));
-  const s = new CompareSession(asEditor(a), asEditor(b));
-  for (let i = 1; i <= 1000; i++) {
-    b.userMove(view(i, i + 1));
-    b.deliver();
-    a.reports.length = 0; // A's webview drops everything
-  }
-  const pending = (s as unknown as { sent: Map<unknown, ViewState[]> }).sent.get(a)!;
-  assert.ok(pending.length <= 16, `${pending.length} views pending`);
-  s.dispose();
-});
-
-test('an editor re-reporting its unchanged view (a resize) after the other zoomed does not undo the zoom', () => {
-  // CI: "timed out waiting for A to follow the zoom in B". A's webview was resized (B opened beside
-  // it) and reported its old view again, after B's zoom had been sent to A but before A applied it.
-  const a = new FakeEditor(view(0, 10));
-  const b = new FakeEditor(view(0, 10));
-  const s = new CompareSession(asEditor(a), asEditor(b));
-  b.userMove(view(2.5, 7.5));
-  b.deliver();
-  a.reports.unshift(view(0, 10)); // the resize report, posted before the synced zoom arrived
-  settle(a, b);
-  assert.deepEqual(b.viewState, view(2.5, 7.5));
-  assertLinked(a, b, 0);
-  s.dispose();
 });

@@ -153,8 +153,12 @@ test('messages from the webview are checked structurally', () => {
   assert.equal(isWebviewToHost(undefined), false);
   assert.equal(isWebviewToHost({ kind: 'painted', generation: 1, drawables: 5, frameMs: 2 }), true);
   assert.equal(isWebviewToHost({ kind: 'painted', drawables: 5 }), false);
-  assert.equal(isWebviewToHost({ kind: 'viewState', state: { t0: 0, t1: 1, mapIndex: 0, scrollRow: 0 } }), true);
-  assert.equal(isWebviewToHost({ kind: 'viewState', state: { t0: 0, t1: '1', mapIndex: 0, scrollRow: 0 } }), false);
+  assert.equal(isWebviewToHost({ kind: 'viewState', state: { t0: 0, t1: 1, mapIndex: 0, scrollRow: 0 }, moved: false, syncSeq: 0 }), true);
+  assert.equal(isWebviewToHost({ kind: 'viewState', state: { t0: 0, t1: '1', mapIndex: 0, scrollRow: 0 }, moved: false, syncSeq: 0 }), false);
+  // A comparison trusts `moved` and `syncSeq`: both must be there and well-formed.
+  assert.equal(isWebviewToHost({ kind: 'viewState', state: { t0: 0, t1: 1, mapIndex: 0, scrollRow: 0 } }), false);
+  assert.equal(isWebviewToHost({ kind: 'viewState', state: { t0: 0, t1: 1, mapIndex: 0, scrollRow: 0 }, moved: 1, syncSeq: 0 }), false);
+  assert.equal(isWebviewToHost({ kind: 'viewState', state: { t0: 0, t1: 1, mapIndex: 0, scrollRow: 0 }, moved: true, syncSeq: -1 }), false);
 });
 
 test('a window embedded in the page (JSON, base64 buffers) decodes to the same columns; a damaged one is refused', () => {

@@ -59,10 +59,10 @@ test('rank filter and persisted sizing', () => {
 
 test('view states with rows and row sizing are checked before use', () => {
   const base = { t0: 0, t1: 1, mapIndex: 0, scrollRow: 0 };
-  assert.ok(isWebviewToHost({ kind: 'viewState', state: { ...base, rows: [0, 1, 3], rowSizing: 'fit' } }));
-  assert.ok(isWebviewToHost({ kind: 'viewState', state: { ...base, rowSizing: 24 } }));
-  assert.ok(!isWebviewToHost({ kind: 'viewState', state: { ...base, rows: [0, -1] } }));
-  assert.ok(!isWebviewToHost({ kind: 'viewState', state: { ...base, rows: 'all' } }));
-  assert.ok(!isWebviewToHost({ kind: 'viewState', state: { ...base, rowSizing: 'huge' } }));
-  assert.ok(!isWebviewToHost({ kind: 'viewState', state: { ...base, rowSizing: Infinity } }));
+  assert.ok(isWebviewToHost({ kind: 'viewState', state: { ...base, rows: [0, 1, 3], rowSizing: 'fit' }, moved: true, syncSeq: 2 }));
+  assert.ok(isWebviewToHost({ kind: 'viewState', state: { ...base, rowSizing: 24 }, moved: true, syncSeq: 2 }));
+  assert.ok(!isWebviewToHost({ kind: 'viewState', state: { ...base, rows: [0, -1] }, moved: true, syncSeq: 2 }));
+  assert.ok(!isWebviewToHost({ kind: 'viewState', state: { ...base, rows: 'all' }, moved: true, syncSeq: 2 }));
+  assert.ok(!isWebviewToHost({ kind: 'viewState', state: { ...base, rowSizing: 'huge' }, moved: true, syncSeq: 2 }));
+  assert.ok(!isWebviewToHost({ kind: 'viewState', state: { ...base, rowSizing: Infinity }, moved: true, syncSeq: 2 }));
 });
