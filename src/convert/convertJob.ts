@@ -7,14 +7,13 @@
  * that thread while this one builds the tree and writes: the two halves cost about the same, so
  * on two cores the conversion takes about half the time. Without it, everything runs here.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { ConversionSummary, ConvertibleFormat } from '../core/formats/convert/result';
 import { conversionTrailer, writeConversion, writeDrawableBatches, type ConversionWriteSummary } from '../core/formats/slog2/writer/writeConversion';
 import { writeAtomically } from '../io/atomicWrite';
 import { checkNotInput } from '../io/outputGuard';
 import { openConversionInput } from './conversionInput';
 import { ConverterThread } from './converterThread';
+import { bundledScript } from './threadScripts';
 import { ConversionIndex, type ConversionIndexOptions } from './conversionIndex';
 import type { DirectIndexResult } from '../core/index/direct';
 
@@ -56,8 +55,7 @@ export function defaultOutputPath(input: string): string {
 
 /** dist/converter.js next to the running bundle (dist/cli.js, dist/worker.js), if it is there. */
 export function bundledConverterScript(): string | undefined {
-  const script = path.join(__dirname, 'converter.js');
-  return fs.existsSync(script) ? script : undefined;
+  return bundledScript('converter.js');
 }
 
 export async function convertFile(input: string, output: string, options: ConvertJobOptions = {}): Promise<ConvertJobResult> {

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { batchBuffers, type DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { isConverterToWriter, type ConverterDone, type ConverterToWriter, type WriterToConverter } from '../protocol/converter';
 import { deserializeError } from './threadErrors';
+import { stopThread } from './threadScripts';
 
 export interface ConverterThreadOptions {
   readonly referenceQuirks?: boolean;
@@ -24,9 +25,6 @@ export interface ConverterThreadOptions {
  * drawable objects cost 1.3–1.5× the time in garbage collection (measured on the 300 MB bench).
  */
 const DEFAULT_MAX_HEAP_MB = 2048;
-
-/** How long a converter thread asked to stop may take before it is terminated. */
-const STOP_GRACE_MS = 3000;
 
 export class ConverterThread implements AsyncIterable<DrawableBatch> {
   private readonly worker: Worker;
@@ -100,22 +98,12 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
     if (!this.closed && !this.finished) this.send({ kind: 'recycle', batch }, batchBuffers(batch));
   }
 
-  /**
-   * Stops the converter thread (idempotent): asks it to end by itself, and terminates it only if it
-   * has not within a grace period. (terminate() while V8 compiles the thread's code in the
-   * background can abort the whole process: a Node platform assertion seen in CI.)
-   */
+  /** Stops the converter thread (idempotent; see stopThread). */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.exited) return;
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
-    this.send({ kind: 'stop' });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_GRACE_MS)));
-    const outcome = await Promise.race([exited, late]);
-    clearTimeout(timer);
-    if (outcome === 'late') await this.worker.terminate();
+    await stopThread(this.worker, () => this.send({ kind: 'stop' }));
   }
 
   private send(m: WriterToConverter, transfer: ArrayBuffer[] = []): void {

@@ -6,8 +6,6 @@
  * fails the iteration with a clear message instead of waiting for ever. The thread is always
  * stopped when iteration ends, early or not.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
@@ -15,6 +13,7 @@ import { FileSource } from '../io/fileSource';
 import type { SourceLocation } from '../core/model/types';
 import { isDecoderToPass, wireBuffers, type DecoderToPass, type PassToDecoder, type WireBatch } from '../protocol/decoder';
 import { deserializeError } from './threadErrors';
+import { bundledScript, stopThread } from './threadScripts';
 
 /**
  * The decoder holds a few leaves and batches: far below this. Not lower: with 256–1024 MB the
@@ -23,13 +22,9 @@ import { deserializeError } from './threadErrors';
 const MAX_HEAP_MB = 2048;
 /** A small young generation: collected sooner, the columns' buffers are freed sooner (−15 MB peak RSS on 1 GB, same speed; 96 MB: +40 MB). */
 const YOUNG_MB = 16;
-/** How long a thread asked to stop may take before it is terminated. */
-const STOP_GRACE_MS = 3000;
-
 /** dist/decoder.js next to the running bundle (dist/cli.js, dist/analysis.js), if it is there. */
 export function bundledDecoderScript(): string | undefined {
-  const script = path.join(__dirname, 'decoder.js');
-  return fs.existsSync(script) ? script : undefined;
+  return bundledScript('decoder.js');
 }
 
 export interface DecodeThreadOptions {
@@ -171,18 +166,6 @@ export async function* batchesFromDecoderThread(
   } finally {
     done = true;
     options.signal?.removeEventListener('abort', onAbort);
-    await stop(worker, () => exited);
+    if (!exited) await stopThread(worker, () => worker.postMessage({ kind: 'stop' } satisfies PassToDecoder));
   }
-}
-
-/** Asks the thread to end by itself; terminates it only if it has not within a grace period. */
-async function stop(worker: Worker, exited: () => boolean): Promise<void> {
-  if (exited()) return;
-  const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.postMessage({ kind: 'stop' } satisfies PassToDecoder);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_GRACE_MS)));
-  const outcome = await Promise.race([ended, late]);
-  clearTimeout(timer);
-  if (outcome === 'late') await worker.terminate();
 }

@@ -1,7 +1,7 @@
 /** Errors across a thread boundary: a FormatError stays a FormatError naming the file and byte offset, an fs error keeps its code and path. */
 import { FormatError } from '../core/bytes/formatError';
 import { DrawableOutsideNode } from '../core/formats/slog2/columnStream';
-import type { SerializedError } from '../protocol/converter';
+import type { SerializedError } from '../protocol/threadMessages';
 
 export function serializeError(e: unknown): SerializedError {
   if (!(e instanceof Error)) return { name: 'Error', message: String(e) };

@@ -7,6 +7,7 @@
  */
 import type { ConversionSummary, ConvertibleFormat } from '../core/formats/convert/result';
 import type { DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
+import { isRecord, isSerializedError, type SerializedError } from './threadMessages';
 
 //#region writer → converter
 
@@ -57,18 +58,6 @@ export interface ConverterDone {
   readonly dropped: number;
 }
 
-/** Enough of an Error to rebuild it on the other side (FormatError fields, errno code). */
-export interface SerializedError {
-  readonly name: string;
-  readonly message: string;
-  readonly file?: string;
-  readonly offset?: number;
-  readonly detail?: string;
-  readonly code?: string;
-  /** The file an fs-style error is about (errors must name the file across the thread boundary). */
-  readonly path?: string;
-}
-
 export interface ConverterFailed {
   readonly kind: 'error';
   readonly error: SerializedError;
@@ -77,10 +66,6 @@ export interface ConverterFailed {
 export type ConverterToWriter = ConverterBatch | ConverterDone | ConverterFailed;
 
 //#endregion
-
-function isRecord(m: unknown): m is Record<string, unknown> {
-  return typeof m === 'object' && m !== null;
-}
 
 export function isWriterToConverter(m: unknown): m is WriterToConverter {
   if (!isRecord(m)) return false;
@@ -105,5 +90,5 @@ export function isConverterToWriter(m: unknown): m is ConverterToWriter {
       typeof m.dropped === 'number' &&
       typeof m.inputBytes === 'number'
     );
-  return m.kind === 'error' && isRecord(m.error) && typeof m.error.message === 'string';
+  return m.kind === 'error' && isSerializedError(m.error);
 }

@@ -5,7 +5,7 @@
  * pass sends each batch back once used, which is both buffer reuse and flow control — the
  * decoder keeps at most a few batches in flight, so memory stays bounded however fast it runs.
  */
-import type { SerializedError } from './converter';
+import { isRecord, isSerializedError, type SerializedError } from './threadMessages';
 
 /**
  * A PrimitiveBatch's columns, `capacity` long (the first `rows` are the batch). Source sites travel
@@ -131,10 +131,6 @@ export type DecoderToPass = DecoderBatch | DecoderDone | DecoderFailed;
 
 //#endregion
 
-function isRecord(m: unknown): m is Record<string, unknown> {
-  return typeof m === 'object' && m !== null;
-}
-
 export function isWireBatch(b: unknown): b is WireBatch {
   if (!isRecord(b) || typeof b.rows !== 'number' || !Number.isInteger(b.rows) || b.rows < 0) return false;
   if (!(b.info instanceof Uint8Array) || typeof b.infoUsed !== 'number' || !(b.infoUsed >= 0 && b.infoUsed <= b.info.length)) return false;
@@ -163,5 +159,5 @@ export function isDecoderToPass(m: unknown): m is DecoderToPass {
   if (!isRecord(m)) return false;
   if (m.kind === 'batch') return isWireBatch(m.batch);
   if (m.kind === 'done') return true;
-  return m.kind === 'error' && isRecord(m.error) && typeof m.error.message === 'string';
+  return m.kind === 'error' && isSerializedError(m.error);
 }

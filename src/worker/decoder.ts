@@ -3,25 +3,16 @@
 // batches' columns, keeping at most MAX_IN_FLIGHT batches unreturned; protocol in
 // src/protocol/decoder.ts. The pass decodes nothing itself meanwhile: on two cores the decoding
 // and the analysis run side by side.
-import { parentPort } from 'node:worker_threads';
 import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
 import { isPassToDecoder, wireBatch, wireBuffers, type DecoderStart, type DecoderToPass, type WireBatch } from '../protocol/decoder';
-import { serializeError } from '../convert/threadErrors';
+import { serveBatchThread, type BatchOutlet } from './batchThread';
 
 /** Batches posted and not yet sent back (~1.4 MB each): slack for the pass's bursts (a GC pause). */
 const MAX_IN_FLIGHT = 4;
 
 const pool: WireBatch[] = [];
-let running = false;
-let stopping = false;
-let inFlight = 0;
-let wake: (() => void) | undefined;
-
-function post(m: DecoderToPass, transfer: ArrayBuffer[] = []): void {
-  parentPort?.postMessage(m, transfer);
-}
 
 /** Rows per posted batch at least (a message costs about as much as copying a few thousand rows): the stream's leaves are coalesced. */
 const POST_ROWS = 1 << 13;
@@ -70,17 +61,15 @@ function append(w: WireBatch, b: PrimitiveBatch, withLastAndInfo: boolean): Wire
   return { ...w, rows: at + n, infoUsed: used };
 }
 
-async function run(m: DecoderStart): Promise<void> {
+async function run(m: DecoderStart, outlet: BatchOutlet<DecoderToPass>): Promise<void> {
   const source = await FileSource.open(m.path);
   try {
     const file = await Slog2File.open(source);
     let pending: WireBatch | undefined;
     const send = async (): Promise<boolean> => {
-      while (inFlight >= MAX_IN_FLIGHT && !stopping) await new Promise<void>((resolve) => (wake = resolve));
-      if (stopping) return false;
+      if (!(await outlet.room())) return false;
       if (pending !== undefined) {
-        inFlight++;
-        post({ kind: 'batch', batch: pending }, wireBuffers(pending));
+        outlet.postBatch({ kind: 'batch', batch: pending }, wireBuffers(pending));
         pending = undefined;
       }
       return true;
@@ -94,38 +83,16 @@ async function run(m: DecoderStart): Promise<void> {
       if (pending.rows >= POST_ROWS && !(await send())) return;
     }
     if (!(await send())) return;
-    post({ kind: 'done' });
+    outlet.post({ kind: 'done' });
   } finally {
     await source.close();
   }
 }
 
-/** Resumes the run loop if it waits for a returned batch (or to notice `stop`). */
-function wakeUp(): void {
-  const w = wake;
-  wake = undefined;
-  w?.();
-}
-
-parentPort?.on('message', (m: unknown) => {
-  if (!isPassToDecoder(m)) return;
-  if (m.kind === 'stop') {
-    stopping = true;
-    wakeUp();
-    if (!running) parentPort?.close();
-  } else if (m.kind === 'recycle') {
-    inFlight--;
-    pool.push(m.batch);
-    wakeUp();
-  } else if (!running) {
-    running = true;
-    run(m)
-      .catch((e: unknown) => {
-        if (!stopping) post({ kind: 'error', error: serializeError(e) });
-      })
-      .finally(() => {
-        running = false;
-        if (stopping) parentPort?.close();
-      });
-  }
+serveBatchThread({
+  isInbox: isPassToDecoder,
+  maxInFlight: MAX_IN_FLIGHT,
+  run,
+  recycled: (batch: WireBatch) => pool.push(batch),
+  errorMessage: (error): DecoderToPass => ({ kind: 'error', error }),
 });
