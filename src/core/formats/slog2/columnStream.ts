@@ -42,13 +42,15 @@ export interface PrimitiveBatch {
 
 /** Decoded nodes kept per file: upper nodes are sliced once per leaf below them. */
 const CACHE_NODES = 64;
-const caches = new WeakMap<Slog2File, LruCache<Promise<NodeColumns>, number>>();
+/** Per file, nodes decoded with their info bytes and without (see StreamNodes). */
+const caches = new WeakMap<Slog2File, { readonly withInfo: NodeCache; readonly plain: NodeCache }>();
+type NodeCache = LruCache<Promise<NodeColumns>, number>;
 
 /** Upper bound on a node list's length (the smallest drawable is 21 bytes): caps the site columns. */
 const MIN_DRAWABLE_BYTES = 21;
 
 /** A node's columns from its block and its source-location record (a damaged record is ignored, as the object reader does). */
-function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: Uint8Array | undefined, keep?: DrawableFilter): NodeColumns {
+function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: Uint8Array | undefined, { keep, withInfo }: StreamNodes): NodeColumns {
   const table = file.sourceLocationTable;
   let located;
   if (record !== undefined && table !== undefined) {
@@ -59,22 +61,27 @@ function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: 
       located = undefined;
     }
   }
-  return decodeNodeColumns(bytes, info.fptr, file.source.name, located, table?.sites ?? [], keep);
+  return decodeNodeColumns(bytes, info.fptr, file.source.name, located, table?.sites ?? [], keep, withInfo);
 }
 
-function cacheOf(file: Slog2File): LruCache<Promise<NodeColumns>, number> {
+function cacheOf(file: Slog2File, withInfo: boolean): NodeCache {
   let cache = caches.get(file);
-  if (cache === undefined) caches.set(file, (cache = new LruCache(CACHE_NODES)));
-  return cache;
+  if (cache === undefined) caches.set(file, (cache = { withInfo: new LruCache(CACHE_NODES), plain: new LruCache(CACHE_NODES) }));
+  return withInfo ? cache.withInfo : cache.plain;
 }
 
-/** Nodes decoded for one stream: the file's shared cache, or the stream's own when it filters while decoding. */
+/**
+ * Nodes decoded for one stream: the file's shared cache of whole nodes (with or without their
+ * info bytes, as the stream needs), or the stream's own when it filters while decoding.
+ */
 interface StreamNodes {
-  readonly cache: LruCache<Promise<NodeColumns>, number>;
+  readonly cache: NodeCache;
   readonly keep: DrawableFilter | undefined;
+  readonly withInfo: boolean;
 }
 
-function columnsOf(file: Slog2File, info: TreeNodeInfo, { cache, keep }: StreamNodes): Promise<NodeColumns> {
+function columnsOf(file: Slog2File, info: TreeNodeInfo, nodes: StreamNodes): Promise<NodeColumns> {
+  const cache = nodes.cache;
   let p = cache.get(info.fptr);
   if (p === undefined) {
     p = (async () => {
@@ -84,7 +91,7 @@ function columnsOf(file: Slog2File, info: TreeNodeInfo, { cache, keep }: StreamN
         file.sourceLocationTable === undefined ? undefined : nodeRecordBytes(file, info).catch(() => undefined),
         file.readBlock(info, `tree node (${info.depth},${info.xpos})`),
       ]);
-      return decode(file, info, bytes, record, keep);
+      return decode(file, info, bytes, record, nodes);
     })();
     cache.set(info.fptr, p);
     const c = cache;
@@ -247,7 +254,8 @@ export async function* primitiveBatchesInTimeOrder(
   const order = refOrder(nodes);
   const buffers = options.reuse === true ? new BatchBuffers() : undefined;
   // A filtering stream decodes only what it keeps, so its nodes are its own (not the file's cache).
-  const streamNodes: StreamNodes = keep === undefined ? { cache: cacheOf(file), keep } : { cache: new LruCache(CACHE_NODES), keep };
+  const withInfo = options.withLastAndInfo === true;
+  const streamNodes: StreamNodes = { cache: keep === undefined ? cacheOf(file, withInfo) : new LruCache(CACHE_NODES), keep, withInfo };
   let pulled = 0;
   for (let i = 0; i < leaves.length; i++) {
     const leaf = leaves[i]!;
@@ -269,7 +277,7 @@ export async function* primitiveBatchesInTimeOrder(
       // Decoded now (the slab's bytes are reused later); a damaged leaf fails when it is used.
       let p: Promise<NodeColumns>;
       try {
-        p = Promise.resolve(decode(file, info, bytes, record, keep));
+        p = Promise.resolve(decode(file, info, bytes, record, streamNodes));
       } catch (e) {
         p = Promise.reject(e instanceof Error ? e : new Error(String(e)));
         p.catch(() => cache.delete(info.fptr));
