@@ -24,6 +24,12 @@ interface Row {
   /** Binary min-heap of pool indices in drawing order: O(log n) however long states wait. */
   heap: Int32Array;
   heapSize: number;
+  /**
+   * The heap is a sorted array: every state since it was last empty came in drawing order, as a
+   * time-ordered stream's states mostly do. It is then swept front to back, without the heap's
+   * pops (their comparisons were 13 % of the statistics' own time).
+   */
+  sorted: boolean;
   stack: Int32Array;
   stackSize: number;
   /** In the nesting's list of rows with buffered states. */
@@ -60,6 +66,9 @@ export class StateNesting {
     const row = this.rowOf(lineID);
     if (row.heapSize === row.heap.length) row.heap = grown(row.heap, row.heapSize + 1);
     const h = row.heap;
+    if (row.heapSize === 0) row.sorted = true;
+    else if (row.sorted && this.compare(h[row.heapSize - 1]!, s) > 0) row.sorted = false;
+    // A sorted array is a heap: a state in order stops at its parent at once.
     let i = row.heapSize++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -88,7 +97,8 @@ export class StateNesting {
   private rowOf(lineID: number): Row {
     if (lineID === this.lastLine && this.lastRow !== undefined) return this.lastRow;
     let row = this.rows.get(lineID);
-    if (row === undefined) this.rows.set(lineID, (row = { heap: new Int32Array(16), heapSize: 0, stack: new Int32Array(16), stackSize: 0, dirty: false }));
+    if (row === undefined)
+      this.rows.set(lineID, (row = { heap: new Int32Array(16), heapSize: 0, sorted: true, stack: new Int32Array(16), stackSize: 0, dirty: false }));
     this.lastLine = lineID;
     this.lastRow = row;
     return row;
@@ -144,22 +154,36 @@ export class StateNesting {
   }
 
   private flushRow(row: Row, watermark: number | undefined): void {
+    if (row.sorted) return this.flushSorted(row, watermark);
+    while (row.heapSize > 0 && (watermark === undefined || this.earliest[row.heap[0]!]! < watermark)) this.sweep(row, this.popMin(row));
+  }
+
+  /** The same sweep over a sorted heap: a prefix, then the rest moved to the front (still sorted). */
+  private flushSorted(row: Row, watermark: number | undefined): void {
+    const h = row.heap;
+    const n = row.heapSize;
+    let i = 0;
+    while (i < n && (watermark === undefined || this.earliest[h[i]!]! < watermark)) this.sweep(row, h[i++]!);
+    if (i === 0) return;
+    h.copyWithin(0, i, n);
+    row.heapSize = n - i;
+  }
+
+  /** The next state of the row in drawing order: close the states it is not inside, credit its own time. */
+  private sweep(row: Row, cur: number): void {
     const exclusive = this.cells.exclusive;
-    while (row.heapSize > 0 && (watermark === undefined || this.earliest[row.heap[0]!]! < watermark)) {
-      const cur = this.popMin(row);
-      const e = this.earliest[cur]!;
-      const l = this.latest[cur]!;
-      while (row.stackSize > 0) {
-        const top = row.stack[row.stackSize - 1]!;
-        if (this.earliest[top]! <= e && l <= this.latest[top]!) break;
-        row.stackSize--;
-        this.release(top);
-      }
-      const own = this.own[cur]!;
-      exclusive[this.cell[cur]!] += own;
-      if (row.stackSize > 0) exclusive[this.cell[row.stack[row.stackSize - 1]!]!] -= own;
-      if (row.stackSize === row.stack.length) row.stack = grown(row.stack, row.stackSize + 1);
-      row.stack[row.stackSize++] = cur;
+    const e = this.earliest[cur]!;
+    const l = this.latest[cur]!;
+    while (row.stackSize > 0) {
+      const top = row.stack[row.stackSize - 1]!;
+      if (this.earliest[top]! <= e && l <= this.latest[top]!) break;
+      row.stackSize--;
+      this.release(top);
     }
+    const own = this.own[cur]!;
+    exclusive[this.cell[cur]!] += own;
+    if (row.stackSize > 0) exclusive[this.cell[row.stack[row.stackSize - 1]!]!] -= own;
+    if (row.stackSize === row.stack.length) row.stack = grown(row.stack, row.stackSize + 1);
+    row.stack[row.stackSize++] = cur;
   }
 }
