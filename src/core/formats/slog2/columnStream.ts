@@ -7,7 +7,7 @@
 import { LruCache } from '../../bytes/lruCache';
 import type { Drawable, Primitive, SourceLocation } from '../../model/types';
 import { nodesInSlabs } from './nodeSlabs';
-import { decodeNodeSites } from '../srcloc/nodeSites';
+import { decodeNodeSites, NodeSitesScratch } from '../srcloc/nodeSites';
 import { nodeRecordBytes } from '../srcloc/readSourceLocations';
 import { decodeNodeColumns, type DrawableFilter, type NodeColumns } from './nodeColumns';
 
@@ -49,6 +49,9 @@ type NodeCache = LruCache<Promise<NodeColumns>, number>;
 /** Upper bound on a node list's length (the smallest drawable is 21 bytes): caps the site columns. */
 const MIN_DRAWABLE_BYTES = 21;
 
+/** Decoding is synchronous and a node's sites are read only while its columns are made: one scratch. */
+const sitesScratch = new NodeSitesScratch();
+
 /** A node's columns from its block and its source-location record (a damaged record is ignored, as the object reader does). */
 function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: Uint8Array | undefined, { keep, withInfo }: StreamNodes): NodeColumns {
   const table = file.sourceLocationTable;
@@ -56,7 +59,7 @@ function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: 
   if (record !== undefined && table !== undefined) {
     const cap = Math.floor(bytes.length / MIN_DRAWABLE_BYTES) + 1;
     try {
-      located = decodeNodeSites(record, info.fptr + info.size, file.source.name, table.sites.length, cap, cap);
+      located = decodeNodeSites(record, info.fptr + info.size, file.source.name, table.sites.length, cap, cap, sitesScratch);
     } catch {
       located = undefined;
     }
