@@ -15,7 +15,9 @@ import { looksLikeSlog2 } from '../core/formats/slog2/header';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { primitiveBatchesInTimeOrder, type DrawableFilter, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
 import { FileSource } from '../io/fileSource';
-import { threadDecoded } from '../convert/decodeThread';
+import { threadDecoded, threadProfile } from '../convert/decodeThread';
+import type { AnalysisInput } from '../core/analysis/analyze';
+import { slog2SplitTime } from '../core/analysis/slog2Input';
 import { openSlog1ByteSource } from '../io/slog1Source';
 import { gunzipSlog2ToMemory, hasGzipMagic } from '../io/gzip';
 import { openTraceInput } from '../io/traceInput';
@@ -36,6 +38,8 @@ export interface OpenedTrace {
   drawableBatches(t0: number, t1: number): AsyncIterable<readonly Drawable[]>;
   /** SLOG-2: the same stream as columns, each batch overwritten by the next (whole-file passes: the analysis). */
   primitiveBatches?(t0: number, t1: number, keep?: DrawableFilter): AsyncIterable<PrimitiveBatch>;
+  /** SLOG-2: how the analysis splits its second pass, and the thread that does half of it. */
+  readonly analysis?: Pick<AnalysisInput, 'splitTime' | 'profileElsewhere'>;
   /** The Y-axis maps (CLOG inputs: known once the drawables have been read). */
   readonly lineIDMaps: readonly LineIDMap[];
   /** SLOG-2: the time range from the header (no pass over the file). */
@@ -68,6 +72,7 @@ export function registerTraceOpener(format: TraceFormat, matches: (head: Uint8Ar
 export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
   const file = await Slog2File.open(source);
   const decoded = threadDecoded(file);
+  const profileElsewhere = threadProfile(file);
   return {
     format: 'slog2',
     categories: file.categories,
@@ -81,6 +86,7 @@ export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
     // filtered passes (they keep few drawables: little to share).
     primitiveBatches: (t0, t1, keep) =>
       keep === undefined && decoded !== undefined ? decoded(t0, t1) : primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, ...(keep ? { keep } : {}) }),
+    analysis: { splitTime: (t0, t1) => slog2SplitTime(file, t0, t1), ...(profileElsewhere ? { profileElsewhere } : {}) },
     warnings: file.warnings,
     close: () => file.close(),
   };

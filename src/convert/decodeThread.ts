@@ -11,7 +11,18 @@ import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/format
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
 import type { SourceLocation } from '../core/model/types';
-import { isDecoderToPass, wireBuffers, type DecoderToPass, type PassToDecoder, type WireBatch } from '../protocol/decoder';
+import { categoryFacts, SiteNames } from '../core/analysis/facts';
+import { profilePathWindow, type PathProfile, type PathWindow } from '../core/analysis/pathProfile';
+import {
+  isDecoderToPass,
+  wireBuffers,
+  type DecoderBatch,
+  type DecoderProfiled,
+  type DecoderStart,
+  type DecoderToPass,
+  type PassToDecoder,
+  type WireBatch,
+} from '../protocol/decoder';
 import { deserializeError } from './threadErrors';
 import { bundledScript, stopThread } from './threadScripts';
 
@@ -88,6 +99,85 @@ export function statsDecoded(file: Slog2File, signal?: AbortSignal): { decoded?:
   return decoded === undefined ? {} : { decoded };
 }
 
+/**
+ * A started decoder thread: its messages in arrival order, failures (an error it posted, a crash,
+ * an exit before `done`, an abort) as exceptions. `close` stops it (always call it).
+ */
+class DecoderConnection {
+  private readonly worker: Worker;
+  private readonly inbox: DecoderToPass[] = [];
+  private failure: Error | undefined;
+  private exited = false;
+  private done = false;
+  private wake: (() => void) | undefined;
+  private readonly onAbort = (): void => this.notify();
+
+  constructor(
+    script: string,
+    file: string,
+    start: DecoderStart,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    const worker = (this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_MB } }));
+    worker.on('message', (m: unknown) => {
+      if (isDecoderToPass(m)) this.inbox.push(m);
+      else this.fail(new Error('decoding: unexpected message from the decoder thread'));
+      this.notify();
+    });
+    worker.on('error', (e: Error) =>
+      this.fail(
+        (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new Error(`decoding ${file} needs more than the decoder thread's ${MAX_HEAP_MB} MB heap`)
+          : e,
+      ),
+    );
+    worker.on('exit', (code) => {
+      this.exited = true;
+      if (!this.done) this.fail(new Error(`the decoder thread stopped before the end of ${file} (exit code ${code})`));
+    });
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.send(start);
+  }
+
+  send(m: PassToDecoder, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(m, transfer);
+  }
+
+  /** The next message that is not an error or `done`; undefined after `done`. */
+  async next(): Promise<DecoderBatch | DecoderProfiled | undefined> {
+    for (;;) {
+      this.signal?.throwIfAborted();
+      const m = this.inbox.shift();
+      if (m === undefined) {
+        if (this.failure) throw this.failure;
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        continue;
+      }
+      if (m.kind === 'error') throw deserializeError(m.error);
+      if (m.kind !== 'done') return m;
+      this.done = true;
+      return undefined;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.done = true;
+    this.signal?.removeEventListener('abort', this.onAbort);
+    if (!this.exited) await stopThread(this.worker, () => this.worker.postMessage({ kind: 'stop' } satisfies PassToDecoder));
+  }
+
+  private notify(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e;
+    this.notify();
+  }
+}
+
 /** The real drawables overlapping [t0, t1] of the SLOG-2 file at `file`, decoded in the thread at `script`. */
 export async function* batchesFromDecoderThread(
   script: string,
@@ -96,62 +186,20 @@ export async function* batchesFromDecoderThread(
   t1: number,
   options: DecodeThreadOptions,
 ): AsyncGenerator<PrimitiveBatch> {
-  const worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_MB } });
-  const inbox: DecoderToPass[] = [];
-  let failure: Error | undefined;
-  let exited = false;
-  let done = false;
-  let wake: (() => void) | undefined;
-  const notify = (): void => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  const fail = (e: Error): void => {
-    failure ??= e;
-    notify();
-  };
-  worker.on('message', (m: unknown) => {
-    if (isDecoderToPass(m)) inbox.push(m);
-    else fail(new Error('decoding: unexpected message from the decoder thread'));
-    notify();
-  });
-  worker.on('error', (e: Error) =>
-    fail(
-      (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? new Error(`decoding ${file} needs more than the decoder thread's ${MAX_HEAP_MB} MB heap`)
-        : e,
-    ),
-  );
-  worker.on('exit', (code) => {
-    exited = true;
-    if (!done) fail(new Error(`the decoder thread stopped before the end of ${file} (exit code ${code})`));
-  });
-  const onAbort = (): void => notify();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  const send = (m: PassToDecoder, transfer: ArrayBuffer[] = []): void => worker.postMessage(m, transfer);
   const withLastAndInfo = options.withLastAndInfo === true;
-  send({ kind: 'start', path: file, t0, t1, withLastAndInfo, withinNodes: options.withinNodes === true });
+  const start: DecoderStart = { kind: 'start', path: file, t0, t1, withLastAndInfo, withinNodes: options.withinNodes === true };
+  const thread = new DecoderConnection(script, file, start, options.signal);
   const objects = new ObjectColumns();
   let lent: WireBatch | undefined;
   try {
     for (;;) {
-      options.signal?.throwIfAborted();
       if (lent !== undefined) {
-        send({ kind: 'recycle', batch: lent }, wireBuffers(lent));
+        thread.send({ kind: 'recycle', batch: lent }, wireBuffers(lent));
         lent = undefined;
       }
-      const m = inbox.shift();
-      if (m === undefined) {
-        if (failure) throw failure;
-        await new Promise<void>((resolve) => (wake = resolve));
-        continue;
-      }
-      if (m.kind === 'error') throw deserializeError(m.error);
-      if (m.kind === 'done') {
-        done = true;
-        return;
-      }
+      const m = await thread.next();
+      if (m === undefined) return;
+      if (m.kind === 'profile') throw new Error('decoding: the decoder thread sent a profile for a stream');
       const w = m.batch;
       lent = w;
       objects.fit(w.rows);
@@ -164,8 +212,42 @@ export async function* batchesFromDecoderThread(
       yield { ...w, site, siteIndex: w.site, infoSource };
     }
   } finally {
-    done = true;
-    options.signal?.removeEventListener('abort', onAbort);
-    if (!exited) await stopThread(worker, () => worker.postMessage({ kind: 'stop' } satisfies PassToDecoder));
+    await thread.close();
   }
+}
+
+/** The critical path's profile over `window` of the SLOG-2 file at `file`, computed in the thread at `script`. */
+export async function profileInDecoderThread(script: string, file: string, window: PathWindow, signal?: AbortSignal): Promise<PathProfile> {
+  const start: DecoderStart = { kind: 'start', path: file, t0: window.from, t1: window.to, withLastAndInfo: false, withinNodes: false, profile: window };
+  const thread = new DecoderConnection(script, file, start, signal);
+  try {
+    let profile: PathProfile | undefined;
+    for (let m = await thread.next(); m !== undefined; m = await thread.next()) {
+      if (m.kind !== 'profile') throw new Error('decoding: the decoder thread sent a batch for a profile');
+      profile = m.profile;
+    }
+    if (profile === undefined) throw new Error(`the decoder thread ended without the critical path's profile of ${file}`);
+    return profile;
+  } finally {
+    await thread.close();
+  }
+}
+
+/**
+ * AnalysisInput.profileElsewhere for `file`: a window is profiled in a decoder thread when its
+ * leaves hold ≥ 32 MiB (as threadDecoded decides), here otherwise, with the same sums.
+ */
+export function threadProfile(
+  file: Slog2File,
+  script = bundledDecoderScript(),
+): ((window: PathWindow, signal: AbortSignal) => Promise<PathProfile>) | undefined {
+  const source = file.source;
+  if (script === undefined || !(source instanceof FileSource)) return undefined;
+  return async (window, signal) => {
+    let bytes = 0;
+    for (const leaf of file.nodesOverlapping(0, window.from, window.to)) bytes += leaf.size;
+    if (bytes >= MIN_THREAD_BYTES) return profileInDecoderThread(script, source.name, window, signal);
+    const names = { facts: categoryFacts(file.categories), sites: new SiteNames() };
+    return profilePathWindow(window, (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, keep, signal }), names);
+  };
 }

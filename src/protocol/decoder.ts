@@ -5,6 +5,7 @@
  * pass sends each batch back once used, which is both buffer reuse and flow control — the
  * decoder keeps at most a few batches in flight, so memory stays bounded however fast it runs.
  */
+import type { PathProfile, PathWindow } from '../core/analysis/pathProfile';
 import { isRecord, isSerializedError, type SerializedError } from './threadMessages';
 
 /**
@@ -93,6 +94,11 @@ export interface DecoderStart {
   readonly withLastAndInfo: boolean;
   /** Fail with DrawableOutsideNode on a node holding drawables beyond its bounds (ColumnStreamOptions.withinNodes). */
   readonly withinNodes: boolean;
+  /**
+   * Instead of posting batches, profile this window of the critical path over them (the analysis's
+   * pass 2: src/core/analysis/pathProfile.ts) and post the profile; [t0, t1] is the window's.
+   */
+  readonly profile?: PathWindow;
 }
 
 /** A batch the pass is done with (the decoder reuses it; one more batch may be sent). */
@@ -122,12 +128,18 @@ export interface DecoderDone {
   readonly kind: 'done';
 }
 
+/** The profile a `profile` start asked for (then `done`). */
+export interface DecoderProfiled {
+  readonly kind: 'profile';
+  readonly profile: PathProfile;
+}
+
 export interface DecoderFailed {
   readonly kind: 'error';
   readonly error: SerializedError;
 }
 
-export type DecoderToPass = DecoderBatch | DecoderDone | DecoderFailed;
+export type DecoderToPass = DecoderBatch | DecoderDone | DecoderProfiled | DecoderFailed;
 
 //#endregion
 
@@ -141,6 +153,31 @@ export function isWireBatch(b: unknown): b is WireBatch {
   });
 }
 
+function isPathWindow(w: unknown): w is PathWindow {
+  if (!isRecord(w) || typeof w.from !== 'number' || typeof w.to !== 'number') return false;
+  const { segmentLoc, segmentFrom, segmentTo, stateFirst, stateLast, lineIDs, locations } = w;
+  return (
+    segmentLoc instanceof Int32Array &&
+    segmentFrom instanceof Float64Array &&
+    segmentTo instanceof Float64Array &&
+    segmentFrom.length === segmentLoc.length &&
+    segmentTo.length === segmentLoc.length &&
+    stateFirst instanceof Float64Array &&
+    stateLast instanceof Float64Array &&
+    lineIDs instanceof Int32Array &&
+    locations instanceof Int32Array &&
+    locations.length === lineIDs.length
+  );
+}
+
+function isSums(x: unknown): x is readonly (readonly [string, number])[] {
+  return Array.isArray(x) && x.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && typeof e[1] === 'number');
+}
+
+function isPathProfile(p: unknown): p is PathProfile {
+  return isRecord(p) && isSums(p.byCategory) && isSums(p.bySite);
+}
+
 export function isPassToDecoder(m: unknown): m is PassToDecoder {
   if (!isRecord(m)) return false;
   if (m.kind === 'start')
@@ -149,7 +186,8 @@ export function isPassToDecoder(m: unknown): m is PassToDecoder {
       typeof m.t0 === 'number' &&
       typeof m.t1 === 'number' &&
       typeof m.withLastAndInfo === 'boolean' &&
-      typeof m.withinNodes === 'boolean'
+      typeof m.withinNodes === 'boolean' &&
+      (m.profile === undefined || isPathWindow(m.profile))
     );
   if (m.kind === 'stop') return true;
   return m.kind === 'recycle' && isWireBatch(m.batch);
@@ -159,5 +197,6 @@ export function isDecoderToPass(m: unknown): m is DecoderToPass {
   if (!isRecord(m)) return false;
   if (m.kind === 'batch') return isWireBatch(m.batch);
   if (m.kind === 'done') return true;
+  if (m.kind === 'profile') return isPathProfile(m.profile);
   return m.kind === 'error' && isSerializedError(m.error);
 }

@@ -24,7 +24,7 @@ import type { WindowIdentities } from '../core/query/buildWindow';
 import { siteMarker } from '../core/search/siteMarks';
 import { isHostToAnalysis, type AnalysisToHost, type HostToAnalysis, type WireSearchQuery } from '../protocol/analysis';
 import { windowBuffers, type WireWindow } from '../core/query/windowColumns';
-import { statsDecoded, threadDecoded } from '../convert/decodeThread';
+import { statsDecoded, threadDecoded, threadProfile } from '../convert/decodeThread';
 
 const MAX_OPEN_FILES = 4;
 const PROGRESS_INTERVAL_MS = 100;
@@ -138,7 +138,9 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
       await new Promise<void>((resolve) => setImmediate(resolve));
       const range = m.range ?? file.timeRange;
       const decoded = threadDecoded(file, { signal });
-      const result = await analyzeTrace(slog2AnalysisInput(file, { range, signal, wrap: yielding, ...(decoded ? { decoded } : {}) }), {
+      const profileElsewhere = threadProfile(file);
+      const threads = { ...(decoded ? { decoded } : {}), ...(profileElsewhere ? { profileElsewhere } : {}) };
+      const result = await analyzeTrace(slog2AnalysisInput(file, { range, signal, wrap: yielding, ...threads }), {
         signal,
         maxInstances: m.maxInstances,
         onProgress: (fraction) => {

@@ -18,6 +18,8 @@ export interface BatchOutlet<Out> {
   postBatch(message: Out, transfer: ArrayBuffer[]): void;
   /** Posts a message that carries no batch (done, progress). */
   post(message: Out): void;
+  /** Stop was asked (a job that never waits for room checks this). */
+  stopped(): boolean;
 }
 
 export interface BatchThreadOptions<Start, Batch, Out> {
@@ -53,6 +55,7 @@ export function serveBatchThread<Start extends { readonly kind: 'start' }, Batch
     post(message) {
       port.postMessage(message);
     },
+    stopped: () => stopping,
   };
   port.on('message', (m: unknown) => {
     if (!o.isInbox(m)) return;

@@ -2,9 +2,12 @@
 // It opens the SLOG-2 file, decodes its leaves in drawing order (columnStream.ts) and posts the
 // batches' columns, keeping at most MAX_IN_FLIGHT batches unreturned; protocol in
 // src/protocol/decoder.ts. The pass decodes nothing itself meanwhile: on two cores the decoding
-// and the analysis run side by side.
+// and the analysis run side by side. A start with a path window instead profiles the critical
+// path over that window (the analysis's pass 2, whose other window the pass does meanwhile).
 import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
 import { Slog2File } from '../core/formats/slog2/slog2File';
+import { categoryFacts, SiteNames } from '../core/analysis/facts';
+import { profilePathWindow, type PathWindow, type WindowStream } from '../core/analysis/pathProfile';
 import { FileSource } from '../io/fileSource';
 import { isPassToDecoder, wireBatch, wireBuffers, type DecoderStart, type DecoderToPass, type WireBatch } from '../protocol/decoder';
 import { serveBatchThread, type BatchOutlet } from './batchThread';
@@ -61,10 +64,22 @@ function append(w: WireBatch, b: PrimitiveBatch, withLastAndInfo: boolean): Wire
   return { ...w, rows: at + n, infoUsed: used };
 }
 
+/** The critical path's profile over one window (the analysis's pass 2, its other window in the pass's thread). */
+async function profile(file: Slog2File, window: PathWindow, outlet: BatchOutlet<DecoderToPass>): Promise<void> {
+  const names = { facts: categoryFacts(file.categories), sites: new SiteNames() };
+  const stream: WindowStream = (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, keep });
+  const result = await profilePathWindow(window, stream, names, () => {
+    if (outlet.stopped()) throw new Error('stopped');
+  });
+  outlet.post({ kind: 'profile', profile: result });
+  outlet.post({ kind: 'done' });
+}
+
 async function run(m: DecoderStart, outlet: BatchOutlet<DecoderToPass>): Promise<void> {
   const source = await FileSource.open(m.path);
   try {
     const file = await Slog2File.open(source);
+    if (m.profile !== undefined) return await profile(file, m.profile, outlet);
     let pending: WireBatch | undefined;
     const send = async (): Promise<boolean> => {
       if (!(await outlet.room())) return false;

@@ -108,6 +108,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
         ...(trace.primitiveBatches !== undefined
           ? { primitiveBatches: (t0: number, t1: number, keep?: DrawableFilter) => trace.primitiveBatches!(t0, t1, keep) }
           : {}),
+        ...trace.analysis,
       };
     } else input = await clogInput(trace, from, to);
     const result = await analyzeTrace(input);

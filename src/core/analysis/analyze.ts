@@ -3,16 +3,18 @@
  * 1. wait states (point-to-point and collective), trace problems, each process's first/last time;
  * 2. after the critical-path walk over the recorded waits, the path's composition per state name
  *    and call site, and each process's exclusive time per state name (for the imbalance).
- * Memory follows the open states and messages in flight plus ~45 bytes per wait, not the file size.
+ * Memory follows the open states and messages in flight plus 24 bytes per wait, not the file size.
  */
-import type { Category, Drawable, LineIDMap, SourceLocation } from '../model/types';
+import type { Category, Drawable, LineIDMap } from '../model/types';
 import { batchFromDrawables, type DrawableFilter, type PrimitiveBatch } from '../formats/slog2/columnStream';
-import { callKind, isCollective, isMpiKind, type CallKind } from './calls';
+import { isCollective, isMpiKind } from './calls';
 import { CollectiveMatcher } from './collectives';
-import { labelSegments, SegmentClipper, walkCriticalPath } from './criticalPath';
+import { labelSegments, walkCriticalPath, type RawSegment } from './criticalPath';
+import { categoryFacts, SiteNames } from './facts';
 import { lineRoles, type LineRoles } from './lines';
 import { NestingSweep } from './nestingSweep';
 import { MessageMatcher } from './p2p';
+import { mergeProfiles, pathWindows, profileEveryState, profilePathWindow, type PathNames, type PathProfile, type PathWindow } from './pathProfile';
 import { ProblemList } from './problems';
 import { WaitRecorder } from './recorder';
 import type { StateRec } from './stateRecord';
@@ -40,6 +42,13 @@ export interface AnalysisInput {
    */
   primitiveBatches?(t0: number, t1: number, keep?: DrawableFilter): AsyncIterable<PrimitiveBatch>;
   readonly conversion?: ConversionProblems;
+  /** A time that about halves the decoding work of [t0, t1] (default: the middle). */
+  splitTime?(t0: number, t1: number): number;
+  /**
+   * Profiles a window of the critical path elsewhere (the decoder thread), over the same drawables
+   * `primitiveBatches` gives, while this thread profiles the next one; stops on `signal`.
+   */
+  profileElsewhere?(window: PathWindow, signal: AbortSignal): Promise<PathProfile>;
 }
 
 export interface AnalysisOptions {
@@ -59,41 +68,6 @@ async function* streamOf(input: AnalysisInput, t0: number, t1: number, keep?: Dr
     return;
   }
   for await (const batch of input.batches(t0, t1)) yield batchFromDrawables(batch);
-}
-
-/** "file:line" of a primitive's start, one string per site (not one per state: the GC cost was a third of the run). */
-class SiteNames {
-  private readonly byFile = new Map<string, Map<number, string>>();
-
-  of(s: SourceLocation | undefined): string | undefined {
-    if (s === undefined) return undefined;
-    let lines = this.byFile.get(s.file);
-    if (lines === undefined) this.byFile.set(s.file, (lines = new Map()));
-    let name = lines.get(s.line);
-    if (name === undefined) lines.set(s.line, (name = `${s.file}:${s.line}`));
-    return name;
-  }
-}
-
-/** What the analysis needs of a category, looked up once per category instead of once per drawable. */
-interface CategoryFacts {
-  readonly name: string;
-  readonly topology: Category['topology'];
-  readonly kind: CallKind;
-  readonly unknown: boolean;
-}
-
-function categoryFacts(categories: ReadonlyMap<number, Category>): (index: number) => CategoryFacts {
-  const facts = new Map<number, CategoryFacts>();
-  return (index) => {
-    let f = facts.get(index);
-    if (f === undefined) {
-      const cat = categories.get(index);
-      const name = cat?.name ?? `UnknownType-${index}`;
-      facts.set(index, (f = { name, topology: cat?.topology ?? 'state', kind: callKind(name), unknown: name.startsWith('UnknownType') }));
-    }
-    return f;
-  };
 }
 
 export async function analyzeTrace(input: AnalysisInput, options: AnalysisOptions = {}): Promise<AnalysisResult> {
@@ -158,12 +132,12 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
       touch(loc, enter, exit);
       if (nv !== 2 || f.topology === 'event') continue;
       const kind = f.kind;
-      const site = sites.of(b.site[i]);
+      const site = sites.of(b.site[i], b.siteIndex[i]!);
       if (!(stateFirst[loc]! <= enter)) stateFirst[loc] = enter;
       if (!(stateLast[loc]! >= exit)) stateLast[loc] = exit;
       order.addState(loc, name, site, enter, exit);
       if (!isMpiKind(kind)) continue;
-      const rec: StateRec = { loc, line: b.line0[i]!, cat: category, name, kind, enter, exit, site, slot: -1 };
+      const rec: StateRec = { loc, line: b.line0[i]!, cat: category, name, kind, enter, exit, site, slot: -1, wait: 0 };
       p2p.addState(rec);
       if (isCollective(kind)) collectives.addState(rec);
     }
@@ -212,8 +186,9 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
     last[i] ??= -Infinity;
   }
   const raw = walkCriticalPath(recorder.hops, { first, last });
+  recorder.hops.clear();
   const spans: StateSpans = { exclusive, first: stateFirst, last: stateLast, wellNested: nestingProblems === 0 };
-  const criticalPath = await composition(input, raw, roles, options, (t) => progress(t, 1), facts, sites, spans);
+  const criticalPath = await composition(input, raw, roles, options, (t) => progress(t, 1), { facts, sites }, spans);
   return {
     range: [t0, t1],
     waitStates: recorder.totals,
@@ -238,60 +213,29 @@ interface StateSpans {
   readonly wellNested: boolean;
 }
 
-/**
- * Pass 2: time on the path per innermost state and call site. Only the states overlapping a path
- * segment of their process are swept: at any moment of a segment, every state open then overlaps
- * it, so the innermost one is the same (gaps from the process's first state on are "(no state)").
- * When states do not nest properly, the sweep's truncation depends on the others: all are swept.
- */
+/** Pass 2: time on the path per innermost state name and call site (pathProfile.ts), and the imbalance. */
 async function composition(
   input: AnalysisInput,
-  raw: ReturnType<typeof walkCriticalPath>,
+  raw: readonly RawSegment[],
   roles: LineRoles,
   options: AnalysisOptions,
   progress: (t: number) => void,
-  facts: (index: number) => CategoryFacts,
-  sites: SiteNames,
+  names: PathNames,
   spans: StateSpans,
 ): Promise<CriticalPath> {
   const labels = roles.labels;
   const segments = labelSegments(raw, labels, roles.lineOf);
-  const byCategory: Record<string, number> = {};
-  const bySite: Record<string, number> = {};
   const byRank: Record<string, number> = {};
   for (const s of segments) addTo(byRank, s.rank, s.to - s.from);
   const length = segments.reduce((a, s) => a + (s.to - s.from), 0);
   const start = segments[0]?.from ?? input.range[0];
   const end = segments[segments.length - 1]?.to ?? input.range[0];
-  if (segments.length === 0) return { start, end, length, segments, byCategory, bySite, byRank, imbalance: {} };
-  const clip = new SegmentClipper(raw);
-  const sweep = new NestingSweep((loc, name, site, a, b) => {
-    const on = clip.overlap(loc, a, b);
-    if (on > 0) {
-      addTo(byCategory, name, on);
-      if (site !== undefined) addTo(bySite, site, on);
-    }
-  });
-  const filter = spans.wellNested && options.sweepEveryState !== true;
-  if (filter) for (const s of raw) if (spans.first[s.loc] !== undefined) sweep.startAt(s.loc, spans.first[s.loc]!);
-  // Composites (rare) are kept whole; the loop below looks at each of their primitives.
-  const keep: DrawableFilter | undefined = filter
-    ? (category, line0, earliest, latest, primitives) =>
-        primitives !== 1 || (facts(category).topology === 'state' && clip.touches(roles.location(line0), earliest, latest))
-    : undefined;
-  for await (const b of streamOf(input, input.range[0], input.range[1], keep)) {
-    options.signal?.throwIfAborted();
-    if (b.rows > 0) progress(b.drawableEarliest[0]!);
-    for (let i = 0; i < b.rows; i++) {
-      const f = facts(b.category[i]!);
-      if (b.vertexCount[i] !== 2 || f.topology !== 'state') continue;
-      const loc = roles.location(b.line0[i]!);
-      if (filter && !clip.touches(loc, b.earliest[i]!, b.latest[i]!)) continue;
-      sweep.addState(loc, f.name, sites.of(b.site[i]), b.earliest[i]!, b.latest[i]!);
-    }
-  }
-  sweep.finish(filter ? (loc) => spans.last[loc] ?? -Infinity : undefined);
-  options.signal?.throwIfAborted();
+  if (segments.length === 0) return { start, end, length, segments, byCategory: {}, bySite: {}, byRank, imbalance: {} };
+  const profile = await pathProfile(input, raw, roles, options, progress, names, spans);
+  const byCategory: Record<string, number> = {};
+  const bySite: Record<string, number> = {};
+  for (const [name, v] of profile.byCategory) addTo(byCategory, name, v);
+  for (const [site, v] of profile.bySite) addTo(bySite, site, v);
   const processes = Math.max(1, labels.length);
   const imbalance: Record<string, number> = {};
   for (const [name, onPath] of Object.entries(byCategory)) {
@@ -302,4 +246,48 @@ async function composition(
     if (excess > 0) imbalance[name] = excess;
   }
   return { start, end, length, segments, byCategory, bySite, byRank, imbalance };
+}
+
+/**
+ * The profile in two windows split where the input's decoding work is halved: the first in the
+ * decoder thread when the input has one (each thread decodes its half), else both here in turn.
+ */
+async function pathProfile(
+  input: AnalysisInput,
+  raw: readonly RawSegment[],
+  roles: LineRoles,
+  options: AnalysisOptions,
+  progress: (t: number) => void,
+  names: PathNames,
+  spans: StateSpans,
+): Promise<PathProfile> {
+  const signal = options.signal;
+  const [from, to] = input.range;
+  const here = (t0: number, t1: number, keep?: DrawableFilter) => streamOf(input, t0, t1, keep);
+  const onBatch = (t: number) => {
+    signal?.throwIfAborted();
+    progress(t);
+  };
+  // A state that outlasts its parent is truncated at the parent's exit: then every state counts.
+  if (!spans.wellNested || options.sweepEveryState === true) return profileEveryState(raw, here, input.range, names, roles.location, onBatch);
+  let split = input.splitTime?.(from, to) ?? (from + to) / 2;
+  if (!(split > from && split < to)) split = (from + to) / 2;
+  const [first, second] = pathWindows(raw, [from, split, to], spans, roles.known());
+  const elsewhere = input.profileElsewhere;
+  if (elsewhere === undefined)
+    return mergeProfiles(await profilePathWindow(first!, here, names, onBatch), await profilePathWindow(second!, here, names, onBatch));
+  // Progress follows this thread's window, stretched over the whole pass.
+  const stretched = (t: number) => onBatch(from + ((t - split) / (to - split)) * (to - from));
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const [a, b] = await Promise.all([elsewhere(first!, stop.signal), profilePathWindow(second!, here, names, stretched)]);
+    return mergeProfiles(a, b);
+  } catch (e) {
+    stop.abort(e);
+    throw e;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
 }

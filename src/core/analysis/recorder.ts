@@ -4,6 +4,7 @@
  * optionally the first N instances as objects. A multi-completion call (MPI_Waitall …) charges
  * only its worst partner: a second wait on the same state replaces the first when longer.
  */
+import { HopColumns } from './hops';
 import type { StateRec } from './stateRecord';
 import { addTo, emptyTotals, PATTERNS, rankCategoryKey, type Pattern, type PatternTotals, type WaitInstance } from './types';
 
@@ -12,37 +13,6 @@ export interface Causer {
   readonly line: number;
   readonly name: string;
   readonly time: number;
-}
-
-/** Growable columns of the waits: who waited until when, and whom the path continues on. */
-export class HopColumns {
-  length = 0;
-  waiter = new Int32Array(1024);
-  causer = new Int32Array(1024);
-  /** Time the waiter resumed (enter + wait). */
-  resume = new Float64Array(1024);
-  /** Where the path continues on the causer. */
-  causerTime = new Float64Array(1024);
-  pattern = new Uint8Array(1024);
-  wait = new Float64Array(1024);
-
-  push(): number {
-    if (this.length === this.waiter.length) {
-      const n = this.length * 2;
-      const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-        const b = make(n);
-        b.set(a);
-        return b;
-      };
-      this.waiter = grow(this.waiter, (k) => new Int32Array(k));
-      this.causer = grow(this.causer, (k) => new Int32Array(k));
-      this.resume = grow(this.resume, (k) => new Float64Array(k));
-      this.causerTime = grow(this.causerTime, (k) => new Float64Array(k));
-      this.pattern = grow(this.pattern, (k) => new Uint8Array(k));
-      this.wait = grow(this.wait, (k) => new Float64Array(k));
-    }
-    return this.length++;
-  }
 }
 
 interface MutableInstance extends Omit<WaitInstance, 'wait' | 'causer' | 'pattern'> {
@@ -132,7 +102,7 @@ export class WaitRecorder {
     let slot = state.slot;
     let delta = wait;
     if (slot >= 0) {
-      const old = this.hops.wait[slot]!;
+      const old = state.wait;
       if (wait <= old) return;
       delta = wait - old;
     } else {
@@ -142,13 +112,8 @@ export class WaitRecorder {
     }
     t.add(state.loc, state.name, state.site, delta);
     if (wait > t.max) t.max = wait;
-    const h = this.hops;
-    h.waiter[slot] = state.loc;
-    h.causer[slot] = causer.loc;
-    h.resume[slot] = state.enter + wait;
-    h.causerTime[slot] = causer.time;
-    h.pattern[slot] = PATTERNS.indexOf(pattern);
-    h.wait[slot] = wait;
+    state.wait = wait;
+    this.hops.set(slot, state.loc, causer.loc, state.enter + wait, causer.time);
     // Instance objects only for the kept ones (millions of waits otherwise).
     const kept = this.instanceOfSlot.get(slot);
     if (kept !== undefined) {

@@ -15,4 +15,6 @@ export interface StateRec {
   readonly site: string | undefined;
   /** Index of this state's wait instance in the recorder (−1: none yet). */
   slot: number;
+  /** Its wait so far (a multi-completion call keeps its worst partner's); 0 before any. */
+  wait: number;
 }

@@ -19,7 +19,8 @@ import { convertFile } from '../../../src/convert/convertJob';
 import { FileSource } from '../../../src/io/fileSource';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { computeRangeStats, exactStatsOfFile, nodeBatches } from '../../../src/core/stats';
-import { batchesFromDecoderThread, threadDecoded } from '../../../src/convert/decodeThread';
+import { batchesFromDecoderThread, profileInDecoderThread, threadDecoded, threadProfile } from '../../../src/convert/decodeThread';
+import type { PathWindow } from '../../../src/core/analysis/pathProfile';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { bundleNode } from '../../helpers/bundle';
 import { fixture } from '../../helpers/paths';
@@ -79,6 +80,11 @@ async function compare(file: string): Promise<number> {
     const here = await analyzeTrace(slog2AnalysisInput(f), { maxInstances: 1e6 });
     const decoded = (t0: number, t1: number) => batchesFromDecoderThread(decoderScript, file, t0, t1, { sites });
     assert.deepEqual(await analyzeTrace(slog2AnalysisInput(f, { decoded }), { maxInstances: 1e6 }), here, `${file}: analysis`);
+    // The critical path's first window profiled in the thread: the same sums as here.
+    let profiled = 0;
+    const profileElsewhere = (w: PathWindow, signal: AbortSignal) => (profiled++, profileInDecoderThread(decoderScript, file, w, signal));
+    assert.deepEqual(await analyzeTrace(slog2AnalysisInput(f, { decoded, profileElsewhere }), { maxInstances: 1e6 }), here, `${file}: path profile`);
+    assert.equal(profiled, here.criticalPath.segments.length > 0 ? 1 : 0);
     return total;
   });
 }
@@ -148,6 +154,51 @@ test('threadDecoded: a range under 32 MiB of leaves is decoded in this thread (n
   const memory = await Slog2File.open(new MemorySource('m.slog2', new Uint8Array(fs.readFileSync(file))));
   assert.equal(threadDecoded(memory, {}, decoderScript), undefined);
   await memory.close();
+});
+
+test('threadProfile: a window under 32 MiB of leaves is profiled in this thread; a file not on disk gets none', async () => {
+  const file = fixtureFile('bigrun_medium_4');
+  await withFile(file, async (f) => {
+    const profileElsewhere = threadProfile(f, path.join(dir, 'no-such-decoder.js'));
+    assert.ok(profileElsewhere !== undefined);
+    const here = await analyzeTrace(slog2AnalysisInput(f));
+    assert.deepEqual(await analyzeTrace(slog2AnalysisInput(f, { profileElsewhere })), here);
+  });
+  const memory = await Slog2File.open(new MemorySource('m.slog2', new Uint8Array(fs.readFileSync(file))));
+  assert.equal(threadProfile(memory, decoderScript), undefined);
+  await memory.close();
+});
+
+test('a profile in the thread fails with the FormatError of a damaged leaf, and stops on abort', async () => {
+  const file = fixtureFile('bigrun_medium_4');
+  const window = await withFile(file, async (f) => {
+    const [a, b] = f.timeRange;
+    return {
+      from: a,
+      to: b,
+      segmentLoc: Int32Array.from([0, 1]),
+      segmentFrom: Float64Array.from([a, (a + b) / 2]),
+      segmentTo: Float64Array.from([(a + b) / 2, b]),
+      stateFirst: Float64Array.from([a, a]),
+      stateLast: Float64Array.from([b, b]),
+      lineIDs: Int32Array.from([0, 1]),
+      locations: Int32Array.from([0, 1]),
+    } satisfies PathWindow;
+  });
+  const profile = await profileInDecoderThread(decoderScript, file, window);
+  assert.ok(profile.byCategory.length > 0);
+  const sum = profile.byCategory.reduce((x, [, v]) => x + v, 0);
+  assert.ok(Math.abs(sum - (window.to - window.from)) < 1e-9 * (window.to - window.from), `every moment of the path is in some state or (no state): ${sum}`);
+  const controller = new AbortController();
+  controller.abort(new Error('stopped by the test'));
+  await assert.rejects(profileInDecoderThread(decoderScript, file, window, controller.signal), /stopped by the test/);
+  // A damaged leaf, as in the test above.
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  const leaf = await withFile(file, async (f) => f.level(0)[2]!);
+  bytes[leaf.fptr + 38] = 7;
+  const bad = path.join(dir, 'damaged-profile.slog2');
+  fs.writeFileSync(bad, bytes);
+  await assert.rejects(profileInDecoderThread(decoderScript, bad, window), (e: unknown) => isFormatError(e) && (e as Error).message.startsWith(`${bad}:`));
 });
 
 test('stopping after the first batch, or by an abort signal, ends the iteration and the thread', async () => {
