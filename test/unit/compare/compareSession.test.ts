@@ -3,7 +3,7 @@
 // in both at once must leave both at the same place. CI failed twice with "timed out waiting for A
 // to follow the zoom in B": a report that was not a move (an echo, a resize) was mirrored back.
 import '../../helpers/fakeVscode';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from '../../helpers/fakeVscode';
 import type { ViewState } from '../../../src/protocol/webview';
@@ -76,6 +76,15 @@ class FakeEditor {
 const view = (t0: number, t1: number, scrollRow = 0): ViewState => ({ t0, t1, mapIndex: 0, scrollRow });
 const asEditor = (e: FakeEditor) => e as unknown as TimelineEditor;
 
+/** Two fake editors in a comparison session, disposed when the test ends (`aReported`: A has reported its first view). */
+function linkedPair(t: TestContext, aStart: ViewState, bStart: ViewState, aReported = true): { a: FakeEditor; b: FakeEditor; s: CompareSession } {
+  const a = new FakeEditor(aStart, aReported);
+  const b = new FakeEditor(bStart);
+  const s = new CompareSession(asEditor(a), asEditor(b));
+  t.after(() => s.dispose());
+  return { a, b, s };
+}
+
 /** Applies syncs and delivers reports (B first) until neither webview has anything to do. */
 function settle(a: FakeEditor, b: FakeEditor): void {
   for (let round = 0; round < 50; round++) {
@@ -94,10 +103,8 @@ function assertLinked(a: FakeEditor, b: FakeEditor, shift: number, what = ''): v
   assert.ok(ok, `${what} A ${JSON.stringify(va)} B ${JSON.stringify(vb)}`);
 }
 
-test('two quick zooms in B: A ends at the second, B is not moved back', () => {
-  const a = new FakeEditor(view(0, 10));
-  const b = new FakeEditor(view(0, 10));
-  const s = new CompareSession(asEditor(a), asEditor(b));
+test('two quick zooms in B: A ends at the second, B is not moved back', (t) => {
+  const { a, b } = linkedPair(t, view(0, 10), view(0, 10));
   b.userMove(view(2.5, 7.5));
   b.flush();
   b.userMove(view(3.75, 6.25));
@@ -108,16 +115,13 @@ test('two quick zooms in B: A ends at the second, B is not moved back', () => {
   settle(a, b);
   assert.deepEqual(b.shown, view(3.75, 6.25));
   assertLinked(a, b, 0);
-  s.dispose();
 });
 
-test("a resize of A after B zoomed does not undo the zoom, whether or not it moved A's rows", () => {
+test("a resize of A after B zoomed does not undo the zoom, whether or not it moved A's rows", (t) => {
   for (const scrollRow of [undefined, 3]) {
     // CI: A's webview was resized (B opened beside it) and reported after B's zoom had been sent
     // to A but before A applied it.
-    const a = new FakeEditor(view(0, 10));
-    const b = new FakeEditor(view(0, 10));
-    const s = new CompareSession(asEditor(a), asEditor(b));
+    const { a, b } = linkedPair(t, view(0, 10), view(0, 10));
     b.userMove(view(2.5, 7.5));
     b.flush();
     a.resize(scrollRow);
@@ -125,66 +129,51 @@ test("a resize of A after B zoomed does not undo the zoom, whether or not it mov
     settle(a, b);
     assert.deepEqual(b.shown, view(2.5, 7.5));
     assert.deepEqual({ ...a.shown }, view(2.5, 7.5));
-    s.dispose();
   }
 });
 
-test("a resize that refits A's rows, with nothing in flight, is not mirrored: each fits its own height", () => {
-  const a = new FakeEditor(view(0, 10));
-  const b = new FakeEditor(view(0, 10));
-  const s = new CompareSession(asEditor(a), asEditor(b));
+test("a resize that refits A's rows, with nothing in flight, is not mirrored: each fits its own height", (t) => {
+  const { a, b, s } = linkedPair(t, view(0, 10), view(0, 10));
   s.setShift(0);
   settle(a, b);
   a.resize(4);
   settle(a, b);
   assert.deepEqual(b.shown, view(0, 10, 0));
   assert.equal(a.shown.scrollRow, 4);
-  s.dispose();
 });
 
-test('A reports its first view only after the comparison started: B is put on it, then they move together', () => {
+test('A reports its first view only after the comparison started: B is put on it, then they move together', (t) => {
   // CI: A's first report came after "Compare with…" set the shift, and was not a move.
-  const a = new FakeEditor(view(0, 10), false);
-  const b = new FakeEditor(view(3, 20));
-  const s = new CompareSession(asEditor(a), asEditor(b));
+  const { a, b, s } = linkedPair(t, view(0, 10), view(3, 20), false);
   s.setShift(0.5);
   settle(a, b);
   assert.deepEqual(b.shown, view(0.5, 10.5));
   b.userMove(view(2, 3));
   settle(a, b);
   assert.deepEqual(a.shown, view(1.5, 2.5));
-  s.dispose();
 });
 
-test('B moved before A reported its first view: B is not put back on A', () => {
-  const a = new FakeEditor(view(0, 10), false);
-  const b = new FakeEditor(view(3, 20));
-  const s = new CompareSession(asEditor(a), asEditor(b));
+test('B moved before A reported its first view: B is not put back on A', (t) => {
+  const { a, b } = linkedPair(t, view(0, 10), view(3, 20), false);
   b.userMove(view(2, 3));
   b.flush();
   a.flush(); // A's first report, made before it applied B's move
   settle(a, b);
   assert.deepEqual(b.shown, view(2, 3));
   assertLinked(a, b, 0);
-  s.dispose();
 });
 
-test('a move made and then resized away is still a move', () => {
-  const a = new FakeEditor(view(0, 10));
-  const b = new FakeEditor(view(0, 10));
-  const s = new CompareSession(asEditor(a), asEditor(b));
+test('a move made and then resized away is still a move', (t) => {
+  const { a, b } = linkedPair(t, view(0, 10), view(0, 10));
   a.userMove(view(1, 2));
   a.resize(2);
   settle(a, b);
   assertLinked(a, b, 0);
   assert.deepEqual(b.shown, view(1, 2, 2));
-  s.dispose();
 });
 
-test('moves in both at once: both end at one of them', () => {
-  const a = new FakeEditor(view(0, 10));
-  const b = new FakeEditor(view(0, 10));
-  const s = new CompareSession(asEditor(a), asEditor(b));
+test('moves in both at once: both end at one of them', (t) => {
+  const { a, b } = linkedPair(t, view(0, 10), view(0, 10));
   a.userMove(view(1, 2));
   b.userMove(view(5, 6));
   a.flush();
@@ -192,25 +181,19 @@ test('moves in both at once: both end at one of them', () => {
   settle(a, b);
   assertLinked(a, b, 0);
   assert.deepEqual(a.shown, view(1, 2));
-  s.dispose();
 });
 
-test("a new alignment moves B even to a view it reported, and B's following report is not mirrored", () => {
-  const a = new FakeEditor(view(0, 10));
-  const b = new FakeEditor(view(0, 10));
-  const s = new CompareSession(asEditor(a), asEditor(b));
+test("a new alignment moves B even to a view it reported, and B's following report is not mirrored", (t) => {
+  const { a, b, s } = linkedPair(t, view(0, 10), view(0, 10));
   s.setShift(0.5);
   settle(a, b);
   assert.deepEqual(a.shown, view(0, 10));
   assert.deepEqual(b.shown, view(0.5, 10.5));
-  s.dispose();
 });
 
-test('with a shift, random moves, resizes, syncs applied and reports delivered in any order: both end linked', () => {
+test('with a shift, random moves, resizes, syncs applied and reports delivered in any order: both end linked', (t) => {
   for (let run = 1; run <= 40; run++) {
-    const a = new FakeEditor(view(0, 10));
-    const b = new FakeEditor(view(0.5, 10.5));
-    const s = new CompareSession(asEditor(a), asEditor(b));
+    const { a, b, s } = linkedPair(t, view(0, 10), view(0.5, 10.5));
     s.setShift(0.5);
     settle(a, b);
     let seed = run;
@@ -228,6 +211,5 @@ test('with a shift, random moves, resizes, syncs applied and reports delivered i
     }
     settle(a, b);
     assertLinked(a, b, 0.5, `run ${run}`);
-    s.dispose();
   }
 });
