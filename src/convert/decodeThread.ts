@@ -11,8 +11,7 @@ import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/format
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
 import type { SourceLocation } from '../core/model/types';
-import { categoryFacts, SiteNames } from '../core/analysis/facts';
-import { profilePathWindow, type PathProfile, type PathWindow } from '../core/analysis/pathProfile';
+import { pathNames, profilePathWindow, type PathProfile, type PathWindow } from '../core/analysis/pathProfile';
 import {
   isDecoderToPass,
   wireBuffers,
@@ -247,7 +246,6 @@ export function threadProfile(
     let bytes = 0;
     for (const leaf of file.nodesOverlapping(0, window.from, window.to)) bytes += leaf.size;
     if (bytes >= MIN_THREAD_BYTES) return profileInDecoderThread(script, source.name, window, signal);
-    const names = { facts: categoryFacts(file.categories), sites: new SiteNames() };
-    return profilePathWindow(window, (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, keep, signal }), names);
+    return profilePathWindow(window, (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, keep, signal }), pathNames(file.categories));
   };
 }

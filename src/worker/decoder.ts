@@ -6,8 +6,7 @@
 // path over that window (the analysis's pass 2, whose other window the pass does meanwhile).
 import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
 import { Slog2File } from '../core/formats/slog2/slog2File';
-import { categoryFacts, SiteNames } from '../core/analysis/facts';
-import { profilePathWindow, type PathWindow, type WindowStream } from '../core/analysis/pathProfile';
+import { pathNames, profilePathWindow, type PathWindow, type WindowStream } from '../core/analysis/pathProfile';
 import { FileSource } from '../io/fileSource';
 import { isPassToDecoder, wireBatch, wireBuffers, type DecoderStart, type DecoderToPass, type WireBatch } from '../protocol/decoder';
 import { serveBatchThread, type BatchOutlet } from './batchThread';
@@ -66,9 +65,8 @@ function append(w: WireBatch, b: PrimitiveBatch, withLastAndInfo: boolean): Wire
 
 /** The critical path's profile over one window (the analysis's pass 2, its other window in the pass's thread). */
 async function profile(file: Slog2File, window: PathWindow, outlet: BatchOutlet<DecoderToPass>): Promise<void> {
-  const names = { facts: categoryFacts(file.categories), sites: new SiteNames() };
   const stream: WindowStream = (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, keep });
-  const result = await profilePathWindow(window, stream, names, () => {
+  const result = await profilePathWindow(window, stream, pathNames(file.categories), () => {
     if (outlet.stopped()) throw new Error('stopped');
   });
   outlet.post({ kind: 'profile', profile: result });

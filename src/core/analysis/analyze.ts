@@ -10,11 +10,10 @@ import { batchFromDrawables, type DrawableFilter, type PrimitiveBatch } from '..
 import { isCollective, isMpiKind } from './calls';
 import { CollectiveMatcher } from './collectives';
 import { labelSegments, walkCriticalPath, type RawSegment } from './criticalPath';
-import { categoryFacts, SiteNames } from './facts';
 import { lineRoles, type LineRoles } from './lines';
-import { NestingSweep } from './nestingSweep';
+import { NestingSweep, NO_SITE } from './nestingSweep';
 import { MessageMatcher } from './p2p';
-import { mergeProfiles, pathWindows, profileEveryState, profilePathWindow, type PathNames, type PathProfile, type PathWindow } from './pathProfile';
+import { mergeProfiles, pathNames, pathWindows, profileEveryState, profilePathWindow, type PathNames, type PathProfile, type PathWindow } from './pathProfile';
 import { ProblemList } from './problems';
 import { WaitRecorder } from './recorder';
 import type { StateRec } from './stateRecord';
@@ -80,8 +79,8 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   const first: number[] = [];
   const last: number[] = [];
   const unknown = new Map<string, number>();
-  const facts = categoryFacts(input.categories);
-  const sites = new SiteNames();
+  const names = pathNames(input.categories);
+  const { facts, sites } = names;
   const width = t1 - t0;
   const progress = (t: number, pass: 0 | 1) => options.onProgress?.(Math.min(1, (pass + (width > 0 ? Math.max(0, t - t0) / width : 1)) / 2));
   const touch = (loc: number, a: number, b: number) => {
@@ -90,14 +89,13 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   };
   // Exclusive time per state name and process (for the imbalance), and each process's state span
   // (for pass 2, which sees only the states on the critical path).
-  const exclusive = new Map<string, number[]>();
+  const exclusive: number[][] = [];
   const stateFirst: number[] = [];
   const stateLast: number[] = [];
   let nestingProblems = 0;
   const order = new NestingSweep(
     (loc, name, _site, a, b) => {
-      let per = exclusive.get(name);
-      if (per === undefined) exclusive.set(name, (per = []));
+      const per = (exclusive[name] ??= []);
       per[loc] = (per[loc] ?? 0) + (b - a);
     },
     (loc, enter, exit, parentExit) => {
@@ -132,11 +130,11 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
       touch(loc, enter, exit);
       if (nv !== 2 || f.topology === 'event') continue;
       const kind = f.kind;
-      const site = sites.of(b.site[i], b.siteIndex[i]!);
       if (!(stateFirst[loc]! <= enter)) stateFirst[loc] = enter;
       if (!(stateLast[loc]! >= exit)) stateLast[loc] = exit;
-      order.addState(loc, name, site, enter, exit);
+      order.addState(loc, f.nameId, NO_SITE, enter, exit);
       if (!isMpiKind(kind)) continue;
+      const site = sites.of(b.site[i], b.siteIndex[i]!);
       const rec: StateRec = { loc, line: b.line0[i]!, cat: category, name, kind, enter, exit, site, slot: -1, wait: 0 };
       p2p.addState(rec);
       if (isCollective(kind)) collectives.addState(rec);
@@ -188,7 +186,7 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   const raw = walkCriticalPath(recorder.hops, { first, last });
   recorder.hops.clear();
   const spans: StateSpans = { exclusive, first: stateFirst, last: stateLast, wellNested: nestingProblems === 0 };
-  const criticalPath = await composition(input, raw, roles, options, (t) => progress(t, 1), { facts, sites }, spans);
+  const criticalPath = await composition(input, raw, roles, options, (t) => progress(t, 1), names, spans);
   return {
     range: [t0, t1],
     waitStates: recorder.totals,
@@ -204,8 +202,8 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
 
 /** What pass 1 learnt of each process's states. */
 interface StateSpans {
-  /** Exclusive time per state name, per process (index = location). */
-  readonly exclusive: ReadonlyMap<string, readonly (number | undefined)[]>;
+  /** Exclusive time per state name id (PathNames.states), per process (index = location). */
+  readonly exclusive: readonly (readonly (number | undefined)[] | undefined)[];
   /** First entry and last exit of a state per process. */
   readonly first: readonly (number | undefined)[];
   readonly last: readonly (number | undefined)[];
@@ -239,7 +237,8 @@ async function composition(
   const processes = Math.max(1, labels.length);
   const imbalance: Record<string, number> = {};
   for (const [name, onPath] of Object.entries(byCategory)) {
-    const per = spans.exclusive.get(name) ?? [];
+    const id = names.states.known(name);
+    const per = (id === undefined ? undefined : spans.exclusive[id]) ?? [];
     let sum = 0;
     for (const v of per) sum += v ?? 0;
     const excess = onPath - sum / processes;

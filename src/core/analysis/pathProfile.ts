@@ -12,8 +12,9 @@
 import type { DrawableFilter, PrimitiveBatch } from '../formats/slog2/columnStream';
 import type { RawSegment } from './criticalPath';
 import { SegmentClipper, segmentColumns } from './segmentClipper';
-import type { CategoryFacts, SiteNames } from './facts';
-import { NestingSweep } from './nestingSweep';
+import type { Category } from '../model/types';
+import { categoryFacts, SiteNames, type CategoryFacts } from './facts';
+import { NestingSweep, NO_SITE, StateNames } from './nestingSweep';
 
 /** One window of the path, in plain arrays (it crosses to the decoder thread as is). */
 export interface PathWindow {
@@ -42,8 +43,16 @@ export interface PathProfile {
 export type WindowStream = (t0: number, t1: number, keep: DrawableFilter) => AsyncIterable<PrimitiveBatch>;
 
 export interface PathNames {
+  /** Made with `states`. */
   readonly facts: (category: number) => CategoryFacts;
+  readonly states: StateNames;
   readonly sites: SiteNames;
+}
+
+/** Fresh names for a pass over a file with these categories. */
+export function pathNames(categories: ReadonlyMap<number, Category>): PathNames {
+  const states = new StateNames();
+  return { facts: categoryFacts(categories, states), states, sites: new SiteNames() };
 }
 
 /** The path's segments clipped to each window [from, to) (the last window's end is kept). */
@@ -89,18 +98,32 @@ export function mergeProfiles(into: PathProfile, b: PathProfile): PathProfile {
   return { byCategory: add(into.byCategory, b.byCategory), bySite: add(into.bySite, b.bySite) };
 }
 
-/** A sweep whose spans add their time on the path to the profile. */
-function pathSweep(clip: SegmentClipper): { sweep: NestingSweep; profile: () => PathProfile } {
-  const byCategory = new Map<string, number>();
-  const bySite = new Map<string, number>();
+/** A sweep whose spans add their time on the path to the profile (sums by id, in first-seen order). */
+function pathSweep(clip: SegmentClipper, names: PathNames): { sweep: NestingSweep; profile: () => PathProfile } {
+  const byName: number[] = [];
+  const nameOrder: number[] = [];
+  const bySite: number[] = [];
+  const siteOrder: number[] = [];
   const sweep = new NestingSweep((loc, name, site, a, b) => {
     const on = clip.overlap(loc, a, b);
-    if (on > 0) {
-      byCategory.set(name, (byCategory.get(name) ?? 0) + on);
-      if (site !== undefined) bySite.set(site, (bySite.get(site) ?? 0) + on);
+    if (!(on > 0)) return;
+    if (byName[name] === undefined) {
+      byName[name] = 0;
+      nameOrder.push(name);
     }
+    byName[name] += on;
+    if (site === NO_SITE) return;
+    if (bySite[site] === undefined) {
+      bySite[site] = 0;
+      siteOrder.push(site);
+    }
+    bySite[site] += on;
   });
-  return { sweep, profile: () => ({ byCategory: [...byCategory], bySite: [...bySite] }) };
+  const profile = (): PathProfile => ({
+    byCategory: nameOrder.map((id) => [names.states.names[id]!, byName[id]!] as const),
+    bySite: siteOrder.map((id) => [names.sites.names[id]!, bySite[id]!] as const),
+  });
+  return { sweep, profile };
 }
 
 /** Location of each line ID of the window (−1: a line that holds no path). */
@@ -118,7 +141,7 @@ function locator(w: PathWindow): (lineID: number) => number {
 export async function profilePathWindow(w: PathWindow, stream: WindowStream, names: PathNames, onBatch?: (firstStart: number) => void): Promise<PathProfile> {
   if (w.segmentLoc.length === 0) return { byCategory: [], bySite: [] };
   const clip = new SegmentClipper({ loc: w.segmentLoc, from: w.segmentFrom, to: w.segmentTo });
-  const { sweep, profile } = pathSweep(clip);
+  const { sweep, profile } = pathSweep(clip, names);
   for (const loc of w.segmentLoc) {
     const first = w.stateFirst[loc];
     if (first !== undefined && !Number.isNaN(first)) sweep.startAt(loc, first);
@@ -139,7 +162,7 @@ export async function profilePathWindow(w: PathWindow, stream: WindowStream, nam
       if (b.vertexCount[i] !== 2 || f.topology !== 'state') continue;
       const loc = location(b.line0[i]!);
       if (loc < 0 || !clip.touches(loc, b.earliest[i]!, b.latest[i]!)) continue;
-      sweep.addState(loc, f.name, sites.of(b.site[i], b.siteIndex[i]!), b.earliest[i]!, b.latest[i]!);
+      sweep.addState(loc, f.nameId, sites.id(b.site[i], b.siteIndex[i]!), b.earliest[i]!, b.latest[i]!);
     }
   }
   sweep.finish((loc) => {
@@ -162,14 +185,14 @@ export async function profileEveryState(
   onBatch?: (firstStart: number) => void,
 ): Promise<PathProfile> {
   const clip = new SegmentClipper(segmentColumns(segments));
-  const { sweep, profile } = pathSweep(clip);
+  const { sweep, profile } = pathSweep(clip, names);
   const { facts, sites } = names;
   for await (const b of stream(range[0], range[1])) {
     if (b.rows > 0) onBatch?.(b.drawableEarliest[0]!);
     for (let i = 0; i < b.rows; i++) {
       const f = facts(b.category[i]!);
       if (b.vertexCount[i] !== 2 || f.topology !== 'state') continue;
-      sweep.addState(location(b.line0[i]!), f.name, sites.of(b.site[i], b.siteIndex[i]!), b.earliest[i]!, b.latest[i]!);
+      sweep.addState(location(b.line0[i]!), f.nameId, sites.id(b.site[i], b.siteIndex[i]!), b.earliest[i]!, b.latest[i]!);
     }
   }
   sweep.finish();

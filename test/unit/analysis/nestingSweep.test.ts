@@ -2,7 +2,7 @@
 // intervals: each moment belongs to the innermost open state, "(no state)" between states.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NestingSweep, NO_STATE } from '../../../src/core/analysis/nestingSweep';
+import { NestingSweep, NO_SITE, NO_STATE, StateNames } from '../../../src/core/analysis/nestingSweep';
 
 interface St {
   readonly loc: number;
@@ -53,8 +53,12 @@ test('exclusive time per process and name equals the brute force, nested states 
     // One stream in start order (stable: a parent before the children starting with it).
     const stream = states.map((s, i) => ({ s, i })).sort((x, y) => x.s.enter - y.s.enter || x.i - y.i);
     const got = new Map<string, number>();
-    const sweep = new NestingSweep((loc, name, _site, a, b) => got.set(`${loc}/${name}`, (got.get(`${loc}/${name}`) ?? 0) + (b - a)));
-    for (const { s } of stream) sweep.addState(s.loc, s.name, undefined, s.enter, s.exit);
+    const names = new StateNames();
+    const sweep = new NestingSweep((loc, id, _site, a, b) => {
+      const key = `${loc}/${names.names[id]}`;
+      got.set(key, (got.get(key) ?? 0) + (b - a));
+    });
+    for (const { s } of stream) sweep.addState(s.loc, names.id(s.name), NO_SITE, s.enter, s.exit);
     sweep.finish();
     const want = bruteForce(states);
     for (const k of new Set([...want.keys(), ...got.keys()])) assert.equal(got.get(k) ?? 0, want.get(k) ?? 0, `run ${run} ${k}`);
@@ -64,14 +68,29 @@ test('exclusive time per process and name equals the brute force, nested states 
 test('a state outlasting its parent is reported and ends with it; the sites of the spans are kept', () => {
   const spans: string[] = [];
   const overlaps: number[][] = [];
+  const names = new StateNames();
+  const sites = ['a.c:1', 'b.c:2'];
   const sweep = new NestingSweep(
-    (loc, name, site, a, b) => spans.push(`${loc} ${name} ${site ?? '-'} ${a}-${b}`),
+    (loc, name, site, a, b) => spans.push(`${loc} ${names.names[name]} ${site === NO_SITE ? '-' : sites[site]} ${a}-${b}`),
     (loc, enter, exit, parentExit) => overlaps.push([loc, enter, exit, parentExit]),
   );
-  sweep.addState(0, 'A', 'a.c:1', 0, 10);
-  sweep.addState(0, 'B', 'b.c:2', 4, 12);
-  sweep.addState(0, 'C', undefined, 14, 15);
+  sweep.addState(0, names.id('A'), 0, 0, 10);
+  sweep.addState(0, names.id('B'), 1, 4, 12);
+  sweep.addState(0, names.id('C'), NO_SITE, 14, 15);
   sweep.finish();
   assert.deepEqual(overlaps, [[0, 4, 12, 10]]);
   assert.deepEqual(spans, ['0 A a.c:1 0-4', '0 B b.c:2 4-10', `0 ${NO_STATE} - 10-14`, '0 C - 14-15']);
+});
+
+test('open states deeper than the first stack columns keep their names and sites', () => {
+  const names = new StateNames();
+  const spans: string[] = [];
+  const sweep = new NestingSweep((loc, name, site, a, b) => spans.push(`${names.names[name]}@${site} ${a}-${b}`));
+  // 40 states nested in each other, each 1 s shorter at both ends than its parent.
+  for (let d = 0; d < 40; d++) sweep.addState(0, names.id(`S${d}`), d, d, 100 - d);
+  sweep.finish();
+  const want = [...Array.from({ length: 40 }, (_, d) => `S${d}@${d} ${d}-${d + 1}`)];
+  want[39] = 'S39@39 39-61';
+  for (let d = 38; d >= 0; d--) want.push(`S${d}@${d} ${99 - d}-${100 - d}`);
+  assert.deepEqual(spans, want);
 });

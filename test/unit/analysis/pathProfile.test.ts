@@ -10,9 +10,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { analyzeTrace, type AnalysisInput } from '../../../src/core/analysis';
-import { categoryFacts, SiteNames } from '../../../src/core/analysis/facts';
 import { HopColumns } from '../../../src/core/analysis/hops';
-import { pathWindows, profilePathWindow, type PathWindow } from '../../../src/core/analysis/pathProfile';
+import { pathNames, pathWindows, profilePathWindow, type PathWindow } from '../../../src/core/analysis/pathProfile';
 import { SegmentClipper } from '../../../src/core/analysis/segmentClipper';
 import { slog2AnalysisInput } from '../../../src/core/analysis/slog2Input';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
@@ -92,8 +91,7 @@ for (const name of ['collectives_8', 'bigrun_medium_4', 'grid_comms_16', 'synthe
       const elsewhere: AnalysisInput['profileElsewhere'] = async (w, signal) => {
         windows.push(w);
         await new Promise((resolve) => setImmediate(resolve));
-        const names = { facts: categoryFacts(f.categories), sites: new SiteNames() };
-        return profilePathWindow(w, (t0, t1, keep) => primitiveBatchesInTimeOrder(f, t0, t1, { keep, signal }), names);
+        return profilePathWindow(w, (t0, t1, keep) => primitiveBatchesInTimeOrder(f, t0, t1, { keep, signal }), pathNames(f.categories));
       };
       const here = await analyzeTrace(input, { maxInstances: 100 });
       assert.deepEqual(await analyzeTrace({ ...input, profileElsewhere: elsewhere }, { maxInstances: 100 }), here, `${name}: elsewhere`);
