@@ -85,7 +85,7 @@ test('a state outlasting its parent is reported and ends with it; the sites of t
 test('open states deeper than the first stack columns keep their names and sites', () => {
   const names = new StateNames();
   const spans: string[] = [];
-  const sweep = new NestingSweep((loc, name, site, a, b) => spans.push(`${names.names[name]}@${site} ${a}-${b}`));
+  const sweep = new NestingSweep((_loc, name, site, a, b) => spans.push(`${names.names[name]}@${site} ${a}-${b}`));
   // 40 states nested in each other, each 1 s shorter at both ends than its parent.
   for (let d = 0; d < 40; d++) sweep.addState(0, names.id(`S${d}`), d, d, 100 - d);
   sweep.finish();
