@@ -5,11 +5,9 @@
  * file and byte offset); if the thread dies without answering (crash, heap cap) iteration fails
  * with a clear message instead of waiting forever. close() always stops the thread.
  */
-import { Worker } from 'node:worker_threads';
 import { batchBuffers, type DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { isConverterToWriter, type ConverterDone, type ConverterToWriter, type WriterToConverter } from '../protocol/converter';
-import { deserializeError } from './threadErrors';
-import { stopThread } from './threadScripts';
+import { ThreadChannel } from './threadChannel';
 
 export interface ConverterThreadOptions {
   readonly referenceQuirks?: boolean;
@@ -27,13 +25,9 @@ export interface ConverterThreadOptions {
 const DEFAULT_MAX_HEAP_MB = 2048;
 
 export class ConverterThread implements AsyncIterable<DrawableBatch> {
-  private readonly worker: Worker;
-  private readonly inbox: ConverterToWriter[] = [];
-  private wake: (() => void) | undefined;
-  private failure: Error | undefined;
+  private readonly thread: ThreadChannel<WriterToConverter, ConverterToWriter>;
   private finished: ConverterDone | undefined;
   private closed = false;
-  private exited = false;
   private lines: number | undefined;
 
   constructor(
@@ -41,24 +35,17 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
     input: string,
     private readonly options: ConverterThreadOptions = {},
   ) {
-    this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB } });
-    this.worker.on('message', (m: unknown) => {
-      if (isConverterToWriter(m)) this.inbox.push(m);
-      else this.fail(new Error('conversion: unexpected message from the converter thread'));
-      this.notify();
+    const maxHeapMB = options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB;
+    this.thread = new ThreadChannel<WriterToConverter, ConverterToWriter>({
+      script,
+      resourceLimits: { maxOldGenerationSizeMb: maxHeapMB },
+      isMessage: isConverterToWriter,
+      unexpected: 'conversion: unexpected message from the converter thread',
+      outOfMemory: () => new Error(`converting ${input} needs more memory than the converter thread's ${maxHeapMB} MB heap cap`),
+      stoppedEarly: (code) => new Error(`the converter thread stopped before the end of ${input} (exit code ${code})`),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
-    this.worker.on('error', (e: Error) => {
-      const oom = (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.fail(
-        oom ? new Error(`converting ${input} needs more memory than the converter thread's ${options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB} MB heap cap`) : e,
-      );
-    });
-    this.worker.on('exit', (code) => {
-      this.exited = true;
-      if (!this.finished) this.fail(new Error(`the converter thread stopped before the end of ${input} (exit code ${code})`));
-    });
-    options.signal?.addEventListener('abort', () => this.notify(), { once: true });
-    this.send({ kind: 'start', input, referenceQuirks: options.referenceQuirks ?? false });
+    this.thread.send({ kind: 'start', input, referenceQuirks: options.referenceQuirks ?? false });
   }
 
   /** What the converter reported at the end of the input; available once iteration has ended. */
@@ -69,16 +56,10 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
 
   async *[Symbol.asyncIterator](): AsyncGenerator<DrawableBatch> {
     for (;;) {
-      this.options.signal?.throwIfAborted();
-      const m = this.inbox.shift();
-      if (m === undefined) {
-        if (this.failure) throw this.failure;
-        await new Promise<void>((resolve) => (this.wake = resolve));
-        continue;
-      }
-      if (m.kind === 'error') throw deserializeError(m.error);
+      const m = await this.thread.next();
       if (m.kind === 'done') {
         this.finished = m;
+        this.thread.ended();
         this.options.onProgress?.(m.inputBytes, m.inputBytes);
         return;
       }
@@ -95,29 +76,13 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
 
   /** Returns a written batch to the converter (reuse, and room for the next one). */
   recycle(batch: DrawableBatch): void {
-    if (!this.closed && !this.finished) this.send({ kind: 'recycle', batch }, batchBuffers(batch));
+    if (!this.closed && !this.finished) this.thread.send({ kind: 'recycle', batch }, batchBuffers(batch));
   }
 
   /** Stops the converter thread (idempotent; see stopThread). */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.exited) return;
-    await stopThread(this.worker, () => this.send({ kind: 'stop' }));
-  }
-
-  private send(m: WriterToConverter, transfer: ArrayBuffer[] = []): void {
-    this.worker.postMessage(m, transfer);
-  }
-
-  private fail(e: Error): void {
-    this.failure ??= e;
-    this.notify();
-  }
-
-  private notify(): void {
-    const w = this.wake;
-    this.wake = undefined;
-    w?.();
+    await this.thread.close({ kind: 'stop' });
   }
 }

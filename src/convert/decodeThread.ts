@@ -6,7 +6,6 @@
  * fails the iteration with a clear message instead of waiting for ever. The thread is always
  * stopped when iteration ends, early or not.
  */
-import { Worker } from 'node:worker_threads';
 import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
@@ -22,8 +21,8 @@ import {
   type PassToDecoder,
   type WireBatch,
 } from '../protocol/decoder';
-import { deserializeError } from './threadErrors';
-import { bundledScript, stopThread } from './threadScripts';
+import { ThreadChannel } from './threadChannel';
+import { bundledScript } from './threadScripts';
 
 /**
  * The decoder holds a few leaves and batches: far below this. Not lower: with 256–1024 MB the
@@ -98,84 +97,30 @@ export function statsDecoded(file: Slog2File, signal?: AbortSignal): { decoded?:
   return decoded === undefined ? {} : { decoded };
 }
 
-/**
- * A started decoder thread: its messages in arrival order, failures (an error it posted, a crash,
- * an exit before `done`, an abort) as exceptions. `close` stops it (always call it).
- */
-class DecoderConnection {
-  private readonly worker: Worker;
-  private readonly inbox: DecoderToPass[] = [];
-  private failure: Error | undefined;
-  private exited = false;
-  private done = false;
-  private wake: (() => void) | undefined;
-  private readonly onAbort = (): void => this.notify();
-
-  constructor(
-    script: string,
-    file: string,
-    start: DecoderStart,
-    private readonly signal: AbortSignal | undefined,
-  ) {
-    const worker = (this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_MB } }));
-    worker.on('message', (m: unknown) => {
-      if (isDecoderToPass(m)) this.inbox.push(m);
-      else this.fail(new Error('decoding: unexpected message from the decoder thread'));
-      this.notify();
-    });
-    worker.on('error', (e: Error) =>
-      this.fail(
-        (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new Error(`decoding ${file} needs more than the decoder thread's ${MAX_HEAP_MB} MB heap`)
-          : e,
-      ),
-    );
-    worker.on('exit', (code) => {
-      this.exited = true;
-      if (!this.done) this.fail(new Error(`the decoder thread stopped before the end of ${file} (exit code ${code})`));
-    });
-    signal?.addEventListener('abort', this.onAbort, { once: true });
-    this.send(start);
-  }
-
-  send(m: PassToDecoder, transfer: ArrayBuffer[] = []): void {
-    this.worker.postMessage(m, transfer);
-  }
-
-  /** The next message that is not an error or `done`; undefined after `done`. */
-  async next(): Promise<DecoderBatch | DecoderProfiled | undefined> {
-    for (;;) {
-      this.signal?.throwIfAborted();
-      const m = this.inbox.shift();
-      if (m === undefined) {
-        if (this.failure) throw this.failure;
-        await new Promise<void>((resolve) => (this.wake = resolve));
-        continue;
-      }
-      if (m.kind === 'error') throw deserializeError(m.error);
-      if (m.kind !== 'done') return m;
-      this.done = true;
-      return undefined;
-    }
-  }
-
-  async close(): Promise<void> {
-    this.done = true;
-    this.signal?.removeEventListener('abort', this.onAbort);
-    if (!this.exited) await stopThread(this.worker, () => this.worker.postMessage({ kind: 'stop' } satisfies PassToDecoder));
-  }
-
-  private notify(): void {
-    const w = this.wake;
-    this.wake = undefined;
-    w?.();
-  }
-
-  private fail(e: Error): void {
-    this.failure ??= e;
-    this.notify();
-  }
+/** A started decoder thread (its failures thrown by `next`); `close` stops it (always call it). */
+function decoderChannel(script: string, file: string, start: DecoderStart, signal: AbortSignal | undefined): ThreadChannel<PassToDecoder, DecoderToPass> {
+  const channel = new ThreadChannel<PassToDecoder, DecoderToPass>({
+    script,
+    resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_MB },
+    isMessage: isDecoderToPass,
+    unexpected: 'decoding: unexpected message from the decoder thread',
+    outOfMemory: () => new Error(`decoding ${file} needs more than the decoder thread's ${MAX_HEAP_MB} MB heap`),
+    stoppedEarly: (code) => new Error(`the decoder thread stopped before the end of ${file} (exit code ${code})`),
+    ...(signal ? { signal } : {}),
+  });
+  channel.send(start);
+  return channel;
 }
+
+/** The thread's next batch or profile; undefined after `done`. */
+async function nextFrom(thread: ThreadChannel<PassToDecoder, DecoderToPass>): Promise<DecoderBatch | DecoderProfiled | undefined> {
+  const m = await thread.next();
+  if (m.kind !== 'done') return m;
+  thread.ended();
+  return undefined;
+}
+
+const STOP: PassToDecoder = { kind: 'stop' };
 
 /** The real drawables overlapping [t0, t1] of the SLOG-2 file at `file`, decoded in the thread at `script`. */
 export async function* batchesFromDecoderThread(
@@ -187,7 +132,7 @@ export async function* batchesFromDecoderThread(
 ): AsyncGenerator<PrimitiveBatch> {
   const withLastAndInfo = options.withLastAndInfo === true;
   const start: DecoderStart = { kind: 'start', path: file, t0, t1, withLastAndInfo, withinNodes: options.withinNodes === true };
-  const thread = new DecoderConnection(script, file, start, options.signal);
+  const thread = decoderChannel(script, file, start, options.signal);
   const objects = new ObjectColumns();
   let lent: WireBatch | undefined;
   try {
@@ -196,7 +141,7 @@ export async function* batchesFromDecoderThread(
         thread.send({ kind: 'recycle', batch: lent }, wireBuffers(lent));
         lent = undefined;
       }
-      const m = await thread.next();
+      const m = await nextFrom(thread);
       if (m === undefined) return;
       if (m.kind === 'profile') throw new Error('decoding: the decoder thread sent a profile for a stream');
       const w = m.batch;
@@ -211,24 +156,24 @@ export async function* batchesFromDecoderThread(
       yield { ...w, site, siteIndex: w.site, infoSource };
     }
   } finally {
-    await thread.close();
+    await thread.close(STOP);
   }
 }
 
 /** The critical path's profile over `window` of the SLOG-2 file at `file`, computed in the thread at `script`. */
 export async function profileInDecoderThread(script: string, file: string, window: PathWindow, signal?: AbortSignal): Promise<PathProfile> {
   const start: DecoderStart = { kind: 'start', path: file, t0: window.from, t1: window.to, withLastAndInfo: false, withinNodes: false, profile: window };
-  const thread = new DecoderConnection(script, file, start, signal);
+  const thread = decoderChannel(script, file, start, signal);
   try {
     let profile: PathProfile | undefined;
-    for (let m = await thread.next(); m !== undefined; m = await thread.next()) {
+    for (let m = await nextFrom(thread); m !== undefined; m = await nextFrom(thread)) {
       if (m.kind !== 'profile') throw new Error('decoding: the decoder thread sent a batch for a profile');
       profile = m.profile;
     }
     if (profile === undefined) throw new Error(`the decoder thread ended without the critical path's profile of ${file}`);
     return profile;
   } finally {
-    await thread.close();
+    await thread.close(STOP);
   }
 }
 

@@ -1,0 +1,102 @@
+/**
+ * The caller side of a worker thread's message channel, shared by the converter and decoder
+ * threads: the thread's messages in arrival order, and every way it can fail as an exception — an
+ * `error` it posted (rebuilt: a FormatError keeps file and byte offset), a crash, running out of
+ * its heap, an exit before its last message, or an abort of the caller's signal. `close` stops it.
+ */
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { SerializedError } from '../protocol/threadMessages';
+import { deserializeError } from './threadErrors';
+import { stopThread } from './threadScripts';
+
+/** The `error` message both protocols have. */
+interface ThreadFailed {
+  readonly kind: 'error';
+  readonly error: SerializedError;
+}
+
+export interface ThreadChannelOptions<Out> {
+  readonly script: string;
+  readonly resourceLimits: ResourceLimits;
+  /** The protocol's guard for thread → caller messages. */
+  readonly isMessage: (m: unknown) => m is Out;
+  /** The error text for a message the guard refuses. */
+  readonly unexpected: string;
+  /** The error for a thread that ran out of its heap. */
+  readonly outOfMemory: () => Error;
+  /** The error for a thread that exited before `ended` was called. */
+  readonly stoppedEarly: (exitCode: number) => Error;
+  readonly signal?: AbortSignal;
+}
+
+export class ThreadChannel<In, Out extends { readonly kind: string }> {
+  private readonly worker: Worker;
+  private readonly inbox: Out[] = [];
+  private failure: Error | undefined;
+  private exited = false;
+  private over = false;
+  private wake: (() => void) | undefined;
+  private readonly onAbort = (): void => this.notify();
+
+  constructor(private readonly o: ThreadChannelOptions<Out>) {
+    const worker = (this.worker = new Worker(o.script, { resourceLimits: o.resourceLimits }));
+    worker.on('message', (m: unknown) => {
+      if (o.isMessage(m)) this.inbox.push(m);
+      else this.fail(new Error(o.unexpected));
+      this.notify();
+    });
+    worker.on('error', (e: Error) => this.fail((e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? o.outOfMemory() : e));
+    worker.on('exit', (code) => {
+      this.exited = true;
+      if (!this.over) this.fail(o.stoppedEarly(code));
+    });
+    o.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  send(m: In, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(m, transfer);
+  }
+
+  /** The next message other than an `error` (which is thrown, as every failure is). */
+  async next(): Promise<Exclude<Out, ThreadFailed>> {
+    for (;;) {
+      this.o.signal?.throwIfAborted();
+      const m = this.inbox.shift();
+      if (m === undefined) {
+        if (this.failure) throw this.failure;
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        continue;
+      }
+      if (isThreadFailed(m)) throw deserializeError(m.error);
+      // Not an `error` message, checked above (TypeScript does not narrow a generic union).
+      return m as Exclude<Out, ThreadFailed>;
+    }
+  }
+
+  /** The thread's last message has come: its exit is no failure any more. */
+  ended(): void {
+    this.over = true;
+  }
+
+  /** Stops the thread with `stop` (see stopThread); idempotent. */
+  async close(stop: In): Promise<void> {
+    this.over = true;
+    this.o.signal?.removeEventListener('abort', this.onAbort);
+    if (!this.exited) await stopThread(this.worker, () => this.send(stop));
+  }
+
+  private notify(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e;
+    this.notify();
+  }
+}
+
+function isThreadFailed(m: { readonly kind: string }): m is ThreadFailed {
+  return m.kind === 'error';
+}
