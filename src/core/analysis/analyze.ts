@@ -186,7 +186,7 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   const raw = walkCriticalPath(recorder.hops, { first, last });
   recorder.hops.clear();
   const spans: StateSpans = { exclusive, first: stateFirst, last: stateLast, wellNested: nestingProblems === 0 };
-  const criticalPath = await composition(input, raw, roles, options, (t) => progress(t, 1), names, spans);
+  const criticalPath = await composition({ input, raw, roles, options, progress: (t) => progress(t, 1), names, spans });
   return {
     range: [t0, t1],
     waitStates: recorder.totals,
@@ -211,16 +211,21 @@ interface StateSpans {
   readonly wellNested: boolean;
 }
 
+/** What pass 2 works from. */
+interface PassTwo {
+  readonly input: AnalysisInput;
+  /** The critical path's segments, by location. */
+  readonly raw: readonly RawSegment[];
+  readonly roles: LineRoles;
+  readonly options: AnalysisOptions;
+  readonly progress: (t: number) => void;
+  readonly names: PathNames;
+  readonly spans: StateSpans;
+}
+
 /** Pass 2: time on the path per innermost state name and call site (pathProfile.ts), and the imbalance. */
-async function composition(
-  input: AnalysisInput,
-  raw: readonly RawSegment[],
-  roles: LineRoles,
-  options: AnalysisOptions,
-  progress: (t: number) => void,
-  names: PathNames,
-  spans: StateSpans,
-): Promise<CriticalPath> {
+async function composition(pass: PassTwo): Promise<CriticalPath> {
+  const { input, raw, roles, names, spans } = pass;
   const labels = roles.labels;
   const segments = labelSegments(raw, labels, roles.lineOf);
   const byRank: Record<string, number> = {};
@@ -229,7 +234,7 @@ async function composition(
   const start = segments[0]?.from ?? input.range[0];
   const end = segments[segments.length - 1]?.to ?? input.range[0];
   if (segments.length === 0) return { start, end, length, segments, byCategory: {}, bySite: {}, byRank, imbalance: {} };
-  const profile = await pathProfile(input, raw, roles, options, progress, names, spans);
+  const profile = await pathProfile(pass);
   const byCategory: Record<string, number> = {};
   const bySite: Record<string, number> = {};
   for (const [name, v] of profile.byCategory) addTo(byCategory, name, v);
@@ -251,15 +256,7 @@ async function composition(
  * The profile in two windows split where the input's decoding work is halved: the first in the
  * decoder thread when the input has one (each thread decodes its half), else both here in turn.
  */
-async function pathProfile(
-  input: AnalysisInput,
-  raw: readonly RawSegment[],
-  roles: LineRoles,
-  options: AnalysisOptions,
-  progress: (t: number) => void,
-  names: PathNames,
-  spans: StateSpans,
-): Promise<PathProfile> {
+async function pathProfile({ input, raw, roles, options, progress, names, spans }: PassTwo): Promise<PathProfile> {
   const signal = options.signal;
   const [from, to] = input.range;
   const here = (t0: number, t1: number, keep?: DrawableFilter) => streamOf(input, t0, t1, keep);
