@@ -1,5 +1,9 @@
 // Viewport benchmark (issue 5). Figures only, no pass/fail. MPE_BENCH_VIEWPORT_HOST_ONLY=1 skips Chromium.
 //
+// First window (issue 21: open → first payload ≤ 50 ms on a 1.7 GB SLOG-2): open, first (coarse)
+// and final payload of the whole-trace window, each run in a fresh process (MPE_BENCH_VIEWPORT_RUNS,
+// default 7), alternating with the coarse depth chosen by node count alone (the choice before).
+//
 // Host side, on a big synthetic SLOG-2 (default 1 GiB; MPE_BENCH_VIEWPORT_MB to change; made once
 // with `mpe-trace synth` + `convert` from dist/cli.js and cached in the OS temp dir):
 //   open → first window payload (the webview's quantised whole-trace request at 1200 px), payload
@@ -19,6 +23,7 @@ import { FileSource } from '../../src/io/fileSource';
 import { rowLayoutOf, defaultMapIndex } from '../../src/core/query/rows';
 import { keyId, keySpan, windowKeyFor, type VisibleWindow } from '../../src/core/query/windowKey';
 import { buildRequestedWindow, coarseDepthFor, depthFor } from '../../src/core/query/windowService';
+import { COARSE_NODE_LIMIT } from '../../src/core/query/lod';
 import { wireBytes, type WireWindow } from '../../src/protocol/wire';
 import type { WindowRequest } from '../../src/protocol/webview';
 import { repoRoot } from '../helpers/paths';
@@ -229,9 +234,80 @@ async function webviewSide(file: string): Promise<void> {
   }
 }
 
+interface FirstPayload {
+  readonly openMs: number;
+  readonly firstMs: number;
+  readonly finalMs: number;
+  readonly firstDepth: number;
+  readonly finalDepth: number;
+}
+
+/**
+ * The coarse depth as chosen before the byte limit (issue 21's "today" figure), for the same-run
+ * baseline: the lowest depth whose nodes, over all depths above too, number at most COARSE_NODE_LIMIT.
+ */
+function coarseDepthByCount(file: Slog2File, t0: number, t1: number, target: number): number {
+  let total = 0;
+  for (let d = file.maxDepth; d >= target; d--) {
+    total += file.countOverlapping(d, t0, t1);
+    if (total > COARSE_NODE_LIMIT) return Math.min(file.maxDepth, d + 1);
+  }
+  return target;
+}
+
+/** Child: open → first (coarse) payload → final payload of the whole-trace window, in a fresh process. */
+async function measureFirstPayload(file: string, policy: string): Promise<void> {
+  const started = performance.now();
+  const slog2 = await Slog2File.open(await FileSource.open(file));
+  const openMs = performance.now() - started;
+  const mapIndex = defaultMapIndex(slog2.lineIDMaps);
+  const layout = rowLayoutOf(slog2.lineIDMaps[mapIndex]!);
+  const [a, b] = slog2.timeRange;
+  const rows = layout.labels.length;
+  const request = requestFor({ t0: a, t1: b, rowStart: 0, rowEnd: Math.min(rows, VISIBLE_ROWS), rowCount: rows, mapIndex, pixelWidth: WIDTH_PX });
+  const finalDepth = depthFor(slog2, request);
+  const firstDepth = policy === 'count' ? coarseDepthByCount(slog2, request.t0, request.t1, finalDepth) : coarseDepthFor(slog2, request, finalDepth);
+  await buildRequestedWindow(slog2, layout, request, firstDepth);
+  const firstMs = performance.now() - started;
+  await buildRequestedWindow(slog2, layout, request, finalDepth);
+  const finalMs = performance.now() - started;
+  process.stdout.write(JSON.stringify({ openMs, firstMs, finalMs, firstDepth, finalDepth } satisfies FirstPayload) + '\n');
+}
+
+/**
+ * Open → first payload in fresh processes (the editor opens a trace once: cold code, a small
+ * heap), alternating the coarse depth chosen now and by node count alone; medians.
+ */
+function firstPayloads(file: string, runs: number): void {
+  const child = (policy: string): FirstPayload => {
+    const r = spawnSync(process.execPath, [process.argv[1]!, '--first', file, policy], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`first-payload child failed: ${r.stderr}`);
+    return JSON.parse(r.stdout.trim().split('\n').pop()!) as FirstPayload;
+  };
+  const now: FirstPayload[] = [];
+  const byCount: FirstPayload[] = [];
+  for (let i = 0; i < runs; i++) {
+    now.push(child('bytes'));
+    byCount.push(child('count'));
+  }
+  const med = (xs: readonly FirstPayload[], k: keyof FirstPayload): number => [...xs.map((x) => x[k])].sort((p, q) => p - q)[Math.floor(xs.length / 2)]!;
+  const line = (label: string, xs: readonly FirstPayload[]): string =>
+    `${label}: open ${fmt(med(xs, 'openMs'))} ms, open → first payload ${fmt(med(xs, 'firstMs'))} ms (depth ${xs[0]!.firstDepth}), → final ${fmt(med(xs, 'finalMs'))} ms (depth ${xs[0]!.finalDepth})`;
+  console.log(`\n-- first window, ${runs} fresh processes each, alternating, medians (whole trace, ${WIDTH_PX} px, ${VISIBLE_ROWS} rows)`);
+  console.log(line('coarse depth by node count and bytes (now)', now));
+  console.log(line('coarse depth by node count only (before)', byCount));
+  const first = med(now, 'firstMs');
+  console.log(
+    `first payload: ${fmt(first)} ms, ×${(med(byCount, 'firstMs') / first).toFixed(2)} faster than by node count only (target ≤ 50 ms: ${first <= 50 ? 'met' : 'NOT met'})`,
+  );
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === '--first') return measureFirstPayload(process.argv[3]!, process.argv[4]!);
   const bigMb = Number(process.env.MPE_BENCH_VIEWPORT_MB ?? 1024);
-  await hostSide(syntheticSlog2(bigMb, 256));
+  const big = syntheticSlog2(bigMb, 256);
+  firstPayloads(big, Math.max(1, Number(process.env.MPE_BENCH_VIEWPORT_RUNS ?? 7)));
+  await hostSide(big);
   if (process.env.MPE_BENCH_VIEWPORT_HOST_ONLY !== '1') await webviewSide(syntheticSlog2(Math.min(bigMb, 100), 64));
 }
 

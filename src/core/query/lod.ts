@@ -14,27 +14,36 @@ export const MAX_NODE_BUDGET = 256;
  * over-fetch costs a coarser level rather than many more node reads.
  */
 export const MAX_OVERFETCH_FOR_BUDGET = 3;
-/** A first, coarse answer reads at most this many nodes (all depths ≥ its depth together). */
+/** A first, coarse answer reads at most this many nodes (all depths ≥ its depth together)… */
 export const COARSE_NODE_LIMIT = 4;
+/**
+ * …and at most this many node bytes, the root excepted: parsing is what a first answer costs
+ * (~10 ms per 256 KiB in a fresh process), and top nodes range from a few KiB to 15 MB (16 384
+ * ranks). The 1.7 GB bench file's root alone is 245 KiB, its next level two more of that size.
+ */
+export const COARSE_BYTE_LIMIT = 512 * 1024;
 
 /** What the coarse-depth choice needs from a reader (Slog2File satisfies it). */
 export interface TreeLevels {
   readonly maxDepth: number;
-  nodesOverlapping(depth: number, t0: number, t1: number): readonly unknown[];
+  countOverlapping(depth: number, t0: number, t1: number): number;
+  bytesOverlapping(depth: number, t0: number, t1: number): number;
 }
 
 /**
  * The depth of a quick first answer: the lowest depth ≥ `target` whose nodes, together with all
- * the nodes above it that a query also reads, number at most COARSE_NODE_LIMIT. Equal to
- * `target` when the target itself is that cheap (then no coarse answer is needed).
+ * the nodes above it that a query also reads, number at most COARSE_NODE_LIMIT and hold at most
+ * COARSE_BYTE_LIMIT bytes (the root's depth at least). Equal to `target` when the target itself is
+ * that cheap (then no coarse answer is needed).
  */
 export function coarseDepth(tree: TreeLevels, t0: number, t1: number, target: number): number {
-  const counts: number[] = [];
-  for (let d = 0; d <= tree.maxDepth; d++) counts.push(d < target ? 0 : tree.nodesOverlapping(d, t0, t1).length);
-  let total = 0;
+  let count = 0;
+  let bytes = 0;
   for (let d = tree.maxDepth; d >= target; d--) {
-    total += counts[d]!;
-    if (total > COARSE_NODE_LIMIT) return Math.min(tree.maxDepth, d + 1);
+    count += tree.countOverlapping(d, t0, t1);
+    if (count > COARSE_NODE_LIMIT) return Math.min(tree.maxDepth, d + 1);
+    bytes += tree.bytesOverlapping(d, t0, t1);
+    if (bytes > COARSE_BYTE_LIMIT) return Math.min(tree.maxDepth, d + 1);
   }
   return target;
 }

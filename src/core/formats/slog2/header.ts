@@ -132,15 +132,15 @@ export function parseHeader(bytes: Uint8Array, file: string, fileSize: number): 
 export const MAX_BLOCK_BYTES = 256 * 2 ** 20;
 
 /** True when `checkBlock` would pass (for hot loops, which build the message only for a bad block). */
-export function blockFits(fileSize: number, maxBufferByteSize: number, fb: FBinfo): boolean {
+export function blockAtFits(fileSize: number, maxBufferByteSize: number, fptr: number, size: number): boolean {
   return (
-    Number.isSafeInteger(fb.fptr) &&
-    Number.isSafeInteger(fb.size) &&
-    fb.size > 0 &&
-    fb.fptr >= HEADER_BYTES &&
-    fb.fptr + fb.size <= fileSize &&
-    fb.size <= maxBufferByteSize &&
-    fb.size <= MAX_BLOCK_BYTES
+    Number.isSafeInteger(fptr) &&
+    Number.isSafeInteger(size) &&
+    size > 0 &&
+    fptr >= HEADER_BYTES &&
+    fptr + size <= fileSize &&
+    size <= maxBufferByteSize &&
+    size <= MAX_BLOCK_BYTES
   );
 }
 

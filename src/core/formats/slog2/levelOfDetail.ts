@@ -5,9 +5,9 @@ import type { Slog2File } from './slog2File';
  * The lowest (most detailed) depth L such that at most `maxNodes` nodes of depth L overlap
  * [t0, t1], from the TreeDir only. Returns the root depth when even that level has too many.
  */
-export function chooseLowestDepth(file: Pick<Slog2File, 'maxDepth' | 'nodesOverlapping'>, t0: number, t1: number, maxNodes: number): number {
+export function chooseLowestDepth(file: Pick<Slog2File, 'maxDepth' | 'countOverlapping'>, t0: number, t1: number, maxNodes: number): number {
   for (let depth = 0; depth < file.maxDepth; depth++) {
-    if (file.nodesOverlapping(depth, t0, t1).length <= maxNodes) return depth;
+    if (file.countOverlapping(depth, t0, t1) <= maxNodes) return depth;
   }
   return file.maxDepth;
 }

@@ -12,7 +12,7 @@ import { HEADER_BYTES, parseHeader, type FBinfo, type Slog2Header } from './head
 import { parseLineIDMapList } from './lineIDMaps';
 import { checkNoOverlap, readChecked, trailing, validateTreeDir } from './openChecks';
 import { LruCache } from '../../bytes/lruCache';
-import { TreeIndex, parseTreeDir, type TreeNodeInfo } from './treeDir';
+import { TreeIndex, parseTreeDir, type TreeDirColumns, type TreeNodeInfo } from './treeDir';
 import { NODE_HEADER_BYTES, parseTreeNode, type TreeNode } from './treeNode';
 import { nodeSourceLocations, readSourceLocations, sourcesFor } from '../srcloc/readSourceLocations';
 import type { SourceLocationTable } from '../srcloc/table';
@@ -58,6 +58,7 @@ export class Slog2File {
   readonly warnings: string[] = [];
   private readonly categoryMap: Map<number, Category>;
   private readonly index: TreeIndex;
+  readonly root: TreeNodeInfo;
   private readonly cache: LruCache<Promise<TreeNode>, number>;
   private reads = 0;
   private bytesParsed = 0;
@@ -71,14 +72,16 @@ export class Slog2File {
     readonly header: Slog2Header,
     categories: Map<number, Category>,
     readonly lineIDMaps: readonly LineIDMap[],
-    readonly treeDir: readonly TreeNodeInfo[],
-    readonly root: TreeNodeInfo,
+    dir: TreeDirColumns,
+    kept: Int32Array,
     warnings: string[],
     options: Slog2OpenOptions,
   ) {
     this.categoryMap = categories;
     for (const w of warnings) this.warnings.push(w);
-    this.index = new TreeIndex(treeDir, header.maxTreeDepth);
+    this.index = new TreeIndex(dir, kept, header.maxTreeDepth);
+    // validateTreeDir has checked that the root is there (and its first entry is the one kept).
+    this.root = this.index.find(header.maxTreeDepth, 0)!;
     this.cache = new LruCache(options.nodeCacheSize ?? 32, options.nodeCacheBytes ?? NODE_CACHE_BYTES);
   }
 
@@ -87,7 +90,7 @@ export class Slog2File {
     const file = source.name;
     const headBytes = await source.read(0, Math.min(HEADER_BYTES, source.size));
     const { header, warnings } = parseHeader(headBytes, file, source.size);
-    checkNoOverlap(file, header, []);
+    checkNoOverlap(file, header);
     const readReader = async (fb: FBinfo, what: string) => new BinaryReader(await readChecked(source, header, fb, what), fb.fptr, file);
 
     const catReader = await readReader(header.categories, 'CategoryMap');
@@ -98,11 +101,11 @@ export class Slog2File {
     trailing(mapReader, 'LineIDMapList', warnings);
     if (lineIDMaps.length === 0) throw new FormatError(file, header.lineIDMaps.fptr, 'the LineIDMapList is empty (expected >= 1 map)');
     const dirReader = await readReader(header.treeDir, 'TreeDir');
-    const entries = parseTreeDir(dirReader);
+    const dir = parseTreeDir(dirReader);
     trailing(dirReader, 'TreeDir', warnings);
-    const { nodes, root } = validateTreeDir(entries, header, source, warnings);
-    checkNoOverlap(file, header, nodes);
-    const opened = new Slog2File(source, header, categories, lineIDMaps, nodes, root, warnings, options);
+    const kept = validateTreeDir(dir, header, source, warnings);
+    checkNoOverlap(file, header, dir, kept);
+    const opened = new Slog2File(source, header, categories, lineIDMaps, dir, kept, warnings, options);
     try {
       opened.sources = await readSourceLocations(opened);
     } catch (e) {
@@ -123,6 +126,11 @@ export class Slog2File {
     return this.categoryMap;
   }
 
+  /** The tree directory's entries in file order (duplicate ids dropped). */
+  get treeDir(): readonly TreeNodeInfo[] {
+    return this.index.all();
+  }
+
   /** The root node's bounds. */
   get timeRange(): readonly [number, number] {
     return [this.root.earliest, this.root.latest];
@@ -140,6 +148,16 @@ export class Slog2File {
   /** TreeDir entries of one depth overlapping the closed window [t0, t1], in time order. */
   nodesOverlapping(depth: number, t0: number, t1: number): readonly TreeNodeInfo[] {
     return this.index.overlapping(depth, t0, t1);
+  }
+
+  /** How many TreeDir entries of one depth overlap [t0, t1] (nodesOverlapping's length, no objects made). */
+  countOverlapping(depth: number, t0: number, t1: number): number {
+    return this.index.countOverlapping(depth, t0, t1);
+  }
+
+  /** The block bytes of the TreeDir entries of one depth overlapping [t0, t1] (no objects made). */
+  bytesOverlapping(depth: number, t0: number, t1: number): number {
+    return this.index.bytesOverlapping(depth, t0, t1);
   }
 
   /** All TreeDir entries of one depth in xpos order. */

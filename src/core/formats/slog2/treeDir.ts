@@ -1,5 +1,5 @@
 /** TreeDir block (SLOG2.md §6) and the per-depth index used to find the nodes overlapping a window. */
-import type { BinaryReader } from '../../bytes/binaryReader';
+import { BinaryReader } from '../../bytes/binaryReader';
 
 export const TREEDIR_ENTRY_BYTES = 34;
 
@@ -18,20 +18,74 @@ export interface TreeNodeInfo extends TreeDirEntry {
   readonly entryOffset: number;
 }
 
-export function parseTreeDir(r: BinaryReader): TreeNodeInfo[] {
-  const count = r.checkCount(r.i32('tree directory entry count'), TREEDIR_ENTRY_BYTES, 'tree directory entry');
-  const out: TreeNodeInfo[] = [];
-  for (let i = 0; i < count; i++) {
-    const entryOffset = r.offset;
-    const depth = r.i16('node depth');
-    const xpos = r.i32('node xpos');
-    const earliest = r.f64('node earliest');
-    const latest = r.f64('node latest');
-    const fptr = r.i64('node fptr');
-    const size = r.i32('node size');
-    out.push({ depth, xpos, earliest, latest, fptr, size, entryOffset });
+/**
+ * The TreeDir as columns, one entry per index in file order. Open parses, checks and indexes tens
+ * of thousands of entries for a 1 GB file: as objects that was most of the open (allocation and
+ * collection in a fresh process); the objects callers see are made when a query meets a node.
+ */
+export class TreeDirColumns {
+  readonly depth: Int16Array;
+  readonly xpos: Int32Array;
+  readonly earliest: Float64Array;
+  readonly latest: Float64Array;
+  readonly fptr: Float64Array;
+  readonly size: Int32Array;
+
+  constructor(
+    readonly count: number,
+    /** File offset of the first entry. */
+    readonly base: number,
+  ) {
+    this.depth = new Int16Array(count);
+    this.xpos = new Int32Array(count);
+    this.earliest = new Float64Array(count);
+    this.latest = new Float64Array(count);
+    this.fptr = new Float64Array(count);
+    this.size = new Int32Array(count);
   }
-  return out;
+
+  entryOffset(i: number): number {
+    return this.base + i * TREEDIR_ENTRY_BYTES;
+  }
+
+  info(i: number): TreeNodeInfo {
+    return {
+      depth: this.depth[i]!,
+      xpos: this.xpos[i]!,
+      earliest: this.earliest[i]!,
+      latest: this.latest[i]!,
+      fptr: this.fptr[i]!,
+      size: this.size[i]!,
+      entryOffset: this.entryOffset(i),
+    };
+  }
+}
+
+export function parseTreeDir(r: BinaryReader): TreeDirColumns {
+  const count = r.checkCount(r.i32('tree directory entry count'), TREEDIR_ENTRY_BYTES, 'tree directory entry');
+  const dir = new TreeDirColumns(count, r.offset);
+  // One view over the whole block, no per-field reader calls (checkCount has made sure all entries are there).
+  const bytes = r.bytesView(count * TREEDIR_ENTRY_BYTES, 'tree directory entries');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const le = r.littleEndian;
+  for (let i = 0, p = 0; i < count; i++, p += TREEDIR_ENTRY_BYTES) {
+    dir.depth[i] = view.getInt16(p, le);
+    dir.xpos[i] = view.getInt32(p + 2, le);
+    dir.earliest[i] = view.getFloat64(p + 6, le);
+    dir.latest[i] = view.getFloat64(p + 14, le);
+    const hi = view.getInt32(le ? p + 26 : p + 22, le);
+    dir.fptr[i] =
+      hi > -0x200000 && hi < 0x200000 ? hi * 0x100000000 + view.getUint32(le ? p + 22 : p + 26, le) : outOfRangeFptr(bytes, dir.base, r.file, le, p + 22);
+    dir.size[i] = view.getInt32(p + 30, le);
+  }
+  return dir;
+}
+
+/** The reader's own i64, for its range check and error at the field's offset. */
+function outOfRangeFptr(bytes: Uint8Array, base: number, file: string, le: boolean, at: number): number {
+  const r = new BinaryReader(bytes, base, file, le);
+  r.pos = at;
+  return r.i64('node fptr');
 }
 
 /** A node's (depth, xpos) as one number (depth ≤ 2^15 and 0 ≤ xpos < 2^31, both checked at open): no string per node. */
@@ -40,62 +94,158 @@ export function nodeId(depth: number, xpos: number): number {
 }
 
 /**
- * Nodes grouped by depth, each level sorted by xpos (= time order, SLOG2.md §9.2), so the nodes of
- * a level overlapping [t0, t1] are found by binary search.
+ * The kept entries (unique ids, see validateTreeDir) grouped by depth, each level sorted by xpos
+ * (= time order, SLOG2.md §9.2), so the nodes of a level overlapping [t0, t1] are found by binary
+ * search. Each entry's TreeNodeInfo is made once, when first asked for.
  */
 export class TreeIndex {
-  private readonly levels: TreeNodeInfo[][] = [];
+  /** Per level, entry indices in xpos order. */
+  private readonly levels: Int32Array[] = [];
   /** Per level: true when xpos order is also time order (bounds non-decreasing), which makes the binary search exact. */
   private readonly ordered: boolean[] = [];
-  private readonly byId = new Map<number, TreeNodeInfo>();
+  private readonly infos: (TreeNodeInfo | undefined)[];
+  private readonly levelInfos: (readonly TreeNodeInfo[] | undefined)[] = [];
 
   constructor(
-    nodes: readonly TreeNodeInfo[],
+    private readonly dir: TreeDirColumns,
+    /** Indices of the kept entries, in file order. */
+    private readonly kept: Int32Array,
     readonly maxDepth: number,
   ) {
-    for (let d = 0; d <= maxDepth; d++) this.levels.push([]);
-    for (const n of nodes) {
-      this.levels[n.depth]?.push(n);
-      this.byId.set(nodeId(n.depth, n.xpos), n);
+    this.infos = new Array<TreeNodeInfo | undefined>(dir.count);
+    const counts = new Int32Array(maxDepth + 1);
+    for (let k = 0; k < kept.length; k++) counts[dir.depth[kept[k]!]!]!++;
+    for (let d = 0; d <= maxDepth; d++) this.levels.push(new Int32Array(counts[d]!));
+    // One pass fills the levels and checks their order as it goes (each pass over tens of
+    // thousands of entries costs milliseconds at open, in cold code).
+    const { xpos, earliest, latest } = dir;
+    const fill = new Int32Array(maxDepth + 1);
+    const byXpos = new Array<boolean>(maxDepth + 1).fill(true);
+    const inTime = new Array<boolean>(maxDepth + 1).fill(true);
+    for (let k = 0; k < kept.length; k++) {
+      const i = kept[k]!;
+      const d = dir.depth[i]!;
+      const level = this.levels[d]!;
+      const n = fill[d]!++;
+      level[n] = i;
+      if (n > 0) {
+        const p = level[n - 1]!;
+        if (!(xpos[p]! < xpos[i]!)) byXpos[d] = false;
+        if (!(earliest[p]! <= earliest[i]! && latest[p]! <= latest[i]!)) inTime[d] = false;
+      }
     }
-    for (const level of this.levels) {
-      level.sort((a, b) => a.xpos - b.xpos);
-      this.ordered.push(level.every((n, i) => i === 0 || (n.earliest >= level[i - 1]!.earliest && n.latest >= level[i - 1]!.latest)));
-    }
+    this.levels.forEach((level, d) => {
+      // A writer that lists a level out of xpos order: sort it, and check the time order again.
+      if (!byXpos[d]) {
+        level.sort((a, b) => xpos[a]! - xpos[b]!);
+        inTime[d] = true;
+        for (let k = 1; k < level.length && inTime[d]; k++) {
+          const a = level[k - 1]!;
+          const b = level[k]!;
+          inTime[d] = earliest[a]! <= earliest[b]! && latest[a]! <= latest[b]!;
+        }
+      }
+      this.ordered.push(inTime[d]!);
+    });
   }
 
+  private info(i: number): TreeNodeInfo {
+    return (this.infos[i] ??= this.dir.info(i));
+  }
+
+  /** The kept entries in file order. */
+  all(): TreeNodeInfo[] {
+    return Array.from(this.kept, (i) => this.info(i));
+  }
+
+  /** Ids are unique: a level is sorted by xpos, and dense xpos index it directly. */
   find(depth: number, xpos: number): TreeNodeInfo | undefined {
-    return this.byId.get(nodeId(depth, xpos));
+    const level = this.levels[depth];
+    if (level === undefined) return undefined;
+    const x = this.dir.xpos;
+    if (xpos >= 0 && xpos < level.length && x[level[xpos]!] === xpos) return this.info(level[xpos]!);
+    let lo = 0;
+    let hi = level.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (x[level[mid]!]! < xpos) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < level.length && x[level[lo]!] === xpos ? this.info(level[lo]!) : undefined;
   }
 
   level(depth: number): readonly TreeNodeInfo[] {
-    return this.levels[depth] ?? [];
+    const level = this.levels[depth];
+    if (level === undefined) return [];
+    return (this.levelInfos[depth] ??= Array.from(level, (i) => this.info(i)));
   }
 
   /** Nodes of one depth whose closed bounds intersect the closed window [t0, t1], in xpos order. */
   overlapping(depth: number, t0: number, t1: number): TreeNodeInfo[] {
-    const level = this.level(depth);
-    if (!(t0 <= t1)) return [];
+    const level = this.levels[depth];
+    if (level === undefined || !(t0 <= t1)) return [];
+    const { earliest, latest } = this.dir;
     const ordered = this.ordered[depth] === true;
-    let lo = 0;
-    if (ordered) {
-      // First node whose latest >= t0.
-      let hi = level.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (level[mid]!.latest < t0) lo = mid + 1;
-        else hi = mid;
-      }
-    }
+    const lo = ordered ? firstAtLeast(latest, level, t0) : 0;
     const out: TreeNodeInfo[] = [];
-    for (let i = lo; i < level.length; i++) {
-      const n = level[i]!;
-      if (n.earliest > t1) {
+    for (let k = lo; k < level.length; k++) {
+      const i = level[k]!;
+      if (earliest[i]! > t1) {
         if (ordered) break;
         continue;
       }
-      if (n.latest >= t0) out.push(n);
+      if (latest[i]! >= t0) out.push(this.info(i));
     }
     return out;
   }
+
+  /** overlapping(…).length without making the nodes' objects (the level-of-detail choice counts every depth). */
+  countOverlapping(depth: number, t0: number, t1: number): number {
+    const level = this.levels[depth];
+    if (level === undefined || !(t0 <= t1)) return 0;
+    const { earliest, latest } = this.dir;
+    // Both bounds non-decreasing: the overlapping nodes are those from the first ending at or
+    // after t0 up to the first starting after t1.
+    if (this.ordered[depth] === true) return Math.max(0, firstAbove(earliest, level, t1) - firstAtLeast(latest, level, t0));
+    let n = 0;
+    for (const i of level) if (earliest[i]! <= t1 && latest[i]! >= t0) n++;
+    return n;
+  }
+
+  /** The block bytes of the nodes overlapping(…) lists, without making their objects. */
+  bytesOverlapping(depth: number, t0: number, t1: number): number {
+    const level = this.levels[depth];
+    if (level === undefined || !(t0 <= t1)) return 0;
+    const { earliest, latest, size } = this.dir;
+    let bytes = 0;
+    if (this.ordered[depth] === true) {
+      const end = firstAbove(earliest, level, t1);
+      for (let k = firstAtLeast(latest, level, t0); k < end; k++) bytes += size[level[k]!]!;
+    } else for (const i of level) if (earliest[i]! <= t1 && latest[i]! >= t0) bytes += size[i]!;
+    return bytes;
+  }
+}
+
+/** The first position k of a level (sorted by `column`) with column[level[k]] >= x. */
+function firstAtLeast(column: Float64Array, level: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = level.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (column[level[mid]!]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first position k of a level (sorted by `column`) with column[level[k]] > x. */
+function firstAbove(column: Float64Array, level: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = level.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (column[level[mid]!]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
