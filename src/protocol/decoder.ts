@@ -6,6 +6,7 @@
  * decoder keeps at most a few batches in flight, so memory stays bounded however fast it runs.
  */
 import type { PathProfile, PathWindow } from '../core/analysis/pathProfile';
+import type { PrimitiveBatch } from '../core/formats/slog2/columnStream';
 import { isRecord, isSerializedError, type SerializedError } from './threadMessages';
 
 /**
@@ -14,25 +15,28 @@ import { isRecord, isSerializedError, type SerializedError } from './threadMessa
  * columns are filled only when the start asked for them (statistics; the analysis does not read
  * them): info bytes back to back in `info`, `infoUsed` of them.
  */
-export interface WireBatch {
-  readonly rows: number;
-  readonly category: Int32Array;
-  readonly vertexCount: Int32Array;
-  readonly time0: Float64Array;
-  readonly line0: Int32Array;
-  readonly time1: Float64Array;
-  readonly line1: Int32Array;
-  readonly earliest: Float64Array;
-  readonly latest: Float64Array;
-  readonly drawableEarliest: Float64Array;
+export type WireBatch = Pick<
+  PrimitiveBatch,
+  | 'rows'
+  | 'category'
+  | 'vertexCount'
+  | 'time0'
+  | 'line0'
+  | 'time1'
+  | 'line1'
+  | 'earliest'
+  | 'latest'
+  | 'drawableEarliest'
+  | 'timeLast'
+  | 'lineLast'
+  | 'infoStart'
+  | 'infoLength'
+> & {
+  /** PrimitiveBatch.siteIndex. */
   readonly site: Int32Array;
-  readonly timeLast: Float64Array;
-  readonly lineLast: Int32Array;
-  readonly infoStart: Int32Array;
-  readonly infoLength: Int32Array;
   readonly info: Uint8Array;
   readonly infoUsed: number;
-}
+};
 
 /** Each column's array type. */
 export const WIRE_COLUMN_TYPES = {
