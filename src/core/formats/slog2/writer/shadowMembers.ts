@@ -1,0 +1,194 @@
+/**
+ * The own real members of a node's shadows, as reused columns off the JS heap, and the exclusive
+ * durations the weights need (SLOG2.md §12): the writer's per-node scratch, so it allocates
+ * nothing per drawable. Single-threaded: each scratch is consumed before the next call.
+ */
+import type { ShadowRecord } from './shadows';
+
+/**
+ * Exclusive duration of each member (earliest/latest/category[0..n), insertion order): its duration
+ * minus its overlap with every merged child shadow, minus the exclusive durations of the states
+ * directly nested in it. Members equal in drawing order count once (the reference keeps them in a
+ * sorted set); the others keep 0.
+ */
+export function exclusiveDurations(
+  earliest: Float64Array,
+  latest: Float64Array,
+  category: Int32Array,
+  n: number,
+  children: readonly ShadowRecord[],
+): Float64Array {
+  ensureMemberScratch(n);
+  const exclusion = scratchExclusion;
+  exclusion.fill(0, 0, n);
+  // Members share this shadow's lineIDs, so drawing order reduces to earliest ↑, latest ↓, category ↑.
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) if (compareMembers(earliest, latest, category, i - 1, i) > 0) sorted = false;
+  const order = scratchOrder.subarray(0, n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  if (!sorted) sortMembers(order, earliest, latest, category);
+  const stack = scratchStack;
+  let depth = 0;
+  let previous = -1;
+  for (let k = 0; k < n; k++) {
+    const idx = order[k]!;
+    if (previous >= 0 && compareMembers(earliest, latest, category, previous, idx) === 0) continue;
+    previous = idx;
+    const e = earliest[idx]!;
+    const l = latest[idx]!;
+    let ex = l - e;
+    for (let c = children.length - 1; c >= 0; c--) {
+      const child = children[c]!;
+      if (!(e > child.latest || child.earliest > l)) ex -= Math.min(l, child.latest) - Math.max(e, child.earliest);
+    }
+    exclusion[idx] = ex;
+    while (depth > 0) {
+      const top = stack[depth - 1]!;
+      if (earliest[top]! <= e && l <= latest[top]!) {
+        exclusion[top] -= ex;
+        break;
+      }
+      depth--;
+    }
+    stack[depth++] = idx;
+  }
+  return exclusion;
+}
+
+/**
+ * The own real members of one node's shadows, in insertion order, as columns: bounds and category
+ * (all the weights need) and the shadow each belongs to. Off the JS heap and reused from node to
+ * node, so the writer allocates nothing per drawable.
+ */
+export class MemberColumns {
+  count = 0;
+  shadow = new Int32Array(4096);
+  earliest = new Float64Array(4096);
+  latest = new Float64Array(4096);
+  category = new Int32Array(4096);
+
+  push(shadow: number, earliest: number, latest: number, category: number): void {
+    const i = this.count;
+    if (i === this.shadow.length) this.grow();
+    this.shadow[i] = shadow;
+    this.earliest[i] = earliest;
+    this.latest[i] = latest;
+    this.category[i] = category;
+    this.count = i + 1;
+  }
+
+  private grow(): void {
+    const n = this.shadow.length * 2;
+    const s = new Int32Array(n);
+    s.set(this.shadow);
+    this.shadow = s;
+    const e = new Float64Array(n);
+    e.set(this.earliest);
+    this.earliest = e;
+    const l = new Float64Array(n);
+    l.set(this.latest);
+    this.latest = l;
+    const c = new Int32Array(n);
+    c.set(this.category);
+    this.category = c;
+  }
+}
+
+/** Scratch for grouping a buffer's members by shadow (the writer is single-threaded; used at once). */
+const grouping = {
+  earliest: new Float64Array(4096),
+  latest: new Float64Array(4096),
+  category: new Int32Array(4096),
+  starts: new Uint32Array(257),
+  fill: new Uint32Array(256),
+};
+
+export function groupScratch(members: number, shadows: number): typeof grouping {
+  if (grouping.earliest.length < members) {
+    let n = grouping.earliest.length;
+    while (n < members) n *= 2;
+    grouping.earliest = new Float64Array(n);
+    grouping.latest = new Float64Array(n);
+    grouping.category = new Int32Array(n);
+  }
+  if (grouping.fill.length < shadows) {
+    let n = grouping.fill.length;
+    while (n < shadows) n *= 2;
+    grouping.starts = new Uint32Array(n + 1);
+    grouping.fill = new Uint32Array(n);
+  }
+  return grouping;
+}
+
+/** Released member columns (one per open node is in use at a time). */
+export const memberPool: MemberColumns[] = [];
+
+/** Reusable arrays for exclusiveDurations (single-threaded writer; consumed before the next call). */
+let scratchExclusion = new Float64Array(1024);
+let scratchOrder = new Uint32Array(1024);
+let scratchStack = new Uint32Array(1024);
+
+function ensureMemberScratch(n: number): void {
+  if (n <= scratchOrder.length) return;
+  let cap = scratchOrder.length;
+  while (cap < n) cap *= 2;
+  scratchExclusion = new Float64Array(cap);
+  scratchOrder = new Uint32Array(cap);
+  scratchStack = new Uint32Array(cap);
+}
+
+let scratchBuckets = new Uint32Array(1025);
+
+/**
+ * Stable sort of member indices (`order` holds 0..n−1): counting sort into ~n buckets by earliest
+ * time, then insertion sort inside each bucket on the full key; crowded buckets use the built-in
+ * sort. Same scheme as drawingOrderIndex.
+ */
+function sortMembers(order: Uint32Array, earliest: Float64Array, latest: Float64Array, category: Int32Array): void {
+  const n = order.length;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const t = earliest[i]!;
+    if (t < min) min = t;
+    if (t > max) max = t;
+  }
+  const buckets = max > min ? n : 1;
+  const scale = max > min ? buckets / (max - min) : 0;
+  if (scratchBuckets.length < buckets + 1) scratchBuckets = new Uint32Array(Math.max(buckets + 1, scratchBuckets.length * 2));
+  const starts = scratchBuckets;
+  starts.fill(0, 0, buckets + 1);
+  for (let i = 0; i < n; i++) starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale)) + 1]!++;
+  for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
+  for (let i = 0; i < n; i++) order[starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale))]!++] = i;
+  let from = 0;
+  for (let b = 0; b < buckets; b++) {
+    const to = starts[b]!;
+    if (to - from > 48) {
+      const part = Array.from(order.subarray(from, to));
+      part.sort((x, y) => compareMembers(earliest, latest, category, x, y) || x - y);
+      order.set(part, from);
+    } else {
+      for (let k = from + 1; k < to; k++) {
+        const item = order[k]!;
+        let j = k - 1;
+        while (j >= from && compareMembers(earliest, latest, category, order[j]!, item) > 0) {
+          order[j + 1] = order[j]!;
+          j--;
+        }
+        order[j + 1] = item;
+      }
+    }
+    from = to;
+  }
+}
+
+function compareMembers(earliest: Float64Array, latest: Float64Array, category: Int32Array, a: number, b: number): number {
+  const ea = earliest[a]!;
+  const eb = earliest[b]!;
+  if (ea !== eb) return ea < eb ? -1 : 1;
+  const la = latest[a]!;
+  const lb = latest[b]!;
+  if (la !== lb) return la > lb ? -1 : 1;
+  return category[a]! - category[b]!;
+}
