@@ -5,8 +5,7 @@
  * (depth + 1 nodes, each ≤ ~leaf size of drawables) and its shadow buffers. `finish()` closes the
  * trunk and writes the source-location table, CategoryMap, LineIDMapList, TreeDir and the header.
  */
-import type { Category, Drawable, LineIDMap, LineIDMapRow, Topology } from '../../../model/types';
-import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../../model/types';
+import type { Category, Drawable, LineIDMap, Topology } from '../../../model/types';
 import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
 import { ByteWriter } from './byteWriter';
 import { encodeEntry, type DrawableBatch } from './drawableBatch';
@@ -23,12 +22,12 @@ import {
   writeNodeHeader,
   writeShadowBuffer,
   type BlockPointer,
-  type CategoryRecord,
   type TreeDirEntry,
 } from './encode';
 import { IntSet } from './intSet';
-import { HEADER_BYTES } from '../header';
-import { NodeShadows, topologyNumber } from './shadows';
+import { categoryRecords, completeMaps } from './fileTables';
+import { OutputBlocks } from './outputBlocks';
+import { NodeShadows } from './shadows';
 import type { OutputSink } from './sink';
 
 export interface Slog2WriterOptions {
@@ -81,19 +80,6 @@ export interface Slog2WriteSummary {
   readonly locatedDrawables: number;
 }
 
-/** Size of the reusable output chunks node blocks are encoded into. */
-const OUTPUT_CHUNK_BYTES = 1 << 20;
-
-const PREVIEW_CATEGORIES: readonly Category[] = [
-  previewCategory(PREVIEW_EVENT, 'Preview_Event', 'event', [255, 255, 255, 191]),
-  previewCategory(PREVIEW_ARROW, 'Preview_Arrow', 'arrow', [255, 255, 0, 255]),
-  previewCategory(PREVIEW_STATE, 'Preview_State', 'state', [255, 255, 255, 191]),
-];
-
-function previewCategory(index: number, name: string, topology: Topology, rgba: [number, number, number, number]): Category {
-  return { index, name, topology, rgba, modifiable: true, width: 5, infoKeys: [], infoTypes: '', methods: [] };
-}
-
 /** One open node of the trunk. */
 class OpenNode {
   earliest = Infinity;
@@ -139,15 +125,7 @@ export class Slog2Writer {
   /** trunk[0] = current leaf … trunk[last] = current root. */
   private readonly trunk: OpenNode[] = [new OpenNode(0, 0)];
   private readonly treeDir: TreeDirEntry[] = [];
-  /** Blocks ready for the sink, in file order; `recycle` goes back to the pool once written. */
-  private readonly queue: { bytes: Uint8Array; recycle?: Uint8Array }[] = [];
-  private queuedBytes = 0;
-  /** Node blocks are encoded back to back into reusable chunks (no per-node allocation). */
-  private chunk: Uint8Array = new Uint8Array(OUTPUT_CHUNK_BYTES);
-  private chunkUsed = 0;
-  private readonly pool: Uint8Array[] = [];
-  private offset = HEADER_BYTES;
-  private maxBufferBytes = 0;
+  private readonly out: OutputBlocks;
   private lastLatest = -Infinity;
   private count = 0;
   private rootPointer: BlockPointer = NULL_BLOCK;
@@ -178,13 +156,12 @@ export class Slog2Writer {
       return topologyOf(c);
     });
     // The placeholder header (§17: an unfinished file says so).
-    this.enqueue(this.header(0, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK));
-    this.offset = HEADER_BYTES;
+    this.out = new OutputBlocks(sink, this.header(0, 0, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK));
   }
 
   /** Bytes encoded but not yet handed to the sink; call drain() when this grows. */
   get pendingBytes(): number {
-    return this.queuedBytes + this.chunkUsed;
+    return this.out.pendingBytes;
   }
 
   /** Drawables added so far. */
@@ -247,14 +224,7 @@ export class Slog2Writer {
   async drain(): Promise<void> {
     this.encoder.flush();
     this.addEncoded();
-    this.flushChunk();
-    for (let i = 0; i < this.queue.length; i++) {
-      const item = this.queue[i]!;
-      this.queuedBytes -= item.bytes.length;
-      await this.sink.write(item.bytes);
-      if (item.recycle && this.pool.length < 2) this.pool.push(item.recycle);
-    }
-    this.queue.length = 0;
+    await this.out.drain();
   }
 
   /** Closes the tree and writes everything after it; the output is complete when this resolves. */
@@ -276,20 +246,21 @@ export class Slog2Writer {
       this.srcloc.records = trailer.sourceLocations.records;
       this.srcloc.inputSites = trailer.sourceLocations.sites;
     }
-    if (!this.srcloc.isEmpty) this.append(this.srcloc.encode(), false);
+    if (!this.srcloc.isEmpty) this.out.append(this.srcloc.encode(), false);
 
-    const categoryMap = this.append(encodeCategoryMap(this.categoryRecords(trailer.categories)), true);
-    const { maps, added } = this.completeMaps(trailer.lineIDMaps);
-    const lineIDMaps = this.append(encodeLineIDMaps(maps), true);
-    const treeDir = this.append(encodeTreeDir(this.treeDir), true);
+    const records = categoryRecords(trailer.categories, this.rootBuffer!, this.usedCategories, this.usedTopologies);
+    const categoryMap = this.out.append(encodeCategoryMap(records), true);
+    const { maps, added } = completeMaps(trailer.lineIDMaps, this.usedLineIDs);
+    const lineIDMaps = this.out.append(encodeLineIDMaps(maps), true);
+    const treeDir = this.out.append(encodeTreeDir(this.treeDir), true);
     await this.drain();
     const root = this.trunk[this.trunk.length - 1]!;
-    await this.sink.writeAt(0, this.header(root.depth, categoryMap, lineIDMaps, this.rootPointer, treeDir));
+    await this.sink.writeAt(0, this.header(root.depth, this.out.maxBufferBytes, categoryMap, lineIDMaps, this.rootPointer, treeDir));
     return {
-      bytes: this.offset,
+      bytes: this.out.offset,
       nodes: this.treeDir.length,
       maxTreeDepth: root.depth,
-      maxBufferBytes: this.maxBufferBytes,
+      maxBufferBytes: this.out.maxBufferBytes,
       drawables: this.count,
       timeRange: [root.earliest, root.latest],
       addedMapRows: added,
@@ -297,12 +268,19 @@ export class Slog2Writer {
     };
   }
 
-  private header(depth: number, categories: BlockPointer, lineIDMaps: BlockPointer, treeRoot: BlockPointer, treeDir: BlockPointer): Uint8Array {
+  private header(
+    depth: number,
+    maxBufferBytes: number,
+    categories: BlockPointer,
+    lineIDMaps: BlockPointer,
+    treeRoot: BlockPointer,
+    treeDir: BlockPointer,
+  ): Uint8Array {
     return encodeHeader({
       childrenPerNode: this.fanout,
       leafBytes: this.leafBytes,
       maxTreeDepth: depth,
-      maxBufferBytes: this.maxBufferBytes,
+      maxBufferBytes,
       categories,
       lineIDMaps,
       treeRoot,
@@ -367,7 +345,7 @@ export class Slog2Writer {
     let size = NODE_FIXED_BYTES + node.drawableBytes + 4;
     for (const b of node.childBuffers) size += b.byteSize();
     if (size > 0x7fffffff) throw new RangeError(`tree node (${node.depth}, ${node.xpos}) would be ${size} bytes; SLOG-2 blocks are at most 2^31-1`);
-    const self: BlockPointer = { fptr: this.offset, size };
+    const self: BlockPointer = { fptr: this.out.offset, size };
     this.treeDir.push({ depth: node.depth, xpos: node.xpos, earliest: node.earliest, latest: node.latest, fptr: self.fptr, size });
     this.rootPointer = self;
 
@@ -377,7 +355,7 @@ export class Slog2Writer {
     for (const b of node.childBuffers) own.mergeChild(b);
     own.finalizeWeights();
 
-    const w = this.reserve(size);
+    const w = this.out.reserve(size);
     writeNodeHeader(w, node.earliest, node.latest, node.depth, node.xpos, self);
     this.writeList(w, node.drawables, NESTLESS_LIST);
     this.writeList(w, node.drawables, NESTABLE_LIST);
@@ -386,7 +364,7 @@ export class Slog2Writer {
     if (w.pos !== size) throw new Error(`internal error: node (${node.depth}, ${node.xpos}) encoded ${w.pos} bytes, expected ${size}`);
     // Source locations of this node's drawables go right after its block (unreferenced bytes).
     const record = this.srcloc.takeNodeRecord();
-    if (record) this.reserve(record.length, false).raw(record);
+    if (record) this.out.reserve(record.length, false).raw(record);
     this.onNode?.({
       depth: node.depth,
       xpos: node.xpos,
@@ -431,95 +409,5 @@ export class Slog2Writer {
       if (a >= 0 || z >= 0) this.srcloc.addSites(which, k, a, z);
     }
     w.pos = at;
-  }
-
-  private enqueue(block: Uint8Array, recycle?: Uint8Array): void {
-    this.queue.push({ bytes: block, recycle });
-    this.queuedBytes += block.length;
-  }
-
-  private flushChunk(): void {
-    if (this.chunkUsed === 0) return;
-    this.enqueue(this.chunk.subarray(0, this.chunkUsed), this.chunk);
-    this.chunk = this.pool.pop() ?? new Uint8Array(OUTPUT_CHUNK_BYTES);
-    this.chunkUsed = 0;
-  }
-
-  /** A writer over the next `size` bytes of the file (a node block), accounted like append(). */
-  private reserve(size: number, counts = true): ByteWriter {
-    let w: ByteWriter;
-    if (size > OUTPUT_CHUNK_BYTES) {
-      this.flushChunk();
-      w = new ByteWriter(size);
-      this.enqueue(w.bytes);
-    } else {
-      if (this.chunkUsed + size > OUTPUT_CHUNK_BYTES) this.flushChunk();
-      w = new ByteWriter(this.chunk.subarray(this.chunkUsed, this.chunkUsed + size));
-      this.chunkUsed += size;
-    }
-    this.offset += size;
-    if (counts && size > this.maxBufferBytes) this.maxBufferBytes = size;
-    return w;
-  }
-
-  /** Queues a block at the current end of file; `counts` = it is a block max_buffer_bytesize must cover. */
-  private append(block: Uint8Array, counts: boolean): BlockPointer {
-    const p = { fptr: this.offset, size: block.length };
-    this.flushChunk();
-    this.enqueue(block);
-    this.offset += block.length;
-    if (counts && block.length > this.maxBufferBytes) this.maxBufferBytes = block.length;
-    return p;
-  }
-
-  /** §4.3 + §12.3: used categories, the preview categories of used topologies, with summaries. */
-  private categoryRecords(all: Iterable<Category>): CategoryRecord[] {
-    const summaries = new Map<number, { incl: number; excl: number; count: number }>();
-    const root = this.rootBuffer!;
-    const rootDuration = root.latest - root.earliest;
-    for (const s of root.shadows) {
-      const ratio = Math.fround((s.latest - s.earliest) / rootDuration);
-      for (const w of s.weights!) {
-        const sum = summaries.get(w.category) ?? { incl: 0, excl: 0, count: 0 };
-        sum.count += w.count;
-        sum.incl = Math.fround(sum.incl + Math.fround(w.incl * ratio));
-        sum.excl = Math.fround(sum.excl + Math.fround(w.excl * ratio));
-        summaries.set(w.category, sum);
-      }
-    }
-    const records: CategoryRecord[] = [];
-    const seen = new Set<number>();
-    for (const c of PREVIEW_CATEGORIES) {
-      if ((this.usedTopologies & (1 << topologyNumber(c.topology))) !== 0) records.push({ category: c, incl: 0, excl: 0, count: 0 });
-    }
-    for (const c of all) {
-      if (c.index < 0 || seen.has(c.index) || !this.usedCategories.has(c.index)) continue;
-      seen.add(c.index);
-      const s = summaries.get(c.index);
-      records.push({ category: c, incl: s?.incl ?? 0, excl: s?.excl ?? 0, count: s?.count ?? 0 });
-    }
-    const missing = this.usedCategories.values().filter((c) => !seen.has(c));
-    if (missing.length > 0) throw new RangeError(`drawables use categories with no definition: ${missing.slice(0, 10).join(', ')}`);
-    records.sort((a, b) => a.category.index - b.category.index);
-    return records;
-  }
-
-  /** Every used lineID in every map (§5), plus the Identity Map when absent. */
-  private completeMaps(given: readonly LineIDMap[]): { maps: LineIDMap[]; added: number } {
-    const used = this.usedLineIDs.values();
-    let added = 0;
-    const maps = given.map((m) => {
-      const have = new Set(m.rows.map((r) => r.lineID));
-      const extra: LineIDMapRow[] = [];
-      for (const id of used) if (!have.has(id)) extra.push({ lineID: id, path: m.columns.map(() => id) });
-      added += extra.length;
-      const rows = extra.length > 0 ? [...m.rows, ...extra] : [...m.rows];
-      rows.sort((a, b) => a.lineID - b.lineID);
-      return { ...m, rows };
-    });
-    if (!maps.some((m) => m.title === 'Identity Map')) {
-      maps.push({ title: 'Identity Map', columns: ['LineID'], rows: used.map((id) => ({ lineID: id, path: [id] })), methods: [] });
-    }
-    return { maps, added };
   }
 }

@@ -1,0 +1,89 @@
+/**
+ * The writer's output in file order: node blocks are encoded back to back into reusable 1 MiB
+ * chunks (no allocation per node), other blocks queued as they are; `drain()` hands them to the
+ * sink. Keeps the end-of-file offset and the largest block max_buffer_bytesize must cover.
+ */
+import { ByteWriter } from './byteWriter';
+import type { BlockPointer } from './encode';
+import type { OutputSink } from './sink';
+
+/** Size of the reusable output chunks node blocks are encoded into. */
+const OUTPUT_CHUNK_BYTES = 1 << 20;
+
+export class OutputBlocks {
+  /** Blocks ready for the sink, in file order; `recycle` goes back to the pool once written. */
+  private readonly queue: { bytes: Uint8Array; recycle?: Uint8Array }[] = [];
+  private queuedBytes = 0;
+  private chunk: Uint8Array = new Uint8Array(OUTPUT_CHUNK_BYTES);
+  private chunkUsed = 0;
+  private readonly pool: Uint8Array[] = [];
+  /** File offset of the next block. */
+  offset: number;
+  /** The largest block that counts for the header's max_buffer_bytesize. */
+  maxBufferBytes = 0;
+
+  /** Starts with the file's placeholder header. */
+  constructor(
+    private readonly sink: OutputSink,
+    header: Uint8Array,
+  ) {
+    this.enqueue(header);
+    this.offset = header.length;
+  }
+
+  /** Bytes encoded but not yet handed to the sink. */
+  get pendingBytes(): number {
+    return this.queuedBytes + this.chunkUsed;
+  }
+
+  /** A writer over the next `size` bytes of the file (a node block), accounted like append(). */
+  reserve(size: number, counts = true): ByteWriter {
+    let w: ByteWriter;
+    if (size > OUTPUT_CHUNK_BYTES) {
+      this.flushChunk();
+      w = new ByteWriter(size);
+      this.enqueue(w.bytes);
+    } else {
+      if (this.chunkUsed + size > OUTPUT_CHUNK_BYTES) this.flushChunk();
+      w = new ByteWriter(this.chunk.subarray(this.chunkUsed, this.chunkUsed + size));
+      this.chunkUsed += size;
+    }
+    this.offset += size;
+    if (counts && size > this.maxBufferBytes) this.maxBufferBytes = size;
+    return w;
+  }
+
+  /** Queues a block at the current end of file; `counts` = it is a block max_buffer_bytesize must cover. */
+  append(block: Uint8Array, counts: boolean): BlockPointer {
+    const p = { fptr: this.offset, size: block.length };
+    this.flushChunk();
+    this.enqueue(block);
+    this.offset += block.length;
+    if (counts && block.length > this.maxBufferBytes) this.maxBufferBytes = block.length;
+    return p;
+  }
+
+  /** Hands the queued blocks to the sink. */
+  async drain(): Promise<void> {
+    this.flushChunk();
+    for (let i = 0; i < this.queue.length; i++) {
+      const item = this.queue[i]!;
+      this.queuedBytes -= item.bytes.length;
+      await this.sink.write(item.bytes);
+      if (item.recycle && this.pool.length < 2) this.pool.push(item.recycle);
+    }
+    this.queue.length = 0;
+  }
+
+  private enqueue(block: Uint8Array, recycle?: Uint8Array): void {
+    this.queue.push({ bytes: block, recycle });
+    this.queuedBytes += block.length;
+  }
+
+  private flushChunk(): void {
+    if (this.chunkUsed === 0) return;
+    this.enqueue(this.chunk.subarray(0, this.chunkUsed), this.chunk);
+    this.chunk = this.pool.pop() ?? new Uint8Array(OUTPUT_CHUNK_BYTES);
+    this.chunkUsed = 0;
+  }
+}
