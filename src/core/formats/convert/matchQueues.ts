@@ -1,0 +1,158 @@
+/**
+ * The FIFO queues the drawable builder pairs records with (CLOG2.md §11.7–§11.8): pending vertices
+ * per lineID (a state's start waiting for its end) and pending messages per (tag, sender,
+ * receiver), without an object per record in the common one-deep case.
+ */
+import type { SourceLocation } from '../../model/types';
+
+/** One pending vertex beyond the first of a queue (rare: re-entered states, message backlogs). */
+interface Pending {
+  readonly time: number;
+  readonly lineID: number;
+  readonly value: number;
+  readonly info: Uint8Array | undefined;
+  readonly loc: SourceLocation | undefined;
+}
+
+/**
+ * A FIFO of pending vertices (open states of one category on one line, or messages of one key).
+ * Nearly always 0 or 1 entries, so the oldest entry lives in the queue object's own fields: no
+ * allocation per entry and one object touched per operation; further entries go to `rest`.
+ */
+export class VertexQueue {
+  length = 0;
+  time = 0;
+  lineID = 0;
+  value = 0;
+  info: Uint8Array | undefined = undefined;
+  loc: SourceLocation | undefined = undefined;
+  private rest: Pending[] | undefined = undefined;
+  private restHead = 0;
+
+  push(time: number, lineID: number, value: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    if (this.length++ === 0) {
+      this.time = time;
+      this.lineID = lineID;
+      this.value = value;
+      this.info = info;
+      this.loc = loc;
+      return;
+    }
+    (this.rest ??= []).push({ time, lineID, value, info, loc });
+  }
+
+  /** Removes the oldest entry (read it from the fields first). */
+  drop(): void {
+    if (--this.length === 0) {
+      this.info = undefined;
+      this.loc = undefined;
+      return;
+    }
+    const rest = this.rest!;
+    const next = rest[this.restHead++]!;
+    this.time = next.time;
+    this.lineID = next.lineID;
+    this.value = next.value;
+    this.info = next.info;
+    this.loc = next.loc;
+    if (this.restHead === rest.length) {
+      rest.length = 0;
+      this.restHead = 0;
+    } else if (this.restHead > 64 && this.restHead * 2 > rest.length) {
+      rest.splice(0, this.restHead);
+      this.restHead = 0;
+    }
+  }
+}
+
+/** VertexQueues by lineID: a plain array for small non-negative lineIDs, else a Map. */
+export class QueuesByLine {
+  private readonly small: (VertexQueue | undefined)[] = [];
+  private readonly large = new Map<number, VertexQueue>();
+
+  get(lineID: number): VertexQueue | undefined {
+    return lineID >= 0 && lineID < 65536 ? this.small[lineID] : this.large.get(lineID);
+  }
+
+  getOrCreate(lineID: number): VertexQueue {
+    let q = this.get(lineID);
+    if (q === undefined) {
+      q = new VertexQueue();
+      if (lineID >= 0 && lineID < 65536) {
+        while (this.small.length < lineID) this.small.push(undefined);
+        this.small[lineID] = q;
+      } else this.large.set(lineID, q);
+    }
+    return q;
+  }
+
+  forEach(f: (q: VertexQueue) => void): void {
+    for (const q of this.small) if (q !== undefined) f(q);
+    for (const q of this.large.values()) f(q);
+  }
+}
+
+/**
+ * FIFO queues keyed by (tag, sender procID, receiver procID). Small procIDs share one Smi key per
+ * pair; others fall back to a string key. Emptied queues are kept for reuse and swept when many.
+ */
+export class MessageQueues {
+  private readonly byTag = new Map<number, Map<number, VertexQueue>>();
+  private readonly wide = new Map<string, VertexQueue>();
+  private queues = 0;
+  count = 0;
+
+  private queue(tag: number, sender: number, receiver: number, create: boolean): VertexQueue | undefined {
+    if (sender >= 0 && receiver >= 0 && sender < 32768 && receiver < 32768) {
+      let byPair = this.byTag.get(tag);
+      if (byPair === undefined) {
+        if (!create) return undefined;
+        this.byTag.set(tag, (byPair = new Map()));
+      }
+      const key = sender * 32768 + receiver;
+      let q = byPair.get(key);
+      if (q === undefined && create) {
+        byPair.set(key, (q = new VertexQueue()));
+        this.created();
+      }
+      return q;
+    }
+    const key = `${tag},${sender},${receiver}`;
+    let q = this.wide.get(key);
+    if (q === undefined && create) {
+      this.wide.set(key, (q = new VertexQueue()));
+      this.created();
+    }
+    return q;
+  }
+
+  /** Bounds memory by live keys: drops empty queues once there are many. */
+  private created(): void {
+    if (++this.queues < 65536 || this.queues < 4 * this.count) return;
+    for (const [tag, byPair] of this.byTag) {
+      for (const [k, q] of byPair) if (q.length === 0) byPair.delete(k);
+      if (byPair.size === 0) this.byTag.delete(tag);
+    }
+    for (const [k, q] of this.wide) if (q.length === 0) this.wide.delete(k);
+    let n = this.wide.size;
+    for (const byPair of this.byTag.values()) n += byPair.size;
+    this.queues = n;
+  }
+
+  push(tag: number, sender: number, receiver: number, time: number, lineID: number, size: number, loc: SourceLocation | undefined): void {
+    this.queue(tag, sender, receiver, true)!.push(time, lineID, size, undefined, loc);
+    this.count++;
+  }
+
+  /** The queue holding the oldest entry with this key, or undefined (caller reads `first`, then `drop()`s). */
+  oldest(tag: number, sender: number, receiver: number): VertexQueue | undefined {
+    if (this.count === 0) return undefined;
+    const q = this.queue(tag, sender, receiver, false);
+    return q !== undefined && q.length > 0 ? q : undefined;
+  }
+
+  taken(q: VertexQueue): void {
+    q.drop();
+    this.count--;
+  }
+}
