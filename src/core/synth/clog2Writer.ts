@@ -4,7 +4,7 @@
  * 1e8), a new block whenever `used + size + 24 ≥ block_size`, and — like MPE's reused buffers —
  * stale bytes of the previous block left after the marker. Full blocks go to an async sink.
  */
-import { REC, REC_SIZE } from '../formats/clog2/reader';
+import { REC, REC_SIZE } from '../formats/clog2/records';
 
 export type ChunkSink = (chunk: Uint8Array) => Promise<void>;
 

@@ -13,7 +13,8 @@ import { PendingLocations, SourceSiteTable } from '../convert/sourceLocations';
 import { builtSummary } from '../convert/summary';
 import type { SourceLocation } from '../../model/types';
 import type { Clog2Preamble } from './preamble';
-import { Clog2Parser, REC_NAMES, type Clog2Sink } from './reader';
+import { Clog2Parser } from './reader';
+import { REC_NAMES, type Clog2Sink } from './records';
 
 const SEND = -101;
 const RECEIVE = -102;

@@ -4,7 +4,7 @@
  * has been read to the end — definitions at the end of the input decide names and colours.
  */
 import type { Clog2Preamble } from '../clog2/preamble';
-import type { CommTableEntry } from '../clog2/reader';
+import type { CommTableEntry } from '../clog2/records';
 import type { Category, LineIDMap, Primitive } from '../../model/types';
 import type { AlogFacts } from '../alog/convertAlog';
 import type { Slog1Facts } from '../slog1/facts';
