@@ -211,8 +211,11 @@ export function decodeNodeColumns(
   const rows = grow.rows;
   let infoBytes = 0;
   if (withInfo) for (let r = 0; r < rows; r++) infoBytes += infoLength[r]!;
-  const info = new Uint8Array(infoBytes);
-  const compactStart = new Int32Array(rows);
+  // The node's columns are views of one buffer: ~20 buffers per node were most of a whole-file
+  // pass's collector work (tens of thousands of nodes, each buffer tracked and freed alone).
+  const arena = new ColumnArena(5 * rows + 2 * drawables, 8 * rows + 3 * drawables, infoBytes);
+  const info = arena.u8(infoBytes);
+  const compactStart = arena.i32(rows);
   if (withInfo)
     for (let r = 0, at = 0; r < rows; r++) {
       const n = infoLength[r]!;
@@ -222,31 +225,70 @@ export function decodeNodeColumns(
     }
   return {
     rows,
-    category: category.slice(0, rows),
-    vertexCount: vertexCount.slice(0, rows),
-    time0: time0.slice(0, rows),
-    line0: line0.slice(0, rows),
-    time1: time1.slice(0, rows),
-    line1: line1.slice(0, rows),
-    timeLast: timeLast.slice(0, rows),
-    lineLast: lineLast.slice(0, rows),
+    category: arena.i32Of(category, rows),
+    vertexCount: arena.i32Of(vertexCount, rows),
+    time0: arena.f64Of(time0, rows),
+    line0: arena.i32Of(line0, rows),
+    time1: arena.f64Of(time1, rows),
+    line1: arena.i32Of(line1, rows),
+    timeLast: arena.f64Of(timeLast, rows),
+    lineLast: arena.i32Of(lineLast, rows),
     infoStart: compactStart,
-    infoLength: withInfo ? infoLength.slice(0, rows) : new Int32Array(rows),
+    infoLength: withInfo ? arena.i32Of(infoLength, rows) : arena.i32(rows),
     info,
-    earliest: earliest.slice(0, rows),
-    latest: latest.slice(0, rows),
+    earliest: arena.f64Of(earliest, rows),
+    latest: arena.f64Of(latest, rows),
     site,
-    siteIndex: siteIndex.slice(0, rows),
+    siteIndex: arena.i32Of(siteIndex, rows),
     drawables,
-    firstRow: firstRow.slice(0, drawables),
-    rowCount: rowCount.slice(0, drawables),
-    drawableCategory: drawableCategory.slice(0, drawables),
-    drawableEarliest: drawableEarliest.slice(0, drawables),
-    drawableLatest: drawableLatest.slice(0, drawables),
+    firstRow: arena.i32Of(firstRow, drawables),
+    rowCount: arena.i32Of(rowCount, drawables),
+    drawableCategory: arena.i32Of(drawableCategory, drawables),
+    drawableEarliest: arena.f64Of(drawableEarliest, drawables),
+    drawableLatest: arena.f64Of(drawableLatest, drawables),
     byEarliest,
     earliestOfAll,
     latestOfAll,
   };
+}
+
+/** Typed columns carved from one ArrayBuffer: 8-byte columns first, then 4-byte, then bytes (aligned). */
+class ColumnArena {
+  private readonly buffer: ArrayBuffer;
+  private f64At = 0;
+  private i32At: number;
+  private u8At: number;
+
+  constructor(f64s: number, i32s: number, u8s: number) {
+    this.i32At = 8 * f64s;
+    this.u8At = this.i32At + 4 * i32s;
+    this.buffer = new ArrayBuffer(this.u8At + u8s);
+  }
+
+  f64Of(from: Float64Array, n: number): Float64Array {
+    const out = new Float64Array(this.buffer, this.f64At, n);
+    this.f64At += 8 * n;
+    out.set(from.subarray(0, n));
+    return out;
+  }
+
+  i32(n: number): Int32Array {
+    const out = new Int32Array(this.buffer, this.i32At, n);
+    this.i32At += 4 * n;
+    return out;
+  }
+
+  i32Of(from: Int32Array, n: number): Int32Array {
+    const out = this.i32(n);
+    out.set(from.subarray(0, n));
+    return out;
+  }
+
+  u8(n: number): Uint8Array {
+    const out = new Uint8Array(this.buffer, this.u8At, n);
+    this.u8At += n;
+    return out;
+  }
 }
 
 /** Worst-case-sized columns reused by every decode (decoding is synchronous: one user at a time). */
