@@ -15,6 +15,9 @@ import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { batchFromDrawables, primitiveBatchesInTimeOrder, type DrawableFilter, type PrimitiveBatch } from '../../../src/core/formats/slog2/columnStream';
 import { decodeNodeColumns } from '../../../src/core/formats/slog2/nodeColumns';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
+import { MemorySink, Slog2Writer } from '../../../src/core/formats/slog2/writer';
+import { makePrimitive } from '../../../src/core/model/types';
+import { CATEGORIES, topologyOf } from '../slog2writer/synthetic';
 import { convertFile } from '../../../src/convert/convertJob';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { fixture } from '../../helpers/paths';
@@ -202,5 +205,49 @@ test('damaged node bytes: every truncation and a bad kind byte give a FormatErro
   assert.throws(
     () => decodeNodeColumns(bad, info.fptr, 'ring.slog2', undefined, []),
     (e: unknown) => isFormatError(e) && /unknown drawable kind byte 7/.test((e as Error).message),
+  );
+});
+
+test('drawables of both node lists starting at the same time: the stream keeps the drawing order', async () => {
+  // Arrows and events (the nestless list) tie with states (the nestable list) on their start
+  // times; the drawing order puts the longer drawable first, then the lower category and lines,
+  // which is not the lists' order. Few enough for one leaf (no slice merges two nodes).
+  const sink = new MemorySink();
+  const w = new Slog2Writer(sink, { topologyOf });
+  const drawables = [
+    makePrimitive(0, [
+      { time: 1, lineID: 0 },
+      { time: 2, lineID: 1 },
+    ]),
+    makePrimitive(3, [{ time: 2, lineID: 1 }], new Uint8Array(4)),
+    makePrimitive(2, [
+      { time: 1, lineID: 0 },
+      { time: 3, lineID: 0 },
+    ]),
+    makePrimitive(0, [
+      { time: 3, lineID: 1 },
+      { time: 3, lineID: 0 },
+    ]),
+    makePrimitive(1, [
+      { time: 1, lineID: 1 },
+      { time: 4, lineID: 1 },
+    ]),
+    makePrimitive(3, [{ time: 3, lineID: 0 }], new Uint8Array(4)),
+    makePrimitive(1, [
+      { time: 2, lineID: 0 },
+      { time: 5, lineID: 0 },
+    ]),
+  ].sort((a, b) => a.latest - b.latest);
+  for (const d of drawables) w.add(d);
+  await w.finish({ categories: CATEGORIES, lineIDMaps: [] });
+  const f = await Slog2File.open(new MemorySource('ties.slog2', sink.bytes()));
+  assert.equal(f.treeDir.length, 1, 'one node');
+  const objects = await rows(viaObjects(f), true);
+  assert.equal(objects.length, drawables.length);
+  assert.deepEqual(await rows(primitiveBatchesInTimeOrder(f, -Infinity, Infinity, { withLastAndInfo: true }), true), objects);
+  // The state [1, 4] on line 1 comes before the arrow from time 1: same start, later end.
+  assert.deepEqual(
+    objects.slice(0, 3).map((r) => r.split(' ').slice(3, 5).join(' ')),
+    ['1 2', '2 2', '0 2'],
   );
 });
