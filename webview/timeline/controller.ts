@@ -69,6 +69,8 @@ export class TimelineController {
     rangeRows: undefined,
   };
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
+  /** rowsKey() of the view last persisted. */
+  private persistedRowsKey: string | undefined;
   private readonly cleanups: (() => void)[] = [];
   private summaryPending = false;
   private readonly slices: TimesliceFeed;
@@ -482,14 +484,22 @@ export class TimelineController {
 
   private schedulePersist(): void {
     if (this.persistTimer !== undefined) clearTimeout(this.persistTimer);
-    this.persistTimer = setTimeout(() => {
-      this.persistTimer = undefined;
-      const init = this.view.init;
-      if (!init) return;
-      const state = this.view.state();
-      this.persist({ ...state, fileName: init.fileName });
-      this.post({ kind: 'viewState', state, ...this.reports.report(state) });
-    }, PERSIST_DELAY_MS);
+    // Pans and zooms are reported once they settle; a change of rows (map, height) is one action,
+    // reported at once: an editor closed within the delay reopened with the rows before it (a
+    // 4096-row trace fitting every row again, read without its row index).
+    const rowsChanged = this.view.rowsKey() !== this.persistedRowsKey;
+    this.persistTimer = setTimeout(
+      () => {
+        this.persistTimer = undefined;
+        const init = this.view.init;
+        if (!init) return;
+        const state = this.view.state();
+        this.persistedRowsKey = this.view.rowsKey();
+        this.persist({ ...state, fileName: init.fileName });
+        this.post({ kind: 'viewState', state, ...this.reports.report(state) });
+      },
+      rowsChanged ? 0 : PERSIST_DELAY_MS,
+    );
   }
 
   private markAll(): void {

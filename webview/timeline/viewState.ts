@@ -287,6 +287,11 @@ export class TimelineView {
     return { t0: full.t0, t1: full.t1, rowStart: 0, rowEnd: rc, rowCount: rc, mapIndex: this.mapIndex, pixelWidth: this.overviewWidth };
   }
 
+  /** What the reopened view keeps of the rows (map, height, whether customised), as one comparable string. */
+  rowsKey(): string {
+    return `${this.mapIndex}|${String(sizingState(this.rows.sizingMode))}|${this.rows.customised}`;
+  }
+
   state(): ViewState {
     const sizing = sizingState(this.rows.sizingMode);
     return {
