@@ -163,15 +163,8 @@ export class TreeIndex {
     const level = this.levels[depth];
     if (level === undefined) return undefined;
     const x = this.dir.xpos;
-    if (xpos >= 0 && xpos < level.length && x[level[xpos]!] === xpos) return this.info(level[xpos]!);
-    let lo = 0;
-    let hi = level.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (x[level[mid]!]! < xpos) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < level.length && x[level[lo]!] === xpos ? this.info(level[lo]!) : undefined;
+    const k = xpos >= 0 && xpos < level.length && x[level[xpos]!] === xpos ? xpos : firstFrom(x, level, xpos);
+    return k < level.length && x[level[k]!] === xpos ? this.info(level[k]!) : undefined;
   }
 
   level(depth: number): readonly TreeNodeInfo[] {
@@ -182,69 +175,47 @@ export class TreeIndex {
 
   /** Nodes of one depth whose closed bounds intersect the closed window [t0, t1], in xpos order. */
   overlapping(depth: number, t0: number, t1: number): TreeNodeInfo[] {
-    const level = this.levels[depth];
-    if (level === undefined || !(t0 <= t1)) return [];
-    const { earliest, latest } = this.dir;
-    const ordered = this.ordered[depth] === true;
-    const lo = ordered ? firstAtLeast(latest, level, t0) : 0;
-    const out: TreeNodeInfo[] = [];
-    for (let k = lo; k < level.length; k++) {
-      const i = level[k]!;
-      if (earliest[i]! > t1) {
-        if (ordered) break;
-        continue;
-      }
-      if (latest[i]! >= t0) out.push(this.info(i));
-    }
-    return out;
+    return Array.from(this.overlappingEntries(depth, t0, t1), (i) => this.info(i));
   }
 
   /** overlapping(…).length without making the nodes' objects (the level-of-detail choice counts every depth). */
   countOverlapping(depth: number, t0: number, t1: number): number {
-    const level = this.levels[depth];
-    if (level === undefined || !(t0 <= t1)) return 0;
-    const { earliest, latest } = this.dir;
-    // Both bounds non-decreasing: the overlapping nodes are those from the first ending at or
-    // after t0 up to the first starting after t1.
-    if (this.ordered[depth] === true) return Math.max(0, firstAbove(earliest, level, t1) - firstAtLeast(latest, level, t0));
-    let n = 0;
-    for (const i of level) if (earliest[i]! <= t1 && latest[i]! >= t0) n++;
-    return n;
+    return this.overlappingEntries(depth, t0, t1).length;
   }
 
   /** The block bytes of the nodes overlapping(…) lists, without making their objects. */
   bytesOverlapping(depth: number, t0: number, t1: number): number {
-    const level = this.levels[depth];
-    if (level === undefined || !(t0 <= t1)) return 0;
-    const { earliest, latest, size } = this.dir;
     let bytes = 0;
-    if (this.ordered[depth] === true) {
-      const end = firstAbove(earliest, level, t1);
-      for (let k = firstAtLeast(latest, level, t0); k < end; k++) bytes += size[level[k]!]!;
-    } else for (const i of level) if (earliest[i]! <= t1 && latest[i]! >= t0) bytes += size[i]!;
+    for (const i of this.overlappingEntries(depth, t0, t1)) bytes += this.dir.size[i]!;
     return bytes;
   }
-}
 
-/** The first position k of a level (sorted by `column`) with column[level[k]] >= x. */
-function firstAtLeast(column: Float64Array, level: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = level.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (column[level[mid]!]! < x) lo = mid + 1;
-    else hi = mid;
+  /** The entry indices overlapping(…) lists: on a level in time order, a view of its index column. */
+  private overlappingEntries(depth: number, t0: number, t1: number): Int32Array {
+    const level = this.levels[depth];
+    if (level === undefined || !(t0 <= t1)) return new Int32Array(0);
+    const { earliest, latest } = this.dir;
+    if (this.ordered[depth] === true) {
+      // Both bounds non-decreasing: the nodes from the first ending at or after t0 up to the
+      // first starting after t1.
+      const lo = firstFrom(latest, level, t0);
+      return level.subarray(lo, Math.max(lo, firstFrom(earliest, level, t1, true)));
+    }
+    return level.filter((i) => earliest[i]! <= t1 && latest[i]! >= t0);
   }
-  return lo;
 }
 
-/** The first position k of a level (sorted by `column`) with column[level[k]] > x. */
-function firstAbove(column: Float64Array, level: Int32Array, x: number): number {
+/**
+ * The first position k of a level (sorted by `column`) with column[level[k]] >= x, or > x when
+ * `above`: a binary search.
+ */
+function firstFrom(column: Float64Array | Int32Array, level: Int32Array, x: number, above = false): number {
   let lo = 0;
   let hi = level.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (column[level[mid]!]! <= x) lo = mid + 1;
+    const v = column[level[mid]!]!;
+    if (v < x || (above && v === x)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
