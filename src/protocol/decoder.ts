@@ -6,35 +6,17 @@
  * decoder keeps at most a few batches in flight, so memory stays bounded however fast it runs.
  */
 import type { PathProfile, PathWindow } from '../core/analysis/pathProfile';
-import type { PrimitiveBatch } from '../core/formats/slog2/columnStream';
+import type { PackedRows } from '../core/formats/slog2/columnStream';
 import { isRecord, isSerializedError, type SerializedError } from './threadMessages';
 
 /**
- * A PrimitiveBatch's columns, `capacity` long (the first `rows` are the batch). Source sites travel
- * as indices into the file's site table (−1: none), not objects. The last vertex and the info
- * columns are filled only when the start asked for them (statistics; the analysis does not read
- * them): info bytes back to back in `info`, `infoUsed` of them.
+ * A leaf's rows packed for posting (PackedRows: typed columns, sites as indices into the file's
+ * site table), `capacity` long; the first `rows` are the batch, `infoUsed` bytes of `info`. The
+ * last vertex and the info columns are filled only when the start asked for them (statistics; the
+ * analysis does not read them).
  */
-export type WireBatch = Pick<
-  PrimitiveBatch,
-  | 'rows'
-  | 'category'
-  | 'vertexCount'
-  | 'time0'
-  | 'line0'
-  | 'time1'
-  | 'line1'
-  | 'earliest'
-  | 'latest'
-  | 'drawableEarliest'
-  | 'timeLast'
-  | 'lineLast'
-  | 'infoStart'
-  | 'infoLength'
-> & {
-  /** PrimitiveBatch.siteIndex. */
-  readonly site: Int32Array;
-  readonly info: Uint8Array;
+export type WireBatch = PackedRows & {
+  readonly rows: number;
   readonly infoUsed: number;
 };
 

@@ -1,10 +1,10 @@
 // worker_threads entry: the decoder half of a two-thread whole-file pass (see src/convert/decodeThread.ts).
-// It opens the SLOG-2 file, decodes its leaves in drawing order (columnStream.ts) and posts the
-// batches' columns, keeping at most MAX_IN_FLIGHT batches unreturned; protocol in
+// It opens the SLOG-2 file, decodes its leaves in drawing order (columnStream.ts) and posts their
+// rows packed into columns, keeping at most MAX_IN_FLIGHT batches unreturned; protocol in
 // src/protocol/decoder.ts. The pass decodes nothing itself meanwhile: on two cores the decoding
 // and the analysis run side by side. A start with a path window instead profiles the critical
 // path over that window (the analysis's pass 2, whose other window the pass does meanwhile).
-import { primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
+import { leavesInTimeOrder, primitiveBatchesInTimeOrder } from '../core/formats/slog2/columnStream';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { pathNames, profilePathWindow, type PathWindow, type WindowStream } from '../core/analysis/pathProfile';
 import { FileSource } from '../io/fileSource';
@@ -24,43 +24,6 @@ function take(rows: number, infoBytes: number): WireBatch {
   const i = pool.findIndex((b) => b.category.length >= rows && b.info.length >= infoBytes);
   if (i >= 0) return { ...pool.splice(i, 1)[0]!, rows: 0, infoUsed: 0 };
   return wireBatch(Math.max(rows, 2 * POST_ROWS), infoBytes === 0 ? 0 : Math.max(infoBytes, 4 * POST_ROWS));
-}
-
-/** Info bytes of a batch's rows. */
-function infoBytesOf(b: PrimitiveBatch): number {
-  let n = 0;
-  for (let i = 0; i < b.rows; i++) n += b.infoLength[i]!;
-  return n;
-}
-
-/** Appends a batch's columns to `w` (room checked by the caller); sites as indices into the file's table. */
-function append(w: WireBatch, b: PrimitiveBatch, withLastAndInfo: boolean): WireBatch {
-  const n = b.rows;
-  const at = w.rows;
-  w.category.set(b.category.subarray(0, n), at);
-  w.vertexCount.set(b.vertexCount.subarray(0, n), at);
-  w.time0.set(b.time0.subarray(0, n), at);
-  w.line0.set(b.line0.subarray(0, n), at);
-  w.time1.set(b.time1.subarray(0, n), at);
-  w.line1.set(b.line1.subarray(0, n), at);
-  w.earliest.set(b.earliest.subarray(0, n), at);
-  w.latest.set(b.latest.subarray(0, n), at);
-  w.drawableEarliest.set(b.drawableEarliest.subarray(0, n), at);
-  w.site.set(b.siteIndex.subarray(0, n), at);
-  if (!withLastAndInfo) return { ...w, rows: at + n };
-  w.timeLast.set(b.timeLast.subarray(0, n), at);
-  w.lineLast.set(b.lineLast.subarray(0, n), at);
-  w.infoLength.set(b.infoLength.subarray(0, n), at);
-  let used = w.infoUsed;
-  for (let i = 0; i < n; i++) {
-    const length = b.infoLength[i]!;
-    w.infoStart[at + i] = used;
-    if (length === 0) continue;
-    const start = b.infoStart[i]!;
-    w.info.set(b.infoSource[i]!.subarray(start, start + length), used);
-    used += length;
-  }
-  return { ...w, rows: at + n, infoUsed: used };
 }
 
 /** The critical path's profile over one window (the analysis's pass 2, its other window in the pass's thread). */
@@ -88,11 +51,14 @@ async function run(m: DecoderStart, outlet: BatchOutlet<DecoderToPass>): Promise
       return true;
     };
     const { withLastAndInfo, withinNodes } = m;
-    for await (const batch of primitiveBatchesInTimeOrder(file, m.t0, m.t1, { reuse: true, withLastAndInfo, withinNodes })) {
-      const infoBytes = withLastAndInfo ? infoBytesOf(batch) : 0;
-      const full = pending !== undefined && (pending.rows + batch.rows > pending.category.length || pending.infoUsed + infoBytes > pending.info.length);
+    // Each leaf's rows are copied once, from its decoded nodes straight into the posted columns.
+    for await (const leaf of leavesInTimeOrder(file, m.t0, m.t1, { withLastAndInfo, withinNodes })) {
+      const infoBytes = withLastAndInfo ? leaf.infoBytes() : 0;
+      const full = pending !== undefined && (pending.rows + leaf.rows > pending.category.length || pending.infoUsed + infoBytes > pending.info.length);
       if (full && !(await send())) return;
-      pending = append(pending ?? take(batch.rows, infoBytes), batch, withLastAndInfo);
+      const w = pending ?? take(leaf.rows, infoBytes);
+      const infoUsed = leaf.pack(w, w.rows, w.infoUsed, withLastAndInfo);
+      pending = { ...w, rows: w.rows + leaf.rows, infoUsed };
       if (pending.rows >= POST_ROWS && !(await send())) return;
     }
     if (!(await send())) return;

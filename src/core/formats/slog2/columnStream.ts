@@ -5,40 +5,16 @@
  * analysis): about six times less decoding work and no garbage per drawable.
  */
 import { LruCache } from '../../bytes/lruCache';
-import type { Drawable, Primitive, SourceLocation } from '../../model/types';
 import { nodesInSlabs } from './nodeSlabs';
 import { decodeNodeSites, NodeSitesScratch } from '../srcloc/nodeSites';
 import { nodeRecordBytes } from '../srcloc/readSourceLocations';
 import { decodeNodeColumns, type DrawableFilter, type NodeColumns } from './nodeColumns';
+import { BatchBuffers, OrderedLeaf, REF_NODE, type PrimitiveBatch } from './leafRows';
 
 export type { DrawableFilter } from './nodeColumns';
+export { batchFromDrawables, OrderedLeaf, type PackedRows, type PrimitiveBatch } from './leafRows';
 import type { Slog2File } from './slog2File';
 import type { TreeNodeInfo } from './treeDir';
-
-/** One leaf's primitives in drawing order (a composite's members consecutive, in their order). */
-export interface PrimitiveBatch {
-  readonly rows: number;
-  readonly category: Int32Array;
-  readonly vertexCount: Int32Array;
-  readonly time0: Float64Array;
-  readonly line0: Int32Array;
-  readonly time1: Float64Array;
-  readonly line1: Int32Array;
-  /** Last vertex (= the second for two-vertex drawables); only with ColumnStreamOptions.withLastAndInfo. */
-  readonly timeLast: Float64Array;
-  readonly lineLast: Int32Array;
-  /** Info bytes of each row: infoSource[k] from infoStart[k], infoLength[k] bytes (0: none). */
-  readonly infoSource: readonly (Uint8Array | undefined)[];
-  readonly infoStart: Int32Array;
-  readonly infoLength: Int32Array;
-  readonly earliest: Float64Array;
-  readonly latest: Float64Array;
-  /** Earliest time of the drawable the row belongs to (a composite's, for its members). */
-  readonly drawableEarliest: Float64Array;
-  readonly site: readonly (SourceLocation | undefined)[];
-  /** The same as indices into the file's site table (−1: none, or not from a file's table). */
-  readonly siteIndex: Int32Array;
-}
 
 /** Decoded nodes kept per file: upper nodes are sliced once per leaf below them. */
 const CACHE_NODES = 64;
@@ -114,13 +90,6 @@ function firstAtOrAfter(c: NodeColumns, t: number): number {
   return lo;
 }
 
-/**
- * A leaf's drawables to merge, as numbers (no object per drawable): node slot × REF_NODE + index
- * in the node. A window's nodes are one per depth and a node's drawables fewer than 2^24
- * (checked), so refs stay exact integers.
- */
-const REF_NODE = 1 << 24;
-
 /** drawingOrder.ts on columns: earliest ↑, latest ↓, category ↑, start line ↑, final line ↑. */
 function refOrder(nodes: readonly NodeColumns[]): (x: number, y: number) => number {
   return (x, y) => {
@@ -138,79 +107,6 @@ function refOrder(nodes: readonly NodeColumns[]): (x: number, y: number) => numb
       a.lineLast[ra + a.rowCount[da]! - 1]! - b.lineLast[rb + b.rowCount[db]! - 1]!
     );
   };
-}
-
-/** A batch of `rows` rows to fill. */
-type FillableBatch = PrimitiveBatch & { readonly site: (SourceLocation | undefined)[]; readonly infoSource: (Uint8Array | undefined)[] };
-
-function emptyBatch(rows: number): FillableBatch {
-  return {
-    rows,
-    category: new Int32Array(rows),
-    vertexCount: new Int32Array(rows),
-    time0: new Float64Array(rows),
-    line0: new Int32Array(rows),
-    time1: new Float64Array(rows),
-    line1: new Int32Array(rows),
-    timeLast: new Float64Array(rows),
-    lineLast: new Int32Array(rows),
-    infoSource: new Array<Uint8Array | undefined>(rows),
-    infoStart: new Int32Array(rows),
-    infoLength: new Int32Array(rows),
-    earliest: new Float64Array(rows),
-    latest: new Float64Array(rows),
-    drawableEarliest: new Float64Array(rows),
-    site: new Array<SourceLocation | undefined>(rows),
-    siteIndex: new Int32Array(rows),
-  };
-}
-
-/** Columns reused batch after batch (ColumnStreamOptions.reuse). */
-class BatchBuffers {
-  private capacity = 0;
-  private batch = emptyBatch(0);
-
-  take(rows: number): FillableBatch {
-    if (rows > this.capacity) {
-      this.capacity = Math.max(rows, this.capacity * 2);
-      this.batch = emptyBatch(this.capacity);
-    }
-    return { ...this.batch, rows };
-  }
-}
-
-function batchOf(refs: readonly number[], nodes: readonly NodeColumns[], buffers: BatchBuffers | undefined, withLast: boolean): PrimitiveBatch {
-  let rows = 0;
-  for (const ref of refs) rows += nodes[Math.floor(ref / REF_NODE)]!.rowCount[ref % REF_NODE]!;
-  const out = buffers === undefined ? emptyBatch(rows) : buffers.take(rows);
-  let k = 0;
-  for (const ref of refs) {
-    const c = nodes[Math.floor(ref / REF_NODE)]!;
-    const d = ref % REF_NODE;
-    const first = c.firstRow[d]!;
-    const n = c.rowCount[d]!;
-    for (let r = first; r < first + n; r++, k++) {
-      out.category[k] = c.category[r]!;
-      out.vertexCount[k] = c.vertexCount[r]!;
-      out.time0[k] = c.time0[r]!;
-      out.line0[k] = c.line0[r]!;
-      out.time1[k] = c.time1[r]!;
-      out.line1[k] = c.line1[r]!;
-      if (withLast) {
-        out.timeLast[k] = c.timeLast[r]!;
-        out.lineLast[k] = c.lineLast[r]!;
-        out.infoSource[k] = c.info;
-        out.infoStart[k] = c.infoStart[r]!;
-        out.infoLength[k] = c.infoLength[r]!;
-      }
-      out.earliest[k] = c.earliest[r]!;
-      out.latest[k] = c.latest[r]!;
-      out.drawableEarliest[k] = c.drawableEarliest[d]!;
-      out.site[k] = c.site[r];
-      out.siteIndex[k] = c.siteIndex[r]!;
-    }
-  }
-  return out;
 }
 
 export interface ColumnStreamOptions {
@@ -245,6 +141,17 @@ export async function* primitiveBatchesInTimeOrder(
   t1 = Infinity,
   options: ColumnStreamOptions = {},
 ): AsyncGenerator<PrimitiveBatch> {
+  const buffers = options.reuse === true ? new BatchBuffers() : undefined;
+  const withLast = options.withLastAndInfo === true;
+  for await (const leaf of leavesInTimeOrder(file, t0, t1, options)) yield leaf.toBatch(buffers, withLast);
+}
+
+/**
+ * The same stream as leaves not yet copied out (each valid until the next is pulled): for a
+ * consumer that copies the rows elsewhere anyway (the decoder thread packs them for posting).
+ * Leaves without drawables in the range are skipped. `options.reuse` does not apply.
+ */
+export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = Infinity, options: ColumnStreamOptions = {}): AsyncGenerator<OrderedLeaf> {
   const keep = options.keep;
   const [rootEarliest, rootLatest] = file.timeRange;
   const leaves = file.nodesOverlapping(0, Math.max(t0, rootEarliest), Math.min(t1, rootLatest));
@@ -255,7 +162,7 @@ export async function* primitiveBatchesInTimeOrder(
   const refs: number[] = [];
   const nodes: NodeColumns[] = [];
   const order = refOrder(nodes);
-  const buffers = options.reuse === true ? new BatchBuffers() : undefined;
+  const ordered = new OrderedLeaf(refs, nodes);
   // A filtering stream decodes only what it keeps, so its nodes are its own (not the file's cache).
   const withInfo = options.withLastAndInfo === true;
   const streamNodes: StreamNodes = { cache: keep === undefined ? cacheOf(file, withInfo) : new LruCache(CACHE_NODES), keep, withInfo };
@@ -308,41 +215,6 @@ export async function* primitiveBatchesInTimeOrder(
       }
     }
     refs.sort(order);
-    if (refs.length > 0) yield batchOf(refs, nodes, buffers, options.withLastAndInfo === true);
+    if (refs.length > 0) yield ordered.counted();
   }
-}
-
-/** The same batch from drawable objects (converted CLOG2, tests): one row per primitive. */
-export function batchFromDrawables(drawables: readonly Drawable[]): PrimitiveBatch {
-  let rows = 0;
-  for (const d of drawables) rows += d.kind === 'primitive' ? 1 : d.primitives.length;
-  const out = emptyBatch(rows);
-  let k = 0;
-  const put = (p: Primitive, drawableEarliest: number): void => {
-    const v = p.vertices;
-    const second = v[1] ?? v[0];
-    out.category[k] = p.category;
-    out.vertexCount[k] = v.length;
-    out.time0[k] = v[0]?.time ?? p.earliest;
-    out.line0[k] = v[0]?.lineID ?? 0;
-    out.time1[k] = second?.time ?? p.earliest;
-    out.line1[k] = second?.lineID ?? 0;
-    const last = v[v.length - 1];
-    out.timeLast[k] = last?.time ?? p.earliest;
-    out.lineLast[k] = last?.lineID ?? 0;
-    out.infoSource[k] = p.info;
-    out.infoStart[k] = 0;
-    out.infoLength[k] = p.info?.length ?? 0;
-    out.earliest[k] = p.earliest;
-    out.latest[k] = p.latest;
-    out.drawableEarliest[k] = drawableEarliest;
-    out.site[k] = p.source?.start;
-    out.siteIndex[k] = -1;
-    k++;
-  };
-  for (const d of drawables) {
-    if (d.kind === 'primitive') put(d, d.earliest);
-    else for (const p of d.primitives) put(p, d.earliest);
-  }
-  return out;
 }

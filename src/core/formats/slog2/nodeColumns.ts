@@ -36,10 +36,13 @@ export interface NodeColumns {
   readonly info: Uint8Array;
   readonly earliest: Float64Array;
   readonly latest: Float64Array;
-  /** Start site of each primitive row (drawables that are not composites only, as the object reader). */
-  readonly site: readonly (SourceLocation | undefined)[];
-  /** The same as indices into the file's site table (−1: none). */
+  /**
+   * Start site of each primitive row (drawables that are not composites only, as the object
+   * reader) as an index into `sites`, the file's table (−1: none). Not an object per row: an
+   * array filled per row was a tenth of a whole-file pass's decoding.
+   */
   readonly siteIndex: Int32Array;
+  readonly sites: readonly SourceLocation[];
   /** Drawables (after dropping NaN ones), in file order: first row, row count, and their sort keys. */
   readonly drawables: number;
   readonly firstRow: Int32Array;
@@ -103,7 +106,6 @@ export function decodeNodeColumns(
   cols.ensure(cap, dcap);
   const { category, vertexCount, time0, line0, time1, line1, timeLast, lineLast, earliest, latest, infoStart, infoLength, siteIndex } = cols;
   const { firstRow, rowCount, drawableCategory, drawableEarliest, drawableLatest } = cols;
-  const site: (SourceLocation | undefined)[] = [];
   let drawables = 0;
   let earliestOfAll = Infinity;
   let latestOfAll = -Infinity;
@@ -190,13 +192,8 @@ export function decodeNodeColumns(
       if (kind === 0) {
         const cols = list === 0 ? located?.nestless : located?.nestable;
         const s = cols !== undefined && cols.located[i] === 1 ? cols.start[i]! : -1;
-        site[first] = s >= 0 ? sites[s] : undefined;
-        siteIndex[first] = site[first] === undefined ? -1 : s;
-      } else
-        for (let m = 0; m < members; m++) {
-          site[first + m] = undefined;
-          siteIndex[first + m] = -1;
-        }
+        siteIndex[first] = s >= 0 && sites[s] !== undefined ? s : -1;
+      } else for (let m = 0; m < members; m++) siteIndex[first + m] = -1;
       firstRow[drawables] = first;
       rowCount[drawables] = members;
       drawableCategory[drawables] = dcat;
@@ -238,8 +235,8 @@ export function decodeNodeColumns(
     info,
     earliest: arena.f64Of(earliest, rows),
     latest: arena.f64Of(latest, rows),
-    site,
     siteIndex: arena.i32Of(siteIndex, rows),
+    sites,
     drawables,
     firstRow: arena.i32Of(firstRow, drawables),
     rowCount: arena.i32Of(rowCount, drawables),
