@@ -28,7 +28,7 @@ function take(rows: number, infoBytes: number): WireBatch {
 
 /** The critical path's profile over one window (the analysis's pass 2, its other window in the pass's thread). */
 async function profile(file: Slog2File, window: PathWindow, outlet: BatchOutlet<DecoderToPass>): Promise<void> {
-  const stream: WindowStream = (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, keep });
+  const stream: WindowStream = (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, keep, recycleNodes: true });
   const result = await profilePathWindow(window, stream, pathNames(file.categories), () => {
     if (outlet.stopped()) throw new Error('stopped');
   });
@@ -52,7 +52,7 @@ async function run(m: DecoderStart, outlet: BatchOutlet<DecoderToPass>): Promise
     };
     const { withLastAndInfo, withinNodes } = m;
     // Each leaf's rows are copied once, from its decoded nodes straight into the posted columns.
-    for await (const leaf of leavesInTimeOrder(file, m.t0, m.t1, { withLastAndInfo, withinNodes })) {
+    for await (const leaf of leavesInTimeOrder(file, m.t0, m.t1, { withLastAndInfo, withinNodes, recycleNodes: true })) {
       const infoBytes = withLastAndInfo ? leaf.infoBytes() : 0;
       const full = pending !== undefined && (pending.rows + leaf.rows > pending.category.length || pending.infoUsed + infoBytes > pending.info.length);
       if (full && !(await send())) return;

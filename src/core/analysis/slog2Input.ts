@@ -44,12 +44,13 @@ export function slog2AnalysisInput(file: Slog2File, options: Slog2InputOptions =
     lineIDMaps: file.lineIDMaps,
     range: options.range ?? file.timeRange,
     batches: (t0, t1) => wrap(file.drawableBatchesInTimeOrder(t0, t1, signal ? { signal } : {})),
-    // The analysis is done with a batch before it asks for the next: its columns are reused.
+    // The analysis is done with a batch before it asks for the next: its columns and its nodes'
+    // buffers are reused.
     primitiveBatches: (t0, t1, keep) =>
       wrap(
         keep === undefined && options.decoded !== undefined
           ? options.decoded(t0, t1)
-          : primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, ...(signal ? { signal } : {}), ...(keep ? { keep } : {}) }),
+          : primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, recycleNodes: true, ...(signal ? { signal } : {}), ...(keep ? { keep } : {}) }),
       ),
   };
 }

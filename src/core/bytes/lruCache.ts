@@ -12,6 +12,8 @@ export class LruCache<V, K = string> {
     readonly capacity: number,
     /** Most total weight kept (e.g. bytes). */
     readonly budget = Infinity,
+    /** Called with each entry dropped to keep the bounds (not for delete or clear). */
+    private readonly onEvict?: (value: V, key: K) => void,
   ) {}
 
   get(key: K): V | undefined {
@@ -30,7 +32,12 @@ export class LruCache<V, K = string> {
       this.weights.set(key, weight);
       this.weighed += weight;
     }
-    while (this.map.size > 1 && (this.map.size > Math.max(1, this.capacity) || this.weighed > this.budget)) this.delete(this.map.keys().next().value as K);
+    while (this.map.size > 1 && (this.map.size > Math.max(1, this.capacity) || this.weighed > this.budget)) {
+      const oldest = this.map.keys().next().value as K;
+      const evicted = this.map.get(oldest)!;
+      this.delete(oldest);
+      this.onEvict?.(evicted, oldest);
+    }
   }
 
   delete(key: K): void {

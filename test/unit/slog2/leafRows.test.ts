@@ -2,22 +2,23 @@
 // same leaf as a batch (toBatch, what a stream in one thread yields): every column, sites as
 // indices into the file's table, each row's info bytes; at an offset into columns already partly
 // filled, as the decoder thread appends leaf after leaf. Includes a composite whose members carry
-// info bytes (one copy per drawable: the offsets inside it must hold).
+// info bytes (one copy per drawable: the offsets inside it must hold). A stream that recycles its
+// nodes' buffers gives the same rows as one that does not, over many more leaves than it caches.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
-import { leavesInTimeOrder, type PackedRows } from '../../../src/core/formats/slog2/columnStream';
+import { leavesInTimeOrder, primitiveBatchesInTimeOrder, type PackedRows, type PrimitiveBatch } from '../../../src/core/formats/slog2/columnStream';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { MemorySink, Slog2Writer } from '../../../src/core/formats/slog2/writer';
 import { makePrimitive, type Drawable } from '../../../src/core/model/types';
-import { CATEGORIES, topologyOf } from '../slog2writer/synthetic';
+import { CATEGORIES, syntheticTrace, topologyOf } from '../slog2writer/synthetic';
 import { fixture } from '../../helpers/paths';
 
 const COLUMNS = ['category', 'vertexCount', 'time0', 'line0', 'time1', 'line1', 'earliest', 'latest', 'drawableEarliest'] as const;
 
-function packed(rows: number, infoBytes: number): PackedRows {
+function packedColumns(rows: number, infoBytes: number): PackedRows {
   const f64 = () => new Float64Array(rows).fill(-1);
   const i32 = () => new Int32Array(rows).fill(-7);
   return {
@@ -52,7 +53,7 @@ async function comparePacked(f: Slog2File, name: string, withLast: boolean): Pro
     assert.equal(leafInfo, withLast ? wantInfo : 0, `${name}: info bytes of the leaf`);
     const lead = 3;
     const infoLead = 5;
-    const out = packed(lead + leaf.rows + 2, infoLead + leafInfo + 2);
+    const out = packedColumns(lead + leaf.rows + 2, infoLead + leafInfo + 2);
     const used = leaf.pack(out, lead, infoLead, withLast);
     assert.equal(used, infoLead + leafInfo, `${name}: info bytes used`);
     assert.equal(out.category[lead - 1], -7, `${name}: rows before the offset untouched`);
@@ -126,3 +127,59 @@ test('a composite whose members carry info bytes: each member keeps its own', as
     await f.close();
   }
 });
+
+test('a stream recycling its nodes (more leaves than it caches) gives the rows of one that does not', async () => {
+  const { drawables, maps } = syntheticTrace(6, 400);
+  const sink = new MemorySink();
+  const w = new Slog2Writer(sink, { leafBytes: 600, topologyOf });
+  for (const d of drawables) w.add(d);
+  await w.finish({ categories: CATEGORIES, lineIDMaps: maps, sourceLocations: { records: 1, sites: 3 } });
+  const f = await Slog2File.open(new MemorySource('recycled.slog2', sink.bytes()));
+  try {
+    assert.ok(f.level(0).length > 4 * 64, `many more leaves than nodes cached (${f.level(0).length})`);
+    const [a, b] = f.timeRange;
+    for (const [t0, t1] of [
+      [-Infinity, Infinity],
+      [a + (b - a) * 0.2, a + (b - a) * 0.7],
+    ] as const) {
+      const want = await rowsOf(primitiveBatchesInTimeOrder(f, t0, t1, { withLastAndInfo: true }));
+      assert.equal(want.length, t0 === -Infinity ? drawables.length : want.length);
+      assert.deepEqual(await rowsOf(primitiveBatchesInTimeOrder(f, t0, t1, { withLastAndInfo: true, reuse: true, recycleNodes: true })), want);
+      const packed: string[] = [];
+      for await (const leaf of leavesInTimeOrder(f, t0, t1, { withLastAndInfo: true, recycleNodes: true })) {
+        const out = packedColumns(leaf.rows, leaf.infoBytes());
+        leaf.pack(out, 0, 0, true);
+        for (let i = 0; i < leaf.rows; i++)
+          packed.push(
+            row(
+              out.category[i]!,
+              out.time0[i]!,
+              out.line0[i]!,
+              out.timeLast[i]!,
+              out.site[i]!,
+              out.info.subarray(out.infoStart[i]!, out.infoStart[i]! + out.infoLength[i]!),
+            ),
+          );
+      }
+      assert.deepEqual(packed, want);
+    }
+  } finally {
+    await f.close();
+  }
+});
+
+function row(category: number, time0: number, line0: number, timeLast: number, site: number, info: Uint8Array): string {
+  return `${category} ${time0} ${line0} ${timeLast} ${site} ${Buffer.from(info).toString('hex')}`;
+}
+
+async function rowsOf(batches: AsyncIterable<PrimitiveBatch>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const b of batches)
+    for (let i = 0; i < b.rows; i++) {
+      const s = b.infoStart[i]!;
+      out.push(
+        row(b.category[i]!, b.time0[i]!, b.line0[i]!, b.timeLast[i]!, b.siteIndex[i]!, b.infoSource[i]?.subarray(s, s + b.infoLength[i]!) ?? new Uint8Array(0)),
+      );
+    }
+  return out;
+}

@@ -4,6 +4,7 @@
  * decoded by nodeColumns.ts instead of into objects. For whole-file passes (the wait-state
  * analysis): about six times less decoding work and no garbage per drawable.
  */
+import { BufferPool } from '../../bytes/bufferPool';
 import { LruCache } from '../../bytes/lruCache';
 import { nodesInSlabs } from './nodeSlabs';
 import { decodeNodeSites, NodeSitesScratch } from '../srcloc/nodeSites';
@@ -29,7 +30,7 @@ const MIN_DRAWABLE_BYTES = 21;
 const sitesScratch = new NodeSitesScratch();
 
 /** A node's columns from its block and its source-location record (a damaged record is ignored, as the object reader does). */
-function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: Uint8Array | undefined, { keep, withInfo }: StreamNodes): NodeColumns {
+function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: Uint8Array | undefined, { keep, withInfo, pool }: StreamNodes): NodeColumns {
   const table = file.sourceLocationTable;
   let located;
   if (record !== undefined && table !== undefined) {
@@ -40,7 +41,7 @@ function decode(file: Slog2File, info: TreeNodeInfo, bytes: Uint8Array, record: 
       located = undefined;
     }
   }
-  return decodeNodeColumns(bytes, info.fptr, file.source.name, located, table?.sites ?? [], keep, withInfo);
+  return decodeNodeColumns(bytes, info.fptr, file.source.name, located, table?.sites ?? [], keep, withInfo, pool);
 }
 
 function cacheOf(file: Slog2File, withInfo: boolean): NodeCache {
@@ -51,12 +52,14 @@ function cacheOf(file: Slog2File, withInfo: boolean): NodeCache {
 
 /**
  * Nodes decoded for one stream: the file's shared cache of whole nodes (with or without their
- * info bytes, as the stream needs), or the stream's own when it filters while decoding.
+ * info bytes, as the stream needs), or the stream's own when it filters while decoding or
+ * recycles its nodes' buffers (`pool`).
  */
 interface StreamNodes {
   readonly cache: NodeCache;
   readonly keep: DrawableFilter | undefined;
   readonly withInfo: boolean;
+  readonly pool?: BufferPool;
 }
 
 function columnsOf(file: Slog2File, info: TreeNodeInfo, nodes: StreamNodes): Promise<NodeColumns> {
@@ -128,11 +131,26 @@ export interface ColumnStreamOptions {
   readonly withLastAndInfo?: boolean;
   /** Bytes per sequential read of leaves (nodeSlabs.ts; tests use tiny slabs to get many on small files). */
   readonly slabBytes?: number;
+  /**
+   * The stream's nodes are its own and a node's buffer is reused once the node has left its cache
+   * (BufferPool), for consumers done with a leaf or batch before they ask for the next (the
+   * decoder thread). The buffers were a full collection every few megabytes decoded.
+   */
+  readonly recycleNodes?: boolean;
 }
 
 /** A node holds a drawable outside its time bounds (see ColumnStreamOptions.withinNodes). */
 export class DrawableOutsideNode extends Error {
   override readonly name = 'DrawableOutsideNode';
+}
+
+function release(retired: Promise<NodeColumns>[], pool: BufferPool): void {
+  for (const p of retired)
+    p.then(
+      (c) => pool.give(c.category.buffer),
+      () => undefined,
+    );
+  retired.length = 0;
 }
 
 export async function* primitiveBatchesInTimeOrder(
@@ -163,11 +181,18 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
   const nodes: NodeColumns[] = [];
   const order = refOrder(nodes);
   const ordered = new OrderedLeaf(refs, nodes);
-  // A filtering stream decodes only what it keeps, so its nodes are its own (not the file's cache).
+  // A filtering stream decodes only what it keeps, so its nodes are its own (not the file's cache);
+  // so are a recycling stream's, whose nodes leave the cache into `retired`.
   const withInfo = options.withLastAndInfo === true;
-  const streamNodes: StreamNodes = { cache: keep === undefined ? cacheOf(file, withInfo) : new LruCache(CACHE_NODES), keep, withInfo };
+  const pool = options.recycleNodes === true ? new BufferPool() : undefined;
+  const retired: Promise<NodeColumns>[] = [];
+  const cache: NodeCache =
+    pool !== undefined ? new LruCache(CACHE_NODES, Infinity, (p) => retired.push(p)) : keep !== undefined ? new LruCache(CACHE_NODES) : cacheOf(file, withInfo);
+  const streamNodes: StreamNodes = { cache, keep, withInfo, ...(pool ? { pool } : {}) };
   let pulled = 0;
   for (let i = 0; i < leaves.length; i++) {
+    // Nodes that left the cache while the last leaf was made are free now: it has been consumed.
+    if (pool !== undefined) release(retired, pool);
     const leaf = leaves[i]!;
     const a = i === 0 ? -Infinity : Math.max(leaf.earliest, previousEnd);
     const b = i === leaves.length - 1 ? Infinity : Math.max(leaf.latest, a);

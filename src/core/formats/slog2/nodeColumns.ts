@@ -6,6 +6,7 @@
  * index. Same checks as treeNode.ts: every count and length is bounded by the bytes left, and a
  * drawable with a NaN/∞ time is dropped.
  */
+import type { BufferPool } from '../../bytes/bufferPool';
 import { FormatError } from '../../bytes/formatError';
 import type { SourceLocation } from '../../model/types';
 import type { NodeSites } from '../srcloc/nodeSites';
@@ -74,6 +75,7 @@ const VERTEX_BYTES = 12;
  * `keep`: decode only the drawables it accepts (the bounds of all still cover every finite one).
  * `withInfo`: copy the info bytes (else `info` is empty and every `infoLength` 0: the analysis
  * reads none, and the copy was 5 % of its decoding).
+ * `pool`: where the node's one buffer comes from (columns' `.buffer`; see BufferPool), else a new one.
  */
 export function decodeNodeColumns(
   bytes: Uint8Array,
@@ -83,6 +85,7 @@ export function decodeNodeColumns(
   sites: readonly SourceLocation[],
   keep?: DrawableFilter,
   withInfo = true,
+  pool?: BufferPool,
 ): NodeColumns {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const end = bytes.byteLength;
@@ -210,7 +213,7 @@ export function decodeNodeColumns(
   if (withInfo) for (let r = 0; r < rows; r++) infoBytes += infoLength[r]!;
   // The node's columns are views of one buffer: ~20 buffers per node were most of a whole-file
   // pass's collector work (tens of thousands of nodes, each buffer tracked and freed alone).
-  const arena = new ColumnArena(5 * rows + 2 * drawables, 8 * rows + 3 * drawables, infoBytes);
+  const arena = new ColumnArena(5 * rows + 2 * drawables, 8 * rows + 3 * drawables, infoBytes, pool);
   const info = arena.u8(infoBytes);
   const compactStart = arena.i32(rows);
   if (withInfo)
@@ -256,10 +259,11 @@ class ColumnArena {
   private i32At: number;
   private u8At: number;
 
-  constructor(f64s: number, i32s: number, u8s: number) {
+  constructor(f64s: number, i32s: number, u8s: number, pool?: BufferPool) {
     this.i32At = 8 * f64s;
     this.u8At = this.i32At + 4 * i32s;
-    this.buffer = new ArrayBuffer(this.u8At + u8s);
+    const bytes = this.u8At + u8s;
+    this.buffer = pool === undefined ? new ArrayBuffer(bytes) : pool.take(bytes);
   }
 
   f64Of(from: Float64Array, n: number): Float64Array {
@@ -269,18 +273,24 @@ class ColumnArena {
     return out;
   }
 
+  /** Zeros (a pooled buffer holds an earlier node's bytes). */
   i32(n: number): Int32Array {
+    return this.i32View(n).fill(0);
+  }
+
+  i32Of(from: Int32Array, n: number): Int32Array {
+    const out = this.i32View(n);
+    out.set(from.subarray(0, n));
+    return out;
+  }
+
+  private i32View(n: number): Int32Array {
     const out = new Int32Array(this.buffer, this.i32At, n);
     this.i32At += 4 * n;
     return out;
   }
 
-  i32Of(from: Int32Array, n: number): Int32Array {
-    const out = this.i32(n);
-    out.set(from.subarray(0, n));
-    return out;
-  }
-
+  /** Filled by the caller. */
   u8(n: number): Uint8Array {
     const out = new Uint8Array(this.buffer, this.u8At, n);
     this.u8At += n;
