@@ -26,18 +26,22 @@ interface Message {
   readonly recvLine: number;
   send: StateRec | undefined;
   recv: StateRec | undefined;
+  /** Endpoints not resolved yet: SEND_PENDING | RECV_PENDING. */
   pending: number;
 }
 
-interface Endpoint {
-  readonly message: Message;
-  readonly side: 'send' | 'recv';
-}
+const SEND_PENDING = 1;
+const RECV_PENDING = 2;
+
+/** Lines below this keep their recent states in an array (a Map lookup per MPI state otherwise). */
+const DENSE_LINES = 1 << 16;
 
 export class MessageMatcher {
+  private readonly denseRecent: (StateRec[] | undefined)[] = [];
   private readonly recent = new Map<number, StateRec[]>();
   private readonly compactAt = new Map<number, number>();
-  private readonly endpoints = new MinHeap<Endpoint>();
+  /** Each message twice, keyed by its send and by its receive time (no object per endpoint). */
+  private readonly endpoints = new MinHeap<Message>();
   matched = 0;
   receiveBeforeSend = 0;
 
@@ -48,25 +52,31 @@ export class MessageMatcher {
   ) {}
 
   addState(s: StateRec): void {
-    let list = this.recent.get(s.line);
-    if (list === undefined) this.recent.set(s.line, (list = []));
+    const line = s.line;
+    const dense = line >= 0 && line < DENSE_LINES;
+    let list = dense ? this.denseRecent[line] : this.recent.get(line);
+    if (list === undefined) {
+      list = [];
+      if (dense) this.denseRecent[line] = list;
+      else this.recent.set(line, list);
+    }
     list.push(s);
-    if (list.length > (this.compactAt.get(s.line) ?? 64)) this.compact(s.line, list, s.enter);
+    if (list.length > 64 && list.length > (this.compactAt.get(line) ?? 64)) this.compact(line, list, s.enter);
   }
 
   addArrow(sendTime: number, sendLine: number, recvTime: number, recvLine: number): void {
-    const m: Message = { sendTime, sendLine, recvTime, recvLine, send: undefined, recv: undefined, pending: 2 };
-    this.endpoints.push(sendTime, { message: m, side: 'send' });
-    this.endpoints.push(recvTime, { message: m, side: 'recv' });
+    const m: Message = { sendTime, sendLine, recvTime, recvLine, send: undefined, recv: undefined, pending: SEND_PENDING | RECV_PENDING };
+    this.endpoints.push(sendTime, m);
+    this.endpoints.push(recvTime, m);
   }
 
   /** The stream has reached `t`: every endpoint before it can be resolved. */
   advance(t: number): void {
-    while (this.endpoints.peekKey() < t) this.resolve(this.endpoints.pop()!);
+    while (this.endpoints.peekKey() < t) this.resolveNext();
   }
 
   finish(): void {
-    while (this.endpoints.size > 0) this.resolve(this.endpoints.pop()!);
+    while (this.endpoints.size > 0) this.resolveNext();
   }
 
   /** Drops states that ended before `now` (no endpoint before `now` is pending any more). */
@@ -80,7 +90,7 @@ export class MessageMatcher {
 
   /** Innermost state on `line` containing `t`; `skip` passes over MPE's receive markers. */
   private containing(line: number, t: number, skipMarker: boolean): StateRec | undefined {
-    const list = this.recent.get(line);
+    const list = line >= 0 && line < DENSE_LINES ? this.denseRecent[line] : this.recent.get(line);
     if (list === undefined) return undefined;
     for (let i = list.length - 1; i >= 0; i--) {
       const s = list[i]!;
@@ -91,11 +101,21 @@ export class MessageMatcher {
     return undefined;
   }
 
-  private resolve(e: Endpoint): void {
-    const m = e.message;
-    if (e.side === 'send') m.send = this.containing(m.sendLine, m.sendTime, false);
-    else m.recv = this.containing(m.recvLine, m.recvTime, true);
-    if (--m.pending === 0) this.evaluate(m);
+  /**
+   * The earliest endpoint: its message's send when that is pending and due at this time, else its
+   * receive (equal times resolve both now, in either order: nothing is added in between).
+   */
+  private resolveNext(): void {
+    const t = this.endpoints.peekKey();
+    const m = this.endpoints.pop()!;
+    if ((m.pending & SEND_PENDING) !== 0 && t === m.sendTime) {
+      m.send = this.containing(m.sendLine, m.sendTime, false);
+      m.pending &= ~SEND_PENDING;
+    } else {
+      m.recv = this.containing(m.recvLine, m.recvTime, true);
+      m.pending &= ~RECV_PENDING;
+    }
+    if (m.pending === 0) this.evaluate(m);
   }
 
   private evaluate(m: Message): void {
