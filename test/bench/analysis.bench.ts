@@ -130,17 +130,19 @@ async function main(): Promise<void> {
     oneThread.push(child(['--worker', file, oneThreadScript]));
     analysis.push(child(['--worker', file, workerScript]));
   }
+  // Every run, besides the median: on this noisy 2-core machine a median of 3 moves by ±0.5 s.
+  const each = (ms: readonly Measured[]) => `[${ms.map((m) => m.seconds.toFixed(1)).join(', ')}]`;
   const a = median(analysis.map((m) => m.seconds));
   const one = median(oneThread.map((m) => m.seconds));
   const b = median(read.map((m) => m.seconds));
   console.log(
-    `analysis bench: one read of the drawables: median ${b.toFixed(1)} s, peak RSS ${median(read.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${read[0]!.detail})`,
+    `analysis bench: one read of the drawables: median ${b.toFixed(1)} s of ${each(read)}, peak RSS ${median(read.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${read[0]!.detail})`,
   );
   console.log(
-    `analysis bench: analysis in the worker, one thread: median ${one.toFixed(1)} s, peak RSS ${median(oneThread.map((m) => m.maxRssMiB)).toFixed(0)} MiB`,
+    `analysis bench: analysis in the worker, one thread: median ${one.toFixed(1)} s of ${each(oneThread)}, peak RSS ${median(oneThread.map((m) => m.maxRssMiB)).toFixed(0)} MiB`,
   );
   console.log(
-    `analysis bench: analysis in the worker, with its decoder thread: median ${a.toFixed(1)} s, peak RSS ${median(analysis.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${analysis[0]!.detail})`,
+    `analysis bench: analysis in the worker, with its decoder thread: median ${a.toFixed(1)} s of ${each(analysis)}, peak RSS ${median(analysis.map((m) => m.maxRssMiB)).toFixed(0)} MiB (${analysis[0]!.detail})`,
   );
   console.log(`analysis bench: one thread / decoder thread ×${(one / a).toFixed(2)}`);
   console.log(`analysis bench: analysis / one read = ${(a / b).toFixed(2)} (targets: ≤ 10 s, ≤ 400 MB peak RSS for 1 GB)`);
