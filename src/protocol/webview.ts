@@ -6,6 +6,7 @@
 import type { WireWindow } from './wire';
 import type { DrawableDescription, DrawableRef } from '../core/query/details';
 import type { ChainMessage, RequestChainMessage } from './chainMessages';
+import type { SearchClosedMessage, SearchCountMessage, SearchForMessage, SearchHit, SearchMessage, SearchResultMessage } from './searchMessages';
 import type { TraceDescription } from '../core/query/describe';
 import type { WindowRequest } from '../core/query/windowRequest';
 import type { FirstViewHint } from '../core/query/windowKey';
@@ -154,51 +155,12 @@ export interface CategoryColoursMessage {
   readonly colours: { readonly [name: string]: Rgb };
 }
 
-/** A search match, placed on the rows of the map the search was asked for. */
-export interface SearchHit {
-  readonly drawable: 'state' | 'arrow' | 'event';
-  readonly category: number;
-  readonly start: number;
-  readonly end: number;
-  /** Undefined when the match has no row in that map. */
-  readonly row: number | undefined;
-  readonly toRow: number | undefined;
-}
-
-/** Answer to a `search` step: the match (framed by the webview) and its position "n of m". */
-export interface SearchResultMessage {
-  readonly kind: 'searchResult';
-  readonly searchId: number;
-  readonly hit?: SearchHit;
-  readonly ordinal?: number;
-  readonly wrapped: boolean;
-  readonly error?: string;
-}
-
-/** The count of the current query over the whole file, with matches per bin of the time range. */
-export interface SearchCountMessage {
-  readonly kind: 'searchCount';
-  readonly searchId: number;
-  readonly matches: number;
-  readonly histogram: readonly number[];
-  readonly range: readonly [number, number];
-}
-
 /** From the statistics panel: highlight a category (undefined: none), show a row, select and frame a drawable. */
 export interface LinkMessage {
   readonly kind: 'link';
   readonly highlightCategory?: number | null;
   readonly revealRow?: number;
   readonly reveal?: SearchHit;
-}
-
-/**
- * Search the timeline for `text` (e.g. `user_states.c:80`, from "Show in timeline" on a source
- * line): opens the search box with it and steps to the next match (the same text again: the next one).
- */
-export interface SearchForMessage {
-  readonly kind: 'searchFor';
-  readonly text: string;
 }
 
 /**
@@ -355,38 +317,6 @@ export interface SetCategoryColourMessage {
   readonly rgb?: Rgb;
 }
 
-export type SearchModeName = 'plain' | 'word' | 'regex';
-
-/** What the search box asks (rows are rows of `mapIndex`; durations in seconds). */
-export interface SearchRequestQuery {
-  readonly text: string;
-  readonly mode: SearchModeName;
-  readonly caseSensitive: boolean;
-  readonly mapIndex: number;
-  readonly rows?: readonly number[];
-  readonly minDuration?: number;
-  readonly maxDuration?: number;
-  readonly unsearchable: readonly number[];
-}
-
-/**
- * A search step: a new query starts a count over the whole file; `direction` ±1 finds the next /
- * previous match after the last one found (`fromTime` restarts at that time), 0 only counts.
- */
-export interface SearchMessage {
-  readonly kind: 'search';
-  readonly searchId: number;
-  readonly generation: number;
-  readonly query: SearchRequestQuery;
-  readonly direction: 1 | -1 | 0;
-  readonly fromTime?: number;
-}
-
-/** The search box closed: stop counting. */
-export interface SearchClosedMessage {
-  readonly kind: 'searchClosed';
-}
-
 /** The time range selected in the timeline (Ctrl/Cmd+drag), or none; the statistics panel follows it. */
 export interface SelectRangeMessage {
   readonly kind: 'selectRange';
@@ -450,3 +380,13 @@ export function assertUnreachable(x: never): never {
 
 export { isRgb, isRowFields, isWebviewToHost } from './webviewGuard';
 export type { ChainInfo, ChainMessage, ChainNodeInfo, RequestChainMessage } from './chainMessages';
+export type {
+  SearchClosedMessage,
+  SearchCountMessage,
+  SearchForMessage,
+  SearchHit,
+  SearchMessage,
+  SearchModeName,
+  SearchRequestQuery,
+  SearchResultMessage,
+} from './searchMessages';
