@@ -11,6 +11,7 @@ import { decodeNodeSites, NodeSitesScratch } from '../srcloc/nodeSites';
 import { nodeRecordBytes } from '../srcloc/readSourceLocations';
 import { decodeNodeColumns, type DrawableFilter, type NodeColumns } from './nodeColumns';
 import { BatchBuffers, OrderedLeaf, REF_NODE, type PrimitiveBatch } from './leafRows';
+import { stableOrder } from './stableOrder';
 
 export type { DrawableFilter } from './nodeColumns';
 export { batchFromDrawables, OrderedLeaf, type PackedRows, type PrimitiveBatch } from './leafRows';
@@ -112,6 +113,43 @@ function refOrder(nodes: readonly NodeColumns[]): (x: number, y: number) => numb
   };
 }
 
+/**
+ * Sorts a leaf's refs in drawing order: by earliest time with stableOrder (no comparator: the refs
+ * are a few runs, each node's in time order, merged), then each group of equal earliest times
+ * with the full comparator. The same order as sorting all with it (both stable, from the same
+ * push order); the comparator over every ref was ~6 % of a decoding thread's time.
+ */
+function sortRefs(
+  refs: number[],
+  nodes: readonly NodeColumns[],
+  order: (x: number, y: number) => number,
+  scratch: { keys: Float64Array; ties: number[] },
+): void {
+  const n = refs.length;
+  if (n < 2) return;
+  if (scratch.keys.length < n) scratch.keys = new Float64Array(Math.max(n, 2 * scratch.keys.length));
+  const keys = scratch.keys;
+  for (let i = 0; i < n; i++) {
+    const ref = refs[i]!;
+    keys[i] = nodes[Math.floor(ref / REF_NODE)]!.drawableEarliest[ref % REF_NODE]!;
+  }
+  const byTime = stableOrder(keys, n);
+  const ties = scratch.ties;
+  ties.length = n;
+  for (let k = 0; k < n; k++) ties[k] = refs[byTime[k]!]!;
+  for (let k = 0; k < n; k++) refs[k] = ties[k]!;
+  for (let k = 0; k < n;) {
+    const t = keys[byTime[k]!]!;
+    let end = k + 1;
+    while (end < n && keys[byTime[end]!]! === t) end++;
+    if (end - k > 1) {
+      const group = refs.slice(k, end).sort(order);
+      for (let g = 0; g < group.length; g++) refs[k + g] = group[g]!;
+    }
+    k = end;
+  }
+}
+
 export interface ColumnStreamOptions {
   readonly signal?: AbortSignal;
   /** Only the drawables it accepts, filtered while each node is decoded (nodeColumns.ts). */
@@ -180,6 +218,7 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
   const refs: number[] = [];
   const nodes: NodeColumns[] = [];
   const order = refOrder(nodes);
+  const sortScratch = { keys: new Float64Array(0), ties: [] as number[] };
   const ordered = new OrderedLeaf(refs, nodes);
   // A filtering stream decodes only what it keeps, so its nodes are its own (not the file's cache);
   // so are a recycling stream's, whose nodes leave the cache into `retired`.
@@ -239,7 +278,7 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
         }
       }
     }
-    refs.sort(order);
+    sortRefs(refs, nodes, order, sortScratch);
     if (refs.length > 0) yield ordered.counted();
   }
 }
