@@ -290,6 +290,12 @@ async function slog2Target(bytes: Uint8Array, rng: Prng): Promise<void> {
   );
   const columnRows = await rowsOf(primitiveBatchesInTimeOrder(file, t0, t1));
   check(columnRows === objectRows, `the columnar stream differs from the object stream: ${columnRows.slice(0, 120)} vs ${objectRows.slice(0, 120)}`);
+  // The same stream recycling its nodes' buffers (the decoder thread's and the analysis's).
+  const recycledRows = await rowsOf(primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, recycleNodes: true, withLastAndInfo: rng.next() < 0.5 }));
+  check(
+    recycledRows === objectRows,
+    `the recycling columnar stream differs from the object stream: ${recycledRows.slice(0, 120)} vs ${objectRows.slice(0, 120)}`,
+  );
   const table = await readSourceLocations(file);
   if (table !== undefined) {
     for (const info of file.level(0).slice(0, 3)) await nodeSourceLocations(file, table, info);
