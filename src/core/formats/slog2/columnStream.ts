@@ -123,7 +123,7 @@ function sortRefs(
   refs: number[],
   nodes: readonly NodeColumns[],
   order: (x: number, y: number) => number,
-  scratch: { keys: Float64Array; ties: number[] },
+  scratch: { keys: Float64Array; sorted: number[] },
 ): void {
   const n = refs.length;
   if (n < 2) return;
@@ -134,10 +134,10 @@ function sortRefs(
     keys[i] = nodes[Math.floor(ref / REF_NODE)]!.drawableEarliest[ref % REF_NODE]!;
   }
   const byTime = stableOrder(keys, n);
-  const ties = scratch.ties;
-  ties.length = n;
-  for (let k = 0; k < n; k++) ties[k] = refs[byTime[k]!]!;
-  for (let k = 0; k < n; k++) refs[k] = ties[k]!;
+  const sorted = scratch.sorted;
+  sorted.length = n;
+  for (let k = 0; k < n; k++) sorted[k] = refs[byTime[k]!]!;
+  for (let k = 0; k < n; k++) refs[k] = sorted[k]!;
   for (let k = 0; k < n;) {
     const t = keys[byTime[k]!]!;
     let end = k + 1;
@@ -218,7 +218,7 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
   const refs: number[] = [];
   const nodes: NodeColumns[] = [];
   const order = refOrder(nodes);
-  const sortScratch = { keys: new Float64Array(0), ties: [] as number[] };
+  const sortScratch = { keys: new Float64Array(0), sorted: [] as number[] };
   const ordered = new OrderedLeaf(refs, nodes);
   // A filtering stream decodes only what it keeps, so its nodes are its own (not the file's cache);
   // so are a recycling stream's, whose nodes leave the cache into `retired`.

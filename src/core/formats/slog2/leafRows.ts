@@ -63,6 +63,8 @@ export type PackedRows = Pick<
  */
 export const REF_NODE = 1 << 24;
 
+const NO_INFO = new Uint8Array(0);
+
 /** A batch of `rows` rows to fill. */
 type FillableBatch = PrimitiveBatch & { readonly site: (SourceLocation | undefined)[]; readonly infoSource: (Uint8Array | undefined)[] };
 
@@ -138,32 +140,23 @@ export class OrderedLeaf {
   /** Its rows as a batch: in `buffers`' columns (overwritten by the next call) or new ones. */
   toBatch(buffers: BatchBuffers | undefined, withLast: boolean): PrimitiveBatch {
     const out = buffers === undefined ? emptyBatch(this.rows) : buffers.take(this.rows);
+    // The columns packed rows have too (sites as indices), then what only a batch has: site
+    // objects, and the last vertex and info as views into each node's bytes.
+    this.pack({ ...out, site: out.siteIndex, info: NO_INFO }, 0, 0, false);
     let k = 0;
     for (const ref of this.refs) {
       const c = this.nodes[Math.floor(ref / REF_NODE)]!;
-      const d = ref % REF_NODE;
-      const first = c.firstRow[d]!;
-      const n = c.rowCount[d]!;
+      const first = c.firstRow[ref % REF_NODE]!;
+      const n = c.rowCount[ref % REF_NODE]!;
       for (let r = first; r < first + n; r++, k++) {
-        out.category[k] = c.category[r]!;
-        out.vertexCount[k] = c.vertexCount[r]!;
-        out.time0[k] = c.time0[r]!;
-        out.line0[k] = c.line0[r]!;
-        out.time1[k] = c.time1[r]!;
-        out.line1[k] = c.line1[r]!;
-        if (withLast) {
-          out.timeLast[k] = c.timeLast[r]!;
-          out.lineLast[k] = c.lineLast[r]!;
-          out.infoSource[k] = c.info;
-          out.infoStart[k] = c.infoStart[r]!;
-          out.infoLength[k] = c.infoLength[r]!;
-        }
-        out.earliest[k] = c.earliest[r]!;
-        out.latest[k] = c.latest[r]!;
-        out.drawableEarliest[k] = c.drawableEarliest[d]!;
         const site = c.siteIndex[r]!;
         out.site[k] = site >= 0 ? c.sites[site] : undefined;
-        out.siteIndex[k] = site;
+        if (!withLast) continue;
+        out.timeLast[k] = c.timeLast[r]!;
+        out.lineLast[k] = c.lineLast[r]!;
+        out.infoSource[k] = c.info;
+        out.infoStart[k] = c.infoStart[r]!;
+        out.infoLength[k] = c.infoLength[r]!;
       }
     }
     return out;
