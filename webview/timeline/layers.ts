@@ -175,6 +175,8 @@ export class TimelineLayers {
     frameLog()?.push(performance.now() - started);
     this.scheduleActivity();
     el.root.dataset.complete = String(frame.complete);
+    // Complete may be a coarse first answer (drawn at once, refined after): `final` says it is not.
+    el.root.dataset.final = String(loaded?.final === true);
     el.root.dataset.viaRowIndex = String(loaded?.columns.header.viaRowIndex === true);
     if (frame.complete) markOpenStage('first complete', `${frame.drawn} drawables${loaded?.final === true ? '' : ', coarse'}`);
     if (frame.complete && loaded?.final === true) markOpenStage('complete', `${frame.drawn} drawables`);

@@ -63,7 +63,8 @@ async function settled(page, frame) {
   const timeline = frame.locator('.timeline');
   for (let i = 0; i < 120; i++) {
     const g = await timeline.evaluate((el) => ({ ...el.dataset }));
-    if (g.complete === 'true') return g;
+    // The final answer, not a coarse first one (its ink differs: the fade compares ink before and after).
+    if (g.complete === 'true' && g.final === 'true') return g;
     await page.waitForTimeout(250);
   }
   throw new Error('the timeline did not finish loading');
