@@ -229,17 +229,21 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
     pool !== undefined ? new LruCache(CACHE_NODES, Infinity, (p) => retired.push(p)) : keep !== undefined ? new LruCache(CACHE_NODES) : cacheOf(file, withInfo);
   const streamNodes: StreamNodes = { cache, keep, withInfo, ...(pool ? { pool } : {}) };
   let pulled = 0;
-  for (let i = 0; i < leaves.length; i++) {
+  // A range no leaf overlaps (before the first leaf, or in a gap between leaves) is one window:
+  // upper nodes may still hold drawables overlapping it (a long state around a quiet phase).
+  const windows = Math.max(leaves.length, 1);
+  for (let i = 0; i < windows; i++) {
     // Nodes that left the cache while the last leaf was made are free now: it has been consumed.
     if (pool !== undefined) release(retired, pool);
-    const leaf = leaves[i]!;
-    const a = i === 0 ? -Infinity : Math.max(leaf.earliest, previousEnd);
-    const b = i === leaves.length - 1 ? Infinity : Math.max(leaf.latest, a);
+    const leafEarliest = leaves[i]?.earliest ?? rootEarliest;
+    const leafLatest = leaves[i]?.latest ?? rootLatest;
+    const a = i === 0 ? -Infinity : Math.max(leafEarliest, previousEnd);
+    const b = i === windows - 1 ? Infinity : Math.max(leafLatest, a);
     previousEnd = b;
     // The open ends look no further than the range: a node holding a drawable that overlaps it
     // overlaps it too (a middle 1 % read every node before it).
-    const lookup0 = i === 0 ? Math.max(t0, Math.min(rootEarliest, leaf.earliest)) : a;
-    const lookup1 = i === leaves.length - 1 ? Math.min(t1, Math.max(rootLatest, leaf.latest)) : b;
+    const lookup0 = i === 0 ? Math.max(t0, Math.min(rootEarliest, leafEarliest)) : a;
+    const lookup1 = i === windows - 1 ? Math.min(t1, Math.max(rootLatest, leafLatest)) : b;
     // Leaves come from big sequential reads (one per few MiB instead of one per node and record),
     // this one and the next (leaves overlap in time: a window usually needs both).
     for (; pulled <= i + 1 && pulled < leaves.length; pulled++) {
