@@ -11,11 +11,14 @@ import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
 import type { SourceLocation } from '../core/model/types';
 import { pathNames, profilePathWindow, type PathProfile, type PathWindow } from '../core/analysis/pathProfile';
+import { slog2SplitTime } from '../core/analysis/slog2Input';
+import type { ElsewhereHalf, FileStatsOptions } from '../core/stats/columnStats';
+import type { StatsPart } from '../core/stats/statsPart';
 import {
   isDecoderToPass,
   wireBuffers,
-  type DecoderBatch,
-  type DecoderProfiled,
+  type DecoderDone,
+  type DecoderFailed,
   type DecoderStart,
   type DecoderToPass,
   type PassToDecoder,
@@ -91,10 +94,44 @@ export function threadDecoded(
   };
 }
 
-/** exactStatsOfFile's `decoded` option for `file` (the stream it needs, in a decoder thread), if it can have one. */
-export function statsDecoded(file: Slog2File, signal?: AbortSignal): { decoded?: (t0: number, t1: number) => AsyncIterable<PrimitiveBatch> } {
-  const decoded = threadDecoded(file, { withLastAndInfo: true, withinNodes: true, ...(signal ? { signal } : {}) });
-  return decoded === undefined ? {} : { decoded };
+/**
+ * exactStatsOfFile's options for `file` when it can use a decoder thread: a range whose leaves
+ * hold ≥ 64 MiB is split where half its leaf bytes are read, the later half counted in the thread
+ * while this one counts the earlier (each decodes and counts its own half: two cores busy, nothing
+ * copied between them); a smaller range is streamed from the thread (`decoded`), or read here.
+ */
+export function statsDecoded(file: Slog2File, signal?: AbortSignal, script = bundledDecoderScript()): Pick<FileStatsOptions, 'decoded' | 'elsewhere'> {
+  const decoded = threadDecoded(file, { withLastAndInfo: true, withinNodes: true, ...(signal ? { signal } : {}) }, script);
+  const source = file.source;
+  if (decoded === undefined || script === undefined || !(source instanceof FileSource)) return {};
+  const elsewhere = (range: readonly [number, number]): ElsewhereHalf | undefined => {
+    let bytes = 0;
+    for (const leaf of file.nodesOverlapping(0, range[0], range[1])) bytes += leaf.size;
+    if (bytes < 2 * MIN_THREAD_BYTES) return undefined;
+    const from = slog2SplitTime(file, range[0], range[1]);
+    return statsPartInDecoderThread(script, source.name, range, from, signal);
+  };
+  return { decoded, elsewhere };
+}
+
+/** The sums of `range` of the SLOG-2 file at `file` owned from `from` on, counted in the thread at `script`. */
+export function statsPartInDecoderThread(script: string, file: string, range: readonly [number, number], from: number, signal?: AbortSignal): ElsewhereHalf {
+  const start: DecoderStart = { kind: 'start', path: file, t0: from, t1: range[1], withLastAndInfo: true, withinNodes: true, stats: { range } };
+  const thread = decoderChannel(script, file, start, signal);
+  const part = (async (): Promise<StatsPart> => {
+    try {
+      let part: StatsPart | undefined;
+      for (let m = await nextFrom(thread); m !== undefined; m = await nextFrom(thread)) {
+        if (m.kind !== 'statsPart') throw new Error(`decoding: the decoder thread sent a ${m.kind} for statistics`);
+        part = m.part;
+      }
+      if (part === undefined) throw new Error(`the decoder thread ended without the statistics of ${file}`);
+      return part;
+    } finally {
+      await thread.close(STOP);
+    }
+  })();
+  return { from, part, cancel: () => void thread.close(STOP) };
 }
 
 /** A started decoder thread (its failures thrown by `next`); `close` stops it (always call it). */
@@ -113,7 +150,7 @@ function decoderChannel(script: string, file: string, start: DecoderStart, signa
 }
 
 /** The thread's next batch or profile; undefined after `done`. */
-async function nextFrom(thread: ThreadChannel<PassToDecoder, DecoderToPass>): Promise<DecoderBatch | DecoderProfiled | undefined> {
+async function nextFrom(thread: ThreadChannel<PassToDecoder, DecoderToPass>): Promise<Exclude<DecoderToPass, DecoderDone | DecoderFailed> | undefined> {
   const m = await thread.next();
   if (m.kind !== 'done') return m;
   thread.ended();
@@ -143,7 +180,7 @@ export async function* batchesFromDecoderThread(
       }
       const m = await nextFrom(thread);
       if (m === undefined) return;
-      if (m.kind === 'profile') throw new Error('decoding: the decoder thread sent a profile for a stream');
+      if (m.kind !== 'batch') throw new Error(`decoding: the decoder thread sent a ${m.kind} for a stream`);
       const w = m.batch;
       lent = w;
       objects.fit(w.rows);
@@ -167,7 +204,7 @@ export async function profileInDecoderThread(script: string, file: string, windo
   try {
     let profile: PathProfile | undefined;
     for (let m = await nextFrom(thread); m !== undefined; m = await nextFrom(thread)) {
-      if (m.kind !== 'profile') throw new Error('decoding: the decoder thread sent a batch for a profile');
+      if (m.kind !== 'profile') throw new Error(`decoding: the decoder thread sent a ${m.kind} for a profile`);
       profile = m.profile;
     }
     if (profile === undefined) throw new Error(`the decoder thread ended without the critical path's profile of ${file}`);

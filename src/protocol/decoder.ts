@@ -7,6 +7,7 @@
  */
 import type { PathProfile, PathWindow } from '../core/analysis/pathProfile';
 import type { PackedRows } from '../core/formats/slog2/columnStream';
+import type { CellsPart, HistogramPart, MessagesPart, StatsPart } from '../core/stats/statsPart';
 import { isRecord, isSerializedError, type SerializedError } from './threadMessages';
 
 /**
@@ -85,6 +86,12 @@ export interface DecoderStart {
    * pass 2: src/core/analysis/pathProfile.ts) and post the profile; [t0, t1] is the window's.
    */
   readonly profile?: PathWindow;
+  /**
+   * Instead of posting batches, count the statistics of `range` owned from t0 on (the later half
+   * of a range split in two: src/core/stats/columnStats.ts statsPartOfFile) and post their sums;
+   * [t0, t1] is the half's.
+   */
+  readonly stats?: { readonly range: readonly [number, number] };
 }
 
 /** A batch the pass is done with (the decoder reuses it; one more batch may be sent). */
@@ -120,12 +127,18 @@ export interface DecoderProfiled {
   readonly profile: PathProfile;
 }
 
+/** The sums a `stats` start asked for (then `done`). */
+export interface DecoderStatsPart {
+  readonly kind: 'statsPart';
+  readonly part: StatsPart;
+}
+
 export interface DecoderFailed {
   readonly kind: 'error';
   readonly error: SerializedError;
 }
 
-export type DecoderToPass = DecoderBatch | DecoderDone | DecoderProfiled | DecoderFailed;
+export type DecoderToPass = DecoderBatch | DecoderDone | DecoderProfiled | DecoderStatsPart | DecoderFailed;
 
 //#endregion
 
@@ -164,6 +177,57 @@ function isPathProfile(p: unknown): p is PathProfile {
   return isRecord(p) && isSums(p.byCategory) && isSums(p.bySite);
 }
 
+const CELL_COLUMNS = ['lineID', 'category', 'count', 'bytes', 'inclusive', 'exclusive', 'durations', 'sum', 'min', 'max'] as const;
+
+function isCellsPart(c: unknown): c is CellsPart {
+  if (!isRecord(c) || !(c.lineID instanceof Float64Array)) return false;
+  const n = c.lineID.length;
+  return (
+    CELL_COLUMNS.every((k) => c[k] instanceof Float64Array && (c[k] as Float64Array).length === n) &&
+    c.shortest instanceof Float64Array &&
+    c.shortest.length === 3 * n &&
+    c.longest instanceof Float64Array &&
+    c.longest.length === 3 * n
+  );
+}
+
+function isHistogramPart(h: unknown): h is HistogramPart {
+  return isRecord(h) && typeof h.category === 'number' && typeof h.zero === 'number' && Number.isInteger(h.first) && h.counts instanceof Float64Array;
+}
+
+function isMessagesPart(m: unknown): m is MessagesPart {
+  return (
+    isRecord(m) &&
+    typeof m.count === 'number' &&
+    typeof m.bytes === 'number' &&
+    typeof m.withoutSize === 'number' &&
+    m.pairs instanceof Float64Array &&
+    m.pairs.length % 4 === 0 &&
+    m.tags instanceof Float64Array &&
+    m.tags.length % 3 === 0 &&
+    m.comms instanceof Float64Array &&
+    m.comms.length % 3 === 0 &&
+    m.sizeBuckets instanceof Float64Array
+  );
+}
+
+function isStatsPart(p: unknown): p is StatsPart {
+  return (
+    isRecord(p) &&
+    isRange(p.range) &&
+    isCellsPart(p.cells) &&
+    Array.isArray(p.histograms) &&
+    p.histograms.every(isHistogramPart) &&
+    isMessagesPart(p.messages) &&
+    typeof p.drawables === 'number' &&
+    typeof p.clampedStates === 'number'
+  );
+}
+
+function isRange(r: unknown): r is readonly [number, number] {
+  return Array.isArray(r) && r.length === 2 && typeof r[0] === 'number' && typeof r[1] === 'number';
+}
+
 export function isPassToDecoder(m: unknown): m is PassToDecoder {
   if (!isRecord(m)) return false;
   if (m.kind === 'start')
@@ -173,7 +237,8 @@ export function isPassToDecoder(m: unknown): m is PassToDecoder {
       typeof m.t1 === 'number' &&
       typeof m.withLastAndInfo === 'boolean' &&
       typeof m.withinNodes === 'boolean' &&
-      (m.profile === undefined || isPathWindow(m.profile))
+      (m.profile === undefined || isPathWindow(m.profile)) &&
+      (m.stats === undefined || (isRecord(m.stats) && isRange(m.stats.range)))
     );
   if (m.kind === 'stop') return true;
   return m.kind === 'recycle' && isWireBatch(m.batch);
@@ -184,5 +249,6 @@ export function isDecoderToPass(m: unknown): m is DecoderToPass {
   if (m.kind === 'batch') return isWireBatch(m.batch);
   if (m.kind === 'done') return true;
   if (m.kind === 'profile') return isPathProfile(m.profile);
+  if (m.kind === 'statsPart') return isStatsPart(m.part);
   return m.kind === 'error' && isSerializedError(m.error);
 }

@@ -3,9 +3,11 @@
 // rows packed into columns, keeping at most MAX_IN_FLIGHT batches unreturned; protocol in
 // src/protocol/decoder.ts. The pass decodes nothing itself meanwhile: on two cores the decoding
 // and the analysis run side by side. A start with a path window instead profiles the critical
-// path over that window (the analysis's pass 2, whose other window the pass does meanwhile).
+// path over that window (the analysis's pass 2, whose other window the pass does meanwhile), and a
+// start with statistics counts the later half of their range (columnStats.ts) and posts its sums.
 import { leavesInTimeOrder, primitiveBatchesInTimeOrder } from '../core/formats/slog2/columnStream';
 import { Slog2File } from '../core/formats/slog2/slog2File';
+import { statsPartOfFile } from '../core/stats/columnStats';
 import { pathNames, profilePathWindow, type PathWindow, type WindowStream } from '../core/analysis/pathProfile';
 import { FileSource } from '../io/fileSource';
 import { isPassToDecoder, wireBatch, wireBuffers, type DecoderStart, type DecoderToPass, type WireBatch } from '../protocol/decoder';
@@ -36,11 +38,24 @@ async function profile(file: Slog2File, window: PathWindow, outlet: BatchOutlet<
   outlet.post({ kind: 'done' });
 }
 
+/** The later half of a statistics range (the pass counts the earlier one meanwhile). */
+async function statsPart(file: Slog2File, range: readonly [number, number], from: number, outlet: BatchOutlet<DecoderToPass>): Promise<void> {
+  const stop = new AbortController();
+  const watch = setInterval(() => outlet.stopped() && stop.abort(new Error('stopped')), 50);
+  try {
+    outlet.post({ kind: 'statsPart', part: await statsPartOfFile(file, range, from, stop.signal) });
+    outlet.post({ kind: 'done' });
+  } finally {
+    clearInterval(watch);
+  }
+}
+
 async function run(m: DecoderStart, outlet: BatchOutlet<DecoderToPass>): Promise<void> {
   const source = await FileSource.open(m.path);
   try {
     const file = await Slog2File.open(source);
     if (m.profile !== undefined) return await profile(file, m.profile, outlet);
+    if (m.stats !== undefined) return await statsPart(file, m.stats.range, m.t0, outlet);
     let pending: WireBatch | undefined;
     const send = async (): Promise<boolean> => {
       if (!(await outlet.room())) return false;

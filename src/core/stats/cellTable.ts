@@ -6,6 +6,7 @@
  */
 import { grown } from '../bytes/grown';
 import { CategoryTable } from './categoryTable';
+import type { CellsPart } from './statsPart';
 import type { InstanceRef } from './types';
 
 interface RowCells {
@@ -73,6 +74,79 @@ export class CellTable {
     return k;
   }
 
+  /**
+   * A drawable of `duration` in cell k: the shortest and longest so far. Ties go to the earlier
+   * instance (then the lower line ID), so the pick does not depend on the order drawables came in
+   * (a range counted in two halves picks what one pass does).
+   */
+  extremes(k: number, duration: number, earliest: number, latest: number, lineID: number): void {
+    this.offerShortest(k, duration, earliest, latest, lineID);
+    this.offerLongest(k, duration, earliest, latest, lineID);
+  }
+
+  private offerShortest(k: number, duration: number, earliest: number, latest: number, lineID: number): void {
+    const min = this.min[k]!;
+    if (duration < min || (duration === min && before(earliest, lineID, this.shortest[k]))) {
+      this.min[k] = duration;
+      this.shortest[k] = { earliest, latest, lineID };
+    }
+  }
+
+  private offerLongest(k: number, duration: number, earliest: number, latest: number, lineID: number): void {
+    const max = this.max[k]!;
+    if (duration > max || (duration === max && before(earliest, lineID, this.longest[k]))) {
+      this.max[k] = duration;
+      this.longest[k] = { earliest, latest, lineID };
+    }
+  }
+
+  /** Every cell's sums, for another table to absorb. */
+  part(): CellsPart {
+    const n = this.n;
+    const lineID = new Float64Array(n);
+    for (const [id, row] of this.rows) for (const k of row.order) lineID[k] = id;
+    const refs = (list: readonly (InstanceRef | undefined)[]): Float64Array => {
+      const out = new Float64Array(3 * n).fill(NaN);
+      list.forEach((r, k) => {
+        if (r === undefined) return;
+        out[3 * k] = r.earliest;
+        out[3 * k + 1] = r.latest;
+        out[3 * k + 2] = r.lineID;
+      });
+      return out;
+    };
+    return {
+      lineID,
+      category: this.category.slice(0, n),
+      count: this.count.slice(0, n),
+      bytes: this.bytes.slice(0, n),
+      inclusive: this.inclusive.slice(0, n),
+      exclusive: this.exclusive.slice(0, n),
+      durations: this.durations.slice(0, n),
+      sum: this.sum.slice(0, n),
+      min: this.min.slice(0, n),
+      max: this.max.slice(0, n),
+      shortest: refs(this.shortest),
+      longest: refs(this.longest),
+    };
+  }
+
+  /** Adds another table's cells into this one's. */
+  absorb(p: CellsPart): void {
+    for (let j = 0; j < p.lineID.length; j++) {
+      const k = this.index(p.lineID[j]!, p.category[j]!);
+      this.count[k] += p.count[j]!;
+      this.bytes[k] += p.bytes[j]!;
+      this.inclusive[k] += p.inclusive[j]!;
+      this.exclusive[k] += p.exclusive[j]!;
+      this.durations[k] += p.durations[j]!;
+      this.sum[k] += p.sum[j]!;
+      const s = 3 * j;
+      if (!Number.isNaN(p.shortest[s])) this.offerShortest(k, p.min[j]!, p.shortest[s]!, p.shortest[s + 1]!, p.shortest[s + 2]!);
+      if (!Number.isNaN(p.longest[s])) this.offerLongest(k, p.max[j]!, p.longest[s]!, p.longest[s + 1]!, p.longest[s + 2]!);
+    }
+  }
+
   /** Line IDs that have cells, ascending. */
   lineIDs(): number[] {
     return [...this.rows.keys()].sort((a, b) => a - b);
@@ -82,4 +156,14 @@ export class CellTable {
   cellsOf(lineID: number): readonly number[] {
     return this.rows.get(lineID)?.order ?? [];
   }
+}
+
+/** Whether an instance at (earliest, lineID) comes before `ref` (none: it does). */
+function before(earliest: number, lineID: number, ref: InstanceRef | undefined): boolean {
+  return ref === undefined || earliest < ref.earliest || (earliest === ref.earliest && lineID < ref.lineID);
+}
+
+/** Ties between extremes go to the earlier instance, then the lower line ID. */
+export function instanceBefore(a: InstanceRef | undefined, b: InstanceRef | undefined): boolean {
+  return a !== undefined && before(a.earliest, a.lineID, b);
 }

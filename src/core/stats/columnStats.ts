@@ -4,13 +4,28 @@
  * path spent most of its time parsing into objects and collecting them). A file with drawables
  * outside their node's time bounds (it breaks SLOG2.md §9; the stream could miss them) is counted
  * through the object query instead.
+ *
+ * A big range is counted in two halves at once (`elsewhere`): the later half in another thread,
+ * which decodes and counts its drawables itself (statsPartOfFile), the earlier one here; the
+ * later half's sums are then added in. Each primitive is counted by the half its start is in;
+ * the later half also sees the earlier half's states that reach into it, so its states nest as in
+ * one pass (rangeStats.ts Ownership). Only the order of the floating-point sums differs.
  */
 import type { Slog2File } from '../formats/slog2/slog2File';
-import { DrawableOutsideNode, primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../formats/slog2/columnStream';
+import { DrawableOutsideNode, leavesInTimeOrder, type PrimitiveBatch } from '../formats/slog2/columnStream';
+import type { OrderedLeaf } from '../formats/slog2/leafRows';
 import { computeRangeStats, type StatsOptions } from './compute';
 import { nodeBatches } from './nodeBatches';
-import { RangeStatsAccumulator } from './rangeStats';
+import { RangeStatsAccumulator, type Ownership } from './rangeStats';
+import type { StatsPart } from './statsPart';
 import type { RangeStats } from './types';
+
+/** The later half of a range, counted elsewhere: where it starts, its sums once counted, and a way to stop it. */
+export interface ElsewhereHalf {
+  readonly from: number;
+  readonly part: Promise<StatsPart>;
+  readonly cancel: () => void;
+}
 
 export interface FileStatsOptions extends StatsOptions {
   /** Re-yields each stream (a worker gives its event loop a turn between batches). */
@@ -20,53 +35,85 @@ export interface FileStatsOptions extends StatsOptions {
    * (src/convert/decodeThread.ts). It fails with DrawableOutsideNode as the stream here does.
    */
   readonly decoded?: (t0: number, t1: number) => AsyncIterable<PrimitiveBatch>;
+  /**
+   * Starts counting a later part of `range` elsewhere (decodeThread.ts: threadStats), or declines
+   * (a small range). Its part fails with DrawableOutsideNode as the stream here does.
+   */
+  readonly elsewhere?: (range: readonly [number, number]) => ElsewhereHalf | undefined;
 }
 
 export async function exactStatsOfFile(file: Slog2File, range: readonly [number, number], options: FileStatsOptions = {}): Promise<RangeStats> {
   const wrap = options.wrap ?? (<T>(x: AsyncIterable<T>) => x);
   const signal = options.signal;
+  const half = options.elsewhere?.(range);
+  // A failure here must not leave the other half's rejection unobserved, nor its thread running.
+  half?.part.catch(() => undefined);
   try {
-    const stream =
-      options.decoded !== undefined
-        ? options.decoded(range[0], range[1])
-        : primitiveBatchesInTimeOrder(file, range[0], range[1], {
-            reuse: true,
-            withinNodes: true,
-            withLastAndInfo: true,
-            ...(signal ? { signal } : {}),
-          });
-    return await statsOfColumns(file, wrap(stream), range, options);
+    if (half !== undefined) {
+      const acc = await countColumns(file, wrap(stream(file, range[0], half.from, signal)), range, options, { before: half.from });
+      acc.absorb(await half.part);
+      return acc.result();
+    }
+    const batches: AsyncIterable<PrimitiveBatch | OrderedLeaf> =
+      options.decoded !== undefined ? options.decoded(range[0], range[1]) : stream(file, range[0], range[1], signal);
+    return (await countColumns(file, wrap(batches), range, options)).result();
   } catch (e) {
     if (!(e instanceof DrawableOutsideNode)) throw e;
     const query = file.query(range[0], range[1], { lowestDepth: 0, ...(signal ? { signal } : {}) });
     return await computeRangeStats(file, wrap(nodeBatches(query)), range, options);
+  } finally {
+    half?.cancel();
   }
 }
 
-async function statsOfColumns(
+/**
+ * The sums of the primitives of `range` starting at or after `from` (and the nesting of their
+ * states in the earlier ones reaching past `from`): the later half of exactStatsOfFile, counted
+ * in the thread that reads it.
+ */
+export async function statsPartOfFile(file: Slog2File, range: readonly [number, number], from: number, signal?: AbortSignal): Promise<StatsPart> {
+  const acc = await countColumns(file, stream(file, from, range[1], signal), range, signal ? { signal } : {}, { from });
+  return acc.part();
+}
+
+/** The range's leaves in drawing order, counted where they were decoded (no copy of their rows). */
+function stream(file: Slog2File, t0: number, t1: number, signal: AbortSignal | undefined): AsyncIterable<OrderedLeaf> {
+  return leavesInTimeOrder(file, t0, t1, {
+    recycleNodes: true,
+    withinNodes: true,
+    withLastAndInfo: true,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+async function countColumns(
   file: Slog2File,
-  batches: AsyncIterable<PrimitiveBatch>,
+  batches: AsyncIterable<PrimitiveBatch | OrderedLeaf>,
   range: readonly [number, number],
   options: StatsOptions,
-): Promise<RangeStats> {
-  const acc = new RangeStatsAccumulator(file, range, 'exact');
-  const width = range[1] - range[0];
+  owns: Ownership = {},
+): Promise<RangeStatsAccumulator> {
+  const acc = new RangeStatsAccumulator(file, range, 'exact', owns);
+  const start = Math.max(range[0], owns.from ?? -Infinity);
+  const end = Math.min(range[1], owns.before ?? Infinity);
   let count = 0;
   options.signal?.throwIfAborted();
   for await (const b of batches) {
     options.signal?.throwIfAborted();
-    acc.addColumns(b);
     if (b.rows === 0) continue;
+    const leaf = 'refs' in b;
+    if (leaf) acc.addLeaf(b);
+    else acc.addColumns(b);
     // Batches come in drawing order: nothing later starts before this batch's last drawable.
-    const watermark = b.drawableEarliest[b.rows - 1]!;
+    const watermark = leaf ? b.lastEarliest() : b.drawableEarliest[b.rows - 1]!;
     acc.advance(watermark);
     count++;
     if (options.onProgress !== undefined) {
-      const reached = Math.min(Math.max(watermark, range[0]), range[1]);
-      const fraction = width > 0 ? (reached - range[0]) / width : undefined;
+      const reached = Math.min(Math.max(watermark, start), end);
+      const fraction = end > start ? (reached - start) / (end - start) : undefined;
       options.onProgress({ drawables: acc.drawablesSeen, batches: count, ...(fraction !== undefined ? { fraction } : {}) });
     }
   }
   options.signal?.throwIfAborted();
-  return acc.result();
+  return acc;
 }

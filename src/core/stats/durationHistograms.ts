@@ -4,6 +4,7 @@
  * map of maps cost more than the counting). Durations ≤ 0 are counted apart.
  */
 import { CategoryTable } from './categoryTable';
+import type { HistogramPart } from './statsPart';
 import type { DurationBucket, DurationHistogram } from './types';
 
 /** Duration histogram resolution: buckets per factor of 10. */
@@ -34,6 +35,30 @@ export class DurationHistograms {
     return counts;
   }
 
+  /** The counts of each category, from its first used bucket to its last. */
+  part(): HistogramPart[] {
+    const zero = new Map(this.zero.entries());
+    const out: HistogramPart[] = [];
+    for (const [category, counts] of this.counts.entries()) {
+      const [first, last] = usedSlots(counts);
+      out.push({ category, zero: zero.get(category) ?? 0, first, counts: counts.slice(first, last + 1) });
+      zero.delete(category);
+    }
+    for (const [category, n] of zero) out.push({ category, zero: n, first: 0, counts: new Float64Array(0) });
+    return out;
+  }
+
+  /** Adds another set of histograms into these (its slots past the end are ignored: they cannot be filled). */
+  absorb(parts: readonly HistogramPart[]): void {
+    for (const h of parts) {
+      if (h.zero > 0) this.zero.set(h.category, (this.zero.get(h.category) ?? 0) + h.zero);
+      if (h.counts.length === 0) continue;
+      const counts = this.countsOf(h.category);
+      const n = Math.min(h.counts.length, SLOTS - h.first);
+      for (let i = 0; i < n; i++) counts[h.first + i] += h.counts[i]!;
+    }
+  }
+
   /** Per category (ascending) with at least one duration: the dense run of buckets from the first to the last used. */
   result(): DurationHistogram[] {
     const withCounts = new Map(this.counts.entries());
@@ -44,10 +69,7 @@ export class DurationHistograms {
       const counts = withCounts.get(index);
       const buckets: DurationBucket[] = [];
       if (counts !== undefined) {
-        let first = 0;
-        while (first < SLOTS && counts[first] === 0) first++;
-        let last = SLOTS - 1;
-        while (last >= first && counts[last] === 0) last--;
+        const [first, last] = usedSlots(counts);
         // Dense from the first to the last bucket, so charts show the gaps.
         for (let slot = first; slot <= last; slot++) {
           const b = slot + LOWEST_BUCKET;
@@ -58,4 +80,13 @@ export class DurationHistograms {
     }
     return out;
   }
+}
+
+/** The first and last slot with a count (last < first when none). */
+function usedSlots(counts: Float64Array): [number, number] {
+  let first = 0;
+  while (first < SLOTS && counts[first] === 0) first++;
+  let last = SLOTS - 1;
+  while (last >= first && counts[last] === 0) last--;
+  return [first, last];
 }

@@ -5,6 +5,7 @@
  */
 import type { Category } from '../model/types';
 import { decodeInfo } from '../model/infoFormat';
+import type { MessagesPart } from './statsPart';
 import type { MessageKeyStat, MessagePairStat, MessageStats, SizeBucket } from './types';
 
 interface Totals {
@@ -118,6 +119,42 @@ export class MessageAccumulator {
 
   private decode(category: number, info: Uint8Array): { tag?: number; size?: number } | undefined {
     return decodeWithSlots(this.slotsOf(category), this.categories.get(category), info);
+  }
+
+  /** The sums so far, for another accumulator to absorb. */
+  part(): MessagesPart {
+    const pairs: number[] = [];
+    for (const [from, row] of this.pairs) for (const [to, t] of row) pairs.push(from, to, t.count, t.bytes);
+    const keyed = (m: Map<number, Totals>): Float64Array => Float64Array.from([...m].flatMap(([key, t]) => [key, t.count, t.bytes]));
+    const sizes = new Float64Array(this.sizeBuckets.length);
+    this.sizeBuckets.forEach((n, k) => (sizes[k] = n ?? 0));
+    return {
+      count: this.count,
+      bytes: this.bytes,
+      withoutSize: this.withoutSize,
+      pairs: Float64Array.from(pairs),
+      tags: keyed(this.tags),
+      comms: keyed(this.comms),
+      sizeBuckets: sizes,
+    };
+  }
+
+  /** Adds another accumulator's sums into these. */
+  absorb(p: MessagesPart): void {
+    this.count += p.count;
+    this.bytes += p.bytes;
+    this.withoutSize += p.withoutSize;
+    for (let i = 0; i + 3 < p.pairs.length; i += 4) {
+      const from = p.pairs[i]!;
+      let row = this.pairs.get(from);
+      if (row === undefined) this.pairs.set(from, (row = new Map()));
+      bump(row, p.pairs[i + 1]!, p.pairs[i + 2]!, p.pairs[i + 3]!);
+    }
+    for (let i = 0; i + 2 < p.tags.length; i += 3) bump(this.tags, p.tags[i]!, p.tags[i + 1]!, p.tags[i + 2]!);
+    for (let i = 0; i + 2 < p.comms.length; i += 3) bump(this.comms, p.comms[i]!, p.comms[i + 1]!, p.comms[i + 2]!);
+    p.sizeBuckets.forEach((n, k) => {
+      if (n !== 0) this.sizeBuckets[k] = (this.sizeBuckets[k] ?? 0) + n;
+    });
   }
 
   result(): MessageStats {

@@ -7,12 +7,14 @@
 import type { Category, Drawable, LineIDMap, Primitive, Shadow, Topology } from '../model/types';
 import { PREVIEW_ARROW, PREVIEW_EVENT } from '../model/types';
 import type { PrimitiveBatch } from '../formats/slog2/columnStream';
+import { REF_NODE, type OrderedLeaf } from '../formats/slog2/leafRows';
 import { CategoryTable } from './categoryTable';
-import { CellTable } from './cellTable';
+import { CellTable, instanceBefore } from './cellTable';
 import { DurationHistograms } from './durationHistograms';
 import { MessageAccumulator } from './messages';
 import { StateNesting } from './nesting';
 import { rowNaming, type RowNaming } from './rowLabels';
+import type { StatsPart } from './statsPart';
 import type { CategoryStat, InstanceRef, RangeStats, RowCategoryStat, RowStat, StatsKind } from './types';
 
 /** What the statistics need of a trace besides its drawables. */
@@ -78,9 +80,23 @@ function clipped(earliest: number, latest: number, t0: number, t1: number): numb
   return d > 0 ? d : 0;
 }
 
+/**
+ * The drawables a run owns when a range is counted in two halves split at a time (columnStats.ts):
+ * a primitive belongs to the half its start (after the clamp) is in. A later half still sees the
+ * earlier half's states that reach into it, uncounted: its states nest in them as in one pass.
+ */
+export interface Ownership {
+  /** Primitives starting before this are another run's (their states only nest). */
+  readonly from?: number;
+  /** Primitives starting at or after this are another run's (skipped). */
+  readonly before?: number;
+}
+
 export class RangeStatsAccumulator {
   private readonly t0: number;
   private readonly t1: number;
+  private readonly ownFrom: number;
+  private readonly ownBefore: number;
   private readonly cells = new CellTable();
   private readonly nesting = new StateNesting(this.cells);
   private readonly messages: MessageAccumulator;
@@ -98,10 +114,13 @@ export class RangeStatsAccumulator {
     private readonly meta: StatsMeta,
     range: readonly [number, number],
     private readonly kind: 'exact' | 'approximate' = 'exact',
+    owns: Ownership = {},
   ) {
     if (!(range[0] <= range[1])) throw new RangeError(`statistics range [${range[0]}, ${range[1]}] is empty`);
     this.t0 = range[0];
     this.t1 = range[1];
+    this.ownFrom = owns.from ?? -Infinity;
+    this.ownBefore = owns.before ?? Infinity;
     this.naming = rowNaming(meta.lineIDMaps);
     this.messages = new MessageAccumulator(meta.categories, this.naming.commOf);
   }
@@ -154,6 +173,25 @@ export class RangeStatsAccumulator {
     }
   }
 
+  /**
+   * The rows of a leaf not copied out (columnStream.ts leavesInTimeOrder with withLastAndInfo),
+   * read in its decoded nodes: the same as addColumns of its batch, without the copy.
+   */
+  addLeaf(leaf: OrderedLeaf): void {
+    for (const ref of leaf.refs) {
+      const c = leaf.nodes[Math.floor(ref / REF_NODE)]!;
+      const d = ref % REF_NODE;
+      const first = c.firstRow[d]!;
+      const end = first + c.rowCount[d]!;
+      for (let r = first; r < end; r++) {
+        const category = c.category[r]!;
+        const length = c.infoLength[r]!;
+        const source = length > 0 && this.kindOf(category) === Kind.Arrow ? c.info : undefined;
+        this.addFields(category, c.time0[r]!, c.line0[r]!, c.timeLast[r]!, c.lineLast[r]!, c.earliest[r]!, c.latest[r]!, source, c.infoStart[r]!, length);
+      }
+    }
+  }
+
   private addFields(
     category: number,
     firstTime: number,
@@ -177,6 +215,14 @@ export class RangeStatsAccumulator {
     if (primitiveEarliest < this.watermark) {
       throw new Error(`statistics input broke its watermark: a drawable starts at ${primitiveEarliest} < ${this.watermark}`);
     }
+    if (earliest < this.ownFrom || earliest >= this.ownBefore) {
+      // Another run's: an earlier half's state may still enclose this half's (own time 0: it
+      // credits nothing and debits nothing, its children's time is debited from its cell).
+      if (kind === Kind.State && earliest < this.ownFrom && this.kind === 'exact') {
+        this.nesting.add(lineID, earliest, latest, category, lastLine, 0, this.cells.index(lineID, category));
+      }
+      return;
+    }
     this.primitives++;
     if (clamp) this.clampedStates++;
     const cells = this.cells;
@@ -188,14 +234,7 @@ export class RangeStatsAccumulator {
     cells.count[cell] += this.kind === 'exact' || duration === 0 ? 1 : clip / duration;
     cells.durations[cell]++;
     cells.sum[cell] += duration;
-    if (duration < cells.min[cell]!) {
-      cells.min[cell] = duration;
-      cells.shortest[cell] = { earliest, latest, lineID };
-    }
-    if (duration > cells.max[cell]!) {
-      cells.max[cell] = duration;
-      cells.longest[cell] = { earliest, latest, lineID };
-    }
+    cells.extremes(cell, duration, earliest, latest, lineID);
     if (kind !== Kind.Event) this.durationHistograms.add(category, duration);
     if (kind === Kind.Arrow) cells.bytes[cell] += this.messages.addRaw(category, lineID, lastLine, info, infoStart, infoLength);
     else if (kind === Kind.State) {
@@ -236,6 +275,31 @@ export class RangeStatsAccumulator {
     if (!(watermark > this.watermark)) return;
     this.watermark = watermark;
     if (this.kind === 'exact') this.nesting.flush(watermark);
+  }
+
+  /** Everything counted so far, the nesting settled (exact runs): for another run's absorb. */
+  part(): StatsPart {
+    if (this.kind !== 'exact') throw new Error('only exact statistics are counted in parts');
+    this.nesting.flush();
+    return {
+      range: [this.t0, this.t1],
+      cells: this.cells.part(),
+      histograms: this.durationHistograms.part(),
+      messages: this.messages.part(),
+      drawables: this.primitives,
+      clampedStates: this.clampedStates,
+    };
+  }
+
+  /** Adds the part another run counted of the same range (its settled sums) into this one's. */
+  absorb(p: StatsPart): void {
+    if (p.range[0] !== this.t0 || p.range[1] !== this.t1)
+      throw new Error(`statistics part of [${p.range[0]}, ${p.range[1]}] added to [${this.t0}, ${this.t1}]`);
+    this.cells.absorb(p.cells);
+    this.durationHistograms.absorb(p.histograms);
+    this.messages.absorb(p.messages);
+    this.primitives += p.drawables;
+    this.clampedStates += p.clampedStates;
   }
 
   result(): RangeStats {
@@ -287,11 +351,11 @@ export class RangeStatsAccumulator {
         total.exclusive += exclusive;
         total.durations += cells.durations[c]!;
         total.sum += cells.sum[c]!;
-        if (cells.min[c]! < total.min) {
+        if (cells.min[c]! < total.min || (cells.min[c] === total.min && instanceBefore(cells.shortest[c], total.shortest))) {
           total.min = cells.min[c]!;
           total.shortest = cells.shortest[c];
         }
-        if (cells.max[c]! > total.max) {
+        if (cells.max[c]! > total.max || (cells.max[c] === total.max && instanceBefore(cells.longest[c], total.longest))) {
           total.max = cells.max[c]!;
           total.longest = cells.longest[c];
         }

@@ -19,7 +19,16 @@ import { convertFile } from '../../../src/convert/convertJob';
 import { FileSource } from '../../../src/io/fileSource';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { computeRangeStats, exactStatsOfFile, nodeBatches } from '../../../src/core/stats';
-import { batchesFromDecoderThread, profileInDecoderThread, threadDecoded, threadProfile } from '../../../src/convert/decodeThread';
+import {
+  batchesFromDecoderThread,
+  profileInDecoderThread,
+  statsDecoded,
+  statsPartInDecoderThread,
+  threadDecoded,
+  threadProfile,
+} from '../../../src/convert/decodeThread';
+import { slog2SplitTime } from '../../../src/core/analysis/slog2Input';
+import { assertSame } from '../../helpers/sameStats';
 import type { PathWindow } from '../../../src/core/analysis/pathProfile';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { bundleNode } from '../../helpers/bundle';
@@ -75,8 +84,13 @@ async function compare(file: string): Promise<number> {
       total += want.length;
     }
     const stats = (t0: number, t1: number) => batchesFromDecoderThread(decoderScript, file, t0, t1, { sites, withLastAndInfo: true, withinNodes: true });
-    for (const range of [f.timeRange, [a + (b - a) * 0.2, a + (b - a) * 0.45]] as const)
-      assert.deepEqual(await exactStatsOfFile(f, range, { decoded: stats }), await exactStatsOfFile(f, range), `${file}: statistics of [${range}]`);
+    for (const range of [f.timeRange, [a + (b - a) * 0.2, a + (b - a) * 0.45]] as const) {
+      const here = await exactStatsOfFile(f, range);
+      assert.deepEqual(await exactStatsOfFile(f, range, { decoded: stats }), here, `${file}: statistics of [${range}]`);
+      // The later half counted in the thread, the earlier here: the same but for the sums' rounding.
+      const elsewhere = (r: readonly [number, number]) => statsPartInDecoderThread(decoderScript, file, r, slog2SplitTime(f, r[0], r[1]));
+      assertSame(await exactStatsOfFile(f, range, { elsewhere }), here, `${file}: statistics of [${range}] in two halves`);
+    }
     const here = await analyzeTrace(slog2AnalysisInput(f), { maxInstances: 1e6 });
     const decoded = (t0: number, t1: number) => batchesFromDecoderThread(decoderScript, file, t0, t1, { sites });
     assert.deepEqual(await analyzeTrace(slog2AnalysisInput(f, { decoded }), { maxInstances: 1e6 }), here, `${file}: analysis`);
@@ -140,6 +154,9 @@ test('statistics of a leaf whose directory bounds leave out some of its drawable
       batchesFromDecoderThread(decoderScript, patched, t0, t1, { sites: [], withLastAndInfo: true, withinNodes: true });
     const expected = await computeRangeStats(f, nodeBatches(f.query(range[0], range[1], { lowestDepth: 0 })), range);
     assert.deepEqual(await exactStatsOfFile(f, range, { decoded }), expected);
+    // Split in two, the thread's half refuses it too (or this one's does): the object query again.
+    const elsewhere = (r: readonly [number, number]) => statsPartInDecoderThread(decoderScript, patched, r, (r[0] + r[1]) / 2);
+    assert.deepEqual(await exactStatsOfFile(f, range, { elsewhere }), expected);
   });
 });
 
@@ -150,6 +167,10 @@ test('threadDecoded: a range under 32 MiB of leaves is decoded in this thread (n
     const decoded = threadDecoded(f, { withLastAndInfo: true, withinNodes: true }, path.join(dir, 'no-such-decoder.js'));
     assert.ok(decoded !== undefined);
     assert.deepEqual(await exactStatsOfFile(f, f.timeRange, { decoded }), await exactStatsOfFile(f, f.timeRange));
+    // Nor is a range under 64 MiB split into halves.
+    const options = statsDecoded(f, undefined, path.join(dir, 'no-such-decoder.js'));
+    assert.ok(options.elsewhere !== undefined && options.elsewhere(f.timeRange) === undefined);
+    assert.deepEqual(await exactStatsOfFile(f, f.timeRange, options), await exactStatsOfFile(f, f.timeRange));
   });
   const memory = await Slog2File.open(new MemorySource('m.slog2', new Uint8Array(fs.readFileSync(file))));
   assert.equal(threadDecoded(memory, {}, decoderScript), undefined);

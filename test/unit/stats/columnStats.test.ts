@@ -7,31 +7,10 @@ import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { computeRangeStats, exactStatsOfFile, nodeBatches, type RangeStats } from '../../../src/core/stats';
 import { primitiveBatchesInTimeOrder } from '../../../src/core/formats/slog2/columnStream';
 import { FIXTURE_TRACES, fixtureSlog2Bytes, openFixtureSlog2 } from '../../helpers/fixtureTraces';
+import { assertSame } from '../../helpers/sameStats';
 
 function objectStats(file: Slog2File, range: [number, number]): Promise<RangeStats> {
   return computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0 })), range);
-}
-
-/** Equal but for the rounding of sums taken in another order (relative 1e-12). */
-function assertSame(actual: unknown, expected: unknown, path: string): void {
-  if (typeof expected === 'number' && typeof actual === 'number') {
-    const ok = actual === expected || Math.abs(actual - expected) <= 1e-12 * Math.max(Math.abs(actual), Math.abs(expected)) + 1e-300;
-    assert.ok(ok, `${path}: ${actual} ≠ ${expected}`);
-    return;
-  }
-  if (typeof expected !== 'object' || expected === null || typeof actual !== 'object' || actual === null) {
-    assert.deepEqual(actual, expected, path);
-    return;
-  }
-  if (expected instanceof Map) {
-    assert.ok(actual instanceof Map, `${path}: not a Map`);
-    assert.deepEqual([...actual.keys()].sort(), [...expected.keys()].sort(), `${path}: keys`);
-    for (const [k, v] of expected) assertSame(actual.get(k), v, `${path}.get(${String(k)})`);
-    return;
-  }
-  const keys = Object.keys(expected).sort();
-  assert.deepEqual(Object.keys(actual).sort(), keys, `${path}: keys`);
-  for (const k of keys) assertSame((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${path}.${k}`);
 }
 
 function rangesOf(file: Slog2File): [string, [number, number]][] {

@@ -125,6 +125,12 @@ export class OrderedLeaf {
     return this;
   }
 
+  /** The earliest time of its last drawable (nothing later in the stream starts before it). */
+  lastEarliest(): number {
+    const ref = this.refs[this.refs.length - 1];
+    return ref === undefined ? -Infinity : this.nodes[Math.floor(ref / REF_NODE)]!.drawableEarliest[ref % REF_NODE]!;
+  }
+
   /** Info bytes of its rows. */
   infoBytes(): number {
     let n = 0;
