@@ -123,17 +123,20 @@ function sortRefs(
   refs: number[],
   nodes: readonly NodeColumns[],
   order: (x: number, y: number) => number,
-  scratch: { keys: Float64Array; sorted: number[] },
+  scratch: { keys: Float64Array; byTime: Int32Array; sorted: number[] },
 ): void {
   const n = refs.length;
   if (n < 2) return;
-  if (scratch.keys.length < n) scratch.keys = new Float64Array(Math.max(n, 2 * scratch.keys.length));
+  if (scratch.keys.length < n) {
+    scratch.keys = new Float64Array(Math.max(n, 2 * scratch.keys.length));
+    scratch.byTime = new Int32Array(scratch.keys.length);
+  }
   const keys = scratch.keys;
   for (let i = 0; i < n; i++) {
     const ref = refs[i]!;
     keys[i] = nodes[Math.floor(ref / REF_NODE)]!.drawableEarliest[ref % REF_NODE]!;
   }
-  const byTime = stableOrder(keys, n);
+  const byTime = stableOrder(keys, n, scratch.byTime);
   const sorted = scratch.sorted;
   sorted.length = n;
   for (let k = 0; k < n; k++) sorted[k] = refs[byTime[k]!]!;
@@ -218,7 +221,7 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
   const refs: number[] = [];
   const nodes: NodeColumns[] = [];
   const order = refOrder(nodes);
-  const sortScratch = { keys: new Float64Array(0), sorted: [] as number[] };
+  const sortScratch = { keys: new Float64Array(0), byTime: new Int32Array(0), sorted: [] as number[] };
   const ordered = new OrderedLeaf(refs, nodes);
   // A filtering stream decodes only what it keeps, so its nodes are its own (not the file's cache);
   // so are a recycling stream's, whose nodes leave the cache into `retired`.

@@ -206,14 +206,14 @@ export function decodeNodeColumns(
       grow.rows = first + members;
     }
   }
-  // The lists are each in time order already: merged, not sorted.
-  const byEarliest = stableOrder(drawableEarliest, drawables);
   const rows = grow.rows;
   let infoBytes = 0;
   if (withInfo) for (let r = 0; r < rows; r++) infoBytes += infoLength[r]!;
   // The node's columns are views of one buffer: ~20 buffers per node were most of a whole-file
   // pass's collector work (tens of thousands of nodes, each buffer tracked and freed alone).
-  const arena = new ColumnArena(5 * rows + 2 * drawables, 8 * rows + 3 * drawables, infoBytes, pool);
+  const arena = new ColumnArena(5 * rows + 2 * drawables, 8 * rows + 4 * drawables, infoBytes, pool);
+  // The lists are each in time order already: merged, not sorted.
+  const byEarliest = stableOrder(drawableEarliest, drawables, arena.i32(drawables));
   const info = arena.u8(infoBytes);
   const compactStart = arena.i32(rows);
   if (withInfo)

@@ -4,11 +4,13 @@
  * this is usually one linear merge; the generic sort with a closure comparator over a JS array was
  * a tenth of a whole-file decoding pass.
  */
-export function stableOrder(keys: Float64Array, n: number): Int32Array {
+export function stableOrder(keys: Float64Array, n: number, into?: Int32Array): Int32Array<ArrayBufferLike> {
   // Run boundaries: where a key is less than the one before it.
   let bounds = [0];
   for (let i = 1; i < n; i++) if (keys[i]! < keys[i - 1]!) bounds.push(i);
-  const out = new Int32Array(n);
+  // Into the caller's array when given (a node's arena, a reused scratch): a new one per node or
+  // leaf was an external allocation each, and V8 answers those with full collections.
+  const out = into === undefined ? new Int32Array(n) : into.subarray(0, n);
   if (bounds.length <= 2) {
     if (bounds.length === 1) for (let i = 0; i < n; i++) out[i] = i;
     else {
@@ -24,9 +26,9 @@ export function stableOrder(keys: Float64Array, n: number): Int32Array {
     return out;
   }
   bounds.push(n);
-  let from = out;
+  let from: Int32Array<ArrayBufferLike> = out;
   for (let i = 0; i < n; i++) from[i] = i;
-  let to = new Int32Array(n);
+  let to: Int32Array<ArrayBufferLike> = new Int32Array(n);
   while (bounds.length > 2) {
     const merged = [0];
     for (let r = 0; r + 1 < bounds.length; r += 2) {
@@ -45,5 +47,6 @@ export function stableOrder(keys: Float64Array, n: number): Int32Array {
     [from, to] = [to, from];
     bounds = merged;
   }
-  return from;
+  if (from !== out) out.set(from);
+  return out;
 }
