@@ -55,13 +55,20 @@ export class StateNesting {
 
   constructor(private readonly cells: CellTable) {}
 
-  add(lineID: number, earliest: number, latest: number, category: number, finalLineID: number, own: number, cell: number): void {
+  /**
+   * The next state's earliest, latest and own time, set before `add`: doubles passed to a call
+   * V8 does not inline are boxed, three heap numbers per state.
+   */
+  readonly incoming = new Float64Array(3);
+
+  /** A state of `lineID` with the times in `incoming`; `cell` is credited with its own time. */
+  add(lineID: number, category: number, finalLineID: number, cell: number): void {
     const s = this.allocate();
-    this.earliest[s] = earliest;
-    this.latest[s] = latest;
+    this.earliest[s] = this.incoming[0]!;
+    this.latest[s] = this.incoming[1]!;
     this.category[s] = category;
     this.finalLine[s] = finalLineID;
-    this.own[s] = own;
+    this.own[s] = this.incoming[2]!;
     this.cell[s] = cell;
     const row = this.rowOf(lineID);
     if (row.heapSize === row.heap.length) row.heap = grown(row.heap, row.heapSize + 1);

@@ -57,6 +57,19 @@ function newCell(): Cell {
   return { count: 0, bytes: 0, inclusive: 0, exclusive: 0, durations: 0, sum: 0, min: Infinity, max: -Infinity };
 }
 
+/** The columns a row is counted from: a batch's, a decoded node's, or one primitive's copied in. */
+interface RowColumns {
+  readonly category: Int32Array;
+  readonly time0: Float64Array;
+  readonly line0: Int32Array;
+  readonly timeLast: Float64Array;
+  readonly lineLast: Int32Array;
+  readonly earliest: Float64Array;
+  readonly latest: Float64Array;
+  readonly infoStart: Int32Array;
+  readonly infoLength: Int32Array;
+}
+
 /** Approximate mode: a real state waiting for the shadows of its row (its own time shrinks by them). */
 interface PendingState {
   readonly earliest: number;
@@ -106,6 +119,18 @@ export class RangeStatsAccumulator {
   /** Approximate mode: per row, the time blocks covered by state shadows. */
   private readonly shadowBlocks = new Map<number, [number, number][]>();
   private readonly pendingApprox: PendingState[] = [];
+  /** One primitive object's fields, as a row (the object path). */
+  private readonly one: RowColumns = {
+    category: new Int32Array(1),
+    time0: new Float64Array(1),
+    line0: new Int32Array(1),
+    timeLast: new Float64Array(1),
+    lineLast: new Int32Array(1),
+    earliest: new Float64Array(1),
+    latest: new Float64Array(1),
+    infoStart: new Int32Array(1),
+    infoLength: new Int32Array(1),
+  };
   private watermark = -Infinity;
   private primitives = 0;
   private clampedStates = 0;
@@ -156,7 +181,16 @@ export class RangeStatsAccumulator {
     const first = p.vertices[0];
     const last = p.vertices[p.vertices.length - 1];
     if (first === undefined || last === undefined) return;
-    this.addFields(p.category, first.time, first.lineID, last.time, last.lineID, p.earliest, p.latest, p.info, 0, p.info?.length ?? 0);
+    const o = this.one;
+    o.category[0] = p.category;
+    o.time0[0] = first.time;
+    o.line0[0] = first.lineID;
+    o.timeLast[0] = last.time;
+    o.lineLast[0] = last.lineID;
+    o.earliest[0] = p.earliest;
+    o.latest[0] = p.latest;
+    o.infoLength[0] = p.info?.length ?? 0;
+    this.addRow(o, 0, p.info);
   }
 
   /**
@@ -164,13 +198,7 @@ export class RangeStatsAccumulator {
    * reader, without an object per drawable). Composite members are rows of their own.
    */
   addColumns(b: PrimitiveBatch): void {
-    for (let k = 0; k < b.rows; k++) {
-      const category = b.category[k]!;
-      const length = b.infoLength[k]!;
-      // Info bytes are used by arrows only (message size and tag): no view made for the others.
-      const source = length > 0 && this.kindOf(category) === Kind.Arrow ? b.infoSource[k] : undefined;
-      this.addFields(category, b.time0[k]!, b.line0[k]!, b.timeLast[k]!, b.lineLast[k]!, b.earliest[k]!, b.latest[k]!, source, b.infoStart[k]!, length);
-    }
+    for (let k = 0; k < b.rows; k++) this.addRow(b, k, b.infoSource[k]);
   }
 
   /**
@@ -183,43 +211,39 @@ export class RangeStatsAccumulator {
       const d = ref % REF_NODE;
       const first = c.firstRow[d]!;
       const end = first + c.rowCount[d]!;
-      for (let r = first; r < end; r++) {
-        const category = c.category[r]!;
-        const length = c.infoLength[r]!;
-        const source = length > 0 && this.kindOf(category) === Kind.Arrow ? c.info : undefined;
-        this.addFields(category, c.time0[r]!, c.line0[r]!, c.timeLast[r]!, c.lineLast[r]!, c.earliest[r]!, c.latest[r]!, source, c.infoStart[r]!, length);
-      }
+      for (let r = first; r < end; r++) this.addRow(c, r, c.info);
     }
   }
 
-  private addFields(
-    category: number,
-    firstTime: number,
-    lineID: number,
-    lastTime: number,
-    lastLine: number,
-    primitiveEarliest: number,
-    primitiveLatest: number,
-    /** Info bytes: `length` bytes of `info` from `infoStart` (no view made per drawable). */
-    info: Uint8Array | undefined,
-    infoStart: number,
-    infoLength: number,
-  ): void {
+  /**
+   * Row `r` of `c`; its info bytes (arrows' tag and size) are `c.infoLength[r]` bytes of `info`
+   * from `c.infoStart[r]`. The row's times are read here, not passed in: a double argument of a
+   * call V8 does not inline is boxed, and that was most of the statistics' garbage.
+   */
+  private addRow(c: RowColumns, r: number, info: Uint8Array | undefined): void {
+    const category = c.category[r]!;
     const kind = this.kindOf(category);
+    const firstTime = c.time0[r]!;
+    const lineID = c.line0[r]!;
+    const primitiveEarliest = c.earliest[r]!;
     let earliest = primitiveEarliest;
-    let latest = primitiveLatest;
+    let latest = c.latest[r]!;
     // A state that ends before it starts lasts 0 at its start time (CLOG2.md §11 "Negative duration").
-    const clamp = kind === Kind.State && lastTime < firstTime;
+    const clamp = kind === Kind.State && c.timeLast[r]! < firstTime;
     if (clamp) earliest = latest = firstTime;
     if (earliest > this.t1 || latest < this.t0) return;
     if (primitiveEarliest < this.watermark) {
       throw new Error(`statistics input broke its watermark: a drawable starts at ${primitiveEarliest} < ${this.watermark}`);
     }
+    const nesting = this.nesting;
     if (earliest < this.ownFrom || earliest >= this.ownBefore) {
       // Another run's: an earlier half's state may still enclose this half's (own time 0: it
       // credits nothing and debits nothing, its children's time is debited from its cell).
       if (kind === Kind.State && earliest < this.ownFrom && this.kind === 'exact') {
-        this.nesting.add(lineID, earliest, latest, category, lastLine, 0, this.cells.index(lineID, category));
+        nesting.incoming[0] = earliest;
+        nesting.incoming[1] = latest;
+        nesting.incoming[2] = 0;
+        nesting.add(lineID, category, c.lineLast[r]!, this.cells.index(lineID, category));
       }
       return;
     }
@@ -228,18 +252,26 @@ export class RangeStatsAccumulator {
     const cells = this.cells;
     const cell = cells.index(lineID, category);
     const duration = latest - earliest;
-    const clip = clipped(earliest, latest, this.t0, this.t1);
+    const inside = Math.min(latest, this.t1) - Math.max(earliest, this.t0);
+    const clip = inside > 0 ? inside : 0;
     cells.inclusive[cell] += clip;
     // Approximate results count like Jumpshot (time share of each drawable); exact ones count it whole.
     cells.count[cell] += this.kind === 'exact' || duration === 0 ? 1 : clip / duration;
     cells.durations[cell]++;
     cells.sum[cell] += duration;
-    cells.extremes(cell, duration, earliest, latest, lineID);
+    if (duration <= cells.min[cell]! || duration >= cells.max[cell]!) cells.extremes(cell, duration, earliest, latest, lineID);
     if (kind !== Kind.Event) this.durationHistograms.add(category, duration);
-    if (kind === Kind.Arrow) cells.bytes[cell] += this.messages.addRaw(category, lineID, lastLine, info, infoStart, infoLength);
-    else if (kind === Kind.State) {
-      if (this.kind === 'approximate') this.pendingApprox.push({ earliest, latest, category, finalLineID: lastLine, own: clip, cell, lineID });
-      else this.nesting.add(lineID, earliest, latest, category, lastLine, clip, cell);
+    if (kind === Kind.Arrow) {
+      const length = c.infoLength[r]!;
+      cells.bytes[cell] += this.messages.addRaw(category, lineID, c.lineLast[r]!, length > 0 ? info : undefined, c.infoStart[r]!, length);
+    } else if (kind === Kind.State) {
+      if (this.kind === 'approximate') this.pendingApprox.push({ earliest, latest, category, finalLineID: c.lineLast[r]!, own: clip, cell, lineID });
+      else {
+        nesting.incoming[0] = earliest;
+        nesting.incoming[1] = latest;
+        nesting.incoming[2] = clip;
+        nesting.add(lineID, category, c.lineLast[r]!, cell);
+      }
     }
   }
 
@@ -320,7 +352,10 @@ export class RangeStatsAccumulator {
         for (const [x, y] of blocks) s.own -= clipped(x, y, a, b);
         if (s.own < 0) s.own = 0;
       }
-      this.nesting.add(s.lineID, s.earliest, s.latest, s.category, s.finalLineID, s.own, s.cell);
+      this.nesting.incoming[0] = s.earliest;
+      this.nesting.incoming[1] = s.latest;
+      this.nesting.incoming[2] = s.own;
+      this.nesting.add(s.lineID, s.category, s.finalLineID, s.cell);
     }
     this.nesting.flush();
     this.pendingApprox.length = 0;

@@ -38,7 +38,8 @@ function viaNesting(batches: readonly S[][]): Map<string, number> {
     for (const s of batches[b]!) {
       const cell = cells.index(s.line, s.category);
       keys[cell] = `${s.line}/${s.category}`;
-      nesting.add(s.line, s.earliest, s.latest, s.category, s.finalLineID, s.own, cell);
+      nesting.incoming.set([s.earliest, s.latest, s.own]);
+      nesting.add(s.line, s.category, s.finalLineID, cell);
     }
     // The stream's promise: no later state starts before the next batch's first.
     const next = batches[b + 1];
