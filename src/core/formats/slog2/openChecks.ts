@@ -15,6 +15,19 @@ export async function readChecked(source: ByteSource, header: Slog2Header, fb: {
   return source.read(fb.fptr, fb.size);
 }
 
+/** readChecked into `target` (fb.size bytes): a source that can read into a buffer does, else the read is copied. */
+export async function readCheckedInto(
+  source: ByteSource,
+  header: Slog2Header,
+  fb: { fptr: number; size: number },
+  target: Uint8Array,
+  what: string,
+): Promise<void> {
+  checkBlock(source.name, source.size, header.maxBufferByteSize, fb, what, fb.fptr);
+  if (source.readInto !== undefined) return source.readInto(fb.fptr, target.subarray(0, fb.size));
+  target.set(await source.read(fb.fptr, fb.size));
+}
+
 /** Blocks are packed back to back and never share bytes (SLOG2.md §2, §17): overlapping pointers mean a corrupt file. */
 export function checkNoOverlap(file: string, header: Slog2Header, dir?: TreeDirColumns, kept: Int32Array = new Int32Array(0)): void {
   const named: [string, FBinfo, number][] = (

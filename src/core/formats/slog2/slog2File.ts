@@ -10,7 +10,7 @@ import { parseCategoryMap, unknownCategory } from './categoryMap';
 import { drawingOrderCompare } from './drawingOrder';
 import { HEADER_BYTES, parseHeader, type FBinfo, type Slog2Header } from './header';
 import { parseLineIDMapList } from './lineIDMaps';
-import { checkNoOverlap, readChecked, trailing, validateTreeDir } from './openChecks';
+import { checkNoOverlap, readChecked, readCheckedInto, trailing, validateTreeDir } from './openChecks';
 import { LruCache } from '../../bytes/lruCache';
 import { TreeIndex, parseTreeDir, type TreeDirColumns, type TreeNodeInfo } from './treeDir';
 import { NODE_HEADER_BYTES, parseTreeNode, type TreeNode } from './treeNode';
@@ -168,6 +168,11 @@ export class Slog2File {
   /** Bounds-checked raw read of a block named by an FBinfo (a copy the caller may keep). */
   async readBlock(fb: { fptr: number; size: number }, what: string): Promise<Uint8Array> {
     return (await readChecked(this.source, this.header, fb, what)).slice();
+  }
+
+  /** readBlock into the caller's buffer (at least fb.size bytes; a reused one, for whole-file passes). */
+  readBlockInto(fb: { fptr: number; size: number }, target: Uint8Array, what: string): Promise<void> {
+    return readCheckedInto(this.source, this.header, fb, target, what);
   }
 
   /** Like readBlock without the copy: valid only until the next read of this file. */
