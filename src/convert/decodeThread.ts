@@ -98,19 +98,26 @@ export function threadDecoded(
  * exactStatsOfFile's options for `file` when it can use a decoder thread: a range whose leaves
  * hold ≥ 64 MiB is split where half its leaf bytes are read, the later half counted in the thread
  * while this one counts the earlier (each decodes and counts its own half: two cores busy, nothing
- * copied between them); a smaller range is streamed from the thread (`decoded`), or read here.
+ * copied between them); one of ≥ 32 MiB is streamed from the thread (`decoded`); a smaller one is
+ * read here (starting a thread costs about what decoding a few MiB does).
  */
 export function statsDecoded(file: Slog2File, signal?: AbortSignal, script = bundledDecoderScript()): Pick<FileStatsOptions, 'decoded' | 'elsewhere'> {
-  const decoded = threadDecoded(file, { withLastAndInfo: true, withinNodes: true, ...(signal ? { signal } : {}) }, script);
   const source = file.source;
-  if (decoded === undefined || script === undefined || !(source instanceof FileSource)) return {};
-  const elsewhere = (range: readonly [number, number]): ElsewhereHalf | undefined => {
+  if (script === undefined || !(source instanceof FileSource)) return {};
+  const sites = file.sourceLocationTable?.sites ?? [];
+  const leafBytes = (range: readonly [number, number]): number => {
     let bytes = 0;
     for (const leaf of file.nodesOverlapping(0, range[0], range[1])) bytes += leaf.size;
-    if (bytes < 2 * MIN_THREAD_BYTES) return undefined;
-    const from = slog2SplitTime(file, range[0], range[1]);
-    return statsPartInDecoderThread(script, source.name, range, from, signal);
+    return bytes;
   };
+  const decoded = (t0: number, t1: number): AsyncIterable<PrimitiveBatch> | undefined =>
+    leafBytes([t0, t1]) < MIN_THREAD_BYTES
+      ? undefined
+      : batchesFromDecoderThread(script, source.name, t0, t1, { sites, withLastAndInfo: true, withinNodes: true, ...(signal ? { signal } : {}) });
+  const elsewhere = (range: readonly [number, number]): ElsewhereHalf | undefined =>
+    leafBytes(range) < 2 * MIN_THREAD_BYTES
+      ? undefined
+      : statsPartInDecoderThread(script, source.name, range, slog2SplitTime(file, range[0], range[1]), signal);
   return { decoded, elsewhere };
 }
 

@@ -32,9 +32,10 @@ export interface FileStatsOptions extends StatsOptions {
   readonly wrap?: <T>(items: AsyncIterable<T>) => AsyncIterable<T>;
   /**
    * The same stream (withinNodes, withLastAndInfo) decoded elsewhere: a decoder thread
-   * (src/convert/decodeThread.ts). It fails with DrawableOutsideNode as the stream here does.
+   * (src/convert/decodeThread.ts), or undefined to read here (a small range). It fails with
+   * DrawableOutsideNode as the stream here does.
    */
-  readonly decoded?: (t0: number, t1: number) => AsyncIterable<PrimitiveBatch>;
+  readonly decoded?: (t0: number, t1: number) => AsyncIterable<PrimitiveBatch> | undefined;
   /**
    * Starts counting a later part of `range` elsewhere (decodeThread.ts: threadStats), or declines
    * (a small range). Its part fails with DrawableOutsideNode as the stream here does.
@@ -54,8 +55,7 @@ export async function exactStatsOfFile(file: Slog2File, range: readonly [number,
       acc.absorb(await half.part);
       return acc.result();
     }
-    const batches: AsyncIterable<PrimitiveBatch | OrderedLeaf> =
-      options.decoded !== undefined ? options.decoded(range[0], range[1]) : stream(file, range[0], range[1], signal);
+    const batches: AsyncIterable<PrimitiveBatch | OrderedLeaf> = options.decoded?.(range[0], range[1]) ?? stream(file, range[0], range[1], signal);
     return (await countColumns(file, wrap(batches), range, options)).result();
   } catch (e) {
     if (!(e instanceof DrawableOutsideNode)) throw e;

@@ -167,9 +167,10 @@ test('threadDecoded: a range under 32 MiB of leaves is decoded in this thread (n
     const decoded = threadDecoded(f, { withLastAndInfo: true, withinNodes: true }, path.join(dir, 'no-such-decoder.js'));
     assert.ok(decoded !== undefined);
     assert.deepEqual(await exactStatsOfFile(f, f.timeRange, { decoded }), await exactStatsOfFile(f, f.timeRange));
-    // Nor is a range under 64 MiB split into halves.
+    // Nor is a range under 64 MiB split into halves; statistics read one under 32 MiB here.
     const options = statsDecoded(f, undefined, path.join(dir, 'no-such-decoder.js'));
     assert.ok(options.elsewhere !== undefined && options.elsewhere(f.timeRange) === undefined);
+    assert.ok(options.decoded !== undefined && options.decoded(...f.timeRange) === undefined);
     assert.deepEqual(await exactStatsOfFile(f, f.timeRange, options), await exactStatsOfFile(f, f.timeRange));
   });
   const memory = await Slog2File.open(new MemorySource('m.slog2', new Uint8Array(fs.readFileSync(file))));
