@@ -43,9 +43,10 @@ function synthCompareRuns(dest) {
 }
 
 /**
- * A synthetic run big enough (58 MB, 39.8 MiB of leaves: over the 32 MiB from which the analysis worker
- * decodes in its decoder thread, convert/decodeThread.ts) to be analysed that way, with what
- * `mpe-trace analyze --json` says of it beside it (`big_run.analysis.json`).
+ * A synthetic run big enough (~100 MB, ~70 MiB of leaves: over the 32 MiB from which the analysis
+ * worker decodes in its decoder thread, and the 64 MiB from which its statistics are counted in two
+ * halves, convert/decodeThread.ts) to be analysed and counted that way, with what `mpe-trace analyze
+ * --json` and `mpe-trace stats --json` say of it beside it (`big_run.analysis.json`, `big_run.stats.json`).
  */
 export const bigRun = 'big_run.slog2';
 
@@ -59,13 +60,14 @@ function synthBigRun(dest) {
     if (r.status !== 0) throw new Error(`mpe-trace ${args[0]} failed: ${r.stderr}`);
     return r.stdout;
   };
-  run(['synth', '--ranks', '16', '--bytes', '100M', '--srcloc', '--comms', '--seed', '3', '-o', clog2]);
+  run(['synth', '--ranks', '16', '--bytes', '180M', '--srcloc', '--comms', '--seed', '3', '-o', clog2]);
   run(['convert', clog2, '-o', slog2]);
   fs.rmSync(clog2);
   fs.writeFileSync(path.join(dest, 'big_run.analysis.json'), run(['analyze', slog2, '--json']));
+  fs.writeFileSync(path.join(dest, 'big_run.stats.json'), run(['stats', slog2, '--json']));
 }
 
-/** `withBigRun`: add big_run.slog2 (the tests; `npm start`'s sample does without its 58 MB). */
+/** `withBigRun`: add big_run.slog2 (the tests; `npm start`'s sample does without its 100 MB). */
 export function buildWorkspace(dest, { withBigRun = true } = {}) {
   fs.cpSync(templateDir, dest, { recursive: true });
   synthCompareRuns(dest);

@@ -19,7 +19,7 @@ suite('wait-state analysis', () => {
   });
   suiteTeardown(closeAll);
 
-  test("a 58 MB run (decoded in the analysis worker's decoder thread): the same waits and critical path as mpe-trace analyze", async function () {
+  test("a 100 MB run (decoded in the analysis worker's decoder thread): the same waits and critical path as mpe-trace analyze", async function () {
     this.timeout(180000);
     const uri = traceUri('big_run.slog2');
     const expectedPath = vscode.Uri.joinPath(uri, '..', 'big_run.analysis.json');
