@@ -9,13 +9,14 @@ import { PREVIEW_ARROW, PREVIEW_EVENT } from '../model/types';
 import type { PrimitiveBatch } from '../formats/slog2/columnStream';
 import { REF_NODE, type OrderedLeaf } from '../formats/slog2/leafRows';
 import { CategoryTable } from './categoryTable';
-import { CellTable, instanceBefore } from './cellTable';
+import { assembleStats } from './assemble';
+import { CellTable } from './cellTable';
 import { DurationHistograms } from './durationHistograms';
 import { MessageAccumulator } from './messages';
 import { StateNesting } from './nesting';
 import { rowNaming, type RowNaming } from './rowLabels';
 import type { StatsPart } from './statsPart';
-import type { CategoryStat, InstanceRef, RangeStats, RowCategoryStat, RowStat, StatsKind } from './types';
+import type { RangeStats } from './types';
 
 /** What the statistics need of a trace besides its drawables. */
 export interface StatsMeta {
@@ -37,25 +38,7 @@ export interface StatsBatch {
 }
 
 export { BUCKETS_PER_DECADE } from './durationHistograms';
-
-interface Cell {
-  count: number;
-  /** Arrows: Σ message sizes. */
-  bytes: number;
-  inclusive: number;
-  exclusive: number;
-  /** Real drawables whose full duration went into sum/min/max. */
-  durations: number;
-  sum: number;
-  min: number;
-  max: number;
-  shortest?: InstanceRef;
-  longest?: InstanceRef;
-}
-
-function newCell(): Cell {
-  return { count: 0, bytes: 0, inclusive: 0, exclusive: 0, durations: 0, sum: 0, min: Infinity, max: -Infinity };
-}
+export { stateShare } from './assemble';
 
 /** The columns a row is counted from: a batch's, a decoded node's, or one primitive's copied in. */
 interface RowColumns {
@@ -337,7 +320,15 @@ export class RangeStatsAccumulator {
   result(): RangeStats {
     if (this.kind === 'exact') this.nesting.flush();
     else this.settleApproximate();
-    return this.assemble(this.kind);
+    return assembleStats(this.kind, [this.t0, this.t1], {
+      meta: this.meta,
+      cells: this.cells,
+      naming: this.naming,
+      messages: this.messages.result(),
+      durations: this.durationHistograms.result(),
+      drawables: this.primitives,
+      clampedStates: this.clampedStates,
+    });
   }
 
   /** Real states' own time excludes the shadow-covered time of their row, then the usual nesting. */
@@ -360,92 +351,6 @@ export class RangeStatsAccumulator {
     this.nesting.flush();
     this.pendingApprox.length = 0;
   }
-
-  private categoryInfo(index: number): { name: string; kind: Topology; rgba: Category['rgba'] } {
-    const c = this.meta.categories.get(index);
-    if (c !== undefined) return { name: c.name, kind: c.topology, rgba: c.rgba };
-    return { name: `UnknownType-${index}`, kind: 'state', rgba: [128, 128, 128, 255] };
-  }
-
-  private assemble(kind: StatsKind): RangeStats {
-    const width = this.t1 - this.t0;
-    const byCategory = new Map<number, Cell>();
-    const rows: RowStat[] = [];
-    const cells = this.cells;
-    for (const lineID of cells.lineIDs()) {
-      const cats: RowCategoryStat[] = [];
-      for (const c of cells.cellsOf(lineID)) {
-        const index = cells.category[c]!;
-        const exclusive = this.categoryInfo(index).kind === 'state' ? cells.exclusive[c]! : 0;
-        cats.push({ index, name: this.categoryInfo(index).name, count: cells.count[c]!, inclusive: cells.inclusive[c]!, exclusive });
-        let total = byCategory.get(index);
-        if (total === undefined) byCategory.set(index, (total = newCell()));
-        total.count += cells.count[c]!;
-        total.bytes += cells.bytes[c]!;
-        total.inclusive += cells.inclusive[c]!;
-        total.exclusive += exclusive;
-        total.durations += cells.durations[c]!;
-        total.sum += cells.sum[c]!;
-        if (cells.min[c]! < total.min || (cells.min[c] === total.min && instanceBefore(cells.shortest[c], total.shortest))) {
-          total.min = cells.min[c]!;
-          total.shortest = cells.shortest[c];
-        }
-        if (cells.max[c]! > total.max || (cells.max[c] === total.max && instanceBefore(cells.longest[c], total.longest))) {
-          total.max = cells.max[c]!;
-          total.longest = cells.longest[c];
-        }
-      }
-      cats.sort((a, b) => b.inclusive - a.inclusive || a.index - b.index);
-      const comm = this.naming.commOf(lineID);
-      rows.push({ lineID, label: this.naming.labelOf(lineID), ...(comm !== undefined ? { comm } : {}), categories: cats });
-    }
-    const timelines = this.timelinesInScope();
-    const categories: CategoryStat[] = [];
-    for (const [index, c] of byCategory) {
-      const info = this.categoryInfo(index);
-      const stat: CategoryStat = {
-        index,
-        ...info,
-        count: c.count,
-        inclusive: c.inclusive,
-        exclusive: c.exclusive,
-        ...(info.kind === 'state' ? { share: stateShare(c.exclusive, width, timelines) } : {}),
-        // Shadow arrows carry no sizes: bytes only for exact results.
-        ...(info.kind === 'arrow' && kind === 'exact' ? { bytes: c.bytes } : {}),
-        // Shadow-based results know durations of a few real drawables only: no min/mean/max then.
-        ...(c.durations > 0 && kind === 'exact' ? { min: c.min, mean: c.sum / c.durations, max: c.max, shortest: c.shortest!, longest: c.longest! } : {}),
-      };
-      categories.push(stat);
-    }
-    categories.sort((a, b) => b.inclusive - a.inclusive || b.count - a.count || a.index - b.index);
-    return {
-      kind,
-      range: [this.t0, this.t1],
-      categories,
-      rows,
-      messages: this.messages.result(),
-      durations: this.durationHistograms.result(),
-      drawables: this.primitives,
-      timelines,
-      clampedStates: this.clampedStates,
-    };
-  }
-
-  /** The first LineIDMap's line IDs plus any other line ID that has data; at least 1. */
-  private timelinesInScope(): number {
-    const ids = new Set<number>(this.meta.lineIDMaps[0]?.rows.map((r) => r.lineID) ?? []);
-    for (const lineID of this.cells.lineIDs()) ids.add(lineID);
-    return Math.max(1, ids.size);
-  }
-}
-
-/**
- * The share of a state category: its exclusive time ÷ (range length × timelines in scope). Over
- * the states of a range these add up to the busy fraction of all timelines (≤ 1 for properly
- * nested states).
- */
-export function stateShare(exclusive: number, width: number, timelines: number): number {
-  return width > 0 && timelines > 0 ? exclusive / (width * timelines) : 0;
 }
 
 function mergeIntervals(blocks: [number, number][]): [number, number][] {
