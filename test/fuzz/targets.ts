@@ -18,6 +18,7 @@ import { batchFromDrawables, primitiveBatchesInTimeOrder, type PrimitiveBatch } 
 import { MemorySink, writeConversion } from '../../src/core/formats/slog2/writer';
 import { nodeSourceLocations, readSourceLocations } from '../../src/core/formats/srcloc/readSourceLocations';
 import { computeRangeStats, exactStatsOfFile, nodeBatches } from '../../src/core/stats';
+import { statsPartOfFile, type ElsewhereHalf } from '../../src/core/stats/columnStats';
 import type { Prng } from '../../src/core/synth/prng';
 import { gunzipChunks } from '../../src/io/gzip';
 import { convertAlog } from '../../src/core/formats/alog/convertAlog';
@@ -331,6 +332,11 @@ async function viewsTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
   const byObjects = await computeRangeStats(file, nodeBatches(file.query(window[0], window[1], { lowestDepth: 0 })), window);
   const difference = statsDifference(byColumns, byObjects, 'stats');
   check(difference === undefined, `columnar and object statistics differ: ${difference}`);
+  // Counted in two halves cut at a random time (the later half's sums added in): the same again.
+  const cut = window[0] + rng.next() * (window[1] - window[0]);
+  const elsewhere = (r: readonly [number, number]): ElsewhereHalf => ({ from: cut, part: statsPartOfFile(file, r, cut), cancel: () => undefined });
+  const halves = statsDifference(await exactStatsOfFile(file, window, { elsewhere }), byColumns, 'stats');
+  check(halves === undefined, `statistics counted in two halves (cut at ${cut}) differ: ${halves}`);
   const compiled = compileQuery(
     { text: rng.pick(['', 'MPI', 'a', '=']), mode: rng.pick(['plain', 'word', 'regex'] as const), caseSensitive: rng.next() < 0.5 },
     file.categories,
