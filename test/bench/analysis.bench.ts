@@ -7,6 +7,7 @@
 // Then the time of a dependence chain (depth 8, both ways) from 20 waiting states of the file.
 //   BENCH_ANALYSIS_MB    target SLOG-2 size in MiB (default 1024)
 //   BENCH_ANALYSIS_RUNS  runs of each (default 1; medians are printed)
+import { reportTarget } from './targets';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -146,6 +147,16 @@ async function main(): Promise<void> {
   );
   console.log(`analysis bench: one thread / decoder thread ×${(one / a).toFixed(2)}`);
   console.log(`analysis bench: analysis / one read = ${(a / b).toFixed(2)} (targets: ≤ 10 s, ≤ 400 MB peak RSS for 1 GB)`);
+  const rss = median(analysis.map((m) => m.maxRssMiB));
+  const size = `${(fs.statSync(file).size / 2 ** 20).toFixed(0)} MiB`;
+  reportTarget({
+    target: `wait-state analysis of a ${size} SLOG-2 ≤ 10 s`,
+    figure: `${a.toFixed(1)} s (median of ${analysis.length})`,
+    baseline: `one thread ${one.toFixed(1)} s; one plain read ${b.toFixed(1)} s`,
+    ratio: `×${(one / a).toFixed(2)} vs one thread`,
+    met: a <= 10,
+  });
+  reportTarget({ target: `its peak RSS ≤ 400 MB`, figure: `${rss.toFixed(0)} MiB`, baseline: 'none', met: rss * 1.048576 <= 400 });
   const chains = child(['--chains', file]);
   console.log(`analysis bench: dependence chain (depth 8): median ${(chains.seconds * 1000).toFixed(1)} ms (${chains.detail})`);
 }

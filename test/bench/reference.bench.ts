@@ -8,6 +8,7 @@
 //
 //   MPE_BENCH_REF_SCALE=0.1 node test/bench/run.mjs reference    (inputs at a tenth of the size)
 //   MPE_BENCH_REF_ROUNDS=5 …                                      (more alternating rounds; default 3)
+import { reportTarget } from './targets';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -96,6 +97,13 @@ function row(label: string, what: string, ref: Run[], ours: Run[], targets: { ra
       `[runs: ref ${ref.map((r) => r.seconds.toFixed(2)).join('/')}, ours ${ours.map((r) => r.seconds.toFixed(2)).join('/')}]`,
   );
   console.log(`RESULT ${JSON.stringify({ what, label, referenceSeconds: rw, oursSeconds: ow, ratio, referenceRssMB: rr, oursRssMB: or })}`);
+  reportTarget({
+    target: `${what === 'convert' ? 'conversion' : 'printing every drawable'}, ${label}: ≥ ${targets.ratio}× the reference${targets.rssMB !== undefined ? `, peak ≤ ${targets.rssMB} MB` : ''}`,
+    figure: `${ow.toFixed(2)} s, peak ${or.toFixed(0)} MB (median of ${ours.length})`,
+    baseline: `reference ${rw.toFixed(2)} s, ${rr.toFixed(0)} MB`,
+    ratio: `×${ratio.toFixed(2)}`,
+    met,
+  });
 }
 
 async function main(): Promise<void> {

@@ -1,11 +1,13 @@
 // Benchmark runner: bundles each test/bench/*.bench.ts with esbuild (like test/run.mjs) and runs
 // them one after another, each in its own node process, printing a header per bench, the bench's
-// own figures (it prints them) and that process's peak RSS. Figures only, no pass/fail.
+// own figures (it prints them) and that process's peak RSS, then one table of the speed targets the
+// benches measured (their `TARGET {json}` lines, test/bench/targets.ts). Figures only, no pass/fail.
 //   node test/bench/run.mjs            every bench
 //   node test/bench/run.mjs slog2      only benches whose file name contains "slog2"
 // Benches find the repository root in MPE_TRACE_ROOT (as tests do).
 import * as esbuild from 'esbuild';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -41,14 +43,44 @@ fs.writeFileSync(
   "process.on('exit', (code) => { process.stdout.write(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB (exit ${code})\\n`); });\n",
 );
 
+/** Runs one bench, echoing its output as it comes; its TARGET lines go into `targets`. */
+function runBench(js, targets) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--require', peak, js], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: root,
+      env: { ...process.env, MPE_TRACE_ROOT: root },
+    });
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('TARGET ')) {
+        try {
+          targets.push(JSON.parse(line.slice('TARGET '.length)));
+          return;
+        } catch {
+          // not one of ours: printed as is
+        }
+      }
+      console.log(line);
+    });
+    child.on('close', (code) => resolve(code));
+  });
+}
+
 let failed = 0;
+const targets = [];
 for (const f of benches) {
   const js = path.join(outdir, f.replace(/\.ts$/, '.js'));
   console.log(`\n=== ${f} ===`);
   const start = Date.now();
-  const r = spawnSync(process.execPath, ['--expose-gc', '--require', peak, js], { stdio: 'inherit', cwd: root, env: { ...process.env, MPE_TRACE_ROOT: root } });
+  const status = await runBench(js, targets);
   console.log(`(${((Date.now() - start) / 1000).toFixed(1)} s wall)`);
-  if (r.status !== 0) failed++;
+  if (status !== 0) failed++;
 }
 if (benches.length === 0) console.log('no benchmarks matched');
+if (targets.length > 0) {
+  console.log('\n=== targets measured in this run ===');
+  console.log('| target | figure | baseline (same run) | ratio | |');
+  console.log('|---|---|---|---|---|');
+  for (const t of targets) console.log(`| ${t.target} | ${t.figure} | ${t.baseline} | ${t.ratio ?? ''} | ${t.met ? 'met' : 'NOT met'} |`);
+}
 process.exit(failed === 0 ? 0 : 1);
