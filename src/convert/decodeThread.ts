@@ -67,6 +67,13 @@ class ObjectColumns {
  */
 const MIN_THREAD_BYTES = 32 << 20;
 
+/** Bytes of the leaves overlapping [t0, t1]: the decoding work a thread would take over. */
+function leafBytes(file: Slog2File, t0: number, t1: number): number {
+  let bytes = 0;
+  for (const leaf of file.nodesOverlapping(0, t0, t1)) bytes += leaf.size;
+  return bytes;
+}
+
 /**
  * The unfiltered column stream of `file`: decoded in a decoder thread when the file is on disk (a
  * FileSource), dist/decoder.js is there and the range's leaves hold ≥ 32 MiB; in this thread
@@ -82,9 +89,7 @@ export function threadDecoded(
   const sites = file.sourceLocationTable?.sites ?? [];
   const { signal, withLastAndInfo, withinNodes } = options;
   return (t0, t1) => {
-    let bytes = 0;
-    for (const leaf of file.nodesOverlapping(0, t0, t1)) bytes += leaf.size;
-    if (bytes >= MIN_THREAD_BYTES) return batchesFromDecoderThread(script, source.name, t0, t1, { ...options, sites });
+    if (leafBytes(file, t0, t1) >= MIN_THREAD_BYTES) return batchesFromDecoderThread(script, source.name, t0, t1, { ...options, sites });
     return primitiveBatchesInTimeOrder(file, t0, t1, {
       reuse: true,
       ...(signal ? { signal } : {}),
@@ -105,17 +110,12 @@ export function statsDecoded(file: Slog2File, signal?: AbortSignal, script = bun
   const source = file.source;
   if (script === undefined || !(source instanceof FileSource)) return {};
   const sites = file.sourceLocationTable?.sites ?? [];
-  const leafBytes = (range: readonly [number, number]): number => {
-    let bytes = 0;
-    for (const leaf of file.nodesOverlapping(0, range[0], range[1])) bytes += leaf.size;
-    return bytes;
-  };
   const decoded = (t0: number, t1: number): AsyncIterable<PrimitiveBatch> | undefined =>
-    leafBytes([t0, t1]) < MIN_THREAD_BYTES
+    leafBytes(file, t0, t1) < MIN_THREAD_BYTES
       ? undefined
       : batchesFromDecoderThread(script, source.name, t0, t1, { sites, withLastAndInfo: true, withinNodes: true, ...(signal ? { signal } : {}) });
   const elsewhere = (range: readonly [number, number]): ElsewhereHalf | undefined =>
-    leafBytes(range) < 2 * MIN_THREAD_BYTES
+    leafBytes(file, range[0], range[1]) < 2 * MIN_THREAD_BYTES
       ? undefined
       : statsPartInDecoderThread(script, source.name, range, slog2SplitTime(file, range[0], range[1]), signal);
   return { decoded, elsewhere };
@@ -232,9 +232,7 @@ export function threadProfile(
   const source = file.source;
   if (script === undefined || !(source instanceof FileSource)) return undefined;
   return async (window, signal) => {
-    let bytes = 0;
-    for (const leaf of file.nodesOverlapping(0, window.from, window.to)) bytes += leaf.size;
-    if (bytes >= MIN_THREAD_BYTES) return profileInDecoderThread(script, source.name, window, signal);
+    if (leafBytes(file, window.from, window.to) >= MIN_THREAD_BYTES) return profileInDecoderThread(script, source.name, window, signal);
     return profilePathWindow(window, (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, keep, signal }), pathNames(file.categories));
   };
 }

@@ -41,17 +41,7 @@ export { BUCKETS_PER_DECADE } from './durationHistograms';
 export { stateShare } from './assemble';
 
 /** The columns a row is counted from: a batch's, a decoded node's, or one primitive's copied in. */
-interface RowColumns {
-  readonly category: Int32Array;
-  readonly time0: Float64Array;
-  readonly line0: Int32Array;
-  readonly timeLast: Float64Array;
-  readonly lineLast: Int32Array;
-  readonly earliest: Float64Array;
-  readonly latest: Float64Array;
-  readonly infoStart: Int32Array;
-  readonly infoLength: Int32Array;
-}
+type RowColumns = Pick<PrimitiveBatch, 'category' | 'time0' | 'line0' | 'timeLast' | 'lineLast' | 'earliest' | 'latest' | 'infoStart' | 'infoLength'>;
 
 /** Approximate mode: a real state waiting for the shadows of its row (its own time shrinks by them). */
 interface PendingState {
@@ -235,8 +225,7 @@ export class RangeStatsAccumulator {
     const cells = this.cells;
     const cell = cells.index(lineID, category);
     const duration = latest - earliest;
-    const inside = Math.min(latest, this.t1) - Math.max(earliest, this.t0);
-    const clip = inside > 0 ? inside : 0;
+    const clip = clipped(earliest, latest, this.t0, this.t1);
     cells.inclusive[cell] += clip;
     // Approximate results count like Jumpshot (time share of each drawable); exact ones count it whole.
     cells.count[cell] += this.kind === 'exact' || duration === 0 ? 1 : clip / duration;
