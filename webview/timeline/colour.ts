@@ -55,3 +55,29 @@ export function parseCssColour(s: string): Rgb | undefined {
 export function cssRgba([r, g, b]: Rgb, alpha = 1): string {
   return alpha >= 1 ? `rgb(${r},${g},${b})` : `rgba(${r},${g},${b},${alpha.toFixed(3)})`;
 }
+
+/**
+ * A canvas-normalised colour (`#rrggbb`, or `rgba(r, g, b, a)` when translucent) as RGBA bytes
+ * read as a little-endian u32.
+ */
+export function packCss(s: string): number {
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  let a = 255;
+  if (s.startsWith('#') && s.length === 7) {
+    const v = parseInt(s.slice(1), 16);
+    r = (v >> 16) & 255;
+    g = (v >> 8) & 255;
+    b = v & 255;
+  } else {
+    const m = /rgba?\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*(?:,\s*([\d.]+)\s*)?\)/.exec(s);
+    if (m) {
+      r = Math.round(Number(m[1]));
+      g = Math.round(Number(m[2]));
+      b = Math.round(Number(m[3]));
+      a = m[4] === undefined ? 255 : Math.round(Math.min(1, Number(m[4])) * 255);
+    }
+  }
+  return ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
+}

@@ -159,6 +159,8 @@ export function arrowDensity(
   h: number,
   shadowFlag: number,
   skip?: (i: number) => boolean,
+  /** Only these index ranges, [from, to) pairs (timeChunks.ts); undefined: all. */
+  spans?: readonly number[],
   binPx = 6,
   blockPx = 6,
 ): ArrowDensity {
@@ -166,19 +168,20 @@ export function arrowDensity(
   const rows = Math.max(1, Math.ceil(h / blockPx));
   const counts = new Float32Array(cols * rows);
   let max = 0;
-  const n = a.start.length;
-  for (let i = 0; i < n; i++) {
-    if (skip?.(i)) continue;
-    const k = (a.flags[i]! & shadowFlag) !== 0 ? Math.max(1, a.count[i]!) : 1;
-    for (let end = 0; end < 2; end++) {
-      const px = x(end === 0 ? a.start[i]! : a.end[i]!);
-      const py = rowY[end === 0 ? a.fromRow[i]! : a.toRow[i]!];
-      if (!(px >= 0 && px < w && py !== undefined && py >= 0 && py < h)) continue;
-      const cell = Math.floor(py / blockPx) * cols + Math.floor(px / binPx);
-      const v = (counts[cell] = counts[cell]! + k);
-      if (v > max) max = v;
+  const ranges = spans ?? [0, a.start.length];
+  for (let sp = 0; sp < ranges.length; sp += 2)
+    for (let i = ranges[sp]!; i < ranges[sp + 1]!; i++) {
+      if (skip?.(i)) continue;
+      const k = (a.flags[i]! & shadowFlag) !== 0 ? Math.max(1, a.count[i]!) : 1;
+      for (let end = 0; end < 2; end++) {
+        const px = x(end === 0 ? a.start[i]! : a.end[i]!);
+        const py = rowY[end === 0 ? a.fromRow[i]! : a.toRow[i]!];
+        if (!(px >= 0 && px < w && py !== undefined && py >= 0 && py < h)) continue;
+        const cell = Math.floor(py / blockPx) * cols + Math.floor(px / binPx);
+        const v = (counts[cell] = counts[cell]! + k);
+        if (v > max) max = v;
+      }
     }
-  }
   return { cols, rows, binPx, blockPx, counts, max };
 }
 

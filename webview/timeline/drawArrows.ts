@@ -10,9 +10,11 @@ import { FLAG_SHADOW, PREVIEW_ARROW, PREVIEW_EVENT } from '../../src/protocol/wi
 import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
 import { cssRgba, type Rgb } from './colour';
-import { slotOfRow, visibleRows, type RowViewport } from './rowLayout';
+import { slotOfRow, visibleRows, visibleSlots, type RowViewport } from './rowLayout';
+import { HIDDEN_KEY, drawKeys } from './drawKeys';
 import { arrowHead, arrowOutline, previewArrowStyle, summariseArrows } from './drawStyle';
 import { arrowDensity, densityAlpha } from './density';
+import { spansInView, timeChunks } from './timeChunks';
 
 type Ctx = CanvasRenderingContext2D;
 
@@ -46,18 +48,24 @@ export function drawArrows(
     return s < 0 ? Number.NaN : s * rows.rowHeight - rows.scrollPx + mid;
   };
   const hiddenArrow = (i: number): boolean => p.hidden.has((ar.flags[i]! & FLAG_SHADOW) !== 0 ? PREVIEW_ARROW : ar.category[i]!);
-  if (mode === 'density' || (mode === 'auto' && summariseArrows(countInView(ar, x, w), w, h))) {
-    return { drawn: drawDensity(ctx, w, h, x, rows, loaded, p, hiddenArrow), mode: 'density' };
+  // culled by chunk (timeChunks.ts): x is linear, so its inverse bounds the offsets in view
+  const shift = x(0);
+  const k = x(1) - shift;
+  const spans = spansInView(timeChunks(ar.start, ar.end), (-2 - shift) / k, (w + 2 - shift) / k);
+  if (mode === 'density' || (mode === 'auto' && summariseArrows(countInView(ar, x, w, spans), w, h))) {
+    return { drawn: drawDensity(ctx, w, h, x, rows, loaded, p, hiddenArrow, spans), mode: 'density' };
   }
-  return { drawn: drawLines(ctx, w, h, x, rows, yOf, loaded, p, hiddenArrow), mode: 'lines' };
+  return { drawn: drawLines(ctx, w, h, x, rows, yOf, loaded, p, hiddenArrow, spans), mode: 'lines' };
 }
 
-function countInView(ar: LoadedWindow['columns']['arrows'], x: (o: number) => number, w: number): number {
+function countInView(ar: LoadedWindow['columns']['arrows'], x: (o: number) => number, w: number, spans: readonly number[]): number {
   let n = 0;
-  for (let i = 0; i < ar.start.length; i++) {
-    const x0 = x(ar.start[i]!);
-    const x1 = x(ar.end[i]!);
-    if (!((x0 < 0 && x1 < 0) || (x0 > w && x1 > w))) n++;
+  for (let sp = 0; sp < spans.length; sp += 2) {
+    for (let i = spans[sp]!; i < spans[sp + 1]!; i++) {
+      const x0 = x(ar.start[i]!);
+      const x1 = x(ar.end[i]!);
+      if (!((x0 < 0 && x1 < 0) || (x0 > w && x1 > w))) n++;
+    }
   }
   return n;
 }
@@ -71,6 +79,7 @@ function drawDensity(
   loaded: LoadedWindow,
   p: Palette,
   hidden: (i: number) => boolean,
+  spans: readonly number[],
 ): number {
   const ar = loaded.columns.arrows;
   // centre of every row of the payload in the viewport (NaN when hidden)
@@ -80,7 +89,7 @@ function drawDensity(
     const s = slotOfRow(rows, r);
     if (s >= 0) rowY[r] = s * rows.rowHeight - rows.scrollPx + rows.rowHeight / 2;
   }
-  const d = arrowDensity(ar, x, rowY, w, h, FLAG_SHADOW, p.hidden.size > 0 ? hidden : undefined);
+  const d = arrowDensity(ar, x, rowY, w, h, FLAG_SHADOW, p.hidden.size > 0 ? hidden : undefined, spans);
   const rgb = p.fillRgb.get(PREVIEW_ARROW) ?? p.fillRgb.get(firstMessageCategory(loaded)) ?? ([255, 255, 255] as Rgb);
   // a mark per cell (a short bar with a thin contrasting edge), alpha by log density quantised to
   // DENSITY_LEVELS, so the whole summary is two fills per level
@@ -139,6 +148,7 @@ function drawLines(
   loaded: LoadedWindow,
   p: Palette,
   hidden: (i: number) => boolean,
+  spans: readonly number[],
 ): number {
   const ar = loaded.columns.arrows;
   const head = arrowHead(rows.rowHeight);
@@ -150,7 +160,9 @@ function drawLines(
   const seen = new Set<number>();
   const { first } = visibleRows(rows);
   let drawn = 0;
-  for (let i = 0; i < ar.start.length; i++) {
+  const inView: number[] = [];
+  for (let sp = 0; sp < spans.length; sp += 2) for (let i = spans[sp]!; i < spans[sp + 1]!; i++) inView.push(i);
+  for (const i of inView) {
     const x0 = x(ar.start[i]!);
     const x1 = x(ar.end[i]!);
     if ((x0 < 0 && x1 < 0) || (x0 > w && x1 > w)) continue;
@@ -245,39 +257,49 @@ export function drawEvents(ctx: Ctx, w: number, x: (o: number) => number, rows: 
   // Real events: a stem and a small triangle on top, batched into one path per colour run.
   let style = '';
   const lastCol = new Float64Array(Math.max(0, end - first)).fill(-Infinity);
+  // culled by chunk (timeChunks.ts): x is linear, so its inverse bounds the offsets in view
+  const shift = x(0);
+  const k = x(1) - shift;
+  const spans = spansInView(timeChunks(ev.start, ev.end, ev.time), (-8 - shift) / k, (w + 8 - shift) / k);
+  const rowStart = loaded.columns.header.rowStart;
+  const slots = visibleSlots(rows, rowStart, loaded.columns.header.rowEnd);
+  const keys = drawKeys(p, ev.category, ev.flags);
   ctx.beginPath();
-  for (let i = 0; i < ev.time.length; i++) {
-    const slot = slotOfRow(rows, ev.row[i]!);
-    if (slot < first || slot >= end) continue;
-    const top = slot * rowH - rows.scrollPx;
-    if ((ev.flags[i]! & FLAG_SHADOW) !== 0) {
-      const x0 = Math.max(-1, x(ev.start[i]!));
-      const x1 = Math.min(w + 1, x(ev.end[i]!));
-      if (x1 < 0 || x0 > w) continue;
-      ctx.fillStyle = p.fill.get(PREVIEW_EVENT) ?? p.muted;
-      ctx.fillRect(x0, top + rowH - 5, Math.max(1, x1 - x0), 2);
-      ctx.fillRect(x(ev.time[i]!) - 1, top + 3, 2, rowH - 6);
+  for (let sp = 0; sp < spans.length; sp += 2) {
+    for (let i = spans[sp]!; i < spans[sp + 1]!; i++) {
+      const slot = slots[ev.row[i]! - rowStart] ?? -1;
+      if (slot < 0) continue;
+      const top = slot * rowH - rows.scrollPx;
+      if ((ev.flags[i]! & FLAG_SHADOW) !== 0) {
+        const x0 = Math.max(-1, x(ev.start[i]!));
+        const x1 = Math.min(w + 1, x(ev.end[i]!));
+        if (x1 < 0 || x0 > w) continue;
+        ctx.fillStyle = p.fill.get(PREVIEW_EVENT) ?? p.muted;
+        ctx.fillRect(x0, top + rowH - 5, Math.max(1, x1 - x0), 2);
+        ctx.fillRect(x(ev.time[i]!) - 1, top + 3, 2, rowH - 6);
+        drawn++;
+        continue;
+      }
+      const key = keys[i]!;
+      if (key === HIDDEN_KEY) continue;
+      const xe = x(ev.time[i]!);
+      if (xe < -4 || xe > w + 4) continue;
+      const col = Math.round(xe);
+      if (lastCol[slot - first] === col) continue;
+      lastCol[slot - first] = col;
+      const s = p.line.get(key) ?? p.foreground;
+      if (s !== style) {
+        if (style !== '') ctx.fill();
+        ctx.beginPath();
+        style = s;
+        ctx.fillStyle = s;
+      }
+      ctx.rect(col - 0.5, top + 2, 1.5, rowH - 4);
+      ctx.moveTo(xe - tri, top + 1);
+      ctx.lineTo(xe + tri, top + 1);
+      ctx.lineTo(xe, top + 1 + tri * 1.4);
       drawn++;
-      continue;
     }
-    if (p.hidden.has(ev.category[i]!)) continue;
-    const xe = x(ev.time[i]!);
-    if (xe < -4 || xe > w + 4) continue;
-    const col = Math.round(xe);
-    if (lastCol[slot - first] === col) continue;
-    lastCol[slot - first] = col;
-    const s = p.line.get(p.siteKey ? p.siteKey(ev.category[i]!, ev.flags[i]!) : ev.category[i]!) ?? p.foreground;
-    if (s !== style) {
-      if (style !== '') ctx.fill();
-      ctx.beginPath();
-      style = s;
-      ctx.fillStyle = s;
-    }
-    ctx.rect(col - 0.5, top + 2, 1.5, rowH - 4);
-    ctx.moveTo(xe - tri, top + 1);
-    ctx.lineTo(xe + tri, top + 1);
-    ctx.lineTo(xe, top + 1 + tri * 1.4);
-    drawn++;
   }
   if (style !== '') ctx.fill();
   return drawn;

@@ -10,11 +10,14 @@ import type { Palette } from './theme';
 import type { TimeScale } from './timeScale';
 import type { Rgb } from './colour';
 import { cssRgba } from './colour';
-import { AGGREGATE_BELOW_PX, boxHeight, nestingInset, rowOfSlot, rowPad, slotLookup, visibleRows, type RowViewport } from './rowLayout';
+import { AGGREGATE_BELOW_PX, boxHeight, nestingInset, rowOfSlot, rowPad, slotLookup, visibleRows, visibleSlots, type RowViewport } from './rowLayout';
 import { TextFitter, borderFor, labelFits, textOn } from './drawStyle';
 import { drawAggregated } from './drawDensity';
 import { drawArrows, drawEvents, type ArrowMode } from './drawArrows';
 import { PREVIEW_STATE } from '../../src/protocol/wire';
+import { ColumnStrips } from './columnStrips';
+import { spansInView, timeChunks } from './timeChunks';
+import { HIDDEN_KEY, drawKeys } from './drawKeys';
 
 type Ctx = CanvasRenderingContext2D;
 
@@ -47,6 +50,7 @@ export interface DataOptions {
 }
 
 let fitter: TextFitter | undefined;
+const strips = new ColumnStrips();
 let stripeCache: { colour: string; pattern: CanvasPattern | null } | undefined;
 
 /** A diagonal-stripe pattern marking areas whose data is still loading. */
@@ -88,7 +92,9 @@ export function drawData(
   }
   const x = scale.offsetMapper(loaded.columns.header.baseTime);
   const aggregated = rows.rowHeight < AGGREGATE_BELOW_PX;
-  let drawn = aggregated ? drawAggregated(ctx, w, h, x, rows, loaded, p) : drawBoxes(ctx, w, x, rows, loaded, p, opts.names);
+  let drawn = aggregated
+    ? drawAggregated(ctx, w, h, x, rows, loaded, p)
+    : drawBoxes(ctx, w, scale.offsetLinear(loaded.columns.header.baseTime), rows, loaded, p, opts.names);
   const arrows = drawArrows(ctx, w, h, x, rows, loaded, p, aggregated && (opts.arrows ?? 'auto') === 'auto' ? 'density' : (opts.arrows ?? 'auto'));
   drawn += arrows.drawn;
   if (!aggregated) drawn += drawEvents(ctx, w, x, rows, loaded, p);
@@ -98,7 +104,7 @@ export function drawData(
 function drawBoxes(
   ctx: Ctx,
   w: number,
-  x: (o: number) => number,
+  map: { readonly shift: number; readonly k: number },
   rows: RowViewport,
   loaded: LoadedWindow,
   p: Palette,
@@ -106,7 +112,8 @@ function drawBoxes(
 ): number {
   const c = loaded.columns;
   const { first, end } = visibleRows(rows);
-  const slotOf = slotLookup(rows);
+  const { shift, k: pxPerOffset } = map;
+  const x = (o: number): number => map.shift + o * map.k;
   const rowH = rows.rowHeight;
   const pad = rowPad(rowH);
   const boxH = boxHeight(rowH);
@@ -142,23 +149,8 @@ function drawBoxes(
   const flushDepth = (): void => {
     if (columnMarks > 0) {
       const inset = insets[Math.min(columnDepth, maxNest + 1)] ?? 0;
-      for (let r = 0; r < visibleCount; r++) {
-        const y = (first + r) * rowH + top0 + inset;
-        const base = r * cols;
-        let c0 = 0;
-        while (c0 < cols) {
-          const mark = column[base + c0]!;
-          if (mark === 0) {
-            c0++;
-            continue;
-          }
-          let c1 = c0 + 1;
-          while (c1 < cols && column[base + c1] === mark) c1++;
-          ctx.fillStyle = p.fill.get(mark - CATEGORY_MARK_OFFSET) ?? p.muted;
-          ctx.fillRect(c0, y, c1 - c0, boxH - 2 * inset);
-          c0 = c1;
-        }
-      }
+      const colourOf = (mark: number): string => p.fill.get(mark - CATEGORY_MARK_OFFSET) ?? p.muted;
+      strips.paint(ctx, column, visibleCount, cols, colourOf, (r) => (first + r) * rowH + top0 + inset, boxH - 2 * inset);
       column.fill(0);
       columnMarks = 0;
     }
@@ -200,54 +192,66 @@ function drawBoxes(
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
   const st = c.states;
-  for (let i = 0; i < st.start.length; i++) {
-    const slot = slotOf(st.row[i]!);
-    if (slot < first || slot >= end) continue;
-    let x0 = x(st.start[i]!);
-    let x1 = x(st.end[i]!);
-    if (x1 < 0 || x0 > w) continue;
-    const depth = st.depth[i]!;
-    if (depth !== columnDepth) {
-      flushDepth();
-      columnDepth = depth;
-    }
-    const cat = st.category[i]!;
-    if (p.hidden.has(cat)) continue;
-    // site marks (shown sites, code colourings) pick the fill by key; names and borders stay the category's
-    const key = p.siteKey ? p.siteKey(cat, st.flags[i]!) : cat;
-    drawn++;
-    if (x1 - x0 < COLUMN_RUN_MAX_PX) {
-      const base = (slot - first) * cols;
-      const c1 = Math.min(cols - 1, Math.max(Math.floor(x0) + 1, Math.round(x1)));
-      for (let col = Math.max(0, Math.floor(x0)); col < c1; col++) column[base + col] = key + CATEGORY_MARK_OFFSET;
-      columnMarks++;
-      continue;
-    }
-    if (x0 < -1) x0 = -1;
-    if (x1 > w + 1) x1 = w + 1;
-    if (key !== lastCat) {
-      ctx.fillStyle = p.fill.get(key) ?? p.muted;
-      lastCat = key;
-    }
-    const inset = insets[Math.min(depth, maxNest + 1)] ?? 0;
-    const top = slot * rowH + top0 + inset;
-    const bh = boxH - 2 * inset;
-    ctx.fillRect(x0, top, x1 - x0, bh);
-    if (x1 - x0 >= BORDER_MIN_W_PX && bh >= BORDER_MIN_H_PX) {
-      const colour = borderOf(cat, p.fillRgb.get(cat));
-      let rects = pendingBorders.get(colour);
-      if (!rects) pendingBorders.set(colour, (rects = []));
-      rects.push(Math.round(x0) + 0.5, Math.round(top) + 0.5, Math.max(1, Math.round(x1 - x0) - 1), Math.max(1, Math.round(bh) - 1));
-    }
-    if (names && labels < MAX_LABELS && labelFits(Math.min(x1, w) - Math.max(x0, 0), bh)) {
-      // a parent's name in its own band (above its children), in a smaller font if need be;
-      // tall boxes carry their name as a title at the top, so their centre shows the pure fill
-      const band = depth < maxNest ? (insets[depth + 1] ?? 0) - inset : 0;
-      const inBand = band >= BAND_LABEL_MIN_PX;
-      const size = inBand ? Math.min(fontPx, Math.floor(band)) : fontPx;
-      const y = inBand ? top + band / 2 : bh >= TITLE_BOX_MIN_PX ? top + TITLE_OFFSET_PX : top + bh / 2;
-      pending.push(Math.max(x0, 0), Math.min(x1, w), y, cat, size);
-      labels++;
+  // Per frame, a payload's states are culled by chunk (timeChunks.ts), rows through a table of
+  // the visible slots, and mapped inline: a dense payload has over a million states.
+  const hd = c.header;
+  const rowStart = hd.rowStart;
+  const slotOfRow = visibleSlots(rows, rowStart, hd.rowEnd);
+  const nRows = slotOfRow.length;
+  const keys = drawKeys(p, st.category, st.flags);
+  const spans = spansInView(timeChunks(st.start, st.end), (-1 - shift) / pxPerOffset, (w + 1 - shift) / pxPerOffset);
+  for (let sp = 0; sp < spans.length; sp += 2) {
+    for (let i = spans[sp]!; i < spans[sp + 1]!; i++) {
+      const r = st.row[i]! - rowStart;
+      if (r < 0 || r >= nRows) continue;
+      const slot = slotOfRow[r]!;
+      if (slot < 0) continue;
+      let x0 = shift + st.start[i]! * pxPerOffset;
+      let x1 = shift + st.end[i]! * pxPerOffset;
+      if (x1 < 0 || x0 > w) continue;
+      const depth = st.depth[i]!;
+      if (depth !== columnDepth) {
+        flushDepth();
+        columnDepth = depth;
+      }
+      // site marks (shown sites, code colourings) pick the fill by key; names and borders stay the category's
+      const key = keys[i]!;
+      if (key === HIDDEN_KEY) continue;
+      drawn++;
+      if (x1 - x0 < COLUMN_RUN_MAX_PX) {
+        const base = (slot - first) * cols;
+        const c1 = Math.min(cols - 1, Math.max(Math.floor(x0) + 1, Math.round(x1)));
+        for (let col = Math.max(0, Math.floor(x0)); col < c1; col++) column[base + col] = key + CATEGORY_MARK_OFFSET;
+        columnMarks++;
+        continue;
+      }
+      if (x0 < -1) x0 = -1;
+      if (x1 > w + 1) x1 = w + 1;
+      const cat = st.category[i]!;
+      if (key !== lastCat) {
+        ctx.fillStyle = p.fill.get(key) ?? p.muted;
+        lastCat = key;
+      }
+      const inset = insets[Math.min(depth, maxNest + 1)] ?? 0;
+      const top = slot * rowH + top0 + inset;
+      const bh = boxH - 2 * inset;
+      ctx.fillRect(x0, top, x1 - x0, bh);
+      if (x1 - x0 >= BORDER_MIN_W_PX && bh >= BORDER_MIN_H_PX) {
+        const colour = borderOf(cat, p.fillRgb.get(cat));
+        let rects = pendingBorders.get(colour);
+        if (!rects) pendingBorders.set(colour, (rects = []));
+        rects.push(Math.round(x0) + 0.5, Math.round(top) + 0.5, Math.max(1, Math.round(x1 - x0) - 1), Math.max(1, Math.round(bh) - 1));
+      }
+      if (names && labels < MAX_LABELS && labelFits(Math.min(x1, w) - Math.max(x0, 0), bh)) {
+        // a parent's name in its own band (above its children), in a smaller font if need be;
+        // tall boxes carry their name as a title at the top, so their centre shows the pure fill
+        const band = depth < maxNest ? (insets[depth + 1] ?? 0) - inset : 0;
+        const inBand = band >= BAND_LABEL_MIN_PX;
+        const size = inBand ? Math.min(fontPx, Math.floor(band)) : fontPx;
+        const y = inBand ? top + band / 2 : bh >= TITLE_BOX_MIN_PX ? top + TITLE_OFFSET_PX : top + bh / 2;
+        pending.push(Math.max(x0, 0), Math.min(x1, w), y, cat, size);
+        labels++;
+      }
     }
   }
   flushDepth();

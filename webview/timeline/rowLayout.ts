@@ -176,3 +176,18 @@ export function slotLookup(rows: RowViewport): (row: number) => number {
   const n = rows.rowCount;
   return so ? (row) => (row < so.length ? so[row]! : -1) : (row) => (row < n ? row : -1);
 }
+
+/**
+ * The visible slot of each row in [rowStart, rowEnd) (index row − rowStart), −1 for rows hidden
+ * or out of view: a table for loops over a payload's drawables.
+ */
+export function visibleSlots(rows: RowViewport, rowStart: number, rowEnd: number): Int32Array {
+  const { first, end } = visibleRows(rows);
+  const slotOf = slotLookup(rows);
+  const out = new Int32Array(Math.max(0, rowEnd - rowStart)).fill(-1);
+  for (let r = Math.max(0, rowStart); r < rowEnd; r++) {
+    const s = slotOf(r);
+    if (s >= first && s < end) out[r - rowStart] = s;
+  }
+  return out;
+}

@@ -32,9 +32,13 @@ export class TimeScale {
 
   /** Pixel of `base + offset` computed as shift + offset·k, where shift = (base − t0)·k in float64. */
   offsetMapper(base: number): (offset: number) => number {
-    const shift = (base - this.t0) * this.pxPerSec;
-    const k = this.pxPerSec;
+    const { shift, k } = this.offsetLinear(base);
     return (offset) => shift + offset * k;
+  }
+
+  /** offsetMapper's two numbers, for loops that map inline (px = shift + offset·k). */
+  offsetLinear(base: number): { readonly shift: number; readonly k: number } {
+    return { shift: (base - this.t0) * this.pxPerSec, k: this.pxPerSec };
   }
 }
 

@@ -1,0 +1,73 @@
+// The data layer's dense path in headless Chromium: a synthetic payload (120 000 states, 40 rows,
+// three nesting levels, a translucent colour) drawn by drawData (chunk culling, draw keys, column
+// runs as image strips) must give the pixels of a plain painter (every state, each column run
+// one fillRect, as the layer drew before), whole and zoomed or panned so that most of the payload is culled. Boxes
+// are under 10 px tall, so no borders or names (their code is not on the dense path).
+// Skipped, saying why, when Chromium is not installed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { repoRoot } from '../../helpers/paths';
+
+/** What the page reports (pages/dataLayerPage.ts). */
+interface PixelDiff {
+  readonly states: number;
+  readonly drawn: number;
+  readonly painted: number;
+  readonly differ: number;
+  readonly maxDelta: number;
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+type Playwright = typeof import('playwright-core');
+type Esbuild = typeof import('esbuild');
+const load = <T>(name: string): T => require(path.join(repoRoot, 'node_modules', name)) as T;
+
+test(
+  'dense data layer: the pixels of one fillRect per column run, every state',
+  { skip: fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}` },
+  async () => {
+    const built = await load<Esbuild>('esbuild').build({
+      entryPoints: [path.join(repoRoot, 'test', 'unit', 'webview', 'pages', 'dataLayerPage.ts')],
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      logLevel: 'warning',
+    });
+    const js = built.outputFiles[0]!.contents;
+    const server = http
+      .createServer((req, res) => res.end(req.url === '/page.js' ? js : '<!DOCTYPE html><html><body><script src="/page.js"></script></body></html>'))
+      .listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const browser = await load<Playwright>('playwright-core').chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage({ deviceScaleFactor: 1 });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+      await page.waitForSelector('body[data-ready=true]', { state: 'attached' });
+      for (const [t0, t1, rowH, what] of [
+        [0, 1.05, 11, 'whole payload'],
+        [0.3, 0.32, 11, 'zoomed in: most chunks culled'],
+        [-0.5, 0.2, 10, 'panned past the start'],
+        [0.9, 1.6, 9.5, 'panned past the end, fractional rows'],
+      ] as const) {
+        const d = (await page.evaluate(
+          ([a, b, h]) =>
+            (globalThis as unknown as { compareDataLayer: (a: number, b: number, h: number, s: number) => PixelDiff }).compareDataLayer(a, b, h, 11),
+          [t0, t1, rowH] as const,
+        )) as PixelDiff;
+        assert.ok(d.drawn > 1000 && d.painted > 10_000, `${what}: something drawn (${JSON.stringify(d)})`);
+        assert.equal(d.differ, 0, `${what}: ${d.differ} of ${d.painted} painted pixels differ by more than rounding (max delta ${d.maxDelta.toFixed(1)})`);
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  },
+);

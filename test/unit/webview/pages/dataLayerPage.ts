@@ -1,0 +1,186 @@
+// Browser page of dataLayerPixels.test.ts: draws a dense synthetic payload with the data layer
+// (drawData: chunk culling, draw keys, column strips) and with a plain painter (every state, the
+// column runs one fillRect each, as the layer drew before), and reports how their pixels differ.
+import { drawData } from '../../../../webview/timeline/drawData';
+import { TimeScale } from '../../../../webview/timeline/timeScale';
+import { boxHeight, nestingInset, rowPad, visibleRows, type RowViewport } from '../../../../webview/timeline/rowLayout';
+import type { LoadedWindow } from '../../../../webview/timeline/windowLoader';
+import type { Palette } from '../../../../webview/timeline/theme';
+import { ARROW_SPEC, EVENT_SPEC, SHADOW_SPEC, SHADOW_WEIGHT_SPEC, STATE_SPEC, allocateTable, type WindowColumns } from '../../../../src/protocol/wire';
+
+const COLOURS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', 'rgba(70, 240, 240, 0.6)'];
+/** Narrower than this a state is drawn through column runs (drawData.ts COLUMN_RUN_MAX_PX). */
+const NARROW_PX = 4;
+/** The payload's base time and start (offsets are from it): it covers every view the test draws, so nothing is hatched. */
+const BASE = -1;
+/**
+ * Colour rounding allowed (premultiplied, per channel, of 255): a translucent colour filled
+ * through a pattern of unpremultiplied bytes rounds differently from the same colour filled
+ * solid, twice on a box's partly covered edge line (measured: at most 3 on whole rows, 4.9 on
+ * fractional ones). A wrong or missing state differs by tens to 255.
+ */
+const ROUNDING = 6;
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
+/** States by depth (as payloads come): wide outer states at depth 0, dense short ones nested in them. */
+function payload(rows: number, perRow: number, seed: number): WindowColumns {
+  const rand = rng(seed);
+  const list: { s: number; e: number; row: number; depth: number; cat: number }[] = [];
+  for (let r = 0; r < rows; r++) {
+    for (let k = 0; k < 4; k++) list.push({ s: k * 0.25 + 0.01, e: k * 0.25 + 0.2 + rand() * 0.04, row: r, depth: 0, cat: (r + k) % 3 });
+    for (let k = 0; k < perRow; k++) {
+      const s = rand();
+      const depth = 1 + (k % 2);
+      list.push({ s, e: s + (rand() < 0.9 ? rand() * 0.002 : rand() * 0.02), row: r, depth, cat: 3 + Math.floor(rand() * 4) });
+    }
+  }
+  list.sort((a, b) => a.depth - b.depth || a.s - b.s);
+  const st = allocateTable(STATE_SPEC, list.length);
+  list.forEach((d, i) => {
+    st.start[i] = d.s - BASE;
+    st.end[i] = d.e - BASE;
+    st.row[i] = d.row;
+    st.depth[i] = d.depth;
+    st.category[i] = d.cat;
+  });
+  return {
+    header: {
+      baseTime: BASE,
+      t0: BASE,
+      t1: 2,
+      rowStart: 0,
+      rowEnd: rows,
+      mapIndex: 0,
+      lowestDepth: 0,
+      maxNesting: 2,
+      truncated: false,
+      nodesRead: 0,
+      buildMs: 0,
+    },
+    states: st,
+    shadows: allocateTable(SHADOW_SPEC, 0),
+    shadowWeights: allocateTable(SHADOW_WEIGHT_SPEC, 0),
+    arrows: allocateTable(ARROW_SPEC, 0),
+    events: allocateTable(EVENT_SPEC, 0),
+  };
+}
+
+function palette(): Palette {
+  const fill = new Map(COLOURS.map((c, i) => [i, c]));
+  return {
+    background: [0, 0, 0],
+    backgroundCss: '#000000',
+    foreground: '#ffffff',
+    muted: '#808080',
+    grid: '#202020',
+    rowAlt: '#101010',
+    border: '#404040',
+    accent: '#0080ff',
+    accentForeground: '#ffffff',
+    selection: 'rgba(0, 128, 255, 0.3)',
+    loading: '#303030',
+    highContrast: false,
+    font: '12px sans-serif',
+    fill,
+    fillRgb: new Map(),
+    edge: new Map(),
+    line: fill,
+    hidden: new Set(),
+  };
+}
+
+/**
+ * The plain painter, as the data layer drew before culling and strips: every state; per depth the
+ * wide ones one fillRect each, then the narrow ones as marks per pixel column (the last one wins)
+ * filled one fillRect per run of equal marks.
+ */
+function paintPlain(ctx: CanvasRenderingContext2D, w: number, scale: TimeScale, rows: RowViewport, c: WindowColumns, p: Palette): void {
+  const x = scale.offsetMapper(c.header.baseTime);
+  const { first, end } = visibleRows(rows);
+  const rowH = rows.rowHeight;
+  const boxH = boxHeight(rowH);
+  const st = c.states;
+  const cols = Math.ceil(w) + 1;
+  const topOf = (slot: number, depth: number): number => slot * rowH - rows.scrollPx + rowPad(rowH) + nestingInset(depth, c.header.maxNesting, boxH);
+  const heightOf = (depth: number): number => boxH - 2 * nestingInset(depth, c.header.maxNesting, boxH);
+  for (let depth = 0; depth <= c.header.maxNesting; depth++) {
+    const marks = new Int32Array(rows.rowCount * cols).fill(-1);
+    for (let i = 0; i < st.start.length; i++) {
+      const slot = st.row[i]!;
+      if (st.depth[i] !== depth || slot < first || slot >= end) continue;
+      const x0 = x(st.start[i]!);
+      const x1 = x(st.end[i]!);
+      if (x1 < 0 || x0 > w) continue;
+      if (x1 - x0 < NARROW_PX) {
+        const c1 = Math.min(cols - 1, Math.max(Math.floor(x0) + 1, Math.round(x1)));
+        for (let col = Math.max(0, Math.floor(x0)); col < c1; col++) marks[slot * cols + col] = st.category[i]!;
+        continue;
+      }
+      ctx.fillStyle = p.fill.get(st.category[i]!)!;
+      ctx.fillRect(Math.max(-1, x0), topOf(slot, depth), Math.min(w + 1, x1) - Math.max(-1, x0), heightOf(depth));
+    }
+    for (let slot = first; slot < end; slot++) {
+      for (let c0 = 0; c0 < cols;) {
+        const m = marks[slot * cols + c0]!;
+        let c1 = c0 + 1;
+        while (c1 < cols && marks[slot * cols + c1] === m) c1++;
+        if (m >= 0) {
+          ctx.fillStyle = p.fill.get(m)!;
+          ctx.fillRect(c0, topOf(slot, depth), c1 - c0, heightOf(depth));
+        }
+        c0 = c1;
+      }
+    }
+  }
+}
+
+function canvas(w: number, h: number): CanvasRenderingContext2D {
+  const c = document.createElement('canvas');
+  c.width = w;
+  c.height = h;
+  document.body.appendChild(c);
+  return c.getContext('2d')!;
+}
+
+export interface PixelDiff {
+  readonly states: number;
+  readonly drawn: number;
+  readonly painted: number;
+  readonly differ: number;
+  readonly maxDelta: number;
+}
+
+function compare(t0: number, t1: number, rowH: number, seed: number): PixelDiff {
+  const w = 600;
+  const h = 400;
+  const rows: RowViewport = { rowCount: 40, rowHeight: rowH, scrollPx: rowH * 3, heightPx: h };
+  const c = payload(40, 3000, seed);
+  const p = palette();
+  const scale = new TimeScale(t0, t1, w);
+  const a = canvas(w, h);
+  const b = canvas(w, h);
+  const loaded = { requestId: 1, keyId: 'k', key: {}, columns: c, drawables: c.states.start.length, final: true } as unknown as LoadedWindow;
+  const frame = drawData(a, w, h, scale, rows, loaded, p, {});
+  paintPlain(b, w, scale, rows, c, p);
+  const da = a.getImageData(0, 0, w, h).data;
+  const db = b.getImageData(0, 0, w, h).data;
+  let differ = 0;
+  let maxDelta = 0;
+  let painted = 0;
+  for (let i = 0; i < da.length; i += 4) {
+    if (db[i + 3]! > 0) painted++;
+    // premultiplied (as composited): an unpremultiplied channel of a faint pixel magnifies rounding
+    let d = Math.abs(da[i + 3]! - db[i + 3]!);
+    for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs((da[i + k]! * da[i + 3]!) / 255 - (db[i + k]! * db[i + 3]!) / 255));
+    if (d > ROUNDING) differ++;
+    maxDelta = Math.max(maxDelta, d);
+  }
+  return { states: c.states.start.length, drawn: frame.drawn, painted, differ, maxDelta };
+}
+
+(window as unknown as { compareDataLayer: typeof compare }).compareDataLayer = compare;
+document.body.dataset.ready = 'true';

@@ -1,0 +1,85 @@
+/**
+ * Paints per-pixel-column marks (a colour key per column per visible row, 0 = nothing) as image
+ * strips: each row's marks become a one-pixel line of colours, repeated down the row's box as a
+ * pattern and filled with one fillRect. A dense view has tens of thousands of column runs, and a
+ * fillRect per run cost ~20 ms a frame (the viewport bench's 271 k drawables); the strips cost a
+ * line, a pattern and a fillRect per row. Columns are whole CSS pixels either way, and the fill is
+ * a rect as the runs were, so the pixels are the runs' (dataLayerPixels.test.ts).
+ */
+
+import { packCss } from './colour';
+
+type Ctx = CanvasRenderingContext2D;
+
+export class ColumnStrips {
+  private canvas: HTMLCanvasElement | undefined;
+  private image: ImageData | undefined;
+  /** RGBA (ImageData byte order, read as little-endian u32) per CSS colour. */
+  private readonly packed = new Map<string, number>();
+  private probe: CanvasRenderingContext2D | undefined;
+
+  /**
+   * Paints `marks` (`slots` rows of `cols` columns) into `ctx`: row r's marked columns at y =
+   * `top(r)`, `height` tall, in the colour `colourOf(mark)`.
+   */
+  paint(ctx: Ctx, marks: Int32Array, slots: number, cols: number, colourOf: (mark: number) => string, top: (r: number) => number, height: number): void {
+    if (slots <= 0 || cols <= 0 || height <= 0) return;
+    const image = this.imageOf(cols);
+    const px = new Uint32Array(image.data.buffer, image.data.byteOffset, cols);
+    const line = this.canvas!.getContext('2d')!;
+    const smoothing = ctx.imageSmoothingEnabled;
+    ctx.imageSmoothingEnabled = false;
+    let lastMark = 0;
+    let lastPx = 0;
+    for (let r = 0; r < slots; r++) {
+      const base = r * cols;
+      let used = false;
+      for (let c = 0; c < cols; c++) {
+        const m = marks[base + c]!;
+        if (m === 0) {
+          px[c] = 0;
+          continue;
+        }
+        if (m !== lastMark) {
+          lastMark = m;
+          lastPx = this.pack(colourOf(m));
+        }
+        px[c] = lastPx;
+        used = true;
+      }
+      if (!used) continue;
+      // The line repeated down the box, filled as a rect: its top and bottom edges are
+      // anti-aliased exactly as the runs' fillRects were (a stretched drawImage is not).
+      line.putImageData(image, 0, 0);
+      const pattern = ctx.createPattern(this.canvas!, 'repeat-y');
+      if (pattern === null) continue;
+      ctx.fillStyle = pattern;
+      ctx.fillRect(0, top(r), cols, height);
+    }
+    ctx.imageSmoothingEnabled = smoothing;
+  }
+
+  private imageOf(cols: number): ImageData {
+    if (this.image?.width !== cols) {
+      this.canvas ??= document.createElement('canvas');
+      this.canvas.width = cols;
+      this.canvas.height = 1;
+      this.image = new ImageData(cols, 1);
+    }
+    return this.image;
+  }
+
+  /** A CSS colour as ImageData bytes (the canvas parses it: any CSS colour the painters use). */
+  private pack(css: string): number {
+    let v = this.packed.get(css);
+    if (v === undefined) {
+      const g = (this.probe ??= document.createElement('canvas').getContext('2d')!);
+      g.fillStyle = '#000000';
+      g.fillStyle = css;
+      v = packCss(String(g.fillStyle));
+      if (this.packed.size > 4096) this.packed.clear();
+      this.packed.set(css, v);
+    }
+    return v;
+  }
+}
