@@ -160,47 +160,47 @@ function drawLines(
   const seen = new Set<number>();
   const { first } = visibleRows(rows);
   let drawn = 0;
-  const inView: number[] = [];
-  for (let sp = 0; sp < spans.length; sp += 2) for (let i = spans[sp]!; i < spans[sp + 1]!; i++) inView.push(i);
-  for (const i of inView) {
-    const x0 = x(ar.start[i]!);
-    const x1 = x(ar.end[i]!);
-    if ((x0 < 0 && x1 < 0) || (x0 > w && x1 > w)) continue;
-    if (hidden(i)) continue;
-    const y0 = yOf(ar.fromRow[i]!);
-    const y1 = yOf(ar.toRow[i]!);
-    if (Number.isNaN(y0) || Number.isNaN(y1) || (y0 < 0 && y1 < 0) || (y0 > h && y1 > h)) continue;
-    if (!withHeads) {
-      // dense: arrows with the same rounded ends on the same rows look identical; draw one
-      const cx0 = Math.max(-2, Math.min(8189, Math.round(x0))) + 2;
-      const cx1 = Math.max(-2, Math.min(8189, Math.round(x1))) + 2;
-      const fr = Math.max(-1, Math.min(1022, Math.round(y0 / Math.max(1, rows.rowHeight)) - first)) + 1;
-      const tr = Math.max(-1, Math.min(1022, Math.round(y1 / Math.max(1, rows.rowHeight)) - first)) + 1;
-      const key = ((cx0 * 8192 + cx1) * 1024 + fr) * 1024 + tr;
-      if (seen.has(key)) continue;
-      seen.add(key);
+  for (let sp = 0; sp < spans.length; sp += 2) {
+    for (let i = spans[sp]!; i < spans[sp + 1]!; i++) {
+      const x0 = x(ar.start[i]!);
+      const x1 = x(ar.end[i]!);
+      if ((x0 < 0 && x1 < 0) || (x0 > w && x1 > w)) continue;
+      if (hidden(i)) continue;
+      const y0 = yOf(ar.fromRow[i]!);
+      const y1 = yOf(ar.toRow[i]!);
+      if (Number.isNaN(y0) || Number.isNaN(y1) || (y0 < 0 && y1 < 0) || (y0 > h && y1 > h)) continue;
+      if (!withHeads) {
+        // dense: arrows with the same rounded ends on the same rows look identical; draw one
+        const cx0 = Math.max(-2, Math.min(8189, Math.round(x0))) + 2;
+        const cx1 = Math.max(-2, Math.min(8189, Math.round(x1))) + 2;
+        const fr = Math.max(-1, Math.min(1022, Math.round(y0 / Math.max(1, rows.rowHeight)) - first)) + 1;
+        const tr = Math.max(-1, Math.min(1022, Math.round(y1 / Math.max(1, rows.rowHeight)) - first)) + 1;
+        const key = ((cx0 * 8192 + cx1) * 1024 + fr) * 1024 + tr;
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
+      const shadow = (ar.flags[i]! & FLAG_SHADOW) !== 0;
+      const cat = shadow ? PREVIEW_ARROW : p.siteKey ? p.siteKey(ar.category[i]!, ar.flags[i]!) : ar.category[i]!;
+      const rgb = p.fillRgb.get(cat) ?? ([200, 200, 200] as Rgb);
+      let key: number;
+      let width = 1.25;
+      let alpha = 1;
+      if (shadow) {
+        const s = previewArrowStyle(ar.count[i]!, maxCount);
+        width = Math.round(s.width * 4) / 4;
+        alpha = Math.round(s.alpha * 10) / 10;
+        key = PREVIEW_KEY_BASE + width * 400 + alpha * 10;
+      } else key = cat;
+      let b = batches.get(key);
+      if (!b) {
+        const outline = !shadow && withHeads && withOutline ? arrowOutline(rgb) : undefined;
+        batches.set(key, (b = { colour: cssRgba(rgb), outline, width, alpha, lines: [], heads: [] }));
+      }
+      b.lines.push(x0, y0, x1, y1);
+      const len = Math.hypot(x1 - x0, y1 - y0);
+      if (withHeads && !shadow && len > 1.5 * head.length) b.heads.push(x1, y1, (x1 - x0) / len, (y1 - y0) / len);
+      drawn++;
     }
-    const shadow = (ar.flags[i]! & FLAG_SHADOW) !== 0;
-    const cat = shadow ? PREVIEW_ARROW : p.siteKey ? p.siteKey(ar.category[i]!, ar.flags[i]!) : ar.category[i]!;
-    const rgb = p.fillRgb.get(cat) ?? ([200, 200, 200] as Rgb);
-    let key: number;
-    let width = 1.25;
-    let alpha = 1;
-    if (shadow) {
-      const s = previewArrowStyle(ar.count[i]!, maxCount);
-      width = Math.round(s.width * 4) / 4;
-      alpha = Math.round(s.alpha * 10) / 10;
-      key = PREVIEW_KEY_BASE + width * 400 + alpha * 10;
-    } else key = cat;
-    let b = batches.get(key);
-    if (!b) {
-      const outline = !shadow && withHeads && withOutline ? arrowOutline(rgb) : undefined;
-      batches.set(key, (b = { colour: cssRgba(rgb), outline, width, alpha, lines: [], heads: [] }));
-    }
-    b.lines.push(x0, y0, x1, y1);
-    const len = Math.hypot(x1 - x0, y1 - y0);
-    if (withHeads && !shadow && len > 1.5 * head.length) b.heads.push(x1, y1, (x1 - x0) / len, (y1 - y0) / len);
-    drawn++;
   }
   ctx.lineCap = 'round';
   // preview batches first (thin, under the real arrows), then outlines, then colours and heads
