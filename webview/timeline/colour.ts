@@ -58,26 +58,11 @@ export function cssRgba([r, g, b]: Rgb, alpha = 1): string {
 
 /**
  * A canvas-normalised colour (`#rrggbb`, or `rgba(r, g, b, a)` when translucent) as RGBA bytes
- * read as a little-endian u32.
+ * read as a little-endian u32 (ImageData order); unreadable: opaque black.
  */
 export function packCss(s: string): number {
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  let a = 255;
-  if (s.startsWith('#') && s.length === 7) {
-    const v = parseInt(s.slice(1), 16);
-    r = (v >> 16) & 255;
-    g = (v >> 8) & 255;
-    b = v & 255;
-  } else {
-    const m = /rgba?\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*(?:,\s*([\d.]+)\s*)?\)/.exec(s);
-    if (m) {
-      r = Math.round(Number(m[1]));
-      g = Math.round(Number(m[2]));
-      b = Math.round(Number(m[3]));
-      a = m[4] === undefined ? 255 : Math.round(Math.min(1, Number(m[4])) * 255);
-    }
-  }
+  const [r, g, b] = parseCssColour(s) ?? [0, 0, 0];
+  const alpha = /^rgba\((?:[^,]*,){3}\s*([\d.]+)\s*\)$/i.exec(s.trim());
+  const a = alpha ? Math.round(Math.min(1, Number(alpha[1])) * 255) : 255;
   return ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
 }

@@ -10,11 +10,12 @@ import { FLAG_SHADOW, PREVIEW_ARROW, PREVIEW_EVENT } from '../../src/protocol/wi
 import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
 import { cssRgba, type Rgb } from './colour';
-import { slotOfRow, visibleRows, visibleSlots, type RowViewport } from './rowLayout';
+import { slotOfRow, visibleRows, type RowViewport } from './rowLayout';
 import { HIDDEN_KEY, drawKeys } from './drawKeys';
 import { arrowHead, arrowOutline, previewArrowStyle, summariseArrows } from './drawStyle';
 import { arrowDensity, densityAlpha } from './density';
-import { spansInView, timeChunks } from './timeChunks';
+import { spansInPixels, timeChunks } from './timeChunks';
+import type { OffsetMap } from './timeScale';
 
 type Ctx = CanvasRenderingContext2D;
 
@@ -35,6 +36,7 @@ export function drawArrows(
   w: number,
   h: number,
   x: (o: number) => number,
+  map: OffsetMap,
   rows: RowViewport,
   loaded: LoadedWindow,
   p: Palette,
@@ -48,10 +50,8 @@ export function drawArrows(
     return s < 0 ? Number.NaN : s * rows.rowHeight - rows.scrollPx + mid;
   };
   const hiddenArrow = (i: number): boolean => p.hidden.has((ar.flags[i]! & FLAG_SHADOW) !== 0 ? PREVIEW_ARROW : ar.category[i]!);
-  // culled by chunk (timeChunks.ts): x is linear, so its inverse bounds the offsets in view
-  const shift = x(0);
-  const k = x(1) - shift;
-  const spans = spansInView(timeChunks(ar.start, ar.end), (-2 - shift) / k, (w + 2 - shift) / k);
+  // culled by chunk (timeChunks.ts)
+  const spans = spansInPixels(timeChunks(ar.start, ar.end), map, -2, w + 2);
   if (mode === 'density' || (mode === 'auto' && summariseArrows(countInView(ar, x, w, spans), w, h))) {
     return { drawn: drawDensity(ctx, w, h, x, rows, loaded, p, hiddenArrow, spans), mode: 'density' };
   }
@@ -248,7 +248,17 @@ function fillHeads(ctx: Ctx, heads: readonly number[], colour: string, outline: 
   ctx.fill();
 }
 
-export function drawEvents(ctx: Ctx, w: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette): number {
+export function drawEvents(
+  ctx: Ctx,
+  w: number,
+  x: (o: number) => number,
+  map: OffsetMap,
+  rows: RowViewport,
+  /** The visible slot of each payload row (rowLayout.visibleSlots). */
+  slots: Int32Array,
+  loaded: LoadedWindow,
+  p: Palette,
+): number {
   const ev = loaded.columns.events;
   const { first, end } = visibleRows(rows);
   const rowH = rows.rowHeight;
@@ -257,12 +267,9 @@ export function drawEvents(ctx: Ctx, w: number, x: (o: number) => number, rows: 
   // Real events: a stem and a small triangle on top, batched into one path per colour run.
   let style = '';
   const lastCol = new Float64Array(Math.max(0, end - first)).fill(-Infinity);
-  // culled by chunk (timeChunks.ts): x is linear, so its inverse bounds the offsets in view
-  const shift = x(0);
-  const k = x(1) - shift;
-  const spans = spansInView(timeChunks(ev.start, ev.end, ev.time), (-8 - shift) / k, (w + 8 - shift) / k);
+  // culled by chunk (timeChunks.ts); a marker reaches a few px beside its time
+  const spans = spansInPixels(timeChunks(ev.start, ev.end, ev.time), map, -8, w + 8);
   const rowStart = loaded.columns.header.rowStart;
-  const slots = visibleSlots(rows, rowStart, loaded.columns.header.rowEnd);
   const keys = drawKeys(p, ev.category, ev.flags);
   ctx.beginPath();
   for (let sp = 0; sp < spans.length; sp += 2) {

@@ -7,7 +7,7 @@
  */
 import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
-import type { TimeScale } from './timeScale';
+import type { OffsetMap, TimeScale } from './timeScale';
 import type { Rgb } from './colour';
 import { cssRgba } from './colour';
 import { AGGREGATE_BELOW_PX, boxHeight, nestingInset, rowOfSlot, rowPad, slotLookup, visibleRows, visibleSlots, type RowViewport } from './rowLayout';
@@ -16,7 +16,7 @@ import { drawAggregated } from './drawDensity';
 import { drawArrows, drawEvents, type ArrowMode } from './drawArrows';
 import { PREVIEW_STATE } from '../../src/protocol/wire';
 import { ColumnStrips } from './columnStrips';
-import { spansInView, timeChunks } from './timeChunks';
+import { spansInPixels, timeChunks } from './timeChunks';
 import { HIDDEN_KEY, drawKeys } from './drawKeys';
 
 type Ctx = CanvasRenderingContext2D;
@@ -91,21 +91,24 @@ export function drawData(
     return { drawn: 0, complete: false, arrows: 'off' };
   }
   const x = scale.offsetMapper(loaded.columns.header.baseTime);
+  const map = scale.offsetLinear(loaded.columns.header.baseTime);
   const aggregated = rows.rowHeight < AGGREGATE_BELOW_PX;
-  let drawn = aggregated
-    ? drawAggregated(ctx, w, h, x, rows, loaded, p)
-    : drawBoxes(ctx, w, scale.offsetLinear(loaded.columns.header.baseTime), rows, loaded, p, opts.names);
-  const arrows = drawArrows(ctx, w, h, x, rows, loaded, p, aggregated && (opts.arrows ?? 'auto') === 'auto' ? 'density' : (opts.arrows ?? 'auto'));
+  // the visible slot of each payload row (index row − rowStart), for the boxes and the events
+  const slots = aggregated ? new Int32Array(0) : visibleSlots(rows, loaded.columns.header.rowStart, loaded.columns.header.rowEnd);
+  let drawn = aggregated ? drawAggregated(ctx, w, h, x, rows, loaded, p) : drawBoxes(ctx, w, x, map, rows, slots, loaded, p, opts.names);
+  const arrows = drawArrows(ctx, w, h, x, map, rows, loaded, p, aggregated && (opts.arrows ?? 'auto') === 'auto' ? 'density' : (opts.arrows ?? 'auto'));
   drawn += arrows.drawn;
-  if (!aggregated) drawn += drawEvents(ctx, w, x, rows, loaded, p);
+  if (!aggregated) drawn += drawEvents(ctx, w, x, map, rows, slots, loaded, p);
   return { drawn, complete: hatchUncovered(ctx, w, h, x, rows, loaded, p), arrows: arrows.mode };
 }
 
 function drawBoxes(
   ctx: Ctx,
   w: number,
-  map: { readonly shift: number; readonly k: number },
+  x: (o: number) => number,
+  map: OffsetMap,
   rows: RowViewport,
+  slotOfRow: Int32Array,
   loaded: LoadedWindow,
   p: Palette,
   names: ReadonlyMap<number, string> | undefined,
@@ -113,7 +116,6 @@ function drawBoxes(
   const c = loaded.columns;
   const { first, end } = visibleRows(rows);
   const { shift, k: pxPerOffset } = map;
-  const x = (o: number): number => map.shift + o * map.k;
   const rowH = rows.rowHeight;
   const pad = rowPad(rowH);
   const boxH = boxHeight(rowH);
@@ -196,10 +198,9 @@ function drawBoxes(
   // the visible slots, and mapped inline: a dense payload has over a million states.
   const hd = c.header;
   const rowStart = hd.rowStart;
-  const slotOfRow = visibleSlots(rows, rowStart, hd.rowEnd);
   const nRows = slotOfRow.length;
   const keys = drawKeys(p, st.category, st.flags);
-  const spans = spansInView(timeChunks(st.start, st.end), (-1 - shift) / pxPerOffset, (w + 1 - shift) / pxPerOffset);
+  const spans = spansInPixels(timeChunks(st.start, st.end), map, -1, w + 1);
   for (let sp = 0; sp < spans.length; sp += 2) {
     for (let i = spans[sp]!; i < spans[sp + 1]!; i++) {
       const r = st.row[i]! - rowStart;

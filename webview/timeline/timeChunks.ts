@@ -5,6 +5,7 @@
  * while the view pans inside it). The order of the table, its drawing order, is kept. Built once
  * per table and kept with it.
  */
+import type { OffsetMap } from './timeScale';
 
 /** Drawables per chunk: a skipped chunk saves CHUNK mappings for two comparisons. */
 export const CHUNK = 256;
@@ -71,4 +72,9 @@ export function spansInView(c: TimeChunks, o0: number, o1: number): number[] {
     else spans.push(from, to);
   }
   return spans;
+}
+
+/** spansInView for the pixels [px0, px1] of a view (offsets mapped by `map`, k > 0). */
+export function spansInPixels(c: TimeChunks, map: OffsetMap, px0: number, px1: number): number[] {
+  return spansInView(c, (px0 - map.shift) / map.k, (px1 - map.shift) / map.k);
 }

@@ -11,6 +11,12 @@ export interface TimeWindow {
   readonly t1: number;
 }
 
+/** A payload offset's pixel as px = shift + offset·k (TimeScale.offsetLinear). */
+export interface OffsetMap {
+  readonly shift: number;
+  readonly k: number;
+}
+
 export class TimeScale {
   readonly pxPerSec: number;
 
@@ -37,7 +43,7 @@ export class TimeScale {
   }
 
   /** offsetMapper's two numbers, for loops that map inline (px = shift + offset·k). */
-  offsetLinear(base: number): { readonly shift: number; readonly k: number } {
+  offsetLinear(base: number): OffsetMap {
     return { shift: (base - this.t0) * this.pxPerSec, k: this.pxPerSec };
   }
 }

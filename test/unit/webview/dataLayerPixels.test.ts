@@ -10,15 +10,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { repoRoot } from '../../helpers/paths';
-
-/** What the page reports (pages/dataLayerPage.ts). */
-interface PixelDiff {
-  readonly states: number;
-  readonly drawn: number;
-  readonly painted: number;
-  readonly differ: number;
-  readonly maxDelta: number;
-}
+import type { PixelDiff } from './pixelDiff';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 type Playwright = typeof import('playwright-core');

@@ -6,6 +6,7 @@ import { TimeScale } from '../../../../webview/timeline/timeScale';
 import { boxHeight, nestingInset, rowPad, visibleRows, type RowViewport } from '../../../../webview/timeline/rowLayout';
 import type { LoadedWindow } from '../../../../webview/timeline/windowLoader';
 import type { Palette } from '../../../../webview/timeline/theme';
+import type { PixelDiff } from '../pixelDiff';
 import { ARROW_SPEC, EVENT_SPEC, SHADOW_SPEC, SHADOW_WEIGHT_SPEC, STATE_SPEC, allocateTable, type WindowColumns } from '../../../../src/protocol/wire';
 
 const COLOURS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', 'rgba(70, 240, 240, 0.6)'];
@@ -144,14 +145,6 @@ function canvas(w: number, h: number): CanvasRenderingContext2D {
   c.height = h;
   document.body.appendChild(c);
   return c.getContext('2d')!;
-}
-
-export interface PixelDiff {
-  readonly states: number;
-  readonly drawn: number;
-  readonly painted: number;
-  readonly differ: number;
-  readonly maxDelta: number;
 }
 
 function compare(t0: number, t1: number, rowH: number, seed: number): PixelDiff {
