@@ -14,6 +14,10 @@ import { FileSource } from '../io/fileSource';
 import { gunzipChunks, gunzipToMemory, hasGzipMagic } from '../io/gzip';
 import { MAX_GUNZIPPED_SLOG1_BYTES } from '../io/slog1Source';
 import { peekChunks } from '../io/traceInput';
+import type { ConvertOptions } from '../core/formats/convert/result';
+import { looksLikeClog2, parsePreamble, PREAMBLE_BYTES } from '../core/formats/clog2/preamble';
+import { convertClog2 } from '../core/formats/clog2/convertClog2';
+import { readClog2Definitions } from '../core/formats/clog2/tailDefinitions';
 
 export interface ConversionInputOptions {
   readonly signal?: AbortSignal;
@@ -21,6 +25,12 @@ export interface ConversionInputOptions {
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Reproduce the reference converter's quirks (msg_size 0 of receive-before-send arrows): tests. */
   readonly referenceQuirks?: boolean;
+  /**
+   * Convert only the first this many bytes of an uncompressed CLOG2 (the editor's preview while
+   * the whole file converts). A merged CLOG2 is in time order, so its prefix is the trace up to a
+   * time; the reader treats the cut as a truncated log (open states become unmatched).
+   */
+  readonly prefixBytes?: number;
 }
 
 export interface ConversionInput {
@@ -29,24 +39,27 @@ export interface ConversionInput {
   readonly conversion: ClogConversion;
 }
 
-/** A ByteSource that remembers how far into the file reads have got (progress). */
+/**
+ * A ByteSource that remembers how far into the file reads have got (progress), and ends at
+ * `size` (the whole file, or the prefix a preview converts).
+ */
 class ProgressSource implements ByteSource {
   private furthest = 0;
   constructor(
     private readonly inner: ByteSource,
     private readonly report: (bytesRead: number, total: number) => void,
+    readonly size: number = inner.size,
   ) {}
   get name(): string {
     return this.inner.name;
   }
-  get size(): number {
-    return this.inner.size;
-  }
   async read(offset: number, length: number): Promise<Uint8Array> {
+    if (offset < 0 || length < 0 || offset + length > this.size)
+      throw new RangeError(`read(${offset}, ${length}) beyond the ${this.size} bytes of ${this.name}`);
     const bytes = await this.inner.read(offset, length);
     if (offset + length > this.furthest) {
       this.furthest = offset + length;
-      this.report(this.furthest, this.inner.size);
+      this.report(this.furthest, this.size);
     }
     return bytes;
   }
@@ -85,8 +98,13 @@ function borrowed(file: FileSource): ByteSource {
 export async function openConversionInput(input: string, options: ConversionInputOptions = {}): Promise<ConversionInput> {
   const file = await FileSource.open(input, { maxBlocks: 2 });
   try {
-    const source = new ProgressSource(file, options.onProgress ?? (() => undefined));
     const gz = await hasGzipMagic(file);
+    const convertOptions = { name: input, signal: options.signal, referenceQuirks: options.referenceQuirks };
+    if (options.prefixBytes !== undefined) {
+      if (gz || !(options.prefixBytes > 0)) throw new FormatError(input, 0, 'a preview converts a prefix of an uncompressed CLOG2 file only');
+      return { file, format: 'clog2', conversion: await clog2PrefixConversion(file, options.prefixBytes, options, convertOptions) };
+    }
+    const source = new ProgressSource(file, options.onProgress ?? (() => undefined));
     const { first, all } = await peekChunks(readAhead(gz ? gunzipChunks(source, 256 << 10) : chunksOf(source, 1 << 20)));
     const format = detectInputFormat(first);
     if (format === undefined || format === 'slog2') {
@@ -96,7 +114,6 @@ export async function openConversionInput(input: string, options: ConversionInpu
         `not a CLOG2, CLOG, ALOG or SLOG-1 trace (expected "CLOG-02…", an old-CLOG record header, an ALOG header line or a SLOG-1 0.7 header)${format === 'slog2' ? ': it is SLOG-2 already' : ''}`,
       );
     }
-    const convertOptions = { name: input, signal: options.signal, referenceQuirks: options.referenceQuirks };
     if (format === 'slog1') {
       // SLOG-1 is read by position (the header points at its tables and frames): the file itself,
       // or its decompressed bytes when gzip'd.
@@ -114,4 +131,36 @@ export async function openConversionInput(input: string, options: ConversionInpu
     await file.close();
     throw e;
   }
+}
+
+/** The last bytes of a CLOG2 searched for the definitions a prefix lacks (MPE writes the MPI states' at finalize). */
+const DEFINITIONS_TAIL_BYTES = 4 << 20;
+
+/**
+ * The conversion of a CLOG2's first `prefixBytes` (whole blocks, at least one), with the category
+ * definitions of its last blocks applied first (tailDefinitions.ts). A merged CLOG2 is in time
+ * order, so this is the trace up to a time; the cut reads as a truncated log.
+ */
+async function clog2PrefixConversion(
+  file: FileSource,
+  prefixBytes: number,
+  options: ConversionInputOptions,
+  convertOptions: ConvertOptions,
+): Promise<ClogConversion> {
+  const name = file.name;
+  const head = await file.read(0, Math.min(PREAMBLE_BYTES, file.size));
+  if (!looksLikeClog2(head)) throw new FormatError(name, 0, 'a preview converts a prefix of a CLOG2 file only (no "CLOG-02" preamble)');
+  const { blockSize } = parsePreamble(head, name);
+  const blockStart = (at: number): number => PREAMBLE_BYTES + Math.floor(Math.max(0, at - PREAMBLE_BYTES) / blockSize) * blockSize;
+  const cut = Math.min(file.size, Math.max(blockStart(prefixBytes), PREAMBLE_BYTES + blockSize));
+  const tailStart = Math.max(cut, blockStart(file.size - DEFINITIONS_TAIL_BYTES));
+  const definitions = tailStart < file.size ? await readClog2Definitions(preambleThen(head.slice(), file, tailStart), name, options.signal) : undefined;
+  const source = new ProgressSource(file, options.onProgress ?? (() => undefined), cut);
+  return convertClog2(readAhead(chunksOf(source, 1 << 20)), convertOptions, definitions);
+}
+
+/** The preamble, then the file from `start` (a block boundary) to its end. */
+async function* preambleThen(preamble: Uint8Array, file: FileSource, start: number): AsyncGenerator<Uint8Array> {
+  yield preamble;
+  yield* chunksOf(borrowed(file), 1 << 20, start);
 }

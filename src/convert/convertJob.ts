@@ -27,6 +27,8 @@ export interface ConvertJobOptions {
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Reproduce the reference converter's quirks (msg_size 0 of receive-before-send arrows): tests. */
   readonly referenceQuirks?: boolean;
+  /** Convert only the first this many bytes of an uncompressed CLOG2 (conversionInput.ts `prefixBytes`). */
+  readonly prefixBytes?: number;
   /** Script of the converter thread (dist/converter.js); without it the conversion runs in this thread. */
   readonly converterScript?: string;
   /** Also write the row index (index/direct.ts) as the SLOG-2 is written, when the input declares its timelines. */
@@ -83,7 +85,12 @@ async function convertInThisThread(input: string, output: string, options: Conve
 }
 
 async function convertInTwoThreads(input: string, output: string, script: string, options: ConvertJobOptions): Promise<ConvertJobResult> {
-  const converter = new ConverterThread(script, input, { referenceQuirks: options.referenceQuirks, signal: options.signal, onProgress: options.onProgress });
+  const converter = new ConverterThread(script, input, {
+    referenceQuirks: options.referenceQuirks,
+    ...(options.prefixBytes !== undefined ? { prefixBytes: options.prefixBytes } : {}),
+    signal: options.signal,
+    onProgress: options.onProgress,
+  });
   try {
     const index = await withIndex(
       options,

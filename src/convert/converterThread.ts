@@ -11,6 +11,8 @@ import { ThreadChannel } from './threadChannel';
 
 export interface ConverterThreadOptions {
   readonly referenceQuirks?: boolean;
+  /** Convert only this many bytes of the input (conversionInput.ts `prefixBytes`). */
+  readonly prefixBytes?: number;
   readonly signal?: AbortSignal;
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Heap cap of the converter thread (MB). */
@@ -45,7 +47,12 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
       stoppedEarly: (code) => new Error(`the converter thread stopped before the end of ${input} (exit code ${code})`),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    this.thread.send({ kind: 'start', input, referenceQuirks: options.referenceQuirks ?? false });
+    this.thread.send({
+      kind: 'start',
+      input,
+      referenceQuirks: options.referenceQuirks ?? false,
+      ...(options.prefixBytes !== undefined ? { prefixBytes: options.prefixBytes } : {}),
+    });
   }
 
   /** What the converter reported at the end of the input; available once iteration has ended. */

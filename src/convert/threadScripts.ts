@@ -10,7 +10,7 @@ import type { Worker } from 'node:worker_threads';
 const STOP_GRACE_MS = 3000;
 
 /** `dist/<name>` next to the running bundle (dist/cli.js, dist/worker.js, dist/analysis.js), if it is there. */
-export function bundledScript(name: 'converter.js' | 'decoder.js'): string | undefined {
+export function bundledScript(name: 'converter.js' | 'decoder.js' | 'worker.js'): string | undefined {
   const script = path.join(__dirname, name);
   return fs.existsSync(script) ? script : undefined;
 }

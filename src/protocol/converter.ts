@@ -15,6 +15,8 @@ export interface ConverterStart {
   readonly kind: 'start';
   readonly input: string;
   readonly referenceQuirks: boolean;
+  /** Convert only this many bytes of the input (conversionInput.ts `prefixBytes`). */
+  readonly prefixBytes?: number;
 }
 
 /** A batch the writer is done with (the converter reuses it; one more batch may be sent). */
@@ -69,7 +71,8 @@ export type ConverterToWriter = ConverterBatch | ConverterDone | ConverterFailed
 
 export function isWriterToConverter(m: unknown): m is WriterToConverter {
   if (!isRecord(m)) return false;
-  if (m.kind === 'start') return typeof m.input === 'string' && typeof m.referenceQuirks === 'boolean';
+  if (m.kind === 'start')
+    return typeof m.input === 'string' && typeof m.referenceQuirks === 'boolean' && (m.prefixBytes === undefined || typeof m.prefixBytes === 'number');
   if (m.kind === 'stop') return true;
   return m.kind === 'recycle' && isRecord(m.batch);
 }

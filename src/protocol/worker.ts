@@ -19,6 +19,8 @@ export interface ConvertStart {
   readonly leafBytes?: number;
   /** Also write the row index here while converting (no second pass), when the trace has ≥ minLines timelines. */
   readonly rowIndex?: RowIndexRequest;
+  /** Convert only the first this many bytes of an uncompressed CLOG2: the editor's preview. */
+  readonly prefixBytes?: number;
 }
 
 export interface RowIndexRequest {
@@ -112,6 +114,8 @@ export function isHostToWorker(m: unknown): m is HostToWorker {
     return typeof x.trace === 'string' && typeof x.index === 'string';
   }
   if (r.kind !== 'convert' || typeof r.input !== 'string' || typeof r.output !== 'string') return false;
+  const prefix = (m as { prefixBytes?: unknown }).prefixBytes;
+  if (prefix !== undefined && typeof prefix !== 'number') return false;
   const ri = (m as { rowIndex?: unknown }).rowIndex;
   if (ri === undefined) return true;
   const x = ri as { path?: unknown; minLines?: unknown } | null;

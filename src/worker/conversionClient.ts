@@ -17,6 +17,7 @@ export interface ConversionRequest {
   readonly childrenPerNode?: number;
   readonly leafBytes?: number;
   readonly rowIndex?: RowIndexRequest;
+  readonly prefixBytes?: number;
 }
 
 export interface ConversionLimits {

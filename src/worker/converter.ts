@@ -18,6 +18,7 @@ async function run(m: ConverterStart, outlet: BatchOutlet<ConverterToWriter>): P
   let totalBytes = 0;
   const { file, format, conversion } = await openConversionInput(m.input, {
     referenceQuirks: m.referenceQuirks,
+    ...(m.prefixBytes !== undefined ? { prefixBytes: m.prefixBytes } : {}),
     onProgress: (read, total) => {
       bytesRead = read;
       totalBytes = total;

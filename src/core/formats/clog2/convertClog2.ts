@@ -15,6 +15,7 @@ import type { SourceLocation } from '../../model/types';
 import type { Clog2Preamble } from './preamble';
 import { Clog2Parser } from './reader';
 import { REC_NAMES, type Clog2Sink } from './records';
+import type { Clog2Definitions } from './tailDefinitions';
 
 const SEND = -101;
 const RECEIVE = -102;
@@ -37,7 +38,10 @@ class Clog2Converter implements Clog2Sink {
   private readonly warnedEtypes = new Set<number>();
   private threads = 1;
 
-  constructor(private readonly options: ConvertOptions) {}
+  constructor(
+    private readonly options: ConvertOptions,
+    private readonly definitions?: Clog2Definitions,
+  ) {}
 
   /** Placeholder categories from the preamble's id ranges (§11.1). */
   begin(p: Clog2Preamble): void {
@@ -50,6 +54,9 @@ class Clog2Converter implements Clog2Sink {
     for (let i = 0; i < p.userStateIDCount; i++) c.addStatePlaceholder(p.userEventIDStart + 2 * i, p.userEventIDStart + 2 * i + 1);
     for (let i = 0; i < p.knownSoloEventIDCount; i++) c.addSoloPlaceholder(p.knownSoloEventIDStart + i);
     for (let i = 0; i < p.userSoloEventIDCount; i++) c.addSoloPlaceholder(p.userSoloEventIDStart + i);
+    // Read ahead of the records (tailDefinitions.ts): a prefix of the file lacks the MPI states' definitions.
+    for (const d of this.definitions?.states ?? []) c.defineState(d.start, d.final, d.look);
+    for (const d of this.definitions?.events ?? []) c.defineEvent(d.etype, d.look);
   }
 
   stateDef(_stateID: number, start: number, final: number, color: string | undefined, name: string | undefined, format: string | undefined): void {
@@ -145,8 +152,8 @@ class Clog2Converter implements Clog2Sink {
  * Converts a CLOG2 byte stream (plain or gunzipped chunks) into drawables. Read `drawables` (or
  * `batches`) to the end, then `summary` holds the final categories, maps and counts.
  */
-export function convertClog2(chunks: ByteChunks, options: ConvertOptions): ClogConversion {
-  const conv = new Clog2Converter(options);
+export function convertClog2(chunks: ByteChunks, options: ConvertOptions, definitions?: Clog2Definitions): ClogConversion {
+  const conv = new Clog2Converter(options, definitions);
   const parser = new Clog2Parser(options.name, conv, (p) => conv.begin(p));
   return streamConversion(chunks, options, {
     parser,
