@@ -18,6 +18,7 @@ import { TimeslicePanel } from './Timeslice';
 import { ChainPanel, type ChainPanelState } from './ChainPanel';
 import { ChainRequests } from './chainRequests';
 import type { Timeslice } from './timeline/controller';
+import { PreviewBanner } from './PreviewBanner';
 
 const TIMELINE_LABEL =
   'Trace timeline. W/S zoom, A/D pan, Shift+W/S row height (Ctrl/Cmd+wheel), H hides the row under the pointer, Shift+H shows all rows, drag a row label (or [ and ]) to move it, T timeslice, Home whole trace, Z undo zoom. Click selects (Ctrl/Cmd+click: go to source), Esc clears, F frames, period/comma next/previous on the row, Alt+Up/Down neighbouring row, E other end of an arrow, Ctrl/Cmd+drag selects a range';
@@ -25,6 +26,8 @@ const TIMELINE_LABEL =
 export function App() {
   const [init, setInit] = useState<InitMessage | undefined>(undefined);
   const [status, setStatus] = useState<StatusMessage | undefined>({ kind: 'status', phase: 'opening', message: 'Opening…' });
+  /** The conversion behind a preview: how far it has got, for the generation it was told for. */
+  const [previewProgress, setPreviewProgress] = useState<{ readonly generation: number; readonly progress: number } | undefined>(undefined);
   const [summary, setSummary] = useState<ViewSummary | undefined>(undefined);
   const [controller, setController] = useState<TimelineController | undefined>(undefined);
   const [showLegend, setShowLegend] = useState(false);
@@ -81,8 +84,11 @@ export function App() {
   function routeToTimeline(m: HostToWebview, c: TimelineController): void {
     switch (m.kind) {
       case 'init':
-        markOpenStage('init', `${m.fileName}, host open ${m.openMs ?? '?'} ms`);
+        markOpenStage(m.preview ? 'previewInit' : 'init', `${m.fileName}, host open ${m.openMs ?? '?'} ms`);
         setInit(m);
+        setPreviewProgress(m.preview ? { generation: m.generation, progress: m.preview.progress } : undefined);
+        if (m.preview) document.body.dataset.preview = String(m.generation);
+        else delete document.body.dataset.preview;
         setStatus(undefined);
         setChain(undefined);
         c.setInit(m);
@@ -92,6 +98,9 @@ export function App() {
         setStatus(m);
         c.suspend();
         document.body.dataset.state = m.phase;
+        return;
+      case 'previewProgress':
+        setPreviewProgress((p) => (p?.generation === m.generation ? { generation: m.generation, progress: m.progress } : p));
         return;
       case 'window':
         return c.onWindow(m);
@@ -176,6 +185,9 @@ export function App() {
         command={searchCommand}
         close={() => refs.root.current?.focus()}
       />
+      {!status && init?.preview && previewProgress?.generation === init.generation && (
+        <PreviewBanner preview={init.preview} progress={previewProgress.progress} />
+      )}
       {status && (
         <div class={`status status-${status.phase}`} role="status">
           {status.message}

@@ -27,9 +27,15 @@ export type ConversionJob = (
   output: string,
   progress: ConversionProgress,
   signal: AbortSignal,
-  /** Write the row index too, as the SLOG-2 is written (no second pass; issue 16). */
-  rowIndex?: RowIndexRequest,
+  options?: ConversionJobOptions,
 ) => Promise<readonly string[] | void>;
+
+export interface ConversionJobOptions {
+  /** Write the row index too, as the SLOG-2 is written (no second pass; issue 16). */
+  readonly rowIndex?: RowIndexRequest;
+  /** Convert only the first this many bytes of an uncompressed CLOG2 (a preview). */
+  readonly prefixBytes?: number;
+}
 
 /**
  * What the conversion of a cached file reported (dropped records with NaN/∞ times, unmatched
@@ -52,7 +58,7 @@ export async function conversionWarnings(target: string): Promise<string[]> {
 const MAX_KEPT_WARNINGS = 200;
 
 /** Where the conversion of `input` (as it is now: path, size, mtime) lives in the cache. */
-async function cacheEntry(storage: vscode.Uri, input: vscode.Uri): Promise<{ readonly dir: string; readonly target: string }> {
+export async function cacheEntry(storage: vscode.Uri, input: vscode.Uri): Promise<{ readonly dir: string; readonly target: string }> {
   if (input.scheme !== 'file')
     throw new ConversionUnavailableError(`CLOG/CLOG2 files must be on a local (or remote-window) file system to be converted: ${input.toString(true)}`);
   const st = await fs.stat(input.fsPath);
@@ -96,7 +102,7 @@ export async function cachedSlog2For(
     throw new ConversionUnavailableError('Conversion of CLOG/CLOG2 files is not available in this build; convert the file to SLOG-2 first.');
   const indexPath = rowIndexPathFor(storage.fsPath, target);
   await fs.mkdir(path.dirname(indexPath), { recursive: true });
-  const warnings = await job(input.fsPath, target, progress, signal, { path: indexPath, minLines: ROW_INDEX_MIN_ROWS });
+  const warnings = await job(input.fsPath, target, progress, signal, { rowIndex: { path: indexPath, minLines: ROW_INDEX_MIN_ROWS } });
   if (warnings && warnings.length > 0) await fs.writeFile(warningsFileOf(target), JSON.stringify(warnings.slice(0, MAX_KEPT_WARNINGS)));
   else await fs.rm(warningsFileOf(target), { force: true });
   await trimCache(dir, cacheLimitBytes, target, (trace) => rowIndexPathFor(storage.fsPath, trace));

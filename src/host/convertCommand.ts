@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { ConvertResult, RowIndexRequest } from '../protocol/worker';
+import type { ConvertResult } from '../protocol/worker';
+import type { ConversionJobOptions } from './clogConversion';
 import { ConversionFailed, startConversion, type ConversionRequest } from '../worker/conversionClient';
 import { defaultOutputPath } from '../convert/convertJob';
 import { checkOutputFor } from '../io/outputGuard';
@@ -35,10 +36,11 @@ export function workerConversionJob(extensionUri: vscode.Uri) {
     output: string,
     progress: { report(fraction: number, message?: string): void },
     signal: AbortSignal,
-    rowIndex?: RowIndexRequest,
+    options: ConversionJobOptions = {},
   ): Promise<readonly string[]> => {
     signal.throwIfAborted();
-    const run = startConversion(workerScript(extensionUri), { input, output, force: true, rowIndex }, (read, total) =>
+    const request: ConversionRequest = { input, output, force: true, ...options };
+    const run = startConversion(workerScript(extensionUri), request, (read, total) =>
       progress.report(total > 0 ? read / total : 1, progressMessage(read, total)),
     );
     const onAbort = (): void => run.cancel();

@@ -117,6 +117,9 @@ export class TimelineEditor implements vscode.Disposable {
       document.onDidChangeSiteMarks(() => {
         if (this.ready) this.sendSiteMarks();
       }),
+      document.onDidPreviewProgress((progress) => {
+        if (this.ready) this.post({ kind: 'previewProgress', generation: document.generation, progress });
+      }),
     );
   }
 

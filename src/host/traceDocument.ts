@@ -22,11 +22,20 @@ import { editorSettings } from './config';
 import { SourceSites } from './sourceSites';
 import type { IndexedRows } from '../core/query/windowService';
 import { prepareRowIndex, ROW_INDEX_MIN_ROWS, type RowIndexJob } from './rowIndexing';
+import { convertPreview, type PreviewFile, type PreviewSizes } from './conversionPreview';
+import { promises as fs } from 'node:fs';
 
 export type DocumentState =
   | { readonly phase: 'opening' }
   | { readonly phase: 'converting'; readonly progress: number; readonly message: string }
-  | { readonly phase: 'ready'; readonly file: Slog2File; readonly layouts: readonly RowLayout[]; readonly openMs: number }
+  | {
+      readonly phase: 'ready';
+      readonly file: Slog2File;
+      readonly layouts: readonly RowLayout[];
+      readonly openMs: number;
+      /** A CLOG2's first bytes, shown while the whole file converts (conversionPreview.ts). */
+      readonly preview?: PreviewFile;
+    }
   | { readonly phase: 'error' | 'unsupported'; readonly message: string; readonly offerOtherEditor?: boolean };
 
 /** Built payloads kept per document (shared by its editors). */
@@ -34,6 +43,8 @@ const WINDOW_CACHE_ENTRIES = 48;
 const RELOAD_DEBOUNCE_MS = 400;
 /** Longest the row index build waits for an editor's first picture before starting anyway. */
 const INDEX_AFTER_PAINT_WAIT_MS = 3000;
+/** Longest the whole conversion waits for the first picture of its preview. */
+const PREVIEW_PAINT_WAIT_MS = 1000;
 
 export class TraceDocument implements vscode.CustomDocument {
   private stateValue: DocumentState = { phase: 'opening' };
@@ -60,12 +71,20 @@ export class TraceDocument implements vscode.CustomDocument {
   colouringsLoaded = false;
   /** The rows × time index of the open file once it is ready (windows of a few rows read through it). */
   rowIndex: IndexedRows | undefined;
+  /** The preview on screen while the whole conversion runs, and how far that has got (0..1). */
+  private preview: { readonly file: Slog2File; readonly path: string } | undefined;
+  private previewProgressValue = 0;
+  private readonly previewProgressed = new vscode.EventEmitter<number>();
+  /** Fires as the conversion behind a preview moves on (editors show it beside the preview). */
+  readonly onDidPreviewProgress = this.previewProgressed.event;
 
   constructor(
     readonly uri: vscode.Uri,
     private readonly storage: vscode.Uri,
     private readonly conversion: ConversionJob | undefined,
     private readonly rowIndexJob?: RowIndexJob,
+    /** Which CLOG2 files get a preview, and of how many bytes (tests choose small ones). */
+    private readonly previewSizes?: PreviewSizes,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(
       new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.slice(uri.path.lastIndexOf('/') + 1)),
@@ -154,7 +173,7 @@ export class TraceDocument implements vscode.CustomDocument {
       const kind = traceKind(this.uri);
       if (kind === 'slog1') await sniffSlog1(this.uri);
       if (kind === 'clog' || kind === 'clog2' || kind === 'alog' || kind === 'slog1') {
-        const converted = await this.convert(settings.conversionCacheBytes, ac.signal);
+        const converted = await this.convert(settings.conversionCacheBytes, ac.signal, started);
         file = await openSlog2(await openTraceSource(vscode.Uri.file(converted), settings.wholeFileLimitBytes));
         onDisk = converted;
         // What the conversion dropped or could not match is shown with the trace (toolbar ⚠), also
@@ -179,10 +198,14 @@ export class TraceDocument implements vscode.CustomDocument {
       // ranks), more than the first window needs once the row index serves only the visible rows.
       if (maxRows(file) < ROW_INDEX_MIN_ROWS) void prewarmTopNodes(file, ac.signal);
       this.rowIndex = current;
+      const preview = this.preview;
+      this.preview = undefined;
       this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started });
+      await closePreview(preview);
       if (onDisk !== undefined && current === undefined) void this.indexRowsAfterFirstPaint(file, onDisk, ac.signal);
     } catch (e) {
       if (ac.signal.aborted || this.disposed) return;
+      await this.dropPreview();
       const message = e instanceof Error ? e.message : String(e);
       const unsupported = e instanceof ConversionUnavailableError || e instanceof TooLargeError || e instanceof NotSlog1Error;
       this.generationValue++;
@@ -217,11 +240,16 @@ export class TraceDocument implements vscode.CustomDocument {
   private paintedOnce: () => void = () => undefined;
   private readonly firstPaint = new Promise<void>((resolve) => (this.paintedOnce = resolve));
 
-  private async indexRowsAfterFirstPaint(file: Slog2File, trace: string, signal: AbortSignal): Promise<void> {
+  /** Resolves when an editor has drawn its first picture, or after `ms`. */
+  private async paintedOrAfter(ms: number): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // Not forever: a document whose editors never paint (hidden, or a page that failed) still gets its index.
-    await Promise.race([this.firstPaint, new Promise<void>((resolve) => (timer = setTimeout(resolve, INDEX_AFTER_PAINT_WAIT_MS)))]);
+    await Promise.race([this.firstPaint, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
     clearTimeout(timer);
+  }
+
+  private async indexRowsAfterFirstPaint(file: Slog2File, trace: string, signal: AbortSignal): Promise<void> {
+    // Not forever: a document whose editors never paint (hidden, or a page that failed) still gets its index.
+    await this.paintedOrAfter(INDEX_AFTER_PAINT_WAIT_MS);
     if (!signal.aborted && !this.disposed) await this.indexRows(file, trace, signal);
   }
 
@@ -240,10 +268,14 @@ export class TraceDocument implements vscode.CustomDocument {
     this.rowIndex = rows;
   }
 
-  private async convert(cacheBytes: number, signal: AbortSignal): Promise<string> {
+  private async convert(cacheBytes: number, signal: AbortSignal, started: number): Promise<string> {
     // A cached conversion opens without a progress notification.
     const cached = await findCachedSlog2(this.storage, this.uri);
     if (cached !== undefined) return cached;
+    // The preview first: it takes a fraction of a second, and the whole conversion would slow it.
+    // So would the whole conversion's two threads the preview's first picture (two cores): the
+    // conversion waits for that picture, a second at most.
+    if (await this.showPreview(signal, started)) await this.paintedOrAfter(PREVIEW_PAINT_WAIT_MS);
     return await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -267,7 +299,10 @@ export class TraceDocument implements vscode.CustomDocument {
                 const f = Math.max(0, Math.min(1, fraction));
                 progress.report({ increment: (f - last) * 100, ...(message ? { message } : {}) });
                 last = f;
-                this.setState({ phase: 'converting', progress: f, message: message ?? 'Converting to SLOG-2…' });
+                if (this.preview !== undefined) {
+                  this.previewProgressValue = f;
+                  this.previewProgressed.fire(f);
+                } else this.setState({ phase: 'converting', progress: f, message: message ?? 'Converting to SLOG-2…' });
               },
             },
             ac.signal,
@@ -280,12 +315,54 @@ export class TraceDocument implements vscode.CustomDocument {
     );
   }
 
+  /**
+   * Shows the preview of a big CLOG2 (conversionPreview.ts) as a generation of its own. A preview
+   * that fails costs only itself: the whole conversion goes on and reports the input's errors.
+   */
+  private async showPreview(signal: AbortSignal, started: number): Promise<boolean> {
+    if (this.conversion === undefined) return false;
+    let made: PreviewFile | undefined;
+    try {
+      made = await convertPreview(this.storage, this.uri, this.conversion, signal, this.previewSizes);
+      if (made === undefined) return false;
+      const file = await openSlog2(await openTraceSource(vscode.Uri.file(made.path), editorSettings().wholeFileLimitBytes));
+      if (signal.aborted || this.disposed) {
+        await closePreview({ file, path: made.path });
+        return false;
+      }
+      this.preview = { file, path: made.path };
+      this.windows.clear();
+      this.sites.clear();
+      this.generationValue++;
+      this.previewProgressValue = 0;
+      this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started, preview: made });
+      return true;
+    } catch (e) {
+      if (made !== undefined && this.preview === undefined) await fs.rm(made.path, { force: true }).catch(() => undefined);
+      if (!signal.aborted) console.warn(`MPE Trace Viewer: no preview of ${displayName(this.uri)}: ${e instanceof Error ? e.message : String(e)}`);
+      return false;
+    }
+  }
+
+  /** Closes and removes the preview, if one is shown. */
+  private async dropPreview(): Promise<void> {
+    const preview = this.preview;
+    this.preview = undefined;
+    await closePreview(preview);
+  }
+
   /** The message that (re)starts an editor on this document, or its status when not ready. */
   initOrStatus(): InitMessage | StatusMessage {
     const s = this.stateValue;
     switch (s.phase) {
       case 'ready':
-        return initMessage(describeTrace(s.file, s.layouts), this.generationValue, displayName(this.uri), s.openMs);
+        return initMessage(
+          describeTrace(s.file, s.layouts),
+          this.generationValue,
+          displayName(this.uri),
+          s.openMs,
+          s.preview === undefined ? undefined : { shownBytes: s.preview.shownBytes, totalBytes: s.preview.totalBytes, progress: this.previewProgressValue },
+        );
       case 'opening':
         return { kind: 'status', phase: 'opening', message: `Opening ${displayName(this.uri)}…` };
       case 'converting':
@@ -302,7 +379,8 @@ export class TraceDocument implements vscode.CustomDocument {
     const rows = this.rowIndex;
     this.rowIndex = undefined;
     await rows?.index.close();
-    if (s.phase === 'ready') await s.file.close();
+    if (s.phase === 'ready' && s.file !== this.preview?.file) await s.file.close();
+    await this.dropPreview();
   }
 
   dispose(): void {
@@ -310,8 +388,15 @@ export class TraceDocument implements vscode.CustomDocument {
     if (this.reloadTimer !== undefined) clearTimeout(this.reloadTimer);
     void this.closeFile();
     for (const d of this.disposables) d.dispose();
+    this.previewProgressed.dispose();
     this.marksDisposable.dispose();
   }
+}
+
+async function closePreview(preview: { readonly file: Slog2File; readonly path: string } | undefined): Promise<void> {
+  if (preview === undefined) return;
+  await preview.file.close().catch(() => undefined);
+  await fs.rm(preview.path, { force: true }).catch(() => undefined);
 }
 
 /** Rows of the widest Y map. */

@@ -66,11 +66,27 @@ export interface InitMessage extends TraceDescription {
   readonly initialView?: ViewState;
   /** The rows last chosen for this trace (hidden/moved rows, row height), when the webview has no state of its own. */
   readonly rowChoice?: RowChoice;
+  /** This is the preview of a CLOG2 still converting: the trace of its first bytes (its time range ends there). */
+  readonly preview?: ConversionPreview;
+}
+
+/** What a preview shows: the first `shownBytes` of the `totalBytes` input, converted so far `progress` (0..1). */
+export interface ConversionPreview {
+  readonly shownBytes: number;
+  readonly totalBytes: number;
+  readonly progress: number;
 }
 
 /** The `init` message of a described trace (the host adds the generation and the name shown). */
-export function initMessage(description: TraceDescription, generation: number, fileName: string, openMs?: number): InitMessage {
-  return { kind: 'init', generation, fileName, ...(openMs === undefined ? {} : { openMs }), ...description };
+export function initMessage(description: TraceDescription, generation: number, fileName: string, openMs?: number, preview?: ConversionPreview): InitMessage {
+  return { kind: 'init', generation, fileName, ...(openMs === undefined ? {} : { openMs }), ...(preview === undefined ? {} : { preview }), ...description };
+}
+
+/** The whole-file conversion behind a preview moved on (the finished trace then comes as a new `init`). */
+export interface PreviewProgressMessage {
+  readonly kind: 'previewProgress';
+  readonly generation: number;
+  readonly progress: number;
 }
 
 /** The document is not (yet) viewable: opening, converting (with progress 0..1) or failed. */
@@ -234,6 +250,7 @@ export type HostToWebview =
   | CategoryColoursMessage
   | InitMessage
   | StatusMessage
+  | PreviewProgressMessage
   | WindowMessage
   | WindowFailedMessage
   | CommandMessage

@@ -35,10 +35,15 @@ export class Uri {
     for (const p of parts) for (const s of p.split('/')) s === '..' ? segs.pop() : segs.push(s);
     return new Uri(base.scheme, segs.join('/'));
   }
+  get fsPath(): string {
+    return this.path;
+  }
   toString(): string {
     return `${this.scheme}://${this.path}`;
   }
 }
+
+const noEvent = () => ({ dispose: () => undefined });
 
 /** What the fake records, for assertions. */
 export const recorded = {
@@ -47,12 +52,28 @@ export const recorded = {
   written: new Map<string, string>(),
   clipboard: '',
   status: [] as string[],
+  errors: [] as string[],
 };
 
 export const vscodeFake = {
   EventEmitter,
   Uri,
+  ProgressLocation: { Notification: 15 },
+  RelativePattern: class {
+    constructor(
+      readonly base: unknown,
+      readonly pattern: string,
+    ) {}
+  },
   window: {
+    withProgress: async <T>(
+      _options: unknown,
+      task: (progress: { report(v: unknown): void }, token: { onCancellationRequested: typeof noEvent }) => Promise<T>,
+    ) => task({ report: () => undefined }, { onCancellationRequested: noEvent }),
+    showErrorMessage: async (text: string) => {
+      recorded.errors.push(text);
+      return undefined;
+    },
     registerWebviewViewProvider: (id: string, provider: unknown) => {
       recorded.providers.set(id, provider);
       return { dispose: () => recorded.providers.delete(id) };
@@ -64,6 +85,8 @@ export const vscodeFake = {
     },
   },
   workspace: {
+    createFileSystemWatcher: () => ({ onDidChange: noEvent, onDidCreate: noEvent, dispose: () => undefined }),
+    getConfiguration: () => ({ get: <T>(_key: string, fallback: T) => fallback }),
     fs: {
       writeFile: async (uri: Uri, bytes: Uint8Array) => {
         recorded.written.set(uri.toString(), new TextDecoder().decode(bytes));

@@ -64,6 +64,8 @@ export class TimelineView {
   setInit(m: InitMessage): void {
     const sameFile = this.init?.fileName === m.fileName;
     const first = this.init === undefined;
+    // A preview seen whole gives way to the whole finished trace, as if that had been opened.
+    const previewSeenWhole = this.init?.preview !== undefined && m.preview === undefined && covers(this.window, this.fullRange());
     this.init = m;
     const full = this.fullRange();
     const saved = first ? (this.restored?.fileName === m.fileName ? this.restored : m.initialView) : undefined;
@@ -80,9 +82,9 @@ export class TimelineView {
       this.rows.reset(this.rowCount(), choice?.rows, choice?.rowSizing ?? 'auto');
       this.rows.scrollRow = 0;
     } else {
-      // reloaded after a change on disk: keep the view, clamped to the new trace
+      // reloaded after a change on disk (or the conversion behind a preview is done): keep the view, clamped to the new trace
       if (this.mapIndex >= m.yMaps.length) this.mapIndex = m.defaultMap;
-      this.window = clampWindow(this.window, full);
+      this.window = previewSeenWhole ? clampWindow(full, full) : clampWindow(this.window, full);
       this.rows.reset(this.rowCount(), this.rows.customised ? this.rows.shownRows() : undefined);
     }
     this.rowsChanged();
@@ -313,4 +315,8 @@ export class TimelineView {
     this.rows.scrollTo(this.rows.scrollPx);
     this.hooks.syncScroll(this.scrollPx, this.contentPx());
   }
+}
+
+function covers(w: TimeWindow, range: TimeWindow): boolean {
+  return w.t0 <= range.t0 && w.t1 >= range.t1;
 }

@@ -46,7 +46,8 @@ test('a cached conversion asks for its row index, and reusing it keeps its mtime
     const input = path.join(dir, 'a.clog2');
     fs.writeFileSync(input, 'clog');
     const asked: unknown[] = [];
-    const job: ConversionJob = async (_i, o, _p, _s, rowIndex) => {
+    const job: ConversionJob = async (_i, o, _p, _s, options) => {
+      const rowIndex = options?.rowIndex;
       asked.push(rowIndex);
       fs.writeFileSync(o, 'converted');
     };

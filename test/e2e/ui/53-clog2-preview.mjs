@@ -1,0 +1,109 @@
+// A big CLOG2 on screen before its conversion ends (issue 21): opening a 256 MB CLOG2 that has no
+// cached conversion shows the preview (its first 4 MiB converted on their own, the MPI states
+// named from the definitions at the file's end) with a banner and the conversion's progress, and
+// draws it before the whole file is converted; the whole trace then replaces it, seen whole, and
+// that view equals the one of reopening the finished SLOG-2 from the cache. Times are logged
+// (the target lives in `npm run bench preview`).
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { repoRoot } from '../lib/codeServer.mjs';
+import { timelineData as dataset, waitForTimeline as waitFor } from '../lib/timelineState.mjs';
+
+const name = 'preview_256M.clog2';
+const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet');
+
+/** A fresh synthetic CLOG2 (a new mtime: never a cached conversion from an earlier run). */
+function bigClog2(ctx) {
+  const out = path.join(ctx.workspace, name);
+  fs.rmSync(out, { force: true });
+  const cli = path.join(repoRoot, 'dist', 'cli.js');
+  const r = spawnSync(process.execPath, [cli, 'synth', '--ranks', '16', '--bytes', '256M', '--seconds', '100000', '--srcloc', '--seed', '9', '-o', out], {
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`mpe-trace synth failed: ${r.stderr}`);
+}
+
+/** The webview's open stages (ms since it started) by name, and its time origin on the wall clock. */
+async function stages(frame) {
+  const { timings, origin, preview } = await frame
+    .locator('body')
+    .evaluate((b) => ({ timings: b.dataset.openTimings ?? '', origin: Number(b.dataset.openOrigin), preview: b.dataset.preview }));
+  const at = {};
+  for (const m of timings.matchAll(/(?:^| )([a-zA-Z ]+)=(\d+)/g)) at[m[1]] = Number(m[2]);
+  return { at, origin, timings, preview };
+}
+
+const whole = (d) => d.complete === 'true' && d.final === 'true';
+
+export default [
+  {
+    name: `${name}: the preview is drawn before the conversion ends, with its banner; the whole trace replaces it as reopening shows it`,
+    skip: noEditor,
+    timeout: 300_000,
+    async run(ctx) {
+      const { page, wb, log, screenshot } = ctx;
+      bigClog2(ctx);
+      await wb.explorerRow(name).waitFor({ timeout: 30_000 });
+      await wb.closeAllEditors();
+      try {
+        await wb.openInCustomEditor(name);
+        const opened = wb.lastOpenClick;
+        const frame = wb.webview();
+        // The preview: its banner, and a complete frame of it.
+        let banner;
+        let s;
+        for (let i = 0; i < 600 && banner === undefined; i++) {
+          s = await stages(frame).catch(() => undefined);
+          if (s?.preview !== undefined && s.at['first complete'] !== undefined) {
+            banner = await frame
+              .locator('.status-preview')
+              .textContent({ timeout: 1000 })
+              .catch(() => undefined);
+            if (banner !== undefined) await screenshot('clog2-preview');
+          } else if (s?.at.init !== undefined) break;
+          else await page.waitForTimeout(50);
+        }
+        if (banner === undefined) throw new Error(`no preview banner seen before the whole trace (${s?.timings})`);
+        if (!/Preview: the trace in the first 4 MB of 25\d MB\. Converting the whole file: \d+ %/.test(banner)) throw new Error(`banner: ${banner}`);
+        const preview = await dataset(frame);
+        const shown = await frame.locator('.plot canvas.data').evaluate((c) => {
+          const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          let opaque = 0;
+          for (let i = 3; i < px.length; i += 4) if (px[i] >= 128) opaque++;
+          return opaque / (c.width * c.height);
+        });
+        if (!(shown > 0.05)) throw new Error(`the preview painted ${(shown * 100).toFixed(1)} % of the plot`);
+        // MPI states are named from the definitions at the file's end, not UnknownType-….
+        await frame.locator('button.legend-toggle').click();
+        const names = await frame.locator('.legend tr[data-category]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-category')));
+        await frame.locator('button.legend-toggle').click();
+        if (!names.includes('MPI_Send') || names.some((n) => /^UnknownType/.test(n ?? ''))) throw new Error(`preview legend: ${names.join(', ')}`);
+
+        // The whole trace replaces it, seen whole.
+        const d = await waitFor(page, frame, (x) => whole(x) && Number(x.t1) > Number(preview.t1) * 2, 'the whole trace after the preview', 600);
+        s = await stages(frame);
+        if (s.preview !== undefined) throw new Error('the preview mark stayed after the whole trace came');
+        if ((await frame.locator('.status-preview').count()) !== 0) throw new Error('the preview banner stayed after the whole trace came');
+        const { previewInit, init } = s.at;
+        const firstComplete = s.at['first complete'];
+        if (!(previewInit < firstComplete && firstComplete < init)) throw new Error(`expected previewInit < first complete < init: ${s.timings}`);
+        log(
+          `   preview drawn ${Math.round(s.origin + firstComplete - opened)} ms after the click that opens it (${(shown * 100).toFixed(0)} % of the plot, view to ${Number(preview.t1).toFixed(3)} s); ` +
+            `whole trace ${Math.round(s.origin + init - opened)} ms after it (view to ${Number(d.t1).toFixed(3)} s); banner "${banner.trim()}"; webview ms: ${s.timings}`,
+        );
+
+        // Reopened from the cache: the same view and drawables.
+        await wb.closeAllEditors();
+        await wb.openInCustomEditor(name);
+        const again = await waitFor(page, wb.webview(), whole, 'the reopened trace');
+        for (const k of ['t0', 't1', 'drawables', 'rowCount']) {
+          if (again[k] !== d[k]) throw new Error(`after the preview ${k} = ${d[k]}, reopened ${again[k]}`);
+        }
+      } finally {
+        await wb.closeAllEditors().catch(() => {});
+        fs.rmSync(path.join(ctx.workspace, name), { force: true });
+      }
+    },
+  },
+];
