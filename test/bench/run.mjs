@@ -25,7 +25,12 @@ fs.rmSync(outdir, { recursive: true, force: true });
 fs.mkdirSync(outdir, { recursive: true });
 await esbuild.build({
   // The converter thread's script sits next to the benches, where bundledConverterScript() looks.
-  entryPoints: [...benches.map((f) => path.join(benchDir, f)), { in: path.join(root, 'src', 'worker', 'converter.ts'), out: 'converter' }],
+  // The conversion worker's too, for benches that convert as the editor does (preview.bench.ts).
+  entryPoints: [
+    ...benches.map((f) => path.join(benchDir, f)),
+    { in: path.join(root, 'src', 'worker', 'converter.ts'), out: 'converter' },
+    { in: path.join(root, 'src', 'worker', 'conversionWorker.ts'), out: 'worker' },
+  ],
   outdir,
   bundle: true,
   platform: 'node',
