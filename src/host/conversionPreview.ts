@@ -8,6 +8,7 @@ import type * as vscode from 'vscode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { cacheEntry, type ConversionJob } from './clogConversion';
+import type { Slog2File } from '../core/formats/slog2/slog2File';
 
 /** Smaller files convert whole in about a second: no preview. */
 export const PREVIEW_MIN_BYTES = 48 << 20;
@@ -56,6 +57,43 @@ export async function convertPreview(
   const output = path.join(previews, path.basename(target));
   await job(input.fsPath, output, { report: () => undefined }, signal, { prefixBytes: sizes.prefixBytes });
   return { path: output, shownBytes: sizes.prefixBytes, totalBytes };
+}
+
+/** A preview converted and opened. */
+export interface OpenedPreview {
+  readonly file: Slog2File;
+  readonly made: PreviewFile;
+}
+
+/**
+ * The preview of `input` converted and opened with `open`, or undefined: none needed, or it
+ * failed (logged; its file removed). A preview costs only itself: the whole conversion goes on
+ * and reports the input's errors.
+ */
+export async function openPreview(
+  storage: vscode.Uri,
+  input: vscode.Uri,
+  job: ConversionJob,
+  signal: AbortSignal,
+  open: (file: string) => Promise<Slog2File>,
+  sizes?: PreviewSizes,
+): Promise<OpenedPreview | undefined> {
+  let made: PreviewFile | undefined;
+  try {
+    made = await convertPreview(storage, input, job, signal, sizes);
+    return made === undefined ? undefined : { file: await open(made.path), made };
+  } catch (e) {
+    if (made !== undefined) await fs.rm(made.path, { force: true }).catch(() => undefined);
+    if (!signal.aborted) console.warn(`MPE Trace Viewer: no preview of ${input.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
+/** Closes a preview and removes its file. */
+export async function closePreview(preview: OpenedPreview | undefined): Promise<void> {
+  if (preview === undefined) return;
+  await preview.file.close().catch(() => undefined);
+  await fs.rm(preview.made.path, { force: true }).catch(() => undefined);
 }
 
 async function removeStalePreviews(dir: string): Promise<void> {

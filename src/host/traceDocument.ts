@@ -22,8 +22,7 @@ import { editorSettings } from './config';
 import { SourceSites } from './sourceSites';
 import type { IndexedRows } from '../core/query/windowService';
 import { prepareRowIndex, ROW_INDEX_MIN_ROWS, type RowIndexJob } from './rowIndexing';
-import { convertPreview, type PreviewFile, type PreviewSizes } from './conversionPreview';
-import { promises as fs } from 'node:fs';
+import { closePreview, openPreview, type OpenedPreview, type PreviewFile, type PreviewSizes } from './conversionPreview';
 
 export type DocumentState =
   | { readonly phase: 'opening' }
@@ -72,7 +71,7 @@ export class TraceDocument implements vscode.CustomDocument {
   /** The rows × time index of the open file once it is ready (windows of a few rows read through it). */
   rowIndex: IndexedRows | undefined;
   /** The preview on screen while the whole conversion runs, and how far that has got (0..1). */
-  private preview: { readonly file: Slog2File; readonly path: string } | undefined;
+  private preview: OpenedPreview | undefined;
   private previewProgressValue = 0;
   private readonly previewProgressed = new vscode.EventEmitter<number>();
   /** Fires as the conversion behind a preview moves on (editors show it beside the preview). */
@@ -315,33 +314,23 @@ export class TraceDocument implements vscode.CustomDocument {
     );
   }
 
-  /**
-   * Shows the preview of a big CLOG2 (conversionPreview.ts) as a generation of its own. A preview
-   * that fails costs only itself: the whole conversion goes on and reports the input's errors.
-   */
+  /** Shows the preview of a big CLOG2 (conversionPreview.ts), if it gets one, as a generation of its own. */
   private async showPreview(signal: AbortSignal, started: number): Promise<boolean> {
     if (this.conversion === undefined) return false;
-    let made: PreviewFile | undefined;
-    try {
-      made = await convertPreview(this.storage, this.uri, this.conversion, signal, this.previewSizes);
-      if (made === undefined) return false;
-      const file = await openSlog2(await openTraceSource(vscode.Uri.file(made.path), editorSettings().wholeFileLimitBytes));
-      if (signal.aborted || this.disposed) {
-        await closePreview({ file, path: made.path });
-        return false;
-      }
-      this.preview = { file, path: made.path };
-      this.windows.clear();
-      this.sites.clear();
-      this.generationValue++;
-      this.previewProgressValue = 0;
-      this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started, preview: made });
-      return true;
-    } catch (e) {
-      if (made !== undefined && this.preview === undefined) await fs.rm(made.path, { force: true }).catch(() => undefined);
-      if (!signal.aborted) console.warn(`MPE Trace Viewer: no preview of ${displayName(this.uri)}: ${e instanceof Error ? e.message : String(e)}`);
+    const open = async (file: string): Promise<Slog2File> => openSlog2(await openTraceSource(vscode.Uri.file(file), editorSettings().wholeFileLimitBytes));
+    const preview = await openPreview(this.storage, this.uri, this.conversion, signal, open, this.previewSizes);
+    if (preview === undefined || signal.aborted || this.disposed) {
+      await closePreview(preview);
       return false;
     }
+    this.preview = preview;
+    this.windows.clear();
+    this.sites.clear();
+    this.generationValue++;
+    this.previewProgressValue = 0;
+    const { file, made } = preview;
+    this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started, preview: made });
+    return true;
   }
 
   /** Closes and removes the preview, if one is shown. */
@@ -391,12 +380,6 @@ export class TraceDocument implements vscode.CustomDocument {
     this.previewProgressed.dispose();
     this.marksDisposable.dispose();
   }
-}
-
-async function closePreview(preview: { readonly file: Slog2File; readonly path: string } | undefined): Promise<void> {
-  if (preview === undefined) return;
-  await preview.file.close().catch(() => undefined);
-  await fs.rm(preview.path, { force: true }).catch(() => undefined);
 }
 
 /** Rows of the widest Y map. */
