@@ -94,3 +94,42 @@ function legacyAlog(): string {
   assert.ok(alog, 'an ALOG fixture');
   return alog;
 }
+
+test('a prefix of damaged or crafted input converts or fails clearly (a FormatError naming the file), at any cut', async () => {
+  const regressions = path.join(path.dirname(fixture('pi_bcast_4.clog2')), 'regressions');
+  const inputs = [
+    fixture('pi_bcast_4.clog2'),
+    fixture('grid_comms_16.clog2'),
+    ...fs
+      .readdirSync(regressions)
+      .filter((f) => /^(clog2|convert|views|writer)-.*\.bin$/.test(f))
+      .map((f) => path.join(regressions, f)),
+  ];
+  // The synthesized trace with its last 3 blocks overwritten by noise: reading the definitions of
+  // the tail gets past the damage (as the reader does), and the prefix still converts.
+  const noisy = path.join(dir, 'noisy-tail.clog2');
+  const bytes = fs.readFileSync(input);
+  let seed = 7;
+  for (let i = bytes.length - 3 * 65536; i < bytes.length; i++) bytes[i] = (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+  fs.writeFileSync(noisy, bytes);
+  inputs.push(noisy);
+  let converted = 0;
+  for (const file of inputs) {
+    const size = fs.statSync(file).size;
+    for (const cut of [1, 1024, 1025, Math.floor(size / 2), size - 1]) {
+      try {
+        await convertFile(file, path.join(dir, 'cut.slog2'), { force: true, prefixBytes: cut });
+        const slog2 = await Slog2File.open(await FileSource.open(path.join(dir, 'cut.slog2')));
+        await slog2.close();
+        converted++;
+      } catch (e) {
+        // Either the input's error at its offset, or the writer's (a cut before the first drawable), as for a whole file.
+        const clear = (isFormatError(e) && e.message.includes(file)) || (e instanceof Error && /input has no drawables/.test(e.message));
+        assert.ok(clear, `${path.basename(file)} cut at ${cut}: ${String(e)}`);
+      }
+    }
+  }
+  assert.ok(converted >= 6, `${converted} cuts converted`);
+  const part = await convertFile(noisy, path.join(dir, 'noisy.slog2'), { force: true, prefixBytes: 1 << 20 });
+  assert.ok(part.written.drawables > 1000, `${part.written.drawables} drawables before the noise`);
+});
