@@ -1,17 +1,14 @@
 // The line over a CLOG2's preview: which part of the file is shown, and how far the conversion of
 // the whole file has got (its trace replaces the preview when done).
 import type { ConversionPreview } from '../src/protocol/webview';
-
-function megabytes(bytes: number): string {
-  return bytes >= 1 << 30 ? `${(bytes / (1 << 30)).toFixed(1)} GB` : `${Math.round(bytes / (1 << 20))} MB`;
-}
+import { formatBytes } from './stats/format';
 
 export function PreviewBanner({ preview, progress }: { readonly preview: ConversionPreview; readonly progress: number }) {
   const percent = Math.floor(Math.max(0, Math.min(1, progress)) * 100);
   return (
     <div class="status status-preview" role="status">
-      Preview: the trace in the first {megabytes(preview.shownBytes)} of {megabytes(preview.totalBytes)}. Converting the whole file: {percent} %; it replaces
-      this view when done.
+      Preview: the trace in the first {formatBytes(preview.shownBytes)} of {formatBytes(preview.totalBytes)}. Converting the whole file: {percent} %; it
+      replaces this view when done.
       <progress max={1} value={progress} />
     </div>
   );

@@ -46,6 +46,8 @@ export interface ActiveTrace {
   readonly file: StatsTraceFile;
   /** The range drag-selected in the timeline; undefined = whole trace. */
   readonly range?: readonly [number, number];
+  /** The file is the preview of a CLOG2 still converting (its first bytes of the total). */
+  readonly preview?: { readonly shownBytes: number; readonly totalBytes: number };
 }
 
 /** Timeline actions the panel can trigger (each optional; wired by the editor). */
@@ -188,6 +190,7 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       timeRange: file.timeRange,
       range,
       rowColumns: file.lineIDMaps[0]?.columns ?? [],
+      ...(active.preview !== undefined ? { preview: { shownBytes: active.preview.shownBytes, totalBytes: active.preview.totalBytes } } : {}),
     };
     this.post(this.traceMessage);
     try {

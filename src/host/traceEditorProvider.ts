@@ -135,12 +135,20 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
   }
 
   /** The last-active timeline's document, when it is open and readable (for the side panels). */
-  activeTrace(): { readonly uri: vscode.Uri; readonly file: Slog2File; readonly range?: readonly [number, number] } | undefined {
+  activeTrace():
+    | {
+        readonly uri: vscode.Uri;
+        readonly file: Slog2File;
+        readonly range?: readonly [number, number];
+        /** The preview of a CLOG2 still converting (conversionPreview.ts). */
+        readonly preview?: { readonly shownBytes: number; readonly totalBytes: number };
+      }
+    | undefined {
     const e = this.lastActive;
     if (e === undefined) return undefined;
     const s = e.document.state;
     if (s.phase !== 'ready') return undefined;
-    return e.range ? { uri: e.document.uri, file: s.file, range: e.range } : { uri: e.document.uri, file: s.file };
+    return { uri: e.document.uri, file: s.file, ...(e.range ? { range: e.range } : {}), ...(s.preview ? { preview: s.preview } : {}) };
   }
 
   /** The open, readable traces, the last-active one first (one entry per document). */

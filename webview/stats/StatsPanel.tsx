@@ -163,9 +163,15 @@ function StatusHeader(props: { state: PanelState; settings: PanelSettings; setSe
         {trace !== undefined ? (
           <span class="muted">
             {' '}
-            {isSelection ? 'selection' : 'whole trace'} {formatSeconds(trace.range[0])} – {formatSeconds(trace.range[1])} (
+            {isSelection ? 'selection' : trace.preview ? 'preview' : 'whole trace'} {formatSeconds(trace.range[0])} – {formatSeconds(trace.range[1])} (
             {formatSeconds(trace.range[1] - trace.range[0])})
           </span>
+        ) : undefined}
+        {trace?.preview ? (
+          <div class="preview-note">
+            Of the preview only: the trace in the first {formatBytes(trace.preview.shownBytes)} of {formatBytes(trace.preview.totalBytes)}. The whole trace's
+            statistics follow when its conversion is done.
+          </div>
         ) : undefined}
         {isSelection ? (
           <button class="link" onClick={() => send({ kind: 'wholeTrace' })}>

@@ -65,7 +65,7 @@ export default [
           else await page.waitForTimeout(50);
         }
         if (banner === undefined) throw new Error(`no preview banner seen before the whole trace (${s?.timings})`);
-        if (!/Preview: the trace in the first 4 MB of 25\d MB\. Converting the whole file: \d+ %/.test(banner)) throw new Error(`banner: ${banner}`);
+        if (!/Preview: the trace in the first 4\.0 MiB of 25\d\.\d MiB\. Converting the whole file: \d+ %/.test(banner)) throw new Error(`banner: ${banner}`);
         const preview = await dataset(frame);
         const shown = await frame.locator('.plot canvas.data').evaluate((c) => {
           const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;

@@ -170,3 +170,29 @@ test('statistics view: html/CSP, summary then exact, selection, whole trace, lin
     await file.close();
   }
 });
+
+test('statistics view: a preview says so (its bytes of the total), and the whole trace after it does not', async () => {
+  const gz = await FileSource.open(fixture('bigrun_medium_4.slog2.gz'));
+  const file = await Slog2File.open(await gunzipToMemory(gz, 64 << 20));
+  await gz.close();
+  const h = await setup(file, 'big.clog2');
+  try {
+    h.setActive({ ...h.active!, preview: { shownBytes: 4 << 20, totalBytes: 3 << 30 } });
+    let from = h.view.posted.length;
+    h.view.receive({ kind: 'ready' });
+    const preview = await h.view.waitFor(isKind('trace'), from);
+    assert.deepEqual(preview.preview, { shownBytes: 4 << 20, totalBytes: 3 << 30 });
+    // The whole trace replaces it (a new file): recomputed, no preview mark.
+    const whole = await Slog2File.open(file.source);
+    from = h.view.posted.length;
+    h.setActive({ uri: h.active!.uri, file: whole });
+    const after = await h.view.waitFor(isKind('trace'), from);
+    assert.equal(after.preview, undefined);
+    await h.view.waitFor(
+      isKind('stats', (m) => m.stats.kind === 'exact'),
+      from,
+    );
+  } finally {
+    h.dispose();
+  }
+});
