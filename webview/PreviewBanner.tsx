@@ -1,14 +1,20 @@
 // The line over a CLOG2's preview: which part of the file is shown, and how far the conversion of
-// the whole file has got (its trace replaces the preview when done).
+// the whole file has got, with the time left (its trace replaces the preview when done).
+import { useRef } from 'preact/hooks';
 import type { ConversionPreview } from '../src/protocol/webview';
 import { formatBytes } from './stats/format';
+import { formatRemaining, ProgressRate } from './progressRate';
 
+/** Give it a `key` per preview (its generation): the rate is of one conversion. */
 export function PreviewBanner({ preview, progress }: { readonly preview: ConversionPreview; readonly progress: number }) {
+  const rate = useRef(new ProgressRate()).current;
+  if (progress > 0) rate.note(progress, performance.now());
+  const left = rate.remainingMs();
   const percent = Math.floor(Math.max(0, Math.min(1, progress)) * 100);
   return (
     <div class="status status-preview" role="status">
-      Preview: the trace in the first {formatBytes(preview.shownBytes)} of {formatBytes(preview.totalBytes)}. Converting the whole file: {percent} %; it
-      replaces this view when done.
+      Preview: the trace in the first {formatBytes(preview.shownBytes)} of {formatBytes(preview.totalBytes)}. Converting the whole file: {percent} %
+      {left !== undefined ? ` (${formatRemaining(left)})` : ''}; it replaces this view when done.
       <progress max={1} value={progress} />
     </div>
   );

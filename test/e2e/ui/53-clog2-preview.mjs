@@ -82,6 +82,21 @@ export default [
         await frame.locator('button.legend-toggle').click();
         if (!names.includes('MPI_Send') || names.some((n) => /^UnknownType/.test(n ?? ''))) throw new Error(`preview legend: ${names.join(', ')}`);
 
+        // The banner follows the whole conversion (with the time left once it can tell) until it is done.
+        const banners = [];
+        for (let i = 0; i < 900; i++) {
+          const text = await frame
+            .locator('.status-preview')
+            .textContent({ timeout: 200 })
+            .catch(() => undefined);
+          if (text === undefined || text === null) break;
+          if (banners.at(-1) !== text) banners.push(text);
+          await page.waitForTimeout(100);
+        }
+        const percents = banners.map((t) => Number(/whole file: (\d+) %/.exec(t)?.[1] ?? NaN));
+        if (!percents.some((p) => p > 0)) throw new Error(`the banner's progress never moved: ${banners.join(' | ')}`);
+        const withEta = banners.find((t) => / left\)/.test(t));
+
         // The whole trace replaces it, seen whole.
         const d = await waitFor(page, frame, (x) => whole(x) && Number(x.t1) > Number(preview.t1) * 2, 'the whole trace after the preview', 600);
         s = await stages(frame);
@@ -92,7 +107,7 @@ export default [
         if (!(previewInit < firstComplete && firstComplete < init)) throw new Error(`expected previewInit < first complete < init: ${s.timings}`);
         log(
           `   preview drawn ${Math.round(s.origin + firstComplete - opened)} ms after the click that opens it (${(shown * 100).toFixed(0)} % of the plot, view to ${Number(preview.t1).toFixed(3)} s); ` +
-            `whole trace ${Math.round(s.origin + init - opened)} ms after it (view to ${Number(d.t1).toFixed(3)} s); banner "${banner.trim()}"; webview ms: ${s.timings}`,
+            `whole trace ${Math.round(s.origin + init - opened)} ms after it (view to ${Number(d.t1).toFixed(3)} s); banner "${banner.trim()}", progress seen ${percents.filter((p) => p >= 0).join(', ')} %${withEta ? `, "${/\(about [^)]*\)/.exec(withEta)?.[0]}"` : ''}; webview ms: ${s.timings}`,
         );
 
         // Reopened from the cache: the same view and drawables.
