@@ -186,7 +186,7 @@ export function App() {
         close={() => refs.root.current?.focus()}
       />
       {!status && init?.preview && previewProgress?.generation === init.generation && (
-        <PreviewBanner key={init.generation} preview={init.preview} progress={previewProgress.progress} />
+        <PreviewBanner key={init.generation} preview={init.preview} timeRange={init.timeRange} progress={previewProgress.progress} />
       )}
       {status && (
         <div class={`status status-${status.phase}`} role="status">

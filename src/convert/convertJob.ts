@@ -48,6 +48,8 @@ export interface ConvertJobResult {
   readonly warnings: readonly string[];
   /** The row index written with the SLOG-2, or why not (when asked for). */
   readonly rowIndex?: DirectIndexResult;
+  /** A prefix's conversion: the time of the input's last event record (the run's end). */
+  readonly runEnd?: number;
 }
 
 /** Default output name: IN.clog2 / IN.clog / IN.alog / IN.slog / IN.clog2.gz → IN.slog2. */
@@ -160,5 +162,6 @@ function jobResult(
     sourceLocations: summary.sourceLocations,
     warnings: summary.warnings,
     rowIndex,
+    ...(summary.runEnd !== undefined ? { runEnd: summary.runEnd } : {}),
   };
 }

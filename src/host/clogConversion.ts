@@ -28,7 +28,14 @@ export type ConversionJob = (
   progress: ConversionProgress,
   signal: AbortSignal,
   options?: ConversionJobOptions,
-) => Promise<readonly string[] | void>;
+) => Promise<ConversionJobResult | void>;
+
+export interface ConversionJobResult {
+  /** What the conversion dropped or could not match. */
+  readonly warnings: readonly string[];
+  /** A prefix's conversion: the time of the input's last event record (the run's end). */
+  readonly runEnd?: number;
+}
 
 export interface ConversionJobOptions {
   /** Write the row index too, as the SLOG-2 is written (no second pass; issue 16). */
@@ -102,7 +109,7 @@ export async function cachedSlog2For(
     throw new ConversionUnavailableError('Conversion of CLOG/CLOG2 files is not available in this build; convert the file to SLOG-2 first.');
   const indexPath = rowIndexPathFor(storage.fsPath, target);
   await fs.mkdir(path.dirname(indexPath), { recursive: true });
-  const warnings = await job(input.fsPath, target, progress, signal, { rowIndex: { path: indexPath, minLines: ROW_INDEX_MIN_ROWS } });
+  const warnings = (await job(input.fsPath, target, progress, signal, { rowIndex: { path: indexPath, minLines: ROW_INDEX_MIN_ROWS } }))?.warnings;
   if (warnings && warnings.length > 0) await fs.writeFile(warningsFileOf(target), JSON.stringify(warnings.slice(0, MAX_KEPT_WARNINGS)));
   else await fs.rm(warningsFileOf(target), { force: true });
   await trimCache(dir, cacheLimitBytes, target, (trace) => rowIndexPathFor(storage.fsPath, trace));

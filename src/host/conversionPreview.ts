@@ -33,6 +33,8 @@ export interface PreviewFile {
   readonly path: string;
   readonly shownBytes: number;
   readonly totalBytes: number;
+  /** When the run ends (the time of the input's last event record), if its tail could tell. */
+  readonly runEnd?: number;
 }
 
 /**
@@ -55,8 +57,8 @@ export async function convertPreview(
   await fs.mkdir(previews, { recursive: true });
   await removeStalePreviews(previews);
   const output = path.join(previews, path.basename(target));
-  await job(input.fsPath, output, { report: () => undefined }, signal, { prefixBytes: sizes.prefixBytes });
-  return { path: output, shownBytes: sizes.prefixBytes, totalBytes };
+  const r = await job(input.fsPath, output, { report: () => undefined }, signal, { prefixBytes: sizes.prefixBytes });
+  return { path: output, shownBytes: sizes.prefixBytes, totalBytes, ...(r?.runEnd !== undefined ? { runEnd: r.runEnd } : {}) };
 }
 
 /** A preview converted and opened. */

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { ConvertResult } from '../protocol/worker';
-import type { ConversionJobOptions } from './clogConversion';
+import type { ConversionJobOptions, ConversionJobResult } from './clogConversion';
 import { ConversionFailed, startConversion, type ConversionRequest } from '../worker/conversionClient';
 import { defaultOutputPath } from '../convert/convertJob';
 import { checkOutputFor } from '../io/outputGuard';
@@ -37,7 +37,7 @@ export function workerConversionJob(extensionUri: vscode.Uri) {
     progress: { report(fraction: number, message?: string): void },
     signal: AbortSignal,
     options: ConversionJobOptions = {},
-  ): Promise<readonly string[]> => {
+  ): Promise<ConversionJobResult> => {
     signal.throwIfAborted();
     const request: ConversionRequest = { input, output, force: true, ...options };
     const run = startConversion(workerScript(extensionUri), request, (read, total) =>
@@ -46,7 +46,8 @@ export function workerConversionJob(extensionUri: vscode.Uri) {
     const onAbort = (): void => run.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      return (await run.done).warnings;
+      const r = await run.done;
+      return { warnings: r.warnings, ...(r.runEnd !== undefined ? { runEnd: r.runEnd } : {}) };
     } finally {
       signal.removeEventListener('abort', onAbort);
     }

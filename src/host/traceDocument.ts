@@ -350,7 +350,14 @@ export class TraceDocument implements vscode.CustomDocument {
           this.generationValue,
           displayName(this.uri),
           s.openMs,
-          s.preview === undefined ? undefined : { shownBytes: s.preview.shownBytes, totalBytes: s.preview.totalBytes, progress: this.previewProgressValue },
+          s.preview === undefined
+            ? undefined
+            : {
+                shownBytes: s.preview.shownBytes,
+                totalBytes: s.preview.totalBytes,
+                progress: this.previewProgressValue,
+                ...(s.preview.runEnd !== undefined ? { runEnd: s.preview.runEnd } : {}),
+              },
         );
       case 'opening':
         return { kind: 'status', phase: 'opening', message: `Opening ${displayName(this.uri)}…` };

@@ -70,11 +70,16 @@ export interface InitMessage extends TraceDescription {
   readonly preview?: ConversionPreview;
 }
 
-/** What a preview shows: the first `shownBytes` of the `totalBytes` input, converted so far `progress` (0..1). */
+/**
+ * What a preview shows: the first `shownBytes` of the `totalBytes` input, converted so far
+ * `progress` (0..1). `runEnd`: when the whole run ends (the input's last event record), if known;
+ * the time axis then spans the whole run, the part not yet converted marked as such.
+ */
 export interface ConversionPreview {
   readonly shownBytes: number;
   readonly totalBytes: number;
   readonly progress: number;
+  readonly runEnd?: number;
 }
 
 /** The `init` message of a described trace (the host adds the generation and the name shown). */

@@ -72,6 +72,8 @@ export interface ConvertResult {
   readonly warnings: readonly string[];
   /** When a row index was asked for: written, or why not (the editor then builds it from the SLOG-2). */
   readonly rowIndex?: { readonly written: boolean; readonly note: string };
+  /** A prefix's conversion (`prefixBytes`): the time of the input's last event record (the run's end). */
+  readonly runEnd?: number;
 }
 
 export interface ConvertDone {

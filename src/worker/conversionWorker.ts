@@ -57,6 +57,7 @@ async function runJob(m: ConvertStart): Promise<void> {
         locatedDrawables: r.written.locatedDrawables,
         unmatchedEvents: r.unmatchedEvents,
         warnings: r.warnings,
+        ...(r.runEnd !== undefined ? { runEnd: r.runEnd } : {}),
         rowIndex:
           r.rowIndex === undefined
             ? undefined

@@ -12,7 +12,7 @@ import { DensityRaster, labelBands } from './density';
 import { loadingPattern } from './drawData';
 import { paintDensity } from './drawDensity';
 
-export { drawData, type DataFrame, type DataOptions } from './drawData';
+export { drawData, hatchNotConverted, type DataFrame, type DataOptions } from './drawData';
 
 type Ctx = CanvasRenderingContext2D;
 

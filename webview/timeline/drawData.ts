@@ -15,6 +15,7 @@ import { TextFitter, borderFor, labelFits, textOn } from './drawStyle';
 import { drawAggregated } from './drawDensity';
 import { drawArrows, drawEvents, type ArrowMode } from './drawArrows';
 import { PREVIEW_STATE } from '../../src/protocol/wire';
+import type { InitMessage } from '../../src/protocol/webview';
 import { ColumnStrips } from './columnStrips';
 import { spansInPixels, timeChunks } from './timeChunks';
 import { HIDDEN_KEY, drawKeys } from './drawKeys';
@@ -68,6 +69,20 @@ export function loadingPattern(ctx: Ctx, colour: string): CanvasPattern | string
     stripeCache = { colour, pattern: ctx.createPattern(c, 'repeat') };
   }
   return stripeCache.pattern ?? colour;
+}
+
+/**
+ * A preview whose time axis spans the whole run (`init.preview.runEnd`): the part it has not
+ * converted yet, after its last drawable, is hatched as loading.
+ */
+export function hatchNotConverted(ctx: Ctx, init: InitMessage, scale: TimeScale, w: number, h: number, p: Palette): void {
+  const runEnd = init.preview?.runEnd;
+  const convertedEnd = init.timeRange[1];
+  if (runEnd === undefined || !(runEnd > convertedEnd)) return;
+  const x0 = Math.max(0, scale.timeToPx(convertedEnd));
+  if (!(x0 < w)) return;
+  ctx.fillStyle = loadingPattern(ctx, p.loading);
+  ctx.fillRect(x0, 0, w - x0, h);
 }
 
 /**

@@ -18,7 +18,7 @@ import { DEFAULT_STYLE, readPalette, type CategoryStyle, type Palette } from './
 import { withSiteStyle, type SiteStyle } from './siteStyle';
 import { codeColourKey, UNCOLOURED_KEY } from './codeColour';
 import { drawAnalysisOverlay, type AnalysisOverlay } from './analysisOverlay';
-import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData } from './draw';
+import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData, hatchNotConverted } from './draw';
 import { drawMarks } from './drawMarks';
 import { drawChain, drawChainVeil } from './drawChain';
 import { activityOf } from './activity';
@@ -155,6 +155,7 @@ export class TimelineLayers {
     const loaded = main.drawableFor(view.visible());
     const rows = view.rowViewport();
     const frame = drawData(this.ctx(el.data), view.width, view.height, view.scale(), rows, loaded, p, { names: this.names(init), arrows: this.arrowMode });
+    hatchNotConverted(this.ctx(el.data), init, view.scale(), view.width, view.height, p);
     // Geometry of the drawn frame, for UI tests that look for colours at times and rows:
     // x = (t − t0) / (t1 − t0) · width and y = slot · rowHeight − scrollPx + rowHeight / 2 in `.plot`,
     // slot = the row's index in data-rows (every row in file order when empty).
@@ -273,6 +274,7 @@ export class TimelineLayers {
       octx.setTransform(dpr, 0, 0, dpr, 0, 0);
       const loaded = this.s.overview.drawableFor({ mapIndex: view.mapIndex });
       drawOverviewData(octx, w, h, fullScale, view.overviewRows(), loaded, p);
+      if (view.init) hatchNotConverted(octx, view.init, fullScale, w, h, p);
       this.overviewDirty = loaded === undefined;
       // The rows the strip summarises (UI tests: every row, however many).
       if (loaded) el.root.dataset.overviewRows = `${loaded.columns.header.rowStart}-${loaded.columns.header.rowEnd}`;

@@ -65,7 +65,7 @@ export class TimelineView {
     const sameFile = this.init?.fileName === m.fileName;
     const first = this.init === undefined;
     // A preview seen whole gives way to the whole finished trace, as if that had been opened.
-    const previewSeenWhole = this.init?.preview !== undefined && m.preview === undefined && covers(this.window, this.fullRange());
+    const previewSeenWhole = this.init?.preview !== undefined && m.preview === undefined && covers(this.window, this.dataRange());
     this.init = m;
     const full = this.fullRange();
     const saved = first ? (this.restored?.fileName === m.fileName ? this.restored : m.initialView) : undefined;
@@ -78,7 +78,8 @@ export class TimelineView {
       this.rows.scrollRow = saved.scrollRow;
     } else if (!sameFile) {
       this.mapIndex = choice && choice.mapIndex >= 0 && choice.mapIndex < m.yMaps.length ? choice.mapIndex : m.defaultMap;
-      this.window = clampWindow(full, full);
+      // a preview opens on what it has drawn, not on the whole run (its first moments would be a sliver)
+      this.window = clampWindow(this.dataRange(), full);
       this.rows.reset(this.rowCount(), choice?.rows, choice?.rowSizing ?? 'auto');
       this.rows.scrollRow = 0;
     } else {
@@ -248,7 +249,15 @@ export class TimelineView {
 
   // ---- geometry --------------------------------------------------------------------------------
 
+  /** The whole trace; for a preview that knows when its run ends, the whole run. */
   fullRange(): TimeWindow {
+    const data = this.dataRange();
+    const runEnd = this.init?.preview?.runEnd;
+    return runEnd !== undefined && runEnd > data.t1 ? { t0: data.t0, t1: runEnd } : data;
+  }
+
+  /** Where the trace has drawables: for a preview, the part converted so far. */
+  dataRange(): TimeWindow {
     const r = this.init?.timeRange ?? [0, 1];
     return { t0: r[0], t1: r[1] > r[0] ? r[1] : r[0] + 1e-6 };
   }

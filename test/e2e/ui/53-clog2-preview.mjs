@@ -67,7 +67,8 @@ export default [
           else await page.waitForTimeout(50);
         }
         if (banner === undefined) throw new Error(`no preview banner seen before the whole trace (${s?.timings})`);
-        if (!/Preview: the trace in the first 4\.0 MiB of [\d.]+ [MG]iB\. Converting the whole file: \d+ %/.test(banner)) throw new Error(`banner: ${banner}`);
+        if (!/Preview: the first [\d.]+ [mµ]?s of a [\d.]+ s run, in the first 4\.0 MiB of [\d.]+ [MG]iB\. Converting the whole file: \d+ %/.test(banner))
+          throw new Error(`banner: ${banner}`);
         const preview = await dataset(frame);
         const shown = await frame.locator('.plot canvas.data').evaluate((c) => {
           const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;

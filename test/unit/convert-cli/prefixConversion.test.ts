@@ -54,7 +54,9 @@ test('a prefix converts to the drawables that end before the cut, in one thread 
   await convertFile(input, path.join(dir, 'whole.slog2'), { force: true });
   const whole = await drawablesOf(path.join(dir, 'whole.slog2'));
   for (const cut of [Math.floor(size * 0.3), Math.floor(size * 0.71) + 13]) {
-    await convertFile(input, path.join(dir, 'one.slog2'), { force: true, prefixBytes: cut });
+    const one = await convertFile(input, path.join(dir, 'one.slog2'), { force: true, prefixBytes: cut });
+    // The tail's last event record is when the run ends: the whole conversion's last time.
+    assert.equal(one.runEnd, whole.latest);
     await convertFile(input, path.join(dir, 'two.slog2'), { force: true, prefixBytes: cut, converterScript });
     assert.ok(fs.readFileSync(path.join(dir, 'one.slog2')).equals(fs.readFileSync(path.join(dir, 'two.slog2'))), 'same bytes in one and two threads');
     const part = await drawablesOf(path.join(dir, 'one.slog2'));

@@ -125,7 +125,7 @@ test('what a conversion reported (e.g. dropped NaN-time records) is kept with th
     fs.writeFileSync(input, 'clog');
     const job: ConversionJob = async (_i, o) => {
       fs.writeFileSync(o, 'converted');
-      return ['3 records with NaN or infinite times were dropped'];
+      return { warnings: ['3 records with NaN or infinite times were dropped'] };
     };
     const storage = uri(path.join(dir, 'storage'));
     const target = await cachedSlog2For(storage, uri(input), 1 << 20, job, progress, new AbortController().signal);

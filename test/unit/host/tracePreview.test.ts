@@ -33,7 +33,7 @@ function gatedJob(options: { failPreview?: boolean } = {}) {
       ...(o?.prefixBytes !== undefined ? { prefixBytes: o.prefixBytes } : {}),
       onProgress: (read, total) => progress.report(read / total),
     });
-    return r.warnings;
+    return { warnings: r.warnings, ...(r.runEnd !== undefined ? { runEnd: r.runEnd } : {}) };
   };
   return { job, release };
 }
@@ -67,7 +67,8 @@ test('the preview first, with the progress of the whole; then the whole trace, a
     const previewEnd = shown.file.timeRange[1];
     const init = doc.initOrStatus();
     assert.ok(init.kind === 'init' && init.preview);
-    assert.deepEqual(init.preview, { shownBytes: 1 << 20, totalBytes: size, progress: 0 });
+    const runEnd = init.preview.runEnd;
+    assert.deepEqual(init.preview, { shownBytes: 1 << 20, totalBytes: size, progress: 0, runEnd });
     assert.ok(!init.categories.some((c) => c.name.startsWith('UnknownType')), 'the MPI states are named from the file end');
 
     release();
@@ -75,6 +76,7 @@ test('the preview first, with the progress of the whole; then the whole trace, a
     assert.ok(whole.phase === 'ready');
     assert.equal(doc.generation, previewGeneration + 1);
     assert.ok(whole.file.timeRange[1] > previewEnd * 2, `${whole.file.timeRange[1]} after ${previewEnd}`);
+    assert.equal(whole.file.timeRange[1], runEnd, 'the preview knew when the run ends');
     assert.ok(progress.length > 0 && progress.every((p, i) => p >= 0 && p <= 1 && (i === 0 || p >= progress[i - 1]!)), String(progress));
     const after = doc.initOrStatus();
     assert.ok(after.kind === 'init' && after.preview === undefined);

@@ -161,7 +161,7 @@ export function convertClog2(chunks: ByteChunks, options: ConvertOptions, defini
     // No builder before the preamble is read.
     take: () => conv.builder?.take() ?? [],
     finish: () => {
-      const summary = summarize(conv, parser, options.name);
+      const summary = summarize(conv, parser, options.name, definitions);
       conv.builder.finish();
       return summary;
     },
@@ -170,7 +170,7 @@ export function convertClog2(chunks: ByteChunks, options: ConvertOptions, defini
   });
 }
 
-function summarize(conv: Clog2Converter, parser: Clog2Parser, name: string): ConversionSummary {
+function summarize(conv: Clog2Converter, parser: Clog2Parser, name: string, definitions: Clog2Definitions | undefined): ConversionSummary {
   const records: Record<string, number> = {};
   parser.counts.forEach((n, i) => {
     if (n > 0) records[REC_NAMES[i]!] = n;
@@ -185,5 +185,6 @@ function summarize(conv: Clog2Converter, parser: Clog2Parser, name: string): Con
     truncated: parser.truncated,
     warnings: [...parser.warnings, ...conv.categories.warnings, ...conv.lines.warnings, ...conv.warnings, ...conv.builder.timeWarnings(name)],
     clog2: { preamble: parser.preamble!, commTable: parser.commTable },
+    ...(definitions?.lastTime !== undefined ? { runEnd: definitions.lastTime } : {}),
   };
 }

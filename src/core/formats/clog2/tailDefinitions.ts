@@ -30,15 +30,18 @@ export interface Clog2Look {
 export interface Clog2Definitions {
   readonly states: readonly Clog2StateDefinition[];
   readonly events: readonly Clog2EventDefinition[];
+  /** The latest time of an event or message record read: the run's end, for a merged file's tail. */
+  readonly lastTime?: number;
 }
 
 /** At most this many definitions are kept (a crafted tail of definitions only must not grow without bound). */
 const MAX_DEFINITIONS = 100_000;
 
-/** Keeps the definition records; every other record is ignored. */
+/** Keeps the definition records and the latest event time; every other record is ignored. */
 class DefinitionSink implements Clog2Sink {
   readonly states: Clog2StateDefinition[] = [];
   readonly events: Clog2EventDefinition[] = [];
+  lastTime = -Infinity;
 
   private room(): boolean {
     return this.states.length + this.events.length < MAX_DEFINITIONS;
@@ -49,8 +52,13 @@ class DefinitionSink implements Clog2Sink {
   eventDef(etype: number, color: string | undefined, name: string | undefined, format: string | undefined): void {
     if (this.room()) this.events.push({ etype, look: { color, name, format } });
   }
-  event(): void {}
-  message(): void {}
+  // Definitions' and markers' times are not event times (ENDLOG's is 1e8): only these count.
+  event(time: number): void {
+    if (Number.isFinite(time) && time > this.lastTime) this.lastTime = time;
+  }
+  message(time: number): void {
+    this.event(time);
+  }
   comm(): void {}
   srcloc(): void {}
 }
@@ -73,5 +81,5 @@ export async function readClog2Definitions(chunks: ByteChunks, name: string, sig
     if (signal?.aborted) throw e;
     // What came before the damage is kept: the definitions are a preview's names, not its data.
   }
-  return { states: sink.states, events: sink.events };
+  return { states: sink.states, events: sink.events, ...(Number.isFinite(sink.lastTime) ? { lastTime: sink.lastTime } : {}) };
 }

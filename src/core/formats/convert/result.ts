@@ -61,6 +61,8 @@ export interface ConversionSummary {
   /** Drawables released before a drawable with an earlier end time (only if records were out of time order). */
   readonly outOfOrder: number;
   readonly warnings: readonly string[];
+  /** A conversion of a CLOG2's first bytes only: the time of the file's last event record (the run's end). */
+  readonly runEnd?: number;
   /** CLOG2 only: the preamble and the communicator table (undefined if missing or damaged). */
   readonly clog2?: { readonly preamble: Clog2Preamble; readonly commTable: readonly CommTableEntry[] | undefined };
   /** ALOG only: header values and event-line facts. */
