@@ -1,10 +1,10 @@
-// The time left shown beside a preview: from the mean rate since the first progress seen; none
-// before a second and 1 % have passed; never negative.
+// The time left shown beside a preview: from the rate over the last few seconds of reports (a
+// fresh worker speeds up as it warms); none before a second and 1 % have passed; never negative.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatRemaining, ProgressRate } from '../../../webview/progressRate';
 
-test('time left from the mean rate since the first report', () => {
+test('time left from the recent rate', () => {
   const r = new ProgressRate();
   assert.equal(r.remainingMs(), undefined);
   r.note(0.1, 0);
@@ -16,6 +16,16 @@ test('time left from the mean rate since the first report', () => {
   assert.equal(r.remainingMs(), 0);
   r.note(Number.NaN, 9500);
   assert.equal(r.remainingMs(), 0, 'a bad report is ignored');
+});
+
+test('a conversion that speeds up: the estimate follows the last seconds, not the slow start', () => {
+  const r = new ProgressRate();
+  // 1 % a second for 5 s (the worker warming), then 10 % a second
+  for (let t = 0; t <= 5000; t += 100) r.note(0.01 * (t / 1000), t);
+  for (let t = 5100; t <= 9000; t += 100) r.note(0.05 + 0.1 * ((t - 5000) / 1000), t);
+  // at 9 s: 45 % done at 10 %/s: 5.5 s left (the mean since the start would say 11 s)
+  const left = r.remainingMs()!;
+  assert.ok(Math.abs(left - 5500) < 300, String(left));
 });
 
 test('no estimate while progress stands still', () => {
