@@ -23,7 +23,15 @@ import {
   type RangeStats,
   type TableName,
 } from '../core/stats';
-import { isStatsToHost, type HostToStats, type MessageItem, type StatsToHost, type TraceMessage, type WaitsMessage } from '../protocol/stats';
+import {
+  isStatsToHost,
+  type HostToStats,
+  type MessageItem,
+  type PreviewExtent,
+  type StatsToHost,
+  type TraceMessage,
+  type WaitsMessage,
+} from '../protocol/stats';
 import { webviewOptions, webviewPageHtml } from './webviewHtml';
 import { FileSource } from '../io/fileSource';
 import { Slog2File } from '../core/formats/slog2/slog2File';
@@ -47,7 +55,7 @@ export interface ActiveTrace {
   /** The range drag-selected in the timeline; undefined = whole trace. */
   readonly range?: readonly [number, number];
   /** The file is the preview of a CLOG2 still converting (its first bytes of the total). */
-  readonly preview?: { readonly shownBytes: number; readonly totalBytes: number };
+  readonly preview?: PreviewExtent;
 }
 
 /** Timeline actions the panel can trigger (each optional; wired by the editor). */

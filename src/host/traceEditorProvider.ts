@@ -16,6 +16,7 @@ import {
   type ViewState,
 } from '../protocol/webview';
 import { TraceDocument } from './traceDocument';
+import type { PreviewExtent } from '../protocol/stats';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { workerConversionJob } from './convertCommand';
 import { workerRowIndexJob } from './rowIndexing';
@@ -141,7 +142,7 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
         readonly file: Slog2File;
         readonly range?: readonly [number, number];
         /** The preview of a CLOG2 still converting (conversionPreview.ts). */
-        readonly preview?: { readonly shownBytes: number; readonly totalBytes: number };
+        readonly preview?: PreviewExtent;
       }
     | undefined {
     const e = this.lastActive;

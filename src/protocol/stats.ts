@@ -30,7 +30,13 @@ export interface TraceMessage {
   /** Column names of the first Y map (row labels), e.g. ["world_rank"]. */
   readonly rowColumns: readonly string[];
   /** The timeline shows the preview of a CLOG2 still converting: these statistics are of its first bytes. */
-  readonly preview?: { readonly shownBytes: number; readonly totalBytes: number };
+  readonly preview?: PreviewExtent;
+}
+
+/** Which input bytes a preview holds: its first `shownBytes` of `totalBytes`. */
+export interface PreviewExtent {
+  readonly shownBytes: number;
+  readonly totalBytes: number;
 }
 
 /** A result: summary/approximate ones come first and are replaced by the exact one. */

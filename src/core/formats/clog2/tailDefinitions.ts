@@ -9,22 +9,17 @@ import type { ByteChunks } from '../../bytes/byteSource';
 import type { Clog2Preamble } from './preamble';
 import { Clog2Parser } from './reader';
 import type { Clog2Sink } from './records';
+import type { Definition } from '../convert/categories';
 
 export interface Clog2StateDefinition {
   readonly start: number;
   readonly final: number;
-  readonly look: Clog2Look;
+  readonly look: Definition;
 }
 
 export interface Clog2EventDefinition {
   readonly etype: number;
-  readonly look: Clog2Look;
-}
-
-export interface Clog2Look {
-  readonly color: string | undefined;
-  readonly name: string | undefined;
-  readonly format: string | undefined;
+  readonly look: Definition;
 }
 
 export interface Clog2Definitions {
