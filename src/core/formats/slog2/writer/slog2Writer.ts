@@ -11,7 +11,7 @@ import { ByteWriter } from './byteWriter';
 import { encodeEntry, type DrawableBatch } from './drawableBatch';
 import { DrawableBatchEncoder } from './drawableBatchEncoder';
 import { drawingOrderOf } from './drawingOrder';
-import { NodeDrawables } from './nodeDrawables';
+import { OpenNode } from './openNode';
 import {
   encodeCategoryMap,
   encodeHeader,
@@ -25,8 +25,10 @@ import {
   type TreeDirEntry,
 } from './encode';
 import { IntSet } from './intSet';
+import type { NodeDrawables } from './nodeDrawables';
 import { categoryRecords, completeMaps } from './fileTables';
 import { OutputBlocks } from './outputBlocks';
+import { encodeSnapshot, type Slog2Snapshot } from './snapshot';
 import { NodeShadows } from './shadows';
 import type { OutputSink } from './sink';
 
@@ -78,42 +80,6 @@ export interface Slog2WriteSummary {
   /** Y-map rows the writer had to add because a used lineID was missing from a given map. */
   readonly addedMapRows: number;
   readonly locatedDrawables: number;
-}
-
-/** One open node of the trunk. */
-class OpenNode {
-  earliest = Infinity;
-  latest = -Infinity;
-  /** The node's real drawables, already encoded (nestless and nestable lists interleaved). */
-  readonly drawables = new NodeDrawables();
-  /** Σ (1 + drawable bytes) of the drawables held. */
-  drawableBytes = 0;
-  buffer = new NodeShadows();
-  /** Finished shadow buffers of this node's written children, written in this node's block. */
-  readonly childBuffers: NodeShadows[] = [];
-
-  constructor(
-    public depth: number,
-    public xpos: number,
-  ) {
-    this.buffer.depth = depth;
-    this.buffer.xpos = xpos;
-  }
-
-  setEarliest(t: number): void {
-    this.earliest = t;
-    this.buffer.earliest = t;
-  }
-  lowerEarliest(t: number): void {
-    if (t < this.earliest) this.earliest = t;
-    if (t < this.buffer.earliest) this.buffer.earliest = t;
-  }
-  setId(depth: number, xpos: number): void {
-    this.depth = depth;
-    this.xpos = xpos;
-    this.buffer.depth = depth;
-    this.buffer.xpos = xpos;
-  }
 }
 
 export class Slog2Writer {
@@ -268,6 +234,35 @@ export class Slog2Writer {
     };
   }
 
+  /**
+   * The file as it would read if finished now, leaving the writer as it is (snapshot.ts): the
+   * written part is handed to the sink first. Undefined until a drawable has been added.
+   */
+  async snapshot(trailer: Slog2Trailer): Promise<Slog2Snapshot | undefined> {
+    if (this.finished) throw new Error('SLOG-2 writer: snapshot() after finish()');
+    await this.drain();
+    if (this.count === 0) return undefined;
+    return encodeSnapshot(
+      {
+        base: this.out.offset,
+        trunk: this.trunk,
+        lastLatest: this.lastLatest,
+        drawables: this.count,
+        treeDir: this.treeDir,
+        maxBufferBytes: this.out.maxBufferBytes,
+        usedCategories: this.usedCategories,
+        usedTopologies: this.usedTopologies,
+        usedLineIDs: this.usedLineIDs,
+        sourceLocationTable: this.srcloc.isEmpty ? undefined : this.srcloc.encode(),
+        writeList: (w, drawables, which, sites) => this.writeList(w, drawables, which, sites),
+        header: (...h) => this.header(...h),
+      },
+      trailer,
+      NESTLESS_LIST,
+      NESTABLE_LIST,
+    );
+  }
+
   private header(
     depth: number,
     maxBufferBytes: number,
@@ -386,7 +381,7 @@ export class Slog2Writer {
   }
 
   /** One node list (§7.3) in drawing order, noting where located drawables end up. */
-  private writeList(w: ByteWriter, drawables: NodeDrawables, which: number): void {
+  private writeList(w: ByteWriter, drawables: NodeDrawables, which: number, sites: SourceLocationTableBuilder = this.srcloc): void {
     const entries = drawables.columns;
     const wanted = which === NESTABLE_LIST ? 1 : 0;
     if (this.subset.length < entries.count) this.subset = new Uint32Array(Math.max(entries.count, this.subset.length * 2));
@@ -406,7 +401,7 @@ export class Slog2Writer {
       at = encodeEntry(entries, i, view, out, at);
       const a = siteStart[i]!;
       const z = siteEnd[i]!;
-      if (a >= 0 || z >= 0) this.srcloc.addSites(which, k, a, z);
+      if (a >= 0 || z >= 0) sites.addSites(which, k, a, z);
     }
     w.pos = at;
   }
