@@ -17,7 +17,7 @@ import { peekChunks } from '../io/traceInput';
 import type { ConvertOptions } from '../core/formats/convert/result';
 import { looksLikeClog2, parsePreamble, PREAMBLE_BYTES } from '../core/formats/clog2/preamble';
 import { convertClog2 } from '../core/formats/clog2/convertClog2';
-import { readClog2Definitions } from '../core/formats/clog2/tailDefinitions';
+import { readClog2Definitions, type Clog2Definitions } from '../core/formats/clog2/tailDefinitions';
 
 export interface ConversionInputOptions {
   readonly signal?: AbortSignal;
@@ -31,6 +31,12 @@ export interface ConversionInputOptions {
    * time; the reader treats the cut as a truncated log (open states become unmatched).
    */
   readonly prefixBytes?: number;
+  /**
+   * The conversion will be shown as it goes (snapshots of the SLOG-2 being written): an
+   * uncompressed CLOG2's definitions at its end are read ahead, so `trailerSoFar` can name the
+   * categories the records use long before the definitions are reached.
+   */
+  readonly snapshots?: boolean;
 }
 
 export interface ConversionInput {
@@ -125,7 +131,8 @@ export async function openConversionInput(input: string, options: ConversionInpu
       const { conversion } = await convertSlog1Source(source, { ...convertOptions, onProgress });
       return { file, format, conversion };
     }
-    const conversion = convertClogFormat(format, all, convertOptions);
+    const ahead = options.snapshots === true && format === 'clog2' && !gz ? await definitionsAhead(file, options.signal) : undefined;
+    const conversion = ahead !== undefined ? convertClog2(all, convertOptions, undefined, ahead) : convertClogFormat(format, all, convertOptions);
     return { file, format, conversion };
   } catch (e) {
     await file.close();
@@ -150,13 +157,41 @@ async function clog2PrefixConversion(
   const name = file.name;
   const head = await file.read(0, Math.min(PREAMBLE_BYTES, file.size));
   if (!looksLikeClog2(head)) throw new FormatError(name, 0, 'a preview converts a prefix of a CLOG2 file only (no "CLOG-02" preamble)');
-  const { blockSize } = parsePreamble(head, name);
-  const blockStart = (at: number): number => PREAMBLE_BYTES + Math.floor(Math.max(0, at - PREAMBLE_BYTES) / blockSize) * blockSize;
-  const cut = Math.min(file.size, Math.max(blockStart(prefixBytes), PREAMBLE_BYTES + blockSize));
-  const tailStart = Math.max(cut, blockStart(file.size - DEFINITIONS_TAIL_BYTES));
-  const definitions = tailStart < file.size ? await readClog2Definitions(preambleThen(head.slice(), file, tailStart), name, options.signal) : undefined;
+  const blockStart = blockStartOf(head, name);
+  const cut = Math.min(file.size, Math.max(blockStart(prefixBytes), PREAMBLE_BYTES + blockSize(head, name)));
+  const definitions = await readDefinitionsFrom(file, head, Math.max(cut, blockStart(file.size - DEFINITIONS_TAIL_BYTES)), options.signal);
   const source = new ProgressSource(file, options.onProgress ?? (() => undefined), cut);
   return convertClog2(readAhead(chunksOf(source, 1 << 20)), convertOptions, definitions);
+}
+
+function blockSize(head: Uint8Array, name: string): number {
+  return parsePreamble(head, name).blockSize;
+}
+
+/** The start of the block holding a byte offset (the preamble's end for offsets in it). */
+function blockStartOf(head: Uint8Array, name: string): (at: number) => number {
+  const size = blockSize(head, name);
+  return (at) => PREAMBLE_BYTES + Math.floor(Math.max(0, at - PREAMBLE_BYTES) / size) * size;
+}
+
+/** The definitions of the blocks from `start` to the end of the file (none when `start` is the end). */
+async function readDefinitionsFrom(file: FileSource, head: Uint8Array, start: number, signal: AbortSignal | undefined): Promise<Clog2Definitions | undefined> {
+  return start < file.size ? await readClog2Definitions(preambleThen(head.slice(), file, start), file.name, signal) : undefined;
+}
+
+/**
+ * The definitions at a whole CLOG2's end, for its snapshots; undefined if the tail cannot tell (a
+ * damaged tail costs the snapshots their names, never the conversion).
+ */
+async function definitionsAhead(file: FileSource, signal: AbortSignal | undefined): Promise<Clog2Definitions | undefined> {
+  try {
+    const head = await file.read(0, Math.min(PREAMBLE_BYTES, file.size));
+    if (!looksLikeClog2(head)) return undefined;
+    return await readDefinitionsFrom(file, head, blockStartOf(head, file.name)(file.size - DEFINITIONS_TAIL_BYTES), signal);
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return undefined;
+  }
 }
 
 /** The preamble, then the file from `start` (a block boundary) to its end. */

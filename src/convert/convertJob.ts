@@ -7,8 +7,15 @@
  * that thread while this one builds the tree and writes: the two halves cost about the same, so
  * on two cores the conversion takes about half the time. Without it, everything runs here.
  */
-import type { ConversionSummary, ConvertibleFormat } from '../core/formats/convert/result';
-import { conversionTrailer, writeConversion, writeDrawableBatches, type ConversionWriteSummary } from '../core/formats/slog2/writer/writeConversion';
+import type { ConversionSummary, ConversionTrailer, ConvertibleFormat } from '../core/formats/convert/result';
+import {
+  conversionTrailer,
+  writeConversion,
+  writeDrawableBatches,
+  type BatchSnapshots,
+  type ConversionWriteSummary,
+} from '../core/formats/slog2/writer/writeConversion';
+import type { Slog2Snapshot } from '../core/formats/slog2/writer/snapshot';
 import { writeAtomically } from '../io/atomicWrite';
 import { checkNotInput } from '../io/outputGuard';
 import { openConversionInput } from './conversionInput';
@@ -33,6 +40,21 @@ export interface ConvertJobOptions {
   readonly converterScript?: string;
   /** Also write the row index (index/direct.ts) as the SLOG-2 is written, when the input declares its timelines. */
   readonly rowIndex?: ConversionIndexOptions;
+  /**
+   * Snapshots of the SLOG-2 while it is written, at most every `everyMs` (an uncompressed CLOG2
+   * only: its definitions at the end are read ahead to name the categories): the editor shows a
+   * big conversion as it goes.
+   */
+  readonly snapshots?: { readonly everyMs: number; readonly onSnapshot: (snapshot: ConversionSnapshot) => void };
+}
+
+/** A snapshot of the conversion's output (slog2/writer/snapshot.ts), as a file: `path` read through `snapshotSource`. */
+export interface ConversionSnapshot extends Slog2Snapshot {
+  /** The SLOG-2 being written (the output's temporary file; renamed onto the output at the end). */
+  readonly path: string;
+  /** Input bytes read when it was taken, of `totalBytes`. */
+  readonly bytesRead: number;
+  readonly totalBytes: number;
 }
 
 export interface ConvertJobResult {
@@ -69,15 +91,34 @@ export async function convertFile(input: string, output: string, options: Conver
 }
 
 async function convertInThisThread(input: string, output: string, options: ConvertJobOptions): Promise<ConvertJobResult> {
-  const { file, format, conversion } = await openConversionInput(input, options);
+  const read = new BytesRead(options.onProgress);
+  const { file, format, conversion } = await openConversionInput(input, { ...options, onProgress: read.report, snapshots: options.snapshots !== undefined });
   try {
+    let last = Date.now();
+    const due = (): ConversionTrailer | undefined => {
+      if (Date.now() - last < options.snapshots!.everyMs) return undefined;
+      last = Date.now();
+      return conversion.trailerSoFar?.();
+    };
     const index = await withIndex(
       options,
       output,
       () => conversion.declaredLines?.(),
       (indexer) =>
-        writeAtomically(output, { force: options.force }, (sink) =>
-          writeConversion(conversion, sink, { childrenPerNode: options.childrenPerNode, leafBytes: options.leafBytes, signal: options.signal, indexer }),
+        writeAtomically(output, { force: options.force }, (sink, tempPath) =>
+          writeConversion(conversion, sink, {
+            childrenPerNode: options.childrenPerNode,
+            leafBytes: options.leafBytes,
+            signal: options.signal,
+            indexer,
+            snapshots: snapshotsOf(
+              options,
+              tempPath,
+              due,
+              () => read.bytes,
+              () => read.total,
+            ),
+          }),
         ),
     );
     return jobResult(input, output, format, file.size, index.written, conversion.summary, index.rowIndex);
@@ -87,11 +128,13 @@ async function convertInThisThread(input: string, output: string, options: Conve
 }
 
 async function convertInTwoThreads(input: string, output: string, script: string, options: ConvertJobOptions): Promise<ConvertJobResult> {
+  const read = new BytesRead(options.onProgress);
   const converter = new ConverterThread(script, input, {
     referenceQuirks: options.referenceQuirks,
     ...(options.prefixBytes !== undefined ? { prefixBytes: options.prefixBytes } : {}),
+    ...(options.snapshots !== undefined ? { snapshotEveryMs: options.snapshots.everyMs } : {}),
     signal: options.signal,
-    onProgress: options.onProgress,
+    onProgress: read.report,
   });
   try {
     const index = await withIndex(
@@ -99,8 +142,15 @@ async function convertInTwoThreads(input: string, output: string, script: string
       output,
       () => converter.declaredLines,
       (indexer) =>
-        writeAtomically(output, { force: options.force }, async (sink) => {
+        writeAtomically(output, { force: options.force }, async (sink, tempPath) => {
           const summary = await writeDrawableBatches(converter, sink, {
+            snapshots: snapshotsOf(
+              options,
+              tempPath,
+              () => converter.takeTrailer(),
+              () => converter.bytesRead,
+              () => read.total,
+            ),
             childrenPerNode: options.childrenPerNode,
             leafBytes: options.leafBytes,
             signal: options.signal,
@@ -117,6 +167,31 @@ async function convertInTwoThreads(input: string, output: string, script: string
   } finally {
     await converter.close();
   }
+}
+
+/** Input progress as reported, remembered for the snapshots. */
+class BytesRead {
+  bytes = 0;
+  total = 0;
+  constructor(private readonly onProgress: ConvertJobOptions['onProgress']) {}
+  readonly report = (bytesRead: number, totalBytes: number): void => {
+    this.bytes = bytesRead;
+    this.total = totalBytes;
+    this.onProgress?.(bytesRead, totalBytes);
+  };
+}
+
+/** The writer's snapshot hooks for `options.snapshots`, if asked for. */
+function snapshotsOf(
+  options: ConvertJobOptions,
+  path: string,
+  due: () => ConversionTrailer | undefined,
+  bytesRead: () => number,
+  totalBytes: () => number,
+): BatchSnapshots | undefined {
+  const asked = options.snapshots;
+  if (asked === undefined) return undefined;
+  return { due, taken: (s) => asked.onSnapshot({ ...s, path, bytesRead: bytesRead(), totalBytes: totalBytes() }) };
 }
 
 /** Runs `write` (the SLOG-2, atomically) with the row index builder when asked, then completes the index. */

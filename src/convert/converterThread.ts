@@ -8,6 +8,7 @@
 import { batchBuffers, type DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { isConverterToWriter, type ConverterDone, type ConverterToWriter, type WriterToConverter } from '../protocol/converter';
 import { ThreadChannel } from './threadChannel';
+import type { ConversionTrailer } from '../core/formats/convert/result';
 
 export interface ConverterThreadOptions {
   readonly referenceQuirks?: boolean;
@@ -15,6 +16,8 @@ export interface ConverterThreadOptions {
   readonly prefixBytes?: number;
   readonly signal?: AbortSignal;
   readonly onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** Ask for the categories and Y maps so far with a batch at most this often (ms): `takeTrailer`. */
+  readonly snapshotEveryMs?: number;
   /** Heap cap of the converter thread (MB). */
   readonly maxHeapMB?: number;
 }
@@ -31,6 +34,8 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
   private finished: ConverterDone | undefined;
   private closed = false;
   private lines: number | undefined;
+  private trailer: ConversionTrailer | undefined;
+  private read = 0;
 
   constructor(
     script: string,
@@ -52,6 +57,7 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
       input,
       referenceQuirks: options.referenceQuirks ?? false,
       ...(options.prefixBytes !== undefined ? { prefixBytes: options.prefixBytes } : {}),
+      ...(options.snapshotEveryMs !== undefined ? { snapshotEveryMs: options.snapshotEveryMs } : {}),
     });
   }
 
@@ -72,6 +78,8 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
       }
       this.options.onProgress?.(m.bytesRead, m.totalBytes);
       if (m.declaredLines !== undefined) this.lines = m.declaredLines;
+      this.trailer = m.trailer;
+      this.read = m.bytesRead;
       yield m.batch;
     }
   }
@@ -79,6 +87,18 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
   /** The line IDs the input declares up front, once a batch has said (ClogConversion.declaredLines). */
   get declaredLines(): number | undefined {
     return this.lines;
+  }
+
+  /** The categories and Y maps that came with the batch just yielded, if it brought them (once). */
+  takeTrailer(): ConversionTrailer | undefined {
+    const t = this.trailer;
+    this.trailer = undefined;
+    return t;
+  }
+
+  /** Input bytes the converter had read when it posted the batch just yielded. */
+  get bytesRead(): number {
+    return this.read;
   }
 
   /** Returns a written batch to the converter (reuse, and room for the next one). */

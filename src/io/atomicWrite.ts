@@ -152,11 +152,11 @@ export class AtomicFile {
  * throws (or is cancelled through its own signal), the temporary file is removed and the error
  * rethrown.
  */
-export async function writeAtomically<T>(target: string, options: AtomicWriteOptions, produce: (sink: FileSink) => Promise<T>): Promise<T> {
+export async function writeAtomically<T>(target: string, options: AtomicWriteOptions, produce: (sink: FileSink, tempPath: string) => Promise<T>): Promise<T> {
   const file = await AtomicFile.create(target, options);
   let result: T;
   try {
-    result = await produce(file.sink);
+    result = await produce(file.sink, file.tempPath);
   } catch (e) {
     await file.abort();
     throw asWriteError(target, e);

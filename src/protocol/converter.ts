@@ -5,7 +5,7 @@
  * each batch back once written, which is both buffer reuse and flow control — the converter keeps
  * at most a few batches in flight, so memory stays bounded however fast it runs.
  */
-import type { ConversionSummary, ConvertibleFormat } from '../core/formats/convert/result';
+import type { ConversionSummary, ConversionTrailer, ConvertibleFormat } from '../core/formats/convert/result';
 import type { DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { isRecord, isSerializedError, type SerializedError } from './threadMessages';
 
@@ -17,6 +17,8 @@ export interface ConverterStart {
   readonly referenceQuirks: boolean;
   /** Convert only this many bytes of the input (conversionInput.ts `prefixBytes`). */
   readonly prefixBytes?: number;
+  /** Attach the categories and Y maps so far (`trailer`) to a batch at most this often (ms): the writer snapshots the file then. */
+  readonly snapshotEveryMs?: number;
 }
 
 /** A batch the writer is done with (the converter reuses it; one more batch may be sent). */
@@ -48,6 +50,8 @@ export interface ConverterBatch {
   readonly totalBytes: number;
   /** The line IDs the input declares up front (ClogConversion.declaredLines), once known. */
   readonly declaredLines?: number;
+  /** The categories and Y maps as of this batch, when the writer is to take a snapshot after it. */
+  readonly trailer?: ConversionTrailer;
 }
 
 /** The input has been read to the end; every batch has been sent. */
@@ -72,7 +76,12 @@ export type ConverterToWriter = ConverterBatch | ConverterDone | ConverterFailed
 export function isWriterToConverter(m: unknown): m is WriterToConverter {
   if (!isRecord(m)) return false;
   if (m.kind === 'start')
-    return typeof m.input === 'string' && typeof m.referenceQuirks === 'boolean' && (m.prefixBytes === undefined || typeof m.prefixBytes === 'number');
+    return (
+      typeof m.input === 'string' &&
+      typeof m.referenceQuirks === 'boolean' &&
+      (m.prefixBytes === undefined || typeof m.prefixBytes === 'number') &&
+      (m.snapshotEveryMs === undefined || typeof m.snapshotEveryMs === 'number')
+    );
   if (m.kind === 'stop') return true;
   return m.kind === 'recycle' && isRecord(m.batch);
 }
@@ -84,7 +93,8 @@ export function isConverterToWriter(m: unknown): m is ConverterToWriter {
       isRecord(m.batch) &&
       typeof m.bytesRead === 'number' &&
       typeof m.totalBytes === 'number' &&
-      (m.declaredLines === undefined || typeof m.declaredLines === 'number')
+      (m.declaredLines === undefined || typeof m.declaredLines === 'number') &&
+      (m.trailer === undefined || (isRecord(m.trailer) && Array.isArray(m.trailer.categories) && Array.isArray(m.trailer.lineIDMaps)))
     );
   if (m.kind === 'done')
     return (

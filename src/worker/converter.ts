@@ -4,6 +4,7 @@
 import type { DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { batchBuffers } from '../core/formats/slog2/writer/drawableBatch';
 import { ConversionBatches } from '../core/formats/slog2/writer/writeConversion';
+import type { ConversionTrailer } from '../core/formats/convert/result';
 import { isWriterToConverter, type ConverterStart, type ConverterToWriter } from '../protocol/converter';
 import { openConversionInput } from '../convert/conversionInput';
 import { serveBatchThread, type BatchOutlet } from './batchThread';
@@ -19,6 +20,7 @@ async function run(m: ConverterStart, outlet: BatchOutlet<ConverterToWriter>): P
   const { file, format, conversion } = await openConversionInput(m.input, {
     referenceQuirks: m.referenceQuirks,
     ...(m.prefixBytes !== undefined ? { prefixBytes: m.prefixBytes } : {}),
+    snapshots: m.snapshotEveryMs !== undefined,
     onProgress: (read, total) => {
       bytesRead = read;
       totalBytes = total;
@@ -27,9 +29,19 @@ async function run(m: ConverterStart, outlet: BatchOutlet<ConverterToWriter>): P
   try {
     const batches = new ConversionBatches(conversion);
     recycled = (b) => batches.encoder.recycle(b);
+    let lastTrailer = Date.now();
     for await (const batch of batches) {
       if (!(await outlet.room())) return;
-      outlet.postBatch({ kind: 'batch', batch, bytesRead, totalBytes, declaredLines: conversion.declaredLines?.() }, batchBuffers(batch));
+      // Read now, with every category this batch (and those before it) uses.
+      let trailer: ConversionTrailer | undefined;
+      if (m.snapshotEveryMs !== undefined && Date.now() - lastTrailer >= m.snapshotEveryMs) {
+        trailer = conversion.trailerSoFar?.();
+        lastTrailer = Date.now();
+      }
+      outlet.postBatch(
+        { kind: 'batch', batch, bytesRead, totalBytes, declaredLines: conversion.declaredLines?.(), ...(trailer !== undefined ? { trailer } : {}) },
+        batchBuffers(batch),
+      );
     }
     outlet.post({ kind: 'done', format, inputBytes: file.size, summary: conversion.summary, dropped: batches.dropped });
   } finally {

@@ -8,7 +8,7 @@ import type { ByteChunks } from '../../bytes/byteSource';
 import { Role, CategoryTable } from '../convert/categories';
 import { DrawableBuilder } from '../convert/builder';
 import { LineTable } from '../convert/lineIDs';
-import { streamConversion, type ClogConversion, type ConversionSummary, type ConvertOptions } from '../convert/result';
+import { streamConversion, type ClogConversion, type ConversionSummary, type ConversionTrailer, type ConvertOptions } from '../convert/result';
 import { PendingLocations, SourceSiteTable } from '../convert/sourceLocations';
 import { builtSummary } from '../convert/summary';
 import type { SourceLocation } from '../../model/types';
@@ -152,7 +152,7 @@ class Clog2Converter implements Clog2Sink {
  * Converts a CLOG2 byte stream (plain or gunzipped chunks) into drawables. Read `drawables` (or
  * `batches`) to the end, then `summary` holds the final categories, maps and counts.
  */
-export function convertClog2(chunks: ByteChunks, options: ConvertOptions, definitions?: Clog2Definitions): ClogConversion {
+export function convertClog2(chunks: ByteChunks, options: ConvertOptions, definitions?: Clog2Definitions, ahead?: Clog2Definitions): ClogConversion {
   const conv = new Clog2Converter(options, definitions);
   const parser = new Clog2Parser(options.name, conv, (p) => conv.begin(p));
   return streamConversion(chunks, options, {
@@ -167,7 +167,18 @@ export function convertClog2(chunks: ByteChunks, options: ConvertOptions, defini
     },
     category: (i) => conv.categories.entries[i]?.category,
     declaredLines: () => (conv.lines === undefined ? undefined : conv.lines.worldSize * conv.lines.threads),
+    // Definitions come at the file's end: a snapshot needs them read ahead (given, or `ahead`).
+    trailerSoFar: definitions === undefined && ahead === undefined ? undefined : () => trailerSoFar(conv, ahead),
   });
+}
+
+/** The categories as the definitions read ahead will make them, and the Y maps so far (none before the preamble). */
+function trailerSoFar(conv: Clog2Converter, ahead: Clog2Definitions | undefined): ConversionTrailer | undefined {
+  if (conv.lines === undefined) return undefined;
+  const table = conv.categories.copy();
+  for (const d of ahead?.states ?? []) table.defineState(d.start, d.final, d.look);
+  for (const d of ahead?.events ?? []) table.defineEvent(d.etype, d.look);
+  return { categories: table.finish(), lineIDMaps: conv.lines.maps() };
 }
 
 function summarize(conv: Clog2Converter, parser: Clog2Parser, name: string, definitions: Clog2Definitions | undefined): ConversionSummary {

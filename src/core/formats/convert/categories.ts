@@ -85,6 +85,18 @@ export class CategoryTable {
     return index;
   }
 
+  /**
+   * A copy to define and finish on the side (a snapshot's categories: slog2/writer/snapshot.ts),
+   * this table untouched. Categories are copied; their info layouts are replaced, never changed.
+   */
+  copy(): CategoryTable {
+    const t = new CategoryTable();
+    for (const e of this.entries) t.entries.push({ ...e, category: { ...e.category } });
+    for (const [etype, code] of this.handlers) t.handlers.set(etype, code);
+    t.dense.set(this.dense);
+    return t;
+  }
+
   /** Drawables per used category index. */
   counts(): Map<number, number> {
     const m = new Map<number, number>();

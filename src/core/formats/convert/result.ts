@@ -88,6 +88,18 @@ export interface ClogConversion {
    * The converter's row index is keyed by them (index/direct.ts checks them at the end).
    */
   declaredLines?(): number | undefined;
+  /**
+   * What a snapshot of the SLOG-2 being written needs after its tree (slog2/writer/snapshot.ts):
+   * the categories and Y maps as they would be if the input ended here, every category used so
+   * far included. Formats that cannot tell yet (definitions to come) leave it out.
+   */
+  trailerSoFar?(): ConversionTrailer | undefined;
+}
+
+/** The categories and Y-axis maps of a conversion, so far or final. */
+export interface ConversionTrailer {
+  readonly categories: readonly Category[];
+  readonly lineIDMaps: readonly LineIDMap[];
 }
 
 /** Turns a batch generator into the ClogConversion object. */
@@ -96,6 +108,7 @@ export function makeConversion(
   getSummary: () => ConversionSummary | undefined,
   category: (index: number) => Category | undefined,
   declaredLines?: () => number | undefined,
+  trailerSoFar?: () => ConversionTrailer | undefined,
 ): ClogConversion {
   let started = false;
   const start = (): AsyncGenerator<readonly Primitive[]> => {
@@ -113,6 +126,7 @@ export function makeConversion(
     },
     category,
     declaredLines,
+    trailerSoFar,
     get finished() {
       return getSummary() !== undefined;
     },
@@ -145,6 +159,8 @@ export interface StreamSteps {
   category(index: number): Category | undefined;
   /** See ClogConversion.declaredLines. */
   declaredLines?(): number | undefined;
+  /** See ClogConversion.trailerSoFar. */
+  trailerSoFar?(): ConversionTrailer | undefined;
 }
 
 /**
@@ -179,6 +195,7 @@ export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: Con
     () => summary,
     (i) => steps.category(i),
     steps.declaredLines && (() => steps.declaredLines?.()),
+    steps.trailerSoFar && (() => (summary === undefined ? steps.trailerSoFar?.() : undefined)),
   );
 }
 

@@ -8,6 +8,8 @@ export interface OutputSink {
   write(bytes: Uint8Array): Promise<void>;
   /** Overwrites bytes at an offset already written (the final header). */
   writeAt(offset: number, bytes: Uint8Array): Promise<void>;
+  /** Makes every byte written so far readable from the output (a snapshot reads them). */
+  flush?(): Promise<void>;
 }
 
 /** An in-memory sink: the whole output as one growing buffer. */

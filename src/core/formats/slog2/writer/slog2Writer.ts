@@ -236,11 +236,12 @@ export class Slog2Writer {
 
   /**
    * The file as it would read if finished now, leaving the writer as it is (snapshot.ts): the
-   * written part is handed to the sink first. Undefined until a drawable has been added.
+   * written part is handed to the sink and flushed first. Undefined until a drawable has been added.
    */
   async snapshot(trailer: Slog2Trailer): Promise<Slog2Snapshot | undefined> {
     if (this.finished) throw new Error('SLOG-2 writer: snapshot() after finish()');
     await this.drain();
+    await this.sink.flush?.();
     if (this.count === 0) return undefined;
     return encodeSnapshot(
       {

@@ -61,7 +61,23 @@ export interface SnapshotState {
   header(depth: number, maxBufferBytes: number, categories: BlockPointer, lineIDMaps: BlockPointer, treeRoot: BlockPointer, treeDir: BlockPointer): Uint8Array;
 }
 
+/** A snapshot that cannot be made (e.g. the trailer lacks a category the drawables use); the file being written is not affected. */
+export class SnapshotError extends Error {
+  constructor(cause: unknown) {
+    super(`no snapshot: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'SnapshotError';
+  }
+}
+
 export function encodeSnapshot(s: SnapshotState, trailer: Slog2Trailer, nestless: number, nestable: number): Slog2Snapshot {
+  try {
+    return encode(s, trailer, nestless, nestable);
+  } catch (e) {
+    throw new SnapshotError(e);
+  }
+}
+
+function encode(s: SnapshotState, trailer: Slog2Trailer, nestless: number, nestable: number): Slog2Snapshot {
   const blocks: Uint8Array[] = [];
   let offset = s.base;
   let maxBuffer = s.maxBufferBytes;

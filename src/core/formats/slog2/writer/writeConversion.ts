@@ -10,6 +10,7 @@ import type { DrawableBatch } from './drawableBatch';
 import { DrawableBatchEncoder } from './drawableBatchEncoder';
 import { Slog2Writer, type Slog2Trailer, type Slog2WriteSummary, type WrittenNode } from './slog2Writer';
 import type { OutputSink } from './sink';
+import { SnapshotError, type Slog2Snapshot } from './snapshot';
 
 /** Hears the nodes as they are written and writes its own output as the SLOG-2's drains (the row index). */
 export interface NodeIndexer {
@@ -66,7 +67,16 @@ export class ConversionBatches implements AsyncIterable<DrawableBatch> {
   }
 }
 
+/** Snapshots of the file while it is written (snapshot.ts), e.g. to show a conversion as it goes. */
+export interface BatchSnapshots {
+  /** Asked after each batch: the trailer of a snapshot wanted now (the categories used so far included), else undefined. */
+  due(): Slog2Trailer | undefined;
+  /** A snapshot, its written part flushed to the sink. */
+  taken(snapshot: Slog2Snapshot): void;
+}
+
 export interface BatchWriteOptions extends WriteConversionOptions {
+  readonly snapshots?: BatchSnapshots;
   /** Called with each batch once the writer is done with it (for reuse). */
   readonly recycle?: (batch: DrawableBatch) => void;
   /** What to write after the tree: read once the batches have ended. */
@@ -84,6 +94,8 @@ export async function writeDrawableBatches(batches: AsyncIterable<DrawableBatch>
     signal?.throwIfAborted();
     writer.addBatch(batch);
     options.recycle?.(batch);
+    const trailer = options.snapshots?.due();
+    if (trailer !== undefined) await takeSnapshot(writer, trailer, options.snapshots!);
     if (writer.pendingBytes > DRAIN_BYTES) {
       await writer.drain();
       await indexer?.drain();
@@ -96,8 +108,27 @@ export async function writeDrawableBatches(batches: AsyncIterable<DrawableBatch>
   return summary;
 }
 
+/**
+ * A snapshot costs at most itself: one that cannot be made (a category the trailer lacks) is
+ * skipped. Write errors of the sink fail the conversion, as they would a moment later.
+ */
+async function takeSnapshot(writer: Slog2Writer, trailer: Slog2Trailer, snapshots: BatchSnapshots): Promise<void> {
+  let snapshot: Slog2Snapshot | undefined;
+  try {
+    snapshot = await writer.snapshot(trailer);
+  } catch (e) {
+    if (e instanceof SnapshotError) return;
+    throw e;
+  }
+  if (snapshot !== undefined) snapshots.taken(snapshot);
+}
+
 /** Converts and writes in this thread. */
-export async function writeConversion(conversion: ClogConversion, sink: OutputSink, options: WriteConversionOptions = {}): Promise<ConversionWriteSummary> {
+export async function writeConversion(
+  conversion: ClogConversion,
+  sink: OutputSink,
+  options: WriteConversionOptions & { readonly snapshots?: BatchSnapshots } = {},
+): Promise<ConversionWriteSummary> {
   const batches = new ConversionBatches(conversion, options.signal);
   const written = await writeDrawableBatches(batches, sink, {
     ...options,
