@@ -25,6 +25,9 @@ const TIMELINE_LABEL =
 
 export function App() {
   const [init, setInit] = useState<InitMessage | undefined>(undefined);
+  /** The generation of the preview that started the conversion shown (its snapshots follow it): the banner's key. */
+  const previewChain = useRef(0);
+  const lastInit = useRef<InitMessage | undefined>(undefined);
   const [status, setStatus] = useState<StatusMessage | undefined>({ kind: 'status', phase: 'opening', message: 'Opening…' });
   /** The conversion behind a preview: how far it has got, for the generation it was told for. */
   const [previewProgress, setPreviewProgress] = useState<{ readonly generation: number; readonly progress: number } | undefined>(undefined);
@@ -85,6 +88,9 @@ export function App() {
     switch (m.kind) {
       case 'init':
         markOpenStage(m.preview ? 'previewInit' : 'init', `${m.fileName}, host open ${m.openMs ?? '?'} ms`);
+        // A preview's successor that is a preview too (the conversion's next snapshot) continues its conversion.
+        if (!m.preview || !lastInit.current?.preview || lastInit.current.fileName !== m.fileName) previewChain.current = m.generation;
+        lastInit.current = m;
         setInit(m);
         setPreviewProgress(m.preview ? { generation: m.generation, progress: m.preview.progress } : undefined);
         if (m.preview) document.body.dataset.preview = String(m.generation);
@@ -186,7 +192,7 @@ export function App() {
         close={() => refs.root.current?.focus()}
       />
       {!status && init?.preview && previewProgress?.generation === init.generation && (
-        <PreviewBanner key={init.generation} preview={init.preview} timeRange={init.timeRange} progress={previewProgress.progress} />
+        <PreviewBanner key={previewChain.current} preview={init.preview} timeRange={init.timeRange} progress={previewProgress.progress} />
       )}
       {status && (
         <div class={`status status-${status.phase}`} role="status">

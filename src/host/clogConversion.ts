@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ROW_INDEX_MIN_ROWS, rowIndexPathFor } from './rowIndexPath';
-import type { RowIndexRequest } from '../protocol/worker';
+import type { RowIndexRequest, SnapshotFile } from '../protocol/worker';
 import { removeStaleTempFiles } from '../io/tempFiles';
 
 export class ConversionUnavailableError extends Error {}
@@ -16,6 +16,8 @@ export class ConversionUnavailableError extends Error {}
 export interface ConversionProgress {
   /** 0..1 */
   report(fraction: number, message?: string): void;
+  /** Snapshots of the SLOG-2 being written, at most every `everyMs` (an uncompressed CLOG2 only): the editor shows it as it goes. */
+  readonly snapshots?: { readonly everyMs: number; onSnapshot(snapshot: SnapshotFile): void };
 }
 
 /**

@@ -2,13 +2,20 @@
  * The preview of a big CLOG2 while it converts (issue 21: a CLOG2 on screen in about a second at
  * any size). A merged CLOG2 is in time order, so its first bytes are the whole trace up to a
  * time: they are converted on their own (a fraction of a second) and shown while the whole file
- * converts; the finished SLOG-2 then replaces the preview as a new generation of the document.
+ * converts. Snapshots of the whole conversion's output (the SLOG-2 as it is being written) then
+ * replace it every few seconds, each showing more of the run, and the finished SLOG-2 replaces the
+ * last of them: each is a new generation of the document.
  */
 import type * as vscode from 'vscode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { cacheEntry, type ConversionJob } from './clogConversion';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
+import type { ByteSource } from '../core/bytes/byteSource';
+import { snapshotSource } from '../core/formats/slog2/writer/snapshot';
+import { FileSource } from '../io/fileSource';
+import type { SnapshotFile } from '../protocol/worker';
+import type { ConversionPreview } from '../protocol/webview';
 
 /** Smaller files convert whole in about a second: no preview. */
 export const PREVIEW_MIN_BYTES = 48 << 20;
@@ -29,8 +36,11 @@ export interface PreviewSizes {
 const DEFAULT_PREVIEW_SIZES: PreviewSizes = { minBytes: PREVIEW_MIN_BYTES, prefixBytes: PREVIEW_PREFIX_BYTES };
 
 export interface PreviewFile {
-  /** The preview's SLOG-2 (removed once the whole conversion is shown). */
-  readonly path: string;
+  /**
+   * The preview's own SLOG-2 (removed once the whole conversion is shown); none for a snapshot of
+   * the whole conversion's output, which is that conversion's file.
+   */
+  readonly path?: string;
   readonly shownBytes: number;
   readonly totalBytes: number;
   /** When the run ends (the time of the input's last event record), if its tail could tell. */
@@ -48,7 +58,7 @@ export async function convertPreview(
   job: ConversionJob,
   signal: AbortSignal,
   sizes: PreviewSizes = DEFAULT_PREVIEW_SIZES,
-): Promise<PreviewFile | undefined> {
+): Promise<(PreviewFile & { readonly path: string }) | undefined> {
   if (input.scheme !== 'file' || !/\.clog2$/i.test(input.path)) return undefined;
   const totalBytes = (await fs.stat(input.fsPath)).size;
   if (totalBytes < sizes.minBytes || sizes.prefixBytes >= totalBytes) return undefined;
@@ -59,6 +69,12 @@ export async function convertPreview(
   const output = path.join(previews, path.basename(target));
   const r = await job(input.fsPath, output, { report: () => undefined }, signal, { prefixBytes: sizes.prefixBytes });
   return { path: output, shownBytes: sizes.prefixBytes, totalBytes, ...(r?.runEnd !== undefined ? { runEnd: r.runEnd } : {}) };
+}
+
+/** What an editor's `init` says of a preview (never its file's path). */
+export function previewMessage(preview: PreviewFile, progress: number): ConversionPreview {
+  const { shownBytes, totalBytes, runEnd } = preview;
+  return { shownBytes, totalBytes, progress, ...(runEnd !== undefined ? { runEnd } : {}) };
 }
 
 /** A preview converted and opened. */
@@ -80,7 +96,7 @@ export async function openPreview(
   open: (file: string) => Promise<Slog2File>,
   sizes?: PreviewSizes,
 ): Promise<OpenedPreview | undefined> {
-  let made: PreviewFile | undefined;
+  let made: (PreviewFile & { readonly path: string }) | undefined;
   try {
     made = await convertPreview(storage, input, job, signal, sizes);
     return made === undefined ? undefined : { file: await open(made.path), made };
@@ -91,11 +107,59 @@ export async function openPreview(
   }
 }
 
-/** Closes a preview and removes its file. */
+/** Closes a preview and removes its own file. */
 export async function closePreview(preview: OpenedPreview | undefined): Promise<void> {
   if (preview === undefined) return;
   await preview.file.close().catch(() => undefined);
-  await fs.rm(preview.made.path, { force: true }).catch(() => undefined);
+  if (preview.made.path !== undefined) await fs.rm(preview.made.path, { force: true }).catch(() => undefined);
+}
+
+/**
+ * A snapshot of the whole conversion's output (the SLOG-2 being written) opened as the next
+ * preview, or undefined when it cannot be read any more (the conversion has just ended and
+ * removed or renamed its file: the whole trace comes next).
+ */
+export async function openSnapshot(
+  snapshot: SnapshotFile,
+  runEnd: number | undefined,
+  open: (source: ByteSource) => Promise<Slog2File>,
+): Promise<OpenedPreview | undefined> {
+  let source: ByteSource | undefined;
+  try {
+    source = snapshotSource(await FileSource.open(snapshot.path), snapshot);
+    const file = await open(source);
+    return { file, made: { shownBytes: snapshot.bytesRead, totalBytes: snapshot.totalBytes, ...(runEnd !== undefined ? { runEnd } : {}) } };
+  } catch {
+    await source?.close().catch(() => undefined);
+    return undefined;
+  }
+}
+
+/**
+ * Handles offered items one at a time, the newest first: an item offered while one is handled
+ * replaces any still waiting (snapshots come every few seconds; only the latest is worth opening).
+ */
+export class LatestOnly<T> {
+  private waiting: T | undefined;
+  private busy = false;
+  constructor(private readonly handle: (item: T) => Promise<void>) {}
+
+  offer(item: T): void {
+    this.waiting = item;
+    if (!this.busy) void this.run();
+  }
+
+  private async run(): Promise<void> {
+    this.busy = true;
+    try {
+      for (let item = this.waiting; item !== undefined; item = this.waiting) {
+        this.waiting = undefined;
+        await this.handle(item).catch(() => undefined);
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
 }
 
 async function removeStalePreviews(dir: string): Promise<void> {

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { ConvertResult } from '../protocol/worker';
-import type { ConversionJobOptions, ConversionJobResult } from './clogConversion';
+import type { ConversionJobOptions, ConversionJobResult, ConversionProgress } from './clogConversion';
 import { ConversionFailed, startConversion, type ConversionRequest } from '../worker/conversionClient';
 import { defaultOutputPath } from '../convert/convertJob';
 import { checkOutputFor } from '../io/outputGuard';
@@ -34,14 +34,19 @@ export function workerConversionJob(extensionUri: vscode.Uri) {
   return async (
     input: string,
     output: string,
-    progress: { report(fraction: number, message?: string): void },
+    progress: ConversionProgress,
     signal: AbortSignal,
     options: ConversionJobOptions = {},
   ): Promise<ConversionJobResult> => {
     signal.throwIfAborted();
-    const request: ConversionRequest = { input, output, force: true, ...options };
-    const run = startConversion(workerScript(extensionUri), request, (read, total) =>
-      progress.report(total > 0 ? read / total : 1, progressMessage(read, total)),
+    const snapshots = progress.snapshots;
+    const request: ConversionRequest = { input, output, force: true, ...options, ...(snapshots ? { snapshotEveryMs: snapshots.everyMs } : {}) };
+    const run = startConversion(
+      workerScript(extensionUri),
+      request,
+      (read, total) => progress.report(total > 0 ? read / total : 1, progressMessage(read, total)),
+      {},
+      snapshots && ((s) => snapshots.onSnapshot(s)),
     );
     const onAbort = (): void => run.cancel();
     signal.addEventListener('abort', onAbort, { once: true });

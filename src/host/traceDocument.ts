@@ -22,7 +22,9 @@ import { editorSettings } from './config';
 import { SourceSites } from './sourceSites';
 import type { IndexedRows } from '../core/query/windowService';
 import { prepareRowIndex, ROW_INDEX_MIN_ROWS, type RowIndexJob } from './rowIndexing';
-import { closePreview, openPreview, type OpenedPreview, type PreviewFile, type PreviewSizes } from './conversionPreview';
+import * as previews from './conversionPreview';
+import type { SnapshotFile } from '../protocol/worker';
+import { withConversionNotification } from './conversionNotification';
 
 export type DocumentState =
   | { readonly phase: 'opening' }
@@ -33,7 +35,7 @@ export type DocumentState =
       readonly layouts: readonly RowLayout[];
       readonly openMs: number;
       /** A CLOG2's first bytes, shown while the whole file converts (conversionPreview.ts). */
-      readonly preview?: PreviewFile;
+      readonly preview?: previews.PreviewFile;
     }
   | { readonly phase: 'error' | 'unsupported'; readonly message: string; readonly offerOtherEditor?: boolean };
 
@@ -42,6 +44,8 @@ const WINDOW_CACHE_ENTRIES = 48;
 const RELOAD_DEBOUNCE_MS = 400;
 /** Longest the row index build waits for an editor's first picture before starting anyway. */
 const INDEX_AFTER_PAINT_WAIT_MS = 3000;
+/** How often the whole conversion behind a preview shows how far it has got (a snapshot of its output). */
+const SNAPSHOT_EVERY_MS = 1500;
 /** Longest the whole conversion waits for the first picture of its preview. */
 const PREVIEW_PAINT_WAIT_MS = 1000;
 
@@ -71,7 +75,7 @@ export class TraceDocument implements vscode.CustomDocument {
   /** The rows × time index of the open file once it is ready (windows of a few rows read through it). */
   rowIndex: IndexedRows | undefined;
   /** The preview on screen while the whole conversion runs, and how far that has got (0..1). */
-  private preview: OpenedPreview | undefined;
+  private preview: previews.OpenedPreview | undefined;
   private previewProgressValue = 0;
   private readonly previewProgressed = new vscode.EventEmitter<number>();
   /** Fires as the conversion behind a preview moves on (editors show it beside the preview). */
@@ -83,7 +87,7 @@ export class TraceDocument implements vscode.CustomDocument {
     private readonly conversion: ConversionJob | undefined,
     private readonly rowIndexJob?: RowIndexJob,
     /** Which CLOG2 files get a preview, and of how many bytes (tests choose small ones). */
-    private readonly previewSizes?: PreviewSizes,
+    private readonly previewSizes?: previews.PreviewSizes,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(
       new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.slice(uri.path.lastIndexOf('/') + 1)),
@@ -200,7 +204,7 @@ export class TraceDocument implements vscode.CustomDocument {
       const preview = this.preview;
       this.preview = undefined;
       this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started });
-      await closePreview(preview);
+      await previews.closePreview(preview);
       if (onDisk !== undefined && current === undefined) void this.indexRowsAfterFirstPaint(file, onDisk, ac.signal);
     } catch (e) {
       if (ac.signal.aborted || this.disposed) return;
@@ -274,43 +278,30 @@ export class TraceDocument implements vscode.CustomDocument {
     // The preview first: it takes a fraction of a second, and the whole conversion would slow it.
     // So would the whole conversion's two threads the preview's first picture (two cores): the
     // conversion waits for that picture, a second at most.
-    if (await this.showPreview(signal, started)) await this.paintedOrAfter(PREVIEW_PAINT_WAIT_MS);
-    return await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: `Converting ${this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1)} to SLOG-2`,
-        cancellable: true,
-      },
-      async (progress, token) => {
-        const ac = new AbortController();
-        const onSignal = (): void => ac.abort(new Error('conversion cancelled'));
-        signal.addEventListener('abort', onSignal);
-        const sub = token.onCancellationRequested(onSignal);
-        let last = 0;
-        try {
-          return await cachedSlog2For(
-            this.storage,
-            this.uri,
-            cacheBytes,
-            this.conversion,
-            {
-              report: (fraction, message) => {
-                const f = Math.max(0, Math.min(1, fraction));
-                progress.report({ increment: (f - last) * 100, ...(message ? { message } : {}) });
-                last = f;
-                if (this.preview !== undefined) {
-                  this.previewProgressValue = f;
-                  this.previewProgressed.fire(f);
-                } else this.setState({ phase: 'converting', progress: f, message: message ?? 'Converting to SLOG-2…' });
-              },
-            },
-            ac.signal,
-          );
-        } finally {
-          sub.dispose();
-          signal.removeEventListener('abort', onSignal);
-        }
-      },
+    const previewed = await this.showPreview(signal, started);
+    if (previewed) await this.paintedOrAfter(PREVIEW_PAINT_WAIT_MS);
+    // Then the whole conversion's output as it is written replaces the preview every few seconds.
+    const snapshots = new previews.LatestOnly<SnapshotFile>((s) => this.showSnapshot(s, signal, started));
+    const title = `Converting ${this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1)} to SLOG-2`;
+    return await withConversionNotification(title, signal, (notify, aborted) =>
+      cachedSlog2For(
+        this.storage,
+        this.uri,
+        cacheBytes,
+        this.conversion,
+        {
+          report: (fraction, message) => {
+            notify(fraction, message);
+            const f = Math.max(0, Math.min(1, fraction));
+            if (this.preview !== undefined) {
+              this.previewProgressValue = f;
+              this.previewProgressed.fire(f);
+            } else this.setState({ phase: 'converting', progress: f, message: message ?? 'Converting to SLOG-2…' });
+          },
+          ...(previewed ? { snapshots: { everyMs: SNAPSHOT_EVERY_MS, onSnapshot: (s: SnapshotFile) => snapshots.offer(s) } } : {}),
+        },
+        aborted,
+      ),
     );
   }
 
@@ -318,26 +309,44 @@ export class TraceDocument implements vscode.CustomDocument {
   private async showPreview(signal: AbortSignal, started: number): Promise<boolean> {
     if (this.conversion === undefined) return false;
     const open = async (file: string): Promise<Slog2File> => openSlog2(await openTraceSource(vscode.Uri.file(file), editorSettings().wholeFileLimitBytes));
-    const preview = await openPreview(this.storage, this.uri, this.conversion, signal, open, this.previewSizes);
+    const preview = await previews.openPreview(this.storage, this.uri, this.conversion, signal, open, this.previewSizes);
     if (preview === undefined || signal.aborted || this.disposed) {
-      await closePreview(preview);
+      await previews.closePreview(preview);
       return false;
     }
+    this.previewProgressValue = 0;
+    this.present(preview, started);
+    return true;
+  }
+
+  /** A snapshot of the whole conversion replaces the preview shown, when it shows more. */
+  private async showSnapshot(snapshot: SnapshotFile, signal: AbortSignal, started: number): Promise<void> {
+    const shown = this.preview;
+    if (shown === undefined || snapshot.bytesRead <= shown.made.shownBytes) return;
+    const next = await previews.openSnapshot(snapshot, shown.made.runEnd, openSlog2);
+    if (next === undefined) return;
+    // Input read is ahead of what is written (read-ahead, batches in flight): the times say which shows more.
+    const more = next.file.timeRange[1] > shown.file.timeRange[1];
+    if (!more || signal.aborted || this.disposed || this.preview !== shown) return void (await previews.closePreview(next));
+    this.present(next, started);
+    await previews.closePreview(shown);
+  }
+
+  /** A preview as the next generation. */
+  private present(preview: previews.OpenedPreview, started: number): void {
     this.preview = preview;
     this.windows.clear();
     this.sites.clear();
     this.generationValue++;
-    this.previewProgressValue = 0;
     const { file, made } = preview;
     this.setState({ phase: 'ready', file, layouts: file.lineIDMaps.map(rowLayoutOf), openMs: Date.now() - started, preview: made });
-    return true;
   }
 
   /** Closes and removes the preview, if one is shown. */
   private async dropPreview(): Promise<void> {
     const preview = this.preview;
     this.preview = undefined;
-    await closePreview(preview);
+    await previews.closePreview(preview);
   }
 
   /** The message that (re)starts an editor on this document, or its status when not ready. */
@@ -350,14 +359,7 @@ export class TraceDocument implements vscode.CustomDocument {
           this.generationValue,
           displayName(this.uri),
           s.openMs,
-          s.preview === undefined
-            ? undefined
-            : {
-                shownBytes: s.preview.shownBytes,
-                totalBytes: s.preview.totalBytes,
-                progress: this.previewProgressValue,
-                ...(s.preview.runEnd !== undefined ? { runEnd: s.preview.runEnd } : {}),
-              },
+          s.preview && previews.previewMessage(s.preview, this.previewProgressValue),
         );
       case 'opening':
         return { kind: 'status', phase: 'opening', message: `Opening ${displayName(this.uri)}…` };

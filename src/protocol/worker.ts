@@ -21,6 +21,8 @@ export interface ConvertStart {
   readonly rowIndex?: RowIndexRequest;
   /** Convert only the first this many bytes of an uncompressed CLOG2: the editor's preview. */
   readonly prefixBytes?: number;
+  /** Post a `snapshot` of the SLOG-2 being written at most this often (ms): the editor shows the conversion as it goes. */
+  readonly snapshotEveryMs?: number;
 }
 
 export interface RowIndexRequest {
@@ -54,6 +56,27 @@ export interface ConvertProgress {
   readonly id: number;
   readonly bytesRead: number;
   readonly totalBytes: number;
+}
+
+/**
+ * The SLOG-2 being written, readable as it is now (src/core/formats/slog2/writer/snapshot.ts):
+ * `path` with `header` over its first bytes and `tail` from `base` on.
+ */
+export interface SnapshotFile {
+  /** The output's temporary file (renamed onto the output when the conversion is done). */
+  readonly path: string;
+  readonly base: number;
+  readonly header: Uint8Array;
+  readonly tail: Uint8Array;
+  readonly drawables: number;
+  /** Input bytes converted when it was taken, of `totalBytes`. */
+  readonly bytesRead: number;
+  readonly totalBytes: number;
+}
+
+export interface ConvertSnapshot extends SnapshotFile {
+  readonly kind: 'snapshot';
+  readonly id: number;
 }
 
 /** What a finished conversion produced; the output file is complete and in place. */
@@ -102,7 +125,7 @@ export interface RowIndexDone {
   readonly seconds: number;
 }
 
-export type WorkerToHost = ConvertProgress | ConvertDone | ConvertError | RowIndexDone;
+export type WorkerToHost = ConvertProgress | ConvertSnapshot | ConvertDone | ConvertError | RowIndexDone;
 
 //#endregion
 
@@ -116,8 +139,9 @@ export function isHostToWorker(m: unknown): m is HostToWorker {
     return typeof x.trace === 'string' && typeof x.index === 'string';
   }
   if (r.kind !== 'convert' || typeof r.input !== 'string' || typeof r.output !== 'string') return false;
-  const prefix = (m as { prefixBytes?: unknown }).prefixBytes;
-  if (prefix !== undefined && typeof prefix !== 'number') return false;
+  const { prefixBytes, snapshotEveryMs } = m as { prefixBytes?: unknown; snapshotEveryMs?: unknown };
+  if (prefixBytes !== undefined && typeof prefixBytes !== 'number') return false;
+  if (snapshotEveryMs !== undefined && typeof snapshotEveryMs !== 'number') return false;
   const ri = (m as { rowIndex?: unknown }).rowIndex;
   if (ri === undefined) return true;
   const x = ri as { path?: unknown; minLines?: unknown } | null;
@@ -127,5 +151,20 @@ export function isHostToWorker(m: unknown): m is HostToWorker {
 export function isWorkerToHost(m: unknown): m is WorkerToHost {
   if (typeof m !== 'object' || m === null) return false;
   const r = m as { kind?: unknown; id?: unknown };
-  return typeof r.id === 'number' && (r.kind === 'progress' || r.kind === 'done' || r.kind === 'error' || r.kind === 'rowIndexDone');
+  if (typeof r.id !== 'number') return false;
+  if (r.kind === 'snapshot') return isSnapshotFile(m);
+  return r.kind === 'progress' || r.kind === 'done' || r.kind === 'error' || r.kind === 'rowIndexDone';
+}
+
+function isSnapshotFile(m: object): m is SnapshotFile {
+  const s = m as Partial<Record<keyof SnapshotFile, unknown>>;
+  return (
+    typeof s.path === 'string' &&
+    typeof s.base === 'number' &&
+    s.header instanceof Uint8Array &&
+    s.tail instanceof Uint8Array &&
+    typeof s.drawables === 'number' &&
+    typeof s.bytesRead === 'number' &&
+    typeof s.totalBytes === 'number'
+  );
 }

@@ -8,7 +8,15 @@
 import { Worker } from 'node:worker_threads';
 import { removeStrayTempFiles } from '../io/atomicWrite';
 import { ReasonedError, RpcChannel } from '../protocol/rpc';
-import { isWorkerToHost, type ConvertResult, type ConvertStart, type HostToWorker, type RowIndexRequest, type WorkerToHost } from '../protocol/worker';
+import {
+  isWorkerToHost,
+  type ConvertResult,
+  type ConvertStart,
+  type HostToWorker,
+  type RowIndexRequest,
+  type SnapshotFile,
+  type WorkerToHost,
+} from '../protocol/worker';
 
 export interface ConversionRequest {
   readonly input: string;
@@ -18,6 +26,7 @@ export interface ConversionRequest {
   readonly leafBytes?: number;
   readonly rowIndex?: RowIndexRequest;
   readonly prefixBytes?: number;
+  readonly snapshotEveryMs?: number;
 }
 
 export interface ConversionLimits {
@@ -56,6 +65,8 @@ interface WorkerJob<R> {
   /** The file the job writes (its temporary sibling is removed when the worker dies). */
   readonly output: string;
   readonly onProgress: (done: number, total: number) => void;
+  /** The SLOG-2 being written, as the worker posts it (a conversion asked for snapshots). */
+  readonly onSnapshot?: (snapshot: SnapshotFile) => void;
   /** What a crash or an exit without answer says ("conversion worker", "row index worker"). */
   readonly what: string;
 }
@@ -87,6 +98,7 @@ function runWorkerJob<R>(job: WorkerJob<R>): { readonly done: Promise<R>; cancel
   worker.on('message', (m: unknown) => {
     if (!isWorkerToHost(m) || !calls.has(m.id)) return;
     if (m.kind === 'progress') calls.progress(m.id, [m.bytesRead, m.totalBytes]);
+    else if (m.kind === 'snapshot') job.onSnapshot?.(m);
     else if (m.kind === 'error') calls.fail(m.id, { reason: m.reason, message: m.message });
     else {
       const r = job.result(m);
@@ -142,6 +154,7 @@ export function startConversion(
   request: ConversionRequest,
   onProgress: (bytesRead: number, totalBytes: number) => void,
   limits: ConversionLimits = {},
+  onSnapshot?: (snapshot: SnapshotFile) => void,
 ): RunningConversion {
   return runWorkerJob<ConvertResult>({
     script: workerScript,
@@ -150,6 +163,7 @@ export function startConversion(
     result: (m) => (m.kind === 'done' ? m.result : undefined),
     output: request.output,
     onProgress,
+    onSnapshot,
     what: 'conversion worker',
   });
 }

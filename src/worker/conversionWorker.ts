@@ -8,7 +8,7 @@ import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
 import { writeRowIndexFile } from '../io/rowIndexFile';
 import { TargetExistsError } from '../io/atomicWrite';
-import { bundledConverterScript, convertFile } from '../convert/convertJob';
+import { bundledConverterScript, convertFile, type ConversionSnapshot } from '../convert/convertJob';
 
 /** Progress is posted at most this often (ms), plus at 100 %. */
 const PROGRESS_INTERVAL_MS = 100;
@@ -34,6 +34,20 @@ async function runJob(m: ConvertStart): Promise<void> {
       converterScript: m.prefixBytes === undefined ? bundledConverterScript() : undefined,
       rowIndex: m.rowIndex,
       ...(m.prefixBytes !== undefined ? { prefixBytes: m.prefixBytes } : {}),
+      ...(m.snapshotEveryMs !== undefined
+        ? {
+            snapshots: {
+              everyMs: m.snapshotEveryMs,
+              onSnapshot: (s: ConversionSnapshot) => {
+                const { path, base, header, tail, drawables, bytesRead, totalBytes } = s;
+                parentPort?.postMessage({ kind: 'snapshot', id: m.id, path, base, header, tail, drawables, bytesRead, totalBytes } satisfies WorkerToHost, [
+                  header.buffer as ArrayBuffer,
+                  tail.buffer as ArrayBuffer,
+                ]);
+              },
+            },
+          }
+        : {}),
       onProgress: (bytesRead, totalBytes) => {
         const now = Date.now();
         if (now - lastPost < PROGRESS_INTERVAL_MS && bytesRead < totalBytes) return;

@@ -167,9 +167,12 @@ export class TimelineController {
   // ---- host messages ------------------------------------------------------------------------
 
   setInit(m: InitMessage): void {
+    // A preview's successor (the conversion's next snapshot, or its end) draws over the last
+    // picture until its own windows come: the view fills in without going blank.
+    const successor = this.view.init?.preview !== undefined && this.view.init.fileName === m.fileName;
     this.layers.newDocument();
-    this.main.reset(m.generation);
-    this.overview.reset(m.generation);
+    this.main.reset(m.generation, successor);
+    this.overview.reset(m.generation, successor);
     this.view.setInit(m);
     this.reports.reset(this.view.state());
     this.clearSelection();

@@ -64,8 +64,10 @@ export class TimelineView {
   setInit(m: InitMessage): void {
     const sameFile = this.init?.fileName === m.fileName;
     const first = this.init === undefined;
-    // A preview seen whole gives way to the whole finished trace, as if that had been opened.
-    const previewSeenWhole = this.init?.preview !== undefined && m.preview === undefined && covers(this.window, this.dataRange());
+    // A preview seen whole gives way to its successor seen whole: the next snapshot of the
+    // conversion (all it has drawn), or the whole finished trace, as if that had been opened.
+    const previewSeenWhole = this.init?.preview !== undefined && covers(this.window, this.dataRange());
+    const runSeenWhole = previewSeenWhole && covers(this.window, this.fullRange());
     this.init = m;
     const full = this.fullRange();
     const saved = first ? (this.restored?.fileName === m.fileName ? this.restored : m.initialView) : undefined;
@@ -85,7 +87,8 @@ export class TimelineView {
     } else {
       // reloaded after a change on disk (or the conversion behind a preview is done): keep the view, clamped to the new trace
       if (this.mapIndex >= m.yMaps.length) this.mapIndex = m.defaultMap;
-      this.window = previewSeenWhole ? clampWindow(full, full) : clampWindow(this.window, full);
+      const successor = m.preview !== undefined && !runSeenWhole ? this.dataRange() : full;
+      this.window = clampWindow(previewSeenWhole ? successor : this.window, full);
       this.rows.reset(this.rowCount(), this.rows.customised ? this.rows.shownRows() : undefined);
     }
     this.rowsChanged();

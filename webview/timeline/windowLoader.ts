@@ -66,12 +66,15 @@ export class WindowLoader {
     this.calls.fail(this.pending.requestId, { reason: 'cancelled', message: 'cancelled' });
   }
 
-  /** A new document generation: everything loaded so far is invalid. */
-  reset(generation: number): void {
+  /**
+   * A new document generation: everything loaded so far is invalid. `keepDrawn`: the last payload
+   * stays drawable (fetched again) until the new generation's first answer replaces it.
+   */
+  reset(generation: number, keepDrawn = false): void {
     this.cancelPending();
     this.generation = generation;
     this.pending = undefined;
-    this.loaded = undefined;
+    this.loaded = keepDrawn && this.loaded !== undefined ? { ...this.loaded, keyId: '' } : undefined;
     this.failedKey = undefined;
     this.lastError = undefined;
     this.pushed = undefined;
@@ -152,7 +155,8 @@ export class WindowLoader {
     if (m.generation !== this.generation) return false;
     const p = this.pending;
     if (p === undefined) {
-      if (this.loaded === undefined) this.pushed = { requestId: 0, keyId: pushedKey, generation: m.generation, ...decoded(m), final: m.final };
+      if (this.loaded === undefined || this.loaded.keyId === '')
+        this.pushed = { requestId: 0, keyId: pushedKey, generation: m.generation, ...decoded(m), final: m.final };
       return false;
     }
     if (p.keyId !== pushedKey || !this.calls.has(p.requestId)) return false;

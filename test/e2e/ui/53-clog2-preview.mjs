@@ -83,31 +83,49 @@ export default [
         await frame.locator('button.legend-toggle').click();
         if (!names.includes('MPI_Send') || names.some((n) => /^UnknownType/.test(n ?? ''))) throw new Error(`preview legend: ${names.join(', ')}`);
 
-        // The banner follows the whole conversion (with the time left once it can tell) until it is done.
+        // The banner follows the whole conversion (with the time left once it can tell) until it is
+        // done, while snapshots of the conversion's output fill the view in (seen whole, it follows them).
         const banners = [];
+        const views = [];
         for (let i = 0; i < 900; i++) {
           const text = await frame
             .locator('.status-preview')
             .textContent({ timeout: 200 })
             .catch(() => undefined);
           if (text === undefined || text === null) break;
-          if (banners.at(-1) !== text) banners.push(text);
+          if (banners.at(-1) !== text) {
+            if (!/in the first 4\.0 MiB/.test(text) && !banners.some((b) => !/in the first 4\.0 MiB/.test(b))) {
+              // The first snapshot, once drawn (the last picture stays up until then).
+              for (let j = 0; j < 30 && (await dataset(frame).catch(() => undefined))?.complete !== 'true'; j++) await page.waitForTimeout(50);
+              await screenshot('clog2-snapshot');
+            }
+            banners.push(text);
+          }
+          const v = await dataset(frame).catch(() => undefined);
+          if (v?.t1 !== undefined && views.at(-1)?.t1 !== v.t1) views.push({ t1: v.t1 });
           await page.waitForTimeout(100);
         }
+        const shownMiB = banners.map((t) => /in the first ([\d.]+) ([MG])iB/.exec(t)).map((m) => (m ? Number(m[1]) * (m[2] === 'G' ? 1024 : 1) : NaN));
+        if (!shownMiB.some((m) => m > 4)) throw new Error(`no snapshot of the conversion filled the preview in: ${banners.join(' | ')}`);
         const percents = banners.map((t) => Number(/whole file: (\d+) %/.exec(t)?.[1] ?? NaN));
         if (!percents.some((p) => p > 0)) throw new Error(`the banner's progress never moved: ${banners.join(' | ')}`);
         const withEta = banners.find((t) => / left\)/.test(t));
 
         // The whole trace replaces it, seen whole.
         const d = await waitFor(page, frame, (x) => whole(x) && Number(x.t1) > Number(preview.t1) * 2, 'the whole trace after the preview', 600);
+        const between = views.filter((v) => Number(v.t1) > Number(preview.t1) && Number(v.t1) < Number(d.t1));
+        if (between.length === 0)
+          throw new Error(`the view never showed a snapshot between the preview (to ${preview.t1}) and the whole trace (to ${d.t1}): ${JSON.stringify(views)}`);
         s = await stages(frame);
         if (s.preview !== undefined) throw new Error('the preview mark stayed after the whole trace came');
         if ((await frame.locator('.status-preview').count()) !== 0) throw new Error('the preview banner stayed after the whole trace came');
         const { previewInit, init } = s.at;
         const firstComplete = s.at['first complete'];
         if (!(previewInit < firstComplete && firstComplete < init)) throw new Error(`expected previewInit < first complete < init: ${s.timings}`);
+        const snapshotMiB = [...new Set(shownMiB.filter((m) => m > 4))].map((m) => `${m} MiB`).join(', ');
         log(
           `   preview drawn ${Math.round(s.origin + firstComplete - opened)} ms after the click that opens it (${(shown * 100).toFixed(0)} % of the plot, view to ${Number(preview.t1).toFixed(3)} s); ` +
+            `snapshots shown to ${between.map((v) => `${Number(v.t1).toFixed(3)} s`).join(', ')} (${snapshotMiB}); ` +
             `whole trace ${Math.round(s.origin + init - opened)} ms after it (view to ${Number(d.t1).toFixed(3)} s); banner "${banner.trim()}", progress seen ${percents.filter((p) => p >= 0).join(', ')} %${withEta ? `, "${/\(about [^)]*\)/.exec(withEta)?.[0]}"` : ''}; webview ms: ${s.timings}`,
         );
 

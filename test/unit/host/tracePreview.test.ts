@@ -14,14 +14,20 @@ import { TraceDocument, type DocumentState } from '../../../src/host/traceDocume
 import type { ConversionJob } from '../../../src/host/clogConversion';
 import { convertFile } from '../../../src/convert/convertJob';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
+import { bundleNode } from '../../helpers/bundle';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-doc-preview-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 const input = path.join(dir, 'run.clog2');
 const sizes = { minBytes: 1 << 20, prefixBytes: 1 << 20 };
+const converterScript = bundleNode('src/worker/converter.ts', path.join(dir, 'converter.js'));
 
-/** A conversion job whose whole-file run waits for `release` (the test looks at the preview meanwhile). */
-function gatedJob(options: { failPreview?: boolean } = {}) {
+/**
+ * A conversion job whose whole-file run waits for `release` (the test looks at the preview
+ * meanwhile). With `snapshotEveryMs`, the whole conversion's snapshots come that often (the
+ * document asks for one every 2 s: the test's file converts in less).
+ */
+function gatedJob(options: { failPreview?: boolean; snapshotEveryMs?: number } = {}) {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const job: ConversionJob = async (inputPath, output, progress, signal, o) => {
@@ -32,6 +38,9 @@ function gatedJob(options: { failPreview?: boolean } = {}) {
       signal,
       ...(o?.prefixBytes !== undefined ? { prefixBytes: o.prefixBytes } : {}),
       onProgress: (read, total) => progress.report(read / total),
+      ...(progress.snapshots && options.snapshotEveryMs !== undefined
+        ? { snapshots: { everyMs: options.snapshotEveryMs, onSnapshot: progress.snapshots.onSnapshot }, converterScript }
+        : {}),
     });
     return { warnings: r.warnings, ...(r.runEnd !== undefined ? { runEnd: r.runEnd } : {}) };
   };
@@ -60,7 +69,7 @@ test('the preview first, with the progress of the whole; then the whole trace, a
     doc.onDidPreviewProgress((p) => progress.push(p));
     const shown = await until(doc, previewShown, 'the preview');
     assert.ok(shown.phase === 'ready' && shown.preview);
-    const previewFile = shown.preview.path;
+    const previewFile = shown.preview.path!;
     doc.notePainted(); // the whole conversion waits for the preview's first picture (or a second)
     assert.ok(fs.existsSync(previewFile));
     const previewGeneration = doc.generation;
@@ -110,6 +119,44 @@ test('closing the document while the preview is shown removes the preview file',
   const shown = await until(doc, previewShown, 'the preview');
   assert.ok(shown.phase === 'ready' && shown.preview);
   doc.dispose();
-  for (let i = 0; i < 100 && fs.existsSync(shown.preview.path); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.equal(fs.existsSync(shown.preview.path), false);
+  const previewFile = shown.preview.path!;
+  for (let i = 0; i < 100 && fs.existsSync(previewFile); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(fs.existsSync(previewFile), false);
+});
+
+test('the rest fills in: snapshots of the whole conversion replace the preview, each showing more, then the whole trace', async () => {
+  const { job, release } = gatedJob({ snapshotEveryMs: 0 });
+  const storage = Uri.file(path.join(dir, 'storage-4')) as unknown as vscode.Uri;
+  const doc = new TraceDocument(Uri.file(input) as unknown as vscode.Uri, storage, job, undefined, sizes);
+  const shownBytes: number[] = [];
+  const ends: number[] = [];
+  const generations: number[] = [];
+  doc.onDidChange(() => {
+    const s = doc.state;
+    if (s.phase !== 'ready') return;
+    shownBytes.push(s.preview?.shownBytes ?? Infinity);
+    ends.push(s.file.timeRange[1]);
+    generations.push(doc.generation);
+  });
+  try {
+    const shown = await until(doc, previewShown, 'the preview');
+    assert.ok(shown.phase === 'ready' && shown.preview);
+    const runEnd = shown.preview.runEnd;
+    doc.notePainted();
+    release();
+    const whole = await until(doc, wholeShown, 'the whole trace');
+    assert.ok(whole.phase === 'ready');
+    const snapshots = shownBytes.filter((b) => b > 1 << 20 && b !== Infinity).length;
+    assert.ok(snapshots >= 1, `snapshots shown: ${shownBytes.join(', ')}`);
+    for (let i = 1; i < shownBytes.length; i++) {
+      assert.ok(shownBytes[i]! > shownBytes[i - 1]!, `each generation shows more input: ${shownBytes.join(', ')}`);
+      assert.ok(ends[i]! > ends[i - 1]!, `and reaches further: ${ends.join(', ')}`);
+      assert.equal(generations[i], generations[i - 1]! + 1);
+    }
+    assert.equal(ends.at(-1), runEnd);
+    const init = doc.initOrStatus();
+    assert.ok(init.kind === 'init' && init.preview === undefined);
+  } finally {
+    doc.dispose();
+  }
 });

@@ -63,3 +63,30 @@ test('without a run end (or one before the last drawable) the full range is the 
     assert.deepEqual(v.window, { t0: 0, t1: 0.1 });
   }
 });
+
+test('the rest fills in: a snapshot seen whole gives way to the next seen whole; a zoomed view and the whole run are kept', () => {
+  const v = view();
+  v.setInit(initOf(1, [0, 0.1], preview));
+  // Seen whole: the next snapshot shows all it has drawn, then the next, then the whole trace.
+  v.setInit(initOf(2, [0, 20], { ...preview, shownBytes: 900 << 20 }));
+  assert.deepEqual(v.window, { t0: 0, t1: 20 });
+  assert.deepEqual(v.fullRange(), { t0: 0, t1: 73 });
+  v.setInit(initOf(3, [0, 41], { ...preview, shownBytes: 1800 << 20 }));
+  assert.deepEqual(v.window, { t0: 0, t1: 41 });
+  v.setInit(initOf(4, [0, 72.9]));
+  assert.deepEqual(v.window, { t0: 0, t1: 72.9 });
+
+  // Zoomed into a snapshot: kept through the next ones.
+  const z = view();
+  z.setInit(initOf(1, [0, 0.1], preview));
+  z.setWindow({ t0: 0.02, t1: 0.04 });
+  z.setInit(initOf(2, [0, 20], { ...preview, shownBytes: 900 << 20 }));
+  assert.deepEqual(z.window, { t0: 0.02, t1: 0.04 });
+
+  // The whole run (Home) stays the whole run while it fills in.
+  const h = view();
+  h.setInit(initOf(1, [0, 0.1], preview));
+  h.showAll();
+  h.setInit(initOf(2, [0, 20], { ...preview, shownBytes: 900 << 20 }));
+  assert.deepEqual(h.window, { t0: 0, t1: 73 });
+});

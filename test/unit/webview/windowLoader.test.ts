@@ -175,3 +175,24 @@ test("the host's prediction of a fresh view's first window is the webview's own 
     );
   }
 });
+
+test("a preview's successor keeps the last picture drawable until its own first answer (no blank frame)", () => {
+  const sent: (RequestWindowMessage | CancelWindowMessage)[] = [];
+  const l = new WindowLoader('main', (m) => sent.push(m));
+  l.reset(1);
+  l.update(view(0, 1));
+  const r = sent[0] as RequestWindowMessage;
+  l.receive({ kind: 'window', final: true, requestId: r.requestId, generation: 1, payload: payloadFor(r.request, 3) });
+  l.reset(2, true);
+  assert.equal(l.drawableFor(view(0, 1))?.drawables, 3, 'the old picture is still drawn');
+  assert.equal(l.update(view(0, 1)), true, 'but fetched again for the new generation');
+  const r2 = sent[sent.length - 1] as RequestWindowMessage;
+  assert.equal(r2.generation, 2);
+  assert.equal(
+    l.receive({ kind: 'window', final: true, requestId: r.requestId, generation: 1, payload: payloadFor(r.request, 4) }),
+    false,
+    'old answers stay dropped',
+  );
+  assert.equal(l.receive({ kind: 'window', final: true, requestId: r2.requestId, generation: 2, payload: payloadFor(r2.request, 8) }), true);
+  assert.equal(l.drawableFor(view(0, 1))?.drawables, 8);
+});
