@@ -217,6 +217,9 @@ export class StatsViewProvider implements vscode.WebviewViewProvider, vscode.Dis
               });
         this.publish(approx, ac);
       }
+      // A snapshot of a conversion has no file of its own: its exact statistics would be a whole
+      // pass on this thread every 1.5 s. They come with the whole trace, which replaces it.
+      if (active.preview !== undefined && (path === undefined || analysis === undefined)) return;
       let last = 0;
       const progress = (drawables: number, fraction: number | undefined): void => {
         const now = Date.now();

@@ -33,12 +33,15 @@ export function registerTraceAnalysis(context: vscode.ExtensionContext, client: 
       editors = provider;
       const check = (): void => {
         const opened = provider.activeTrace();
-        if (opened === undefined) return;
+        // Not a preview of a CLOG2 still converting: its waits and problems are of a part (the
+        // states open at its end look unmatched), and its snapshots come every 1.5 s. The whole
+        // trace is analysed when it replaces them.
+        if (opened === undefined || opened.preview !== undefined) return;
         // The first picture first: on two cores the analysis worker would take the CPU the first
         // window needs. It starts once the editor has painted (or after FIRST_PAINT_WAIT_MS).
         void untilPainted(provider, opened.uri).then(() => {
           const active = provider.activeTrace();
-          if (active === undefined || active.uri.toString() !== opened.uri.toString()) return;
+          if (active === undefined || active.preview !== undefined || active.uri.toString() !== opened.uri.toString()) return;
           return analysis.ensure(active.uri, active.file).then((done) => {
             if (done === undefined) return;
             provider.broadcast(active.uri, (state) => overlayMessage(done.result, state.generation, state.layouts));

@@ -87,12 +87,20 @@ export default [
         // done, while snapshots of the conversion's output fill the view in (seen whole, it follows them).
         const banners = [];
         const views = [];
-        for (let i = 0; i < 900; i++) {
+        let unanswered = 0;
+        for (let i = 0; i < 1800; i++) {
           const text = await frame
             .locator('.status-preview')
             .textContent({ timeout: 200 })
             .catch(() => undefined);
-          if (text === undefined || text === null) break;
+          if (text === undefined || text === null) {
+            // Gone once the whole trace came (no preview mark); a busy frame just did not answer in time.
+            const now = await stages(frame).catch(() => undefined);
+            if (now !== undefined && now.preview === undefined) break;
+            unanswered++;
+            await page.waitForTimeout(100);
+            continue;
+          }
           if (banners.at(-1) !== text) {
             if (!/in the first 4\.0 MiB/.test(text) && !banners.some((b) => !/in the first 4\.0 MiB/.test(b))) {
               // The first snapshot, once drawn (the last picture stays up until then).
@@ -125,7 +133,7 @@ export default [
         const snapshotMiB = [...new Set(shownMiB.filter((m) => m > 4))].map((m) => `${m} MiB`).join(', ');
         log(
           `   preview drawn ${Math.round(s.origin + firstComplete - opened)} ms after the click that opens it (${(shown * 100).toFixed(0)} % of the plot, view to ${Number(preview.t1).toFixed(3)} s); ` +
-            `snapshots shown to ${between.map((v) => `${Number(v.t1).toFixed(3)} s`).join(', ')} (${snapshotMiB}); ` +
+            `${unanswered} banner reads without an answer; snapshots shown to ${between.map((v) => `${Number(v.t1).toFixed(3)} s`).join(', ')} (${snapshotMiB}); ` +
             `whole trace ${Math.round(s.origin + init - opened)} ms after it (view to ${Number(d.t1).toFixed(3)} s); banner "${banner.trim()}", progress seen ${percents.filter((p) => p >= 0).join(', ')} %${withEta ? `, "${/\(about [^)]*\)/.exec(withEta)?.[0]}"` : ''}; webview ms: ${s.timings}`,
         );
 
