@@ -53,12 +53,38 @@ export const recorded = {
   clipboard: '',
   status: [] as string[],
   errors: [] as string[],
+  /** Diagnostics set per URI (the Problems panel). */
+  diagnostics: new Map<string, unknown[]>(),
 };
 
 export const vscodeFake = {
   EventEmitter,
   Uri,
   ProgressLocation: { Notification: 15 },
+  DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
+  Range: class {
+    constructor(...at: number[]) {
+      void at;
+    }
+  },
+  Diagnostic: class {
+    source?: string;
+    code?: unknown;
+    constructor(
+      readonly range: unknown,
+      readonly message: string,
+      readonly severity: number,
+    ) {}
+  },
+  TabInputCustom: class {},
+  languages: {
+    createDiagnosticCollection: () => ({
+      set: (uri: Uri, items: unknown[]) => recorded.diagnostics.set(uri.toString(), items),
+      delete: (uri: Uri) => recorded.diagnostics.delete(uri.toString()),
+      dispose: () => undefined,
+    }),
+  },
+  commands: { registerCommand: () => ({ dispose: () => undefined }) },
   RelativePattern: class {
     constructor(
       readonly base: unknown,
@@ -66,6 +92,7 @@ export const vscodeFake = {
     ) {}
   },
   window: {
+    tabGroups: { all: [] as unknown[], onDidChangeTabs: noEvent },
     withProgress: async <T>(
       _options: unknown,
       task: (progress: { report(v: unknown): void }, token: { onCancellationRequested: typeof noEvent }) => Promise<T>,
