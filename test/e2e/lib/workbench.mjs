@@ -58,20 +58,30 @@ export function workbench(page) {
     /** Runs a command by its title through the command palette (F1), as a person would. */
     async runCommand(title) {
       const input = page.locator(selectors.quickInput);
-      // F1 can be lost while focus moves into a webview (the npm start check failed once so: no
-      // palette 10 s after F1, nothing else wrong): pressed again, at most four times.
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+      // F1 can be lost while focus moves into a webview, and an open palette can close again when
+      // the webview takes the focus (the npm start check failed so twice: no palette 10 s after
+      // F1; the palette gone before its list showed the command): the whole step is retried, at
+      // most four times.
       for (let attempt = 1; ; attempt++) {
         await page.keyboard.press('F1');
         const shown = await input.waitFor({ state: 'visible', timeout: 3_000 }).then(
           () => true,
           () => false,
         );
-        if (shown) break;
-        if (attempt === 4) throw new Error(`the command palette did not open after F1 (${attempt} times) for "${title}"`);
+        if (shown) {
+          await input.fill(`>${title}`);
+          const listed = await row.waitFor({ timeout: 5_000 }).then(
+            () => true,
+            () => false,
+          );
+          if (listed && (await input.isVisible())) {
+            await page.keyboard.press('Enter');
+            return;
+          }
+        }
+        if (attempt === 4) throw new Error(`the command palette did not list "${title}" after F1 (${attempt} times)`);
       }
-      await input.fill(`>${title}`);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
-      await page.keyboard.press('Enter');
     },
     /** For each editor group (left to right), the resource names of its tabs. */
     async tabsByGroup() {

@@ -256,7 +256,7 @@ export class Slog2Writer {
         usedLineIDs: this.usedLineIDs,
         sourceLocationTable: this.srcloc.isEmpty ? undefined : this.srcloc.encode(),
         writeList: (w, drawables, which, sites) => this.writeList(w, drawables, which, sites),
-        header: (...h) => this.header(...h),
+        header: (depth, maxBuffer, categories, lineIDMaps, root, treeDir) => this.header(depth, maxBuffer, categories, lineIDMaps, root, treeDir),
       },
       trailer,
       NESTLESS_LIST,
