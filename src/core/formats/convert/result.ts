@@ -195,7 +195,8 @@ export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: Con
     () => summary,
     (i) => steps.category(i),
     steps.declaredLines && (() => steps.declaredLines?.()),
-    steps.trailerSoFar && (() => (summary === undefined ? steps.trailerSoFar?.() : undefined)),
+    // Once the input has ended, the final categories and maps are the trailer.
+    steps.trailerSoFar && (() => (summary === undefined ? steps.trailerSoFar?.() : { categories: summary.categories, lineIDMaps: summary.lineIDMaps })),
   );
 }
 
