@@ -1,9 +1,10 @@
-// A big CLOG2 on screen before its conversion ends (issue 21): opening a 256 MB CLOG2 (MPE_E2E_PREVIEW_SIZE) that has no
+// A big CLOG2 on screen before its conversion ends (issue 21): opening a 384 MB CLOG2 (MPE_E2E_PREVIEW_SIZE) that has no
 // cached conversion shows the preview (its first 4 MiB converted on their own, the MPI states
 // named from the definitions at the file's end) with a banner and the conversion's progress, and
-// draws it before the whole file is converted; the whole trace then replaces it, seen whole, and
-// that view equals the one of reopening the finished SLOG-2 from the cache. Times are logged
-// (the target lives in `npm run bench preview`).
+// draws it before the whole file is converted; snapshots of the conversion's output then fill the
+// view in (its conversion takes about 4 s here: long enough for a snapshot every 1.5 s), the whole
+// trace replaces the last, seen whole, and that view equals the one of reopening the finished
+// SLOG-2 from the cache. Times are logged (the targets live in `npm run bench preview`).
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -11,7 +12,7 @@ import { repoRoot } from '../lib/codeServer.mjs';
 import { timelineData as dataset, waitForTimeline as waitFor } from '../lib/timelineState.mjs';
 
 // MPE_E2E_PREVIEW_SIZE=3G: the issue's 3 GB case (a minute to synthesize, half a minute to convert).
-const size = process.env.MPE_E2E_PREVIEW_SIZE ?? '256M';
+const size = process.env.MPE_E2E_PREVIEW_SIZE ?? '384M';
 const name = `preview_${size}.clog2`;
 const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet');
 
