@@ -31,7 +31,7 @@ async function runJob(m: ConvertStart): Promise<void> {
       leafBytes: m.leafBytes,
       signal: controller.signal,
       // A preview's few MiB convert faster here than the converter thread starts (~0.25 s).
-      converterScript: m.prefixBytes === undefined ? bundledConverterScript() : undefined,
+      converterScript: m.prefixBytes === undefined ? bundledConverterScript(m.input) : undefined,
       rowIndex: m.rowIndex,
       ...(m.prefixBytes !== undefined ? { prefixBytes: m.prefixBytes } : {}),
       ...(m.snapshotEveryMs !== undefined

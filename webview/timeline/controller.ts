@@ -310,7 +310,6 @@ export class TimelineController {
     this.scheduler.mark('overview');
   }
 
-  /** Times drawn as markers (the pinned popups). */
   /** The host's wait-state analysis (kept only for the current document generation). */
   setAnalysisOverlay(m: AnalysisOverlayMessage): void {
     if (this.view.init !== undefined && m.generation !== this.view.init.generation) return;
@@ -340,6 +339,7 @@ export class TimelineController {
     this.scheduler.mark('overlay');
   }
 
+  /** Times drawn as markers (the pinned popups). */
   setMarkers(times: readonly number[]): void {
     this.decorations.markers = times;
     this.scheduler.mark('overlay');

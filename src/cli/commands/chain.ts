@@ -44,7 +44,7 @@ async function openAsSlog2(file: string): Promise<{ readonly slog2: Slog2File; r
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-trace-chain-'));
   const out = path.join(dir, `${path.basename(file)}.slog2`);
   try {
-    await convertFile(file, out, { converterScript: bundledConverterScript() });
+    await convertFile(file, out, { converterScript: bundledConverterScript(file) });
     const slog2 = await Slog2File.open(await openByteSource(out));
     return {
       slog2,

@@ -47,8 +47,8 @@ export async function runConvert(argv: string[]): Promise<number> {
       leafBytes,
       force,
       signal: controller.signal,
-      // Two threads (converter + writer) when dist/converter.js is installed next to the CLI.
-      converterScript: bundledConverterScript(),
+      // Two threads (converter + writer) when dist/converter.js is installed next to the CLI and the input is big enough.
+      converterScript: bundledConverterScript(input),
       rowIndex: args.flags.has('--index') ? { path: defaultRowIndexPath(output) } : undefined,
       onProgress: tty
         ? (read, total) => {

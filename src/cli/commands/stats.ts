@@ -109,7 +109,7 @@ async function clogStats(path: string, args: ParsedArgs): Promise<RangeStats | u
   const dir = await fs.promises.mkdtemp(nodePath.join(os.tmpdir(), 'mpe-trace-stats-'));
   try {
     const converted = nodePath.join(dir, 'converted.slog2');
-    const result = await convertFile(path, converted, { converterScript: bundledConverterScript() });
+    const result = await convertFile(path, converted, { converterScript: bundledConverterScript(path) });
     for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
     return await slog2Stats(converted, args, path);
   } finally {
@@ -161,7 +161,7 @@ async function siteProfile(path: string, args: ParsedArgs): Promise<SiteProfile>
   const dir = await fs.promises.mkdtemp(nodePath.join(os.tmpdir(), 'mpe-trace-stats-'));
   try {
     const converted = nodePath.join(dir, 'converted.slog2');
-    const result = await convertFile(path, converted, { converterScript: bundledConverterScript() });
+    const result = await convertFile(path, converted, { converterScript: bundledConverterScript(path) });
     for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
     return await runSiteProfile(converted, args);
   } finally {
