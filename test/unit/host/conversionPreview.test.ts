@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type * as vscode from 'vscode';
-import { convertPreview } from '../../../src/host/conversionPreview';
+import { convertPreview, LatestOnly } from '../../../src/host/conversionPreview';
 import type { ConversionJob, ConversionJobOptions } from '../../../src/host/clogConversion';
 
 const uri = (p: string, scheme = 'file'): vscode.Uri => ({ scheme, fsPath: p, path: p }) as unknown as vscode.Uri;
@@ -57,4 +57,26 @@ test('a preview for a local CLOG2 above the limit: the prefix into the preview f
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('snapshots are opened one at a time, the newest first: those offered meanwhile give way to the last; a failure stops nothing', async () => {
+  const handled: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const queue = new LatestOnly<string>(async (s) => {
+    handled.push(s);
+    if (s === 'a') await gate;
+    if (s === 'c') throw new Error('unreadable');
+  });
+  queue.offer('a');
+  queue.offer('b');
+  queue.offer('c');
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(handled, ['a'], 'one at a time');
+  release();
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(handled, ['a', 'c'], 'then only the newest of those offered meanwhile');
+  queue.offer('d');
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(handled, ['a', 'c', 'd'], 'a failed one does not stop the next');
 });
