@@ -1,5 +1,6 @@
 // The fixture SLOG-2 traces as bytes and as opened files (plain, or gzip'd when big), in memory.
 import fs from 'node:fs';
+import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { MemorySource } from '../../src/core/bytes/memorySource';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
@@ -16,4 +17,17 @@ export function fixtureSlog2Bytes(name: string): Uint8Array {
 
 export function openFixtureSlog2(name: string, bytes = fixtureSlog2Bytes(name)): Promise<Slog2File> {
   return Slog2File.open(new MemorySource(`${name}.slog2`, bytes));
+}
+
+/** Two CLOG2 fixtures and the fuzzer's CLOG2/conversion regression inputs (damaged or crafted bytes). */
+export function damagedClog2Inputs(): string[] {
+  const regressions = path.join(path.dirname(fixture('pi_bcast_4.clog2')), 'regressions');
+  return [
+    fixture('pi_bcast_4.clog2'),
+    fixture('grid_comms_16.clog2'),
+    ...fs
+      .readdirSync(regressions)
+      .filter((f) => /^(clog2|convert|views|writer)-.*\.bin$/.test(f))
+      .map((f) => path.join(regressions, f)),
+  ];
 }

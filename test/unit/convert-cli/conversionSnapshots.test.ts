@@ -12,7 +12,7 @@ import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { snapshotSource } from '../../../src/core/formats/slog2/writer/snapshot';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { bundleNode } from '../../helpers/bundle';
-import { fixture } from '../../helpers/paths';
+import { damagedClog2Inputs } from '../../helpers/fixtureTraces';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-snapshots-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -84,16 +84,7 @@ test('a gzip’d CLOG2 gets no snapshots (its definitions cannot be read ahead),
 });
 
 test('damaged or crafted input: every snapshot taken opens and reads whole, and the output (or the error) is as without snapshots', async () => {
-  const fixtures = path.dirname(fixture('pi_bcast_4.clog2'));
-  const regressions = path.join(fixtures, 'regressions');
-  const inputs = [
-    fixture('pi_bcast_4.clog2'),
-    fixture('grid_comms_16.clog2'),
-    ...fs
-      .readdirSync(regressions)
-      .filter((f) => /^(clog2|convert|views|writer)-.*\.bin$/.test(f))
-      .map((f) => path.join(regressions, f)),
-  ];
+  const inputs = damagedClog2Inputs();
   let snapshots = 0;
   for (const file of inputs) {
     const plain = await convertFile(file, path.join(dir, 'plain.slog2'), { force: true }).then(

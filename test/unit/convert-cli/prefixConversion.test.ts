@@ -15,6 +15,7 @@ import { FileSource } from '../../../src/io/fileSource';
 import type { Drawable, Primitive } from '../../../src/core/model/types';
 import { bundleNode } from '../../helpers/bundle';
 import { fixture } from '../../helpers/paths';
+import { damagedClog2Inputs } from '../../helpers/fixtureTraces';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-prefix-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -98,15 +99,7 @@ function legacyAlog(): string {
 }
 
 test('a prefix of damaged or crafted input converts or fails clearly (a FormatError naming the file), at any cut', async () => {
-  const regressions = path.join(path.dirname(fixture('pi_bcast_4.clog2')), 'regressions');
-  const inputs = [
-    fixture('pi_bcast_4.clog2'),
-    fixture('grid_comms_16.clog2'),
-    ...fs
-      .readdirSync(regressions)
-      .filter((f) => /^(clog2|convert|views|writer)-.*\.bin$/.test(f))
-      .map((f) => path.join(regressions, f)),
-  ];
+  const inputs = damagedClog2Inputs();
   // The synthesized trace with its last 3 blocks overwritten by noise: reading the definitions of
   // the tail gets past the damage (as the reader does), and the prefix still converts.
   const noisy = path.join(dir, 'noisy-tail.clog2');
