@@ -18,14 +18,11 @@ import { PREVIEW_STATE } from '../../src/protocol/wire';
 import type { InitMessage } from '../../src/protocol/webview';
 import { ColumnStrips } from './columnStrips';
 import { spansInPixels, timeChunks } from './timeChunks';
-import { HIDDEN_KEY, drawKeys } from './drawKeys';
+import { drawKeys } from './drawKeys';
+import { CATEGORY_MARK_OFFSET, ScanResult, scanStates, type ScanFrame } from './stateScan';
 
 type Ctx = CanvasRenderingContext2D;
 
-/** States narrower than this are drawn through the column runs (few wide rects, not many thin ones). */
-const COLUMN_RUN_MAX_PX = 4;
-/** Column marks store category + offset so that 0 means "nothing" (preview categories are −1…−3). */
-const CATEGORY_MARK_OFFSET = 1 << 20;
 /** Borders only on boxes at least this wide and tall (in thin rows they would be all one sees). */
 const BORDER_MIN_W_PX = 5;
 const BORDER_MIN_H_PX = 10;
@@ -52,6 +49,7 @@ export interface DataOptions {
 
 let fitter: TextFitter | undefined;
 const strips = new ColumnStrips();
+let scanResult: ScanResult | undefined;
 let stripeCache: { colour: string; pattern: CanvasPattern | null } | undefined;
 
 /** A diagonal-stripe pattern marking areas whose data is still loading. */
@@ -146,7 +144,6 @@ function drawBoxes(
     if (b === undefined) borders.set(cat, (b = rgb ? cssRgba(borderFor(rgb), 0.9) : p.border));
     return b;
   };
-  let drawn = 0;
   let labels = 0;
   const pending: number[] = []; // x0, x1, y, cat, font px per name of the current depth
   const pendingBorders = new Map<string, number[]>(); // colour → x, y, w, h of the current depth
@@ -160,16 +157,18 @@ function drawBoxes(
   const visibleCount = Math.max(0, end - first);
   const cols = Math.ceil(w) + 1;
   const column = new Int32Array(visibleCount * cols);
+  const scan = (scanResult ??= new ScanResult());
+  scan.drawn = 0;
+  scan.marks = 0;
   let columnDepth = -1;
-  let columnMarks = 0;
   let lastCat = Number.NaN;
   const flushDepth = (): void => {
-    if (columnMarks > 0) {
+    if (scan.marks > 0) {
       const inset = insets[Math.min(columnDepth, maxNest + 1)] ?? 0;
       const colourOf = (mark: number): string => p.fill.get(mark - CATEGORY_MARK_OFFSET) ?? p.muted;
       strips.paint(ctx, column, visibleCount, cols, colourOf, (r) => (first + r) * rowH + top0 + inset, boxH - 2 * inset);
       column.fill(0);
-      columnMarks = 0;
+      scan.marks = 0;
     }
     // borders of this depth, one path per colour
     for (const [colour, rects] of pendingBorders) {
@@ -209,40 +208,19 @@ function drawBoxes(
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
   const st = c.states;
-  // Per frame, a payload's states are culled by chunk (timeChunks.ts), rows through a table of
-  // the visible slots, and mapped inline: a dense payload has over a million states.
-  const hd = c.header;
-  const rowStart = hd.rowStart;
-  const nRows = slotOfRow.length;
+  // Per frame, a payload's states are culled by chunk (timeChunks.ts), and scanned by stateScan.ts
+  // (rows through a table of the visible slots, times mapped inline): a dense payload has over a
+  // million states. The wide ones it lists are drawn here as boxes, in table order.
   const keys = drawKeys(p, st.category, st.flags);
-  const spans = spansInPixels(timeChunks(st.start, st.end), map, -1, w + 1);
-  for (let sp = 0; sp < spans.length; sp += 2) {
-    for (let i = spans[sp]!; i < spans[sp + 1]!; i++) {
-      const r = st.row[i]! - rowStart;
-      if (r < 0 || r >= nRows) continue;
-      const slot = slotOfRow[r]!;
-      if (slot < 0) continue;
-      let x0 = shift + st.start[i]! * pxPerOffset;
-      let x1 = shift + st.end[i]! * pxPerOffset;
-      if (x1 < 0 || x0 > w) continue;
-      const depth = st.depth[i]!;
-      if (depth !== columnDepth) {
-        flushDepth();
-        columnDepth = depth;
-      }
-      // site marks (shown sites, code colourings) pick the fill by key; names and borders stay the category's
+  const frame: ScanFrame = { keys, rowStart: c.header.rowStart, slotOfRow, shift, pxPerOffset, width: w, firstSlot: first, cols, column };
+  const drawWide = (): void => {
+    for (let k = 0; k < scan.wideCount; k++) {
+      const i = scan.wide[k]!;
+      const slot = scan.wideSlot[k]!;
+      const depth = columnDepth;
       const key = keys[i]!;
-      if (key === HIDDEN_KEY) continue;
-      drawn++;
-      if (x1 - x0 < COLUMN_RUN_MAX_PX) {
-        const base = (slot - first) * cols;
-        const c1 = Math.min(cols - 1, Math.max(Math.floor(x0) + 1, Math.round(x1)));
-        for (let col = Math.max(0, Math.floor(x0)); col < c1; col++) column[base + col] = key + CATEGORY_MARK_OFFSET;
-        columnMarks++;
-        continue;
-      }
-      if (x0 < -1) x0 = -1;
-      if (x1 > w + 1) x1 = w + 1;
+      const x0 = Math.max(-1, scan.wideX[2 * k]!);
+      const x1 = Math.min(w + 1, scan.wideX[2 * k + 1]!);
       const cat = st.category[i]!;
       if (key !== lastCat) {
         ctx.fillStyle = p.fill.get(key) ?? p.muted;
@@ -269,10 +247,24 @@ function drawBoxes(
         labels++;
       }
     }
+    scan.wideCount = 0;
+  };
+  const spans = spansInPixels(timeChunks(st.start, st.end), map, -1, w + 1);
+  for (let sp = 0; sp < spans.length; sp += 2) {
+    const to = spans[sp + 1]!;
+    for (let i = spans[sp]!; i < to;) {
+      i = scanStates(st, i, to, columnDepth, frame, scan);
+      drawWide();
+      if (i < to) {
+        // the first visible state of another depth: this depth's marks, borders and names first
+        flushDepth();
+        columnDepth = st.depth[i]!;
+      }
+    }
   }
   flushDepth();
   restoreFont();
-  return drawn + drawShadowBoxes(ctx, w, x, rows, loaded, p, names, fit);
+  return scan.drawn + drawShadowBoxes(ctx, w, x, rows, loaded, p, names, fit);
 }
 
 /**

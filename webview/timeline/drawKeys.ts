@@ -13,9 +13,11 @@ export interface KeySource {
   readonly siteKey?: (cat: number, flags: number) => number;
 }
 
-const byPalette = new WeakMap<KeySource, WeakMap<ArrayLike<number>, Int32Array>>();
+const byPalette = new WeakMap<KeySource, WeakMap<Int32Array, Int32Array>>();
 
-export function drawKeys(p: KeySource, category: ArrayLike<number>, flags: ArrayLike<number>): Int32Array {
+export function drawKeys(p: KeySource, category: Int32Array, flags: ArrayLike<number>): Int32Array {
+  // nothing hidden, no site marks: every key is the category (no per-payload pass on arrival)
+  if (p.hidden.size === 0 && p.siteKey === undefined) return category;
   let perPalette = byPalette.get(p);
   if (perPalette === undefined) byPalette.set(p, (perPalette = new WeakMap()));
   let keys = perPalette.get(category);

@@ -1,0 +1,105 @@
+/**
+ * The hot loop of a dense frame (drawData.ts): over a run of a payload's states, in table order,
+ * cull by row and time, mark the pixel columns of the narrow states (last one wins, as if
+ * painted) and list the wide ones for drawing as boxes. It stops at the first visible state of
+ * another depth, where drawBoxes paints the marks of the depth before going on.
+ *
+ * A function of its own over typed arrays and locals: the frame visits every state overlapping the
+ * view (over 250 000 in the viewport bench), and inside drawBoxes the loop's counters and tables
+ * were variables captured by its closures (a context load or store each), ~28 ns a state.
+ */
+import type { Columns, StateSpec } from '../../src/protocol/wire';
+import { HIDDEN_KEY } from './drawKeys';
+
+/** States narrower than this are drawn through the column runs (few wide rects, not many thin ones). */
+export const COLUMN_RUN_MAX_PX = 4;
+/** Column marks store the drawing key + offset so that 0 means "nothing" (preview categories are −1…−3). */
+export const CATEGORY_MARK_OFFSET = 1 << 20;
+
+/** What a scan reads besides the states: where rows and times land in the frame. */
+export interface ScanFrame {
+  readonly keys: Int32Array;
+  readonly rowStart: number;
+  /** The visible slot of each payload row (row − rowStart), −1 when not shown. */
+  readonly slotOfRow: Int32Array;
+  readonly shift: number;
+  readonly pxPerOffset: number;
+  readonly width: number;
+  /** The first visible slot, and the marks: one row of `cols` columns per visible slot. */
+  readonly firstSlot: number;
+  readonly cols: number;
+  readonly column: Int32Array;
+}
+
+/** A scan's results; `wide` is reused from scan to scan (grown when a run needs more). */
+export class ScanResult {
+  /** Visible states of a shown category met (marked or listed). */
+  drawn = 0;
+  /** Narrow states marked since the marks were last painted. */
+  marks = 0;
+  /** Indices of the wide states, their slots and pixel spans, `wideCount` of them. */
+  wide = new Int32Array(1024);
+  wideSlot = new Int32Array(1024);
+  wideX = new Float64Array(2048);
+  wideCount = 0;
+
+  private grow(): void {
+    const n = this.wide.length * 2;
+    const copy = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T, size: number): T => {
+      const b = make(size);
+      b.set(a);
+      return b;
+    };
+    this.wide = copy(this.wide, (k) => new Int32Array(k), n);
+    this.wideSlot = copy(this.wideSlot, (k) => new Int32Array(k), n);
+    this.wideX = copy(this.wideX, (k) => new Float64Array(k), 2 * n);
+  }
+
+  pushWide(i: number, slot: number, x0: number, x1: number): void {
+    if (this.wideCount === this.wide.length) this.grow();
+    const k = this.wideCount++;
+    this.wide[k] = i;
+    this.wideSlot[k] = slot;
+    this.wideX[2 * k] = x0;
+    this.wideX[2 * k + 1] = x1;
+  }
+}
+
+/**
+ * Scans states [from, to) at `depth`: returns the index of the first visible state of another
+ * depth (its depth is then the caller's to switch to), or `to`. Marks go into `f.column`, wide
+ * states into `out` (appended), counts into `out`.
+ */
+export function scanStates(st: Columns<StateSpec>, from: number, to: number, depth: number, f: ScanFrame, out: ScanResult): number {
+  const { start, end, row, depth: depths } = st;
+  const { keys, rowStart, slotOfRow, shift, pxPerOffset: k, width: w, firstSlot, cols, column } = f;
+  const nRows = slotOfRow.length;
+  const lastCol = cols - 1;
+  let drawn = 0;
+  let marks = 0;
+  let i = from;
+  for (; i < to; i++) {
+    const r = row[i]! - rowStart;
+    if (r < 0 || r >= nRows) continue;
+    const slot = slotOfRow[r]!;
+    if (slot < 0) continue;
+    const x0 = shift + start[i]! * k;
+    const x1 = shift + end[i]! * k;
+    if (x1 < 0 || x0 > w) continue;
+    if (depths[i]! !== depth) break;
+    const key = keys[i]!;
+    if (key === HIDDEN_KEY) continue;
+    drawn++;
+    if (x1 - x0 < COLUMN_RUN_MAX_PX) {
+      const base = (slot - firstSlot) * cols;
+      const f0 = Math.floor(x0);
+      const c1 = Math.min(lastCol, Math.max(f0 + 1, Math.round(x1)));
+      const mark = key + CATEGORY_MARK_OFFSET;
+      for (let col = f0 > 0 ? f0 : 0; col < c1; col++) column[base + col] = mark;
+      marks++;
+    } else out.pushWide(i, slot, x0, x1);
+  }
+  out.drawn += drawn;
+  out.marks += marks;
+  return i;
+}
