@@ -230,9 +230,9 @@ export interface EmbeddedWindowMessage {
   readonly payload: EmbeddedWindow;
 }
 
-/** A wire window whose buffers are base64 text (JSON has no binary). */
+/** A wire window whose buffers are base64 text (JSON has no binary); without its chunk bounds (the page computes them). */
 export type EmbeddedWindow = { readonly header: WireWindow['header'] } & {
-  readonly [T in Exclude<keyof WireWindow, 'header'>]: { readonly count: number; readonly buffers: { readonly [field: string]: string } };
+  readonly [T in Exclude<keyof WireWindow, 'header' | 'chunks'>]-?: { readonly count: number; readonly buffers: { readonly [field: string]: string } };
 };
 
 /**

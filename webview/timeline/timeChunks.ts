@@ -2,19 +2,20 @@
  * Time culling of a payload's tables: runs of CHUNK consecutive drawables with the earliest start
  * and latest end among them, so a frame skips whole runs outside the view instead of mapping every
  * drawable of the payload (a payload spans more than the view: its key is quantised, and it stays
- * while the view pans inside it). The order of the table, its drawing order, is kept. Built once
- * per table and kept with it.
+ * while the view pans inside it). The order of the table, its drawing order, is kept. The bounds
+ * come with the payload (src/core/query/chunkBounds.ts), or are built here once per table.
  */
 import type { OffsetMap } from './timeScale';
+import { TIME_CHUNK, chunkBounds, type WindowColumns } from '../../src/protocol/wire';
 
-/** Drawables per chunk: a skipped chunk saves CHUNK mappings for two comparisons. */
-export const CHUNK = 256;
+/** Drawables per chunk (shared with the payload's builder, which ships the bounds). */
+export const CHUNK = TIME_CHUNK;
 
 export interface TimeChunks {
   /** Earliest start (offset from the payload's base time) per chunk. */
-  readonly lo: Float64Array;
+  readonly lo: ArrayLike<number>;
   /** Latest end per chunk. */
-  readonly hi: Float64Array;
+  readonly hi: ArrayLike<number>;
   readonly count: number;
 }
 
@@ -22,39 +23,24 @@ const cache = new WeakMap<ArrayLike<number>, TimeChunks>();
 
 /**
  * The chunks of a table given by its start and end columns, and `also` a third time column (an
- * event's own time besides its span).
+ * event's own time besides its span): the payload's own (adoptChunks), or computed here once.
  */
 export function timeChunks(start: ArrayLike<number>, end: ArrayLike<number>, also: ArrayLike<number> = start): TimeChunks {
   let c = cache.get(start);
   if (c === undefined || c.count !== start.length) {
-    c = buildChunks(start, end, also);
+    c = { ...chunkBounds(start, end, also), count: start.length };
     cache.set(start, c);
   }
   return c;
 }
 
-function buildChunks(start: ArrayLike<number>, end: ArrayLike<number>, also: ArrayLike<number>): TimeChunks {
-  const n = start.length;
-  const k = Math.ceil(n / CHUNK);
-  const lo = new Float64Array(k);
-  const hi = new Float64Array(k);
-  for (let c = 0; c < k; c++) {
-    let a = Infinity;
-    let b = -Infinity;
-    const e = Math.min(n, (c + 1) * CHUNK);
-    for (let i = c * CHUNK; i < e; i++) {
-      // a start after its end (bad clocks) still spans both
-      const s = start[i]!;
-      const t = end[i]!;
-      const u = also[i]!;
-      a = Math.min(a, s, t, u);
-      b = Math.max(b, s, t, u);
-    }
-    // NaN times compare false both ways: such a chunk is never skipped
-    lo[c] = Number.isNaN(a) ? -Infinity : a;
-    hi[c] = Number.isNaN(b) ? Infinity : b;
-  }
-  return { lo, hi, count: n };
+/** Takes the chunk bounds a payload came with (computed where it was built) for its tables. */
+export function adoptChunks(columns: WindowColumns): void {
+  const ch = columns.chunks;
+  if (ch === undefined) return;
+  cache.set(columns.states.start, { ...ch.states, count: columns.states.start.length });
+  cache.set(columns.arrows.start, { ...ch.arrows, count: columns.arrows.start.length });
+  cache.set(columns.events.start, { ...ch.events, count: columns.events.start.length });
 }
 
 /**

@@ -9,6 +9,7 @@ import { markOpenStage } from './openTimings';
 import { covers, keyId, requestOf, type VisibleWindow, type WindowKey } from '../../src/core/query/windowKey';
 import type { CancelWindowMessage, RequestWindowMessage, WindowChannel, WindowFailedMessage, WindowMessage } from '../../src/protocol/webview';
 import { decodeWindow, type WindowColumns } from '../../src/protocol/wire';
+import { adoptChunks } from './timeChunks';
 import { RpcChannel } from '../../src/protocol/rpc';
 
 export interface LoadedWindow {
@@ -194,5 +195,6 @@ export class WindowLoader {
 /** A received window's columns and drawable count. */
 function decoded(m: WindowMessage): Pick<LoadedWindow, 'columns' | 'drawables'> {
   const columns = decodeWindow(m.payload);
+  adoptChunks(columns);
   return { columns, drawables: columns.states.start.length + columns.shadows.start.length + columns.arrows.start.length + columns.events.time.length };
 }

@@ -49,6 +49,9 @@ export interface WireTable<S extends TableSpec> {
   readonly buffers: { readonly [K in keyof S]: ArrayBuffer };
 }
 
+import { chunkBounds, chunkCount, type ChunkBounds } from './chunkBounds';
+export { TIME_CHUNK, chunkBounds, chunkCount, type ChunkBounds } from './chunkBounds';
+
 export const FLAG_SHADOW = 1;
 /** The drawable records a source location (click-through, issue 6). */
 export const FLAG_HAS_SOURCE = 2;
@@ -98,6 +101,21 @@ export interface WindowColumns {
   readonly shadowWeights: Columns<ShadowWeightSpec>;
   readonly arrows: Columns<ArrowSpec>;
   readonly events: Columns<EventSpec>;
+  /** The time bounds of the tables' runs (chunkBounds.ts), as received; absent in an embedded window. */
+  readonly chunks?: TableChunks;
+}
+
+/** Chunk bounds of the tables a frame culls by time (events: their span and their own time). */
+export interface TableChunks {
+  readonly states: ChunkBounds;
+  readonly arrows: ChunkBounds;
+  readonly events: ChunkBounds;
+}
+
+/** Wire form of ChunkBounds: two float32 buffers of chunkCount(table count) values. */
+export interface WireChunkBounds {
+  readonly lo: ArrayBuffer;
+  readonly hi: ArrayBuffer;
 }
 
 export interface WireWindow {
@@ -107,6 +125,8 @@ export interface WireWindow {
   readonly shadowWeights: WireTable<ShadowWeightSpec>;
   readonly arrows: WireTable<ArrowSpec>;
   readonly events: WireTable<EventSpec>;
+  /** Computed by encodeWindow, so the webview does not pass over every drawable on arrival. */
+  readonly chunks?: { readonly states: WireChunkBounds; readonly arrows: WireChunkBounds; readonly events: WireChunkBounds };
 }
 
 const BYTES: Record<ColumnType, number> = { f32: 4, f64: 8, u32: 4, i32: 4, u8: 1 };
@@ -170,6 +190,7 @@ export function decodeTable<S extends TableSpec>(spec: S, wire: WireTable<S>, wh
 }
 
 export function encodeWindow(w: WindowColumns): WireWindow {
+  const wire = (b: ChunkBounds): WireChunkBounds => ({ lo: b.lo.buffer as ArrayBuffer, hi: b.hi.buffer as ArrayBuffer });
   return {
     header: w.header,
     states: encodeTable(STATE_SPEC, w.states),
@@ -177,7 +198,23 @@ export function encodeWindow(w: WindowColumns): WireWindow {
     shadowWeights: encodeTable(SHADOW_WEIGHT_SPEC, w.shadowWeights),
     arrows: encodeTable(ARROW_SPEC, w.arrows),
     events: encodeTable(EVENT_SPEC, w.events),
+    chunks: {
+      states: wire(chunkBounds(w.states.start, w.states.end)),
+      arrows: wire(chunkBounds(w.arrows.start, w.arrows.end)),
+      events: wire(chunkBounds(w.events.start, w.events.end, w.events.time)),
+    },
   };
+}
+
+/** Wraps received chunk bounds of a table of `count` drawables; throws if a size does not match. */
+function decodeChunks(b: WireChunkBounds, count: number, what: string): ChunkBounds {
+  const bytes = chunkCount(count) * 4;
+  const side = (buf: unknown, name: string): Float32Array => {
+    if (!(buf instanceof ArrayBuffer)) throw new Error(`chunks.${what}.${name}: missing buffer`);
+    if (buf.byteLength !== bytes) throw new Error(`chunks.${what}.${name}: ${buf.byteLength} bytes, expected ${bytes}`);
+    return new Float32Array(buf);
+  };
+  return { lo: side(b.lo, 'lo'), hi: side(b.hi, 'hi') };
 }
 
 export function decodeWindow(w: WireWindow): WindowColumns {
@@ -193,13 +230,23 @@ export function decodeWindow(w: WireWindow): WindowColumns {
     shadowWeights,
     arrows: decodeTable(ARROW_SPEC, w.arrows, 'arrows'),
     events: decodeTable(EVENT_SPEC, w.events, 'events'),
+    ...(w.chunks === undefined
+      ? {}
+      : {
+          chunks: {
+            states: decodeChunks(w.chunks.states, w.states.count, 'states'),
+            arrows: decodeChunks(w.chunks.arrows, w.arrows.count, 'arrows'),
+            events: decodeChunks(w.chunks.events, w.events.count, 'events'),
+          },
+        }),
   };
 }
 
 /** All buffers of a wire window (the transfer list). */
 export function windowBuffers(w: WireWindow): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
-  for (const t of [w.states, w.shadows, w.shadowWeights, w.arrows, w.events]) out.push(...(Object.values(t.buffers) as ArrayBuffer[]));
+  for (const t of [w.states, w.shadows, w.shadowWeights, w.arrows, w.events]) for (const b of Object.values(t.buffers) as ArrayBuffer[]) out.push(b);
+  if (w.chunks) for (const b of [w.chunks.states, w.chunks.arrows, w.chunks.events]) out.push(b.lo, b.hi);
   return out;
 }
 
@@ -217,8 +264,13 @@ export function copyWire(w: WireWindow): WireWindow {
     shadowWeights: copy(w.shadowWeights),
     arrows: copy(w.arrows),
     events: copy(w.events),
+    ...(w.chunks === undefined
+      ? {}
+      : { chunks: { states: copyChunks(w.chunks.states), arrows: copyChunks(w.chunks.arrows), events: copyChunks(w.chunks.events) } }),
   };
 }
+
+const copyChunks = (b: WireChunkBounds): WireChunkBounds => ({ lo: b.lo.slice(0), hi: b.hi.slice(0) });
 
 export function wireBytes(w: WireWindow): number {
   return windowBuffers(w).reduce((n, b) => n + b.byteLength, 0);

@@ -9,6 +9,7 @@ import {
   decodeWindow,
   encodeTable,
   encodeWindow,
+  TIME_CHUNK,
   windowBuffers,
   wireBytes,
   ARROW_SPEC,
@@ -86,7 +87,33 @@ test('a window survives encode → structured clone → decode unchanged', () =>
   assert.deepEqual([...back.shadowWeights.excl], [0.75, 0.25]);
   assert.equal(back.arrows.toRow[0], 3);
   assert.equal(back.events.time.length, 0);
-  assert.equal(wireBytes(received), 3 * (4 + 4 + 4 + 4 + 1 + 1) + (4 + 4 + 4 + 1 + 8 + 4 + 4) + 2 * (4 + 4 + 4 + 8) + (4 + 4 + 4 + 4 + 4 + 8 + 1));
+  // the time bounds of each table's runs of TIME_CHUNK drawables come along (one run each here)
+  assert.deepEqual([...back.chunks!.states.lo, ...back.chunks!.states.hi], [0, 2]);
+  assert.deepEqual([...back.chunks!.arrows.lo, ...back.chunks!.arrows.hi], [Math.fround(0.1), Math.fround(0.2)]);
+  assert.equal(back.chunks!.events.lo.length, 0);
+  const chunkBytes = 2 * 4 + 2 * 4;
+  assert.equal(wireBytes(received), 3 * (4 + 4 + 4 + 4 + 1 + 1) + (4 + 4 + 4 + 1 + 8 + 4 + 4) + 2 * (4 + 4 + 4 + 8) + (4 + 4 + 4 + 4 + 4 + 8 + 1) + chunkBytes);
+});
+
+test("a payload's chunk bounds: one pair per TIME_CHUNK drawables, an event's own time counted, checked on decode", () => {
+  const w = sampleWindow();
+  const n = 2 * TIME_CHUNK + 3;
+  const events = allocateTable(EVENT_SPEC, n);
+  for (let i = 0; i < n; i++) {
+    events.start[i] = i;
+    events.end[i] = i + 0.5;
+    events.time[i] = i + 0.25;
+  }
+  events.time[TIME_CHUNK + 7] = 9999;
+  events.end[2 * TIME_CHUNK + 1] = Number.NaN;
+  const wire = encodeWindow({ ...w, events });
+  const got = decodeWindow(wire).chunks!.events;
+  assert.deepEqual([...got.lo], [0, TIME_CHUNK, -Infinity]);
+  assert.deepEqual([...got.hi], [TIME_CHUNK - 1 + 0.5, 9999, Infinity]);
+  const short = { ...wire.chunks!, events: { lo: new ArrayBuffer(8), hi: wire.chunks!.events.hi } };
+  assert.throws(() => decodeWindow({ ...wire, chunks: short }), /chunks\.events\.lo: 8 bytes, expected 12/);
+  const { chunks: _none, ...without } = wire;
+  assert.equal(decodeWindow(without).chunks, undefined, 'a window without them (embedded in the page) decodes; the page computes them');
 });
 
 test('every column travels in its own exact-size buffer; views on bigger buffers are copied', () => {

@@ -3,7 +3,30 @@
 // and the tables say what the per-drawable lookups said.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHUNK, spansInView, timeChunks } from '../../../webview/timeline/timeChunks';
+import { CHUNK, adoptChunks, spansInView, timeChunks } from '../../../webview/timeline/timeChunks';
+import {
+  ARROW_SPEC,
+  EVENT_SPEC,
+  SHADOW_SPEC,
+  SHADOW_WEIGHT_SPEC,
+  STATE_SPEC,
+  allocateTable,
+  decodeWindow,
+  encodeWindow,
+  type WindowColumns,
+} from '../../../src/protocol/wire';
+
+function emptyWindow(): WindowColumns {
+  const header = { baseTime: 0, t0: 0, t1: 1, rowStart: 0, rowEnd: 1, mapIndex: 0, lowestDepth: 0, maxNesting: 0, truncated: false, nodesRead: 0, buildMs: 0 };
+  return {
+    header,
+    states: allocateTable(STATE_SPEC, 0),
+    shadows: allocateTable(SHADOW_SPEC, 0),
+    shadowWeights: allocateTable(SHADOW_WEIGHT_SPEC, 0),
+    arrows: allocateTable(ARROW_SPEC, 0),
+    events: allocateTable(EVENT_SPEC, 0),
+  };
+}
 import { HIDDEN_KEY, drawKeys } from '../../../webview/timeline/drawKeys';
 import { slotOfRow, visibleRows, visibleSlots } from '../../../webview/timeline/rowLayout';
 import { packCss } from '../../../webview/timeline/colour';
@@ -32,6 +55,7 @@ test('chunks keep every drawable overlapping the view, in table order, and skip 
       end[i] = t + (rand() < 0.0005 ? rand() : rand() * 0.002) * (rand() < 0.02 ? -1 : 1);
     }
     if (n > 5) start[5] = Number.NaN;
+    if (n > 3 * CHUNK) end[2 * CHUNK + 9] = Number.NaN;
     const chunks = timeChunks(start, end);
     assert.equal(timeChunks(start, end), chunks, 'kept with the table');
     for (let q = 0; q < 40; q++) {
@@ -47,7 +71,8 @@ test('chunks keep every drawable overlapping the view, in table order, and skip 
       for (let i = 0; i < n; i++) {
         const lo = Math.min(start[i]!, end[i]!);
         const hi = Math.max(start[i]!, end[i]!);
-        if (Number.isNaN(start[i]!) || (hi >= a && lo <= b)) assert.ok(got.has(i), `drawable ${i} [${lo}, ${hi}] overlaps [${a}, ${b}]`);
+        if (Number.isNaN(start[i]!) || Number.isNaN(end[i]!) || (hi >= a && lo <= b))
+          assert.ok(got.has(i), `drawable ${i} [${lo}, ${hi}] overlaps [${a}, ${b}]`);
       }
       if (n === 10 * CHUNK + 17 && b - a < 0.05) assert.ok(got.size < n / 2, `a narrow view skips chunks (${got.size} of ${n})`);
     }
@@ -59,6 +84,18 @@ test("an event's own time counts besides its span", () => {
   const span = new Float32Array(CHUNK * 2).fill(0);
   time[CHUNK + 3] = 9;
   assert.deepEqual(spansInView(timeChunks(span, span, time), 8, 10), [CHUNK, 2 * CHUNK]);
+  const odd = new Float32Array(CHUNK * 2).fill(0.5);
+  odd[3] = Number.NaN;
+  assert.deepEqual(spansInView(timeChunks(new Float32Array(CHUNK * 2), new Float32Array(CHUNK * 2), odd), 8, 10), [0, CHUNK], 'a NaN time: never skipped');
+});
+
+test("a payload's own chunk bounds are used as they came (no pass over its drawables)", () => {
+  const start = new Float32Array(CHUNK + 1);
+  const wire = encodeWindow({ ...emptyWindow(), states: { ...allocateTable(STATE_SPEC, CHUNK + 1), start } });
+  const columns = decodeWindow(wire);
+  adoptChunks(columns);
+  assert.equal(timeChunks(columns.states.start, columns.states.end).lo, columns.chunks!.states.lo);
+  assert.deepEqual(spansInView(timeChunks(columns.states.start, columns.states.end), 1, 2), [], 'all at 0: none in view');
 });
 
 test('draw keys fold the hidden categories and the site key into one number per drawable', () => {
@@ -69,6 +106,7 @@ test('draw keys fold the hidden categories and the site key into one number per 
   assert.equal(drawKeys(p, category, flags), drawKeys(p, category, flags), 'kept per palette and payload');
   const plain = { hidden: new Set<number>() };
   assert.deepEqual([...drawKeys(plain, category, flags)], [0, 1, 2, 1], 'a new palette has its own keys');
+  assert.equal(drawKeys(plain, category, flags), category, 'nothing hidden, no site marks: the categories themselves, no pass');
 });
 
 test('the visible-slot table agrees with slotOfRow and visibleRows', () => {
