@@ -12,7 +12,7 @@ import type { Palette } from './theme';
 import { cssRgba, type Rgb } from './colour';
 import { slotOfRow, visibleRows, type RowViewport } from './rowLayout';
 import { HIDDEN_KEY, drawKeys } from './drawKeys';
-import { arrowHead, arrowOutline, previewArrowStyle, summariseArrows } from './drawStyle';
+import { arrowHead, arrowOutline, arrowsToSummarise, previewArrowStyle } from './drawStyle';
 import { arrowDensity, densityAlpha } from './density';
 import { spansInPixels, timeChunks } from './timeChunks';
 import type { OffsetMap } from './timeScale';
@@ -52,22 +52,27 @@ export function drawArrows(
   const hiddenArrow = (i: number): boolean => p.hidden.has((ar.flags[i]! & FLAG_SHADOW) !== 0 ? PREVIEW_ARROW : ar.category[i]!);
   // culled by chunk (timeChunks.ts)
   const spans = spansInPixels(timeChunks(ar.start, ar.end), map, -2, w + 2);
-  if (mode === 'density' || (mode === 'auto' && summariseArrows(countInView(ar, x, w, spans), w, h))) {
+  if (mode === 'density' || (mode === 'auto' && tooManyInView(ar, map, w, h, spans))) {
     return { drawn: drawDensity(ctx, w, h, x, rows, loaded, p, hiddenArrow, spans), mode: 'density' };
   }
   return { drawn: drawLines(ctx, w, h, x, rows, yOf, loaded, p, hiddenArrow, spans), mode: 'lines' };
 }
 
-function countInView(ar: LoadedWindow['columns']['arrows'], x: (o: number) => number, w: number, spans: readonly number[]): number {
+/** Whether more arrows are in view than can be told apart (drawStyle.summariseArrows); stops counting there. */
+function tooManyInView(ar: LoadedWindow['columns']['arrows'], map: OffsetMap, w: number, h: number, spans: readonly number[]): boolean {
+  const { start, end } = ar;
+  const { shift, k } = map;
   let n = 0;
+  const limit = arrowsToSummarise(w, h);
   for (let sp = 0; sp < spans.length; sp += 2) {
-    for (let i = spans[sp]!; i < spans[sp + 1]!; i++) {
-      const x0 = x(ar.start[i]!);
-      const x1 = x(ar.end[i]!);
-      if (!((x0 < 0 && x1 < 0) || (x0 > w && x1 > w))) n++;
+    const to = spans[sp + 1]!;
+    for (let i = spans[sp]!; i < to; i++) {
+      const x0 = shift + start[i]! * k;
+      const x1 = shift + end[i]! * k;
+      if (!((x0 < 0 && x1 < 0) || (x0 > w && x1 > w)) && ++n >= limit) return true;
     }
   }
-  return n;
+  return false;
 }
 
 function drawDensity(
@@ -271,35 +276,48 @@ export function drawEvents(
   const spans = spansInPixels(timeChunks(ev.start, ev.end, ev.time), map, -8, w + 8);
   const rowStart = loaded.columns.header.rowStart;
   const keys = drawKeys(p, ev.category, ev.flags);
+  const { shift, k } = map;
+  const { time, row, flags } = ev;
+  const scroll = rows.scrollPx;
+  const nSlots = slots.length;
+  let lastKey = Number.NaN;
   ctx.beginPath();
   for (let sp = 0; sp < spans.length; sp += 2) {
-    for (let i = spans[sp]!; i < spans[sp + 1]!; i++) {
-      const slot = slots[ev.row[i]! - rowStart] ?? -1;
+    const to = spans[sp + 1]!;
+    for (let i = spans[sp]!; i < to; i++) {
+      const r = row[i]! - rowStart;
+      const slot = r >= 0 && r < nSlots ? slots[r]! : -1;
       if (slot < 0) continue;
-      const top = slot * rowH - rows.scrollPx;
-      if ((ev.flags[i]! & FLAG_SHADOW) !== 0) {
+      const top = slot * rowH - scroll;
+      if ((flags[i]! & FLAG_SHADOW) !== 0) {
         const x0 = Math.max(-1, x(ev.start[i]!));
         const x1 = Math.min(w + 1, x(ev.end[i]!));
         if (x1 < 0 || x0 > w) continue;
         ctx.fillStyle = p.fill.get(PREVIEW_EVENT) ?? p.muted;
         ctx.fillRect(x0, top + rowH - 5, Math.max(1, x1 - x0), 2);
         ctx.fillRect(x(ev.time[i]!) - 1, top + 3, 2, rowH - 6);
+        // the path under way fills in its own colour
+        if (style !== '') ctx.fillStyle = style;
         drawn++;
         continue;
       }
       const key = keys[i]!;
       if (key === HIDDEN_KEY) continue;
-      const xe = x(ev.time[i]!);
+      const xe = shift + time[i]! * k;
       if (xe < -4 || xe > w + 4) continue;
       const col = Math.round(xe);
       if (lastCol[slot - first] === col) continue;
       lastCol[slot - first] = col;
-      const s = p.line.get(key) ?? p.foreground;
-      if (s !== style) {
-        if (style !== '') ctx.fill();
-        ctx.beginPath();
-        style = s;
-        ctx.fillStyle = s;
+      if (key !== lastKey) {
+        // the colour by key, looked up when the key changes (events of a run share it)
+        lastKey = key;
+        const s = p.line.get(key) ?? p.foreground;
+        if (s !== style) {
+          if (style !== '') ctx.fill();
+          ctx.beginPath();
+          style = s;
+          ctx.fillStyle = s;
+        }
       }
       ctx.rect(col - 0.5, top + 2, 1.5, rowH - 4);
       ctx.moveTo(xe - tri, top + 1);

@@ -114,5 +114,10 @@ export function previewArrowStyle(count: number, maxCount: number): { readonly w
  * when they could no longer be told apart (more than one per `pxPerArrow` px² of plot).
  */
 export function summariseArrows(arrowCount: number, widthPx: number, heightPx: number, pxPerArrow = 400): boolean {
-  return arrowCount > Math.max(200, (widthPx * heightPx) / pxPerArrow);
+  return arrowCount >= arrowsToSummarise(widthPx, heightPx, pxPerArrow);
+}
+
+/** The fewest arrows in view that summariseArrows summarises (a count can stop there). */
+export function arrowsToSummarise(widthPx: number, heightPx: number, pxPerArrow = 400): number {
+  return Math.floor(Math.max(200, (widthPx * heightPx) / pxPerArrow)) + 1;
 }

@@ -56,6 +56,9 @@ test(
         assert.ok(d.drawn > 1000 && d.painted > 10_000, `${what}: something drawn (${JSON.stringify(d)})`);
         assert.equal(d.differ, 0, `${what}: ${d.differ} of ${d.painted} painted pixels differ by more than rounding (max delta ${d.maxDelta.toFixed(1)})`);
       }
+      // COLOURS[1] is #3cb44b: a real event's stem keeps it after a preview event in its run
+      const stem = await page.evaluate(() => (globalThis as unknown as { eventRunColour: () => number[] }).eventRunColour());
+      assert.deepEqual(stem, [0x3c, 0xb4, 0x4b], 'the events of a colour run are filled in their colour');
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();

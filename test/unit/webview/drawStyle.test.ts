@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TextFitter, arrowHead, borderFor, labelFits, previewArrowStyle, summariseArrows, textOn } from '../../../webview/timeline/drawStyle';
+import {
+  TextFitter,
+  arrowHead,
+  arrowsToSummarise,
+  borderFor,
+  labelFits,
+  previewArrowStyle,
+  summariseArrows,
+  textOn,
+} from '../../../webview/timeline/drawStyle';
 import { contrast } from '../../../webview/timeline/colour';
 
 test('text and borders contrast with the fill', () => {
@@ -43,4 +52,13 @@ test('arrowheads shrink in short rows; dense arrows are summarised', () => {
   assert.ok(arrowHead(10).length < 10);
   assert.ok(!summariseArrows(100, 1200, 600));
   assert.ok(summariseArrows(50_000, 1200, 600));
+  // the count a frame stops at: the first that is summarised
+  for (const [w, h] of [
+    [1200, 600],
+    [300, 100],
+    [1201, 333],
+  ] as const) {
+    const n = arrowsToSummarise(w, h);
+    assert.ok(!summariseArrows(n - 1, w, h) && summariseArrows(n, w, h), `${w}×${h}: ${n}`);
+  }
 });

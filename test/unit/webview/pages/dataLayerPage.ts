@@ -7,7 +7,17 @@ import { boxHeight, nestingInset, rowPad, visibleRows, type RowViewport } from '
 import type { LoadedWindow } from '../../../../webview/timeline/windowLoader';
 import type { Palette } from '../../../../webview/timeline/theme';
 import type { PixelDiff } from '../pixelDiff';
-import { ARROW_SPEC, EVENT_SPEC, SHADOW_SPEC, SHADOW_WEIGHT_SPEC, STATE_SPEC, allocateTable, type WindowColumns } from '../../../../src/protocol/wire';
+import {
+  ARROW_SPEC,
+  EVENT_SPEC,
+  FLAG_SHADOW,
+  PREVIEW_EVENT,
+  SHADOW_SPEC,
+  SHADOW_WEIGHT_SPEC,
+  STATE_SPEC,
+  allocateTable,
+  type WindowColumns,
+} from '../../../../src/protocol/wire';
 
 const COLOURS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', 'rgba(70, 240, 240, 0.6)'];
 /** Narrower than this a state is drawn through column runs (drawData.ts COLUMN_RUN_MAX_PX). */
@@ -175,5 +185,27 @@ function compare(t0: number, t1: number, rowH: number, seed: number): PixelDiff 
   return { states: c.states.start.length, drawn: frame.drawn, painted, differ, maxDelta };
 }
 
+/**
+ * Two real events of one colour with a preview event between them (its own fillRects), one row:
+ * the RGB at the second real event's stem. The run's path was filled in the preview's colour.
+ */
+function eventRunColour(): number[] {
+  const c = payload(0, 0, 1);
+  const ev = allocateTable(EVENT_SPEC, 3);
+  ev.time.set([0.1 - BASE, 0.5 - BASE, 0.9 - BASE]);
+  ev.start.set([0.1 - BASE, 0.4 - BASE, 0.9 - BASE]);
+  ev.end.set([0.1 - BASE, 0.6 - BASE, 0.9 - BASE]);
+  ev.category.set([1, PREVIEW_EVENT, 1]);
+  ev.flags.set([0, FLAG_SHADOW, 0]);
+  const columns = { ...c, header: { ...c.header, rowEnd: 1 }, events: ev };
+  const p = palette();
+  const fill = new Map(p.fill).set(PREVIEW_EVENT, '#808080');
+  const g = canvas(100, 20);
+  const loaded = { requestId: 1, keyId: 'k', key: {}, columns, drawables: 3, final: true } as unknown as LoadedWindow;
+  drawData(g, 100, 20, new TimeScale(0, 1, 100), { rowCount: 1, rowHeight: 20, scrollPx: 0, heightPx: 20 }, loaded, { ...p, fill }, {});
+  return [...g.getImageData(90, 12, 1, 1).data.slice(0, 3)];
+}
+
 (window as unknown as { compareDataLayer: typeof compare }).compareDataLayer = compare;
+(window as unknown as { eventRunColour: typeof eventRunColour }).eventRunColour = eventRunColour;
 document.body.dataset.ready = 'true';
