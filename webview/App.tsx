@@ -98,7 +98,7 @@ export function App() {
         setStatus(undefined);
         setChain(undefined);
         c.setInit(m);
-        c.setChain(undefined);
+        c.marks.setChain(undefined);
         return;
       case 'status':
         setStatus(m);
@@ -132,7 +132,7 @@ export function App() {
       case 'showView':
         return c.showView(m.view, m.syncSeq);
       case 'analysisOverlay':
-        return c.setAnalysisOverlay(m);
+        return c.marks.setAnalysisOverlay(m);
       case 'peerCursor':
         return c.setPeerCursor(m);
       case 'details':
@@ -150,7 +150,7 @@ export function App() {
     chainRequests.request(pick.ref, init.generation, direction).then(
       (m) => {
         setChain({ direction, chain: m.chain, message: m.message });
-        controller.setChain(m.chain);
+        controller.marks.setChain(m.chain);
       },
       (e: unknown) => {
         if (e instanceof ReasonedError && e.reason === 'superseded') return;
@@ -160,7 +160,7 @@ export function App() {
   };
   const closeChain = (): void => {
     setChain(undefined);
-    controller?.setChain(undefined);
+    controller?.marks.setChain(undefined);
     refs.root.current?.focus();
   };
 

@@ -41,7 +41,7 @@ export function Popups(props: {
   );
 
   useEffect(() => {
-    c?.setMarkers(
+    c?.marks.setMarkers(
       popups
         .filter((p) => p.pinned)
         .flatMap((p) => (p.pick.selection.end > p.pick.selection.start ? [p.pick.selection.start, p.pick.selection.end] : [p.pick.selection.start])),

@@ -54,7 +54,7 @@ export function SearchPanel(props: {
         if (m.kind === 'searchResult') requests.result(m);
         else if (m.kind === 'searchCount') {
           if (!requests.acceptsCount(m)) return;
-          c?.setSearchMarks({ histogram: m.histogram, range: m.range });
+          c?.marks.setSearchMarks({ histogram: m.histogram, range: m.range });
           setStatus((st) => ({ ...st, matches: m.matches }));
         }
       }),
@@ -65,7 +65,7 @@ export function SearchPanel(props: {
     if (!init || !c) return;
     const { fresh, reply } = requests.step(query, direction, init.generation, props.viewStart ?? init.timeRange[0]);
     if (fresh) {
-      c.setSearchMarks(undefined);
+      c.marks.setSearchMarks(undefined);
       setStatus({ ...IDLE, searching: true });
     } else setStatus((st) => ({ ...st, searching: true, notFound: false, error: undefined }));
     reply.then(
@@ -80,7 +80,7 @@ export function SearchPanel(props: {
     setOpen(false);
     setStepCommand(undefined);
     requests.close();
-    c?.setSearchMarks(undefined);
+    c?.marks.setSearchMarks(undefined);
     postToHost({ kind: 'searchClosed' });
     props.close();
   };

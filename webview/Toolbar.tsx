@@ -130,7 +130,7 @@ export function Toolbar(props: {
       {summary?.range && (
         <span class="range" title="Selected range (Ctrl/Cmd+drag in the timeline; the Statistics view shows it)">
           range {formatDuration(summary.range[1] - summary.range[0])}
-          <button type="button" class="range-clear" title="Clear the selected range (Esc)" onClick={() => c?.setRange(undefined)}>
+          <button type="button" class="range-clear" title="Clear the selected range (Esc)" onClick={() => c?.marks.setRange(undefined)}>
             ✕
           </button>
         </span>
@@ -172,7 +172,7 @@ function WaitToggles(props: { controller: TimelineController | undefined; disabl
         disabled={props.disabled}
         pressed={waits}
         title="Hatch the time states spend waiting for another rank (wait-state analysis)"
-        onClick={() => c && setWaits(c.toggleAnalysis('waits'))}
+        onClick={() => c && setWaits(c.marks.toggleAnalysis('waits'))}
       >
         Waits
       </ToolButton>
@@ -181,7 +181,7 @@ function WaitToggles(props: { controller: TimelineController | undefined; disabl
         disabled={props.disabled}
         pressed={path}
         title="Highlight the critical path (what determined the run's length)"
-        onClick={() => c && setPath(c.toggleAnalysis('path'))}
+        onClick={() => c && setPath(c.marks.toggleAnalysis('path'))}
       >
         Critical path
       </ToolButton>

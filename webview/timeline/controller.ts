@@ -10,8 +10,6 @@ import { markOpenStage } from './openTimings';
 import { NO_SITE_MARKS, siteMarksKey, type SiteStyle } from './siteStyle';
 import type {
   PeerCursorMessage,
-  AnalysisOverlayMessage,
-  ChainInfo,
   CommandMessage,
   DetailsMessage,
   InitMessage,
@@ -32,11 +30,12 @@ import { TimelineView, type PersistedView } from './viewState';
 import { TimelineInput, ZOOM_STEP, type TimelineIntents } from './input';
 import { PeerCursor } from './peerCursor';
 import { ViewReports } from './viewReports';
-import { DEFAULT_ROW_PX, MIN_AUTO_FIT_PX, rowsBetween } from './rowLayout';
+import { DEFAULT_ROW_PX, MIN_AUTO_FIT_PX } from './rowLayout';
 import type { FirstViewHint } from '../../src/core/query/windowKey';
 import { timelineIntents } from './intents';
 import { Picking, type Pick } from './picking';
-import { TimelineLayers, type Decorations } from './layers';
+import { TimelineLayers } from './layers';
+import { TimelineMarks } from './timelineMarks';
 import { TimesliceFeed, type Timeslice } from './timesliceFeed';
 import type { ArrowMode } from './drawArrows';
 
@@ -60,14 +59,8 @@ export class TimelineController {
   private readonly input: TimelineInput;
   private readonly picking: Picking;
   private readonly layers: TimelineLayers;
-  private readonly decorations: Decorations = {
-    markers: [],
-    range: undefined,
-    searchMarks: undefined,
-    analysis: { data: undefined, showWaits: true, showPath: false },
-    chain: undefined,
-    rangeRows: undefined,
-  };
+  /** Range, markers, search marks, analysis and chain: what the chrome sets over the data. */
+  readonly marks: TimelineMarks;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   /** rowsKey() of the view last persisted. */
   private persistedRowsKey: string | undefined;
@@ -114,6 +107,16 @@ export class TimelineController {
       hidden: () => this.layers.categoryStyle.hidden,
       redrawOverlay: () => this.scheduler.mark('overlay'),
     });
+    this.marks = new TimelineMarks({
+      root: el.root,
+      view: this.view,
+      post,
+      mark: (...layers) => this.scheduler.mark(...layers),
+      rangeChanged: () => {
+        this.layers.refreshActivity();
+        this.summary();
+      },
+    });
     this.peer = new PeerCursor(post, el.root, (cb) => requestAnimationFrame(cb));
     this.input = new TimelineInput(el, this.intents());
     this.slices = new TimesliceFeed(
@@ -133,7 +136,7 @@ export class TimelineController {
       overview: this.overview,
       input: this.input,
       picking: this.picking,
-      decorations: this.decorations,
+      decorations: this.marks.decorations,
       peer: this.peer,
       post,
     });
@@ -228,7 +231,7 @@ export class TimelineController {
     }
   }
 
-  // ---- selection, range, marks ----------------------------------------------------------------
+  // ---- selection, site marks ----------------------------------------------------------------
 
   get selection(): Selection | undefined {
     return this.picking.selection;
@@ -255,34 +258,6 @@ export class TimelineController {
     this.markAll();
   }
 
-  get selectedRange(): readonly [number, number] | undefined {
-    return this.decorations.range;
-  }
-
-  /**
-   * Sets (or clears) the selected time range and tells the host; with `ys` (plot px of a
-   * Ctrl/Cmd+Shift+drag) a region: the range over the shown rows between them.
-   */
-  setRange(range: readonly [number, number] | undefined, ys?: readonly [number, number]): void {
-    const rows = range && ys ? rowsBetween(this.view.rowViewport(), ys[0], ys[1]) : undefined;
-    this.decorations.range = range;
-    this.decorations.rangeRows = rows;
-    const ds = this.el.root.dataset;
-    if (range) {
-      ds.rangeStart = String(range[0]);
-      ds.rangeEnd = String(range[1]);
-    } else {
-      delete ds.rangeStart;
-      delete ds.rangeEnd;
-    }
-    if (rows) ds.rangeRows = rows.join(',');
-    else delete ds.rangeRows;
-    this.post(range ? { kind: 'selectRange', range: [range[0], range[1]], ...(rows ? { rows, mapIndex: this.view.mapIndex } : {}) } : { kind: 'selectRange' });
-    this.scheduler.mark('overlay');
-    this.layers.refreshActivity();
-    this.summary();
-  }
-
   /**
    * Site marks from the host: new palette keys, and the windows fetched again with their new flags
    * when the marks differ from those the loaded and requested windows were built with. The host
@@ -302,47 +277,6 @@ export class TimelineController {
       this.viewChanged();
     }
     this.markAll();
-  }
-
-  /** Where the matches are, per bin of `range` (undefined: no search). */
-  setSearchMarks(marks: Decorations['searchMarks']): void {
-    this.decorations.searchMarks = marks;
-    this.scheduler.mark('overview');
-  }
-
-  /** The host's wait-state analysis (kept only for the current document generation). */
-  setAnalysisOverlay(m: AnalysisOverlayMessage): void {
-    if (this.view.init !== undefined && m.generation !== this.view.init.generation) return;
-    this.decorations.analysis.data = m;
-    this.scheduler.mark('overlay');
-  }
-
-  /** Toggles of the analysis overlay (hatched waits, critical path); returns the new state. */
-  toggleAnalysis(which: 'waits' | 'path'): boolean {
-    const a = this.decorations.analysis;
-    if (which === 'waits') a.showWaits = !a.showWaits;
-    else a.showPath = !a.showPath;
-    this.scheduler.mark('overlay');
-    const ds = this.el.root.dataset;
-    ds.showWaits = String(a.showWaits);
-    ds.showPath = String(a.showPath);
-    return which === 'waits' ? a.showWaits : a.showPath;
-  }
-
-  /** Shows a dependence chain (the rest greyed out) or, undefined, stops showing it. */
-  setChain(chain: ChainInfo | undefined): void {
-    const generation = this.view.init?.generation;
-    this.decorations.chain = chain !== undefined && generation !== undefined ? { info: chain, generation } : undefined;
-    const ds = this.el.root.dataset;
-    if (this.decorations.chain) ds.chainNodes = String(chain!.nodes.length);
-    else delete ds.chainNodes;
-    this.scheduler.mark('overlay');
-  }
-
-  /** Times drawn as markers (the pinned popups). */
-  setMarkers(times: readonly number[]): void {
-    this.decorations.markers = times;
-    this.scheduler.mark('overlay');
   }
 
   // ---- navigation (also called from the toolbar) --------------------------------------------
@@ -437,8 +371,8 @@ export class TimelineController {
     return timelineIntents({
       view: this.view,
       picking: this.picking,
-      range: () => this.decorations.range,
-      setRange: (r, ys) => this.setRange(r, ys),
+      range: () => this.marks.selectedRange,
+      setRange: (r, ys) => this.marks.setRange(r, ys),
       zoomCentre: (f) => this.zoomCentre(f),
       summary: () => this.summary(),
       hoverChanged: (labels) => {
@@ -481,7 +415,7 @@ export class TimelineController {
     this.summaryPending = true;
     queueMicrotask(() => {
       this.summaryPending = false;
-      this.onViewChange(viewSummary(this.view, this.main, this.decorations.range, this.layers.arrowMode));
+      this.onViewChange(viewSummary(this.view, this.main, this.marks.selectedRange, this.layers.arrowMode));
     });
   }
 
