@@ -1,6 +1,7 @@
 /**
  * One trace editor (a webview panel on a TraceDocument): its window server, search, details and
- * source links, the view it last reported, and the messages it exchanges with its webview.
+ * source links, the view it last reported, and the messages it exchanges with its webview. How
+ * its page starts (boot, init, views asked for before it was ready) is PageStart's.
  */
 import { parseSiteQuery } from '../core/search/siteQuery';
 import * as vscode from 'vscode';
@@ -9,12 +10,9 @@ import {
   isWebviewToHost,
   type CommandMessage,
   type HostToWebview,
-  type InitMessage,
   type LinkMessage,
   type PeerCursorMessage,
   type SearchHit,
-  type BootMessage,
-  type CategoryColoursMessage,
   type SiteMarksMessage,
   type ViewState,
   type ViewStateMessage,
@@ -22,8 +20,8 @@ import {
 import { TraceDocument } from './traceDocument';
 import { WindowServer, type PayloadInfo } from './windowServer';
 import { timelineHtml, webviewOptions } from './webviewHtml';
-import { BOOT_WAIT_MS, bootMessages, rememberFirstView } from './pageBoot';
-import { ROW_INDEX_MIN_ROWS } from './rowIndexPath';
+import { BOOT_WAIT_MS } from './pageBoot';
+import { PageStart } from './pageStart';
 import { answerDetails } from './detailsServer';
 import { answerChain, type TraceInsights } from './chainServer';
 import { editorSettings } from './config';
@@ -31,10 +29,9 @@ import { SourceLinks } from './sourceLinks';
 import { CategoryColours } from './categoryColours';
 import { SearchServer } from './searchServer';
 import { RowMemory } from './rowMemory';
-import { defaultMapIndex, linesOfRows, rowsOfLines } from '../core/query/rows';
+import { linesOfRows } from '../core/query/rows';
 import type { AnalysisClient } from '../worker/analysisClient';
 import { offThreadWindows } from './windowWorker';
-import { keyId, predictFirstWindow, requestOf, type FirstViewHint } from '../core/query/windowKey';
 
 /** A view the webview reported, with whether it moved on its own (see ViewStateMessage). */
 export type ViewReport = Omit<ViewStateMessage, 'kind'>;
@@ -56,15 +53,8 @@ export class TimelineEditor implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   viewState: ViewState | undefined;
   painted: EditorReport['painted'];
-  private ready = false;
+  private readonly start: PageStart;
   private disposed = false;
-  private pendingView: ViewState | undefined;
-  /** The pending view is a comparison's sync with this number (see syncView). */
-  private pendingSyncSeq: number | undefined;
-  /** Syncs sent to this editor so far (the number of the last one). */
-  private syncCount = 0;
-  /** Line IDs of the rows a pending bookmark or link shows (turned into rows once the file is read). */
-  private pendingLines: readonly number[] | undefined;
   /** Categories hidden in this editor's legend (for bookmarks and links). */
   hiddenCategories: readonly number[] = [];
   /** The time range selected in this editor's timeline (the statistics panel follows it). */
@@ -103,22 +93,29 @@ export class TimelineEditor implements vscode.Disposable {
     const title = document.uri.path.slice(document.uri.path.lastIndexOf('/') + 1);
     void document
       .settled(BOOT_WAIT_MS)
-      .then(() => this.bootMessages())
+      .then(() => this.start.bootMessages())
       .then((boot) => {
         if (!this.disposed) webview.html = timelineHtml(webview, extensionUri, title, boot);
       });
     this.server = new WindowServer(document, (m) => this.post(m), windows !== undefined ? { offThread: offThreadWindows(windows, document) } : {});
     this.search = new SearchServer(document, (m) => this.post(m), analysis);
+    this.start = new PageStart({
+      document,
+      server: this.server,
+      colours,
+      rowMemory,
+      post: (m) => this.post(m),
+      siteMarks: () => this.siteMarksMessage(),
+      mapIndex: () => this.viewState?.mapIndex,
+    });
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
-      document.onDidChange(() => {
-        if (this.ready) this.sendInit();
-      }),
+      document.onDidChange(() => this.start.documentChanged()),
       document.onDidChangeSiteMarks(() => {
-        if (this.ready) this.sendSiteMarks();
+        if (this.start.ready) this.post(this.siteMarksMessage());
       }),
       document.onDidPreviewProgress((progress) => {
-        if (this.ready) this.post({ kind: 'previewProgress', generation: document.generation, progress });
+        if (this.start.ready) this.post({ kind: 'previewProgress', generation: document.generation, progress });
       }),
     );
   }
@@ -130,122 +127,6 @@ export class TimelineEditor implements vscode.Disposable {
       ...(m.highlight !== undefined ? { highlight: m.highlight } : {}),
       colourings: m.colourings.map((c) => ({ sites: c.sites, rgb: [c.rgb[0], c.rgb[1], c.rgb[2]] })),
     };
-  }
-
-  private sendSiteMarks(): void {
-    this.post(this.siteMarksMessage());
-  }
-
-  /** What the page was created with (its JSON, to tell on `ready` whether it is still current). */
-  private booted: { readonly generation: number; readonly colours: string; readonly marks: string } | undefined;
-
-  /** The page's boot messages (see pageBoot.ts), when the document is ready. */
-  private async bootMessages(): Promise<BootMessage[] | undefined> {
-    const m = this.document.initOrStatus();
-    if (m.kind !== 'init') return undefined;
-    const rowChoice = this.rowMemory.get(this.document.uri.toString());
-    const colours: CategoryColoursMessage = { kind: 'categoryColours', colours: this.colours.all() };
-    const marks = this.siteMarksMessage();
-    this.booted = { generation: m.generation, colours: JSON.stringify(colours), marks: JSON.stringify(marks) };
-    // A view waiting to be shown (a link, a comparison's alignment) starts the page, as with sendInit.
-    const initialView = this.pendingView !== undefined ? this.withRows(this.pendingView, this.pendingLines) : undefined;
-    return await bootMessages({
-      init: { ...m, ...(rowChoice ? { rowChoice } : {}), ...(initialView ? { initialView } : {}) },
-      colours,
-      marks,
-      defaultView: rowChoice === undefined && this.pendingView === undefined,
-      // Without its row index the first window of a wide trace takes seconds of this thread (its
-      // upper nodes hold every row's previews): the page does not wait for that one.
-      quick: this.document.rowIndex !== undefined || (m.yMaps[m.defaultMap]?.rows.length ?? 0) < ROW_INDEX_MIN_ROWS,
-      build: (request) => this.server.push(m.generation, request),
-      buildCoarse: (request) => this.server.prebuildCoarse(m.generation, request),
-      generation: () => this.document.generation,
-    });
-  }
-
-  /** `ready` from a page that started with the current init: only what changed since, and what waited. */
-  private finishBoot(): void {
-    const booted = this.booted!;
-    const colours: HostToWebview = { kind: 'categoryColours', colours: this.colours.all() };
-    if (JSON.stringify(colours) !== booted.colours) this.post(colours);
-    const marks = this.siteMarksMessage();
-    if (JSON.stringify(marks) !== booted.marks) this.post(marks);
-    if (this.pendingView !== undefined) {
-      const syncSeq = this.pendingSyncSeq;
-      this.post({ kind: 'showView', view: this.withRows(this.pendingView, this.pendingLines), ...(syncSeq !== undefined ? { syncSeq } : {}) });
-      this.pendingView = undefined;
-      this.pendingSyncSeq = undefined;
-      this.pendingLines = undefined;
-    }
-    const reveal = this.pendingReveal;
-    this.pendingReveal = undefined;
-    if (reveal !== undefined) this.revealLines(reveal.hit, reveal.from, reveal.to);
-    this.firstView = undefined;
-  }
-
-  /** The fresh webview's plot size, for the first window pushed with its first init. */
-  private firstView: FirstViewHint | undefined;
-
-  /** A drawable to frame once this editor has its data (from the Problems panel). */
-  private pendingReveal: { readonly hit: Omit<SearchHit, 'row' | 'toRow'>; readonly from: number; readonly to: number } | undefined;
-
-  /** Selects and frames a drawable given by its line IDs (rows of the editor's current Y map). */
-  revealLines(hit: Omit<SearchHit, 'row' | 'toRow'>, fromLine: number, toLine: number): void {
-    const s = this.document.state;
-    if (!this.ready || s.phase !== 'ready') {
-      this.pendingReveal = { hit, from: fromLine, to: toLine };
-      return;
-    }
-    const layout = s.layouts[this.viewState?.mapIndex ?? -1] ?? s.layouts[0];
-    const row = layout?.rowOfLine.get(fromLine);
-    const toRow = layout?.rowOfLine.get(toLine);
-    this.post({ kind: 'link', reveal: { ...hit, row, toRow: toRow ?? row } });
-  }
-
-  private sendInit(): void {
-    const reveal = this.pendingReveal;
-    this.pendingReveal = undefined;
-    if (reveal !== undefined) queueMicrotask(() => this.revealLines(reveal.hit, reveal.from, reveal.to));
-    const m = this.document.initOrStatus();
-    if (m.kind === 'init') this.post({ kind: 'categoryColours', colours: this.colours.all() });
-    const rowChoice = m.kind === 'init' ? this.rowMemory.get(this.document.uri.toString()) : undefined;
-    if (m.kind === 'init' && this.pendingView !== undefined) {
-      const view = this.withRows(this.pendingView, this.pendingLines);
-      this.post({ ...m, initialView: view, ...(rowChoice ? { rowChoice } : {}) });
-      const syncSeq = this.pendingSyncSeq;
-      this.post({ kind: 'showView', view, ...(syncSeq !== undefined ? { syncSeq } : {}) });
-      this.pendingView = undefined;
-      this.pendingSyncSeq = undefined;
-      this.pendingLines = undefined;
-    } else {
-      this.post(m.kind === 'init' && rowChoice ? { ...m, rowChoice } : m);
-      if (m.kind === 'init' && rowChoice === undefined) this.pushFirstWindow(m);
-    }
-    if (m.kind === 'init') this.sendSiteMarks();
-    if (m.kind === 'init') this.firstView = undefined;
-  }
-
-  /**
-   * The first timeline window of a fresh webview, built and sent right after its init (the
-   * webview would ask for it one message round later; on a loaded machine that round took
-   * 100–300 ms of a 1 s first paint). Only for the default view: whole time range, rows from the top.
-   */
-  private pushFirstWindow(m: InitMessage): void {
-    const hint = this.firstView;
-    if (hint === undefined) return;
-    const rows = m.yMaps[m.defaultMap]?.rows.length ?? 0;
-    if (rows === 0) return;
-    const { key, request } = requestOf(predictFirstWindow(hint, m.timeRange, rows, m.defaultMap));
-    void this.server.push(m.generation, request, keyId(key));
-  }
-
-  /** `view` showing the rows of `lines` (line IDs of a bookmark or link) in its map, when the file is read. */
-  private withRows(view: ViewState, lines: readonly number[] | undefined): ViewState {
-    const s = this.document.state;
-    if (lines === undefined || s.phase !== 'ready') return view;
-    const layout = s.layouts[view.mapIndex >= 0 ? view.mapIndex : defaultMapIndex(s.file.lineIDMaps)];
-    const rows = layout ? rowsOfLines(layout, lines) : [];
-    return rows.length > 0 ? { ...view, rows } : view;
   }
 
   /** Line IDs of the rows this editor shows, when some are hidden or moved (for bookmarks and links). */
@@ -268,12 +149,12 @@ export class TimelineEditor implements vscode.Disposable {
 
   /** Moves this editor to `view` (after its init when it is not ready yet). */
   showView(view: ViewState, lines?: readonly number[]): void {
-    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view: this.withRows(view, lines) });
-    else {
-      this.pendingView = view;
-      this.pendingSyncSeq = undefined;
-      this.pendingLines = lines;
-    }
+    this.start.showView(view, lines);
+  }
+
+  /** Selects and frames a drawable given by its line IDs (rows of the editor's current Y map). */
+  revealLines(hit: Omit<SearchHit, 'row' | 'toRow'>, fromLine: number, toLine: number): void {
+    this.start.revealLines(hit, fromLine, toLine);
   }
 
   /** A link from a side panel: highlight, show the row of `lineID`, or select and frame a drawable. */
@@ -291,24 +172,15 @@ export class TimelineEditor implements vscode.Disposable {
     else this.post({ ...message, revealRow: row });
   }
 
-  /**
-   * Mirrors the other editor of a comparison: not recorded in the zoom history. Returns the sync's
-   * number; the webview's reports say the last one it applied.
-   */
+  /** Mirrors the other editor of a comparison (see PageStart.syncView); returns the sync's number. */
   syncView(view: ViewState): number {
-    const syncSeq = ++this.syncCount;
-    if (this.ready && this.document.state.phase === 'ready') this.post({ kind: 'showView', view, syncSeq });
-    else {
-      this.pendingView = view;
-      this.pendingSyncSeq = syncSeq;
-    }
-    return syncSeq;
+    return this.start.syncView(view);
   }
 
   /** Links this editor with another one's cursor (a comparison), or unlinks it. */
   showPeerCursor(linked: boolean, time?: number, label?: string): void {
     this.peer = { kind: 'peerCursor', linked, ...(time !== undefined ? { time } : {}), ...(label !== undefined ? { label } : {}) };
-    if (!this.ready) return;
+    if (!this.start.ready) return;
     try {
       this.post(this.peer);
     } catch {
@@ -323,7 +195,7 @@ export class TimelineEditor implements vscode.Disposable {
   }
 
   sendColours(): void {
-    if (this.ready) this.post({ kind: 'categoryColours', colours: this.colours.all() });
+    if (this.start.ready) this.post({ kind: 'categoryColours', colours: this.colours.all() });
   }
 
   /** The range selected in the timeline (Ctrl+drag) changed: side panels and source numbers follow. */
@@ -354,11 +226,7 @@ export class TimelineEditor implements vscode.Disposable {
     }
     switch (m.kind) {
       case 'ready':
-        this.ready = true;
-        this.firstView = m.firstView;
-        if (m.firstView !== undefined) rememberFirstView(m.firstView);
-        if (m.booted !== undefined && m.booted === this.booted?.generation && m.booted === this.document.generation) this.finishBoot();
-        else this.sendInit();
+        this.start.onReady(m);
         if (this.peer !== undefined) this.post(this.peer);
         return;
       case 'cursor':
