@@ -1,6 +1,7 @@
 // Toolbar group for the rows: row height (fit all / smaller / larger, with the current height),
 // the rank filter ("0-15,64,128-") and "all rows" when some are hidden or moved.
 import { useEffect, useState } from 'preact/hooks';
+import { ROW_ZOOM_STEP } from './timeline/keys';
 
 export interface RowSummary {
   /** Shown rows and all rows of the map. */
@@ -19,8 +20,6 @@ export interface RowControlsApi {
   filterRows(text: string): string | undefined;
   showAllRows(): void;
 }
-
-export const ROW_ZOOM_STEP = 1.25;
 
 export function RowControls(props: { readonly rows: RowSummary | undefined; readonly api: RowControlsApi | undefined }) {
   const { rows, api } = props;

@@ -5,17 +5,13 @@
  */
 import type { TimelineElements } from './elements';
 import { panBy, zoomAt, type TimeScale, type TimeWindow } from './timeScale';
-import { rowAt, slotAt, slotOfRow, type RowViewport } from './rowLayout';
+import { rowAt, slotAt, type RowViewport } from './rowLayout';
+import { timelineKey } from './keys';
 import type { SelectionMove } from './picking';
 
-export const ZOOM_STEP = 1.6;
-/** Vertical zoom per Shift+W/S (Ctrl/Cmd+wheel zooms continuously). */
-export const ROW_ZOOM_STEP = 1.25;
+export { ZOOM_STEP } from './keys';
 /** Rows can be dragged by their label while at least this tall. */
 const ROW_DRAG_MIN_PX = 8;
-/** Arrow keys scroll by a row, but at least this much. */
-const MIN_SCROLL_STEP_PX = 16;
-const PAN_STEP = 0.2;
 const WHEEL_ZOOM_PER_PX = 0.002;
 const DRAG_THRESHOLD_PX = 3;
 /** A drag narrower than this is a click. */
@@ -305,101 +301,7 @@ export class TimelineInput {
     const target = e.target as HTMLElement | null;
     if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
     if (e.ctrlKey || e.metaKey) return;
-    if (this.key(e.key, e.altKey)) e.preventDefault();
-  }
-
-  /** One key of the timeline; true when it was handled. */
-  private key(key: string, alt: boolean): boolean {
-    const it = this.intents;
-    const step = Math.max(MIN_SCROLL_STEP_PX, it.view().rows.rowHeight);
-    const pan = (fraction: number): void => {
-      const v = it.view();
-      it.setWindow(panBy(v.window, fraction, v.full), true);
-    };
-    switch (key) {
-      case 'Escape':
-        // the selected drawable first, then the selected range
-        return it.escape();
-      case '.':
-        return it.moveSelection('next');
-      case ',':
-        return it.moveSelection('previous');
-      case 'e':
-      case 'E':
-        return it.moveSelection('otherEnd');
-      case 'f':
-      case 'F':
-        return it.frameSelection();
-      case 'w':
-      case '+':
-      case '=':
-        it.zoom(ZOOM_STEP);
-        return true;
-      case 's':
-      case '-':
-      case '_':
-        it.zoom(1 / ZOOM_STEP);
-        return true;
-      case 'W':
-        it.zoomRows(ROW_ZOOM_STEP, this.hoverRowY());
-        return true;
-      case 'S':
-        it.zoomRows(1 / ROW_ZOOM_STEP, this.hoverRowY());
-        return true;
-      case 'h':
-        if (this.hoverRow === undefined) return false;
-        it.hideRow(this.hoverRow);
-        return true;
-      case 'H':
-        it.showAllRows();
-        return true;
-      case '[':
-      case ']': {
-        // move the row under the pointer up / down by one
-        const rows = it.view().rows;
-        const slot = this.hoverRow === undefined ? -1 : slotOfRow(rows, this.hoverRow);
-        if (slot < 0) return false;
-        it.moveRow(this.hoverRow!, slot + (key === '[' ? -1 : 1));
-        return true;
-      }
-      case 't':
-      case 'T':
-        it.toggleTimeslice();
-        return true;
-      case 'a':
-      case 'A':
-      case 'ArrowLeft':
-        pan(-PAN_STEP);
-        return true;
-      case 'd':
-      case 'D':
-      case 'ArrowRight':
-        pan(PAN_STEP);
-        return true;
-      case 'ArrowUp':
-        if (!(alt && it.moveSelection('up'))) it.scrollRows(-step);
-        return true;
-      case 'ArrowDown':
-        if (!(alt && it.moveSelection('down'))) it.scrollRows(step);
-        return true;
-      case 'PageUp':
-        it.scrollRows(-it.view().height + step);
-        return true;
-      case 'PageDown':
-        it.scrollRows(it.view().height - step);
-        return true;
-      case 'Home':
-        it.showAll();
-        return true;
-      case 'z':
-        it.undo();
-        return true;
-      case 'Z':
-        it.redo();
-        return true;
-      default:
-        return false;
-    }
+    if (timelineKey(e.key, e.altKey, this.intents, { row: this.hoverRow, y: this.hoverRowY() })) e.preventDefault();
   }
 
   /** The pointer's y over the plot while it hovers a row (the vertical zoom keeps that row in place). */

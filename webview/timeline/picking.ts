@@ -9,7 +9,7 @@ import type { DetailsMessage, DrawableRef, SearchHit, WebviewToHost } from '../.
 import { RpcChannel } from '../../src/protocol/rpc';
 import type { WindowColumns } from '../../src/protocol/wire';
 import { hitTest, type Hit } from './hitTest';
-import { atTimeOnRow, nextOnRow, refOf, selectionOf, shadowSummaryOf, type Selection, type ShadowSummary } from './selection';
+import { atTimeOnRow, nextOnRow, refOf, selectionOf, shadowSummaryOf, type Selection, type SelectionMove, type ShadowSummary } from './selection';
 import type { TimelineView } from './viewState';
 import { rowOfSlot, slotOfRow } from './rowLayout';
 import type { WindowLoader } from './windowLoader';
@@ -33,7 +33,7 @@ export interface Pick {
   readonly beside: boolean;
 }
 
-export type SelectionMove = 'next' | 'previous' | 'up' | 'down' | 'otherEnd';
+export type { SelectionMove } from './selection';
 
 export interface PickingDeps {
   readonly view: TimelineView;

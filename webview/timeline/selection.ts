@@ -7,6 +7,9 @@ import type { DrawableRef } from '../../src/protocol/webview';
 import { FLAG_SHADOW, type WindowColumns } from '../../src/protocol/wire';
 import type { Hit } from './hitTest';
 
+/** A keyboard move of the selection (keys.ts): along its row, to the row above or below, to an arrow's other end. */
+export type SelectionMove = 'next' | 'previous' | 'up' | 'down' | 'otherEnd';
+
 export interface Selection {
   readonly kind: Hit['kind'];
   readonly start: number;
