@@ -29,7 +29,7 @@ import type { TimelineElements } from './elements';
 import { TimelineView, type PersistedView } from './viewState';
 import { TimelineInput, ZOOM_STEP, type TimelineIntents } from './input';
 import { PeerCursor } from './peerCursor';
-import { ViewReports } from './viewReports';
+import { ViewPersistence } from './viewPersistence';
 import { DEFAULT_ROW_PX, MIN_AUTO_FIT_PX } from './rowLayout';
 import type { FirstViewHint } from '../../src/core/query/windowKey';
 import { timelineIntents } from './intents';
@@ -46,7 +46,6 @@ export type { Timeslice } from './timesliceFeed';
 export type { ViewSummary } from './viewSummary';
 import { viewSummary, type ViewSummary } from './viewSummary';
 
-const PERSIST_DELAY_MS = 250;
 const ALL_LAYERS: LayerName[] = ['grid', 'data', 'labels', 'overview', 'overlay'];
 
 export class TimelineController {
@@ -61,20 +60,18 @@ export class TimelineController {
   private readonly layers: TimelineLayers;
   /** Range, markers, search marks, analysis and chain: what the chrome sets over the data. */
   readonly marks: TimelineMarks;
-  private persistTimer: ReturnType<typeof setTimeout> | undefined;
-  /** rowsKey() of the view last persisted. */
-  private persistedRowsKey: string | undefined;
+  /** Saves the view and reports it to the host. */
+  private readonly persistence: ViewPersistence;
   private readonly cleanups: (() => void)[] = [];
   private summaryPending = false;
   private readonly slices: TimesliceFeed;
   private readonly onTimesliceToggle: () => void;
   private readonly peer: PeerCursor;
-  private readonly reports = new ViewReports();
 
   constructor(
     private readonly el: TimelineElements,
-    private readonly post: (m: WebviewToHost) => void,
-    private readonly persist: (s: PersistedView) => void,
+    post: (m: WebviewToHost) => void,
+    persist: (s: PersistedView) => void,
     private readonly restored: PersistedView | undefined,
     private readonly onViewChange: (s: ViewSummary) => void,
     onPick: (p: Pick | undefined) => void = () => undefined,
@@ -91,6 +88,7 @@ export class TimelineController {
       },
       restored,
     );
+    this.persistence = new ViewPersistence(this.view, persist, post);
     this.main = new WindowLoader('main', post);
     this.overview = new WindowLoader('overview', post);
     this.scheduler = new FrameScheduler(
@@ -164,7 +162,7 @@ export class TimelineController {
 
   dispose(): void {
     for (const c of this.cleanups) c();
-    if (this.persistTimer !== undefined) clearTimeout(this.persistTimer);
+    this.persistence.dispose();
   }
 
   // ---- host messages ------------------------------------------------------------------------
@@ -177,7 +175,7 @@ export class TimelineController {
     this.main.reset(m.generation, successor);
     this.overview.reset(m.generation, successor);
     this.view.setInit(m);
-    this.reports.reset(this.view.state());
+    this.persistence.reports.reset(this.view.state());
     this.clearSelection();
     this.viewChanged();
   }
@@ -288,7 +286,7 @@ export class TimelineController {
   /** A view from the host: a link's (recorded in the zoom history) or, with `syncSeq`, a comparison's. */
   showView(v: ViewState, syncSeq?: number): void {
     this.view.showView(v, syncSeq !== undefined);
-    if (syncSeq !== undefined) this.reports.synced(syncSeq, this.view.state());
+    if (syncSeq !== undefined) this.persistence.reports.synced(syncSeq, this.view.state());
   }
 
   setMap(i: number): void {
@@ -310,10 +308,6 @@ export class TimelineController {
 
   redo(): void {
     this.view.redo();
-  }
-
-  scrollRows(deltaPx: number): void {
-    this.view.scrollRows(deltaPx);
   }
 
   /** Scrolls the row into view (centred when it is off-screen). */
@@ -344,14 +338,6 @@ export class TimelineController {
 
   showAllRows(): void {
     this.view.showAllRows();
-  }
-
-  hideRows(rows: readonly number[]): void {
-    this.view.hideRows(rows);
-  }
-
-  moveRow(row: number, slot: number): void {
-    this.view.moveRow(row, slot);
   }
 
   /** Receives the timeslice at the cursor's time while set (the panel is open). */
@@ -406,7 +392,7 @@ export class TimelineController {
     this.main.update(this.view.visible());
     if (this.view.overviewWidth > 0) this.overview.update(this.view.overviewVisible());
     this.scheduler.mark(...layers);
-    this.schedulePersist();
+    this.persistence.schedule();
     this.summary();
   }
 
@@ -419,26 +405,6 @@ export class TimelineController {
     });
   }
 
-  private schedulePersist(): void {
-    if (this.persistTimer !== undefined) clearTimeout(this.persistTimer);
-    // Pans and zooms are reported once they settle; a change of rows (map, height) is one action,
-    // reported at once: an editor closed within the delay reopened with the rows before it (a
-    // 4096-row trace fitting every row again, read without its row index).
-    const rowsChanged = this.view.rowsKey() !== this.persistedRowsKey;
-    this.persistTimer = setTimeout(
-      () => {
-        this.persistTimer = undefined;
-        const init = this.view.init;
-        if (!init) return;
-        const state = this.view.state();
-        this.persistedRowsKey = this.view.rowsKey();
-        this.persist({ ...state, fileName: init.fileName });
-        this.post({ kind: 'viewState', state, ...this.reports.report(state) });
-      },
-      rowsChanged ? 0 : PERSIST_DELAY_MS,
-    );
-  }
-
   private markAll(): void {
     this.scheduler.mark(...ALL_LAYERS);
   }
@@ -446,7 +412,7 @@ export class TimelineController {
   private resize(): void {
     const before = this.view.state();
     this.layers.resize();
-    this.reports.resized(before, this.view.state());
+    this.persistence.reports.resized(before, this.view.state());
     this.markAll();
     this.viewChanged();
   }

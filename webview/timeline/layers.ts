@@ -5,7 +5,8 @@
  * canvases to the plot. Called by the frame scheduler, one layer at a time.
  */
 import { markOpenStage } from './openTimings';
-import type { ChainInfo, InitMessage, WebviewToHost } from '../../src/protocol/webview';
+import type { InitMessage, WebviewToHost } from '../../src/protocol/webview';
+import type { Decorations } from './timelineMarks';
 import type { ArrowMode } from './drawArrows';
 import { rowPad, slotLookup, visibleRows } from './rowLayout';
 import type { LayerName } from './scheduler';
@@ -17,29 +18,13 @@ import type { TimelineView } from './viewState';
 import { DEFAULT_STYLE, readPalette, type CategoryStyle, type Palette } from './theme';
 import { withSiteStyle, type SiteStyle } from './siteStyle';
 import { codeColourKey, UNCOLOURED_KEY } from './codeColour';
-import { drawAnalysisOverlay, type AnalysisOverlay } from './analysisOverlay';
+import { drawAnalysisOverlay } from './analysisOverlay';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData, hatchNotConverted } from './draw';
 import { drawMarks } from './drawMarks';
 import { drawChain, drawChainVeil } from './drawChain';
 import { activityOf } from './activity';
 import type { PeerCursor } from './peerCursor';
 import { tooltipText } from './tooltipText';
-
-/** What is drawn over the data besides the selection: pinned-popup times, the range, search hits. */
-export interface Decorations {
-  /** Times of pinned popups, drawn as markers. */
-  markers: readonly number[];
-  /** The selected time range (Ctrl/Cmd+drag), reported to the host for the statistics panel. */
-  range: readonly [number, number] | undefined;
-  /** The rows of a region selection (Ctrl/Cmd+Shift+drag), in slot order; undefined: all rows. */
-  rangeRows: readonly number[] | undefined;
-  /** Search matches per bin of `range` (drawn on the overview strip). */
-  searchMarks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined;
-  /** Wait states and critical path from the host's analysis (drawn when toggled on). */
-  analysis: AnalysisOverlay;
-  /** The dependence chain shown (the rest greyed out), with the document generation it belongs to. */
-  chain: { readonly info: ChainInfo; readonly generation: number } | undefined;
-}
 
 export interface LayerSources {
   readonly el: TimelineElements;

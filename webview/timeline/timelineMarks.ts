@@ -6,9 +6,25 @@
  */
 import type { AnalysisOverlayMessage, ChainInfo, WebviewToHost } from '../../src/protocol/webview';
 import type { LayerName } from './scheduler';
-import type { Decorations } from './layers';
+import type { AnalysisOverlay } from './analysisOverlay';
 import type { TimelineView } from './viewState';
 import { rowsBetween } from './rowLayout';
+
+/** What is drawn over the data besides the selection: pinned-popup times, the range, search hits. */
+export interface Decorations {
+  /** Times of pinned popups, drawn as markers. */
+  markers: readonly number[];
+  /** The selected time range (Ctrl/Cmd+drag), reported to the host for the statistics panel. */
+  range: readonly [number, number] | undefined;
+  /** The rows of a region selection (Ctrl/Cmd+Shift+drag), in slot order; undefined: all rows. */
+  rangeRows: readonly number[] | undefined;
+  /** Search matches per bin of `range` (drawn on the overview strip). */
+  searchMarks: { readonly histogram: readonly number[]; readonly range: readonly [number, number] } | undefined;
+  /** Wait states and critical path from the host's analysis (drawn when toggled on). */
+  analysis: AnalysisOverlay;
+  /** The dependence chain shown (the rest greyed out), with the document generation it belongs to. */
+  chain: { readonly info: ChainInfo; readonly generation: number } | undefined;
+}
 
 export interface MarkSinks {
   readonly root: HTMLElement;
