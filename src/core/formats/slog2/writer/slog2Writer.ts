@@ -5,7 +5,7 @@
  * (depth + 1 nodes, each ≤ ~leaf size of drawables) and its shadow buffers. `finish()` closes the
  * trunk and writes the source-location table, CategoryMap, LineIDMapList, TreeDir and the header.
  */
-import type { Category, Drawable, LineIDMap, Topology } from '../../../model/types';
+import type { Drawable } from '../../../model/types';
 import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
 import { ByteWriter } from './byteWriter';
 import { encodeEntry, type DrawableBatch } from './drawableBatch';
@@ -31,56 +31,9 @@ import { OutputBlocks } from './outputBlocks';
 import { encodeSnapshot, type Slog2Snapshot } from './snapshot';
 import { NodeShadows } from './shadows';
 import type { OutputSink } from './sink';
+import type { Slog2Trailer, Slog2WriteSummary, Slog2WriterOptions, WrittenNode } from './writerTypes';
 
-export interface Slog2WriterOptions {
-  /** Fan-out of the tree (header num_children_per_node), ≥ 2. Default 2. */
-  readonly childrenPerNode?: number;
-  /** Target leaf byte size (header treeleaf_bytesize). Default 65536. */
-  readonly leafBytes?: number;
-  /**
-   * Topology of a category index, needed to encode a drawable passed to add() (list and shadow
-   * placement). Batches passed to addBatch() carry their topologies.
-   */
-  readonly topologyOf?: (category: number) => Topology | undefined;
-  /**
-   * Hears each node as it is encoded (post-order; each depth in xpos order), with its bytes and
-   * source-location record: the converter's row index is built from these (no second pass). The
-   * bytes are valid only during the call.
-   */
-  readonly onNode?: (node: WrittenNode) => void;
-}
-
-/** A tree node just encoded, as the writer hands it to `onNode`. */
-export interface WrittenNode {
-  readonly depth: number;
-  readonly xpos: number;
-  readonly fptr: number;
-  readonly size: number;
-  readonly bytes: Uint8Array;
-  /** The node's source-location record (SLOG2.md §16) and the sites the table has so far. */
-  readonly record: { readonly bytes: Uint8Array; readonly offset: number; readonly sites: number } | undefined;
-}
-
-export interface Slog2Trailer {
-  /** Every category the drawables may use; only the used ones are stored (§4.3). */
-  readonly categories: Iterable<Category>;
-  /** The trace's Y-axis maps; the Identity Map is appended unless one is present (§5). */
-  readonly lineIDMaps: readonly LineIDMap[];
-  /** Source-location facts of the input (records seen, distinct sites among them), for the srcloc table. */
-  readonly sourceLocations?: { readonly records: number; readonly sites: number };
-}
-
-export interface Slog2WriteSummary {
-  readonly bytes: number;
-  readonly nodes: number;
-  readonly maxTreeDepth: number;
-  readonly maxBufferBytes: number;
-  readonly drawables: number;
-  readonly timeRange: readonly [number, number];
-  /** Y-map rows the writer had to add because a used lineID was missing from a given map. */
-  readonly addedMapRows: number;
-  readonly locatedDrawables: number;
-}
+export type { Slog2Trailer, Slog2WriteSummary, Slog2WriterOptions, WrittenNode } from './writerTypes';
 
 export class Slog2Writer {
   private readonly fanout: number;
