@@ -81,7 +81,7 @@ export function Toolbar(props: {
           ))}
         </select>
       </label>
-      <RowControls rows={summary?.rows} api={c} />
+      <RowControls rows={summary?.rows} api={c?.rowControls} />
       <label title="Arrows: lines while they can be told apart, else message density per row block and time bin (auto)">
         arrows{' '}
         <select

@@ -26,7 +26,7 @@ import type { TimeWindow } from './timeScale';
 import { watchTheme, type CategoryStyle } from './theme';
 import type { Selection } from './selection';
 import type { TimelineElements } from './elements';
-import { TimelineView, type PersistedView } from './viewState';
+import { TimelineView, type PersistedView, type RowActions } from './viewState';
 import { TimelineInput, ZOOM_STEP, type TimelineIntents } from './input';
 import { PeerCursor } from './peerCursor';
 import { ViewPersistence } from './viewPersistence';
@@ -39,11 +39,7 @@ import { TimelineMarks } from './timelineMarks';
 import { TimesliceFeed, type Timeslice } from './timesliceFeed';
 import type { ArrowMode } from './drawArrows';
 
-export type { Pick } from './picking';
-export type { TimelineElements } from './elements';
-export type { PersistedView } from './viewState';
-export type { Timeslice } from './timesliceFeed';
-export type { ViewSummary } from './viewSummary';
+export type { Pick, TimelineElements, PersistedView, Timeslice, ViewSummary };
 import { viewSummary, type ViewSummary } from './viewSummary';
 
 const ALL_LAYERS: LayerName[] = ['grid', 'data', 'labels', 'overview', 'overlay'];
@@ -215,18 +211,14 @@ export class TimelineController {
   }
 
   command(c: CommandMessage['command']): void {
-    switch (c) {
-      case 'zoomIn':
-        return this.zoomCentre(ZOOM_STEP);
-      case 'zoomOut':
-        return this.zoomCentre(1 / ZOOM_STEP);
-      case 'home':
-        return this.showAll();
-      case 'undoZoom':
-        return this.undo();
-      case 'redoZoom':
-        return this.redo();
-    }
+    const commands: Partial<Record<CommandMessage['command'], () => void>> = {
+      zoomIn: () => this.zoomCentre(ZOOM_STEP),
+      zoomOut: () => this.zoomCentre(1 / ZOOM_STEP),
+      home: () => this.showAll(),
+      undoZoom: () => this.undo(),
+      redoZoom: () => this.redo(),
+    };
+    commands[c]?.();
   }
 
   // ---- selection, site marks ----------------------------------------------------------------
@@ -323,21 +315,9 @@ export class TimelineController {
     this.summary();
   }
 
-  fitRows(): void {
-    this.view.setRowSizing(this.view.rows.sizingMode.mode === 'fit' ? { mode: 'auto' } : { mode: 'fit' });
-  }
-
-  zoomRows(factor: number): void {
-    this.view.zoomRows(factor);
-  }
-
-  /** Shows only the ranks of a list like "0-15,64,128-"; returns an error message or undefined. */
-  filterRows(text: string): string | undefined {
-    return this.view.filterRows(text);
-  }
-
-  showAllRows(): void {
-    this.view.showAllRows();
+  /** What the row controls act on: the view's rows. */
+  get rowControls(): RowActions {
+    return this.view;
   }
 
   /** Receives the timeslice at the cursor's time while set (the panel is open). */

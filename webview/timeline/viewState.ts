@@ -28,6 +28,9 @@ export interface ViewHooks {
 
 const ROWS_ONLY: LayerName[] = ['grid', 'data', 'labels', 'overlay'];
 
+/** What the row controls (toolbar) act on. */
+export type RowActions = Pick<TimelineView, 'fitRows' | 'zoomRows' | 'filterRows' | 'showAllRows'>;
+
 export class TimelineView {
   init: InitMessage | undefined;
   window: TimeWindow = { t0: 0, t1: 1 };
@@ -144,6 +147,11 @@ export class TimelineView {
     this.rows.setSizing(s);
     this.rowsChanged();
     this.hooks.changed();
+  }
+
+  /** The toolbar's Fit: every row in the plot, or back to auto sizing. */
+  fitRows(): void {
+    this.setRowSizing(this.rows.sizingMode.mode === 'fit' ? { mode: 'auto' } : { mode: 'fit' });
   }
 
   /** Shows only the ranks of a list like "0-15,64,128-"; returns an error message or undefined. */
