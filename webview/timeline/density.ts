@@ -169,25 +169,19 @@ export function arrowDensity(
   const counts = new Float32Array(cols * rows);
   let max = 0;
   const ranges = spans ?? [0, a.start.length];
+  const add = (px: number, py: number | undefined, k: number): void => {
+    if (!(px >= 0 && px < w && py !== undefined && py >= 0 && py < h)) return;
+    const cell = Math.floor(py / blockPx) * cols + Math.floor(px / binPx);
+    const v = (counts[cell] = counts[cell]! + k);
+    if (v > max) max = v;
+  };
   for (let sp = 0; sp < ranges.length; sp += 2)
     for (let i = ranges[sp]!; i < ranges[sp + 1]!; i++) {
       if (skip?.(i)) continue;
       const k = (a.flags[i]! & shadowFlag) !== 0 ? Math.max(1, a.count[i]!) : 1;
-      // the send end, then the receive end (unrolled: this runs for every arrow in view)
-      const sx = x(a.start[i]!);
-      const sy = rowY[a.fromRow[i]!];
-      if (sx >= 0 && sx < w && sy !== undefined && sy >= 0 && sy < h) {
-        const cell = Math.floor(sy / blockPx) * cols + Math.floor(sx / binPx);
-        const v = (counts[cell] = counts[cell]! + k);
-        if (v > max) max = v;
-      }
-      const rx = x(a.end[i]!);
-      const ry = rowY[a.toRow[i]!];
-      if (rx >= 0 && rx < w && ry !== undefined && ry >= 0 && ry < h) {
-        const cell = Math.floor(ry / blockPx) * cols + Math.floor(rx / binPx);
-        const v = (counts[cell] = counts[cell]! + k);
-        if (v > max) max = v;
-      }
+      // each message counts at its send end and at its receive end
+      add(x(a.start[i]!), rowY[a.fromRow[i]!], k);
+      add(x(a.end[i]!), rowY[a.toRow[i]!], k);
     }
   return { cols, rows, binPx, blockPx, counts, max };
 }

@@ -45,14 +45,9 @@ export class ScanResult {
 
   private grow(): void {
     const n = this.wide.length * 2;
-    const copy = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T, size: number): T => {
-      const b = make(size);
-      b.set(a);
-      return b;
-    };
-    this.wide = copy(this.wide, (k) => new Int32Array(k), n);
-    this.wideSlot = copy(this.wideSlot, (k) => new Int32Array(k), n);
-    this.wideX = copy(this.wideX, (k) => new Float64Array(k), 2 * n);
+    this.wide = grown(this.wide, n);
+    this.wideSlot = grown(this.wideSlot, n);
+    this.wideX = grown(this.wideX, 2 * n);
   }
 
   pushWide(i: number, slot: number, x0: number, x1: number): void {
@@ -63,6 +58,13 @@ export class ScanResult {
     this.wideX[2 * k] = x0;
     this.wideX[2 * k + 1] = x1;
   }
+}
+
+/** A copy of `a`, `size` long. */
+function grown<T extends Int32Array | Float64Array>(a: T, size: number): T {
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a);
+  return b;
 }
 
 /**
