@@ -8,7 +8,8 @@ import { ByteWriter, encodedString } from './byteWriter';
 import { HEADER_BYTES } from '../header';
 import { NODE_HEADER_BYTES } from '../treeNode';
 import { TREEDIR_ENTRY_BYTES, type TreeDirEntry } from '../treeDir';
-import { compareInclRatio, compareShadows, STATE, type ShadowRecord, type NodeShadows } from './shadows';
+import { compareInclRatio, compareShadows, STATE, type ShadowRecord, type NodeShadows, type Weight } from './shadows';
+import { SHORT_SORT_MAX, sortShortLikeBuiltin, sortStable } from './stableSort';
 
 export const VERSION = 'SLOG 2.0.6';
 /** NodeHeader (NODE_HEADER_BYTES) + nestless count + nestable count. */
@@ -66,29 +67,72 @@ function writeShadow(w: ByteWriter, s: ShadowRecord): void {
   w.f64(s.earliest);
   w.f64(s.latest);
   w.i64(s.numRealObjs);
-  // A sorted copy: the insertion order still breaks ties where a parent merges these weights.
-  const weights = s.weights!.length > 1 ? s.weights!.slice().sort(compareInclRatio) : s.weights!;
-  w.i32(weights.length);
-  for (const wt of weights) {
+  // Sorted in a copy: the insertion order still breaks ties where a parent merges these weights.
+  const weights = s.weights!;
+  const n = weights.length;
+  const sorted = n > 1 ? sortedWeights(weights) : weights;
+  w.i32(n);
+  for (let i = 0; i < n; i++) {
+    const wt = sorted[i]!;
     w.i32(wt.category);
     w.f32(wt.incl);
     w.f32(wt.excl);
     w.i64(wt.count);
   }
+  if (sorted === weightScratch) weightScratch.fill(undefined, 0, n);
+}
+
+/** writeShadow's scratch (emptied after each use): the built-in sort's copies of a few weights were a quarter of a wide conversion's garbage. */
+const weightScratch: (Weight | undefined)[] = [];
+
+function sortedWeights(weights: readonly Weight[]): readonly (Weight | undefined)[] {
+  if (weights.length >= SHORT_SORT_MAX) return weights.slice().sort(compareInclRatio);
+  for (let i = 0; i < weights.length; i++) weightScratch[i] = weights[i];
+  sortShortLikeBuiltin(weightScratch, weights.length, compareInclRatio);
+  return weightScratch;
 }
 
 /** A finished child shadow buffer (§7.4 ShadowBuffer): stub header, nestless shadows, nestable shadows. */
 export function writeShadowBuffer(w: ByteWriter, b: NodeShadows): void {
   writeNodeHeader(w, b.earliest, b.latest, b.depth, b.xpos, { fptr: b.fptr, size: b.size });
-  const nestless: ShadowRecord[] = [];
-  const nestable: ShadowRecord[] = [];
-  for (const s of b.shadows) (s.topology === STATE ? nestable : nestless).push(s);
-  nestless.sort(compareShadows);
-  nestable.sort(compareShadows);
-  w.i32(nestless.length);
-  for (const s of nestless) writeShadow(w, s);
-  w.i32(nestable.length);
-  for (const s of nestable) writeShadow(w, s);
+  const shadows = b.shadows;
+  let finite = true;
+  let nestable = 0;
+  for (const s of shadows) {
+    if (s.topology === STATE) nestable++;
+    if (!(s.earliest === s.earliest && s.latest === s.latest)) finite = false;
+  }
+  const nestless = shadows.length - nestable;
+  // Nestless ones first, then the nestable ones, each in insertion order (the sort is stable).
+  const list = sortList;
+  if (list.length < shadows.length) list.length = shadows.length;
+  let a = 0;
+  let z = nestless;
+  for (const s of shadows) list[s.topology === STATE ? z++ : a++] = s;
+  sortPart(list, 0, nestless, finite);
+  sortPart(list, nestless, shadows.length, finite);
+  w.i32(nestless);
+  for (let i = 0; i < nestless; i++) writeShadow(w, list[i]!);
+  w.i32(nestable);
+  for (let i = nestless; i < shadows.length; i++) writeShadow(w, list[i]!);
+  list.fill(undefined, 0, shadows.length); // written nodes' shadows are not kept alive
+}
+
+/** writeShadowBuffer's scratch (single-threaded writer; emptied after each use). */
+const sortList: (ShadowRecord | undefined)[] = [];
+const sortScratch: (ShadowRecord | undefined)[] = [];
+
+/** Sorts list[from..to) by compareShadows: stable through kept scratch, or the built-in sort if a bound is NaN (its order is then its own). */
+function sortPart(list: (ShadowRecord | undefined)[], from: number, to: number, finite: boolean): void {
+  if (finite) {
+    if (sortScratch.length < to) sortScratch.length = to;
+    sortStable(list, from, to, compareShadows, sortScratch);
+    return;
+  }
+  const part: ShadowRecord[] = [];
+  for (let i = from; i < to; i++) part.push(list[i]!);
+  part.sort(compareShadows);
+  for (let i = 0; i < part.length; i++) list[from + i] = part[i];
 }
 
 export interface CategoryRecord {

@@ -6,27 +6,29 @@
 import type { ShadowRecord } from './shadows';
 
 /**
- * Exclusive duration of each member (earliest/latest/category[0..n), insertion order): its duration
- * minus its overlap with every merged child shadow, minus the exclusive durations of the states
- * directly nested in it. Members equal in drawing order count once (the reference keeps them in a
- * sorted set); the others keep 0.
+ * Exclusive duration of each member (earliest/latest/category[from..to), insertion order; entry
+ * k − from of the result): its duration minus its overlap with every merged child shadow, minus
+ * the exclusive durations of the states directly nested in it. Members equal in drawing order
+ * count once (the reference keeps them in a sorted set); the others keep 0.
  */
 export function exclusiveDurations(
   earliest: Float64Array,
   latest: Float64Array,
   category: Int32Array,
-  n: number,
+  from: number,
+  to: number,
   children: readonly ShadowRecord[],
 ): Float64Array {
+  const n = to - from;
   ensureMemberScratch(n);
   const exclusion = scratchExclusion;
   exclusion.fill(0, 0, n);
   // Members share this shadow's lineIDs, so drawing order reduces to earliest ↑, latest ↓, category ↑.
   let sorted = true;
-  for (let i = 1; i < n && sorted; i++) if (compareMembers(earliest, latest, category, i - 1, i) > 0) sorted = false;
-  const order = scratchOrder.subarray(0, n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  if (!sorted) sortMembers(order, earliest, latest, category);
+  for (let i = from + 1; i < to && sorted; i++) if (compareMembers(earliest, latest, category, i - 1, i) > 0) sorted = false;
+  const order = scratchOrder;
+  if (sorted) for (let i = 0; i < n; i++) order[i] = from + i;
+  else sortMembers(order, from, n, earliest, latest, category);
   const stack = scratchStack;
   let depth = 0;
   let previous = -1;
@@ -41,11 +43,11 @@ export function exclusiveDurations(
       const child = children[c]!;
       if (!(e > child.latest || child.earliest > l)) ex -= Math.min(l, child.latest) - Math.max(e, child.earliest);
     }
-    exclusion[idx] = ex;
+    exclusion[idx - from] = ex;
     while (depth > 0) {
       const top = stack[depth - 1]!;
       if (earliest[top]! <= e && l <= latest[top]!) {
-        exclusion[top] -= ex;
+        exclusion[top - from] -= ex;
         break;
       }
       depth--;
@@ -140,15 +142,14 @@ function ensureMemberScratch(n: number): void {
 let scratchBuckets = new Uint32Array(1025);
 
 /**
- * Stable sort of member indices (`order` holds 0..n−1): counting sort into ~n buckets by earliest
- * time, then insertion sort inside each bucket on the full key; crowded buckets use the built-in
- * sort. Same scheme as drawingOrderIndex.
+ * Stable sort of member indices base..base+n−1 into `order[0..n)`: counting sort
+ * into ~n buckets by earliest time, then insertion sort inside each bucket on the full key;
+ * crowded buckets use the built-in sort. Same scheme as drawingOrderIndex.
  */
-function sortMembers(order: Uint32Array, earliest: Float64Array, latest: Float64Array, category: Int32Array): void {
-  const n = order.length;
+function sortMembers(order: Uint32Array, base: number, n: number, earliest: Float64Array, latest: Float64Array, category: Int32Array): void {
   let min = Infinity;
   let max = -Infinity;
-  for (let i = 0; i < n; i++) {
+  for (let i = base; i < base + n; i++) {
     const t = earliest[i]!;
     if (t < min) min = t;
     if (t > max) max = t;
@@ -158,9 +159,9 @@ function sortMembers(order: Uint32Array, earliest: Float64Array, latest: Float64
   if (scratchBuckets.length < buckets + 1) scratchBuckets = new Uint32Array(Math.max(buckets + 1, scratchBuckets.length * 2));
   const starts = scratchBuckets;
   starts.fill(0, 0, buckets + 1);
-  for (let i = 0; i < n; i++) starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale)) + 1]!++;
+  for (let i = base; i < base + n; i++) starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale)) + 1]!++;
   for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
-  for (let i = 0; i < n; i++) order[starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale))]!++] = i;
+  for (let i = base; i < base + n; i++) order[starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale))]!++] = i;
   let from = 0;
   for (let b = 0; b < buckets; b++) {
     const to = starts[b]!;

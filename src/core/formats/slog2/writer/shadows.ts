@@ -53,6 +53,27 @@ export function weightOf(weights: readonly Weight[], category: number): Weight |
   return undefined;
 }
 
+function weightIndex(weights: readonly Weight[], category: number): number {
+  for (let i = 0; i < weights.length; i++) if (weights[i]!.category === category) return i;
+  throw new Error(`internal error: a member's category ${category} has no weight in its shadow`);
+}
+
+const NO_SHADOWS: readonly ShadowRecord[] = [];
+
+/** Scratch of addExclusiveWeights (single-threaded writer; consumed before the next call): a Map per shadow was a twentieth of a wide conversion's garbage. */
+let sumsScratch = new Float64Array(16);
+let sumsTouched = new Uint8Array(16);
+
+function weightSums(n: number): Float64Array {
+  if (sumsScratch.length < n) {
+    sumsScratch = new Float64Array(Math.max(n, sumsScratch.length * 2));
+    sumsTouched = new Uint8Array(sumsScratch.length);
+  }
+  sumsScratch.fill(0, 0, n);
+  sumsTouched.fill(0, 0, n);
+  return sumsScratch;
+}
+
 export class ShadowRecord {
   earliest: number;
   latest: number;
@@ -65,7 +86,9 @@ export class ShadowRecord {
   memberCount = 0;
   /** Position in its buffer's `shadows` (what MemberColumns.shadow refers to). */
   index = -1;
-  /** Child shadows merged into an own state shadow: their time covers reduce exclusive time. */
+  /** An own state shadow: the child shadows merged into it reduce its members' exclusive time. */
+  collectsChildren = false;
+  /** Those child shadows (made at the first merge: most own states never get one). */
   childShadows: ShadowRecord[] | undefined;
 
   constructor(
@@ -101,7 +124,7 @@ export class ShadowRecord {
     const s = new ShadowRecord(topology, key, times, lines, cols.primEarliest[p]!, cols.primLatest[p]!);
     s.numRealObjs = 1;
     s.memberCount = 1;
-    if (topology === STATE) s.childShadows = [];
+    s.collectsChildren = topology === STATE;
     return s;
   }
 
@@ -163,24 +186,30 @@ export class ShadowRecord {
         w.excl = f32(w.excl + f32(cw.excl * ratio));
       }
     }
-    if (this.childShadows) this.childShadows.push(c);
+    if (this.collectsChildren) (this.childShadows ??= []).push(c);
   }
 
   /**
-   * §12.2 second half for an own state shadow: the exclusive ratios of its members (given in
-   * insertion order), summed per category in that order, then added once.
+   * §12.2 second half for an own state shadow: the exclusive ratios of its members (`from`..`to`
+   * of the columns, in insertion order), summed per category in that order, then added once.
    */
-  addExclusiveWeights(earliest: Float64Array, latest: Float64Array, category: Int32Array, n: number): void {
-    const exclusion = exclusiveDurations(earliest, latest, category, n, this.childShadows!);
+  addExclusiveWeights(earliest: Float64Array, latest: Float64Array, category: Int32Array, from: number, to: number): void {
+    const exclusion = exclusiveDurations(earliest, latest, category, from, to, this.childShadows ?? NO_SHADOWS);
     const duration = this.latest - this.earliest;
-    const sums = new Map<number, number>();
-    for (let k = 0; k < n; k++) {
+    // Per weight (every member's category has one, from initializeWeights): a sum and whether a member added to it.
+    const weights = this.weights!;
+    const sums = weightSums(weights.length);
+    let w = -1;
+    for (let k = from; k < to; k++) {
       const c = category[k]!;
-      sums.set(c, f32((sums.get(c) ?? 0) + f32(exclusion[k]! / duration)));
+      if (w < 0 || weights[w]!.category !== c) w = weightIndex(weights, c);
+      sums[w] = f32(sums[w]! + f32(exclusion[k - from]! / duration));
+      sumsTouched[w] = 1;
     }
-    for (const [c, excl] of sums) {
-      const w = weightOf(this.weights!, c)!;
-      w.excl = f32(w.excl + excl);
+    for (let i = 0; i < weights.length; i++) {
+      if (sumsTouched[i] === 0) continue;
+      const wt = weights[i]!;
+      wt.excl = f32(wt.excl + sums[i]!);
     }
   }
 
@@ -316,10 +345,15 @@ export class NodeShadows {
     }
   }
 
-  mergeChild(child: NodeShadows): void {
+  /**
+   * Merges a finished child buffer's shadows into this one. `adopt`: the child is written and
+   * dropped, so a shadow of a key new here is taken over instead of copied (the copies were a
+   * tenth of a wide conversion's garbage); its records may change afterwards.
+   */
+  mergeChild(child: NodeShadows, adopt = false): void {
     for (const c of child.shadows) {
       const s = this.find(c.key);
-      if (s === undefined) this.insert(ShadowRecord.copyOf(c));
+      if (s === undefined) this.insert(adopt ? c : ShadowRecord.copyOf(c));
       else s.mergeShadow(c);
     }
     if (child.earliest < this.earliest) this.earliest = child.earliest;
@@ -347,16 +381,15 @@ export class NodeShadows {
         c[at] = members.category[k]!;
       }
       for (const s of shadows) {
-        if (s.childShadows === undefined || s.memberCount === 0) continue;
-        const from = starts[s.index]!;
-        const to = starts[s.index + 1]!;
-        s.addExclusiveWeights(e.subarray(from, to), l.subarray(from, to), c.subarray(from, to), to - from);
+        if (!s.collectsChildren || s.memberCount === 0) continue;
+        s.addExclusiveWeights(e, l, c, starts[s.index]!, starts[s.index + 1]!);
       }
       memberPool.push(members);
       this.members = undefined;
     }
     for (const s of shadows) {
       s.memberCount = 0;
+      s.collectsChildren = false;
       s.childShadows = undefined;
     }
   }

@@ -298,12 +298,6 @@ export class Slog2Writer {
     this.treeDir.push({ depth: node.depth, xpos: node.xpos, earliest: node.earliest, latest: node.latest, fptr: self.fptr, size });
     this.rootPointer = self;
 
-    const own = node.buffer;
-    own.fptr = self.fptr;
-    own.size = size;
-    for (const b of node.childBuffers) own.mergeChild(b);
-    own.finalizeWeights();
-
     const w = this.out.reserve(size);
     writeNodeHeader(w, node.earliest, node.latest, node.depth, node.xpos, self);
     this.writeList(w, node.drawables, NESTLESS_LIST);
@@ -311,6 +305,13 @@ export class Slog2Writer {
     w.i32(node.childBuffers.length);
     for (const b of node.childBuffers) writeShadowBuffer(w, b);
     if (w.pos !== size) throw new Error(`internal error: node (${node.depth}, ${node.xpos}) encoded ${w.pos} bytes, expected ${size}`);
+
+    // The children are written: their shadows are merged up by taking them over, not copying.
+    const own = node.buffer;
+    own.fptr = self.fptr;
+    own.size = size;
+    for (const b of node.childBuffers) own.mergeChild(b, true);
+    own.finalizeWeights();
     // Source locations of this node's drawables go right after its block (unreferenced bytes).
     const record = this.srcloc.takeNodeRecord();
     if (record) this.out.reserve(record.length, false).raw(record);
