@@ -79,6 +79,7 @@ export class ShadowRecord {
   latest: number;
   numRealObjs: number;
   readonly times: number[];
+  /** Shared between shadows of a key (never changed). */
   readonly lineIDs: readonly number[];
   /** Set when the node's latest time is fixed (own shadows) or copied from a child shadow. */
   weights: Weight[] | undefined;
@@ -116,11 +117,8 @@ export class ShadowRecord {
     const v0 = cols.vertexStart[p]!;
     const n = cols.vertexStart[p + 1]! - v0;
     const times = new Array<number>(n);
-    const lines = new Array<number>(n);
-    for (let i = 0; i < n; i++) {
-      times[i] = cols.vertexTime[v0 + i]!;
-      lines[i] = cols.vertexLine[v0 + i]!;
-    }
+    for (let i = 0; i < n; i++) times[i] = cols.vertexTime[v0 + i]!;
+    const lines = typeof key === 'number' && key < LINE_INDEX_LIMIT ? sharedLines(key, n, cols.vertexLine[v0]!) : linesOf(cols, v0, n);
     const s = new ShadowRecord(topology, key, times, lines, cols.primEarliest[p]!, cols.primLatest[p]!);
     s.numRealObjs = 1;
     s.memberCount = 1;
@@ -236,6 +234,23 @@ export function compareInclRatio(a: Weight, b: Weight): number {
 /** Keys below this index the line array of a NodeShadows (lineIDs < 4096); the rest go to a Map. */
 const LINE_INDEX_LIMIT = 1 << 14;
 
+/** Line indexes of released buffers, for new ones (each grows to up to LINE_INDEX_LIMIT slots; a fresh one per node was a tenth of a wide conversion's garbage). */
+const byLinePool: (ShadowRecord | undefined)[][] = [];
+const BY_LINE_POOL = 16;
+
+/** The lineIDs of the shadows of each key below LINE_INDEX_LIMIT (one line, once or twice), made once. */
+const linesOfKey = new Array<readonly number[] | undefined>(LINE_INDEX_LIMIT); // allocated whole: growing it by far indices would make it a dictionary
+
+function sharedLines(key: number, n: number, line: number): readonly number[] {
+  return (linesOfKey[key] ??= n === 1 ? [line] : [line, line]);
+}
+
+function linesOf(cols: PrimitiveColumns, v0: number, n: number): number[] {
+  const lines = new Array<number>(n);
+  for (let i = 0; i < n; i++) lines[i] = cols.vertexLine[v0 + i]!;
+  return lines;
+}
+
 /**
  * Shadow key: topology + the vertex lineIDs. One line (an event, or a state/arrow whose two
  * vertices share it) → lineID·4 + topology, a small index; two lines → a number above the index
@@ -276,7 +291,7 @@ export class NodeShadows {
   /** Every shadow, in creation order. */
   readonly shadows: ShadowRecord[] = [];
   /** Index: (lineID·4 + topology) → shadow, for keys of one vertex or two on the same line. */
-  private readonly byLine: (ShadowRecord | undefined)[] = [];
+  private byLine: (ShadowRecord | undefined)[] = byLinePool.pop() ?? [];
   private readonly byKey = new Map<number | string, ShadowRecord>();
   /** Own members, from the first add() until finalizeWeights(). */
   private members: MemberColumns | undefined;
@@ -392,6 +407,15 @@ export class NodeShadows {
       s.collectsChildren = false;
       s.childShadows = undefined;
     }
+  }
+
+  /** This buffer is merged into its parent and dropped: its line index goes back to the pool, emptied. */
+  release(): void {
+    const index = this.byLine;
+    this.byLine = [];
+    if (byLinePool.length >= BY_LINE_POOL) return;
+    index.fill(undefined);
+    byLinePool.push(index);
   }
 
   byteSize(): number {

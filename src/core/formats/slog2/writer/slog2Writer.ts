@@ -310,7 +310,10 @@ export class Slog2Writer {
     const own = node.buffer;
     own.fptr = self.fptr;
     own.size = size;
-    for (const b of node.childBuffers) own.mergeChild(b, true);
+    for (const b of node.childBuffers) {
+      own.mergeChild(b, true);
+      b.release();
+    }
     own.finalizeWeights();
     // Source locations of this node's drawables go right after its block (unreferenced bytes).
     const record = this.srcloc.takeNodeRecord();
