@@ -77,7 +77,7 @@ test('merging by taking over gives the shadows a copying merge gives', () => {
       lines: [...s.lineIDs],
       n: s.numRealObjs,
       bounds: [s.earliest, s.latest],
-      weights: s.weights!.map((w) => ({ ...w })),
+      weights: [...s.weights!],
     }));
   const copied = finished(columns([[STATE, 7, 0, 9, 3]]), 9);
   for (const c of make()) copied.mergeChild(c);

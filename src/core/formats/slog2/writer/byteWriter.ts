@@ -39,12 +39,22 @@ export class ByteWriter {
     this.view.setUint32(this.pos + 4, v - hi * 4294967296);
     this.pos += 8;
   }
+  /**
+   * A NaN is written as Java's DataOutputStream writes it (floatToIntBits: 0x7fc00000, the
+   * reference's bytes): V8 keeps a NaN's sign as it came (x86's 0/0 sets it) or clears it when an
+   * array of doubles holds it, so its bits would depend on where it was kept.
+   */
   f32(v: number): void {
-    this.view.setFloat32(this.pos, v);
+    if (v !== v) this.view.setInt32(this.pos, 0x7fc00000);
+    else this.view.setFloat32(this.pos, v);
     this.pos += 4;
   }
+  /** A NaN as Java's doubleToLongBits gives it (0x7ff8000000000000). */
   f64(v: number): void {
-    this.view.setFloat64(this.pos, v);
+    if (v !== v) {
+      this.view.setInt32(this.pos, 0x7ff80000);
+      this.view.setInt32(this.pos + 4, 0);
+    } else this.view.setFloat64(this.pos, v);
     this.pos += 8;
   }
   raw(b: Uint8Array): void {

@@ -8,7 +8,19 @@ import { ByteWriter, encodedString } from './byteWriter';
 import { HEADER_BYTES } from '../header';
 import { NODE_HEADER_BYTES } from '../treeNode';
 import { TREEDIR_ENTRY_BYTES, type TreeDirEntry } from '../treeDir';
-import { compareInclRatio, compareShadows, STATE, type ShadowRecord, type NodeShadows, type Weight } from './shadows';
+import {
+  compareInclRatio,
+  compareShadows,
+  STATE,
+  WEIGHT_STRIDE,
+  W_CATEGORY,
+  W_COUNT,
+  W_EXCL,
+  W_INCL,
+  type ShadowRecord,
+  type NodeShadows,
+  type Weights,
+} from './shadows';
 import { SHORT_SORT_MAX, sortShortLikeBuiltin, sortStable } from './stableSort';
 
 export const VERSION = 'SLOG 2.0.6';
@@ -67,29 +79,37 @@ function writeShadow(w: ByteWriter, s: ShadowRecord): void {
   w.f64(s.earliest);
   w.f64(s.latest);
   w.i64(s.numRealObjs);
-  // Sorted in a copy: the insertion order still breaks ties where a parent merges these weights.
-  const weights = s.weights!;
-  const n = weights.length;
-  const sorted = n > 1 ? sortedWeights(weights) : weights;
+  // Written in ratio order; kept in insertion order, which still breaks ties where a parent merges them.
+  const ws = s.weights!;
+  const n = ws.length / WEIGHT_STRIDE;
+  const order = n > 1 ? weightOrder(ws, n) : oneWeight;
   w.i32(n);
   for (let i = 0; i < n; i++) {
-    const wt = sorted[i]!;
-    w.i32(wt.category);
-    w.f32(wt.incl);
-    w.f32(wt.excl);
-    w.i64(wt.count);
+    const at = order[i]! * WEIGHT_STRIDE;
+    w.i32(ws[at + W_CATEGORY]!);
+    w.f32(ws[at + W_INCL]!);
+    w.f32(ws[at + W_EXCL]!);
+    w.i64(ws[at + W_COUNT]!);
   }
-  if (sorted === weightScratch) weightScratch.fill(undefined, 0, n);
 }
 
-/** writeShadow's scratch (emptied after each use): the built-in sort's copies of a few weights were a quarter of a wide conversion's garbage. */
-const weightScratch: (Weight | undefined)[] = [];
+const oneWeight: readonly number[] = [0];
+/** weightOrder's scratch and the weights it is sorting (single-threaded writer; used at once). */
+const orderScratch: (number | undefined)[] = [];
+let sorting: Weights = [];
+const byInclRatio = (a: number, b: number): number => compareInclRatio(sorting[a * WEIGHT_STRIDE + W_INCL]!, sorting[b * WEIGHT_STRIDE + W_INCL]!);
 
-function sortedWeights(weights: readonly Weight[]): readonly (Weight | undefined)[] {
-  if (weights.length >= SHORT_SORT_MAX) return weights.slice().sort(compareInclRatio);
-  for (let i = 0; i < weights.length; i++) weightScratch[i] = weights[i];
-  sortShortLikeBuiltin(weightScratch, weights.length, compareInclRatio);
-  return weightScratch;
+/**
+ * The weights' positions in Java's ratio order, as the built-in sort of the weights gives it:
+ * sortShortLikeBuiltin takes V8's steps without its copies (a copy per shadow written was a
+ * quarter of a wide conversion's garbage).
+ */
+function weightOrder(ws: Weights, n: number): readonly (number | undefined)[] {
+  sorting = ws;
+  if (n >= SHORT_SORT_MAX) return Array.from({ length: n }, (_, i) => i).sort(byInclRatio);
+  for (let i = 0; i < n; i++) orderScratch[i] = i;
+  sortShortLikeBuiltin(orderScratch, n, byInclRatio);
+  return orderScratch;
 }
 
 /** A finished child shadow buffer (§7.4 ShadowBuffer): stub header, nestless shadows, nestable shadows. */

@@ -6,7 +6,7 @@ import type { Category, LineIDMap, LineIDMapRow, Topology } from '../../../model
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../../model/types';
 import type { CategoryRecord } from './encode';
 import type { IntSet } from './intSet';
-import { topologyNumber, type NodeShadows } from './shadows';
+import { topologyNumber, WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL, type NodeShadows } from './shadows';
 
 const PREVIEW_CATEGORIES: readonly Category[] = [
   previewCategory(PREVIEW_EVENT, 'Preview_Event', 'event', [255, 255, 255, 191]),
@@ -24,12 +24,14 @@ export function categoryRecords(all: Iterable<Category>, root: NodeShadows, used
   const rootDuration = root.latest - root.earliest;
   for (const s of root.shadows) {
     const ratio = Math.fround((s.latest - s.earliest) / rootDuration);
-    for (const w of s.weights!) {
-      const sum = summaries.get(w.category) ?? { incl: 0, excl: 0, count: 0 };
-      sum.count += w.count;
-      sum.incl = Math.fround(sum.incl + Math.fround(w.incl * ratio));
-      sum.excl = Math.fround(sum.excl + Math.fround(w.excl * ratio));
-      summaries.set(w.category, sum);
+    const ws = s.weights!;
+    for (let i = 0; i < ws.length; i += WEIGHT_STRIDE) {
+      const category = ws[i + W_CATEGORY]!;
+      const sum = summaries.get(category) ?? { incl: 0, excl: 0, count: 0 };
+      sum.count += ws[i + W_COUNT]!;
+      sum.incl = Math.fround(sum.incl + Math.fround(ws[i + W_INCL]! * ratio));
+      sum.excl = Math.fround(sum.excl + Math.fround(ws[i + W_EXCL]! * ratio));
+      summaries.set(category, sum);
     }
   }
   const records: CategoryRecord[] = [];

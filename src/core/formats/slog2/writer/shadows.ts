@@ -36,26 +36,23 @@ export interface PrimitiveColumns {
   vertexLine: Int32Array;
 }
 
-export interface Weight {
-  readonly category: number;
-  incl: number;
-  excl: number;
-  count: number;
-}
-
 /**
- * A shadow's weight of `category`. Weights are a list in insertion order (what the Map they were
- * kept in iterated in): a shadow has a few categories, and a Map per shadow was most of the
- * writer's garbage on wide traces (a shadow per rank and topology in every node, copied upwards).
+ * A shadow's weights, packed: WEIGHT_STRIDE numbers per category in insertion order (the order a
+ * Map of them once iterated in) — category, inclusive ratio, exclusive ratio (Java floats), count.
+ * One array of doubles per shadow: a Weight object per category was most of the writer's
+ * garbage on wide traces (a shadow per rank and topology in every node, merged upwards).
  */
-export function weightOf(weights: readonly Weight[], category: number): Weight | undefined {
-  for (let i = 0; i < weights.length; i++) if (weights[i]!.category === category) return weights[i];
-  return undefined;
-}
+export type Weights = number[];
+export const WEIGHT_STRIDE = 4;
+export const W_CATEGORY = 0;
+export const W_INCL = 1;
+export const W_EXCL = 2;
+export const W_COUNT = 3;
 
-function weightIndex(weights: readonly Weight[], category: number): number {
-  for (let i = 0; i < weights.length; i++) if (weights[i]!.category === category) return i;
-  throw new Error(`internal error: a member's category ${category} has no weight in its shadow`);
+/** Offset of `category`'s weight in `weights`, or −1. */
+export function weightSlot(weights: Weights, category: number): number {
+  for (let i = 0; i < weights.length; i += WEIGHT_STRIDE) if (weights[i] === category) return i;
+  return -1;
 }
 
 const NO_SHADOWS: readonly ShadowRecord[] = [];
@@ -82,7 +79,7 @@ export class ShadowRecord {
   /** Shared between shadows of a key (never changed). */
   readonly lineIDs: readonly number[];
   /** Set when the node's latest time is fixed (own shadows) or copied from a child shadow. */
-  weights: Weight[] | undefined;
+  weights: Weights | undefined;
   /** Own real members (their bounds and categories are in the buffer's MemberColumns); 0 once finalized. */
   memberCount = 0;
   /** Position in its buffer's `shadows` (what MemberColumns.shadow refers to). */
@@ -130,13 +127,7 @@ export class ShadowRecord {
   static copyOf(c: ShadowRecord): ShadowRecord {
     const s = new ShadowRecord(c.topology, c.key, c.times.slice(), c.lineIDs, c.earliest, c.latest);
     s.numRealObjs = c.numRealObjs;
-    const from = c.weights!;
-    const weights = new Array<Weight>(from.length);
-    for (let i = 0; i < from.length; i++) {
-      const w = from[i]!;
-      weights[i] = { category: w.category, incl: w.incl, excl: w.excl, count: w.count };
-    }
-    s.weights = weights;
+    s.weights = c.weights!.slice();
     return s;
   }
 
@@ -165,23 +156,24 @@ export class ShadowRecord {
     if (c.latest > this.latest) this.latest = c.latest;
     const newDuration = this.latest - this.earliest;
     this.numRealObjs = n + m;
-    const weights = this.weights!;
+    const ws = this.weights!;
     if (oldDuration !== newDuration) {
       const ratio = f32(oldDuration / newDuration);
-      for (const w of weights) {
-        w.incl = f32(w.incl * ratio);
-        w.excl = f32(w.excl * ratio);
+      for (let i = 0; i < ws.length; i += WEIGHT_STRIDE) {
+        ws[i + W_INCL] = f32(ws[i + W_INCL]! * ratio);
+        ws[i + W_EXCL] = f32(ws[i + W_EXCL]! * ratio);
       }
     }
     const ratio = f32((c.latest - c.earliest) / newDuration);
-    for (const cw of c.weights!) {
-      const w = weightOf(weights, cw.category);
-      if (w === undefined) {
-        weights.push({ category: cw.category, incl: f32(cw.incl * ratio), excl: f32(cw.excl * ratio), count: cw.count });
+    const cw = c.weights!;
+    for (let j = 0; j < cw.length; j += WEIGHT_STRIDE) {
+      const at = weightSlot(ws, cw[j]!);
+      if (at < 0) {
+        ws.push(cw[j]!, f32(cw[j + W_INCL]! * ratio), f32(cw[j + W_EXCL]! * ratio), cw[j + W_COUNT]!);
       } else {
-        w.count += cw.count;
-        w.incl = f32(w.incl + f32(cw.incl * ratio));
-        w.excl = f32(w.excl + f32(cw.excl * ratio));
+        ws[at + W_COUNT] += cw[j + W_COUNT]!;
+        ws[at + W_INCL] = f32(ws[at + W_INCL]! + f32(cw[j + W_INCL]! * ratio));
+        ws[at + W_EXCL] = f32(ws[at + W_EXCL]! + f32(cw[j + W_EXCL]! * ratio));
       }
     }
     if (this.collectsChildren) (this.childShadows ??= []).push(c);
@@ -195,19 +187,22 @@ export class ShadowRecord {
     const exclusion = exclusiveDurations(earliest, latest, category, from, to, this.childShadows ?? NO_SHADOWS);
     const duration = this.latest - this.earliest;
     // Per weight (every member's category has one, from initializeWeights): a sum and whether a member added to it.
-    const weights = this.weights!;
-    const sums = weightSums(weights.length);
-    let w = -1;
+    const ws = this.weights!;
+    const n = ws.length / WEIGHT_STRIDE;
+    const sums = weightSums(n);
+    let at = -1;
     for (let k = from; k < to; k++) {
       const c = category[k]!;
-      if (w < 0 || weights[w]!.category !== c) w = weightIndex(weights, c);
-      sums[w] = f32(sums[w]! + f32(exclusion[k - from]! / duration));
-      sumsTouched[w] = 1;
+      if (at < 0 || ws[at] !== c) at = weightSlot(ws, c);
+      if (at < 0) throw new Error(`internal error: a member's category ${c} has no weight in its shadow`);
+      const i = at / WEIGHT_STRIDE;
+      sums[i] = f32(sums[i]! + f32(exclusion[k - from]! / duration));
+      sumsTouched[i] = 1;
     }
-    for (let i = 0; i < weights.length; i++) {
+    for (let i = 0; i < n; i++) {
       if (sumsTouched[i] === 0) continue;
-      const wt = weights[i]!;
-      wt.excl = f32(wt.excl + sums[i]!);
+      const e = i * WEIGHT_STRIDE + W_EXCL;
+      ws[e] = f32(ws[e]! + sums[i]!);
     }
   }
 
@@ -225,9 +220,9 @@ export function compareShadows(a: ShadowRecord, b: ShadowRecord): number {
   return a.lineIDs[a.lineIDs.length - 1]! - b.lineIDs[b.lineIDs.length - 1]!;
 }
 
-/** Java's CategoryWeight.INCL_RATIO_ORDER (NaN compares as "greater"). */
-export function compareInclRatio(a: Weight, b: Weight): number {
-  const d = f32(a.incl - b.incl);
+/** Java's CategoryWeight.INCL_RATIO_ORDER on two weights' inclusive ratios (NaN compares as "greater"). */
+export function compareInclRatio(a: number, b: number): number {
+  const d = f32(a - b);
   return d < 0 ? -1 : d === 0 ? 0 : 1;
 }
 
@@ -335,28 +330,35 @@ export class NodeShadows {
     if (members === undefined) return;
     const shadows = this.shadows;
     const durations = new Float64Array(shadows.length);
-    for (const s of shadows) {
-      if (s.memberCount === 0) continue;
-      s.weights ??= [];
-      durations[s.index] = s.latest - s.earliest;
-    }
+    for (const s of shadows) if (s.memberCount !== 0) durations[s.index] = s.latest - s.earliest;
     const shadowOf = members.shadow;
     const earliest = members.earliest;
     const latest = members.latest;
     const category = members.category;
     let last = -1;
-    let w: Weight | undefined;
+    let ws: Weights = [];
+    let at = -1;
     for (let k = 0; k < members.count; k++) {
       const si = shadowOf[k]!;
       const c = category[k]!;
-      if (w === undefined || si !== last || w.category !== c) {
-        const weights = shadows[si]!.weights!;
-        w = weightOf(weights, c);
-        if (w === undefined) weights.push((w = { category: c, incl: 0, excl: 0, count: 0 }));
+      if (at < 0 || si !== last || ws[at] !== c) {
+        const s = shadows[si]!;
+        if (s.weights === undefined) {
+          // Made to size: a push onto [] reserves 16 slots (most shadows keep one or two weights).
+          ws = s.weights = [c, 0, 0, 0];
+          at = 0;
+        } else {
+          ws = s.weights;
+          at = weightSlot(ws, c);
+          if (at < 0) {
+            at = ws.length;
+            ws.push(c, 0, 0, 0);
+          }
+        }
         last = si;
       }
-      w.incl = f32(w.incl + f32((latest[k]! - earliest[k]!) / durations[si]!));
-      w.count++;
+      ws[at + W_INCL] = f32(ws[at + W_INCL]! + f32((latest[k]! - earliest[k]!) / durations[si]!));
+      ws[at + W_COUNT] = ws[at + W_COUNT]! + 1;
     }
   }
 
@@ -420,7 +422,7 @@ export class NodeShadows {
 
   byteSize(): number {
     let n = 42;
-    for (const s of this.shadows) n += s.byteSize(s.weights ? s.weights.length : this.distinctMemberCategories(s));
+    for (const s of this.shadows) n += s.byteSize(s.weights ? s.weights.length / WEIGHT_STRIDE : this.distinctMemberCategories(s));
     return n;
   }
 

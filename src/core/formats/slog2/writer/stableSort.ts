@@ -42,6 +42,8 @@ function merge<T>(src: Slots<T>, dst: Slots<T>, lo: number, mid: number, hi: num
   let i = lo;
   let j = mid;
   let k = lo;
+  // Runs already in order (shadows mostly come in time order) are copied: no comparison per item.
+  if (j < hi && compare(src[j]!, src[j - 1]!) >= 0) while (i < mid) dst[k++] = src[i++];
   while (i < mid && j < hi) dst[k++] = compare(src[j]!, src[i]!) < 0 ? src[j++] : src[i++];
   while (i < mid) dst[k++] = src[i++];
   while (j < hi) dst[k++] = src[j++];
