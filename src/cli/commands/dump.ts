@@ -68,12 +68,30 @@ export function dumpRecord(d: Drawable, categories: ReadonlyMap<number, Category
 
 /** Text form: `name[index] kind (t, line) (t, line) : popup`, composites followed by their members. */
 export function formatDumpLine(r: DumpRecord): string {
-  const head = (x: DumpRecord) => `${x.name}[${x.category}] ${x.kind} ${x.vertices.map(([t, l]) => `(${javaDouble(t)}, ${l})`).join(' ')}`;
-  const text = (x: DumpRecord) => (x.info === '' ? '' : ` : ${JSON.stringify(x.info).slice(1, -1)}`);
-  const at = (l: SourceLocation | undefined) => (l === undefined ? '' : `${l.file}:${l.line}`);
-  const source = (x: DumpRecord) => (x.source === undefined ? '' : ` @ ${at(x.source.start) || '-'}${x.source.end ? ` .. ${at(x.source.end)}` : ''}`);
-  if (r.members === undefined) return head(r) + text(r) + source(r);
-  return `${r.name}[${r.category}] composite [${javaDouble(r.earliest)}, ${javaDouble(r.latest)}]${text(r)} { ${r.members.map((m) => head(m) + text(m)).join(' ; ')} }`;
+  if (r.members === undefined) return headText(r) + infoPart(r) + sourcePart(r);
+  let members = '';
+  for (let i = 0; i < r.members.length; i++) members += (i === 0 ? '' : ' ; ') + headText(r.members[i]!) + infoPart(r.members[i]!);
+  return `${r.name}[${r.category}] composite [${javaDouble(r.earliest)}, ${javaDouble(r.latest)}]${infoPart(r)} { ${members} }`;
+}
+
+// Module functions, not closures made per line: dump formats every drawable of a file.
+function headText(x: DumpRecord): string {
+  let s = `${x.name}[${x.category}] ${x.kind}`;
+  for (const [t, l] of x.vertices) s += ` (${javaDouble(t)}, ${l})`;
+  return s;
+}
+
+function infoPart(x: DumpRecord): string {
+  return x.info === '' ? '' : ` : ${JSON.stringify(x.info).slice(1, -1)}`;
+}
+
+function sourcePart(x: DumpRecord): string {
+  if (x.source === undefined) return '';
+  return ` @ ${locationText(x.source.start) || '-'}${x.source.end ? ` .. ${locationText(x.source.end)}` : ''}`;
+}
+
+function locationText(l: SourceLocation | undefined): string {
+  return l === undefined ? '' : `${l.file}:${l.line}`;
 }
 
 /** `dump --records`: a SLOG-1 file's records as stored (Jumpshot-3's printer layout). */
@@ -106,10 +124,13 @@ export async function runDump(argv: string[]): Promise<number> {
     rowSpec === undefined ? { trace: await openTrace(args.positionals[0]!), keep: () => true } : await openWithRows(args.positionals[0]!, rowSpec, args);
   try {
     let out = '';
-    for await (const d of trace.drawables(t0, t1)) {
-      if (!keep(d)) continue;
-      const r = dumpRecord(d, trace.categories);
-      out += (json ? JSON.stringify(r) : escapeControlsOnly(formatDumpLine(r))) + '\n';
+    // By batch (a leaf's drawables): a promise per drawable was a twentieth of the time.
+    for await (const batch of trace.drawableBatches(t0, t1)) {
+      for (const d of batch) {
+        if (!keep(d)) continue;
+        const r = dumpRecord(d, trace.categories);
+        out += (json ? JSON.stringify(r) : escapeControlsOnly(formatDumpLine(r))) + '\n';
+      }
       if (out.length > 1 << 16) {
         await write(out);
         out = '';

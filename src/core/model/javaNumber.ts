@@ -4,6 +4,13 @@
  * fractional digit (`5.0E-4`, `2.01`, `1.0E7`).
  */
 export function javaDouble(x: number): string {
+  // Plain range: JS prints the same shortest digits in plain notation there (it switches to
+  // exponents only below 1e-6 or from 1e21); only an integer lacks Java's ".0".
+  const abs = x < 0 ? -x : x;
+  if (abs >= 1e-3 && abs < 1e7) {
+    const s = String(x);
+    return Number.isInteger(x) ? s + '.0' : s;
+  }
   return formatJava(x, shortestDigits(x));
 }
 
