@@ -8,20 +8,9 @@ import { ByteWriter, encodedString } from './byteWriter';
 import { HEADER_BYTES } from '../header';
 import { NODE_HEADER_BYTES } from '../treeNode';
 import { TREEDIR_ENTRY_BYTES, type TreeDirEntry } from '../treeDir';
-import {
-  compareInclRatio,
-  compareShadows,
-  STATE,
-  WEIGHT_STRIDE,
-  W_CATEGORY,
-  W_COUNT,
-  W_EXCL,
-  W_INCL,
-  type ShadowRecord,
-  type NodeShadows,
-  type Weights,
-} from './shadows';
-import { SHORT_SORT_MAX, sortShortLikeBuiltin, sortStable } from './stableSort';
+import { compareInclRatio, WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL, type ShadowRecord, type NodeShadows, type Weights } from './shadows';
+import { SHORT_SORT_MAX, sortShortLikeBuiltin } from './builtinSort';
+import { orderedShadows, releaseOrderedShadows } from './shadowOrder';
 
 export const VERSION = 'SLOG 2.0.6';
 /** NodeHeader (NODE_HEADER_BYTES) + nestless count + nestable count. */
@@ -115,44 +104,12 @@ function weightOrder(ws: Weights, n: number): readonly (number | undefined)[] {
 /** A finished child shadow buffer (§7.4 ShadowBuffer): stub header, nestless shadows, nestable shadows. */
 export function writeShadowBuffer(w: ByteWriter, b: NodeShadows): void {
   writeNodeHeader(w, b.earliest, b.latest, b.depth, b.xpos, { fptr: b.fptr, size: b.size });
-  const shadows = b.shadows;
-  let finite = true;
-  let nestable = 0;
-  for (const s of shadows) {
-    if (s.topology === STATE) nestable++;
-    if (!(s.earliest === s.earliest && s.latest === s.latest)) finite = false;
-  }
-  const nestless = shadows.length - nestable;
-  // Nestless ones first, then the nestable ones, each in insertion order (the sort is stable).
-  const list = sortList;
-  if (list.length < shadows.length) list.length = shadows.length;
-  let a = 0;
-  let z = nestless;
-  for (const s of shadows) list[s.topology === STATE ? z++ : a++] = s;
-  sortPart(list, 0, nestless, finite);
-  sortPart(list, nestless, shadows.length, finite);
+  const { list, nestless, count } = orderedShadows(b);
   w.i32(nestless);
   for (let i = 0; i < nestless; i++) writeShadow(w, list[i]!);
-  w.i32(nestable);
-  for (let i = nestless; i < shadows.length; i++) writeShadow(w, list[i]!);
-  list.fill(undefined, 0, shadows.length); // written nodes' shadows are not kept alive
-}
-
-/** writeShadowBuffer's scratch (single-threaded writer; emptied after each use). */
-const sortList: (ShadowRecord | undefined)[] = [];
-const sortScratch: (ShadowRecord | undefined)[] = [];
-
-/** Sorts list[from..to) by compareShadows: stable through kept scratch, or the built-in sort if a bound is NaN (its order is then its own). */
-function sortPart(list: (ShadowRecord | undefined)[], from: number, to: number, finite: boolean): void {
-  if (finite) {
-    if (sortScratch.length < to) sortScratch.length = to;
-    sortStable(list, from, to, compareShadows, sortScratch);
-    return;
-  }
-  const part: ShadowRecord[] = [];
-  for (let i = from; i < to; i++) part.push(list[i]!);
-  part.sort(compareShadows);
-  for (let i = 0; i < part.length; i++) list[from + i] = part[i];
+  w.i32(count - nestless);
+  for (let i = nestless; i < count; i++) writeShadow(w, list[i]!);
+  releaseOrderedShadows(count);
 }
 
 export interface CategoryRecord {

@@ -1,0 +1,34 @@
+// The writer's copy-free short sort gives the built-in sort's order exactly, even for Java's
+// weight order, which is not consistent when a ratio is NaN (an event shadow's 0/0).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SHORT_SORT_MAX, sortShortLikeBuiltin } from '../../../src/core/formats/slog2/writer/builtinSort';
+import { compareInclRatio } from '../../../src/core/formats/slog2/writer/shadows';
+
+/** A small deterministic generator (xorshift32), so a failure reproduces. */
+function random(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 0x100000000;
+  };
+}
+
+test('sortShortLikeBuiltin: the built-in order of Java weight ratios, NaN included, for every short length', () => {
+  const r = random(11);
+  const values = [0, 0.25, 0.5, 0.5, 1, NaN, Infinity, -0, Math.fround(1 / 3)];
+  let differs = 0;
+  for (let round = 0; round < 4000; round++) {
+    const n = 2 + Math.floor(r() * (round % 10 === 0 ? SHORT_SORT_MAX - 3 : 6));
+    const incl = Array.from({ length: n }, () => values[Math.floor(r() * values.length)]!);
+    const byRatio = (a: number, b: number): number => compareInclRatio(incl[a]!, incl[b]!);
+    const expected = Array.from({ length: n }, (_, i) => i).sort(byRatio);
+    const slots: (number | undefined)[] = Array.from({ length: n }, (_, i) => i);
+    sortShortLikeBuiltin(slots, n, byRatio);
+    assert.deepEqual(slots, expected, `ratios ${incl.join(', ')}`);
+    if (expected.some((w, i) => w !== i)) differs++;
+  }
+  assert.ok(differs > 1000, `the cases reorder (${differs})`);
+});

@@ -1,0 +1,68 @@
+// A child shadow buffer's shadows as the file lists them: nestless then nestable, each as the
+// built-in sort by compareShadows orders them (ties in insertion order), at every size and with
+// crowded time buckets; NaN bounds keep the built-in sort's own order.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { orderedShadows, releaseOrderedShadows } from '../../../src/core/formats/slog2/writer/shadowOrder';
+import { ARROW, EVENT, NodeShadows, STATE, ShadowRecord, compareShadows } from '../../../src/core/formats/slog2/writer/shadows';
+
+function random(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 0x100000000;
+  };
+}
+
+function buffer(n: number, r: () => number, times: number, withNaN = false): NodeShadows {
+  const b = new NodeShadows();
+  for (let i = 0; i < n; i++) {
+    const topology = [EVENT, STATE, ARROW][Math.floor(r() * 3)]!;
+    const a = Math.floor(r() * 5);
+    const lines = topology === EVENT ? [a] : [a, topology === ARROW ? Math.floor(r() * 5) : a];
+    const e = withNaN && i % 17 === 3 ? NaN : Math.floor(r() * times) / 4;
+    const l = e + Math.floor(r() * 3) / 4;
+    b.shadows.push(new ShadowRecord(topology, i, [e], lines, e, l));
+  }
+  return b;
+}
+
+function expected(b: NodeShadows): ShadowRecord[] {
+  const nestless = b.shadows.filter((s) => s.topology !== STATE).sort(compareShadows);
+  const nestable = b.shadows.filter((s) => s.topology === STATE).sort(compareShadows);
+  return [...nestless, ...nestable];
+}
+
+test('orderedShadows: the built-in order of each part, for sizes and crowding of every kind', () => {
+  const r = random(5);
+  for (const n of [0, 1, 2, 3, 50, 500, 3000]) {
+    for (const times of [1, 4, 40, 100000]) {
+      const b = buffer(n, r, times);
+      const { list, nestless, count } = orderedShadows(b);
+      assert.equal(count, n);
+      assert.equal(nestless, b.shadows.filter((s) => s.topology !== STATE).length);
+      assert.deepEqual(
+        list.slice(0, count).map((s) => s!.key),
+        expected(b).map((s) => s.key),
+        `${n} shadows over ${times} times`,
+      );
+      releaseOrderedShadows(count);
+      assert.ok(
+        list.slice(0, count).every((s) => s === undefined),
+        'released',
+      );
+    }
+  }
+});
+
+test('orderedShadows: a NaN bound gives the built-in sort its own order', () => {
+  const b = buffer(400, random(9), 50, true);
+  const { list, count } = orderedShadows(b);
+  assert.deepEqual(
+    list.slice(0, count).map((s) => s!.key),
+    expected(b).map((s) => s.key),
+  );
+  releaseOrderedShadows(count);
+});
