@@ -2,8 +2,8 @@
 // weight order, which is not consistent when a ratio is NaN (an event shadow's 0/0).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SHORT_SORT_MAX, sortShortLikeBuiltin } from '../../../src/core/formats/slog2/writer/builtinSort';
-import { compareInclRatio } from '../../../src/core/formats/slog2/writer/shadows';
+import { SHORT_SORT_MAX, ratioOrderLikeBuiltin } from '../../../src/core/formats/slog2/writer/builtinSort';
+import { compareInclRatio, WEIGHT_STRIDE } from '../../../src/core/formats/slog2/writer/shadows';
 
 /** A small deterministic generator (xorshift32), so a failure reproduces. */
 function random(seed: number): () => number {
@@ -16,18 +16,18 @@ function random(seed: number): () => number {
   };
 }
 
-test('sortShortLikeBuiltin: the built-in order of Java weight ratios, NaN included, for every short length', () => {
+test('ratioOrderLikeBuiltin: the built-in order of Java weight ratios, NaN included, short lists and long', () => {
   const r = random(11);
   const values = [0, 0.25, 0.5, 0.5, 1, NaN, Infinity, -0, Math.fround(1 / 3)];
   let differs = 0;
   for (let round = 0; round < 4000; round++) {
-    const n = 2 + Math.floor(r() * (round % 10 === 0 ? SHORT_SORT_MAX - 3 : 6));
+    const n = 1 + Math.floor(r() * (round % 10 === 0 ? SHORT_SORT_MAX + 20 : 6));
     const incl = Array.from({ length: n }, () => values[Math.floor(r() * values.length)]!);
     const byRatio = (a: number, b: number): number => compareInclRatio(incl[a]!, incl[b]!);
     const expected = Array.from({ length: n }, (_, i) => i).sort(byRatio);
-    const slots: (number | undefined)[] = Array.from({ length: n }, (_, i) => i);
-    sortShortLikeBuiltin(slots, n, byRatio);
-    assert.deepEqual(slots, expected, `ratios ${incl.join(', ')}`);
+    const weights = incl.flatMap((v, category) => [category, v, 0, 1]);
+    assert.equal(weights.length, n * WEIGHT_STRIDE);
+    assert.deepEqual(Array.from(ratioOrderLikeBuiltin(weights, n)).slice(0, n), expected, `ratios ${incl.join(', ')}`);
     if (expected.some((w, i) => w !== i)) differs++;
   }
   assert.ok(differs > 1000, `the cases reorder (${differs})`);

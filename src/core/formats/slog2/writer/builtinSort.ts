@@ -1,46 +1,56 @@
 /**
- * The order V8's built-in sort gives a short array, without its copies: the writer sorts each
- * written shadow's few weights by Java's ratio order, which is not consistent for NaN ratios, so
- * only V8's own steps give its result there (and a fresh work array per call was a quarter of a
- * wide conversion's garbage).
+ * The order V8's built-in sort gives a shadow's weights by Java's ratio order, without its
+ * copies: that order is not consistent for NaN ratios (an event shadow's 0/0), so only V8's own
+ * steps give the built-in's result there; and a fresh work array per shadow written was a
+ * quarter of a wide conversion's garbage.
  */
-
-type Slots<T> = (T | undefined)[];
+import { compareInclRatio, W_INCL, WEIGHT_STRIDE, type Weights } from './shadows';
 
 /** Below this length V8's Array.prototype.sort (TimSort) is one run: CountAndMakeRun, then binary insertion. */
 export const SHORT_SORT_MAX = 64;
 
+const scratch = new Int32Array(SHORT_SORT_MAX);
+
 /**
- * items[0..n), n < SHORT_SORT_MAX, in the order V8's built-in sort leaves them: the same steps
- * (V8's array-sort.tq for one run), so the same order even for a comparator that is not
- * consistent, as Java's weight order is for NaN ratios. Allocates nothing.
+ * The positions 0..n−1 of the weights in `ws` in the order `positions.sort(by inclusive ratio)`
+ * leaves them; n < SHORT_SORT_MAX takes V8's steps (array-sort.tq for one run) in a scratch
+ * array (valid until the next call), longer lists the built-in sort.
  */
-export function sortShortLikeBuiltin<T>(items: Slots<T>, n: number, compare: (a: T, b: T) => number): void {
-  if (n < 2) return;
+export function ratioOrderLikeBuiltin(ws: Weights, n: number): ArrayLike<number> {
+  if (n >= SHORT_SORT_MAX) return Array.from({ length: n }, (_, i) => i).sort((a, b) => compareInclRatio(incl(ws, a), incl(ws, b)));
+  const items = scratch;
+  for (let i = 0; i < n; i++) items[i] = i;
+  if (n < 2) return items;
   // CountAndMakeRun: the leading ascending (or strictly descending, then reversed) run.
   let run = 2;
-  const descending = compare(items[1]!, items[0]!) < 0;
+  const descending = compareInclRatio(incl(ws, items[1]!), incl(ws, items[0]!)) < 0;
   for (let i = 2; i < n; i++) {
-    const order = compare(items[i]!, items[i - 1]!);
+    const order = compareInclRatio(incl(ws, items[i]!), incl(ws, items[i - 1]!));
     if (descending ? order >= 0 : order < 0) break;
     run++;
   }
   for (let lo = 0, hi = run - 1; descending && lo < hi; lo++, hi--) {
-    const t = items[lo];
-    items[lo] = items[hi];
+    const t = items[lo]!;
+    items[lo] = items[hi]!;
     items[hi] = t;
   }
   // BinaryInsertionSort of the rest into it.
   for (let start = run; start < n; start++) {
     const pivot = items[start]!;
+    const value = incl(ws, pivot);
     let left = 0;
     let right = start;
     while (left < right) {
       const mid = left + ((right - left) >> 1);
-      if (compare(pivot, items[mid]!) < 0) right = mid;
+      if (compareInclRatio(value, incl(ws, items[mid]!)) < 0) right = mid;
       else left = mid + 1;
     }
-    for (let p = start; p > left; p--) items[p] = items[p - 1];
+    for (let p = start; p > left; p--) items[p] = items[p - 1]!;
     items[left] = pivot;
   }
+  return items;
+}
+
+function incl(ws: Weights, position: number): number {
+  return ws[position * WEIGHT_STRIDE + W_INCL]!;
 }

@@ -8,8 +8,8 @@ import { ByteWriter, encodedString } from './byteWriter';
 import { HEADER_BYTES } from '../header';
 import { NODE_HEADER_BYTES } from '../treeNode';
 import { TREEDIR_ENTRY_BYTES, type TreeDirEntry } from '../treeDir';
-import { compareInclRatio, WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL, type ShadowRecord, type NodeShadows, type Weights } from './shadows';
-import { SHORT_SORT_MAX, sortShortLikeBuiltin } from './builtinSort';
+import { WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL, type ShadowRecord, type NodeShadows } from './shadows';
+import { ratioOrderLikeBuiltin } from './builtinSort';
 import { orderedShadows, releaseOrderedShadows } from './shadowOrder';
 
 export const VERSION = 'SLOG 2.0.6';
@@ -71,7 +71,7 @@ function writeShadow(w: ByteWriter, s: ShadowRecord): void {
   // Written in ratio order; kept in insertion order, which still breaks ties where a parent merges them.
   const ws = s.weights!;
   const n = ws.length / WEIGHT_STRIDE;
-  const order = n > 1 ? weightOrder(ws, n) : oneWeight;
+  const order = n > 1 ? ratioOrderLikeBuiltin(ws, n) : oneWeight;
   w.i32(n);
   for (let i = 0; i < n; i++) {
     const at = order[i]! * WEIGHT_STRIDE;
@@ -83,23 +83,6 @@ function writeShadow(w: ByteWriter, s: ShadowRecord): void {
 }
 
 const oneWeight: readonly number[] = [0];
-/** weightOrder's scratch and the weights it is sorting (single-threaded writer; used at once). */
-const orderScratch: (number | undefined)[] = [];
-let sorting: Weights = [];
-const byInclRatio = (a: number, b: number): number => compareInclRatio(sorting[a * WEIGHT_STRIDE + W_INCL]!, sorting[b * WEIGHT_STRIDE + W_INCL]!);
-
-/**
- * The weights' positions in Java's ratio order, as the built-in sort of the weights gives it:
- * sortShortLikeBuiltin takes V8's steps without its copies (a copy per shadow written was a
- * quarter of a wide conversion's garbage).
- */
-function weightOrder(ws: Weights, n: number): readonly (number | undefined)[] {
-  sorting = ws;
-  if (n >= SHORT_SORT_MAX) return Array.from({ length: n }, (_, i) => i).sort(byInclRatio);
-  for (let i = 0; i < n; i++) orderScratch[i] = i;
-  sortShortLikeBuiltin(orderScratch, n, byInclRatio);
-  return orderScratch;
-}
 
 /** A finished child shadow buffer (§7.4 ShadowBuffer): stub header, nestless shadows, nestable shadows. */
 export function writeShadowBuffer(w: ByteWriter, b: NodeShadows): void {
