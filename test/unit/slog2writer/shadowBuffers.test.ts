@@ -86,3 +86,20 @@ test('merging by taking over gives the shadows a copying merge gives', () => {
   assert.deepEqual(summary(adopted), summary(copied));
   assert.equal(adopted.shadows.length, 3, 'one per key: state on line 3, events on lines 5 and 6');
 });
+
+test("a child shadow merged into an own state shadow takes its time off the members' exclusive time", () => {
+  const child = finished(columns([[STATE, 7, 5, 9, 3]]), 9);
+  const parent = new NodeShadows();
+  const own = columns([[STATE, 7, 0, 9, 3]]);
+  parent.add(own, 0);
+  parent.latest = 9;
+  parent.initializeWeights();
+  parent.mergeChild(child, true);
+  parent.finalizeWeights();
+  const [s] = parent.shadows;
+  assert.deepEqual([s!.earliest, s!.latest, s!.numRealObjs], [0, 9, 2]);
+  // Own member: 9 s, of which the child's cover [5, 9] is not exclusive (5/9); the child's own
+  // weight came merged with its exclusive ratio 1 scaled by 4/9.
+  const f = Math.fround;
+  assert.deepEqual([...s!.weights!], [7, f(1 + f(4 / 9)), f(f(4 / 9) + f(5 / 9)), 2]);
+});

@@ -3,12 +3,12 @@
  * durations the weights need (SLOG2.md §12): the writer's per-node scratch, so it allocates
  * nothing per drawable. Single-threaded: each scratch is consumed before the next call.
  */
-import type { ShadowRecord } from './shadows';
 
 /**
  * Exclusive duration of each member (earliest/latest/category[from..to), insertion order; entry
  * k − from of the result): its duration minus its overlap with every merged child shadow, minus
- * the exclusive durations of the states directly nested in it. Members equal in drawing order
+ * the exclusive durations of the states directly nested in it. The covers: the bounds of the
+ * child shadows merged into this shadow (rows coverFrom..coverTo of `covers`, in merge order). Members equal in drawing order
  * count once (the reference keeps them in a sorted set); the others keep 0.
  */
 export function exclusiveDurations(
@@ -17,7 +17,9 @@ export function exclusiveDurations(
   category: Int32Array,
   from: number,
   to: number,
-  children: readonly ShadowRecord[],
+  covers: Grouped,
+  coverFrom: number,
+  coverTo: number,
 ): Float64Array {
   const n = to - from;
   ensureMemberScratch(n);
@@ -39,9 +41,12 @@ export function exclusiveDurations(
     const e = earliest[idx]!;
     const l = latest[idx]!;
     let ex = l - e;
-    for (let c = children.length - 1; c >= 0; c--) {
-      const child = children[c]!;
-      if (!(e > child.latest || child.earliest > l)) ex -= Math.min(l, child.latest) - Math.max(e, child.earliest);
+    const ce = covers.earliest;
+    const cl = covers.latest;
+    for (let c = coverTo - 1; c >= coverFrom; c--) {
+      const childEarliest = ce[c]!;
+      const childLatest = cl[c]!;
+      if (!(e > childLatest || childEarliest > l)) ex -= Math.min(l, childLatest) - Math.max(e, childEarliest);
     }
     exclusion[idx - from] = ex;
     while (depth > 0) {
@@ -96,30 +101,57 @@ export class MemberColumns {
   }
 }
 
-/** Scratch for grouping a buffer's members by shadow (the writer is single-threaded; used at once). */
-const grouping = {
-  earliest: new Float64Array(4096),
-  latest: new Float64Array(4096),
-  category: new Int32Array(4096),
-  starts: new Uint32Array(257),
-  fill: new Uint32Array(256),
-};
+/** Columns of a MemberColumns grouped by shadow: rows starts[i]..starts[i + 1] are shadow i's, in insertion order. */
+export interface Grouped {
+  earliest: Float64Array;
+  latest: Float64Array;
+  category: Int32Array;
+  starts: Uint32Array;
+  fill: Uint32Array;
+}
 
-export function groupScratch(members: number, shadows: number): typeof grouping {
-  if (grouping.earliest.length < members) {
-    let n = grouping.earliest.length;
-    while (n < members) n *= 2;
-    grouping.earliest = new Float64Array(n);
-    grouping.latest = new Float64Array(n);
-    grouping.category = new Int32Array(n);
+/** Scratch for grouping (the writer is single-threaded; each is used at once): a buffer's members, and its child covers. */
+export const memberGroups = newGrouped();
+export const coverGroups = newGrouped();
+
+function newGrouped(): Grouped {
+  return {
+    earliest: new Float64Array(4096),
+    latest: new Float64Array(4096),
+    category: new Int32Array(4096),
+    starts: new Uint32Array(257),
+    fill: new Uint32Array(256),
+  };
+}
+
+/** Rows of `cols` grouped by their shadow (of `shadows`) into `g`, insertion order kept: a stable counting sort. */
+export function groupByShadow(cols: MemberColumns, shadows: number, g: Grouped): Grouped {
+  const n = cols.count;
+  if (g.earliest.length < n) {
+    let cap = g.earliest.length;
+    while (cap < n) cap *= 2;
+    g.earliest = new Float64Array(cap);
+    g.latest = new Float64Array(cap);
+    g.category = new Int32Array(cap);
   }
-  if (grouping.fill.length < shadows) {
-    let n = grouping.fill.length;
-    while (n < shadows) n *= 2;
-    grouping.starts = new Uint32Array(n + 1);
-    grouping.fill = new Uint32Array(n);
+  if (g.fill.length < shadows) {
+    let cap = g.fill.length;
+    while (cap < shadows) cap *= 2;
+    g.starts = new Uint32Array(cap + 1);
+    g.fill = new Uint32Array(cap);
   }
-  return grouping;
+  const { starts, fill, earliest: e, latest: l, category: c } = g;
+  starts.fill(0, 0, shadows + 1);
+  for (let k = 0; k < n; k++) starts[cols.shadow[k]! + 1]!++;
+  for (let i = 0; i < shadows; i++) starts[i + 1]! += starts[i]!;
+  fill.set(starts.subarray(0, shadows));
+  for (let k = 0; k < n; k++) {
+    const at = fill[cols.shadow[k]!]!++;
+    e[at] = cols.earliest[k]!;
+    l[at] = cols.latest[k]!;
+    c[at] = cols.category[k]!;
+  }
+  return g;
 }
 
 /** Released member columns (one per open node is in use at a time). */

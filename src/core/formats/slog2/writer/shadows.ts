@@ -7,7 +7,7 @@
 import type { Topology } from '../../../model/types';
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../../../model/types';
 import { compareBounds } from './drawingOrder';
-import { MemberColumns, exclusiveDurations, groupScratch, memberPool } from './shadowMembers';
+import { MemberColumns, coverGroups, exclusiveDurations, groupByShadow, memberGroups, memberPool, type Grouped } from './shadowMembers';
 
 const f32 = Math.fround;
 
@@ -55,8 +55,6 @@ export function weightSlot(weights: Weights, category: number): number {
   return -1;
 }
 
-const NO_SHADOWS: readonly ShadowRecord[] = [];
-
 /** Scratch of addExclusiveWeights (single-threaded writer; consumed before the next call): a Map per shadow was a twentieth of a wide conversion's garbage. */
 let sumsScratch = new Float64Array(16);
 let sumsTouched = new Uint8Array(16);
@@ -84,10 +82,8 @@ export class ShadowRecord {
   memberCount = 0;
   /** Position in its buffer's `shadows` (what MemberColumns.shadow refers to). */
   index = -1;
-  /** An own state shadow: the child shadows merged into it reduce its members' exclusive time. */
+  /** An own state shadow: the child shadows merged into it reduce its members' exclusive time (their bounds: the buffer's covers). */
   collectsChildren = false;
-  /** Those child shadows (made at the first merge: most own states never get one). */
-  childShadows: ShadowRecord[] | undefined;
 
   constructor(
     readonly topology: number,
@@ -176,15 +172,28 @@ export class ShadowRecord {
         ws[at + W_EXCL] = f32(ws[at + W_EXCL]! + f32(cw[j + W_EXCL]! * ratio));
       }
     }
-    if (this.collectsChildren) (this.childShadows ??= []).push(c);
   }
 
   /**
-   * §12.2 second half for an own state shadow: the exclusive ratios of its members (`from`..`to`
-   * of the columns, in insertion order), summed per category in that order, then added once.
+   * §12.2 second half for an own state shadow: the exclusive ratios of its members (its rows of
+   * `members`, in insertion order), summed per category in that order, then added once; the
+   * merged child shadows' bounds are its rows of `covers` (if the buffer has any).
    */
-  addExclusiveWeights(earliest: Float64Array, latest: Float64Array, category: Int32Array, from: number, to: number): void {
-    const exclusion = exclusiveDurations(earliest, latest, category, from, to, this.childShadows ?? NO_SHADOWS);
+  addExclusiveWeights(members: Grouped, covers: Grouped, hasCovers: boolean): void {
+    const i = this.index;
+    const { earliest, latest, category } = members;
+    const from = members.starts[i]!;
+    const to = members.starts[i + 1]!;
+    const exclusion = exclusiveDurations(
+      earliest,
+      latest,
+      category,
+      from,
+      to,
+      covers,
+      hasCovers ? covers.starts[i]! : 0,
+      hasCovers ? covers.starts[i + 1]! : 0,
+    );
     const duration = this.latest - this.earliest;
     // Per weight (every member's category has one, from initializeWeights): a sum and whether a member added to it.
     const ws = this.weights!;
@@ -228,6 +237,13 @@ export function compareInclRatio(a: number, b: number): number {
 
 /** Keys below this index the line array of a NodeShadows (lineIDs < 4096); the rest go to a Map. */
 const LINE_INDEX_LIMIT = 1 << 14;
+
+/** Member (or cover) columns from the pool, emptied. */
+function takeColumns(): MemberColumns {
+  const c = memberPool.pop() ?? new MemberColumns();
+  c.count = 0;
+  return c;
+}
 
 /** Line indexes of released buffers, for new ones (each grows to up to LINE_INDEX_LIMIT slots; a fresh one per node was a tenth of a wide conversion's garbage). */
 const byLinePool: (ShadowRecord | undefined)[][] = [];
@@ -290,6 +306,8 @@ export class NodeShadows {
   private readonly byKey = new Map<number | string, ShadowRecord>();
   /** Own members, from the first add() until finalizeWeights(). */
   private members: MemberColumns | undefined;
+  /** Bounds of child shadows merged into own state shadows (per shadow, in merge order; category unused), until finalizeWeights(). */
+  private covers: MemberColumns | undefined;
 
   private find(key: number | string): ShadowRecord | undefined {
     return typeof key === 'number' && key < LINE_INDEX_LIMIT ? this.byLine[key] : this.byKey.get(key);
@@ -312,11 +330,7 @@ export class NodeShadows {
     let s = this.find(key);
     if (s === undefined) this.insert((s = ShadowRecord.fromPrimitive(key, cols, p)));
     else s.addPrimitive(cols, p);
-    let members = this.members;
-    if (members === undefined) {
-      members = this.members = memberPool.pop() ?? new MemberColumns();
-      members.count = 0;
-    }
+    const members = (this.members ??= takeColumns());
     members.push(s.index, cols.primEarliest[p]!, cols.primLatest[p]!, cols.primCategory[p]!);
   }
 
@@ -371,7 +385,13 @@ export class NodeShadows {
     for (const c of child.shadows) {
       const s = this.find(c.key);
       if (s === undefined) this.insert(adopt ? c : ShadowRecord.copyOf(c));
-      else s.mergeShadow(c);
+      else {
+        s.mergeShadow(c);
+        if (s.collectsChildren) {
+          const covers = (this.covers ??= takeColumns());
+          covers.push(s.index, c.earliest, c.latest, 0);
+        }
+      }
     }
     if (child.earliest < this.earliest) this.earliest = child.earliest;
     if (child.latest > this.latest) this.latest = child.latest;
@@ -382,32 +402,20 @@ export class NodeShadows {
     const members = this.members;
     const shadows = this.shadows;
     if (members !== undefined) {
-      // Members grouped by shadow, insertion order kept (a stable counting sort).
-      const n = members.count;
-      const g = groupScratch(n, shadows.length);
-      const starts = g.starts;
-      starts.fill(0, 0, shadows.length + 1);
-      for (let k = 0; k < n; k++) starts[members.shadow[k]! + 1]!++;
-      for (let i = 0; i < shadows.length; i++) starts[i + 1]! += starts[i]!;
-      const { earliest: e, latest: l, category: c, fill } = g;
-      fill.set(starts.subarray(0, shadows.length));
-      for (let k = 0; k < n; k++) {
-        const at = fill[members.shadow[k]!]!++;
-        e[at] = members.earliest[k]!;
-        l[at] = members.latest[k]!;
-        c[at] = members.category[k]!;
-      }
-      for (const s of shadows) {
-        if (!s.collectsChildren || s.memberCount === 0) continue;
-        s.addExclusiveWeights(e, l, c, starts[s.index]!, starts[s.index + 1]!);
-      }
+      const grouped = groupByShadow(members, shadows.length, memberGroups);
+      const covers = this.covers;
+      const coverRows = covers === undefined ? coverGroups : groupByShadow(covers, shadows.length, coverGroups);
+      for (const s of shadows) if (s.collectsChildren && s.memberCount !== 0) s.addExclusiveWeights(grouped, coverRows, covers !== undefined);
       memberPool.push(members);
       this.members = undefined;
+    }
+    if (this.covers !== undefined) {
+      memberPool.push(this.covers);
+      this.covers = undefined;
     }
     for (const s of shadows) {
       s.memberCount = 0;
       s.collectsChildren = false;
-      s.childShadows = undefined;
     }
   }
 
