@@ -2,22 +2,13 @@
 // weight order, which is not consistent when a ratio is NaN (an event shadow's 0/0).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Prng } from '../../../src/core/synth/prng';
 import { SHORT_SORT_MAX, ratioOrderLikeBuiltin } from '../../../src/core/formats/slog2/writer/builtinSort';
 import { compareInclRatio, WEIGHT_STRIDE } from '../../../src/core/formats/slog2/writer/shadows';
 
-/** A small deterministic generator (xorshift32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x100000000;
-  };
-}
-
 test('ratioOrderLikeBuiltin: the built-in order of Java weight ratios, NaN included, short lists and long', () => {
-  const r = random(11);
+  const prng = new Prng(11); // seeded: a failure reproduces
+  const r = (): number => prng.next();
   const values = [0, 0.25, 0.5, 0.5, 1, NaN, Infinity, -0, Math.fround(1 / 3)];
   let differs = 0;
   for (let round = 0; round < 4000; round++) {
