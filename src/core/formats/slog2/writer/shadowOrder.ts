@@ -78,9 +78,7 @@ function sortPart(from: number, to: number, finite: boolean): void {
   sorted.fill(undefined, 0, n);
 }
 
-function orderKeys(
-  n: number,
-): OrderKeys & { earliest: Float64Array; latest: Float64Array; category: Int32Array; startLine: Int32Array; finalLine: Int32Array } {
+function orderKeys(n: number): OrderKeys {
   return {
     earliest: new Float64Array(n),
     latest: new Float64Array(n),
