@@ -158,29 +158,38 @@ async function webviewSide(file: string): Promise<void> {
   }
   console.log(`\n-- webview side (headless Chromium): ${path.basename(file)} (${mib(fs.statSync(file).size)}), ${WIDTH_PX}×700 px`);
   const esbuild = requireFromRepo('esbuild') as typeof import('esbuild');
-  const harness = await esbuild.build({
-    entryPoints: [path.join(repoRoot, 'webview', 'dev', 'browserHost.ts')],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    write: false,
-    logLevel: 'warning',
-  });
-  const harnessJs = harness.outputFiles[0]!.contents;
+  // The browser harness builds the payloads (the host's buildWindow), so each build gets its own:
+  // a baseline dist/ in a worktree is measured with that worktree's harness when it has one.
+  const harnessOf = async (root: string): Promise<Uint8Array> => {
+    const harness = await esbuild.build({
+      entryPoints: [path.join(root, 'webview', 'dev', 'browserHost.ts')],
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      write: false,
+      logLevel: 'warning',
+    });
+    return harness.outputFiles[0]!.contents;
+  };
   // The webview bundle measured, and a baseline bundle (another build's dist/, e.g. the last
   // commit's in a git worktree) measured in the same run, alternating, when given.
   const baselineDist = process.env.MPE_BENCH_VIEWPORT_BASELINE_DIST;
   const dists: Record<string, string> = { now: path.join(repoRoot, 'dist'), ...(baselineDist ? { baseline: path.resolve(baselineDist) } : {}) };
+  const harnesses: Record<string, Uint8Array> = {};
+  for (const [tag, dist] of Object.entries(dists)) {
+    const root = path.dirname(dist);
+    harnesses[tag] = await harnessOf(fs.existsSync(path.join(root, 'webview', 'dev', 'browserHost.ts')) ? root : repoRoot);
+  }
   const page = (tag: string): string => `<!DOCTYPE html><html><head><link rel="stylesheet" href="/${tag}/webview.css"></head>
 <body class="vscode-dark" style="--vscode-editor-background:#1e1e1e;--vscode-editor-foreground:#cccccc;--vscode-font-family:sans-serif;--vscode-editor-font-size:12px">
-<div id="root"></div><script src="/harness.js"></script><script src="/${tag}/webview.js"></script></body></html>`;
+<div id="root"></div><script src="/${tag}/harness.js"></script><script src="/${tag}/webview.js"></script></body></html>`;
   const server = http
     .createServer((req, res): void => {
       const p = new URL(req.url ?? '/', 'http://x').pathname;
       const [, tag, name] = p.split('/');
-      if (p === '/harness.js') res.end(harnessJs);
-      else if (p === '/trace.slog2') fs.createReadStream(file).pipe(res);
+      if (p === '/trace.slog2') fs.createReadStream(file).pipe(res);
       else if (tag !== undefined && dists[tag] !== undefined && (name === '' || name === undefined)) res.end(page(tag));
+      else if (tag !== undefined && name === 'harness.js' && harnesses[tag] !== undefined) res.end(harnesses[tag]);
       else if (tag !== undefined && dists[tag] !== undefined && (name === 'webview.js' || name === 'webview.css'))
         res.end(fs.readFileSync(path.join(dists[tag]!, name)));
       else {
