@@ -17,9 +17,10 @@ import { drawArrows, drawEvents, type ArrowMode } from './drawArrows';
 import { PREVIEW_STATE } from '../../src/protocol/wire';
 import type { InitMessage } from '../../src/protocol/webview';
 import { ColumnStrips } from './columnStrips';
-import { spansInPixels, timeChunks } from './timeChunks';
+import { spansInPixels, spansInRange, timeChunks } from './timeChunks';
+import { stateRuns } from './stateRuns';
 import { drawKeys } from './drawKeys';
-import { CATEGORY_MARK_OFFSET, ScanResult, scanStates, type ScanFrame } from './stateScan';
+import { CATEGORY_MARK_OFFSET, ScanResult, scanRun, scanStates, type ScanFrame } from './stateScan';
 
 type Ctx = CanvasRenderingContext2D;
 
@@ -50,6 +51,16 @@ export interface DataOptions {
 let fitter: TextFitter | undefined;
 const strips = new ColumnStrips();
 let scanResult: ScanResult | undefined;
+/** Scratch of a run's chunk spans, and the column marks (all 0 between frames; kept to spare the GC). */
+const runSpans: number[] = [];
+let marksScratch = new Int32Array(0);
+
+function columnMarks(n: number): Int32Array {
+  if (marksScratch.length < n) marksScratch = new Int32Array(n);
+  const marks = marksScratch.subarray(0, n);
+  marks.fill(0);
+  return marks;
+}
 let stripeCache: { colour: string; pattern: CanvasPattern | null } | undefined;
 
 /** A diagonal-stripe pattern marking areas whose data is still loading. */
@@ -156,7 +167,7 @@ function drawBoxes(
   // rectangle per column run. States come sorted by depth, so marks are flushed per depth.
   const visibleCount = Math.max(0, end - first);
   const cols = Math.ceil(w) + 1;
-  const column = new Int32Array(visibleCount * cols);
+  const column = columnMarks(visibleCount * cols);
   const scan = (scanResult ??= new ScanResult());
   scan.drawn = 0;
   scan.marks = 0;
@@ -249,16 +260,40 @@ function drawBoxes(
     }
     scan.wideCount = 0;
   };
-  const spans = spansInPixels(timeChunks(st.start, st.end), map, -1, w + 1);
-  for (let sp = 0; sp < spans.length; sp += 2) {
-    const to = spans[sp + 1]!;
-    for (let i = spans[sp]!; i < to;) {
-      i = scanStates(st, i, to, columnDepth, frame, scan);
-      drawWide();
-      if (i < to) {
-        // the first visible state of another depth: this depth's marks, borders and names first
+  const chunks = timeChunks(st.start, st.end);
+  const runs = stateRuns(st);
+  if (runs !== undefined) {
+    // ordered by depth and row (the builder's order): only the runs of shown rows are scanned
+    const o0 = (-1 - shift) / pxPerOffset;
+    const o1 = (w + 1 - shift) / pxPerOffset;
+    const rowStart = c.header.rowStart;
+    for (let r = 0; r < runs.count; r++) {
+      const pr = runs.row[r]! - rowStart;
+      const slot = pr >= 0 && pr < slotOfRow.length ? slotOfRow[pr]! : -1;
+      if (slot < 0) continue;
+      if (runs.depth[r] !== columnDepth) {
+        // another depth: this depth's marks, borders and names first
         flushDepth();
-        columnDepth = st.depth[i]!;
+        columnDepth = runs.depth[r]!;
+      }
+      const spans = spansInRange(chunks, runs.from[r]!, runs.to[r]!, o0, o1, runSpans);
+      for (let sp = 0; sp < spans.length; sp += 2) {
+        scanRun(st, spans[sp]!, spans[sp + 1]!, slot, frame, scan);
+        drawWide();
+      }
+    }
+  } else {
+    const spans = spansInPixels(chunks, map, -1, w + 1);
+    for (let sp = 0; sp < spans.length; sp += 2) {
+      const to = spans[sp + 1]!;
+      for (let i = spans[sp]!; i < to;) {
+        i = scanStates(st, i, to, columnDepth, frame, scan);
+        drawWide();
+        if (i < to) {
+          // the first visible state of another depth: this depth's marks, borders and names first
+          flushDepth();
+          columnDepth = st.depth[i]!;
+        }
       }
     }
   }

@@ -105,3 +105,33 @@ export function scanStates(st: Columns<StateSpec>, from: number, to: number, dep
   out.marks += marks;
   return i;
 }
+
+/**
+ * Scans states [from, to), all of one depth and of the row shown at `slot` (a run of stateRuns.ts):
+ * scanStates without the per-state row and depth lookups.
+ */
+export function scanRun(st: Columns<StateSpec>, from: number, to: number, slot: number, f: ScanFrame, out: ScanResult): void {
+  const { start, end } = st;
+  const { keys, shift, pxPerOffset: k, width: w, cols, column } = f;
+  const base = (slot - f.firstSlot) * cols;
+  const lastCol = cols - 1;
+  let drawn = 0;
+  let marks = 0;
+  for (let i = from; i < to; i++) {
+    const x0 = shift + start[i]! * k;
+    const x1 = shift + end[i]! * k;
+    if (x1 < 0 || x0 > w) continue;
+    const key = keys[i]!;
+    if (key === HIDDEN_KEY) continue;
+    drawn++;
+    if (x1 - x0 < COLUMN_RUN_MAX_PX) {
+      const f0 = Math.floor(x0);
+      const c1 = Math.min(lastCol, Math.max(f0 + 1, Math.round(x1)));
+      const mark = key + CATEGORY_MARK_OFFSET;
+      for (let col = f0 > 0 ? f0 : 0; col < c1; col++) column[base + col] = mark;
+      marks++;
+    } else out.pushWide(i, slot, x0, x1);
+  }
+  out.drawn += drawn;
+  out.marks += marks;
+}

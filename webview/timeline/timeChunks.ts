@@ -7,6 +7,7 @@
  */
 import type { OffsetMap } from './timeScale';
 import { TIME_CHUNK, chunkBounds, type WindowColumns } from '../../src/protocol/wire';
+import { adoptStateRuns } from './stateRuns';
 
 /** Drawables per chunk (shared with the payload's builder, which ships the bounds). */
 export const CHUNK = TIME_CHUNK;
@@ -41,6 +42,7 @@ export function adoptChunks(columns: WindowColumns): void {
   cache.set(columns.states.start, { ...ch.states, count: columns.states.start.length });
   cache.set(columns.arrows.start, { ...ch.arrows, count: columns.arrows.start.length });
   cache.set(columns.events.start, { ...ch.events, count: columns.events.start.length });
+  adoptStateRuns(columns.states, ch.stateRuns);
 }
 
 /**
@@ -63,4 +65,22 @@ export function spansInView(c: TimeChunks, o0: number, o1: number): number[] {
 /** spansInView for the pixels [px0, px1] of a view (offsets mapped by `map`, k > 0). */
 export function spansInPixels(c: TimeChunks, map: OffsetMap, px0: number, px1: number): number[] {
   return spansInView(c, (px0 - map.shift) / map.k, (px1 - map.shift) / map.k);
+}
+
+/**
+ * The parts of the table range [from, to) in chunks overlapping [o0, o1], adjacent parts merged,
+ * as [from, to) pairs written into `out` (cleared first; reused from call to call).
+ */
+export function spansInRange(c: TimeChunks, from: number, to: number, o0: number, o1: number, out: number[]): number[] {
+  out.length = 0;
+  if (from >= to) return out;
+  const last = Math.floor((to - 1) / CHUNK);
+  for (let i = Math.floor(from / CHUNK); i <= last; i++) {
+    if (!(c.hi[i]! >= o0 && c.lo[i]! <= o1)) continue;
+    const a = Math.max(from, i * CHUNK);
+    const b = Math.min(to, (i + 1) * CHUNK);
+    if (out.length > 0 && out[out.length - 1] === a) out[out.length - 1] = b;
+    else out.push(a, b);
+  }
+  return out;
 }

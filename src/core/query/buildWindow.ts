@@ -224,9 +224,10 @@ export async function buildWindow(
   const off = (t: number): number => clampOffset(t, base, limit);
 
   // States go out outermost first (by nesting depth), so drawing in array order paints enclosing
-  // states behind the states they contain.
+  // states behind the states they contain; within a depth by row, in drawing order per row (rows
+  // do not overlap on screen, so the pixels are the same), so a frame visits only shown rows.
   const st = allocateTable(STATE_SPEC, nState);
-  const byDepth = orderByDepth(nest.depth, 0, nState);
+  const byDepth = orderByDepthAndRow(nest.depth, states.row, rowStart, nState);
   for (let k = 0; k < nState; k++) {
     const i = byDepth[k]!;
     st.start[k] = off(states.t0[i]!);
@@ -328,15 +329,38 @@ function sortWeights(sw: Columns<ShadowWeightSpec>, from: number, to: number): v
   }
 }
 
-/** Indices [from, from + n) stably sorted by depth[i] (counting sort; depths are small). */
-function orderByDepth(depth: Uint32Array, from: number, n: number): Uint32Array {
-  let max = 0;
-  for (let i = 0; i < n; i++) max = Math.max(max, depth[from + i]!);
+/** Row spans wider than this are ordered by a comparison sort (a counting sort's table would be too big). */
+const COUNTING_ROWS_LIMIT = 1 << 20;
+
+/**
+ * Indices [0, n) stably sorted by depth[i], then by row[i] (≥ rowStart): two stable counting
+ * passes, rows first (depths and shown rows are few).
+ */
+export function orderByDepthAndRow(depth: ArrayLike<number>, row: ArrayLike<number>, rowStart: number, n: number): Uint32Array {
+  let maxDepth = 0;
+  let maxRow = 0;
+  for (let i = 0; i < n; i++) {
+    maxDepth = Math.max(maxDepth, depth[i]!);
+    maxRow = Math.max(maxRow, row[i]! - rowStart);
+  }
+  if (maxRow >= COUNTING_ROWS_LIMIT) {
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    return order.sort((a, b) => depth[a]! - depth[b]! || row[a]! - row[b]! || a - b);
+  }
+  const byRow = countingOrder(n, maxRow, (i) => row[i]! - rowStart);
+  const byDepth = countingOrder(n, maxDepth, (k) => depth[byRow[k]!]!);
+  for (let k = 0; k < n; k++) byDepth[k] = byRow[byDepth[k]!]!;
+  return byDepth;
+}
+
+/** Positions [0, n) stably sorted by key(i) ∈ [0, max]. */
+function countingOrder(n: number, max: number, key: (i: number) => number): Uint32Array {
   const counts = new Uint32Array(max + 2);
-  for (let i = 0; i < n; i++) counts[depth[from + i]! + 1]!++;
+  for (let i = 0; i < n; i++) counts[key(i) + 1]!++;
   for (let d = 1; d < counts.length; d++) counts[d]! += counts[d - 1]!;
   const out = new Uint32Array(n);
-  for (let i = 0; i < n; i++) out[counts[depth[from + i]!]!++] = i;
+  for (let i = 0; i < n; i++) out[counts[key(i)]!++] = i;
   return out;
 }
 

@@ -50,7 +50,9 @@ export interface WireTable<S extends TableSpec> {
 }
 
 import { chunkBounds, chunkCount, type ChunkBounds } from './chunkBounds';
+import { packStateRuns, stateRunsOf, unpackStateRuns, type StateRuns } from './stateRuns';
 export { TIME_CHUNK, chunkBounds, chunkCount, type ChunkBounds } from './chunkBounds';
+export { stateRunsOf, type StateRuns } from './stateRuns';
 
 export const FLAG_SHADOW = 1;
 /** The drawable records a source location (click-through, issue 6). */
@@ -110,6 +112,8 @@ export interface TableChunks {
   readonly states: ChunkBounds;
   readonly arrows: ChunkBounds;
   readonly events: ChunkBounds;
+  /** The state table's runs by depth and row (stateRuns.ts); absent when it is not in that order. */
+  readonly stateRuns?: StateRuns;
 }
 
 /** Wire form of ChunkBounds: two float32 buffers of chunkCount(table count) values. */
@@ -126,7 +130,7 @@ export interface WireWindow {
   readonly arrows: WireTable<ArrowSpec>;
   readonly events: WireTable<EventSpec>;
   /** Computed by encodeWindow, so the webview does not pass over every drawable on arrival. */
-  readonly chunks?: { readonly states: WireChunkBounds; readonly arrows: WireChunkBounds; readonly events: WireChunkBounds };
+  readonly chunks?: { readonly states: WireChunkBounds; readonly arrows: WireChunkBounds; readonly events: WireChunkBounds; readonly stateRuns?: ArrayBuffer };
 }
 
 const BYTES: Record<ColumnType, number> = { f32: 4, f64: 8, u32: 4, i32: 4, u8: 1 };
@@ -191,6 +195,7 @@ export function decodeTable<S extends TableSpec>(spec: S, wire: WireTable<S>, wh
 
 export function encodeWindow(w: WindowColumns): WireWindow {
   const wire = (b: ChunkBounds): WireChunkBounds => ({ lo: b.lo.buffer as ArrayBuffer, hi: b.hi.buffer as ArrayBuffer });
+  const runs = stateRunsOf(w.states.depth, w.states.row);
   return {
     header: w.header,
     states: encodeTable(STATE_SPEC, w.states),
@@ -202,6 +207,7 @@ export function encodeWindow(w: WindowColumns): WireWindow {
       states: wire(chunkBounds(w.states.start, w.states.end)),
       arrows: wire(chunkBounds(w.arrows.start, w.arrows.end)),
       events: wire(chunkBounds(w.events.start, w.events.end, w.events.time)),
+      ...(runs === undefined ? {} : { stateRuns: packStateRuns(runs, w.states.start.length) }),
     },
   };
 }
@@ -237,6 +243,7 @@ export function decodeWindow(w: WireWindow): WindowColumns {
             states: decodeChunks(w.chunks.states, w.states.count, 'states'),
             arrows: decodeChunks(w.chunks.arrows, w.arrows.count, 'arrows'),
             events: decodeChunks(w.chunks.events, w.events.count, 'events'),
+            ...(w.chunks.stateRuns === undefined ? {} : { stateRuns: unpackStateRuns(w.chunks.stateRuns, w.states.count) }),
           },
         }),
   };
@@ -247,6 +254,7 @@ export function windowBuffers(w: WireWindow): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
   for (const t of [w.states, w.shadows, w.shadowWeights, w.arrows, w.events]) for (const b of Object.values(t.buffers) as ArrayBuffer[]) out.push(b);
   if (w.chunks) for (const b of [w.chunks.states, w.chunks.arrows, w.chunks.events]) out.push(b.lo, b.hi);
+  if (w.chunks?.stateRuns) out.push(w.chunks.stateRuns);
   return out;
 }
 
@@ -266,7 +274,14 @@ export function copyWire(w: WireWindow): WireWindow {
     events: copy(w.events),
     ...(w.chunks === undefined
       ? {}
-      : { chunks: { states: copyChunks(w.chunks.states), arrows: copyChunks(w.chunks.arrows), events: copyChunks(w.chunks.events) } }),
+      : {
+          chunks: {
+            states: copyChunks(w.chunks.states),
+            arrows: copyChunks(w.chunks.arrows),
+            events: copyChunks(w.chunks.events),
+            ...(w.chunks.stateRuns === undefined ? {} : { stateRuns: w.chunks.stateRuns.slice(0) }),
+          },
+        }),
   };
 }
 

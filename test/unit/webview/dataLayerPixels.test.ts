@@ -48,13 +48,26 @@ test(
         [-0.5, 0.2, 10, 'panned past the start'],
         [0.9, 1.6, 9.5, 'panned past the end, fractional rows'],
       ] as const) {
-        const d = (await page.evaluate(
-          ([a, b, h]) =>
-            (globalThis as unknown as { compareDataLayer: (a: number, b: number, h: number, s: number) => PixelDiff }).compareDataLayer(a, b, h, 11),
-          [t0, t1, rowH] as const,
-        )) as PixelDiff;
-        assert.ok(d.drawn > 1000 && d.painted > 10_000, `${what}: something drawn (${JSON.stringify(d)})`);
-        assert.equal(d.differ, 0, `${what}: ${d.differ} of ${d.painted} painted pixels differ by more than rounding (max delta ${d.maxDelta.toFixed(1)})`);
+        // states by depth and row (scanned by run, shown rows only), and by depth and time (whole)
+        const drawn: number[] = [];
+        for (const byRow of [true, false]) {
+          const d = (await page.evaluate(
+            ([a, b, h, r]) =>
+              (globalThis as unknown as { compareDataLayer: (a: number, b: number, h: number, s: number, r: boolean) => PixelDiff }).compareDataLayer(
+                a,
+                b,
+                h,
+                11,
+                r,
+              ),
+            [t0, t1, rowH, byRow] as const,
+          )) as PixelDiff;
+          const how = `${what}, ${byRow ? 'by row' : 'by time'}`;
+          assert.ok(d.drawn > 1000 && d.painted > 10_000, `${how}: something drawn (${JSON.stringify(d)})`);
+          assert.equal(d.differ, 0, `${how}: ${d.differ} of ${d.painted} painted pixels differ by more than rounding (max delta ${d.maxDelta.toFixed(1)})`);
+          drawn.push(d.drawn);
+        }
+        assert.equal(drawn[0], drawn[1], `${what}: the same states drawn either way`);
       }
       // COLOURS[1] is #3cb44b: a real event's stem keeps it after a preview event in its run
       const stem = await page.evaluate(() => (globalThis as unknown as { eventRunColour: () => number[] }).eventRunColour());

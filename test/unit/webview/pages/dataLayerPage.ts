@@ -37,8 +37,11 @@ function rng(seed: number): () => number {
   return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
-/** States by depth (as payloads come): wide outer states at depth 0, dense short ones nested in them. */
-function payload(rows: number, perRow: number, seed: number): WindowColumns {
+/**
+ * States by depth, then row (as payloads come), or by depth, then time (as they came before, and
+ * may from an older host): wide outer states at depth 0, dense short ones nested in them.
+ */
+function payload(rows: number, perRow: number, seed: number, byRow = true): WindowColumns {
   const rand = rng(seed);
   const list: { s: number; e: number; row: number; depth: number; cat: number }[] = [];
   for (let r = 0; r < rows; r++) {
@@ -49,7 +52,7 @@ function payload(rows: number, perRow: number, seed: number): WindowColumns {
       list.push({ s, e: s + (rand() < 0.9 ? rand() * 0.002 : rand() * 0.02), row: r, depth, cat: 3 + Math.floor(rand() * 4) });
     }
   }
-  list.sort((a, b) => a.depth - b.depth || a.s - b.s);
+  list.sort((a, b) => a.depth - b.depth || (byRow ? a.row - b.row : 0) || a.s - b.s);
   const st = allocateTable(STATE_SPEC, list.length);
   list.forEach((d, i) => {
     st.start[i] = d.s - BASE;
@@ -157,11 +160,11 @@ function canvas(w: number, h: number): CanvasRenderingContext2D {
   return c.getContext('2d')!;
 }
 
-function compare(t0: number, t1: number, rowH: number, seed: number): PixelDiff {
+function compare(t0: number, t1: number, rowH: number, seed: number, byRow: boolean): PixelDiff {
   const w = 600;
   const h = 400;
   const rows: RowViewport = { rowCount: 40, rowHeight: rowH, scrollPx: rowH * 3, heightPx: h };
-  const c = payload(40, 3000, seed);
+  const c = payload(40, 3000, seed, byRow);
   const p = palette();
   const scale = new TimeScale(t0, t1, w);
   const a = canvas(w, h);
