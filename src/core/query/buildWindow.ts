@@ -348,19 +348,20 @@ export function orderByDepthAndRow(depth: ArrayLike<number>, row: ArrayLike<numb
     for (let i = 0; i < n; i++) order[i] = i;
     return order.sort((a, b) => depth[a]! - depth[b]! || row[a]! - row[b]! || a - b);
   }
-  const byRow = countingOrder(n, maxRow, (i) => row[i]! - rowStart);
-  const byDepth = countingOrder(n, maxDepth, (k) => depth[byRow[k]!]!);
-  for (let k = 0; k < n; k++) byDepth[k] = byRow[byDepth[k]!]!;
-  return byDepth;
-}
-
-/** Positions [0, n) stably sorted by key(i) ∈ [0, max]. */
-function countingOrder(n: number, max: number, key: (i: number) => number): Uint32Array {
-  const counts = new Uint32Array(max + 2);
-  for (let i = 0; i < n; i++) counts[key(i) + 1]!++;
-  for (let d = 1; d < counts.length; d++) counts[d]! += counts[d - 1]!;
+  // stable counting passes: by row, then (of that order) by depth
+  const rowCounts = new Uint32Array(maxRow + 2);
+  for (let i = 0; i < n; i++) rowCounts[row[i]! - rowStart + 1]!++;
+  for (let r = 1; r < rowCounts.length; r++) rowCounts[r]! += rowCounts[r - 1]!;
+  const byRow = new Uint32Array(n);
+  for (let i = 0; i < n; i++) byRow[rowCounts[row[i]! - rowStart]!++] = i;
+  const depthCounts = new Uint32Array(maxDepth + 2);
+  for (let i = 0; i < n; i++) depthCounts[depth[i]! + 1]!++;
+  for (let d = 1; d < depthCounts.length; d++) depthCounts[d]! += depthCounts[d - 1]!;
   const out = new Uint32Array(n);
-  for (let i = 0; i < n; i++) out[counts[key(i)]!++] = i;
+  for (let k = 0; k < n; k++) {
+    const i = byRow[k]!;
+    out[depthCounts[depth[i]!]!++] = i;
+  }
   return out;
 }
 
