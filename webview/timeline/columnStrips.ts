@@ -14,9 +14,6 @@ type Ctx = CanvasRenderingContext2D;
 export class ColumnStrips {
   private canvas: HTMLCanvasElement | undefined;
   private image: ImageData | undefined;
-  /** RGBA (ImageData byte order, read as little-endian u32) per CSS colour. */
-  private readonly packed = new Map<string, number>();
-  private probe: CanvasRenderingContext2D | undefined;
 
   /**
    * Paints `marks` (`slots` rows of `cols` columns) into `ctx`: row r's marked columns at y =
@@ -69,17 +66,58 @@ export class ColumnStrips {
     return this.image;
   }
 
-  /** A CSS colour as ImageData bytes (the canvas parses it: any CSS colour the painters use). */
   private pack(css: string): number {
-    let v = this.packed.get(css);
-    if (v === undefined) {
-      const g = (this.probe ??= document.createElement('canvas').getContext('2d')!);
-      g.fillStyle = '#000000';
-      g.fillStyle = css;
-      v = packCss(String(g.fillStyle));
-      if (this.packed.size > 4096) this.packed.clear();
-      this.packed.set(css, v);
-    }
-    return v;
+    return rgbaOf(css);
   }
 }
+
+const packed = new Map<string, number>();
+let probe: CanvasRenderingContext2D | undefined;
+
+/** A CSS colour as ImageData bytes, read as a little-endian u32 (the canvas parses it: any CSS colour the painters use). */
+export function rgbaOf(css: string): number {
+  let v = packed.get(css);
+  if (v === undefined) {
+    const g = (probe ??= document.createElement('canvas').getContext('2d')!);
+    g.fillStyle = '#000000';
+    g.fillStyle = css;
+    v = packCss(String(g.fillStyle));
+    if (packed.size > 4096) packed.clear();
+    packed.set(css, v);
+  }
+  return v;
+}
+
+/**
+ * Paints rows of ready pixels (`px`: `rows` lines of `cols` RGBA u32 values; `span[2r]`..`span[2r+1]`
+ * the columns row r uses, empty when equal) as strips: row r's line repeated from y = `top(r)`,
+ * `height` tall, one pattern and one fillRect per row.
+ */
+export function paintLines(ctx: Ctx, px: Uint32Array, rows: number, cols: number, span: Int32Array, top: (r: number) => number, height: number): void {
+  if (rows <= 0 || cols <= 0 || height <= 0) return;
+  const canvas = (lineCanvas ??= document.createElement('canvas'));
+  if (lineImage?.width !== cols) {
+    canvas.width = cols;
+    canvas.height = 1;
+    lineImage = new ImageData(cols, 1);
+  }
+  const line = new Uint32Array(lineImage.data.buffer, lineImage.data.byteOffset, cols);
+  const g = canvas.getContext('2d')!;
+  const smoothing = ctx.imageSmoothingEnabled;
+  ctx.imageSmoothingEnabled = false;
+  for (let r = 0; r < rows; r++) {
+    const c0 = span[2 * r]!;
+    const c1 = span[2 * r + 1]!;
+    if (c1 <= c0) continue;
+    line.set(px.subarray(r * cols + c0, r * cols + c1), c0);
+    g.putImageData(lineImage, 0, 0, c0, 0, c1 - c0, 1);
+    const pattern = ctx.createPattern(canvas, 'repeat-y');
+    if (pattern === null) continue;
+    ctx.fillStyle = pattern;
+    ctx.fillRect(c0, top(r), c1 - c0, height);
+  }
+  ctx.imageSmoothingEnabled = smoothing;
+}
+
+let lineCanvas: HTMLCanvasElement | undefined;
+let lineImage: ImageData | undefined;

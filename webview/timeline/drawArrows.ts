@@ -16,8 +16,11 @@ import { arrowHead, arrowOutline, arrowsToSummarise, previewArrowStyle } from '.
 import { arrowDensity, densityAlpha } from './density';
 import { spansInPixels, timeChunks } from './timeChunks';
 import type { OffsetMap } from './timeScale';
+import { EventStems } from './eventStems';
 
 type Ctx = CanvasRenderingContext2D;
+
+const stems = new EventStems();
 
 /** auto: lines while they can be told apart, else density. */
 export type ArrowMode = 'auto' | 'lines' | 'density' | 'off';
@@ -269,7 +272,7 @@ export function drawEvents(
   const rowH = rows.rowHeight;
   const tri = Math.max(2.5, Math.min(5, rowH / 6));
   let drawn = 0;
-  // Real events: a stem and a small triangle on top, batched into one path per colour run.
+  // Real events: a stem and a small triangle on top (heads batched into one path per colour run).
   let style = '';
   const lastCol = new Float64Array(Math.max(0, end - first)).fill(-Infinity);
   // culled by chunk (timeChunks.ts); a marker reaches a few px beside its time
@@ -281,6 +284,8 @@ export function drawEvents(
   const scroll = rows.scrollPx;
   const nSlots = slots.length;
   let lastKey = Number.NaN;
+  // stems as pixel lines (eventStems.ts), painted after the heads; the heads as paths per colour
+  stems.begin(Math.max(0, end - first), Math.max(0, Math.ceil(w)));
   ctx.beginPath();
   for (let sp = 0; sp < spans.length; sp += 2) {
     const to = spans[sp + 1]!;
@@ -317,9 +322,10 @@ export function drawEvents(
           ctx.beginPath();
           style = s;
           ctx.fillStyle = s;
+          stems.nextRun();
         }
       }
-      ctx.rect(col - 0.5, top + 2, 1.5, rowH - 4);
+      stems.add(slot - first, col, style);
       ctx.moveTo(xe - tri, top + 1);
       ctx.lineTo(xe + tri, top + 1);
       ctx.lineTo(xe, top + 1 + tri * 1.4);
@@ -327,5 +333,6 @@ export function drawEvents(
     }
   }
   if (style !== '') ctx.fill();
+  stems.paint(ctx, (r) => (first + r) * rowH - scroll + 2, rowH - 4);
   return drawn;
 }

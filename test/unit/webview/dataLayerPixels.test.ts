@@ -2,7 +2,8 @@
 // three nesting levels, a translucent colour) drawn by drawData (chunk culling, draw keys, column
 // runs as image strips) must give the pixels of a plain painter (every state, each column run
 // one fillRect, as the layer drew before), whole and zoomed or panned so that most of the payload is culled. Boxes
-// are under 10 px tall, so no borders or names (their code is not on the dense path).
+// are under 10 px tall, so no borders or names (their code is not on the dense path). Dense
+// events (their stems as pixel lines, eventStems.ts) are compared with a painter of paths.
 // Skipped, saying why, when Chromium is not installed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -68,6 +69,28 @@ test(
           drawn.push(d.drawn);
         }
         assert.equal(drawn[0], drawn[1], `${what}: the same states drawn either way`);
+      }
+      // Events: heads as paths per colour run, stems composited as pixel lines (eventStems.ts),
+      // against a painter of every head, then every stem, each a path per colour run. Sparse and
+      // one-colour rows match to rounding; dense rows of several colours, where stems of
+      // different runs cover the same half column, within a few pixels of anti-aliasing.
+      for (const [colours, rowH, scroll, n, allowed] of [
+        [1, 20, 0, 300, 0],
+        [1, 13.5, 7.25, 300, 0],
+        [3, 20, 0, 300, 0],
+        [7, 20, 0, 300, 0],
+        [1, 20, 0, 12000, 0],
+        [1, 13.5, 7.25, 12000, 0],
+        [3, 20, 0, 12000, 0.001],
+        [7, 20, 0, 12000, 0.001],
+      ] as const) {
+        const d = (await page.evaluate(
+          ([c, h, s, k]) => (globalThis as unknown as { compareEvents: (c: number, h: number, s: number, n: number) => PixelDiff }).compareEvents(c, h, s, k),
+          [colours, rowH, scroll, n] as const,
+        )) as PixelDiff;
+        const what = `${n} events of ${colours} colours, rows ${rowH} px`;
+        assert.ok(d.drawn > n / 2 && d.painted > 5000, `${what}: something drawn (${JSON.stringify(d)})`);
+        assert.ok(d.differ <= allowed * d.painted, `${what}: ${d.differ} of ${d.painted} painted pixels differ (max delta ${d.maxDelta.toFixed(1)})`);
       }
       // COLOURS[1] is #3cb44b: a real event's stem keeps it after a preview event in its run
       const stem = await page.evaluate(() => (globalThis as unknown as { eventRunColour: () => number[] }).eventRunColour());

@@ -209,6 +209,89 @@ function eventRunColour(): number[] {
   return [...g.getImageData(90, 12, 1, 1).data.slice(0, 3)];
 }
 
+/**
+ * Dense real events (`colours` colours, in runs of random length, on 30 rows) drawn by drawData and
+ * by the painter the layer used before: per colour run one path of every event's stem (a 1.5 px rect)
+ * and head (a triangle), filled; an event in the column its row drew last is skipped, as there.
+ */
+function compareEvents(colours: number, rowH: number, scroll: number, n: number): PixelDiff {
+  const w = 600;
+  const h = 400;
+  const rand = rng(5);
+  const list: { t: number; row: number; cat: number }[] = [];
+  let cat = 0;
+  for (let i = 0; i < n; i++) {
+    if (rand() < 0.1) cat = Math.floor(rand() * colours);
+    list.push({ t: rand(), row: Math.floor(rand() * 30), cat });
+  }
+  const ev = allocateTable(EVENT_SPEC, n);
+  list.forEach((e, i) => {
+    ev.time[i] = ev.start[i] = ev.end[i] = e.t - BASE;
+    ev.row[i] = e.row;
+    ev.category[i] = e.cat;
+  });
+  const base = payload(0, 0, 1);
+  const columns = { ...base, header: { ...base.header, rowEnd: 30 }, events: ev };
+  const p = palette();
+  const rows: RowViewport = { rowCount: 30, rowHeight: rowH, scrollPx: scroll, heightPx: h };
+  const scale = new TimeScale(0, 1, w);
+  const a = canvas(w, h);
+  const b = canvas(w, h);
+  const loaded = { requestId: 1, keyId: 'k', key: {}, columns, drawables: n, final: true } as unknown as LoadedWindow;
+  const frame = drawData(a, w, h, scale, rows, loaded, p, {});
+  // the reference: every head, then every stem, each a path per colour run (stems above heads)
+  const x = scale.offsetMapper(BASE);
+  const tri = Math.max(2.5, Math.min(5, rowH / 6));
+  const { first, end } = visibleRows(rows);
+  for (const part of ['heads', 'stems'] as const) {
+    const lastCol = new Map<number, number>();
+    let style = '';
+    b.beginPath();
+    for (let i = 0; i < n; i++) {
+      const slot = ev.row[i]!;
+      if (slot < first || slot >= end) continue;
+      const xe = x(ev.time[i]!);
+      if (xe < -4 || xe > w + 4) continue;
+      const col = Math.round(xe);
+      if (lastCol.get(slot) === col) continue;
+      lastCol.set(slot, col);
+      const s = p.line.get(ev.category[i]!)!;
+      if (s !== style) {
+        if (style !== '') b.fill();
+        b.beginPath();
+        style = b.fillStyle = s;
+      }
+      const top = slot * rowH - rows.scrollPx;
+      if (part === 'stems') b.rect(col - 0.5, top + 2, 1.5, rowH - 4);
+      else {
+        b.moveTo(xe - tri, top + 1);
+        b.lineTo(xe + tri, top + 1);
+        b.lineTo(xe, top + 1 + tri * 1.4);
+      }
+    }
+    if (style !== '') b.fill();
+  }
+  return { ...diffOf(a, b, w, h, ROUNDING), states: n, drawn: frame.drawn };
+}
+
+/** Pixels of `a` and `b` that differ by more than `tolerance` (premultiplied, of 255). */
+function diffOf(a: CanvasRenderingContext2D, b: CanvasRenderingContext2D, w: number, h: number, tolerance: number): Omit<PixelDiff, 'states' | 'drawn'> {
+  const da = a.getImageData(0, 0, w, h).data;
+  const db = b.getImageData(0, 0, w, h).data;
+  let differ = 0;
+  let maxDelta = 0;
+  let painted = 0;
+  for (let i = 0; i < da.length; i += 4) {
+    if (db[i + 3]! > 0) painted++;
+    let d = Math.abs(da[i + 3]! - db[i + 3]!);
+    for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs((da[i + k]! * da[i + 3]!) / 255 - (db[i + k]! * db[i + 3]!) / 255));
+    if (d > tolerance) differ++;
+    maxDelta = Math.max(maxDelta, d);
+  }
+  return { painted, differ, maxDelta };
+}
+
 (window as unknown as { compareDataLayer: typeof compare }).compareDataLayer = compare;
+(window as unknown as { compareEvents: typeof compareEvents }).compareEvents = compareEvents;
 (window as unknown as { eventRunColour: typeof eventRunColour }).eventRunColour = eventRunColour;
 document.body.dataset.ready = 'true';
