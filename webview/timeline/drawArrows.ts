@@ -285,7 +285,7 @@ export function drawEvents(
   const nSlots = slots.length;
   let lastKey = Number.NaN;
   // stems as pixel lines (eventStems.ts), painted after the heads; the heads as paths per colour
-  stems.begin(Math.max(0, end - first), Math.max(0, Math.ceil(w)));
+  stems.begin(Math.max(0, end - first), w, ctx.getTransform().a);
   ctx.beginPath();
   for (let sp = 0; sp < spans.length; sp += 2) {
     const to = spans[sp + 1]!;

@@ -1,6 +1,7 @@
 /**
  * The stems of real events (drawArrows.ts drawEvents) as pixel lines: a stem is 1.5 px wide,
- * [col − 0.5, col + 1], so it covers its column and half of the one before. Composited here per
+ * [col − 0.5, col + 1], so it covers its column and half of the one before (in device pixels: at
+ * 2× three whole ones, as its rect covered). Composited here per
  * visible row in the order the events come (within a colour run as one shape, as a path's union;
  * runs source-over) and painted as one strip per row (columnStrips.ts paintLines), above the
  * heads. A dense frame of the viewport bench drew ~23 000 stems as rects in the events' paths;
@@ -23,8 +24,13 @@ export class EventStems {
   private rows = 0;
   private cols = 0;
 
-  /** Starts a frame of `rows` visible rows, `cols` pixel columns. */
-  begin(rows: number, cols: number): void {
+  /** Device pixels per CSS pixel of the frame (the context's scale): stems are composited in device pixels. */
+  private scale = 1;
+
+  /** Starts a frame of `rows` visible rows, `width` CSS px wide, drawn at `scale` device pixels per CSS pixel. */
+  begin(rows: number, width: number, scale: number): void {
+    this.scale = scale > 0 ? scale : 1;
+    const cols = Math.max(0, Math.ceil(width * this.scale));
     const n = rows * cols;
     if (this.px.length < n) {
       this.px = new Uint32Array(n);
@@ -51,17 +57,24 @@ export class EventStems {
   /** The stem of an event at pixel column `col` of visible row `row`, in CSS colour `css`. */
   add(row: number, col: number, css: string): void {
     const rgba = rgbaOf(css);
-    this.cover(row, col - 1, rgba, 0.5);
-    this.cover(row, col, rgba, 1);
+    // [col − 0.5, col + 1] CSS px: each device pixel covered by the part it overlaps (at scales
+    // 1 and 2 every partial cover is a pixel's right half, so a run's union is their maximum)
+    const x0 = (col - 0.5) * this.scale;
+    const x1 = (col + 1) * this.scale;
+    for (let p = Math.floor(x0); p < x1; p++) this.cover(row, p, rgba, Math.min(p + 1, x1) - Math.max(p, x0));
   }
 
-  /** Paints the stems: row r's from y = top(r), `height` tall. */
+  /** Paints the stems: row r's from y = top(r), `height` tall (CSS px; `ctx` scaled by the frame's scale). */
   paint(ctx: Ctx, top: (r: number) => number, height: number): void {
-    paintLines(ctx, this.px, this.rows, this.cols, this.span, top, height);
+    const k = this.scale;
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    paintLines(ctx, this.px, this.rows, this.cols, this.span, (r) => top(r) * k, height * k);
+    ctx.restore();
   }
 
   private cover(row: number, col: number, rgba: number, coverage: number): void {
-    if (col < 0 || col >= this.cols) return;
+    if (col < 0 || col >= this.cols || !(coverage > 0)) return;
     const i = row * this.cols + col;
     // within a run the stems are one shape (a path's union): coverage does not add up
     const dst = this.px[i]!;

@@ -71,24 +71,30 @@ test(
         assert.equal(drawn[0], drawn[1], `${what}: the same states drawn either way`);
       }
       // Events: heads as paths per colour run, stems composited as pixel lines (eventStems.ts),
-      // against a painter of every head, then every stem, each a path per colour run. Sparse and
-      // one-colour rows match to rounding; dense rows of several colours, where stems of
-      // different runs cover the same half column, within a few pixels of anti-aliasing.
-      for (const [colours, rowH, scroll, n, allowed] of [
-        [1, 20, 0, 300, 0],
-        [1, 13.5, 7.25, 300, 0],
-        [3, 20, 0, 300, 0],
-        [7, 20, 0, 300, 0],
-        [1, 20, 0, 12000, 0],
-        [1, 13.5, 7.25, 12000, 0],
-        [3, 20, 0, 12000, 0.001],
-        [7, 20, 0, 12000, 0.001],
+      // against a painter of every head, then every stem, each a path per colour run, at 1× and
+      // 2× device pixels. One-colour rows, and sparse rows on whole pixels, match to rounding.
+      // Where stems of different runs overlap, the line keeps the later one before a fractional
+      // row edge's anti-aliasing blends it (the paths blended both): a few pixels in a thousand.
+      for (const [colours, rowH, scroll, n, dpr, allowed] of [
+        [1, 20, 0, 300, 1, 0],
+        [1, 13.5, 7.25, 300, 1, 0],
+        [3, 20, 0, 300, 1, 0],
+        [7, 20, 0, 300, 1, 0],
+        [1, 13.5, 7.25, 300, 2, 0],
+        [3, 20, 0, 300, 2, 0],
+        [3, 13.5, 7.25, 300, 2, 0.002],
+        [1, 20, 0, 12000, 1, 0],
+        [1, 13.5, 7.25, 12000, 1, 0],
+        [1, 20, 0, 12000, 2, 0],
+        [3, 20, 0, 12000, 1, 0.001],
+        [7, 20, 0, 12000, 1, 0.001],
       ] as const) {
         const d = (await page.evaluate(
-          ([c, h, s, k]) => (globalThis as unknown as { compareEvents: (c: number, h: number, s: number, n: number) => PixelDiff }).compareEvents(c, h, s, k),
-          [colours, rowH, scroll, n] as const,
+          ([c, h, s, k, r]) =>
+            (globalThis as unknown as { compareEvents: (c: number, h: number, s: number, n: number, r: number) => PixelDiff }).compareEvents(c, h, s, k, r),
+          [colours, rowH, scroll, n, dpr] as const,
         )) as PixelDiff;
-        const what = `${n} events of ${colours} colours, rows ${rowH} px`;
+        const what = `${n} events of ${colours} colours, rows ${rowH} px, ${dpr}×`;
         assert.ok(d.drawn > n / 2 && d.painted > 5000, `${what}: something drawn (${JSON.stringify(d)})`);
         assert.ok(d.differ <= allowed * d.painted, `${what}: ${d.differ} of ${d.painted} painted pixels differ (max delta ${d.maxDelta.toFixed(1)})`);
       }

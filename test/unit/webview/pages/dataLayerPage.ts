@@ -214,7 +214,7 @@ function eventRunColour(): number[] {
  * by the painter the layer used before: per colour run one path of every event's stem (a 1.5 px rect)
  * and head (a triangle), filled; an event in the column its row drew last is skipped, as there.
  */
-function compareEvents(colours: number, rowH: number, scroll: number, n: number): PixelDiff {
+function compareEvents(colours: number, rowH: number, scroll: number, n: number, dpr: number): PixelDiff {
   const w = 600;
   const h = 400;
   const rand = rng(5);
@@ -235,8 +235,11 @@ function compareEvents(colours: number, rowH: number, scroll: number, n: number)
   const p = palette();
   const rows: RowViewport = { rowCount: 30, rowHeight: rowH, scrollPx: scroll, heightPx: h };
   const scale = new TimeScale(0, 1, w);
-  const a = canvas(w, h);
-  const b = canvas(w, h);
+  // at `dpr` device pixels per CSS pixel, as the layer's context is scaled
+  const a = canvas(w * dpr, h * dpr);
+  const b = canvas(w * dpr, h * dpr);
+  a.setTransform(dpr, 0, 0, dpr, 0, 0);
+  b.setTransform(dpr, 0, 0, dpr, 0, 0);
   const loaded = { requestId: 1, keyId: 'k', key: {}, columns, drawables: n, final: true } as unknown as LoadedWindow;
   const frame = drawData(a, w, h, scale, rows, loaded, p, {});
   // the reference: every head, then every stem, each a path per colour run (stems above heads)
@@ -271,7 +274,7 @@ function compareEvents(colours: number, rowH: number, scroll: number, n: number)
     }
     if (style !== '') b.fill();
   }
-  return { ...diffOf(a, b, w, h, ROUNDING), states: n, drawn: frame.drawn };
+  return { ...diffOf(a, b, w * dpr, h * dpr, ROUNDING), states: n, drawn: frame.drawn };
 }
 
 /** Pixels of `a` and `b` that differ by more than `tolerance` (premultiplied, of 255). */
