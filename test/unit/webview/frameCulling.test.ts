@@ -3,7 +3,7 @@
 // and the tables say what the per-drawable lookups said.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHUNK, adoptChunks, spansInView, timeChunks } from '../../../webview/timeline/timeChunks';
+import { CHUNK, adoptChunks, spansInRange, spansInView, timeChunks } from '../../../webview/timeline/timeChunks';
 import {
   ARROW_SPEC,
   EVENT_SPEC,
@@ -42,6 +42,31 @@ function covered(spans: readonly number[]): number[] {
   for (let k = 0; k < spans.length; k += 2) for (let i = spans[k]!; i < spans[k + 1]!; i++) out.push(i);
   return out;
 }
+
+test('the chunk spans of a run (spansInRange) are the view spans cut to the run, merged, in order', () => {
+  const rand = rng(11);
+  const n = 10 * CHUNK + 17;
+  const start = new Float32Array(n);
+  const end = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    start[i] = i / n + (rand() - 0.5) * 0.05;
+    end[i] = start[i]! + rand() * 0.002;
+  }
+  const chunks = timeChunks(start, end);
+  const scratch: number[] = [];
+  for (let q = 0; q < 200; q++) {
+    const from = Math.floor(rand() * n);
+    const to = Math.min(n, from + Math.floor(rand() * 3 * CHUNK));
+    const a = rand() * 1.1 - 0.05;
+    const b = a + rand() * 0.3;
+    const got = spansInRange(chunks, from, to, a, b, scratch);
+    assert.equal(got, scratch, 'written into the scratch');
+    const want = covered(spansInView(chunks, a, b)).filter((i) => i >= from && i < to);
+    assert.deepEqual(covered(got), want, `[${from}, ${to}) in view [${a}, ${b}]`);
+    for (let k = 2; k < got.length; k += 2) assert.ok(got[k]! > got[k - 1]!, 'adjacent parts merged');
+  }
+  assert.deepEqual(spansInRange(chunks, 5, 5, 0, 1, scratch), [], 'an empty run');
+});
 
 test('chunks keep every drawable overlapping the view, in table order, and skip chunks wholly outside', () => {
   const rand = rng(7);
