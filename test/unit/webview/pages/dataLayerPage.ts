@@ -172,20 +172,7 @@ function compare(t0: number, t1: number, rowH: number, seed: number, byRow: bool
   const loaded = { requestId: 1, keyId: 'k', key: {}, columns: c, drawables: c.states.start.length, final: true } as unknown as LoadedWindow;
   const frame = drawData(a, w, h, scale, rows, loaded, p, {});
   paintPlain(b, w, scale, rows, c, p);
-  const da = a.getImageData(0, 0, w, h).data;
-  const db = b.getImageData(0, 0, w, h).data;
-  let differ = 0;
-  let maxDelta = 0;
-  let painted = 0;
-  for (let i = 0; i < da.length; i += 4) {
-    if (db[i + 3]! > 0) painted++;
-    // premultiplied (as composited): an unpremultiplied channel of a faint pixel magnifies rounding
-    let d = Math.abs(da[i + 3]! - db[i + 3]!);
-    for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs((da[i + k]! * da[i + 3]!) / 255 - (db[i + k]! * db[i + 3]!) / 255));
-    if (d > ROUNDING) differ++;
-    maxDelta = Math.max(maxDelta, d);
-  }
-  return { states: c.states.start.length, drawn: frame.drawn, painted, differ, maxDelta };
+  return { ...diffOf(a, b, w, h, ROUNDING), states: c.states.start.length, drawn: frame.drawn };
 }
 
 /**
@@ -286,6 +273,7 @@ function diffOf(a: CanvasRenderingContext2D, b: CanvasRenderingContext2D, w: num
   let painted = 0;
   for (let i = 0; i < da.length; i += 4) {
     if (db[i + 3]! > 0) painted++;
+    // premultiplied (as composited): an unpremultiplied channel of a faint pixel magnifies rounding
     let d = Math.abs(da[i + 3]! - db[i + 3]!);
     for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs((da[i + k]! * da[i + 3]!) / 255 - (db[i + k]! * db[i + 3]!) / 255));
     if (d > tolerance) differ++;
