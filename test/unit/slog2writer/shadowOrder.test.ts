@@ -1,11 +1,11 @@
 // A child shadow buffer's shadows as the file lists them: nestless then nestable, each as the
-// built-in sort by compareShadows orders them (ties in insertion order), at every size and with
+// built-in sort by compareShadowRows orders them (ties in insertion order), at every size and with
 // crowded time buckets; NaN bounds keep the built-in sort's own order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Prng } from '../../../src/core/synth/prng';
-import { orderedShadows, releaseOrderedShadows } from '../../../src/core/formats/slog2/writer/shadowOrder';
-import { ARROW, EVENT, NodeShadows, STATE, ShadowRecord, compareShadows } from '../../../src/core/formats/slog2/writer/shadows';
+import { orderedShadows } from '../../../src/core/formats/slog2/writer/shadowOrder';
+import { ARROW, EVENT, NodeShadows, STATE, compareShadowRows } from '../../../src/core/formats/slog2/writer/shadows';
 
 function buffer(n: number, prng: Prng, times: number, withNaN = false): NodeShadows {
   const r = (): number => prng.next();
@@ -16,15 +16,25 @@ function buffer(n: number, prng: Prng, times: number, withNaN = false): NodeShad
     const lines = topology === EVENT ? [a] : [a, topology === ARROW ? Math.floor(r() * 5) : a];
     const e = withNaN && i % 17 === 3 ? NaN : Math.floor(r() * times) / 4;
     const l = e + Math.floor(r() * 3) / 4;
-    b.shadows.push(new ShadowRecord(topology, i, [e], lines, e, l));
+    b.push(
+      topology,
+      i,
+      lines.map(() => e),
+      lines,
+      e,
+      l,
+    );
   }
   return b;
 }
 
-function expected(b: NodeShadows): ShadowRecord[] {
-  const nestless = b.shadows.filter((s) => s.topology !== STATE).sort(compareShadows);
-  const nestable = b.shadows.filter((s) => s.topology === STATE).sort(compareShadows);
-  return [...nestless, ...nestable];
+/** Rows of `b` in key order (key = row here), each part sorted by the built-in sort. */
+function expected(b: NodeShadows): number[] {
+  const rows = Array.from({ length: b.count }, (_, r) => r);
+  const byOrder = (i: number, j: number): number => compareShadowRows(b, i, j);
+  const nestless = rows.filter((r) => b.view(r).topology !== STATE).sort(byOrder);
+  const nestable = rows.filter((r) => b.view(r).topology === STATE).sort(byOrder);
+  return [...nestless, ...nestable].map((r) => b.keyOf(r) as number);
 }
 
 test('orderedShadows: the built-in order of each part, for sizes and crowding of every kind', () => {
@@ -34,16 +44,11 @@ test('orderedShadows: the built-in order of each part, for sizes and crowding of
       const b = buffer(n, prng, times);
       const { list, nestless, count } = orderedShadows(b);
       assert.equal(count, n);
-      assert.equal(nestless, b.shadows.filter((s) => s.topology !== STATE).length);
+      assert.equal(nestless, Array.from({ length: n }, (_, r) => b.view(r)).filter((s) => s.topology !== STATE).length);
       assert.deepEqual(
-        list.slice(0, count).map((s) => s!.key),
-        expected(b).map((s) => s.key),
+        Array.from(list.subarray(0, count), (r) => b.keyOf(r)),
+        expected(b),
         `${n} shadows over ${times} times`,
-      );
-      releaseOrderedShadows(count);
-      assert.ok(
-        list.slice(0, count).every((s) => s === undefined),
-        'released',
       );
     }
   }
@@ -53,8 +58,7 @@ test('orderedShadows: a NaN bound gives the built-in sort its own order', () => 
   const b = buffer(400, new Prng(9), 50, true);
   const { list, count } = orderedShadows(b);
   assert.deepEqual(
-    list.slice(0, count).map((s) => s!.key),
-    expected(b).map((s) => s.key),
+    Array.from(list.subarray(0, count), (r) => b.keyOf(r)),
+    expected(b),
   );
-  releaseOrderedShadows(count);
 });

@@ -4,7 +4,10 @@
  * steps give the built-in's result there; and a fresh work array per shadow written was a
  * quarter of a wide conversion's garbage.
  */
-import { compareInclRatio, W_INCL, WEIGHT_STRIDE, type Weights } from './shadows';
+import { compareInclRatio, W_INCL, WEIGHT_STRIDE } from './shadows';
+
+/** Weights as WEIGHT_STRIDE numbers each (a buffer's arena, from an offset). */
+type Weights = ArrayLike<number>;
 
 /** Below this length V8's Array.prototype.sort (TimSort) is one run: CountAndMakeRun, then binary insertion. */
 export const SHORT_SORT_MAX = 64;
@@ -16,16 +19,16 @@ const scratch = new Int32Array(SHORT_SORT_MAX);
  * leaves them; n < SHORT_SORT_MAX takes V8's steps (array-sort.tq for one run) in a scratch
  * array (valid until the next call), longer lists the built-in sort.
  */
-export function ratioOrderLikeBuiltin(ws: Weights, n: number): ArrayLike<number> {
-  if (n >= SHORT_SORT_MAX) return Array.from({ length: n }, (_, i) => i).sort((a, b) => compareInclRatio(incl(ws, a), incl(ws, b)));
+export function ratioOrderLikeBuiltin(ws: Weights, n: number, base = 0): ArrayLike<number> {
+  if (n >= SHORT_SORT_MAX) return Array.from({ length: n }, (_, i) => i).sort((a, b) => compareInclRatio(incl(ws, base, a), incl(ws, base, b)));
   const items = scratch;
   for (let i = 0; i < n; i++) items[i] = i;
   if (n < 2) return items;
   // CountAndMakeRun: the leading ascending (or strictly descending, then reversed) run.
   let run = 2;
-  const descending = compareInclRatio(incl(ws, items[1]!), incl(ws, items[0]!)) < 0;
+  const descending = compareInclRatio(incl(ws, base, items[1]!), incl(ws, base, items[0]!)) < 0;
   for (let i = 2; i < n; i++) {
-    const order = compareInclRatio(incl(ws, items[i]!), incl(ws, items[i - 1]!));
+    const order = compareInclRatio(incl(ws, base, items[i]!), incl(ws, base, items[i - 1]!));
     if (descending ? order >= 0 : order < 0) break;
     run++;
   }
@@ -37,12 +40,12 @@ export function ratioOrderLikeBuiltin(ws: Weights, n: number): ArrayLike<number>
   // BinaryInsertionSort of the rest into it.
   for (let start = run; start < n; start++) {
     const pivot = items[start]!;
-    const value = incl(ws, pivot);
+    const value = incl(ws, base, pivot);
     let left = 0;
     let right = start;
     while (left < right) {
       const mid = left + ((right - left) >> 1);
-      if (compareInclRatio(value, incl(ws, items[mid]!)) < 0) right = mid;
+      if (compareInclRatio(value, incl(ws, base, items[mid]!)) < 0) right = mid;
       else left = mid + 1;
     }
     for (let p = start; p > left; p--) items[p] = items[p - 1]!;
@@ -51,6 +54,6 @@ export function ratioOrderLikeBuiltin(ws: Weights, n: number): ArrayLike<number>
   return items;
 }
 
-function incl(ws: Weights, position: number): number {
-  return ws[position * WEIGHT_STRIDE + W_INCL]!;
+function incl(ws: Weights, base: number, position: number): number {
+  return ws[base + position * WEIGHT_STRIDE + W_INCL]!;
 }

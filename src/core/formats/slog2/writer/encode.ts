@@ -8,9 +8,9 @@ import { ByteWriter, encodedString } from './byteWriter';
 import { HEADER_BYTES } from '../header';
 import { NODE_HEADER_BYTES } from '../treeNode';
 import { TREEDIR_ENTRY_BYTES, type TreeDirEntry } from '../treeDir';
-import { WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL, type ShadowRecord, type NodeShadows } from './shadows';
+import { WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL, previewCategory, type NodeShadows } from './shadows';
 import { ratioOrderLikeBuiltin } from './builtinSort';
-import { orderedShadows, releaseOrderedShadows } from './shadowOrder';
+import { orderedShadows } from './shadowOrder';
 
 export const VERSION = 'SLOG 2.0.6';
 /** NodeHeader (NODE_HEADER_BYTES) + nestless count + nestable count. */
@@ -57,24 +57,37 @@ export function writeNodeHeader(w: ByteWriter, earliest: number, latest: number,
   w.i32(self.size);
 }
 
-function writeShadow(w: ByteWriter, s: ShadowRecord): void {
-  w.i32(s.category);
+function writeShadow(w: ByteWriter, b: NodeShadows, r: number): void {
+  const t = b.rows;
+  const nv = t.vertices[r]!;
+  w.i32(previewCategory(t.topology[r]!));
   w.i16(0);
-  w.i16(s.times.length);
-  for (let i = 0; i < s.times.length; i++) {
-    w.f64(s.times[i]!);
-    w.i32(s.lineIDs[i]!);
+  w.i16(nv);
+  if (nv > 2) {
+    const { times, lines } = t.wide!.get(r)!;
+    for (let i = 0; i < nv; i++) {
+      w.f64(times[i]!);
+      w.i32(lines[i]!);
+    }
+  } else {
+    w.f64(t.time0[r]!);
+    w.i32(t.line0[r]!);
+    if (nv === 2) {
+      w.f64(t.time1[r]!);
+      w.i32(t.line1[r]!);
+    }
   }
-  w.f64(s.earliest);
-  w.f64(s.latest);
-  w.i64(s.numRealObjs);
+  w.f64(t.earliest[r]!);
+  w.f64(t.latest[r]!);
+  w.i64(t.numRealObjs[r]!);
   // Written in ratio order; kept in insertion order, which still breaks ties where a parent merges them.
-  const ws = s.weights!;
-  const n = ws.length / WEIGHT_STRIDE;
-  const order = n > 1 ? ratioOrderLikeBuiltin(ws, n) : oneWeight;
+  const ws = t.arena;
+  const base = t.weightStart[r]!;
+  const n = t.weightCount[r]!;
+  const order = n > 1 ? ratioOrderLikeBuiltin(ws, n, base) : oneWeight;
   w.i32(n);
   for (let i = 0; i < n; i++) {
-    const at = order[i]! * WEIGHT_STRIDE;
+    const at = base + order[i]! * WEIGHT_STRIDE;
     w.i32(ws[at + W_CATEGORY]!);
     w.f32(ws[at + W_INCL]!);
     w.f32(ws[at + W_EXCL]!);
@@ -89,10 +102,9 @@ export function writeShadowBuffer(w: ByteWriter, b: NodeShadows): void {
   writeNodeHeader(w, b.earliest, b.latest, b.depth, b.xpos, { fptr: b.fptr, size: b.size });
   const { list, nestless, count } = orderedShadows(b);
   w.i32(nestless);
-  for (let i = 0; i < nestless; i++) writeShadow(w, list[i]!);
+  for (let i = 0; i < nestless; i++) writeShadow(w, b, list[i]!);
   w.i32(count - nestless);
-  for (let i = nestless; i < count; i++) writeShadow(w, list[i]!);
-  releaseOrderedShadows(count);
+  for (let i = nestless; i < count; i++) writeShadow(w, b, list[i]!);
 }
 
 export interface CategoryRecord {

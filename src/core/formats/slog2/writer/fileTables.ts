@@ -22,10 +22,12 @@ function previewCategory(index: number, name: string, topology: Topology, rgba: 
 export function categoryRecords(all: Iterable<Category>, root: NodeShadows, usedCategories: IntSet, usedTopologies: number): CategoryRecord[] {
   const summaries = new Map<number, { incl: number; excl: number; count: number }>();
   const rootDuration = root.latest - root.earliest;
-  for (const s of root.shadows) {
-    const ratio = Math.fround((s.latest - s.earliest) / rootDuration);
-    const ws = s.weights!;
-    for (let i = 0; i < ws.length; i += WEIGHT_STRIDE) {
+  const t = root.rows;
+  for (let r = 0; r < t.count; r++) {
+    const ratio = Math.fround((t.latest[r]! - t.earliest[r]!) / rootDuration);
+    const ws = t.arena;
+    const to = t.weightStart[r]! + t.weightCount[r]! * WEIGHT_STRIDE;
+    for (let i = t.weightStart[r]!; i < to; i += WEIGHT_STRIDE) {
       const category = ws[i + W_CATEGORY]!;
       const sum = summaries.get(category) ?? { incl: 0, excl: 0, count: 0 };
       sum.count += ws[i + W_COUNT]!;

@@ -7,52 +7,52 @@
  * sorting the records was a fifth of its writer's time. Single-threaded scratch, as the writer.
  */
 import { drawingOrderOf, type OrderKeys } from './drawingOrder';
-import { compareShadows, STATE, type NodeShadows, type ShadowRecord } from './shadows';
+import { compareShadowRows, previewCategory, STATE, type NodeShadows } from './shadows';
 
-/** The ordered shadows: list[0..nestless) nestless, list[nestless..count) nestable; valid until the next call. */
+/** The ordered shadows (rows of the buffer): list[0..nestless) nestless, list[nestless..count) nestable; valid until the next call. */
 export interface OrderedShadows {
-  readonly list: readonly (ShadowRecord | undefined)[];
+  readonly list: Uint32Array;
   readonly nestless: number;
   readonly count: number;
 }
 
-const list: (ShadowRecord | undefined)[] = [];
-const sorted: (ShadowRecord | undefined)[] = [];
+let list = new Uint32Array(1024);
+let sorted = new Uint32Array(1024);
 let keys = orderKeys(1024);
 let identity = identityOf(1024);
 
 export function orderedShadows(b: NodeShadows): OrderedShadows {
-  const shadows = b.shadows;
+  const t = b.rows;
+  const count = t.count;
   let finite = true;
   let nestable = 0;
-  for (const s of shadows) {
-    if (s.topology === STATE) nestable++;
-    if (!(s.earliest === s.earliest && s.latest === s.latest)) finite = false;
+  for (let r = 0; r < count; r++) {
+    if (t.topology[r] === STATE) nestable++;
+    const e = t.earliest[r]!;
+    const l = t.latest[r]!;
+    if (!(e === e && l === l)) finite = false;
   }
-  const nestless = shadows.length - nestable;
-  if (list.length < shadows.length) list.length = shadows.length;
+  const nestless = count - nestable;
+  if (list.length < count) {
+    list = new Uint32Array(Math.max(count, list.length * 2));
+    sorted = new Uint32Array(list.length);
+  }
   let a = 0;
   let z = nestless;
-  for (const s of shadows) list[s.topology === STATE ? z++ : a++] = s;
-  sortPart(0, nestless, finite);
-  sortPart(nestless, shadows.length, finite);
-  return { list, nestless, count: shadows.length };
-}
-
-/** Drops the references orderedShadows left (written nodes' shadows are not kept alive). */
-export function releaseOrderedShadows(count: number): void {
-  list.fill(undefined, 0, count);
+  for (let r = 0; r < count; r++) list[t.topology[r] === STATE ? z++ : a++] = r;
+  sortPart(b, 0, nestless, finite);
+  sortPart(b, nestless, count, finite);
+  return { list, nestless, count };
 }
 
 /** Sorts list[from..to); with a NaN bound, the built-in sort (its order is then its own). */
-function sortPart(from: number, to: number, finite: boolean): void {
+function sortPart(b: NodeShadows, from: number, to: number, finite: boolean): void {
   const n = to - from;
   if (n < 2) return;
   if (!finite) {
-    const part: ShadowRecord[] = [];
-    for (let i = from; i < to; i++) part.push(list[i]!);
-    part.sort(compareShadows);
-    for (let i = 0; i < n; i++) list[from + i] = part[i];
+    const part = Array.from(list.subarray(from, to));
+    part.sort((i, j) => compareShadowRows(b, i, j));
+    list.set(part, from);
     return;
   }
   if (keys.earliest.length < n) {
@@ -62,20 +62,18 @@ function sortPart(from: number, to: number, finite: boolean): void {
     identity = identityOf(cap);
   }
   const { earliest, latest, category, startLine, finalLine } = keys;
+  const t = b.rows;
   for (let i = 0; i < n; i++) {
-    const s = list[from + i]!;
-    earliest[i] = s.earliest;
-    latest[i] = s.latest;
-    category[i] = s.category;
-    const lines = s.lineIDs;
-    startLine[i] = lines[0]!;
-    finalLine[i] = lines[lines.length - 1]!;
+    const r = list[from + i]!;
+    earliest[i] = t.earliest[r]!;
+    latest[i] = t.latest[r]!;
+    category[i] = previewCategory(t.topology[r]!);
+    startLine[i] = t.firstLine(r);
+    finalLine[i] = t.lastLine(r);
   }
   const order = drawingOrderOf(keys, identity, n);
-  if (sorted.length < n) sorted.length = n;
-  for (let i = 0; i < n; i++) sorted[i] = list[from + order[i]!];
-  for (let i = 0; i < n; i++) list[from + i] = sorted[i];
-  sorted.fill(undefined, 0, n);
+  for (let i = 0; i < n; i++) sorted[i] = list[from + order[i]!]!;
+  list.set(sorted.subarray(0, n), from);
 }
 
 function orderKeys(n: number): OrderKeys {

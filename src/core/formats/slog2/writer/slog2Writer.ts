@@ -306,12 +306,12 @@ export class Slog2Writer {
     for (const b of node.childBuffers) writeShadowBuffer(w, b);
     if (w.pos !== size) throw new Error(`internal error: node (${node.depth}, ${node.xpos}) encoded ${w.pos} bytes, expected ${size}`);
 
-    // The children are written: their shadows are merged up by taking them over, not copying.
+    // The children are written: their shadows are merged up, their columns go back to the pool.
     const own = node.buffer;
     own.fptr = self.fptr;
     own.size = size;
     for (const b of node.childBuffers) {
-      own.mergeChild(b, true);
+      own.mergeChild(b);
       b.release();
     }
     own.finalizeWeights();

@@ -1,0 +1,205 @@
+/**
+ * The storage of a node's shadows (shadows.ts): one row per shadow in typed columns, and their
+ * category weights in one arena of doubles. A wide trace starts a shadow for nearly every
+ * drawable; as objects (a record, its times, a weights array growing by push) those that lived as
+ * long as their node were promoted and died in the old generation, which grew to several times
+ * the live heap between full collections — most of a 2048-rank conversion's peak memory. Column
+ * sets are pooled: a written child's go back when it has been merged into its parent.
+ */
+
+/** Numbers per weight in the arena: category, inclusive ratio, exclusive ratio (Java floats), count. */
+export const WEIGHT_STRIDE = 4;
+export const W_CATEGORY = 0;
+export const W_INCL = 1;
+export const W_EXCL = 2;
+export const W_COUNT = 3;
+
+/** Vertex times and lineIDs of a shadow of more than two vertices (no converter makes one; the format allows them). */
+export interface WideVertices {
+  readonly times: number[];
+  readonly lines: readonly number[];
+}
+
+export class ShadowColumns {
+  /** Rows in use. */
+  count = 0;
+  topology = new Uint8Array(0);
+  /** A numeric key, or NaN for a string key (in `stringKeys`). */
+  key = new Float64Array(0);
+  earliest = new Float64Array(0);
+  latest = new Float64Array(0);
+  numRealObjs = new Float64Array(0);
+  /** Vertex count; the first two vertices' times and lineIDs inline, more in `wide`. */
+  vertices = new Uint32Array(0);
+  time0 = new Float64Array(0);
+  time1 = new Float64Array(0);
+  line0 = new Int32Array(0);
+  line1 = new Int32Array(0);
+  /** Weights: row r's are arena[weightStart[r] .. + WEIGHT_STRIDE·weightCount[r]), room for weightRoom[r]. */
+  weightStart = new Uint32Array(0);
+  weightCount = new Uint32Array(0);
+  weightRoom = new Uint32Array(0);
+  /** 1 once the row's weights are set (a node's own shadows: when its latest time is fixed). */
+  hasWeights = new Uint8Array(0);
+  /** Own real members (in the buffer's MemberColumns); 0 once finalized. */
+  memberCount = new Uint32Array(0);
+  /** An own state shadow: merged child shadows reduce its members' exclusive time. */
+  collectsChildren = new Uint8Array(0);
+  arena = new Float64Array(1024);
+  arenaUsed = 0;
+  stringKeys: Map<number, string> | undefined;
+  wide: Map<number, WideVertices> | undefined;
+
+  constructor(capacity = 64) {
+    this.resize(capacity);
+  }
+
+  /** A new row (index returned), its columns not yet set. */
+  addRow(): number {
+    if (this.count === this.topology.length) this.resize(this.topology.length * 2);
+    return this.count++;
+  }
+
+  /** Room for `n` weights at the end of the arena: their start. */
+  reserveWeights(n: number): number {
+    const need = this.arenaUsed + n * WEIGHT_STRIDE;
+    if (need > this.arena.length) {
+      let cap = this.arena.length * 2;
+      while (cap < need) cap *= 2;
+      const next = new Float64Array(cap);
+      next.set(this.arena.subarray(0, this.arenaUsed));
+      this.arena = next;
+    }
+    const at = this.arenaUsed;
+    this.arenaUsed = need;
+    return at;
+  }
+
+  /** Row r's weights with room for one more (moved to the arena's end, with twice the room, when full). */
+  roomForWeight(r: number): void {
+    const n = this.weightCount[r]!;
+    if (n < this.weightRoom[r]!) return;
+    const room = Math.max(2, n * 2);
+    const from = this.weightStart[r]!;
+    const at = this.reserveWeights(room);
+    this.arena.copyWithin(at, from, from + n * WEIGHT_STRIDE);
+    this.weightStart[r] = at;
+    this.weightRoom[r] = room;
+  }
+
+  /** Arena offset of `category`'s weight in row r, or −1. */
+  weightSlot(r: number, category: number): number {
+    const a = this.arena;
+    const from = this.weightStart[r]!;
+    const to = from + this.weightCount[r]! * WEIGHT_STRIDE;
+    for (let i = from; i < to; i += WEIGHT_STRIDE) if (a[i] === category) return i;
+    return -1;
+  }
+
+  /** Appends a weight to row r (its arena offset; the arena may have moved). */
+  appendWeight(r: number, category: number, incl: number, excl: number, count: number): number {
+    this.roomForWeight(r);
+    const at = this.weightStart[r]! + this.weightCount[r]! * WEIGHT_STRIDE;
+    const a = this.arena;
+    a[at + W_CATEGORY] = category;
+    a[at + W_INCL] = incl;
+    a[at + W_EXCL] = excl;
+    a[at + W_COUNT] = count;
+    this.weightCount[r]!++;
+    return at;
+  }
+
+  /** Row r's first and last lineID. */
+  firstLine(r: number): number {
+    return this.vertices[r]! > 2 ? this.wide!.get(r)!.lines[0]! : this.line0[r]!;
+  }
+  lastLine(r: number): number {
+    const nv = this.vertices[r]!;
+    if (nv > 2) {
+      const lines = this.wide!.get(r)!.lines;
+      return lines[lines.length - 1]!;
+    }
+    return nv === 2 ? this.line1[r]! : this.line0[r]!;
+  }
+
+  /** Emptied for the next node buffer. */
+  clear(): void {
+    this.count = 0;
+    this.arenaUsed = 0;
+    this.stringKeys = undefined;
+    this.wide = undefined;
+  }
+
+  private resize(capacity: number): void {
+    const n = this.count;
+    const f64 = (a: Float64Array): Float64Array<ArrayBuffer> => {
+      const b = new Float64Array(capacity);
+      b.set(a.subarray(0, n));
+      return b;
+    };
+    const u32 = (a: Uint32Array): Uint32Array<ArrayBuffer> => {
+      const b = new Uint32Array(capacity);
+      b.set(a.subarray(0, n));
+      return b;
+    };
+    const u8 = (a: Uint8Array): Uint8Array<ArrayBuffer> => {
+      const b = new Uint8Array(capacity);
+      b.set(a.subarray(0, n));
+      return b;
+    };
+    const i32 = (a: Int32Array): Int32Array<ArrayBuffer> => {
+      const b = new Int32Array(capacity);
+      b.set(a.subarray(0, n));
+      return b;
+    };
+    this.topology = u8(this.topology);
+    this.key = f64(this.key);
+    this.earliest = f64(this.earliest);
+    this.latest = f64(this.latest);
+    this.numRealObjs = f64(this.numRealObjs);
+    this.vertices = u32(this.vertices);
+    this.time0 = f64(this.time0);
+    this.time1 = f64(this.time1);
+    this.line0 = i32(this.line0);
+    this.line1 = i32(this.line1);
+    this.weightStart = u32(this.weightStart);
+    this.weightCount = u32(this.weightCount);
+    this.weightRoom = u32(this.weightRoom);
+    this.hasWeights = u8(this.hasWeights);
+    this.memberCount = u32(this.memberCount);
+    this.collectsChildren = u8(this.collectsChildren);
+  }
+}
+
+/**
+ * Column sets of released buffers, newest last (a wide trace's hold thousands of rows and their
+ * weights; new ones per node, grown step by step, were most of a 2048-rank conversion's memory
+ * traffic). Bounded in number and in bytes: the few buffers of high nodes are the largest.
+ */
+const columnPool: ShadowColumns[] = [];
+const COLUMN_POOL = 16;
+const POOL_BYTES = 48 << 20;
+let pooledBytes = 0;
+
+/** Bytes per row of the columns other than the arena: six of doubles, seven of 32 bits, three of bytes. */
+const ROW_BYTES = 8 * 6 + 4 * 7 + 3;
+
+/** Bytes of a column set's arrays. */
+function bytesOf(c: ShadowColumns): number {
+  return c.topology.length * ROW_BYTES + c.arena.byteLength;
+}
+
+export function takeShadowColumns(): ShadowColumns {
+  const c = columnPool.pop();
+  if (c === undefined) return new ShadowColumns();
+  pooledBytes -= bytesOf(c);
+  return c;
+}
+
+export function releaseShadowColumns(c: ShadowColumns): void {
+  c.clear();
+  const bytes = bytesOf(c);
+  if (columnPool.length >= COLUMN_POOL || pooledBytes + bytes > POOL_BYTES) return;
+  columnPool.push(c);
+  pooledBytes += bytes;
+}
