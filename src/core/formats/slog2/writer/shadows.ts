@@ -256,6 +256,8 @@ export class NodeShadows {
     }
     const n = c.weightCount[j]!;
     const room = Math.max(2, n);
+    // No room yet: a packing of the arena while reserving skips this row.
+    t.weightRoom[r] = 0;
     const at = t.reserveWeights(room);
     const from = c.weightStart[j]!;
     t.arena.set(c.arena.subarray(from, from + n * WEIGHT_STRIDE), at);

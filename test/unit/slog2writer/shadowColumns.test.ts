@@ -1,0 +1,73 @@
+// The weights arena of a node buffer's shadows: rows that grow one weight at a time, moved,
+// packed and grown with the arena, keep their weights in insertion order, as a plain model does.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Prng } from '../../../src/core/synth/prng';
+import { ShadowColumns, WEIGHT_STRIDE } from '../../../src/core/formats/slog2/writer/shadowColumns';
+
+function weightsOf(c: ShadowColumns, r: number): number[] {
+  const from = c.weightStart[r]!;
+  return Array.from(c.arena.subarray(from, from + c.weightCount[r]! * WEIGHT_STRIDE));
+}
+
+test('rows appended to in random order keep their weights through moves, packs and growth', () => {
+  const prng = new Prng(11); // seeded: a failure reproduces
+  for (const rows of [1, 7, 300, 2000]) {
+    const c = new ShadowColumns(4);
+    const model: number[][] = [];
+    let packedOrGrown = 0;
+    for (let step = 0; step < rows * 4; step++) {
+      // A new row now and then (no room until its first weight), else a weight for a random row.
+      if (model.length < rows && (model.length === 0 || prng.next() < 0.2)) {
+        const r = c.addRow();
+        c.weightCount[r] = 0;
+        c.weightRoom[r] = 0;
+        model.push([]);
+        continue;
+      }
+      // A weight for a random row, or (as a merged child does) one for every row in turn.
+      const targets = prng.next() < 0.05 ? model.map((_, r) => r) : [Math.floor(prng.next() * model.length)];
+      for (const r of targets) {
+        const before = c.arena.length;
+        const used = c.arenaUsed;
+        const w = [model[r]!.length + 100 * r, prng.next(), prng.next(), step];
+        c.appendWeight(r, w[0]!, w[1]!, w[2]!, w[3]!);
+        model[r]!.push(...w);
+        if (c.arena.length !== before || c.arenaUsed < used) packedOrGrown++;
+      }
+    }
+    for (let r = 0; r < model.length; r++) assert.deepEqual(weightsOf(c, r), model[r], `${rows} rows: row ${r}`);
+    assert.ok(rows < 300 || packedOrGrown > 3, `${rows} rows: the arena was packed or grown (${packedOrGrown} times)`);
+    // Rows' weights never overlap.
+    const spans = model.map((_, r) => [c.weightStart[r]!, c.weightStart[r]! + c.weightRoom[r]! * WEIGHT_STRIDE] as const).filter(([a, z]) => z > a);
+    spans.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], 'rooms do not overlap');
+    assert.ok(spans.every(([, z]) => z <= c.arenaUsed && c.arenaUsed <= c.arena.length));
+  }
+});
+
+test('rows that all grow together (a child merged into each) are packed within the arena', () => {
+  // Every row full at once is when a pack must not give each row more than the arena has.
+  for (const rows of [64, 500, 3000]) {
+    const c = new ShadowColumns(4);
+    for (let r = 0; r < rows; r++) {
+      c.addRow();
+      c.weightCount[r] = 0;
+      c.weightRoom[r] = 0;
+    }
+    for (let round = 0; round < 12; round++) {
+      for (let r = 0; r < rows; r++) {
+        c.appendWeight(r, round, r, -r, 1);
+        assert.ok(c.arenaUsed <= c.arena.length, `${rows} rows, round ${round}: the rooms fit the arena`);
+      }
+    }
+    for (let r = 0; r < rows; r++) {
+      const w = weightsOf(c, r);
+      assert.deepEqual(
+        Array.from({ length: 12 }, (_, k) => w.slice(k * 4, k * 4 + 4)),
+        Array.from({ length: 12 }, (_, k) => [k, r, -r, 1]),
+        `${rows} rows: row ${r}`,
+      );
+    }
+  }
+});
