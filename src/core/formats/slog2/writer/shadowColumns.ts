@@ -3,9 +3,10 @@
  * category weights in one arena of doubles. A wide trace starts a shadow for nearly every
  * drawable; as objects (a record, its times, a weights array growing by push) those that lived as
  * long as their node were promoted and died in the old generation, which grew to several times
- * the live heap between full collections — most of a 2048-rank conversion's peak memory. Column
- * sets are pooled: a written child's go back when it has been merged into its parent.
+ * the live heap between full collections (about a third of a 2048-rank conversion's peak memory).
+ * Column sets are pooled: a written child's go back when it has been merged into its parent.
  */
+import { grown } from '../../../bytes/grown';
 
 /** Numbers per weight in the arena: category, inclusive ratio, exclusive ratio (Java floats), count. */
 export const WEIGHT_STRIDE = 4;
@@ -164,44 +165,24 @@ export class ShadowColumns {
     this.wide = undefined;
   }
 
+  /** Every column grown to `capacity` rows (doubling; grown() copies the rows). */
   private resize(capacity: number): void {
-    const n = this.count;
-    const f64 = (a: Float64Array): Float64Array<ArrayBuffer> => {
-      const b = new Float64Array(capacity);
-      b.set(a.subarray(0, n));
-      return b;
-    };
-    const u32 = (a: Uint32Array): Uint32Array<ArrayBuffer> => {
-      const b = new Uint32Array(capacity);
-      b.set(a.subarray(0, n));
-      return b;
-    };
-    const u8 = (a: Uint8Array): Uint8Array<ArrayBuffer> => {
-      const b = new Uint8Array(capacity);
-      b.set(a.subarray(0, n));
-      return b;
-    };
-    const i32 = (a: Int32Array): Int32Array<ArrayBuffer> => {
-      const b = new Int32Array(capacity);
-      b.set(a.subarray(0, n));
-      return b;
-    };
-    this.topology = u8(this.topology);
-    this.key = f64(this.key);
-    this.earliest = f64(this.earliest);
-    this.latest = f64(this.latest);
-    this.numRealObjs = f64(this.numRealObjs);
-    this.vertices = u32(this.vertices);
-    this.time0 = f64(this.time0);
-    this.time1 = f64(this.time1);
-    this.line0 = i32(this.line0);
-    this.line1 = i32(this.line1);
-    this.weightStart = u32(this.weightStart);
-    this.weightCount = u32(this.weightCount);
-    this.weightRoom = u32(this.weightRoom);
-    this.hasWeights = u8(this.hasWeights);
-    this.memberCount = u32(this.memberCount);
-    this.collectsChildren = u8(this.collectsChildren);
+    this.topology = grown(this.topology, capacity);
+    this.key = grown(this.key, capacity);
+    this.earliest = grown(this.earliest, capacity);
+    this.latest = grown(this.latest, capacity);
+    this.numRealObjs = grown(this.numRealObjs, capacity);
+    this.vertices = grown(this.vertices, capacity);
+    this.time0 = grown(this.time0, capacity);
+    this.time1 = grown(this.time1, capacity);
+    this.line0 = grown(this.line0, capacity);
+    this.line1 = grown(this.line1, capacity);
+    this.weightStart = grown(this.weightStart, capacity);
+    this.weightCount = grown(this.weightCount, capacity);
+    this.weightRoom = grown(this.weightRoom, capacity);
+    this.hasWeights = grown(this.hasWeights, capacity);
+    this.memberCount = grown(this.memberCount, capacity);
+    this.collectsChildren = grown(this.collectsChildren, capacity);
   }
 }
 
