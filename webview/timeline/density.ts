@@ -7,6 +7,7 @@
  * painter's order does for wide rows. Pure (no DOM): the result is RGBA bytes for an ImageData.
  */
 import type { Rgb } from './colour';
+import type { OffsetMap } from './timeScale';
 
 export class DensityRaster {
   /** Premultiplied RGBA of the composited levels. */
@@ -148,12 +149,13 @@ export interface ArrowColumns {
 /**
  * Arrow density per row block × time bin: each arrow adds its message count (1, or a preview
  * arrow's count: flag `shadowFlag`) at its send end (block of its from-row, bin of its start) and
- * at its receive end. `x` maps a payload time offset to px; `rowY[row]` is the row's centre in the
- * viewport (NaN when hidden). `skip(i)` leaves arrows out (hidden categories).
+ * at its receive end. `map` maps a payload time offset to px (shift + offset·k, inline: a dense
+ * frame has over a hundred thousand arrows); `rowY[row]` is the row's centre in the viewport (NaN
+ * when hidden). `skip(i)` leaves arrows out (hidden categories).
  */
 export function arrowDensity(
   a: ArrowColumns,
-  x: (offset: number) => number,
+  map: OffsetMap,
   rowY: ArrayLike<number>,
   w: number,
   h: number,
@@ -169,19 +171,27 @@ export function arrowDensity(
   const counts = new Float32Array(cols * rows);
   let max = 0;
   const ranges = spans ?? [0, a.start.length];
-  const add = (px: number, py: number | undefined, k: number): void => {
-    if (!(px >= 0 && px < w && py !== undefined && py >= 0 && py < h)) return;
-    const cell = Math.floor(py / blockPx) * cols + Math.floor(px / binPx);
-    const v = (counts[cell] = counts[cell]! + k);
-    if (v > max) max = v;
-  };
+  const { shift, k: pxPerOffset } = map;
+  const { start, end, fromRow, toRow, flags, count } = a;
   for (let sp = 0; sp < ranges.length; sp += 2)
     for (let i = ranges[sp]!; i < ranges[sp + 1]!; i++) {
-      if (skip?.(i)) continue;
-      const k = (a.flags[i]! & shadowFlag) !== 0 ? Math.max(1, a.count[i]!) : 1;
-      // each message counts at its send end and at its receive end
-      add(x(a.start[i]!), rowY[a.fromRow[i]!], k);
-      add(x(a.end[i]!), rowY[a.toRow[i]!], k);
+      if (skip !== undefined && skip(i)) continue;
+      const k = (flags[i]! & shadowFlag) !== 0 ? Math.max(1, count[i]!) : 1;
+      // each message counts at its send end and at its receive end (a cell per end in view)
+      const sx = shift + start[i]! * pxPerOffset;
+      const sy = rowY[fromRow[i]!];
+      if (sx >= 0 && sx < w && sy !== undefined && sy >= 0 && sy < h) {
+        const cell = Math.floor(sy / blockPx) * cols + Math.floor(sx / binPx);
+        const v = (counts[cell] = counts[cell]! + k);
+        if (v > max) max = v;
+      }
+      const rx = shift + end[i]! * pxPerOffset;
+      const ry = rowY[toRow[i]!];
+      if (rx >= 0 && rx < w && ry !== undefined && ry >= 0 && ry < h) {
+        const cell = Math.floor(ry / blockPx) * cols + Math.floor(rx / binPx);
+        const v = (counts[cell] = counts[cell]! + k);
+        if (v > max) max = v;
+      }
     }
   return { cols, rows, binPx, blockPx, counts, max };
 }

@@ -17,6 +17,7 @@ import { arrowDensity, densityAlpha } from './density';
 import { spansInPixels, timeChunks } from './timeChunks';
 import type { OffsetMap } from './timeScale';
 import { EventStems } from './eventStems';
+import { rgbaOf } from './columnStrips';
 
 type Ctx = CanvasRenderingContext2D;
 
@@ -56,7 +57,7 @@ export function drawArrows(
   // culled by chunk (timeChunks.ts)
   const spans = spansInPixels(timeChunks(ar.start, ar.end), map, -2, w + 2);
   if (mode === 'density' || (mode === 'auto' && tooManyInView(ar, map, w, h, spans))) {
-    return { drawn: drawDensity(ctx, w, h, x, rows, loaded, p, hiddenArrow, spans), mode: 'density' };
+    return { drawn: drawDensity(ctx, w, h, map, rows, loaded, p, hiddenArrow, spans), mode: 'density' };
   }
   return { drawn: drawLines(ctx, w, h, x, rows, yOf, loaded, p, hiddenArrow, spans), mode: 'lines' };
 }
@@ -82,7 +83,7 @@ function drawDensity(
   ctx: Ctx,
   w: number,
   h: number,
-  x: (o: number) => number,
+  map: OffsetMap,
   rows: RowViewport,
   loaded: LoadedWindow,
   p: Palette,
@@ -97,7 +98,7 @@ function drawDensity(
     const s = slotOfRow(rows, r);
     if (s >= 0) rowY[r] = s * rows.rowHeight - rows.scrollPx + rows.rowHeight / 2;
   }
-  const d = arrowDensity(ar, x, rowY, w, h, FLAG_SHADOW, p.hidden.size > 0 ? hidden : undefined, spans);
+  const d = arrowDensity(ar, map, rowY, w, h, FLAG_SHADOW, p.hidden.size > 0 ? hidden : undefined, spans);
   const rgb = p.fillRgb.get(PREVIEW_ARROW) ?? p.fillRgb.get(firstMessageCategory(loaded)) ?? ([255, 255, 255] as Rgb);
   // a mark per cell (a short bar with a thin contrasting edge), alpha by log density quantised to
   // DENSITY_LEVELS, so the whole summary is two fills per level
@@ -274,6 +275,7 @@ export function drawEvents(
   let drawn = 0;
   // Real events: a stem and a small triangle on top (heads batched into one path per colour run).
   let style = '';
+  let styleRgba = 0;
   const lastCol = new Float64Array(Math.max(0, end - first)).fill(-Infinity);
   // culled by chunk (timeChunks.ts); a marker reaches a few px beside its time
   const spans = spansInPixels(timeChunks(ev.start, ev.end, ev.time), map, -8, w + 8);
@@ -321,11 +323,12 @@ export function drawEvents(
           if (style !== '') ctx.fill();
           ctx.beginPath();
           style = s;
+          styleRgba = rgbaOf(s);
           ctx.fillStyle = s;
           stems.nextRun();
         }
       }
-      stems.add(slot - first, col, style);
+      stems.add(slot - first, col, styleRgba);
       ctx.moveTo(xe - tri, top + 1);
       ctx.lineTo(xe + tri, top + 1);
       ctx.lineTo(xe, top + 1 + tri * 1.4);

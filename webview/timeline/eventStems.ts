@@ -11,7 +11,7 @@
  * under-covered a stem where a head overlapped it (205 of 255 on a stem's own column): heads and
  * stems are now two layers, which dataLayerPixels.test.ts checks against a painter of the two.
  */
-import { paintLines, rgbaOf } from './columnStrips';
+import { paintLines } from './columnStrips';
 
 type Ctx = CanvasRenderingContext2D;
 
@@ -54,9 +54,8 @@ export class EventStems {
     this.run++;
   }
 
-  /** The stem of an event at pixel column `col` of visible row `row`, in CSS colour `css`. */
-  add(row: number, col: number, css: string): void {
-    const rgba = rgbaOf(css);
+  /** The stem of an event at pixel column `col` of visible row `row`, in colour `rgba` (rgbaOf: once per colour run, not per event). */
+  add(row: number, col: number, rgba: number): void {
     // [col − 0.5, col + 1] CSS px: each device pixel covered by the part it overlaps (at scales
     // 1 and 2 every partial cover is a pixel's right half, so a run's union is their maximum)
     const x0 = (col - 0.5) * this.scale;

@@ -52,24 +52,24 @@ test('shadow colours mix by weight', () => {
 test('arrow density counts both ends per row block × time bin', () => {
   // rows 0 and 1 centred at y = 3 and 15; two arrows 0 → 1 from x 1 to 13; one preview arrow of 10 messages 0 → 0
   const a = { start: [1, 1, 1], end: [13, 13, 2], fromRow: [0, 0, 0], toRow: [1, 1, 0], count: [1, 1, 10], flags: [0, 0, 1] };
-  const d = arrowDensity(a, (o) => o, [3, 15], 18, 18, 1);
+  const d = arrowDensity(a, { shift: 0, k: 1 }, [3, 15], 18, 18, 1);
   assert.equal(d.cols, 3);
   assert.equal(d.counts[0], 1 + 1 + 10 + 10);
   assert.equal(d.counts[2 * 3 + 2], 2);
   assert.equal(d.max, 22);
   assert.ok(densityAlpha(1, 22) > 0.2 && densityAlpha(22, 22) === 0.95);
   // a hidden row (NaN) and skipped arrows do not count
-  const hiddenRow = arrowDensity(
-    a,
-    (o) => o,
-    [3, Number.NaN],
-    18,
-    18,
-    1,
-    (i) => i === 2,
-  );
+  const hiddenRow = arrowDensity(a, { shift: 0, k: 1 }, [3, Number.NaN], 18, 18, 1, (i) => i === 2);
   assert.equal(hiddenRow.counts[0], 2);
   assert.equal(hiddenRow.max, 2);
+  // offsets map to px as shift + offset·k: with shift −8 and k 2 the sends (1 → −6) and the
+  // receives (13 → 18, 2 → −4) are all outside the 18 px view
+  const mapped = arrowDensity(a, { shift: -8, k: 2 }, [3, 15], 18, 18, 1);
+  assert.deepEqual(Array.from(mapped.counts), [0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const shifted = arrowDensity(a, { shift: 2, k: 1 }, [3, 15], 18, 18, 1);
+  // sends at x 3 (bin 0), receives at 15 (bin 2) and, for the preview arrow, 4 (bin 0)
+  assert.equal(shifted.counts[0], 1 + 1 + 10 + 10);
+  assert.equal(shifted.counts[2 * 3 + 2], 2);
 });
 
 test('labels of sub-pixel rows become rank ranges', () => {
