@@ -3,7 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Prng } from '../../../src/core/synth/prng';
-import { ShadowColumns, WEIGHT_STRIDE } from '../../../src/core/formats/slog2/writer/shadowColumns';
+import {
+  ShadowColumns,
+  WEIGHT_STRIDE,
+  pooledShadowColumns,
+  releaseShadowColumns,
+  takeShadowColumns,
+} from '../../../src/core/formats/slog2/writer/shadowColumns';
 
 function weightsOf(c: ShadowColumns, r: number): number[] {
   const from = c.weightStart[r]!;
@@ -70,4 +76,29 @@ test('rows that all grow together (a child merged into each) are packed within t
       );
     }
   }
+});
+
+test('released column sets go to the buffer they fit: the smallest that holds what is expected, else the largest', () => {
+  while (pooledShadowColumns() > 0) takeShadowColumns();
+  // No pooled set: a new one of the expected size.
+  const fresh = takeShadowColumns(5000, 300_000);
+  assert.ok(fresh.topology.length >= 5000 && fresh.arena.length >= 300_000);
+  const small = new ShadowColumns(256, 2048);
+  const middle = new ShadowColumns(2048, 65_536);
+  const large = new ShadowColumns(8192, 262_144);
+  for (const c of [small, middle, large]) {
+    c.addRow();
+    releaseShadowColumns(c);
+    assert.equal(c.count, 0, 'a released set is emptied');
+  }
+  assert.equal(pooledShadowColumns(), 3);
+  // A leaf's few hundred rows get the small set, not the one released last.
+  assert.equal(takeShadowColumns(200, 1000), small);
+  // Rows fit the middle set but the weights only the large one.
+  assert.equal(takeShadowColumns(1000, 100_000), large);
+  // Nothing holds 20 000 rows: the largest left (it grows least).
+  releaseShadowColumns(large);
+  assert.equal(takeShadowColumns(20_000, 0), large);
+  assert.equal(takeShadowColumns(), middle);
+  assert.equal(pooledShadowColumns(), 0);
 });

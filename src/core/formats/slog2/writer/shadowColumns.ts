@@ -46,13 +46,14 @@ export class ShadowColumns {
   memberCount = new Uint32Array(0);
   /** An own state shadow: merged child shadows reduce its members' exclusive time. */
   collectsChildren = new Uint8Array(0);
-  arena = new Float64Array(1024);
+  arena: Float64Array;
   arenaUsed = 0;
   stringKeys: Map<number, string> | undefined;
   wide: Map<number, WideVertices> | undefined;
 
-  constructor(capacity = 64) {
-    this.resize(capacity);
+  constructor(capacity = 64, arenaNumbers = 1024) {
+    this.resize(Math.max(1, capacity));
+    this.arena = new Float64Array(Math.max(1024, arenaNumbers));
   }
 
   /** A new row (index returned), its columns not yet set. */
@@ -102,7 +103,8 @@ export class ShadowColumns {
       if (this.weightRoom[r] === 0) continue;
       const n = this.weightCount[r]!;
       const from = this.weightStart[r]!;
-      this.arena.set(packScratch.subarray(from, from + n * WEIGHT_STRIDE), at);
+      const arena = this.arena;
+      for (let k = 0; k < n * WEIGHT_STRIDE; k++) arena[at + k] = packScratch[from + k]!;
       this.weightStart[r] = at;
       this.weightRoom[r] = n + 1;
       at += (n + 1) * WEIGHT_STRIDE;
@@ -190,9 +192,11 @@ export class ShadowColumns {
 let packScratch = new Float64Array(0);
 
 /**
- * Column sets of released buffers, newest last (a wide trace's hold thousands of rows and their
- * weights; new ones per node, grown step by step, were most of a 2048-rank conversion's memory
- * traffic). Bounded in number and in bytes: the few buffers of high nodes are the largest.
+ * Column sets of released buffers (a wide trace's hold thousands of rows and their weights; new
+ * ones per node, grown step by step, were most of a 2048-rank conversion's memory traffic).
+ * Bounded in number and in bytes. A set is taken by size: a leaf's buffer holds a few hundred rows
+ * and a high node's thousands, and when any set went to any buffer, every buffer of the open trunk
+ * had the largest's capacity (2048 ranks: 2.6 MB each, mostly unused).
  */
 const columnPool: ShadowColumns[] = [];
 const COLUMN_POOL = 16;
@@ -207,11 +211,40 @@ function bytesOf(c: ShadowColumns): number {
   return c.topology.length * ROW_BYTES + c.arena.byteLength;
 }
 
-export function takeShadowColumns(): ShadowColumns {
-  const c = columnPool.pop();
-  if (c === undefined) return new ShadowColumns();
+/**
+ * A column set for a buffer expected to hold about `rows` rows and `arenaNumbers` numbers of
+ * weights (what the last buffer at its depth held): the smallest pooled set that holds them, else
+ * the largest pooled one (it grows less), else a new one of that size.
+ */
+export function takeShadowColumns(rows = 0, arenaNumbers = 0): ShadowColumns {
+  let best = -1;
+  let bestBytes = Infinity;
+  let largest = -1;
+  let largestBytes = -1;
+  for (let i = 0; i < columnPool.length; i++) {
+    const c = columnPool[i]!;
+    const bytes = bytesOf(c);
+    if (c.topology.length >= rows && c.arena.length >= arenaNumbers && bytes < bestBytes) {
+      best = i;
+      bestBytes = bytes;
+    }
+    if (bytes > largestBytes) {
+      largest = i;
+      largestBytes = bytes;
+    }
+  }
+  const i = best >= 0 ? best : largest;
+  if (i < 0) return new ShadowColumns(Math.max(64, rows), arenaNumbers);
+  const c = columnPool[i]!;
+  columnPool[i] = columnPool[columnPool.length - 1]!;
+  columnPool.pop();
   pooledBytes -= bytesOf(c);
   return c;
+}
+
+/** Column sets in the pool (tests). */
+export function pooledShadowColumns(): number {
+  return columnPool.length;
 }
 
 export function releaseShadowColumns(c: ShadowColumns): void {

@@ -71,7 +71,7 @@ export class NodeShadows {
   fptr = 0;
   size = 0;
   /** The shadows, rows in creation order. */
-  readonly rows: ShadowColumns = takeShadowColumns();
+  readonly rows: ShadowColumns;
   /** Index: (lineID·4 + topology) → row + 1, for keys of one vertex or two on the same line. */
   private byLine: Int32Array = byLinePool.pop() ?? new Int32Array(LINE_INDEX_LIMIT);
   private readonly byKey = new Map<number | string, number>();
@@ -79,6 +79,11 @@ export class NodeShadows {
   private members: MemberColumns | undefined;
   /** Bounds of child shadows merged into own state shadows (per shadow, in merge order; category unused), until finalizeWeights(). */
   private covers: MemberColumns | undefined;
+
+  /** `expectRows` and `expectArena` size its storage (what the last buffer at its depth held; 0: unknown). */
+  constructor(expectRows = 0, expectArena = 0) {
+    this.rows = takeShadowColumns(expectRows, expectArena);
+  }
 
   /** Number of shadows. */
   get count(): number {
@@ -259,8 +264,12 @@ export class NodeShadows {
     // No room yet: a packing of the arena while reserving skips this row.
     t.weightRoom[r] = 0;
     const at = t.reserveWeights(room);
+    // A loop, not set(subarray()): a row has a handful of weights, and the view a subarray makes
+    // per row cost more than the copy (~0.1 s of a 2048-rank conversion's merges).
     const from = c.weightStart[j]!;
-    t.arena.set(c.arena.subarray(from, from + n * WEIGHT_STRIDE), at);
+    const src = c.arena;
+    const dst = t.arena;
+    for (let k = 0; k < n * WEIGHT_STRIDE; k++) dst[at + k] = src[from + k]!;
     t.weightStart[r] = at;
     t.weightCount[r] = n;
     t.weightRoom[r] = room;

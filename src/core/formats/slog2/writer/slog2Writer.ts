@@ -333,7 +333,8 @@ export class Slog2Writer {
     node.childBuffers.length = 0;
     node.drawables.clear();
     node.drawableBytes = 0;
-    node.buffer = new NodeShadows();
+    // The next node at this depth will hold about as many shadows.
+    node.buffer = new NodeShadows(own.count, own.rows.arenaUsed);
     node.buffer.depth = node.depth;
     node.buffer.xpos = node.xpos;
   }
