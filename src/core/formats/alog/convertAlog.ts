@@ -234,6 +234,7 @@ export function convertAlog(chunks: ByteChunks, options: ConvertOptions): ClogCo
     parser,
     sliceBytes: 1 << 20,
     take: () => conv.builder.take(),
+    releaseInto: (sink) => conv.builder.releaseInto(sink),
     finish: () => {
       const summary = summarize(conv, parser);
       conv.builder.finish();

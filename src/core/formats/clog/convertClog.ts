@@ -283,6 +283,7 @@ export function convertClog(chunks: ByteChunks, options: ConvertOptions): ClogCo
     parser,
     sliceBytes: 1 << 20,
     take: () => conv.builder.take(),
+    releaseInto: (sink) => conv.builder.releaseInto(sink),
     finish: () => {
       const summary = summarize(conv, parser, options.name);
       conv.builder.finish();

@@ -7,6 +7,7 @@
 import type { ByteChunks } from '../../bytes/byteSource';
 import { Role, CategoryTable } from '../convert/categories';
 import { DrawableBuilder } from '../convert/builder';
+import type { PrimitiveSink } from '../convert/pendingPrimitives';
 import { LineTable } from '../convert/lineIDs';
 import { streamConversion, type ClogConversion, type ConversionSummary, type ConversionTrailer, type ConvertOptions } from '../convert/result';
 import { PendingLocations, SourceSiteTable } from '../convert/sourceLocations';
@@ -32,6 +33,8 @@ class Clog2Converter implements Clog2Sink {
   readonly pending = new PendingLocations();
   lines!: LineTable;
   builder!: DrawableBuilder;
+  /** Where the builder releases drawables, if not to `take()` (set before the preamble is read). */
+  sink: PrimitiveSink | undefined;
   arrowCategory = 0;
   droppedRecords = 0;
   readonly warnings: string[] = [];
@@ -49,6 +52,7 @@ class Clog2Converter implements Clog2Sink {
     this.threads = p.maxThreadCount;
     this.lines = new LineTable(p.maxCommWorldSize, p.maxThreadCount);
     this.builder = new DrawableBuilder(c, this.locations, this.lines, { referenceQuirks: this.options.referenceQuirks });
+    if (this.sink !== undefined) this.builder.releaseInto(this.sink);
     this.arrowCategory = c.addArrowCategory(SEND, RECEIVE);
     for (let i = 0; i < p.knownStateIDCount; i++) c.addStatePlaceholder(p.knownEventIDStart + 2 * i, p.knownEventIDStart + 2 * i + 1);
     for (let i = 0; i < p.userStateIDCount; i++) c.addStatePlaceholder(p.userEventIDStart + 2 * i, p.userEventIDStart + 2 * i + 1);
@@ -160,6 +164,10 @@ export function convertClog2(chunks: ByteChunks, options: ConvertOptions, defini
     sliceBytes: SLICE,
     // No builder before the preamble is read.
     take: () => conv.builder?.take() ?? [],
+    releaseInto: (sink) => {
+      conv.sink = sink;
+      conv.builder?.releaseInto(sink);
+    },
     finish: () => {
       const summary = summarize(conv, parser, options.name, definitions);
       conv.builder.finish();

@@ -2,12 +2,14 @@
  * The record → drawable machinery shared by the CLOG2 and old CLOG converters (CLOG2.md §11.7–§11.11,
  * CLOG.md §6.2): states paired FIFO per (category, lineID), arrows matched per (tag, sender procID,
  * receiver procID) in either arrival order, solo events, unmatched bookkeeping, statistics. Completed
- * drawables go into a reorder buffer that releases them in SLOG-2 arrival order.
+ * drawables wait in columns (pendingPrimitives.ts) until they are released in SLOG-2 arrival order:
+ * as `Primitive` objects (`take()`), or straight into a sink (`releaseInto`, the SLOG-2 writer's
+ * batch encoder).
  */
-import type { DrawableSource, Primitive, SourceLocation, Vertex } from '../../model/types';
+import type { Primitive, SourceLocation } from '../../model/types';
 import type { CategoryTable } from './categories';
 import { MessageQueues, QueuesByLine } from './matchQueues';
-import { ReorderBuffer } from './reorder';
+import { PendingPrimitives, PrimitiveCollector, type PrimitiveSink } from './pendingPrimitives';
 import { sourceFromInfo, type SourceSiteTable } from './sourceLocations';
 
 export interface BuilderOptions {
@@ -30,12 +32,12 @@ export interface UnmatchedCounts {
 }
 
 export class DrawableBuilder {
-  /** Bounded: beyond its capacity it releases early, straight into `out` (equal or non-advancing times). */
-  readonly reorder = new ReorderBuffer({ push: (p: Primitive) => this.out.push(p) });
+  /** Drawables released in arrival order, waiting to be taken by `take()` (unless released into a sink). */
+  private readonly collected = new PrimitiveCollector();
+  /** Bounded: beyond its capacity it releases early (equal or non-advancing times). */
+  readonly reorder = new PendingPrimitives(this.collected);
   /** Event records dropped because their time is NaN or ±∞ (no place on a time axis; reported). */
   badTimes = 0;
-  /** Drawables released in arrival order, waiting to be taken by `take()`. */
-  private out: Primitive[] = [];
   /** Record time up to which drawables have been released. */
   private releasedBefore = -Infinity;
   /** Open states per category index, keyed by lineID (FIFO queues). */
@@ -73,7 +75,7 @@ export class DrawableBuilder {
   advance(time: number): void {
     if (time > this.releasedBefore) {
       this.releasedBefore = time;
-      this.reorder.releaseBefore(time, this.out);
+      this.reorder.releaseBefore(time);
     }
   }
 
@@ -95,11 +97,14 @@ export class DrawableBuilder {
     return w;
   }
 
-  /** Takes the drawables released so far. */
+  /** Takes the drawables released so far (none once they are released into a sink). */
   take(): Primitive[] {
-    const out = this.out;
-    this.out = [];
-    return out;
+    return this.collected.take();
+  }
+
+  /** From now on, released drawables go to `sink` instead of `take()`. */
+  releaseInto(sink: PrimitiveSink): void {
+    this.reorder.sink = sink;
   }
 
   openState(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
@@ -129,16 +134,7 @@ export class DrawableBuilder {
       const entry = this.categories.entries[category]!;
       if (entry.infoLocation !== undefined) startLoc = sourceFromInfo(entry.category, entry.infoLocation, finalInfo, this.locations);
     }
-    this.emit(
-      category,
-      [
-        { time: startTime, lineID },
-        { time, lineID },
-      ],
-      finalInfo,
-      startLoc,
-      loc,
-    );
+    this.emit(category, 2, startTime, lineID, time, lineID, finalInfo, startLoc, loc);
     this.states++;
   }
 
@@ -148,7 +144,7 @@ export class DrawableBuilder {
       const entry = this.categories.entries[category]!;
       if (entry.infoLocation !== undefined) loc = sourceFromInfo(entry.category, entry.infoLocation, info, this.locations);
     }
-    this.emit(category, [{ time, lineID }], info, loc, undefined);
+    this.emit(category, 1, time, lineID, 0, 0, info, loc, undefined);
     this.events++;
   }
 
@@ -192,7 +188,7 @@ export class DrawableBuilder {
 
   /** End of input: releases everything. */
   finish(): void {
-    this.reorder.releaseAll(this.out);
+    this.reorder.releaseAll();
   }
 
   unmatched(arrowCategory: number | undefined): UnmatchedCounts {
@@ -224,16 +220,7 @@ export class DrawableBuilder {
     recvLoc: SourceLocation | undefined,
   ): void {
     const info = this.messageInfo(tag, size);
-    this.emit(
-      category,
-      [
-        { time: sendTime, lineID: sendLine },
-        { time: recvTime, lineID: recvLine },
-      ],
-      info,
-      sendLoc,
-      recvLoc,
-    );
+    this.emit(category, 2, sendTime, sendLine, recvTime, recvLine, info, sendLoc, recvLoc);
     this.arrows++;
   }
 
@@ -252,35 +239,28 @@ export class DrawableBuilder {
     return info;
   }
 
-  private emit(category: number, vertices: Vertex[], info: Uint8Array | undefined, start: SourceLocation | undefined, end: SourceLocation | undefined): void {
-    let earliest = vertices[0]!.time;
+  private emit(
+    category: number,
+    vertices: 1 | 2,
+    t0: number,
+    l0: number,
+    t1: number,
+    l1: number,
+    info: Uint8Array | undefined,
+    start: SourceLocation | undefined,
+    end: SourceLocation | undefined,
+  ): void {
+    let earliest = t0;
     let latest = earliest;
-    this.lines.use(vertices[0]!.lineID);
-    if (vertices.length > 1) {
-      this.lines.use(vertices[1]!.lineID);
-      const t = vertices[1]!.time;
-      if (t < earliest) earliest = t;
-      else latest = t;
+    this.lines.use(l0);
+    if (vertices === 2) {
+      this.lines.use(l1);
+      if (t1 < earliest) earliest = t1;
+      else latest = t1;
     }
-    // One object shape for every drawable (info/source may be undefined): keeps property access monomorphic.
-    const p: Primitive = {
-      kind: 'primitive',
-      category,
-      vertices,
-      earliest,
-      latest,
-      info,
-      source: start !== undefined || end !== undefined ? sourceOf(start, end) : undefined,
-    };
     if (earliest < this.earliest) this.earliest = earliest;
     if (latest > this.latest) this.latest = latest;
     this.categories.entries[category]!.drawables++;
-    this.reorder.push(p);
+    this.reorder.push(category, earliest, latest, vertices, t0, l0, t1, l1, info, start, end);
   }
-}
-
-function sourceOf(start: SourceLocation | undefined, end: SourceLocation | undefined): DrawableSource {
-  if (end === undefined) return { start };
-  if (start === undefined) return { end };
-  return { start, end };
 }

@@ -6,6 +6,7 @@
 import type { Clog2Preamble } from '../clog2/preamble';
 import type { CommTableEntry } from '../clog2/records';
 import type { Category, LineIDMap, Primitive } from '../../model/types';
+import type { PrimitiveSink } from './pendingPrimitives';
 import type { AlogFacts } from '../alog/convertAlog';
 import type { Slog1Facts } from '../slog1/facts';
 
@@ -76,6 +77,12 @@ export interface ClogConversion {
   readonly drawables: AsyncIterable<Primitive>;
   /** The same stream in batches (cheaper per drawable). Single use; use either this or `drawables`. */
   readonly batches: AsyncIterable<readonly Primitive[]>;
+  /**
+   * Before reading: the drawables go to `sink` as they are released instead of into the batches,
+   * which then come empty, one per slice of input (the reader's turn to take what the sink made).
+   * No drawable objects are made. Conversions that cannot do this leave it out.
+   */
+  releaseInto?(sink: PrimitiveSink): void;
   /** Live category objects by index (names/colours final only when `finished`). */
   category(index: number): Category | undefined;
   readonly finished: boolean;
@@ -109,6 +116,7 @@ export function makeConversion(
   category: (index: number) => Category | undefined,
   declaredLines?: () => number | undefined,
   trailerSoFar?: () => ConversionTrailer | undefined,
+  releaseInto?: (sink: PrimitiveSink) => void,
 ): ClogConversion {
   let started = false;
   const start = (): AsyncGenerator<readonly Primitive[]> => {
@@ -127,6 +135,12 @@ export function makeConversion(
     category,
     declaredLines,
     trailerSoFar,
+    releaseInto:
+      releaseInto &&
+      ((sink) => {
+        if (started) throw new Error('a conversion must be released into a sink before it is read');
+        releaseInto(sink);
+      }),
     get finished() {
       return getSummary() !== undefined;
     },
@@ -154,6 +168,8 @@ export interface StreamSteps {
   readonly sliceBytes: number;
   /** Drawables completed since the last call (empty when none). */
   take(): readonly Primitive[];
+  /** See ClogConversion.releaseInto. */
+  releaseInto?(sink: PrimitiveSink): void;
   /** After the last byte: the final summary; then the builder releases what it still holds. */
   finish(): ConversionSummary;
   category(index: number): Category | undefined;
@@ -170,6 +186,8 @@ export interface StreamSteps {
  */
 export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: ConvertOptions, steps: StreamSteps): ClogConversion {
   let summary: ConversionSummary | undefined;
+  /** Released into a sink: yield after every slice, drawables or not, so the reader takes what the sink made. */
+  let direct = false;
   async function* run(): AsyncGenerator<readonly Primitive[]> {
     const { parser, sliceBytes } = steps;
     reading: for await (const chunk of chunks) {
@@ -177,7 +195,7 @@ export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: Con
         options.signal?.throwIfAborted();
         parser.push(off === 0 && chunk.length <= sliceBytes ? chunk : chunk.subarray(off, off + sliceBytes));
         const out = steps.take();
-        if (out.length > 0) yield out;
+        if (out.length > 0 || direct) yield out;
         if (parser.done === true) {
           options.onProgress?.(parser.received);
           break reading;
@@ -188,7 +206,7 @@ export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: Con
     parser.end();
     summary = steps.finish();
     const out = steps.take();
-    if (out.length > 0) yield out;
+    if (out.length > 0 || direct) yield out;
   }
   return makeConversion(
     run,
@@ -197,6 +215,11 @@ export function streamConversion(chunks: AsyncIterable<Uint8Array>, options: Con
     steps.declaredLines && (() => steps.declaredLines?.()),
     // Once the input has ended, the final categories and maps are the trailer.
     steps.trailerSoFar && (() => (summary === undefined ? steps.trailerSoFar?.() : { categories: summary.categories, lineIDMaps: summary.lineIDMaps })),
+    steps.releaseInto &&
+      ((sink) => {
+        direct = true;
+        steps.releaseInto?.(sink);
+      }),
   );
 }
 

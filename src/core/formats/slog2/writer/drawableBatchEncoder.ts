@@ -99,19 +99,81 @@ export class DrawableBatchEncoder {
     return d.earliest <= d.latest && Number.isFinite(d.earliest) && Number.isFinite(d.latest) && d.latest >= this.lastLatest;
   }
 
+  /** Would a drawable spanning [earliest, latest] be accepted next? (acceptsTimes without the object.) */
+  acceptsSpan(earliest: number, latest: number): boolean {
+    return earliest <= latest && Number.isFinite(earliest) && Number.isFinite(latest) && latest >= this.lastLatest;
+  }
+
   /** Appends one drawable (arrival order: non-decreasing latest time). */
   add(d: Drawable): void {
-    if (!(d.earliest <= d.latest) || d.earliest === -Infinity || d.latest === Infinity) {
-      throw new RangeError(`drawable ${this.added} (category ${d.category}) has invalid time bounds [${d.earliest}, ${d.latest}]`);
-    }
-    if (d.latest < this.lastLatest) {
-      throw new RangeError(
-        `drawable ${this.added} (category ${d.category}) ends at ${d.latest}, before the previous one (${this.lastLatest}): input must be in non-decreasing end time`,
-      );
-    }
+    this.checkTimes(d.category, d.earliest, d.latest);
     if (d.kind === 'primitive') this.addPrimitiveEntry(d);
     else this.addComposite(d);
-    this.lastLatest = d.latest;
+    this.added1(d.latest);
+  }
+
+  /**
+   * Appends one primitive of one or two vertices given by its parts, as `add` would the same
+   * primitive as an object (the converters' path: no object per drawable). Vertex 1 only when
+   * `vertices` is 2.
+   */
+  addParts(
+    category: number,
+    earliest: number,
+    latest: number,
+    vertices: 1 | 2,
+    t0: number,
+    l0: number,
+    t1: number,
+    l1: number,
+    info: Uint8Array | undefined,
+    start: SourceLocation | undefined,
+    end: SourceLocation | undefined,
+  ): void {
+    this.checkTimes(category, earliest, latest);
+    const infolen = info ? info.length : 0;
+    if (infolen > 32767) throw new RangeError(`drawable ${this.added}: info buffer of ${infolen} bytes exceeds 32767`);
+    let b = this.batch;
+    if (!hasRoom(b, 1, vertices, infolen)) b = this.roomFor(1, vertices, infolen);
+    const i = b.count;
+    const topology = this.topology(category);
+    b.earliest[i] = earliest;
+    b.latest[i] = latest;
+    b.category[i] = category;
+    b.startLine[i] = l0;
+    b.finalLine[i] = vertices === 2 ? l1 : l0;
+    b.nestable[i] = topology === STATE ? 1 : 0;
+    b.kind[i] = 0;
+    b.entryBytes[i] = 9 + infolen + 12 * vertices;
+    b.siteStart[i] = start !== undefined ? this.sites.site(start, b.newSites) : -1;
+    b.siteEnd[i] = end !== undefined ? this.sites.site(end, b.newSites) : -1;
+    let v = this.primitiveColumns(b, category, earliest, latest, topology, info);
+    b.vertexTime[v] = t0;
+    b.vertexLine[v++] = l0;
+    if (vertices === 2) {
+      b.vertexTime[v] = t1;
+      b.vertexLine[v++] = l1;
+    }
+    this.endPrimitive(b, v);
+    b.count = i + 1;
+    b.primitiveStart[i + 1] = b.primitives;
+    this.added1(latest);
+  }
+
+  private checkTimes(category: number, earliest: number, latest: number): void {
+    if (!(earliest <= latest) || earliest === -Infinity || latest === Infinity) {
+      throw new RangeError(`drawable ${this.added} (category ${category}) has invalid time bounds [${earliest}, ${latest}]`);
+    }
+    if (latest < this.lastLatest) {
+      throw new RangeError(
+        `drawable ${this.added} (category ${category}) ends at ${latest}, before the previous one (${this.lastLatest}): input must be in non-decreasing end time`,
+      );
+    }
+  }
+
+  /** After an entry: counts it and seals the batch when full. */
+  private added1(latest: number): void {
+    this.lastLatest = latest;
     this.added++;
     const b = this.batch;
     if (b.count === b.earliest.length || b.infoUsed > b.info.length - 4096) this.seal();
@@ -226,29 +288,39 @@ export class DrawableBatchEncoder {
 
   /** Appends a primitive's columns (room already made). */
   private appendPrimitive(b: DrawableBatch, d: Primitive, topology: number): void {
+    let v = this.primitiveColumns(b, d.category, d.earliest, d.latest, topology, d.info);
+    const vs = d.vertices;
+    for (let j = 0; j < vs.length; j++, v++) {
+      const x = vs[j]!;
+      b.vertexTime[v] = x.time;
+      b.vertexLine[v] = x.lineID;
+    }
+    this.endPrimitive(b, v);
+  }
+
+  /** The next primitive's columns and info bytes; returns where its vertices go. */
+  private primitiveColumns(b: DrawableBatch, category: number, earliest: number, latest: number, topology: number, info: Uint8Array | undefined): number {
     const k = b.primitives;
     b.primTopology[k] = topology;
-    b.primCategory[k] = d.category;
-    b.primEarliest[k] = d.earliest;
-    b.primLatest[k] = d.latest;
+    b.primCategory[k] = category;
+    b.primEarliest[k] = earliest;
+    b.primLatest[k] = latest;
     let at = b.infoUsed;
     b.primInfoStart[k] = at;
-    const info = d.info;
     if (info !== undefined) {
       const out = b.info;
       for (let j = 0; j < info.length; j++) out[at++] = info[j]!;
       b.infoUsed = at;
     }
     b.primInfoEnd[k] = at;
-    const vs = d.vertices;
-    let v = b.vertices;
-    for (let j = 0; j < vs.length; j++, v++) {
-      const x = vs[j]!;
-      b.vertexTime[v] = x.time;
-      b.vertexLine[v] = x.lineID;
-    }
+    return b.vertices;
+  }
+
+  /** Closes the primitive whose vertices end before `v`. */
+  private endPrimitive(b: DrawableBatch, v: number): void {
     b.vertices = v;
-    b.primitives = k + 1;
-    b.vertexStart[k + 1] = v;
+    const k = b.primitives + 1;
+    b.primitives = k;
+    b.vertexStart[k] = v;
   }
 }

@@ -6,6 +6,8 @@
  * run in two threads (src/worker/converter.ts): batches are what crosses between them.
  */
 import type { ClogConversion, ConversionSummary } from '../../convert/result';
+import type { PrimitiveSink } from '../../convert/pendingPrimitives';
+import type { SourceLocation } from '../../../model/types';
 import type { DrawableBatch } from './drawableBatch';
 import { DrawableBatchEncoder } from './drawableBatchEncoder';
 import { Slog2Writer, type Slog2Trailer, type Slog2WriteSummary, type WrittenNode } from './slog2Writer';
@@ -37,8 +39,11 @@ export interface ConversionWriteSummary extends Slog2WriteSummary {
   readonly droppedDrawables: number;
 }
 
-/** A conversion's drawables as encoded batches; `dropped` counts what the writer could not place. */
-export class ConversionBatches implements AsyncIterable<DrawableBatch> {
+/**
+ * A conversion's drawables as encoded batches; `dropped` counts what the writer could not place.
+ * Conversions that can release their drawables into a sink go straight into the encoder.
+ */
+export class ConversionBatches implements AsyncIterable<DrawableBatch>, PrimitiveSink {
   readonly encoder: DrawableBatchEncoder;
   dropped = 0;
 
@@ -49,8 +54,27 @@ export class ConversionBatches implements AsyncIterable<DrawableBatch> {
     this.encoder = new DrawableBatchEncoder((c) => conversion.category(c)?.topology);
   }
 
+  primitive(
+    category: number,
+    earliest: number,
+    latest: number,
+    vertices: 1 | 2,
+    t0: number,
+    l0: number,
+    t1: number,
+    l1: number,
+    info: Uint8Array | undefined,
+    start: SourceLocation | undefined,
+    end: SourceLocation | undefined,
+  ): void {
+    // The encoder throws a RangeError on these (the writer's input contract); a damaged file must not fail.
+    if (!this.encoder.acceptsSpan(earliest, latest)) this.dropped++;
+    else this.encoder.addParts(category, earliest, latest, vertices, t0, l0, t1, l1, info, start, end);
+  }
+
   async *[Symbol.asyncIterator](): AsyncGenerator<DrawableBatch> {
     const encoder = this.encoder;
+    this.conversion.releaseInto?.(this);
     for await (const drawables of this.conversion.batches) {
       this.signal?.throwIfAborted();
       for (let i = 0; i < drawables.length; i++) {
