@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { chunksOf, MemorySource } from '../../../src/core/bytes/memorySource';
-import { PendingPrimitives, PrimitiveCollector } from '../../../src/core/formats/convert/pendingPrimitives';
+import { PendingPrimitives, PrimitiveCollector, PrimitiveParts } from '../../../src/core/formats/convert/pendingPrimitives';
 import { ReorderBuffer } from '../../../src/core/formats/convert/reorder';
 import type { ClogConversion } from '../../../src/core/formats/convert/result';
 import { MemorySink } from '../../../src/core/formats/slog2/writer';
@@ -19,6 +19,10 @@ import { hostileClog2Bytes } from '../../../src/core/synth/hostileClog2';
 import { Prng } from '../../../src/core/synth/prng';
 import { fixturesDir as fixtures } from '../../helpers/paths';
 import { synthToMemory } from '../synth/synthUtil';
+
+function parts(fields: Partial<PrimitiveParts>): PrimitiveParts {
+  return Object.assign(new PrimitiveParts(), fields);
+}
 
 test('the columnar reorder heap releases what the object heap releases, in the same order, ties and forced releases included', () => {
   const rng = new Prng(11);
@@ -53,7 +57,7 @@ test('the columnar reorder heap releases what the object heap releases, in the s
       : [{ time: t, lineID: i % 7 }];
     const source = start !== undefined || end !== undefined ? (end === undefined ? { start } : start === undefined ? { end } : { start, end }) : undefined;
     objects.push({ kind: 'primitive', category: i, vertices, earliest, latest, info, source });
-    columns.push(i, earliest, latest, two ? 2 : 1, t, i % 7, t1, i % 5, info, start, end);
+    columns.push(parts({ category: i, earliest, latest, vertices: two ? 2 : 1, t0: t, l0: i % 7, t1, l1: i % 5, info, start, end }));
     fromColumns.push(...collector.take());
   }
   objects.releaseAll(fromObjects);
@@ -75,7 +79,7 @@ test('the reorder heap orders by latest time, then decreasing earliest time, the
     const latest = Math.floor(rng.next() * 20);
     const earliest = latest - Math.floor(rng.next() * 3);
     pushed.push({ category: i, earliest, latest });
-    heap.push(i, earliest, latest, 2, earliest, 0, latest, 0, undefined, undefined, undefined);
+    heap.push(parts({ category: i, earliest, latest, vertices: 2, t0: earliest, t1: latest }));
   }
   heap.releaseAll();
   const expected = [...pushed].sort((a, b) => a.latest - b.latest || b.earliest - a.earliest || a.category - b.category).map((p) => p.category);

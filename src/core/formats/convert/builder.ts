@@ -9,7 +9,7 @@
 import type { Primitive, SourceLocation } from '../../model/types';
 import type { CategoryTable } from './categories';
 import { MessageQueues, QueuesByLine } from './matchQueues';
-import { PendingPrimitives, PrimitiveCollector, type PrimitiveSink } from './pendingPrimitives';
+import { PendingPrimitives, PrimitiveCollector, PrimitiveParts, type PrimitiveSink } from './pendingPrimitives';
 import { sourceFromInfo, type SourceSiteTable } from './sourceLocations';
 
 export interface BuilderOptions {
@@ -36,6 +36,8 @@ export class DrawableBuilder {
   private readonly collected = new PrimitiveCollector();
   /** Bounded: beyond its capacity it releases early (equal or non-advancing times). */
   readonly reorder = new PendingPrimitives(this.collected);
+  /** The record each completed drawable is put in arrival order through. */
+  private readonly parts = new PrimitiveParts();
   /** Event records dropped because their time is NaN or ±∞ (no place on a time axis; reported). */
   badTimes = 0;
   /** Record time up to which drawables have been released. */
@@ -239,6 +241,7 @@ export class DrawableBuilder {
     return info;
   }
 
+  /** Fills the reused parts record and puts it in arrival order. */
   private emit(
     category: number,
     vertices: 1 | 2,
@@ -250,6 +253,7 @@ export class DrawableBuilder {
     start: SourceLocation | undefined,
     end: SourceLocation | undefined,
   ): void {
+    const p = this.parts;
     let earliest = t0;
     let latest = earliest;
     this.lines.use(l0);
@@ -261,6 +265,17 @@ export class DrawableBuilder {
     if (earliest < this.earliest) this.earliest = earliest;
     if (latest > this.latest) this.latest = latest;
     this.categories.entries[category]!.drawables++;
-    this.reorder.push(category, earliest, latest, vertices, t0, l0, t1, l1, info, start, end);
+    p.category = category;
+    p.earliest = earliest;
+    p.latest = latest;
+    p.vertices = vertices;
+    p.t0 = t0;
+    p.l0 = l0;
+    p.t1 = t1;
+    p.l1 = l1;
+    p.info = info;
+    p.start = start;
+    p.end = end;
+    this.reorder.push(p);
   }
 }

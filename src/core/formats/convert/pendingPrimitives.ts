@@ -9,55 +9,50 @@ import type { DrawableSource, Primitive, SourceLocation } from '../../model/type
 import { grown } from '../../bytes/grown';
 import { ArrivalOrder, REORDER_CAPACITY } from './reorder';
 
-/** Receives released primitives of one or two vertices, in arrival order. */
+/**
+ * One primitive of one or two vertices, as parts: a record that is filled and passed again for
+ * every primitive (valid only during the call it is passed to), so none is made per drawable.
+ */
+export class PrimitiveParts {
+  category = 0;
+  earliest = 0;
+  latest = 0;
+  /** Vertex 0 is (t0, l0); with 2, vertex 1 is (t1, l1), else t1 and l1 mean nothing. */
+  vertices: 1 | 2 = 1;
+  t0 = 0;
+  l0 = 0;
+  t1 = 0;
+  l1 = 0;
+  info: Uint8Array | undefined = undefined;
+  start: SourceLocation | undefined = undefined;
+  end: SourceLocation | undefined = undefined;
+}
+
+/** Receives released primitives, in arrival order. */
 export interface PrimitiveSink {
-  /** Vertex 0 is (t0, l0); with `vertices` 2, vertex 1 is (t1, l1), else t1 and l1 are ignored. */
-  primitive(
-    category: number,
-    earliest: number,
-    latest: number,
-    vertices: 1 | 2,
-    t0: number,
-    l0: number,
-    t1: number,
-    l1: number,
-    info: Uint8Array | undefined,
-    start: SourceLocation | undefined,
-    end: SourceLocation | undefined,
-  ): void;
+  primitive(p: PrimitiveParts): void;
 }
 
 /** Makes `Primitive` objects of the released primitives, for `take()`. */
 export class PrimitiveCollector implements PrimitiveSink {
   private out: Primitive[] = [];
 
-  primitive(
-    category: number,
-    earliest: number,
-    latest: number,
-    vertices: 1 | 2,
-    t0: number,
-    l0: number,
-    t1: number,
-    l1: number,
-    info: Uint8Array | undefined,
-    start: SourceLocation | undefined,
-    end: SourceLocation | undefined,
-  ): void {
+  primitive(p: PrimitiveParts): void {
+    const { t0, l0, start, end } = p;
     // One object shape for every drawable (info/source may be undefined): keeps property access monomorphic.
     this.out.push({
       kind: 'primitive',
-      category,
+      category: p.category,
       vertices:
-        vertices === 1
+        p.vertices === 1
           ? [{ time: t0, lineID: l0 }]
           : [
               { time: t0, lineID: l0 },
-              { time: t1, lineID: l1 },
+              { time: p.t1, lineID: p.l1 },
             ],
-      earliest,
-      latest,
-      info,
+      earliest: p.earliest,
+      latest: p.latest,
+      info: p.info,
       source: start !== undefined || end !== undefined ? sourceOf(start, end) : undefined,
     });
   }
@@ -87,6 +82,8 @@ export class PendingPrimitives extends ArrivalOrder {
   private readonly info: (Uint8Array | undefined)[] = [];
   private readonly start: (SourceLocation | undefined)[] = [];
   private readonly end: (SourceLocation | undefined)[] = [];
+  /** What a released primitive is handed over in. */
+  private readonly released = new PrimitiveParts();
 
   constructor(
     /** Where released primitives go (may be changed before the first is released). */
@@ -96,30 +93,19 @@ export class PendingPrimitives extends ArrivalOrder {
     super(capacity);
   }
 
-  push(
-    category: number,
-    earliest: number,
-    latest: number,
-    vertices: 1 | 2,
-    t0: number,
-    l0: number,
-    t1: number,
-    l1: number,
-    info: Uint8Array | undefined,
-    start: SourceLocation | undefined,
-    end: SourceLocation | undefined,
-  ): void {
+  /** Copies `p` in to wait for its turn. */
+  push(p: PrimitiveParts): void {
     const s = this.takeSlot();
-    this.category[s] = category;
-    this.vertices[s] = vertices;
-    this.t0[s] = t0;
-    this.l0[s] = l0;
-    this.t1[s] = t1;
-    this.l1[s] = l1;
-    this.info[s] = info;
-    this.start[s] = start;
-    this.end[s] = end;
-    this.enqueue(s, earliest, latest);
+    this.category[s] = p.category;
+    this.vertices[s] = p.vertices;
+    this.t0[s] = p.t0;
+    this.l0[s] = p.l0;
+    this.t1[s] = p.t1;
+    this.l1[s] = p.l1;
+    this.info[s] = p.info;
+    this.start[s] = p.start;
+    this.end[s] = p.end;
+    this.enqueue(s, p.earliest, p.latest);
   }
 
   /** Releases every primitive with latest < time, in order. */
@@ -133,19 +119,19 @@ export class PendingPrimitives extends ArrivalOrder {
   }
 
   protected release(s: number): void {
-    this.sink.primitive(
-      this.category[s]!,
-      this.earliestOf[s]!,
-      this.latestOf[s]!,
-      this.vertices[s] === 2 ? 2 : 1,
-      this.t0[s]!,
-      this.l0[s]!,
-      this.t1[s]!,
-      this.l1[s]!,
-      this.info[s],
-      this.start[s],
-      this.end[s],
-    );
+    const p = this.released;
+    p.category = this.category[s]!;
+    p.earliest = this.earliestOf[s]!;
+    p.latest = this.latestOf[s]!;
+    p.vertices = this.vertices[s] === 2 ? 2 : 1;
+    p.t0 = this.t0[s]!;
+    p.l0 = this.l0[s]!;
+    p.t1 = this.t1[s]!;
+    p.l1 = this.l1[s]!;
+    p.info = this.info[s];
+    p.start = this.start[s];
+    p.end = this.end[s];
+    this.sink.primitive(p);
     this.info[s] = undefined;
     this.start[s] = undefined;
     this.end[s] = undefined;

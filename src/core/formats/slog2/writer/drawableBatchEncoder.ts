@@ -3,6 +3,7 @@
  * contract on the way in, with source locations interned into dense site indices.
  */
 import type { Drawable, Primitive, SourceLocation, Topology } from '../../../model/types';
+import type { PrimitiveParts } from '../../convert/pendingPrimitives';
 import { STATE, topologyNumber } from './shadows';
 import { hasRoom, makeRoom, newDrawableBatch, resetDrawableBatch, type DrawableBatch } from './drawableBatch';
 
@@ -114,22 +115,10 @@ export class DrawableBatchEncoder {
 
   /**
    * Appends one primitive of one or two vertices given by its parts, as `add` would the same
-   * primitive as an object (the converters' path: no object per drawable). Vertex 1 only when
-   * `vertices` is 2.
+   * primitive as an object (the converters' path: no object per drawable).
    */
-  addParts(
-    category: number,
-    earliest: number,
-    latest: number,
-    vertices: 1 | 2,
-    t0: number,
-    l0: number,
-    t1: number,
-    l1: number,
-    info: Uint8Array | undefined,
-    start: SourceLocation | undefined,
-    end: SourceLocation | undefined,
-  ): void {
+  addParts(p: PrimitiveParts): void {
+    const { category, earliest, latest, vertices, l0, info } = p;
     this.checkTimes(category, earliest, latest);
     const infolen = info ? info.length : 0;
     if (infolen > 32767) throw new RangeError(`drawable ${this.added}: info buffer of ${infolen} bytes exceeds 32767`);
@@ -141,18 +130,18 @@ export class DrawableBatchEncoder {
     b.latest[i] = latest;
     b.category[i] = category;
     b.startLine[i] = l0;
-    b.finalLine[i] = vertices === 2 ? l1 : l0;
+    b.finalLine[i] = vertices === 2 ? p.l1 : l0;
     b.nestable[i] = topology === STATE ? 1 : 0;
     b.kind[i] = 0;
     b.entryBytes[i] = 9 + infolen + 12 * vertices;
-    b.siteStart[i] = start !== undefined ? this.sites.site(start, b.newSites) : -1;
-    b.siteEnd[i] = end !== undefined ? this.sites.site(end, b.newSites) : -1;
+    b.siteStart[i] = p.start !== undefined ? this.sites.site(p.start, b.newSites) : -1;
+    b.siteEnd[i] = p.end !== undefined ? this.sites.site(p.end, b.newSites) : -1;
     let v = this.primitiveColumns(b, category, earliest, latest, topology, info);
-    b.vertexTime[v] = t0;
+    b.vertexTime[v] = p.t0;
     b.vertexLine[v++] = l0;
     if (vertices === 2) {
-      b.vertexTime[v] = t1;
-      b.vertexLine[v++] = l1;
+      b.vertexTime[v] = p.t1;
+      b.vertexLine[v++] = p.l1;
     }
     this.endPrimitive(b, v);
     b.count = i + 1;

@@ -6,8 +6,7 @@
  * run in two threads (src/worker/converter.ts): batches are what crosses between them.
  */
 import type { ClogConversion, ConversionSummary } from '../../convert/result';
-import type { PrimitiveSink } from '../../convert/pendingPrimitives';
-import type { SourceLocation } from '../../../model/types';
+import type { PrimitiveParts, PrimitiveSink } from '../../convert/pendingPrimitives';
 import type { DrawableBatch } from './drawableBatch';
 import { DrawableBatchEncoder } from './drawableBatchEncoder';
 import { Slog2Writer, type Slog2Trailer, type Slog2WriteSummary, type WrittenNode } from './slog2Writer';
@@ -54,22 +53,10 @@ export class ConversionBatches implements AsyncIterable<DrawableBatch>, Primitiv
     this.encoder = new DrawableBatchEncoder((c) => conversion.category(c)?.topology);
   }
 
-  primitive(
-    category: number,
-    earliest: number,
-    latest: number,
-    vertices: 1 | 2,
-    t0: number,
-    l0: number,
-    t1: number,
-    l1: number,
-    info: Uint8Array | undefined,
-    start: SourceLocation | undefined,
-    end: SourceLocation | undefined,
-  ): void {
+  primitive(p: PrimitiveParts): void {
     // The encoder throws a RangeError on these (the writer's input contract); a damaged file must not fail.
-    if (!this.encoder.acceptsSpan(earliest, latest)) this.dropped++;
-    else this.encoder.addParts(category, earliest, latest, vertices, t0, l0, t1, l1, info, start, end);
+    if (!this.encoder.acceptsSpan(p.earliest, p.latest)) this.dropped++;
+    else this.encoder.addParts(p);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<DrawableBatch> {
