@@ -139,11 +139,11 @@ export async function runTarget(target: Target, bytes: Uint8Array, rng: Prng, op
  * Any convertible input as the worker opens it: detect the format from the first bytes, then
  * convert (SLOG-1 by position through a MemorySource). Undefined for SLOG-2 or unknown bytes.
  */
-async function conversionOf(bytes: Uint8Array, rng: Prng, name: string): Promise<ClogConversion | undefined> {
+async function conversionOf(bytes: Uint8Array, rng: Prng, name: string, referenceQuirks = rng.next() < 0.3): Promise<ClogConversion | undefined> {
   const format = detectInputFormat(bytes.subarray(0, 1024));
   if (format === undefined || format === 'slog2') return undefined;
   if (format === 'slog1') return convertSlog1(await Slog1File.open(new MemorySource(name, bytes)), { name });
-  return convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name, referenceQuirks: rng.next() < 0.3 });
+  return convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name, referenceQuirks });
 }
 
 /** ALOG text conversion drained to the end; chunk boundaries (lines split anywhere) must not matter. */
@@ -441,7 +441,8 @@ async function* bounded(first: Uint8Array, rest: AsyncIterator<Uint8Array>): Byt
 
 /** Converted drawables through the one-pass writer, then the written file read back in full. */
 async function writerTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
-  const inner = await conversionOf(bytes, rng, 'fuzz.writer');
+  const quirks = rng.next() < 0.3;
+  const inner = await conversionOf(bytes, rng, 'fuzz.writer', quirks);
   if (inner === undefined) return;
   // Tap the converter's output: what is read back must be exactly what went in, minus the dropped.
   const converted = new Map<string, number>();
@@ -464,7 +465,8 @@ async function writerTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
     },
   };
   const sink = new MemorySink();
-  const written = await writeConversion(conversion, sink, { leafBytes: rng.pick([512, 2048, 65536]), childrenPerNode: rng.int(2, 4) });
+  const shape = { leafBytes: rng.pick([512, 2048, 65536]), childrenPerNode: rng.int(2, 4) };
+  const written = await writeConversion(conversion, sink, shape);
   const convertedCount = [...converted.values()].reduce((n, k) => n + k, 0);
   check(
     convertedCount - written.droppedDrawables === written.drawables,
@@ -472,6 +474,21 @@ async function writerTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
   );
   const out = sink.bytes();
   check(out.length === written.bytes, `the writer reports ${written.bytes} bytes, the sink holds ${out.length}`);
+  // The product path: the converter releases into the batch encoder, no drawable objects (the tap
+  // above hid it). It must write the same file, dropping the same drawables.
+  const direct = await conversionOf(bytes, rng, 'fuzz.writer', quirks);
+  if (direct !== undefined) {
+    const directSink = new MemorySink();
+    const again = await writeConversion(direct, directSink, shape);
+    check(
+      again.droppedDrawables === written.droppedDrawables,
+      `released into the encoder ${again.droppedDrawables} drawables are dropped, through objects ${written.droppedDrawables}`,
+    );
+    check(
+      Buffer.from(directSink.bytes()).equals(Buffer.from(out)),
+      `released into the encoder, the file differs from the one written through drawable objects (${again.bytes} against ${written.bytes} bytes)`,
+    );
+  }
   let file: Slog2File;
   let read = 0;
   try {
