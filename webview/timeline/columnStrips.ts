@@ -7,9 +7,10 @@
  * a rect as the runs were, so the pixels are the runs' (dataLayerPixels.test.ts).
  */
 
+import type { Paint2D } from './paint2d';
 import { packCss } from './colour';
 
-type Ctx = CanvasRenderingContext2D;
+type Ctx = Paint2D;
 
 export class ColumnStrips {
   private canvas: HTMLCanvasElement | undefined;
@@ -45,6 +46,10 @@ export class ColumnStrips {
         used = true;
       }
       if (!used) continue;
+      if (ctx.pixelLine) {
+        ctx.pixelLine(px, 0, cols, top(r), height);
+        continue;
+      }
       // The line repeated down the box, filled as a rect: its top and bottom edges are
       // anti-aliased exactly as the runs' fillRects were (a stretched drawImage is not).
       line.putImageData(image, 0, 0);
@@ -95,6 +100,10 @@ export function rgbaOf(css: string): number {
  */
 export function paintLines(ctx: Ctx, px: Uint32Array, rows: number, cols: number, span: Int32Array, top: (r: number) => number, height: number): void {
   if (rows <= 0 || cols <= 0 || height <= 0) return;
+  if (ctx.pixelLine) {
+    for (let r = 0; r < rows; r++) ctx.pixelLine(px.subarray(r * cols, (r + 1) * cols), span[2 * r]!, span[2 * r + 1]!, top(r), height);
+    return;
+  }
   const canvas = (lineCanvas ??= document.createElement('canvas'));
   if (lineImage?.width !== cols) {
     canvas.width = cols;

@@ -133,6 +133,7 @@ export class TimelineController {
       decorations: this.marks.decorations,
       peer: this.peer,
       post,
+      mark: (l) => this.scheduler.mark(l),
     });
     const resize = new ResizeObserver(() => this.resize());
     resize.observe(el.plot);

@@ -6,6 +6,7 @@
  * aggregated) they are summarised instead: message density per row block × time bin, drawn as
  * small marks on the rows' centre lines.
  */
+import type { Paint2D } from './paint2d';
 import { FLAG_SHADOW, PREVIEW_ARROW, PREVIEW_EVENT } from '../../src/protocol/wire';
 import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
@@ -19,7 +20,7 @@ import type { OffsetMap } from './timeScale';
 import { EventStems } from './eventStems';
 import { rgbaOf } from './columnStrips';
 
-type Ctx = CanvasRenderingContext2D;
+type Ctx = Paint2D;
 
 const stems = new EventStems();
 

@@ -5,6 +5,7 @@
  * inside when they fit, a contrasting border; states narrower than COLUMN_RUN_MAX_PX merge into
  * per-pixel-column runs. Thinner rows are aggregated per pixel row (density.ts).
  */
+import type { Paint2D } from './paint2d';
 import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
 import type { OffsetMap, TimeScale } from './timeScale';
@@ -22,7 +23,7 @@ import { stateRuns } from './stateRuns';
 import { drawKeys } from './drawKeys';
 import { CATEGORY_MARK_OFFSET, ScanResult, scanRun, scanStates, type ScanFrame } from './stateScan';
 
-type Ctx = CanvasRenderingContext2D;
+type Ctx = Paint2D;
 
 /** Borders only on boxes at least this wide and tall (in thin rows they would be all one sees). */
 const BORDER_MIN_W_PX = 5;
@@ -61,11 +62,13 @@ function columnMarks(n: number): Int32Array {
   marks.fill(0);
   return marks;
 }
-let stripeCache: { colour: string; pattern: CanvasPattern | null } | undefined;
+/** The stripe pattern per context (a pattern belongs to the context that made it). */
+const stripeCache = new WeakMap<Ctx, { colour: string; pattern: CanvasPattern | null }>();
 
 /** A diagonal-stripe pattern marking areas whose data is still loading. */
 export function loadingPattern(ctx: Ctx, colour: string): CanvasPattern | string {
-  if (stripeCache?.colour !== colour) {
+  let cached = stripeCache.get(ctx);
+  if (cached?.colour !== colour) {
     const c = document.createElement('canvas');
     c.width = c.height = 12;
     const g = c.getContext('2d')!;
@@ -75,9 +78,9 @@ export function loadingPattern(ctx: Ctx, colour: string): CanvasPattern | string
     g.moveTo(-3, 15);
     g.lineTo(15, -3);
     g.stroke();
-    stripeCache = { colour, pattern: ctx.createPattern(c, 'repeat') };
+    stripeCache.set(ctx, (cached = { colour, pattern: ctx.createPattern(c, 'repeat') }));
   }
-  return stripeCache.pattern ?? colour;
+  return cached.pattern ?? colour;
 }
 
 /**

@@ -2,13 +2,14 @@
  * Rows thinner than a few pixels: states and preview boxes accumulated as colour density per pixel
  * row and column (density.ts) and drawn as one image — for the plot and the overview strip.
  */
+import type { Paint2D } from './paint2d';
 import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
 import type { Rgb } from './colour';
 import { DensityRaster, mixColours } from './density';
 import { slotLookup, visibleRows, type RowViewport } from './rowLayout';
 
-type Ctx = CanvasRenderingContext2D;
+type Ctx = Paint2D;
 
 let raster: DensityRaster | undefined;
 let image: ImageData | undefined;

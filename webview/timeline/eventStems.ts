@@ -11,9 +11,10 @@
  * under-covered a stem where a head overlapped it (205 of 255 on a stem's own column): heads and
  * stems are now two layers, which dataLayerPixels.test.ts checks against a painter of the two.
  */
+import type { Paint2D } from './paint2d';
 import { paintLines } from './columnStrips';
 
-type Ctx = CanvasRenderingContext2D;
+type Ctx = Paint2D;
 
 export class EventStems {
   private px = new Uint32Array(0);

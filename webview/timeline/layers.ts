@@ -25,6 +25,7 @@ import { drawChain, drawChainVeil } from './drawChain';
 import { activityOf } from './activity';
 import type { PeerCursor } from './peerCursor';
 import { tooltipText } from './tooltipText';
+import { DataSurface } from './gl/dataSurface';
 
 export interface LayerSources {
   readonly el: TimelineElements;
@@ -36,6 +37,8 @@ export interface LayerSources {
   readonly decorations: Decorations;
   readonly peer: PeerCursor;
   readonly post: (m: WebviewToHost) => void;
+  /** Asks for a layer to be drawn again. */
+  readonly mark: (layer: LayerName) => void;
 }
 
 /** Fallback heights (CSS px) of the axis and the overview strip before layout. */
@@ -66,7 +69,12 @@ export class TimelineLayers {
   private overviewMap = -1;
   private paintedRequest = -1;
 
-  constructor(private readonly s: LayerSources) {}
+  /** The data layer's canvas and painter (WebGL2 or canvas2d). */
+  private readonly data: DataSurface;
+
+  constructor(private readonly s: LayerSources) {
+    this.data = new DataSurface(s.el.data, s.el.root, () => s.mark('data'));
+  }
 
   /** Colours changed (theme, legend): read the palette again and repaint the overview. */
   invalidateColours(): void {
@@ -98,7 +106,7 @@ export class TimelineLayers {
     const plot = el.plot.getBoundingClientRect();
     view.width = Math.max(1, Math.floor(plot.width));
     view.height = Math.max(1, Math.floor(plot.height));
-    for (const c of [el.grid, el.data, el.overlay]) size(c, view.width, view.height);
+    for (const c of [el.grid, this.data.element, el.overlay]) size(c, view.width, view.height);
     size(el.axis, view.width, el.axis.parentElement?.clientHeight ?? AXIS_HEIGHT_PX);
     view.labelWidth = Math.max(1, el.labels.parentElement?.clientWidth ?? LABEL_WIDTH_PX);
     size(el.labels, view.labelWidth, view.height);
@@ -139,8 +147,10 @@ export class TimelineLayers {
     const started = performance.now();
     const loaded = main.drawableFor(view.visible());
     const rows = view.rowViewport();
-    const frame = drawData(this.ctx(el.data), view.width, view.height, view.scale(), rows, loaded, p, { names: this.names(init), arrows: this.arrowMode });
-    hatchNotConverted(this.ctx(el.data), init, view.scale(), view.width, view.height, p);
+    const paint = this.data.painter();
+    const frame = drawData(paint, view.width, view.height, view.scale(), rows, loaded, p, { names: this.names(init), arrows: this.arrowMode });
+    hatchNotConverted(paint, init, view.scale(), view.width, view.height, p);
+    this.data.present();
     // Geometry of the drawn frame, for UI tests that look for colours at times and rows:
     // x = (t − t0) / (t1 − t0) · width and y = slot · rowHeight − scrollPx + rowHeight / 2 in `.plot`,
     // slot = the row's index in data-rows (every row in file order when empty).

@@ -7,104 +7,69 @@
 // Skipped, saying why, when Chromium is not installed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import http from 'node:http';
-import path from 'node:path';
-import { repoRoot } from '../../helpers/paths';
 import type { PixelDiff } from './pixelDiff';
+import { NEEDS_CHROMIUM, withBrowserPage } from './browserPage';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-type Playwright = typeof import('playwright-core');
-type Esbuild = typeof import('esbuild');
-const load = <T>(name: string): T => require(path.join(repoRoot, 'node_modules', name)) as T;
-
-test(
-  'dense data layer: the pixels of one fillRect per column run, every state',
-  { skip: fs.existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}` },
-  async () => {
-    const built = await load<Esbuild>('esbuild').build({
-      entryPoints: [path.join(repoRoot, 'test', 'unit', 'webview', 'pages', 'dataLayerPage.ts')],
-      bundle: true,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      logLevel: 'warning',
-    });
-    const js = built.outputFiles[0]!.contents;
-    const server = http
-      .createServer((req, res) => res.end(req.url === '/page.js' ? js : '<!DOCTYPE html><html><body><script src="/page.js"></script></body></html>'))
-      .listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    const browser = await load<Playwright>('playwright-core').chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    try {
-      const page = await browser.newPage({ deviceScaleFactor: 1 });
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
-      await page.waitForSelector('body[data-ready=true]', { state: 'attached' });
-      for (const [t0, t1, rowH, what] of [
-        [0, 1.05, 11, 'whole payload'],
-        [0.3, 0.32, 11, 'zoomed in: most chunks culled'],
-        [-0.5, 0.2, 10, 'panned past the start'],
-        [0.9, 1.6, 9.5, 'panned past the end, fractional rows'],
-      ] as const) {
-        // states by depth and row (scanned by run, shown rows only), and by depth and time (whole)
-        const drawn: number[] = [];
-        for (const byRow of [true, false]) {
-          const d = (await page.evaluate(
-            ([a, b, h, r]) =>
-              (globalThis as unknown as { compareDataLayer: (a: number, b: number, h: number, s: number, r: boolean) => PixelDiff }).compareDataLayer(
-                a,
-                b,
-                h,
-                11,
-                r,
-              ),
-            [t0, t1, rowH, byRow] as const,
-          )) as PixelDiff;
-          const how = `${what}, ${byRow ? 'by row' : 'by time'}`;
-          assert.ok(d.drawn > 1000 && d.painted > 10_000, `${how}: something drawn (${JSON.stringify(d)})`);
-          assert.equal(d.differ, 0, `${how}: ${d.differ} of ${d.painted} painted pixels differ by more than rounding (max delta ${d.maxDelta.toFixed(1)})`);
-          drawn.push(d.drawn);
-        }
-        assert.equal(drawn[0], drawn[1], `${what}: the same states drawn either way`);
-      }
-      // Events: heads as paths per colour run, stems composited as pixel lines (eventStems.ts),
-      // against a painter of every head, then every stem, each a path per colour run, at 1× and
-      // 2× device pixels. One-colour rows, and sparse rows on whole pixels, match to rounding.
-      // Where stems of different runs overlap, the line keeps the later one before a fractional
-      // row edge's anti-aliasing blends it (the paths blended both): a few pixels in a thousand.
-      for (const [colours, rowH, scroll, n, dpr, allowed] of [
-        [1, 20, 0, 300, 1, 0],
-        [1, 13.5, 7.25, 300, 1, 0],
-        [3, 20, 0, 300, 1, 0],
-        [7, 20, 0, 300, 1, 0],
-        [1, 13.5, 7.25, 300, 2, 0],
-        [3, 20, 0, 300, 2, 0],
-        [3, 13.5, 7.25, 300, 2, 0.002],
-        [1, 20, 0, 12000, 1, 0],
-        [1, 13.5, 7.25, 12000, 1, 0],
-        [1, 20, 0, 12000, 2, 0],
-        [3, 20, 0, 12000, 1, 0.001],
-        [7, 20, 0, 12000, 1, 0.001],
-      ] as const) {
+test('dense data layer: the pixels of one fillRect per column run, every state', { skip: NEEDS_CHROMIUM }, async () => {
+  await withBrowserPage('dataLayerPage.ts', async (page, errors) => {
+    for (const [t0, t1, rowH, what] of [
+      [0, 1.05, 11, 'whole payload'],
+      [0.3, 0.32, 11, 'zoomed in: most chunks culled'],
+      [-0.5, 0.2, 10, 'panned past the start'],
+      [0.9, 1.6, 9.5, 'panned past the end, fractional rows'],
+    ] as const) {
+      // states by depth and row (scanned by run, shown rows only), and by depth and time (whole)
+      const drawn: number[] = [];
+      for (const byRow of [true, false]) {
         const d = (await page.evaluate(
-          ([c, h, s, k, r]) =>
-            (globalThis as unknown as { compareEvents: (c: number, h: number, s: number, n: number, r: number) => PixelDiff }).compareEvents(c, h, s, k, r),
-          [colours, rowH, scroll, n, dpr] as const,
+          ([a, b, h, r]) =>
+            (globalThis as unknown as { compareDataLayer: (a: number, b: number, h: number, s: number, r: boolean) => PixelDiff }).compareDataLayer(
+              a,
+              b,
+              h,
+              11,
+              r,
+            ),
+          [t0, t1, rowH, byRow] as const,
         )) as PixelDiff;
-        const what = `${n} events of ${colours} colours, rows ${rowH} px, ${dpr}×`;
-        assert.ok(d.drawn > n / 2 && d.painted > 5000, `${what}: something drawn (${JSON.stringify(d)})`);
-        assert.ok(d.differ <= allowed * d.painted, `${what}: ${d.differ} of ${d.painted} painted pixels differ (max delta ${d.maxDelta.toFixed(1)})`);
+        const how = `${what}, ${byRow ? 'by row' : 'by time'}`;
+        assert.ok(d.drawn > 1000 && d.painted > 10_000, `${how}: something drawn (${JSON.stringify(d)})`);
+        assert.equal(d.differ, 0, `${how}: ${d.differ} of ${d.painted} painted pixels differ by more than rounding (max delta ${d.maxDelta.toFixed(1)})`);
+        drawn.push(d.drawn);
       }
-      // COLOURS[1] is #3cb44b: a real event's stem keeps it after a preview event in its run
-      const stem = await page.evaluate(() => (globalThis as unknown as { eventRunColour: () => number[] }).eventRunColour());
-      assert.deepEqual(stem, [0x3c, 0xb4, 0x4b], 'the events of a colour run are filled in their colour');
-      assert.deepEqual(errors, []);
-    } finally {
-      await browser.close();
-      server.close();
+      assert.equal(drawn[0], drawn[1], `${what}: the same states drawn either way`);
     }
-  },
-);
+    // Events: heads as paths per colour run, stems composited as pixel lines (eventStems.ts),
+    // against a painter of every head, then every stem, each a path per colour run, at 1× and
+    // 2× device pixels. One-colour rows, and sparse rows on whole pixels, match to rounding.
+    // Where stems of different runs overlap, the line keeps the later one before a fractional
+    // row edge's anti-aliasing blends it (the paths blended both): a few pixels in a thousand.
+    for (const [colours, rowH, scroll, n, dpr, allowed] of [
+      [1, 20, 0, 300, 1, 0],
+      [1, 13.5, 7.25, 300, 1, 0],
+      [3, 20, 0, 300, 1, 0],
+      [7, 20, 0, 300, 1, 0],
+      [1, 13.5, 7.25, 300, 2, 0],
+      [3, 20, 0, 300, 2, 0],
+      [3, 13.5, 7.25, 300, 2, 0.002],
+      [1, 20, 0, 12000, 1, 0],
+      [1, 13.5, 7.25, 12000, 1, 0],
+      [1, 20, 0, 12000, 2, 0],
+      [3, 20, 0, 12000, 1, 0.001],
+      [7, 20, 0, 12000, 1, 0.001],
+    ] as const) {
+      const d = (await page.evaluate(
+        ([c, h, s, k, r]) =>
+          (globalThis as unknown as { compareEvents: (c: number, h: number, s: number, n: number, r: number) => PixelDiff }).compareEvents(c, h, s, k, r),
+        [colours, rowH, scroll, n, dpr] as const,
+      )) as PixelDiff;
+      const what = `${n} events of ${colours} colours, rows ${rowH} px, ${dpr}×`;
+      assert.ok(d.drawn > n / 2 && d.painted > 5000, `${what}: something drawn (${JSON.stringify(d)})`);
+      assert.ok(d.differ <= allowed * d.painted, `${what}: ${d.differ} of ${d.painted} painted pixels differ (max delta ${d.maxDelta.toFixed(1)})`);
+    }
+    // COLOURS[1] is #3cb44b: a real event's stem keeps it after a preview event in its run
+    const stem = await page.evaluate(() => (globalThis as unknown as { eventRunColour: () => number[] }).eventRunColour());
+    assert.deepEqual(stem, [0x3c, 0xb4, 0x4b], 'the events of a colour run are filled in their colour');
+    assert.deepEqual(errors, []);
+  });
+});

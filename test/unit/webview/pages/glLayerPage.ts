@@ -1,0 +1,261 @@
+// Browser page of glLayerPixels.test.ts: the data layer (drawData) drawn through canvas2d and
+// through the WebGL2 painter (GlPaint), the same scene on two canvases, and how their pixels differ:
+// boxes with borders and names at three depths, preview boxes, narrow states as column strips,
+// arrows with heads and outlines, events, aggregated rows, the loading hatch, at 1× and 2× device
+// pixels.
+import { drawData, hatchNotConverted } from '../../../../webview/timeline/drawData';
+import { GlPaint } from '../../../../webview/timeline/gl/glPaint';
+import { chooseRenderer } from '../../../../webview/timeline/gl/rendererChoice';
+import { TimeScale } from '../../../../webview/timeline/timeScale';
+import type { RowViewport } from '../../../../webview/timeline/rowLayout';
+import type { LoadedWindow } from '../../../../webview/timeline/windowLoader';
+import type { Palette } from '../../../../webview/timeline/theme';
+import type { Paint2D } from '../../../../webview/timeline/paint2d';
+import type { InitMessage } from '../../../../src/protocol/webview';
+import type { GlDiff } from '../glDiff';
+import {
+  ARROW_SPEC,
+  EVENT_SPEC,
+  FLAG_SHADOW,
+  PREVIEW_EVENT,
+  PREVIEW_STATE,
+  SHADOW_SPEC,
+  SHADOW_WEIGHT_SPEC,
+  STATE_SPEC,
+  allocateTable,
+  type WindowColumns,
+} from '../../../../src/protocol/wire';
+
+const COLOURS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', 'rgba(70, 240, 240, 0.6)', '#fabebe'];
+const NAMES = ['MPI_Send', 'MPI_Recv', 'compute', 'MPI_Allreduce', 'MPI_Wait', 'MPI_Bcast', 'io', 'MPI_Barrier'];
+const BASE = -1;
+/** Premultiplied difference (of 255) above which a pixel counts as different. */
+const TOLERANCE = 24;
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
+interface Scene {
+  readonly rows: number;
+  readonly rowH: number;
+  readonly scroll: number;
+  readonly t0: number;
+  readonly t1: number;
+  readonly narrowPerRow: number;
+  /** The payload ends here (the rest of the view is hatched). */
+  readonly payloadEnd: number;
+}
+
+const SCENES: Record<string, Scene> = {
+  boxes: { rows: 14, rowH: 34, scroll: 5.5, t0: 0.1, t1: 0.9, narrowPerRow: 60, payloadEnd: 2 },
+  dense: { rows: 40, rowH: 11, scroll: 33, t0: 0, t1: 1.05, narrowPerRow: 2500, payloadEnd: 2 },
+  aggregated: { rows: 300, rowH: 1.5, scroll: 0, t0: 0, t1: 1, narrowPerRow: 200, payloadEnd: 2 },
+  hatched: { rows: 14, rowH: 25, scroll: 0, t0: 0.5, t1: 1.6, narrowPerRow: 100, payloadEnd: 1.2 },
+};
+
+function payload(sc: Scene, seed: number): WindowColumns {
+  const rand = rng(seed);
+  const states: { s: number; e: number; row: number; depth: number; cat: number }[] = [];
+  for (let r = 0; r < sc.rows; r++) {
+    for (let k = 0; k < 4; k++) {
+      const s = k * 0.25 + 0.01 + rand() * 0.02;
+      const e = s + 0.15 + rand() * 0.08;
+      states.push({ s, e, row: r, depth: 0, cat: (r + k) % 8 });
+      states.push({ s: s + 0.02, e: s + 0.09 + rand() * 0.03, row: r, depth: 1, cat: (r + k + 3) % 8 });
+      states.push({ s: s + 0.03, e: s + 0.05, row: r, depth: 2, cat: (r + k + 5) % 8 });
+    }
+    for (let k = 0; k < sc.narrowPerRow; k++) {
+      const s = rand();
+      states.push({ s, e: s + rand() * 0.002, row: r, depth: 1 + (k % 2), cat: Math.floor(rand() * 8) });
+    }
+  }
+  states.sort((a, b) => a.depth - b.depth || a.row - b.row || a.s - b.s);
+  const st = allocateTable(STATE_SPEC, states.length);
+  states.forEach((d, i) => {
+    st.start[i] = d.s - BASE;
+    st.end[i] = d.e - BASE;
+    st.row[i] = d.row;
+    st.depth[i] = d.depth;
+    st.category[i] = d.cat;
+  });
+  // preview boxes with three categories each, in the last part of each row
+  const sh = allocateTable(SHADOW_SPEC, sc.rows);
+  const sw = allocateTable(SHADOW_WEIGHT_SPEC, sc.rows * 3);
+  for (let r = 0; r < sc.rows; r++) {
+    sh.start[r] = 0.93 - BASE;
+    sh.end[r] = 0.99 - BASE;
+    sh.row[r] = r;
+    sh.weightStart[r] = 3 * r;
+    sh.weightCount[r] = 3;
+    for (let k = 0; k < 3; k++) {
+      sw.category[3 * r + k] = (r + k) % 8;
+      sw.excl[3 * r + k] = [0.5, 0.3, 0.15][k]!;
+    }
+  }
+  const nArrows = 40;
+  const ar = allocateTable(ARROW_SPEC, nArrows);
+  for (let i = 0; i < nArrows; i++) {
+    const s = rand() * 0.9;
+    ar.start[i] = s - BASE;
+    ar.end[i] = s + 0.01 + rand() * 0.08 - BASE;
+    ar.fromRow[i] = Math.floor(rand() * sc.rows);
+    ar.toRow[i] = Math.floor(rand() * sc.rows);
+    ar.category[i] = 8;
+  }
+  const nEvents = 120;
+  const ev = allocateTable(EVENT_SPEC, nEvents);
+  for (let i = 0; i < nEvents; i++) {
+    const t = rand();
+    ev.time[i] = ev.start[i] = ev.end[i] = t - BASE;
+    ev.row[i] = Math.floor(rand() * sc.rows);
+    ev.category[i] = i % 10 === 0 ? PREVIEW_EVENT : 9;
+    if (i % 10 === 0) {
+      ev.start[i] = t - 0.01 - BASE;
+      ev.end[i] = t + 0.01 - BASE;
+      ev.flags[i] = FLAG_SHADOW;
+    }
+  }
+  return {
+    header: {
+      baseTime: BASE,
+      t0: BASE,
+      t1: sc.payloadEnd,
+      rowStart: 0,
+      rowEnd: sc.rows,
+      mapIndex: 0,
+      lowestDepth: 0,
+      maxNesting: 2,
+      truncated: false,
+      nodesRead: 0,
+      buildMs: 0,
+    },
+    states: st,
+    shadows: sh,
+    shadowWeights: sw,
+    arrows: ar,
+    events: ev,
+  };
+}
+
+function palette(): Palette {
+  const fill = new Map(COLOURS.map((c, i) => [i, c]));
+  fill.set(8, '#ffffff');
+  fill.set(9, '#ffff00');
+  fill.set(PREVIEW_EVENT, '#a0a0a0');
+  fill.set(PREVIEW_STATE, '#c0c0c0');
+  const fillRgb = new Map(
+    COLOURS.map((c, i) => [i, [1, 3, 5].map((k) => parseInt(c.startsWith('#') ? c.slice(k, k + 2) : 'c0', 16)) as [number, number, number]]),
+  );
+  return {
+    background: [0, 0, 0],
+    backgroundCss: '#000000',
+    foreground: '#ffffff',
+    muted: '#808080',
+    grid: '#202020',
+    rowAlt: '#101010',
+    border: '#404040',
+    accent: '#0080ff',
+    accentForeground: '#ffffff',
+    selection: 'rgba(0, 128, 255, 0.3)',
+    loading: '#505050',
+    highContrast: false,
+    font: '12px sans-serif',
+    fill,
+    fillRgb,
+    edge: new Map(),
+    line: fill,
+    hidden: new Set(),
+  };
+}
+
+function canvasOf(w: number, h: number): HTMLCanvasElement {
+  const c = document.createElement('canvas');
+  c.width = w;
+  c.height = h;
+  document.body.appendChild(c);
+  return c;
+}
+
+/** Draws `name` at `dpr` through canvas2d and WebGL2 (`shiftGl`: a planted error, px) and compares. */
+function compareGl(name: string, dpr: number, shiftGl = 0): GlDiff {
+  const sc = SCENES[name]!;
+  const w = 500;
+  const h = 360;
+  const c = payload(sc, 3);
+  const p = palette();
+  const names = new Map(NAMES.map((n, i) => [i, n]));
+  const rows: RowViewport = { rowCount: sc.rows, rowHeight: sc.rowH, scrollPx: sc.scroll, heightPx: h };
+  const scale = new TimeScale(sc.t0, sc.t1, w);
+  const loaded = { requestId: 1, keyId: 'k', key: {}, columns: c, drawables: c.states.start.length, final: true } as unknown as LoadedWindow;
+  const init = { timeRange: [BASE, sc.payloadEnd], preview: { shownBytes: 1, totalBytes: 2, progress: 0.5, runEnd: 3 } } as unknown as InitMessage;
+  const draw = (g: Paint2D, dx: number): number => {
+    g.setTransform(dpr, 0, 0, dpr, dx * dpr, 0);
+    const frame = drawData(g, w, h, scale, rows, loaded, p, { names });
+    hatchNotConverted(g, init, scale, w, h, p);
+    return frame.drawn;
+  };
+  const a = canvasOf(w * dpr, h * dpr);
+  const drawn = draw(a.getContext('2d')!, 0);
+  const b = canvasOf(w * dpr, h * dpr);
+  const gl = b.getContext('webgl2', { alpha: true, premultipliedAlpha: true, antialias: false, preserveDrawingBuffer: true })!;
+  const paint = new GlPaint(b, gl);
+  draw(paint, shiftGl);
+  paint.present();
+  const copy = canvasOf(w * dpr, h * dpr).getContext('2d')!;
+  copy.drawImage(b, 0, 0);
+  const da = a.getContext('2d')!.getImageData(0, 0, w * dpr, h * dpr).data;
+  const db = copy.getImageData(0, 0, w * dpr, h * dpr).data;
+  // for a person looking into a failure: both pictures and the differing pixels (red: off any edge)
+  const mask = copy.createImageData(w * dpr, h * dpr);
+  const result = { ...diff(da, db, w * dpr, h * dpr, mask.data), drawn, instances: paint.instances };
+  const maskCanvas = canvasOf(w * dpr, h * dpr);
+  maskCanvas.getContext('2d')!.putImageData(mask, 0, 0);
+  (window as unknown as { lastGlPictures: string[] }).lastGlPictures = [a.toDataURL(), b.toDataURL(), maskCanvas.toDataURL()];
+  return result;
+}
+
+/** Premultiplied channel difference of pixel i in `x` and `y`. */
+function delta(x: Uint8ClampedArray, i: number, y: Uint8ClampedArray, j: number): number {
+  let d = Math.abs(x[i + 3]! - y[j + 3]!);
+  for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs((x[i + k]! * x[i + 3]!) / 255 - (y[j + k]! * y[j + 3]!) / 255));
+  return d;
+}
+
+/**
+ * Pixels differing by more than TOLERANCE, and those of them that are not on an edge of the
+ * canvas2d picture (no neighbour of a different colour there): anti-aliasing only changes edges.
+ */
+function diff(da: Uint8ClampedArray, db: Uint8ClampedArray, w: number, h: number, mask: Uint8ClampedArray): Omit<GlDiff, 'drawn' | 'instances'> {
+  let painted = 0;
+  let differ = 0;
+  let offEdge = 0;
+  let maxDelta = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = 4 * (y * w + x);
+      if (da[i + 3]! > 0) painted++;
+      const d = delta(da, i, db, i);
+      maxDelta = Math.max(maxDelta, d);
+      if (d <= TOLERANCE) continue;
+      differ++;
+      let edge = false;
+      for (let dy = -1; dy <= 1 && !edge; dy++) {
+        for (let dx = -1; dx <= 1 && !edge; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+          if (delta(da, i, da, 4 * (ny * w + nx)) > TOLERANCE) edge = true;
+        }
+      }
+      if (!edge) offEdge++;
+      mask.set(edge ? [255, 255, 255, 255] : [255, 0, 0, 255], i);
+    }
+  }
+  return { painted, differ, offEdge, maxDelta };
+}
+
+(window as unknown as { compareGl: typeof compareGl }).compareGl = compareGl;
+(window as unknown as { glChoice: () => ReturnType<typeof chooseRenderer> }).glChoice = () => chooseRenderer('auto');
+document.body.dataset.ready = 'true';

@@ -1,0 +1,78 @@
+/**
+ * The data layer's canvas and its painter: WebGL2 (GlPaint) when the renderer choice says so,
+ * else canvas2d. A lost WebGL2 context (driver reset, GPU process crash, too many contexts) is not
+ * waited for: a fresh canvas takes the old one's place with canvas2d, and the layer is drawn again.
+ */
+import type { Paint2D } from '../paint2d';
+import { GlPaint } from './glPaint';
+import { chooseRenderer, rendererSetting, type RendererChoice } from './rendererChoice';
+
+export class DataSurface {
+  private canvas: HTMLCanvasElement;
+  private gl: GlPaint | undefined;
+  private choice: RendererChoice;
+
+  constructor(
+    canvas: HTMLCanvasElement,
+    private readonly root: HTMLElement,
+    private readonly redraw: () => void,
+    setting = rendererSetting(document.body.dataset.renderer),
+  ) {
+    this.canvas = canvas;
+    this.choice = chooseRenderer(setting);
+    if (this.choice.kind === 'webgl2') this.startGl();
+    this.record();
+  }
+
+  /** The canvas shown (sized by the layers). */
+  get element(): HTMLCanvasElement {
+    return this.canvas;
+  }
+
+  /** The painter, scaled to CSS pixels. */
+  painter(): Paint2D {
+    const dpr = window.devicePixelRatio || 1;
+    const p: Paint2D = this.gl ?? this.canvas.getContext('2d')!;
+    p.setTransform(dpr, 0, 0, dpr, 0, 0);
+    return p;
+  }
+
+  /** The frame is drawn: a GL painter draws what it holds. */
+  present(): void {
+    this.gl?.present();
+  }
+
+  private startGl(): void {
+    const gl = this.canvas.getContext('webgl2', { alpha: true, premultipliedAlpha: true, antialias: false, preserveDrawingBuffer: true });
+    try {
+      if (!gl) throw new Error('no WebGL2 context');
+      this.gl = new GlPaint(this.canvas, gl);
+    } catch (e) {
+      this.fallBack(`WebGL2 failed: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    this.canvas.addEventListener('webglcontextlost', () => this.fallBack('WebGL2 context lost'), { once: true });
+  }
+
+  /** Canvas2d on a fresh canvas in the old one's place (a canvas keeps its first kind of context). */
+  private fallBack(reason: string): void {
+    const old = this.canvas;
+    const fresh = document.createElement('canvas');
+    fresh.className = old.className;
+    fresh.style.cssText = old.style.cssText;
+    fresh.width = old.width;
+    fresh.height = old.height;
+    old.after(fresh);
+    old.style.display = 'none';
+    this.canvas = fresh;
+    this.gl = undefined;
+    this.choice = { kind: 'canvas2d', reason };
+    this.record();
+    this.redraw();
+  }
+
+  private record(): void {
+    this.root.dataset.renderer = this.choice.kind;
+    this.root.dataset.rendererReason = this.choice.reason;
+  }
+}

@@ -1,0 +1,392 @@
+/**
+ * The data layer's WebGL2 painter: the Paint2D subset of a 2D context, drawn by the GPU. Every call
+ * appends an instance (a rect, a line segment, a triangle, a textured rect) to one buffer, in call
+ * order, so painters keep canvas2d's paint order; the buffer is drawn in one instanced call when a
+ * texture it samples must change, and at `present()`. Coverage is exact per pixel (glShaders.ts),
+ * so the pixels are canvas2d's within anti-aliasing (glLayerPixels.test.ts). Paths are simple
+ * shapes only, as the painters make them: rects, segments, and convex polygons (arrow and event
+ * heads); overlapping shapes of one path blend twice where canvas2d fills their union once.
+ */
+import type { Paint2D } from '../paint2d';
+import { rgbaOf } from '../columnStrips';
+import { TextAtlas } from './glText';
+import { FRAGMENT_SHADER, INSTANCE_WORDS, MODE, VERTEX_SHADER } from './glShaders';
+import { GlSurface, LINE_ROWS } from './glSurface';
+
+/** A pattern made by this painter: its texture and size. */
+export class GlPattern implements CanvasPattern {
+  constructor(
+    readonly texture: WebGLTexture,
+    readonly width: number,
+    readonly height: number,
+  ) {}
+  setTransform(): void {}
+}
+
+interface State {
+  fillStyle: string | CanvasGradient | CanvasPattern;
+  strokeStyle: string | CanvasGradient | CanvasPattern;
+  lineWidth: number;
+  lineCap: CanvasLineCap;
+  globalAlpha: number;
+  font: string;
+  textAlign: CanvasTextAlign;
+  textBaseline: CanvasTextBaseline;
+  imageSmoothingEnabled: boolean;
+  /** Scale and translation (no rotation: the painters never rotate). */
+  sx: number;
+  sy: number;
+  tx: number;
+  ty: number;
+}
+
+/** A path's parts: rects (x, y, w, h) and polylines (points), in user units. */
+interface PathPart {
+  readonly rect?: readonly [number, number, number, number];
+  readonly points?: number[];
+}
+
+export class GlPaint implements Paint2D {
+  private s: State = {
+    fillStyle: '#000000',
+    strokeStyle: '#000000',
+    lineWidth: 1,
+    lineCap: 'butt',
+    globalAlpha: 1,
+    font: '10px sans-serif',
+    textAlign: 'start',
+    textBaseline: 'alphabetic',
+    imageSmoothingEnabled: true,
+    sx: 1,
+    sy: 1,
+    tx: 0,
+    ty: 0,
+  };
+  private readonly stack: State[] = [];
+  private path: PathPart[] = [];
+  private readonly surface: GlSurface;
+  private readonly atlas = new TextAtlas();
+  /** The instances not drawn yet (words; colours as u32 through `u32`). */
+  private words = new Float32Array(INSTANCE_WORDS * 4096);
+  private u32 = new Uint32Array(this.words.buffer);
+  private count = 0;
+  /** Line-texture rows used by the pending instances. */
+  private lineRows = 0;
+  private pattern: GlPattern | undefined;
+  private image: HTMLCanvasElement | undefined;
+  private imageSmooth = false;
+  private clearFirst = false;
+  /** Shapes drawn since the last `present()` (for the bench). */
+  instances = 0;
+
+  constructor(
+    readonly canvas: HTMLCanvasElement,
+    gl: WebGL2RenderingContext,
+  ) {
+    this.surface = new GlSurface(gl, VERTEX_SHADER, FRAGMENT_SHADER);
+  }
+
+  get fillStyle(): string | CanvasGradient | CanvasPattern {
+    return this.s.fillStyle;
+  }
+  set fillStyle(v: string | CanvasGradient | CanvasPattern) {
+    this.s.fillStyle = v;
+  }
+  get strokeStyle(): string | CanvasGradient | CanvasPattern {
+    return this.s.strokeStyle;
+  }
+  set strokeStyle(v: string | CanvasGradient | CanvasPattern) {
+    this.s.strokeStyle = v;
+  }
+  get lineWidth(): number {
+    return this.s.lineWidth;
+  }
+  set lineWidth(v: number) {
+    if (v > 0 && Number.isFinite(v)) this.s.lineWidth = v;
+  }
+  get lineCap(): CanvasLineCap {
+    return this.s.lineCap;
+  }
+  set lineCap(v: CanvasLineCap) {
+    this.s.lineCap = v;
+  }
+  get globalAlpha(): number {
+    return this.s.globalAlpha;
+  }
+  set globalAlpha(v: number) {
+    if (v >= 0 && v <= 1) this.s.globalAlpha = v;
+  }
+  get font(): string {
+    return this.s.font;
+  }
+  set font(v: string) {
+    this.s.font = v;
+  }
+  get textAlign(): CanvasTextAlign {
+    return this.s.textAlign;
+  }
+  set textAlign(v: CanvasTextAlign) {
+    this.s.textAlign = v;
+  }
+  get textBaseline(): CanvasTextBaseline {
+    return this.s.textBaseline;
+  }
+  set textBaseline(v: CanvasTextBaseline) {
+    this.s.textBaseline = v;
+  }
+  get imageSmoothingEnabled(): boolean {
+    return this.s.imageSmoothingEnabled;
+  }
+  set imageSmoothingEnabled(v: boolean) {
+    this.s.imageSmoothingEnabled = v;
+  }
+
+  save(): void {
+    this.stack.push({ ...this.s });
+  }
+  restore(): void {
+    const s = this.stack.pop();
+    if (s) this.s = s;
+  }
+  setTransform(a: number, _b: number, _c: number, d: number, e: number, f: number): void {
+    Object.assign(this.s, { sx: a, sy: d, tx: e, ty: f });
+  }
+  getTransform(): DOMMatrix {
+    return new DOMMatrix([this.s.sx, 0, 0, this.s.sy, this.s.tx, this.s.ty]);
+  }
+
+  clearRect(x: number, y: number, w: number, h: number): void {
+    const [x0, y0, x1, y1] = this.deviceRect(x, y, w, h);
+    if (x0 <= 0 && y0 <= 0 && x1 >= this.canvas.width && y1 >= this.canvas.height) {
+      // the whole frame: what is pending is covered anyway
+      this.count = 0;
+      this.lineRows = 0;
+      this.clearFirst = true;
+      return;
+    }
+    this.flush();
+    this.surface.clearRect(x0, y0, x1, y1);
+  }
+
+  fillRect(x: number, y: number, w: number, h: number): void {
+    if (!(w !== 0 && h !== 0)) return;
+    const r = this.deviceRect(x, y, w, h);
+    const style = this.s.fillStyle;
+    if (style instanceof GlPattern) {
+      this.usePattern(style);
+      this.push(MODE.PATTERN, this.alphaWord(), r[0], r[1], r[2], r[3], this.s.tx, this.s.ty, this.s.sx, 0);
+    } else this.push(MODE.RECT, this.colourWord(style), r[0], r[1], r[2], r[3], 0, 0, 0, 0);
+  }
+
+  strokeRect(x: number, y: number, w: number, h: number): void {
+    this.strokeRectParts(x, y, w, h, this.colourWord(this.s.strokeStyle));
+  }
+
+  beginPath(): void {
+    this.path = [];
+  }
+  rect(x: number, y: number, w: number, h: number): void {
+    this.path.push({ rect: [x, y, w, h] });
+  }
+  moveTo(x: number, y: number): void {
+    this.path.push({ points: [x, y] });
+  }
+  lineTo(x: number, y: number): void {
+    const last = this.path[this.path.length - 1];
+    if (last?.points) last.points.push(x, y);
+    else this.path.push({ points: [x, y] });
+  }
+
+  fill(): void {
+    const colour = this.colourWord(this.s.fillStyle);
+    const { sx, sy, tx, ty } = this.s;
+    for (const part of this.path) {
+      if (part.rect) {
+        const [x, y, w, h] = part.rect;
+        if (w === 0 || h === 0) continue;
+        const r = this.deviceRect(x, y, w, h);
+        this.push(MODE.RECT, colour, r[0], r[1], r[2], r[3], 0, 0, 0, 0);
+        continue;
+      }
+      const pts = part.points!;
+      let n = pts.length / 2;
+      if (n > 3 && pts[0] === pts[2 * n - 2] && pts[1] === pts[2 * n - 1]) n--;
+      if (n < 3) continue;
+      // convex polygons as a fan; only a lone triangle's edges are anti-aliased (a fan's inner
+      // edges would show as seams)
+      const aa = n === 3 ? 1 : 0;
+      for (let k = 1; k + 1 < n; k++) {
+        this.push(
+          MODE.TRIANGLE,
+          colour,
+          pts[0]! * sx + tx,
+          pts[1]! * sy + ty,
+          pts[2 * k]! * sx + tx,
+          pts[2 * k + 1]! * sy + ty,
+          pts[2 * k + 2]! * sx + tx,
+          pts[2 * k + 3]! * sy + ty,
+          aa,
+          0,
+        );
+      }
+    }
+  }
+
+  stroke(): void {
+    const colour = this.colourWord(this.s.strokeStyle);
+    const { sx, sy, tx, ty } = this.s;
+    const half = (this.s.lineWidth * sx) / 2;
+    const round = this.s.lineCap === 'round' ? 1 : 0;
+    for (const part of this.path) {
+      if (part.rect) {
+        this.strokeRectParts(...part.rect, colour);
+        continue;
+      }
+      const pts = part.points!;
+      for (let k = 0; k + 3 < pts.length; k += 2) {
+        this.push(MODE.SEGMENT, colour, pts[k]! * sx + tx, pts[k + 1]! * sy + ty, pts[k + 2]! * sx + tx, pts[k + 3]! * sy + ty, half, round, 0, 0);
+      }
+    }
+  }
+
+  fillText(text: string, x: number, y: number, maxWidth?: number): void {
+    const style = this.s.fillStyle;
+    if (text === '' || typeof style !== 'string') return;
+    const { sx, sy, tx, ty } = this.s;
+    const X = x * sx + tx;
+    const Y = y * sy + ty;
+    let slot = this.atlas.slot(text, this.s.font, style, this.s.textAlign, this.s.textBaseline, sx, X, Y, maxWidth);
+    if (slot === undefined) {
+      // the atlas is full: draw what refers to it, then start it again
+      this.flush();
+      this.atlas.reset();
+      slot = this.atlas.slot(text, this.s.font, style, this.s.textAlign, this.s.textBaseline, sx, X, Y, maxWidth);
+      if (slot === undefined) return;
+    }
+    if (slot.w === 0) return;
+    const ox = Math.floor(X) - slot.ix;
+    const oy = Math.floor(Y) - slot.iy;
+    this.push(MODE.TEXT, this.alphaWord(), slot.x + ox, slot.y + oy, slot.x + slot.w + ox, slot.y + slot.h + oy, ox, oy, 0, 0);
+  }
+
+  measureText(text: string): TextMetrics {
+    return this.atlas.measure(this.s.font, text);
+  }
+
+  createPattern(image: HTMLCanvasElement, _repetition: string | null): CanvasPattern | null {
+    const texture = this.surface.patternTexture(image);
+    return texture ? new GlPattern(texture, image.width, image.height) : null;
+  }
+
+  drawImage(image: HTMLCanvasElement, dx: number, dy: number, dw: number, dh: number): void {
+    if (this.count > 0 && (this.image !== undefined || this.imageSmooth !== this.s.imageSmoothingEnabled)) this.flush();
+    this.image = image;
+    this.imageSmooth = this.s.imageSmoothingEnabled;
+    this.surface.uploadImage(image, this.imageSmooth);
+    const r = this.deviceRect(dx, dy, dw, dh);
+    this.push(MODE.IMAGE, this.alphaWord(), r[0], r[1], r[2], r[3], r[0], r[1], r[2], r[3]);
+  }
+
+  pixelLine(px: Uint32Array, c0: number, c1: number, y: number, height: number): void {
+    if (c1 <= c0 || height <= 0) return;
+    if (this.lineRows >= LINE_ROWS) this.flush();
+    const row = this.lineRows++;
+    this.surface.stageLine(row, px, c0, c1);
+    const r = this.deviceRect(c0, y, c1 - c0, height);
+    this.push(MODE.STRIP, this.alphaWord(), r[0], r[1], r[2], r[3], this.s.tx, row, this.s.sx, 0);
+  }
+
+  /** Draws everything pending: the frame is complete. */
+  present(): void {
+    this.flush();
+  }
+
+  /** Draws the pending instances in one call. */
+  private flush(): void {
+    if (this.clearFirst) {
+      this.surface.clear();
+      this.clearFirst = false;
+    }
+    if (this.count > 0) {
+      const dirty = this.atlas.takeDirty();
+      if (dirty) this.surface.uploadAtlas(this.atlas.canvas, dirty.y, dirty.image);
+      this.surface.draw(this.words.subarray(0, this.count * INSTANCE_WORDS), this.count, this.lineRows, this.pattern);
+      this.instances += this.count;
+    }
+    this.count = 0;
+    this.lineRows = 0;
+    this.image = undefined;
+  }
+
+  private usePattern(p: GlPattern): void {
+    if (this.pattern !== p && this.count > 0) this.flush();
+    this.pattern = p;
+  }
+
+  private strokeRectParts(x: number, y: number, w: number, h: number, colour: number): void {
+    // four edges of the line's width centred on the rect's outline (canvas2d's miter corners)
+    const l = this.s.lineWidth / 2;
+    const x0 = Math.min(x, x + w);
+    const x1 = Math.max(x, x + w);
+    const y0 = Math.min(y, y + h);
+    const y1 = Math.max(y, y + h);
+    for (const [a, b, c, d] of [
+      [x0 - l, y0 - l, x1 + l, y0 + l],
+      [x0 - l, y1 - l, x1 + l, y1 + l],
+      [x0 - l, y0 + l, x0 + l, y1 - l],
+      [x1 - l, y0 + l, x1 + l, y1 - l],
+    ] as const) {
+      if (c <= a || d <= b) continue;
+      const r = this.deviceRect(a, b, c - a, d - b);
+      this.push(MODE.RECT, colour, r[0], r[1], r[2], r[3], 0, 0, 0, 0);
+    }
+  }
+
+  /** A user-space rect as device x0, y0, x1, y1 (ordered). */
+  private deviceRect(x: number, y: number, w: number, h: number): [number, number, number, number] {
+    const { sx, sy, tx, ty } = this.s;
+    const a = x * sx + tx;
+    const b = (x + w) * sx + tx;
+    const c = y * sy + ty;
+    const d = (y + h) * sy + ty;
+    return [Math.min(a, b), Math.min(c, d), Math.max(a, b), Math.max(c, d)];
+  }
+
+  /** A colour as premultiplied RGBA bytes (little-endian u32) with the global alpha. */
+  private colourWord(style: string | CanvasGradient | CanvasPattern): number {
+    if (typeof style !== 'string') return 0;
+    const v = rgbaOf(style);
+    const a = ((v >>> 24) / 255) * this.s.globalAlpha;
+    const r = Math.round((v & 0xff) * a);
+    const g = Math.round(((v >>> 8) & 0xff) * a);
+    const b = Math.round(((v >>> 16) & 0xff) * a);
+    return (r | (g << 8) | (b << 16) | (Math.round(a * 255) << 24)) >>> 0;
+  }
+
+  /** Textured shapes: the global alpha in the colour's alpha. */
+  private alphaWord(): number {
+    return (Math.round(this.s.globalAlpha * 255) << 24) >>> 0;
+  }
+
+  private push(mode: number, colour: number, a0: number, a1: number, a2: number, a3: number, b0: number, b1: number, b2: number, b3: number): void {
+    if (!(Number.isFinite(a0) && Number.isFinite(a1) && Number.isFinite(a2) && Number.isFinite(a3))) return;
+    if ((this.count + 1) * INSTANCE_WORDS > this.words.length) {
+      const grown = new Float32Array(this.words.length * 2);
+      grown.set(this.words);
+      this.words = grown;
+      this.u32 = new Uint32Array(grown.buffer);
+    }
+    const o = this.count++ * INSTANCE_WORDS;
+    const f = this.words;
+    f[o] = mode;
+    this.u32[o + 1] = colour;
+    f[o + 2] = a0;
+    f[o + 3] = a1;
+    f[o + 4] = a2;
+    f[o + 5] = a3;
+    f[o + 6] = b0;
+    f[o + 7] = b1;
+    f[o + 8] = b2;
+    f[o + 9] = b3;
+  }
+}

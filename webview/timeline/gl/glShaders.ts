@@ -1,0 +1,106 @@
+/**
+ * The one WebGL2 program of the data layer (glPaint.ts). Every shape is an instance of a unit
+ * quad: 10 words (mode, premultiplied RGBA, a: vec4, b: vec4). Coverage is computed per pixel
+ * from the shape's exact geometry (a rect's overlap with the pixel, a line's distance), so edges
+ * are anti-aliased as canvas2d anti-aliases them, without multisampling. Modes:
+ * - RECT: a = x0, y0, x1, y1 (device px), the colour.
+ * - STRIP: a = rect; b.x = device x of column 0, b.y = texture row, b.z = column width (device px):
+ *   texels of the line texture, nearest.
+ * - PATTERN: a = rect; b.xy = the pattern's origin (device px), b.z = device px per pattern px:
+ *   the repeating pattern texture.
+ * - IMAGE: a = clip rect; b = the image's destination rect.
+ * - TEXT: a = rect; b.xy = the device position of the atlas texel (0, 0) — one texel per pixel.
+ * - SEGMENT: a = endpoints; b.x = half width, b.y = 1 for round caps.
+ * - TRIANGLE: a = first two corners, b.xy = the third; b.z = 1 to anti-alias its edges.
+ */
+export const MODE = { RECT: 0, STRIP: 1, PATTERN: 2, IMAGE: 3, TEXT: 4, SEGMENT: 5, TRIANGLE: 6 } as const;
+
+/** Words per instance, and their offsets. */
+export const INSTANCE_WORDS = 10;
+
+export const VERTEX_SHADER = `#version 300 es
+precision highp float;
+layout(location = 0) in vec2 corner;
+layout(location = 1) in float mode;
+layout(location = 2) in vec4 colour;
+layout(location = 3) in vec4 a;
+layout(location = 4) in vec4 b;
+uniform vec2 uSize;
+out vec2 vDev;
+flat out int vMode;
+flat out vec4 vColour;
+flat out vec4 vA;
+flat out vec4 vB;
+void main() {
+  int m = int(mode + 0.5);
+  vec2 p;
+  if (m == ${MODE.SEGMENT}) {
+    vec2 d = a.zw - a.xy;
+    float len = length(d);
+    vec2 u = len > 0.0 ? d / len : vec2(1.0, 0.0);
+    vec2 n = vec2(-u.y, u.x);
+    float e = b.x + 1.0;
+    p = (corner.x < 0.5 ? a.xy - u * e : a.zw + u * e) + n * (corner.y < 0.5 ? -e : e);
+  } else if (m == ${MODE.TRIANGLE}) {
+    p = corner.y < 0.5 ? (corner.x < 0.5 ? a.xy : a.zw) : b.xy;
+  } else {
+    p = vec2(corner.x < 0.5 ? a.x - 1.0 : a.z + 1.0, corner.y < 0.5 ? a.y - 1.0 : a.w + 1.0);
+  }
+  vDev = p;
+  vMode = m;
+  vColour = colour;
+  vA = a;
+  vB = b;
+  gl_Position = vec4(p.x / uSize.x * 2.0 - 1.0, 1.0 - p.y / uSize.y * 2.0, 0.0, 1.0);
+}`;
+
+export const FRAGMENT_SHADER = `#version 300 es
+precision highp float;
+precision highp int;
+in vec2 vDev;
+flat in int vMode;
+flat in vec4 vColour;
+flat in vec4 vA;
+flat in vec4 vB;
+uniform sampler2D uLines;
+uniform sampler2D uAtlas;
+uniform sampler2D uPattern;
+uniform sampler2D uImage;
+uniform vec2 uPatternSize;
+out vec4 outColour;
+float cover(float lo, float hi, float c) { return clamp(min(c + 0.5, hi) - max(c - 0.5, lo), 0.0, 1.0); }
+float edge(vec2 p, vec2 q, vec2 c, float s) {
+  vec2 d = q - p;
+  float len = length(d);
+  return len > 0.0 ? s * (d.x * (c.y - p.y) - d.y * (c.x - p.x)) / len : 1e9;
+}
+void main() {
+  vec2 c = vDev;
+  float cov;
+  vec4 col;
+  if (vMode == ${MODE.SEGMENT}) {
+    vec2 d = vA.zw - vA.xy;
+    float len = length(d);
+    vec2 u = len > 0.0 ? d / len : vec2(1.0, 0.0);
+    vec2 r = c - vA.xy;
+    float t = dot(r, u);
+    if (vB.y > 0.5) cov = clamp(vB.x + 0.5 - length(r - u * clamp(t, 0.0, len)), 0.0, 1.0);
+    else cov = clamp(vB.x + 0.5 - abs(dot(r, vec2(-u.y, u.x))), 0.0, 1.0) * clamp(min(t, len - t) + 0.5, 0.0, 1.0);
+    col = vColour;
+  } else if (vMode == ${MODE.TRIANGLE}) {
+    if (vB.z > 0.5) {
+      vec2 p0 = vA.xy, p1 = vA.zw, p2 = vB.xy;
+      float s = sign((p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x));
+      cov = clamp(min(min(edge(p0, p1, c, s), edge(p1, p2, c, s)), edge(p2, p0, c, s)) + 0.5, 0.0, 1.0);
+    } else cov = 1.0;
+    col = vColour;
+  } else {
+    cov = cover(vA.x, vA.z, c.x) * cover(vA.y, vA.w, c.y);
+    if (vMode == ${MODE.RECT}) col = vColour;
+    else if (vMode == ${MODE.STRIP}) col = texelFetch(uLines, ivec2(int(floor((c.x - vB.x) / vB.z)), int(vB.y)), 0) * vColour.a;
+    else if (vMode == ${MODE.PATTERN}) col = texture(uPattern, (c - vB.xy) / (uPatternSize * vB.z)) * vColour.a;
+    else if (vMode == ${MODE.IMAGE}) col = texture(uImage, (c - vB.xy) / (vB.zw - vB.xy)) * vColour.a;
+    else col = texelFetch(uAtlas, ivec2(floor(c - vB.xy)), 0) * vColour.a;
+  }
+  outColour = col * cov;
+}`;

@@ -1,0 +1,198 @@
+/**
+ * The GL objects behind the WebGL2 painter (glPaint.ts): the program, the unit quad, the instance
+ * buffer, and the textures it samples — line strips (staged rows, uploaded per draw), the text
+ * atlas, the current pattern and the current image.
+ */
+import { INSTANCE_WORDS } from './glShaders';
+import { ATLAS_PX } from './glText';
+import type { GlPattern } from './glPaint';
+
+/** Rows of the line-strip texture: a draw call takes at most this many strips. */
+export const LINE_ROWS = 512;
+/** Widest line strip (device columns; wider canvases are clipped). */
+const LINE_COLS = 8192;
+
+export class GlSurface {
+  private readonly program: WebGLProgram;
+  private readonly instances: WebGLBuffer;
+  private readonly vao: WebGLVertexArrayObject;
+  private readonly lines: WebGLTexture;
+  private readonly atlas: WebGLTexture;
+  private readonly image: WebGLTexture;
+  private readonly blank: WebGLTexture;
+  private readonly size: WebGLUniformLocation | null;
+  private readonly patternSize: WebGLUniformLocation | null;
+  private readonly staged = new Uint32Array(LINE_COLS * LINE_ROWS);
+  private stagedCols = 0;
+  private readonly patterns = new WeakMap<HTMLCanvasElement, WebGLTexture>();
+
+  constructor(
+    private readonly gl: WebGL2RenderingContext,
+    vertexSource: string,
+    fragmentSource: string,
+  ) {
+    this.program = link(gl, vertexSource, fragmentSource);
+    gl.useProgram(this.program);
+    this.size = gl.getUniformLocation(this.program, 'uSize');
+    this.patternSize = gl.getUniformLocation(this.program, 'uPatternSize');
+    this.vao = gl.createVertexArray()!;
+    gl.bindVertexArray(this.vao);
+    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([0, 0, 1, 0, 0, 1, 1, 1]), gl.STATIC_DRAW);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+    this.instances = gl.createBuffer()!;
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.instances);
+    const stride = INSTANCE_WORDS * 4;
+    const attr = (loc: number, size: number, type: number, normalised: boolean, offset: number): void => {
+      gl.enableVertexAttribArray(loc);
+      gl.vertexAttribPointer(loc, size, type, normalised, stride, offset);
+      gl.vertexAttribDivisor(loc, 1);
+    };
+    attr(1, 1, gl.FLOAT, false, 0);
+    attr(2, 4, gl.UNSIGNED_BYTE, true, 4);
+    attr(3, 4, gl.FLOAT, false, 8);
+    attr(4, 4, gl.FLOAT, false, 24);
+    this.lines = texture(gl, gl.NEAREST, gl.CLAMP_TO_EDGE);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, LINE_COLS, LINE_ROWS, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
+    this.atlas = texture(gl, gl.NEAREST, gl.CLAMP_TO_EDGE);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, ATLAS_PX, ATLAS_PX, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
+    this.image = texture(gl, gl.NEAREST, gl.CLAMP_TO_EDGE);
+    this.blank = texture(gl, gl.NEAREST, gl.REPEAT);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, 1, 1, 0, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+    ['uLines', 'uAtlas', 'uPattern', 'uImage'].forEach((name, unit) => gl.uniform1i(gl.getUniformLocation(this.program, name), unit));
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+    gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
+  }
+
+  clear(): void {
+    const gl = this.gl;
+    gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
+    gl.clearColor(0, 0, 0, 0);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+  }
+
+  /** Clears a device rect (y down). */
+  clearRect(x0: number, y0: number, x1: number, y1: number): void {
+    const gl = this.gl;
+    const H = gl.drawingBufferHeight;
+    const a = Math.max(0, Math.round(x0));
+    const b = Math.max(0, Math.round(y0));
+    const w = Math.max(0, Math.round(x1) - a);
+    const h = Math.max(0, Math.round(y1) - b);
+    gl.enable(gl.SCISSOR_TEST);
+    gl.scissor(a, H - b - h, w, h);
+    gl.clearColor(0, 0, 0, 0);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    gl.disable(gl.SCISSOR_TEST);
+  }
+
+  /** Copies columns [c0, c1) of a line (ImageData bytes as u32) into staging row `row`. */
+  stageLine(row: number, px: Uint32Array, c0: number, c1: number): void {
+    const end = Math.min(c1, LINE_COLS);
+    if (end <= c0) return;
+    const base = row * LINE_COLS;
+    const staged = this.staged;
+    staged.fill(0, base, base + c0);
+    // ImageData bytes are not premultiplied; the texture's are
+    for (let c = c0; c < end; c++) {
+      const v = px[c]!;
+      const a = v >>> 24;
+      if (a === 255 || v === 0) staged[base + c] = v;
+      else {
+        const k = a / 255;
+        staged[base + c] =
+          (Math.round((v & 0xff) * k) | (Math.round(((v >>> 8) & 0xff) * k) << 8) | (Math.round(((v >>> 16) & 0xff) * k) << 16) | (a << 24)) >>> 0;
+      }
+    }
+    this.stagedCols = Math.max(this.stagedCols, end);
+  }
+
+  patternTexture(image: HTMLCanvasElement): WebGLTexture | undefined {
+    let t = this.patterns.get(image);
+    if (t === undefined) {
+      const gl = this.gl;
+      t = texture(gl, gl.LINEAR, gl.REPEAT);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
+      this.patterns.set(image, t);
+    }
+    return t;
+  }
+
+  uploadImage(image: HTMLCanvasElement, smooth: boolean): void {
+    const gl = this.gl;
+    gl.activeTexture(gl.TEXTURE3);
+    gl.bindTexture(gl.TEXTURE_2D, this.image);
+    const filter = smooth ? gl.LINEAR : gl.NEAREST;
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, filter);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, filter);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
+  }
+
+  uploadAtlas(_canvas: HTMLCanvasElement, y: number, rows: ImageData): void {
+    const gl = this.gl;
+    gl.activeTexture(gl.TEXTURE1);
+    gl.bindTexture(gl.TEXTURE_2D, this.atlas);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, y, rows.width, rows.height, gl.RGBA, gl.UNSIGNED_BYTE, rows);
+  }
+
+  /** Draws `count` instances; `lineRows` staged strip rows are uploaded first. */
+  draw(words: Float32Array, count: number, lineRows: number, pattern: GlPattern | undefined): void {
+    const gl = this.gl;
+    gl.useProgram(this.program);
+    gl.bindVertexArray(this.vao);
+    gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
+    gl.uniform2f(this.size, gl.drawingBufferWidth, gl.drawingBufferHeight);
+    gl.uniform2f(this.patternSize, pattern?.width ?? 1, pattern?.height ?? 1);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, this.lines);
+    if (lineRows > 0 && this.stagedCols > 0) {
+      const rows = new Uint8Array(this.staged.buffer, 0, lineRows * LINE_COLS * 4);
+      gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
+      gl.pixelStorei(gl.UNPACK_ROW_LENGTH, LINE_COLS);
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, this.stagedCols, lineRows, gl.RGBA, gl.UNSIGNED_BYTE, rows);
+      gl.pixelStorei(gl.UNPACK_ROW_LENGTH, 0);
+      gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
+      this.stagedCols = 0;
+    }
+    gl.activeTexture(gl.TEXTURE1);
+    gl.bindTexture(gl.TEXTURE_2D, this.atlas);
+    gl.activeTexture(gl.TEXTURE2);
+    gl.bindTexture(gl.TEXTURE_2D, pattern?.texture ?? this.blank);
+    gl.activeTexture(gl.TEXTURE3);
+    gl.bindTexture(gl.TEXTURE_2D, this.image);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.instances);
+    gl.bufferData(gl.ARRAY_BUFFER, words, gl.STREAM_DRAW);
+    gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, count);
+  }
+}
+
+function texture(gl: WebGL2RenderingContext, filter: number, wrap: number): WebGLTexture {
+  const t = gl.createTexture()!;
+  gl.bindTexture(gl.TEXTURE_2D, t);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, filter);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, filter);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, wrap);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, wrap);
+  return t;
+}
+
+function link(gl: WebGL2RenderingContext, vertexSource: string, fragmentSource: string): WebGLProgram {
+  const program = gl.createProgram()!;
+  for (const [type, source] of [
+    [gl.VERTEX_SHADER, vertexSource],
+    [gl.FRAGMENT_SHADER, fragmentSource],
+  ] as const) {
+    const shader = gl.createShader(type)!;
+    gl.shaderSource(shader, source);
+    gl.compileShader(shader);
+    if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS) && !gl.isContextLost())
+      throw new Error(`WebGL2 shader: ${gl.getShaderInfoLog(shader) ?? 'does not compile'}`);
+    gl.attachShader(program, shader);
+  }
+  gl.linkProgram(program);
+  if (!gl.getProgramParameter(program, gl.LINK_STATUS) && !gl.isContextLost())
+    throw new Error(`WebGL2 program: ${gl.getProgramInfoLog(program) ?? 'does not link'}`);
+  return program;
+}

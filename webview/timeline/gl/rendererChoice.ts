@@ -1,0 +1,40 @@
+/**
+ * Which painter draws the data layer: WebGL2 (glPaint.ts) where the GL is a GPU, canvas2d
+ * otherwise. The setting `mpeTrace.editor.renderer` (the page's `data-renderer`) can force either.
+ * Software GL (SwiftShader, llvmpipe: VMs and remote desktops without a GPU) rasterises on the CPU
+ * and takes about twice canvas2d's time for the same shapes (the viewport bench), so `auto`
+ * keeps canvas2d there.
+ */
+export type RendererSetting = 'auto' | 'webgl2' | 'canvas2d';
+
+export interface RendererChoice {
+  readonly kind: 'webgl2' | 'canvas2d';
+  /** Why (shown in the page's data attributes, for tests and bug reports). */
+  readonly reason: string;
+}
+
+/** GL renderers that rasterise in software. */
+const SOFTWARE_GL = /swiftshader|llvmpipe|softpipe|software|basic render|offscreen/i;
+
+export function rendererSetting(value: string | undefined): RendererSetting {
+  return value === 'webgl2' || value === 'canvas2d' ? value : 'auto';
+}
+
+/** The name of the GL renderer a WebGL2 context gets here, or undefined when there is none. */
+export function glRendererName(): string | undefined {
+  const probe = document.createElement('canvas');
+  const gl = probe.getContext('webgl2');
+  if (!gl) return undefined;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return name;
+}
+
+export function chooseRenderer(setting: RendererSetting, glName: () => string | undefined = glRendererName): RendererChoice {
+  if (setting === 'canvas2d') return { kind: 'canvas2d', reason: 'setting' };
+  const name = glName();
+  if (name === undefined) return { kind: 'canvas2d', reason: 'no WebGL2' };
+  if (setting === 'webgl2') return { kind: 'webgl2', reason: `setting (${name})` };
+  return SOFTWARE_GL.test(name) ? { kind: 'canvas2d', reason: `software GL (${name})` } : { kind: 'webgl2', reason: `GPU (${name})` };
+}
