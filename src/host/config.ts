@@ -8,6 +8,8 @@ export interface EditorSettings {
   readonly conversionCacheBytes: number;
   /** Hops a dependence chain follows from the selected state. */
   readonly dependenceChainDepth: number;
+  /** What draws the timeline's data layer (the webview decides `auto`). */
+  readonly renderer: 'auto' | 'webgl2' | 'canvas2d';
 }
 
 const MB = 1024 * 1024;
@@ -22,5 +24,10 @@ export function editorSettings(): EditorSettings {
     wholeFileLimitBytes: num('editor.wholeFileLimitMB', 512, 1) * MB,
     conversionCacheBytes: num('editor.conversionCacheMB', 2048, 16) * MB,
     dependenceChainDepth: Math.min(256, Math.floor(num('analysis.dependenceChainDepth', 8, 1))),
+    renderer: rendererOf(c.get<string>('editor.renderer')),
   };
+}
+
+function rendererOf(v: string | undefined): EditorSettings['renderer'] {
+  return v === 'webgl2' || v === 'canvas2d' ? v : 'auto';
 }

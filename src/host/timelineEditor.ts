@@ -95,7 +95,7 @@ export class TimelineEditor implements vscode.Disposable {
       .settled(BOOT_WAIT_MS)
       .then(() => this.start.bootMessages())
       .then((boot) => {
-        if (!this.disposed) webview.html = timelineHtml(webview, extensionUri, title, boot);
+        if (!this.disposed) webview.html = timelineHtml(webview, extensionUri, title, boot, editorSettings().renderer);
       });
     this.server = new WindowServer(document, (m) => this.post(m), windows !== undefined ? { offThread: offThreadWindows(windows, document) } : {});
     this.search = new SearchServer(document, (m) => this.post(m), analysis);

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
+import type { EditorSettings } from './config';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return {
@@ -20,6 +21,8 @@ export interface PageOptions {
   readonly title: string;
   /** `data-state` of <body> before the script runs (tests wait on it). */
   readonly bodyState?: string;
+  /** More `data-*` attributes of <body> (settings the script reads at start). */
+  readonly bodyData?: Readonly<Record<string, string>>;
   /** Allow images from the webview's own origin and data: URLs (charts). */
   readonly images?: boolean;
   /**
@@ -50,19 +53,23 @@ export function webviewPageHtml(webview: vscode.Webview, extensionUri: vscode.Ur
 <link rel="stylesheet" href="${style.toString()}">
 <title>${escapeHtml(page.title)}</title>
 </head>
-<body${page.bodyState !== undefined ? ` data-state="${escapeHtml(page.bodyState)}"` : ''}>
+<body${page.bodyState !== undefined ? ` data-state="${escapeHtml(page.bodyState)}"` : ''}${Object.entries(page.bodyData ?? {})
+    .map(([k, v]) => ` data-${k.replace(/[^a-z0-9-]/g, '')}="${escapeHtml(v)}"`)
+    .join('')}>
 <div id="root"></div>${page.boot !== undefined ? `\n<script type="application/json" id="boot">${jsonInHtml(page.boot)}</script>` : ''}
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
 }
 
-export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, boot?: unknown): string {
+/** The timeline's page; `renderer` (the setting) is read by the webview at start (`data-renderer`). */
+export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, boot?: unknown, renderer: EditorSettings['renderer'] = 'auto'): string {
   return webviewPageHtml(webview, extensionUri, {
     script: 'webview.js',
     style: 'webview.css',
     title,
     bodyState: 'loading',
+    bodyData: { renderer },
     ...(boot !== undefined ? { boot } : {}),
   });
 }

@@ -228,6 +228,8 @@ async function runUiSteps(workspace) {
     outDir,
     log,
     url: workbenchUrl(server.url, workspace),
+    /** The user settings file of this run (a test may change settings; code-server watches it). */
+    settingsFile: path.join(run.userData, 'User', 'settings.json'),
     timings,
     screenshot: (name) => page.screenshot({ path: path.join(outDir, `${name}.png`) }),
   };

@@ -41,6 +41,8 @@ const params = new URLSearchParams(location.search);
 const trace = params.get('trace') ?? 'trace.slog2';
 /** ?depth=N forces the tree depth read (the bench uses 0 to put ≥ 200 k real drawables on screen). */
 const forcedDepth = params.has('depth') ? Number(params.get('depth')) : undefined;
+/** ?renderer=webgl2|canvas2d|auto chooses the data layer's painter, as the setting does in the editor. */
+document.body.dataset.renderer = params.get('renderer') ?? 'auto';
 const opened = (async () => {
   const t = performance.now();
   const bytes = new Uint8Array(await (await fetch(trace)).arrayBuffer());

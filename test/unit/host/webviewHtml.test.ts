@@ -42,7 +42,9 @@ test('CSP: default-src none, the one script by nonce, styles and fonts from the 
   assert.ok(scripts[0]!.includes(`nonce="${nonce}"`) && scripts[0]!.includes('/webview/ext/dist/webview.js'));
   assert.ok(!/\son[a-z]+=/i.test(html), 'no inline event handlers');
   assert.ok(html.includes('<title>a&#60;b&#62;.slog2</title>'), 'title escaped');
-  const other = timelineHtml(webview as never, ext as never, 'x');
+  assert.ok(html.includes('<body data-state="loading" data-renderer="auto">'), 'the renderer setting, auto by default');
+  const other = timelineHtml(webview as never, ext as never, 'x', undefined, 'webgl2');
+  assert.ok(other.includes(' data-renderer="webgl2">'), 'the renderer setting as given');
   assert.notEqual(/nonce-([^']+)/.exec(other)?.[1], nonce, 'a fresh nonce per page');
   const options = webviewOptions(ext as never);
   assert.equal(options.enableScripts, true);
