@@ -43,6 +43,8 @@ const trace = params.get('trace') ?? 'trace.slog2';
 const forcedDepth = params.has('depth') ? Number(params.get('depth')) : undefined;
 /** ?renderer=webgl2|canvas2d|auto chooses the data layer's painter, as the setting does in the editor. */
 document.body.dataset.renderer = params.get('renderer') ?? 'auto';
+/** ?sync=1: each data frame waits for its pixels before its time is logged (to compare painters). */
+(window as { __mpeFrameSync?: boolean }).__mpeFrameSync = params.get('sync') === '1';
 const opened = (async () => {
   const t = performance.now();
   const bytes = new Uint8Array(await (await fetch(trace)).arrayBuffer());

@@ -19,7 +19,7 @@ export class DataSurface {
     setting = rendererSetting(document.body.dataset.renderer),
   ) {
     this.canvas = canvas;
-    this.choice = chooseRenderer(setting);
+    this.choice = chooseRenderer(setting, glRendererName);
     if (this.choice.kind === 'webgl2') this.startGl();
     this.record();
   }
@@ -37,9 +37,16 @@ export class DataSurface {
     return p;
   }
 
-  /** The frame is drawn: a GL painter draws what it holds. */
+  /**
+   * The frame is drawn: a GL painter draws what it holds. A harness (the bench) may ask to wait
+   * until the pixels are there (`__mpeFrameSync`), by reading one back: both painters rasterise
+   * after the call otherwise, and the frame times would not compare.
+   */
   present(): void {
     this.gl?.present();
+    if ((globalThis as { __mpeFrameSync?: boolean }).__mpeFrameSync !== true) return;
+    if (this.gl) this.gl.readPixel();
+    else this.canvas.getContext('2d')!.getImageData(0, 0, 1, 1);
   }
 
   private startGl(): void {
@@ -75,4 +82,15 @@ export class DataSurface {
     this.root.dataset.renderer = this.choice.kind;
     this.root.dataset.rendererReason = this.choice.reason;
   }
+}
+
+/** The name of the GL renderer a WebGL2 context gets here, or undefined when there is none. */
+export function glRendererName(): string | undefined {
+  const probe = document.createElement('canvas');
+  const gl = probe.getContext('webgl2');
+  if (!gl) return undefined;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return name;
 }

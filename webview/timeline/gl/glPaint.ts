@@ -1,16 +1,16 @@
 /**
  * The data layer's WebGL2 painter: the Paint2D subset of a 2D context, drawn by the GPU. Every call
- * appends an instance (a rect, a line segment, a triangle, a textured rect) to one buffer, in call
- * order, so painters keep canvas2d's paint order; the buffer is drawn in one instanced call when a
+ * appends a shape (a rect, a line segment, a triangle, a textured rect) to one vertex buffer, in
+ * call order, so painters keep canvas2d's paint order; the buffer is drawn in one call when a
  * texture it samples must change, and at `present()`. Coverage is exact per pixel (glShaders.ts),
  * so the pixels are canvas2d's within anti-aliasing (glLayerPixels.test.ts). Paths are simple
  * shapes only, as the painters make them: rects, segments, and convex polygons (arrow and event
  * heads); overlapping shapes of one path blend twice where canvas2d fills their union once.
  */
 import type { Paint2D } from '../paint2d';
-import { rgbaOf } from '../columnStrips';
+import { alphaWord, colourWord } from './glColour';
 import { TextAtlas } from './glText';
-import { FRAGMENT_SHADER, INSTANCE_WORDS, MODE, VERTEX_SHADER } from './glShaders';
+import { FRAGMENT_SHADER, MODE, SHAPE_WORDS, VERTEX_SHADER, VERTEX_WORDS } from './glShaders';
 import { GlSurface, LINE_ROWS } from './glSurface';
 
 /** A pattern made by this painter: its texture and size. */
@@ -40,11 +40,9 @@ interface State {
   ty: number;
 }
 
-/** A path's parts: rects (x, y, w, h) and polylines (points), in user units. */
-interface PathPart {
-  readonly rect?: readonly [number, number, number, number];
-  readonly points?: number[];
-}
+/** Path entries (user units, flat in one reused array: no objects per shape): RECT x y w h, POLY n x0 y0 … */
+const RECT = 0;
+const POLY = 1;
 
 export class GlPaint implements Paint2D {
   private s: State = {
@@ -63,11 +61,15 @@ export class GlPaint implements Paint2D {
     ty: 0,
   };
   private readonly stack: State[] = [];
-  private path: PathPart[] = [];
+  private readonly path: number[] = [];
+  /** Where the open polyline's point count is in `path` (−1: none). */
+  private poly = -1;
+  /** The last `deviceRect`: x0, y0, x1, y1. */
+  private readonly r = new Float64Array(4);
   private readonly surface: GlSurface;
   private readonly atlas = new TextAtlas();
-  /** The instances not drawn yet (words; colours as u32 through `u32`). */
-  private words = new Float32Array(INSTANCE_WORDS * 4096);
+  /** The shapes not drawn yet (four vertices each; colours as u32 through `u32`). */
+  private words = new Float32Array(SHAPE_WORDS * 4096);
   private u32 = new Uint32Array(this.words.buffer);
   private count = 0;
   /** Line-texture rows used by the pending instances. */
@@ -84,6 +86,7 @@ export class GlPaint implements Paint2D {
     gl: WebGL2RenderingContext,
   ) {
     this.surface = new GlSurface(gl, VERTEX_SHADER, FRAGMENT_SHADER);
+    this.surface.fitLines(canvas.width);
   }
 
   get fillStyle(): string | CanvasGradient | CanvasPattern {
@@ -156,75 +159,79 @@ export class GlPaint implements Paint2D {
   }
 
   clearRect(x: number, y: number, w: number, h: number): void {
-    const [x0, y0, x1, y1] = this.deviceRect(x, y, w, h);
-    if (x0 <= 0 && y0 <= 0 && x1 >= this.canvas.width && y1 >= this.canvas.height) {
+    const r = this.deviceRect(x, y, w, h);
+    if (r[0]! <= 0 && r[1]! <= 0 && r[2]! >= this.canvas.width && r[3]! >= this.canvas.height) {
       // the whole frame: what is pending is covered anyway
       this.count = 0;
       this.lineRows = 0;
       this.clearFirst = true;
+      this.surface.fitLines(this.canvas.width);
       return;
     }
     this.flush();
-    this.surface.clearRect(x0, y0, x1, y1);
+    this.surface.clearRect(r[0]!, r[1]!, r[2]!, r[3]!);
   }
 
   fillRect(x: number, y: number, w: number, h: number): void {
     if (!(w !== 0 && h !== 0)) return;
-    const r = this.deviceRect(x, y, w, h);
     const style = this.s.fillStyle;
     if (style instanceof GlPattern) {
       this.usePattern(style);
-      this.push(MODE.PATTERN, this.alphaWord(), r[0], r[1], r[2], r[3], this.s.tx, this.s.ty, this.s.sx, 0);
-    } else this.push(MODE.RECT, this.colourWord(style), r[0], r[1], r[2], r[3], 0, 0, 0, 0);
+      this.pushRect(MODE.PATTERN, alphaWord(this.s.globalAlpha), x, y, w, h, this.s.tx, this.s.ty, this.s.sx, 0);
+    } else this.pushRect(MODE.RECT, colourWord(this.s.globalAlpha, style), x, y, w, h, 0, 0, 0, 0);
   }
 
   strokeRect(x: number, y: number, w: number, h: number): void {
-    this.strokeRectParts(x, y, w, h, this.colourWord(this.s.strokeStyle));
+    this.strokeRectParts(x, y, w, h, colourWord(this.s.globalAlpha, this.s.strokeStyle));
   }
 
   beginPath(): void {
-    this.path = [];
+    this.path.length = 0;
+    this.poly = -1;
   }
   rect(x: number, y: number, w: number, h: number): void {
-    this.path.push({ rect: [x, y, w, h] });
+    this.path.push(RECT, x, y, w, h);
+    this.poly = -1;
   }
   moveTo(x: number, y: number): void {
-    this.path.push({ points: [x, y] });
+    this.poly = this.path.length + 1;
+    this.path.push(POLY, 1, x, y);
   }
   lineTo(x: number, y: number): void {
-    const last = this.path[this.path.length - 1];
-    if (last?.points) last.points.push(x, y);
-    else this.path.push({ points: [x, y] });
+    if (this.poly < 0) return this.moveTo(x, y);
+    this.path.push(x, y);
+    this.path[this.poly]!++;
   }
 
   fill(): void {
-    const colour = this.colourWord(this.s.fillStyle);
+    const colour = colourWord(this.s.globalAlpha, this.s.fillStyle);
     const { sx, sy, tx, ty } = this.s;
-    for (const part of this.path) {
-      if (part.rect) {
-        const [x, y, w, h] = part.rect;
-        if (w === 0 || h === 0) continue;
-        const r = this.deviceRect(x, y, w, h);
-        this.push(MODE.RECT, colour, r[0], r[1], r[2], r[3], 0, 0, 0, 0);
+    const p = this.path;
+    for (let i = 0; i < p.length;) {
+      if (p[i] === RECT) {
+        if (p[i + 3] !== 0 && p[i + 4] !== 0) this.pushRect(MODE.RECT, colour, p[i + 1]!, p[i + 2]!, p[i + 3]!, p[i + 4]!, 0, 0, 0, 0);
+        i += 5;
         continue;
       }
-      const pts = part.points!;
-      let n = pts.length / 2;
-      if (n > 3 && pts[0] === pts[2 * n - 2] && pts[1] === pts[2 * n - 1]) n--;
+      const at = i + 2;
+      let n = p[i + 1]!;
+      i = at + 2 * n;
+      if (n > 3 && p[at] === p[at + 2 * n - 2] && p[at + 1] === p[at + 2 * n - 1]) n--;
       if (n < 3) continue;
       // convex polygons as a fan; only a lone triangle's edges are anti-aliased (a fan's inner
       // edges would show as seams)
       const aa = n === 3 ? 1 : 0;
       for (let k = 1; k + 1 < n; k++) {
+        const b = at + 2 * k;
         this.push(
           MODE.TRIANGLE,
           colour,
-          pts[0]! * sx + tx,
-          pts[1]! * sy + ty,
-          pts[2 * k]! * sx + tx,
-          pts[2 * k + 1]! * sy + ty,
-          pts[2 * k + 2]! * sx + tx,
-          pts[2 * k + 3]! * sy + ty,
+          p[at]! * sx + tx,
+          p[at + 1]! * sy + ty,
+          p[b]! * sx + tx,
+          p[b + 1]! * sy + ty,
+          p[b + 2]! * sx + tx,
+          p[b + 3]! * sy + ty,
           aa,
           0,
         );
@@ -233,19 +240,22 @@ export class GlPaint implements Paint2D {
   }
 
   stroke(): void {
-    const colour = this.colourWord(this.s.strokeStyle);
+    const colour = colourWord(this.s.globalAlpha, this.s.strokeStyle);
     const { sx, sy, tx, ty } = this.s;
     const half = (this.s.lineWidth * sx) / 2;
     const round = this.s.lineCap === 'round' ? 1 : 0;
-    for (const part of this.path) {
-      if (part.rect) {
-        this.strokeRectParts(...part.rect, colour);
+    const p = this.path;
+    for (let i = 0; i < p.length;) {
+      if (p[i] === RECT) {
+        this.strokeRectParts(p[i + 1]!, p[i + 2]!, p[i + 3]!, p[i + 4]!, colour);
+        i += 5;
         continue;
       }
-      const pts = part.points!;
-      for (let k = 0; k + 3 < pts.length; k += 2) {
-        this.push(MODE.SEGMENT, colour, pts[k]! * sx + tx, pts[k + 1]! * sy + ty, pts[k + 2]! * sx + tx, pts[k + 3]! * sy + ty, half, round, 0, 0);
-      }
+      const at = i + 2;
+      const end = at + 2 * p[i + 1]!;
+      for (let k = at; k + 3 < end; k += 2)
+        this.push(MODE.SEGMENT, colour, p[k]! * sx + tx, p[k + 1]! * sy + ty, p[k + 2]! * sx + tx, p[k + 3]! * sy + ty, half, round, 0, 0);
+      i = end;
     }
   }
 
@@ -266,7 +276,7 @@ export class GlPaint implements Paint2D {
     if (slot.w === 0) return;
     const ox = Math.floor(X) - slot.ix;
     const oy = Math.floor(Y) - slot.iy;
-    this.push(MODE.TEXT, this.alphaWord(), slot.x + ox, slot.y + oy, slot.x + slot.w + ox, slot.y + slot.h + oy, ox, oy, 0, 0);
+    this.push(MODE.TEXT, alphaWord(this.s.globalAlpha), slot.x + ox, slot.y + oy, slot.x + slot.w + ox, slot.y + slot.h + oy, ox, oy, 0, 0);
   }
 
   measureText(text: string): TextMetrics {
@@ -284,7 +294,7 @@ export class GlPaint implements Paint2D {
     this.imageSmooth = this.s.imageSmoothingEnabled;
     this.surface.uploadImage(image, this.imageSmooth);
     const r = this.deviceRect(dx, dy, dw, dh);
-    this.push(MODE.IMAGE, this.alphaWord(), r[0], r[1], r[2], r[3], r[0], r[1], r[2], r[3]);
+    this.push(MODE.IMAGE, alphaWord(this.s.globalAlpha), r[0]!, r[1]!, r[2]!, r[3]!, r[0]!, r[1]!, r[2]!, r[3]!);
   }
 
   pixelLine(px: Uint32Array, c0: number, c1: number, y: number, height: number): void {
@@ -292,13 +302,17 @@ export class GlPaint implements Paint2D {
     if (this.lineRows >= LINE_ROWS) this.flush();
     const row = this.lineRows++;
     this.surface.stageLine(row, px, c0, c1);
-    const r = this.deviceRect(c0, y, c1 - c0, height);
-    this.push(MODE.STRIP, this.alphaWord(), r[0], r[1], r[2], r[3], this.s.tx, row, this.s.sx, 0);
+    this.pushRect(MODE.STRIP, alphaWord(this.s.globalAlpha), c0, y, c1 - c0, height, this.s.tx, row, this.s.sx, 0);
   }
 
   /** Draws everything pending: the frame is complete. */
   present(): void {
     this.flush();
+  }
+
+  /** Reads one pixel back: returns when the GL has drawn the frame (for timing). */
+  readPixel(): void {
+    this.surface.readPixel();
   }
 
   /** Draws the pending instances in one call. */
@@ -310,7 +324,7 @@ export class GlPaint implements Paint2D {
     if (this.count > 0) {
       const dirty = this.atlas.takeDirty();
       if (dirty) this.surface.uploadAtlas(this.atlas.canvas, dirty.y, dirty.image);
-      this.surface.draw(this.words.subarray(0, this.count * INSTANCE_WORDS), this.count, this.lineRows, this.pattern);
+      this.surface.draw(this.words.subarray(0, this.count * SHAPE_WORDS), this.count, this.lineRows, this.pattern);
       this.instances += this.count;
     }
     this.count = 0;
@@ -330,63 +344,58 @@ export class GlPaint implements Paint2D {
     const x1 = Math.max(x, x + w);
     const y0 = Math.min(y, y + h);
     const y1 = Math.max(y, y + h);
-    for (const [a, b, c, d] of [
-      [x0 - l, y0 - l, x1 + l, y0 + l],
-      [x0 - l, y1 - l, x1 + l, y1 + l],
-      [x0 - l, y0 + l, x0 + l, y1 - l],
-      [x1 - l, y0 + l, x1 + l, y1 - l],
-    ] as const) {
-      if (c <= a || d <= b) continue;
-      const r = this.deviceRect(a, b, c - a, d - b);
-      this.push(MODE.RECT, colour, r[0], r[1], r[2], r[3], 0, 0, 0, 0);
+    this.pushRect(MODE.RECT, colour, x0 - l, y0 - l, x1 - x0 + 2 * l, 2 * l, 0, 0, 0, 0);
+    this.pushRect(MODE.RECT, colour, x0 - l, y1 - l, x1 - x0 + 2 * l, 2 * l, 0, 0, 0, 0);
+    if (y1 - y0 > 2 * l) {
+      this.pushRect(MODE.RECT, colour, x0 - l, y0 + l, 2 * l, y1 - y0 - 2 * l, 0, 0, 0, 0);
+      this.pushRect(MODE.RECT, colour, x1 - l, y0 + l, 2 * l, y1 - y0 - 2 * l, 0, 0, 0, 0);
     }
   }
 
-  /** A user-space rect as device x0, y0, x1, y1 (ordered). */
-  private deviceRect(x: number, y: number, w: number, h: number): [number, number, number, number] {
+  /** A user-space rect as device x0, y0, x1, y1 (ordered), in `this.r` (reused). */
+  private deviceRect(x: number, y: number, w: number, h: number): Float64Array {
     const { sx, sy, tx, ty } = this.s;
     const a = x * sx + tx;
     const b = (x + w) * sx + tx;
     const c = y * sy + ty;
     const d = (y + h) * sy + ty;
-    return [Math.min(a, b), Math.min(c, d), Math.max(a, b), Math.max(c, d)];
+    const r = this.r;
+    r[0] = Math.min(a, b);
+    r[1] = Math.min(c, d);
+    r[2] = Math.max(a, b);
+    r[3] = Math.max(c, d);
+    return r;
   }
 
-  /** A colour as premultiplied RGBA bytes (little-endian u32) with the global alpha. */
-  private colourWord(style: string | CanvasGradient | CanvasPattern): number {
-    if (typeof style !== 'string') return 0;
-    const v = rgbaOf(style);
-    const a = ((v >>> 24) / 255) * this.s.globalAlpha;
-    const r = Math.round((v & 0xff) * a);
-    const g = Math.round(((v >>> 8) & 0xff) * a);
-    const b = Math.round(((v >>> 16) & 0xff) * a);
-    return (r | (g << 8) | (b << 16) | (Math.round(a * 255) << 24)) >>> 0;
-  }
-
-  /** Textured shapes: the global alpha in the colour's alpha. */
-  private alphaWord(): number {
-    return (Math.round(this.s.globalAlpha * 255) << 24) >>> 0;
+  /** A shape over a user-space rect. */
+  private pushRect(mode: number, colour: number, x: number, y: number, w: number, h: number, b0: number, b1: number, b2: number, b3: number): void {
+    const r = this.deviceRect(x, y, w, h);
+    this.push(mode, colour, r[0]!, r[1]!, r[2]!, r[3]!, b0, b1, b2, b3);
   }
 
   private push(mode: number, colour: number, a0: number, a1: number, a2: number, a3: number, b0: number, b1: number, b2: number, b3: number): void {
     if (!(Number.isFinite(a0) && Number.isFinite(a1) && Number.isFinite(a2) && Number.isFinite(a3))) return;
-    if ((this.count + 1) * INSTANCE_WORDS > this.words.length) {
+    if ((this.count + 1) * SHAPE_WORDS > this.words.length) {
       const grown = new Float32Array(this.words.length * 2);
       grown.set(this.words);
       this.words = grown;
       this.u32 = new Uint32Array(grown.buffer);
     }
-    const o = this.count++ * INSTANCE_WORDS;
     const f = this.words;
-    f[o] = mode;
-    this.u32[o + 1] = colour;
-    f[o + 2] = a0;
-    f[o + 3] = a1;
-    f[o + 4] = a2;
-    f[o + 5] = a3;
-    f[o + 6] = b0;
-    f[o + 7] = b1;
-    f[o + 8] = b2;
-    f[o + 9] = b3;
+    const u = this.u32;
+    let o = this.count++ * SHAPE_WORDS;
+    for (let corner = 0; corner < 4; corner++, o += VERTEX_WORDS) {
+      f[o] = mode;
+      u[o + 1] = colour;
+      f[o + 2] = a0;
+      f[o + 3] = a1;
+      f[o + 4] = a2;
+      f[o + 5] = a3;
+      f[o + 6] = b0;
+      f[o + 7] = b1;
+      f[o + 8] = b2;
+      f[o + 9] = b3;
+      f[o + 10] = corner;
+    }
   }
 }

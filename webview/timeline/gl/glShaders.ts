@@ -1,6 +1,8 @@
 /**
- * The one WebGL2 program of the data layer (glPaint.ts). Every shape is an instance of a unit
- * quad: 10 words (mode, premultiplied RGBA, a: vec4, b: vec4). Coverage is computed per pixel
+ * The one WebGL2 program of the data layer (glPaint.ts). Every shape is a quad of four vertices,
+ * each the shape's 10 words (mode, premultiplied RGBA, a: vec4, b: vec4) and its corner (0–3),
+ * drawn as two indexed triangles: the vertex shader places the corner. (Not instancing: software
+ * GL spends ~20 µs per instance, ~1 µs per four vertices.) Coverage is computed per pixel
  * from the shape's exact geometry (a rect's overlap with the pixel, a line's distance), so edges
  * are anti-aliased as canvas2d anti-aliases them, without multisampling. Modes:
  * - RECT: a = x0, y0, x1, y1 (device px), the colour.
@@ -15,12 +17,14 @@
  */
 export const MODE = { RECT: 0, STRIP: 1, PATTERN: 2, IMAGE: 3, TEXT: 4, SEGMENT: 5, TRIANGLE: 6 } as const;
 
-/** Words per instance, and their offsets. */
-export const INSTANCE_WORDS = 10;
+/** Words per vertex: the shape's 10, then the corner. */
+export const VERTEX_WORDS = 11;
+/** Words per shape (four vertices). */
+export const SHAPE_WORDS = 4 * VERTEX_WORDS;
 
 export const VERTEX_SHADER = `#version 300 es
 precision highp float;
-layout(location = 0) in vec2 corner;
+layout(location = 0) in float cornerIndex;
 layout(location = 1) in float mode;
 layout(location = 2) in vec4 colour;
 layout(location = 3) in vec4 a;
@@ -33,6 +37,7 @@ flat out vec4 vA;
 flat out vec4 vB;
 void main() {
   int m = int(mode + 0.5);
+  vec2 corner = vec2(mod(cornerIndex, 2.0), floor(cornerIndex / 2.0));
   vec2 p;
   if (m == ${MODE.SEGMENT}) {
     vec2 d = a.zw - a.xy;

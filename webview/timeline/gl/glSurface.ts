@@ -1,20 +1,23 @@
 /**
- * The GL objects behind the WebGL2 painter (glPaint.ts): the program, the unit quad, the instance
- * buffer, and the textures it samples — line strips (staged rows, uploaded per draw), the text
+ * The GL objects behind the WebGL2 painter (glPaint.ts): the program, the vertex buffer and the
+ * quads' index buffer, and the textures it samples — line strips (staged rows, uploaded per draw), the text
  * atlas, the current pattern and the current image.
  */
-import { INSTANCE_WORDS } from './glShaders';
+import { VERTEX_WORDS } from './glShaders';
 import { ATLAS_PX } from './glText';
 import type { GlPattern } from './glPaint';
 
 /** Rows of the line-strip texture: a draw call takes at most this many strips. */
 export const LINE_ROWS = 512;
 /** Widest line strip (device columns; wider canvases are clipped). */
-const LINE_COLS = 8192;
+const MAX_LINE_COLS = 8192;
 
 export class GlSurface {
   private readonly program: WebGLProgram;
-  private readonly instances: WebGLBuffer;
+  private readonly vertices: WebGLBuffer;
+  private readonly indices: WebGLBuffer;
+  /** Quads the index buffer holds. */
+  private indexedQuads = 0;
   private readonly vao: WebGLVertexArrayObject;
   private readonly lines: WebGLTexture;
   private readonly atlas: WebGLTexture;
@@ -22,7 +25,9 @@ export class GlSurface {
   private readonly blank: WebGLTexture;
   private readonly size: WebGLUniformLocation | null;
   private readonly patternSize: WebGLUniformLocation | null;
-  private readonly staged = new Uint32Array(LINE_COLS * LINE_ROWS);
+  /** Columns of the line texture and of a staged row (the canvas width, rounded up). */
+  private lineCols = 0;
+  private staged = new Uint32Array(0);
   private stagedCols = 0;
   private readonly patterns = new WeakMap<HTMLCanvasElement, WebGLTexture>();
 
@@ -37,24 +42,21 @@ export class GlSurface {
     this.patternSize = gl.getUniformLocation(this.program, 'uPatternSize');
     this.vao = gl.createVertexArray()!;
     gl.bindVertexArray(this.vao);
-    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
-    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([0, 0, 1, 0, 0, 1, 1, 1]), gl.STATIC_DRAW);
-    gl.enableVertexAttribArray(0);
-    gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
-    this.instances = gl.createBuffer()!;
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.instances);
-    const stride = INSTANCE_WORDS * 4;
+    this.vertices = gl.createBuffer()!;
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.vertices);
+    const stride = VERTEX_WORDS * 4;
     const attr = (loc: number, size: number, type: number, normalised: boolean, offset: number): void => {
       gl.enableVertexAttribArray(loc);
       gl.vertexAttribPointer(loc, size, type, normalised, stride, offset);
-      gl.vertexAttribDivisor(loc, 1);
     };
     attr(1, 1, gl.FLOAT, false, 0);
     attr(2, 4, gl.UNSIGNED_BYTE, true, 4);
     attr(3, 4, gl.FLOAT, false, 8);
     attr(4, 4, gl.FLOAT, false, 24);
+    attr(0, 1, gl.FLOAT, false, 40);
+    this.indices = gl.createBuffer()!;
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.indices);
     this.lines = texture(gl, gl.NEAREST, gl.CLAMP_TO_EDGE);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, LINE_COLS, LINE_ROWS, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
     this.atlas = texture(gl, gl.NEAREST, gl.CLAMP_TO_EDGE);
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, ATLAS_PX, ATLAS_PX, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
     this.image = texture(gl, gl.NEAREST, gl.CLAMP_TO_EDGE);
@@ -88,11 +90,31 @@ export class GlSurface {
     gl.disable(gl.SCISSOR_TEST);
   }
 
+  readPixel(): void {
+    const gl = this.gl;
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+  }
+
+  /**
+   * Line strips up to `width` columns wide (the canvas's device width): called between frames
+   * (nothing staged), so the texture and the staging rows can be remade.
+   */
+  fitLines(width: number): void {
+    const cols = Math.min(MAX_LINE_COLS, Math.ceil((width + 2) / 256) * 256);
+    if (cols <= this.lineCols) return;
+    const gl = this.gl;
+    this.lineCols = cols;
+    this.staged = new Uint32Array(cols * LINE_ROWS);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, this.lines);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, cols, LINE_ROWS, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
+  }
+
   /** Copies columns [c0, c1) of a line (ImageData bytes as u32) into staging row `row`. */
   stageLine(row: number, px: Uint32Array, c0: number, c1: number): void {
-    const end = Math.min(c1, LINE_COLS);
+    const end = Math.min(c1, this.lineCols);
     if (end <= c0) return;
-    const base = row * LINE_COLS;
+    const base = row * this.lineCols;
     const staged = this.staged;
     staged.fill(0, base, base + c0);
     // ImageData bytes are not premultiplied; the texture's are
@@ -137,7 +159,7 @@ export class GlSurface {
     gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, y, rows.width, rows.height, gl.RGBA, gl.UNSIGNED_BYTE, rows);
   }
 
-  /** Draws `count` instances; `lineRows` staged strip rows are uploaded first. */
+  /** Draws `count` quads (four vertices each); `lineRows` staged strip rows are uploaded first. */
   draw(words: Float32Array, count: number, lineRows: number, pattern: GlPattern | undefined): void {
     const gl = this.gl;
     gl.useProgram(this.program);
@@ -148,9 +170,9 @@ export class GlSurface {
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, this.lines);
     if (lineRows > 0 && this.stagedCols > 0) {
-      const rows = new Uint8Array(this.staged.buffer, 0, lineRows * LINE_COLS * 4);
+      const rows = new Uint8Array(this.staged.buffer, 0, lineRows * this.lineCols * 4);
       gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
-      gl.pixelStorei(gl.UNPACK_ROW_LENGTH, LINE_COLS);
+      gl.pixelStorei(gl.UNPACK_ROW_LENGTH, this.lineCols);
       gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, this.stagedCols, lineRows, gl.RGBA, gl.UNSIGNED_BYTE, rows);
       gl.pixelStorei(gl.UNPACK_ROW_LENGTH, 0);
       gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
@@ -162,9 +184,22 @@ export class GlSurface {
     gl.bindTexture(gl.TEXTURE_2D, pattern?.texture ?? this.blank);
     gl.activeTexture(gl.TEXTURE3);
     gl.bindTexture(gl.TEXTURE_2D, this.image);
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.instances);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.vertices);
     gl.bufferData(gl.ARRAY_BUFFER, words, gl.STREAM_DRAW);
-    gl.drawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, count);
+    this.indexQuads(count);
+    gl.drawElements(gl.TRIANGLES, count * 6, gl.UNSIGNED_INT, 0);
+  }
+
+  /** The index buffer holds at least `count` quads: corners 0, 1, 2 and 2, 1, 3 of each. */
+  private indexQuads(count: number): void {
+    if (count <= this.indexedQuads) return;
+    const n = Math.max(count, this.indexedQuads * 2, 4096);
+    const idx = new Uint32Array(n * 6);
+    for (let q = 0; q < n; q++) idx.set([4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 2, 4 * q + 1, 4 * q + 3], 6 * q);
+    const gl = this.gl;
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.indices);
+    gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, idx, gl.STATIC_DRAW);
+    this.indexedQuads = n;
   }
 }
 

@@ -20,18 +20,8 @@ export function rendererSetting(value: string | undefined): RendererSetting {
   return value === 'webgl2' || value === 'canvas2d' ? value : 'auto';
 }
 
-/** The name of the GL renderer a WebGL2 context gets here, or undefined when there is none. */
-export function glRendererName(): string | undefined {
-  const probe = document.createElement('canvas');
-  const gl = probe.getContext('webgl2');
-  if (!gl) return undefined;
-  const info = gl.getExtension('WEBGL_debug_renderer_info');
-  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
-  gl.getExtension('WEBGL_lose_context')?.loseContext();
-  return name;
-}
-
-export function chooseRenderer(setting: RendererSetting, glName: () => string | undefined = glRendererName): RendererChoice {
+/** `glName`: the name of the GL renderer a WebGL2 context gets (undefined: none), asked only when needed. */
+export function chooseRenderer(setting: RendererSetting, glName: () => string | undefined): RendererChoice {
   if (setting === 'canvas2d') return { kind: 'canvas2d', reason: 'setting' };
   const name = glName();
   if (name === undefined) return { kind: 'canvas2d', reason: 'no WebGL2' };

@@ -5,7 +5,6 @@
 // pixels.
 import { drawData, hatchNotConverted } from '../../../../webview/timeline/drawData';
 import { GlPaint } from '../../../../webview/timeline/gl/glPaint';
-import { chooseRenderer } from '../../../../webview/timeline/gl/rendererChoice';
 import { TimeScale } from '../../../../webview/timeline/timeScale';
 import type { RowViewport } from '../../../../webview/timeline/rowLayout';
 import type { LoadedWindow } from '../../../../webview/timeline/windowLoader';
@@ -257,5 +256,4 @@ function diff(da: Uint8ClampedArray, db: Uint8ClampedArray, w: number, h: number
 }
 
 (window as unknown as { compareGl: typeof compareGl }).compareGl = compareGl;
-(window as unknown as { glChoice: () => ReturnType<typeof chooseRenderer> }).glChoice = () => chooseRenderer('auto');
 document.body.dataset.ready = 'true';
