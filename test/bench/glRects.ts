@@ -1,6 +1,7 @@
-// Software WebGL2 against canvas2d on the same rectangles, in the same page (viewport bench):
-// why the data layer stays on canvas2d. Headless Chromium here has no GPU: its WebGL2 is ANGLE on
-// SwiftShader, what a VM or remote desktop without a GPU gives a webview too.
+// Software WebGL2 against canvas2d on the same rectangles, in the same page (viewport bench): the
+// raw cost behind `auto` keeping canvas2d on software GL (gl/rendererChoice.ts). Headless Chromium
+// here has no GPU: its WebGL2 is ANGLE on SwiftShader, what a VM or remote desktop without a GPU
+// gives a webview too.
 // Each frame draws N random 1–4 px × 10 px rects and reads one pixel back (so the time includes
 // the drawing, not only its queueing). WebGL2 keeps its vertices resident (uploaded once, six
 // vertices per rect; SwiftShader's instancing was slower still); canvas2d issues N fillRects.

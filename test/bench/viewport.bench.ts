@@ -38,8 +38,14 @@ import { repoRoot } from '../helpers/paths';
 const requireFromRepo = createRequire(path.join(repoRoot, 'package.json'));
 
 const WIDTH_PX = 1200;
-/** The data layer's painters, measured alike (?renderer=, with ?sync=1). */
-const PAINTERS = ['canvas2d', 'webgl2'] as const;
+/**
+ * The data layer's painters, measured alike (with ?sync=1), and the ?renderer= that gets each:
+ * canvas2d as `auto` gives it without a GPU (software GL here: event heads as pixels).
+ */
+const PAINTERS = [
+  ['canvas2d', 'auto'],
+  ['webgl2', 'webgl2'],
+] as const;
 /** The GL here (headless Chromium has no GPU). */
 const GL_NAME_HERE = 'SwiftShader';
 const VISIBLE_ROWS = 40;
@@ -225,7 +231,8 @@ async function webviewSide(file: string): Promise<void> {
     const runs: [string, string, string, string][] = [['level of detail (as shipped)', '', 'now', '']];
     for (let round = 0; round < rounds; round++) {
       for (const tag of Object.keys(dists)) runs.push([`forced full detail (depth 0), ${tag}`, '&depth=0', tag, tag]);
-      for (const painter of PAINTERS) runs.push([`forced full detail, ${painter}, pixels waited for`, `&depth=0&renderer=${painter}&sync=1`, 'now', painter]);
+      for (const [painter, setting] of PAINTERS)
+        runs.push([`forced full detail, ${painter}, pixels waited for`, `&depth=0&renderer=${setting}&sync=1`, 'now', painter]);
       // WebGL2's main-thread time, the frame time where a GPU rasterises (its ~5 M fragments) meanwhile
       runs.push(['forced full detail, webgl2, main thread only', '&depth=0&renderer=webgl2', 'now', 'webgl2-main']);
     }
@@ -283,7 +290,7 @@ async function webviewSide(file: string): Promise<void> {
         d.drawn.push(drawnBefore);
         d.heap.push(r.heap);
         const shown = await tab.locator('.timeline').evaluate((el) => `${(el as unknown as { dataset: Record<string, string> }).dataset.renderer ?? ''}`);
-        const asked = /renderer=(\w+)/.exec(query)?.[1];
+        const asked = key === 'canvas2d' || key === 'now' ? 'canvas2d' : /renderer=(\w+)/.exec(query)?.[1];
         if (asked !== undefined && shown !== asked) throw new Error(`asked for ${asked}, the page drew with ${shown}`);
       }
       console.log(

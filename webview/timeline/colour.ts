@@ -66,3 +66,14 @@ export function packCss(s: string): number {
   const a = alpha ? Math.round(Math.min(1, Number(alpha[1])) * 255) : 255;
   return ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
 }
+
+/** `src` at `coverage` source-over `dst` (unpremultiplied RGBA u32, ImageData byte order). */
+export function over(src: number, coverage: number, dst: number): number {
+  const sa = ((src >>> 24) / 255) * coverage;
+  if (sa >= 1) return src;
+  const da = (dst >>> 24) / 255;
+  const oa = sa + da * (1 - sa);
+  if (oa <= 0) return 0;
+  const mix = (shift: number): number => Math.round((((src >>> shift) & 255) * sa + ((dst >>> shift) & 255) * da * (1 - sa)) / oa);
+  return ((Math.round(oa * 255) << 24) | (mix(16) << 16) | (mix(8) << 8) | mix(0)) >>> 0;
+}

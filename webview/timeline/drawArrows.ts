@@ -18,11 +18,13 @@ import { arrowDensity, densityAlpha } from './density';
 import { spansInPixels, timeChunks } from './timeChunks';
 import type { OffsetMap } from './timeScale';
 import { EventStems } from './eventStems';
+import { EventHeads } from './eventHeads';
 import { rgbaOf } from './columnStrips';
 
 type Ctx = Paint2D;
 
 const stems = new EventStems();
+const heads = new EventHeads();
 
 /** auto: lines while they can be told apart, else density. */
 export type ArrowMode = 'auto' | 'lines' | 'density' | 'off';
@@ -268,6 +270,8 @@ export function drawEvents(
   slots: Int32Array,
   loaded: LoadedWindow,
   p: Palette,
+  /** Heads as pixels (eventHeads.ts), else as a path per colour run. */
+  headPixels = false,
 ): number {
   const ev = loaded.columns.events;
   const { first, end } = visibleRows(rows);
@@ -287,8 +291,12 @@ export function drawEvents(
   const scroll = rows.scrollPx;
   const nSlots = slots.length;
   let lastKey = Number.NaN;
-  // stems as pixel lines (eventStems.ts), painted after the heads; the heads as paths per colour
-  stems.begin(Math.max(0, end - first), w, ctx.getTransform().a);
+  // stems as pixel lines (eventStems.ts), painted after the heads; the heads composited as pixels
+  // too (eventHeads.ts) or filled as a path per colour run
+  const scale = ctx.getTransform().a;
+  const headPaths = !headPixels;
+  stems.begin(Math.max(0, end - first), w, scale);
+  heads.begin(headPaths ? 0 : w, rows.heightPx, scale);
   ctx.beginPath();
   for (let sp = 0; sp < spans.length; sp += 2) {
     const to = spans[sp + 1]!;
@@ -304,8 +312,6 @@ export function drawEvents(
         ctx.fillStyle = p.fill.get(PREVIEW_EVENT) ?? p.muted;
         ctx.fillRect(x0, top + rowH - 5, Math.max(1, x1 - x0), 2);
         ctx.fillRect(x(ev.time[i]!) - 1, top + 3, 2, rowH - 6);
-        // the path under way fills in its own colour
-        if (style !== '') ctx.fillStyle = style;
         drawn++;
         continue;
       }
@@ -321,22 +327,33 @@ export function drawEvents(
         lastKey = key;
         const s = p.line.get(key) ?? p.foreground;
         if (s !== style) {
-          if (style !== '') ctx.fill();
-          ctx.beginPath();
+          if (headPaths) fillHeadPath(ctx, style);
           style = s;
           styleRgba = rgbaOf(s);
-          ctx.fillStyle = s;
           stems.nextRun();
+          heads.nextRun();
         }
       }
       stems.add(slot - first, col, styleRgba);
-      ctx.moveTo(xe - tri, top + 1);
-      ctx.lineTo(xe + tri, top + 1);
-      ctx.lineTo(xe, top + 1 + tri * 1.4);
+      if (headPaths) {
+        ctx.moveTo(xe - tri, top + 1);
+        ctx.lineTo(xe + tri, top + 1);
+        ctx.lineTo(xe, top + 1 + tri * 1.4);
+      } else heads.add(xe, top + 1, tri, styleRgba);
       drawn++;
     }
   }
-  if (style !== '') ctx.fill();
+  if (headPaths) fillHeadPath(ctx, style);
+  else heads.paint(ctx);
   stems.paint(ctx, (r) => (first + r) * rowH - scroll + 2, rowH - 4);
   return drawn;
+}
+
+/** Fills a colour run's heads (a path of triangles) in the run's colour; starts the next path. */
+function fillHeadPath(ctx: Ctx, style: string): void {
+  if (style !== '') {
+    ctx.fillStyle = style;
+    ctx.fill();
+  }
+  ctx.beginPath();
 }

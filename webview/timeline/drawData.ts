@@ -47,6 +47,11 @@ export interface DataOptions {
   /** Category names, for the names inside states. */
   readonly names?: ReadonlyMap<number, string>;
   readonly arrows?: ArrowMode;
+  /**
+   * Event heads composited as pixels (eventHeads.ts), not filled as paths: where canvas2d
+   * rasterises on the CPU (no GPU), where that is faster; a GPU fills paths for less.
+   */
+  readonly headPixels?: boolean;
 }
 
 let fitter: TextFitter | undefined;
@@ -125,7 +130,7 @@ export function drawData(
   let drawn = aggregated ? drawAggregated(ctx, w, h, x, rows, loaded, p) : drawBoxes(ctx, w, x, map, rows, slots, loaded, p, opts.names);
   const arrows = drawArrows(ctx, w, h, x, map, rows, loaded, p, aggregated && (opts.arrows ?? 'auto') === 'auto' ? 'density' : (opts.arrows ?? 'auto'));
   drawn += arrows.drawn;
-  if (!aggregated) drawn += drawEvents(ctx, w, x, map, rows, slots, loaded, p);
+  if (!aggregated) drawn += drawEvents(ctx, w, x, map, rows, slots, loaded, p, opts.headPixels === true);
   return { drawn, complete: hatchUncovered(ctx, w, h, x, rows, loaded, p), arrows: arrows.mode };
 }
 

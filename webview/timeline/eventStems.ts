@@ -13,6 +13,7 @@
  */
 import type { Paint2D } from './paint2d';
 import { paintLines } from './columnStrips';
+import { over } from './colour';
 
 type Ctx = Paint2D;
 
@@ -85,15 +86,4 @@ export class EventStems {
     if (col < this.span[2 * row]!) this.span[2 * row] = col;
     if (col + 1 > this.span[2 * row + 1]!) this.span[2 * row + 1] = col + 1;
   }
-}
-
-/** `src` at `coverage` source-over `dst` (unpremultiplied RGBA u32, ImageData byte order). */
-export function over(src: number, coverage: number, dst: number): number {
-  const sa = ((src >>> 24) / 255) * coverage;
-  if (sa >= 1) return src;
-  const da = (dst >>> 24) / 255;
-  const oa = sa + da * (1 - sa);
-  if (oa <= 0) return 0;
-  const mix = (shift: number): number => Math.round((((src >>> shift) & 255) * sa + ((dst >>> shift) & 255) * da * (1 - sa)) / oa);
-  return ((Math.round(oa * 255) << 24) | (mix(16) << 16) | (mix(8) << 8) | mix(0)) >>> 0;
 }

@@ -148,7 +148,11 @@ export class TimelineLayers {
     const loaded = main.drawableFor(view.visible());
     const rows = view.rowViewport();
     const paint = this.data.painter();
-    const frame = drawData(paint, view.width, view.height, view.scale(), rows, loaded, p, { names: this.names(init), arrows: this.arrowMode });
+    const frame = drawData(paint, view.width, view.height, view.scale(), rows, loaded, p, {
+      names: this.names(init),
+      arrows: this.arrowMode,
+      headPixels: this.data.cpuRaster,
+    });
     hatchNotConverted(paint, init, view.scale(), view.width, view.height, p);
     this.data.present();
     // Geometry of the drawn frame, for UI tests that look for colours at times and rows:

@@ -3,7 +3,8 @@ export interface PixelDiff {
   readonly states: number;
   readonly drawn: number;
   readonly painted: number;
-  /** Painted pixels differing by more than colour rounding. */
+  /** Painted pixels differing by more than the tolerance, and those of them off the reference picture's edges. */
   readonly differ: number;
+  readonly offEdge: number;
   readonly maxDelta: number;
 }

@@ -24,6 +24,14 @@ export class DataSurface {
     this.record();
   }
 
+  /**
+   * canvas2d rasterises on the CPU here (no GPU: software GL or no WebGL2), where the event heads
+   * are composited as pixels (drawData's `headPixels`).
+   */
+  get cpuRaster(): boolean {
+    return this.choice.kind === 'canvas2d' && /^(software GL|no WebGL2)/.test(this.choice.reason);
+  }
+
   /** The canvas shown (sized by the layers). */
   get element(): HTMLCanvasElement {
     return this.canvas;

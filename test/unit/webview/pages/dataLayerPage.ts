@@ -31,6 +31,13 @@ const BASE = -1;
  * fractional ones). A wrong or missing state differs by tens to 255.
  */
 const ROUNDING = 6;
+/**
+ * Events allow more: their heads are stamped from coverage masks of 64 samples a pixel
+ * (eventHeads.ts), the reference's paths are anti-aliased by Skia (edges at quarter pixels, 16
+ * levels): up to ~20 of 255 on a head's edge pixels. A missing or misplaced head or stem differs
+ * by far more.
+ */
+const HEAD_AA = 24;
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -201,7 +208,7 @@ function eventRunColour(): number[] {
  * by the painter the layer used before: per colour run one path of every event's stem (a 1.5 px rect)
  * and head (a triangle), filled; an event in the column its row drew last is skipped, as there.
  */
-function compareEvents(colours: number, rowH: number, scroll: number, n: number, dpr: number): PixelDiff {
+function compareEvents(colours: number, rowH: number, scroll: number, n: number, dpr: number, headPixels: boolean): PixelDiff {
   const w = 600;
   const h = 400;
   const rand = rng(5);
@@ -228,7 +235,7 @@ function compareEvents(colours: number, rowH: number, scroll: number, n: number,
   a.setTransform(dpr, 0, 0, dpr, 0, 0);
   b.setTransform(dpr, 0, 0, dpr, 0, 0);
   const loaded = { requestId: 1, keyId: 'k', key: {}, columns, drawables: n, final: true } as unknown as LoadedWindow;
-  const frame = drawData(a, w, h, scale, rows, loaded, p, {});
+  const frame = drawData(a, w, h, scale, rows, loaded, p, { headPixels });
   // the reference: every head, then every stem, each a path per colour run (stems above heads)
   const x = scale.offsetMapper(BASE);
   const tri = Math.max(2.5, Math.min(5, rowH / 6));
@@ -261,7 +268,7 @@ function compareEvents(colours: number, rowH: number, scroll: number, n: number,
     }
     if (style !== '') b.fill();
   }
-  return { ...diffOf(a, b, w * dpr, h * dpr, ROUNDING), states: n, drawn: frame.drawn };
+  return { ...diffOf(a, b, w * dpr, h * dpr, HEAD_AA), states: n, drawn: frame.drawn };
 }
 
 /** Pixels of `a` and `b` that differ by more than `tolerance` (premultiplied, of 255). */
@@ -269,17 +276,37 @@ function diffOf(a: CanvasRenderingContext2D, b: CanvasRenderingContext2D, w: num
   const da = a.getImageData(0, 0, w, h).data;
   const db = b.getImageData(0, 0, w, h).data;
   let differ = 0;
+  let offEdge = 0;
   let maxDelta = 0;
   let painted = 0;
-  for (let i = 0; i < da.length; i += 4) {
-    if (db[i + 3]! > 0) painted++;
-    // premultiplied (as composited): an unpremultiplied channel of a faint pixel magnifies rounding
-    let d = Math.abs(da[i + 3]! - db[i + 3]!);
-    for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs((da[i + k]! * da[i + 3]!) / 255 - (db[i + k]! * db[i + 3]!) / 255));
-    if (d > tolerance) differ++;
-    maxDelta = Math.max(maxDelta, d);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = 4 * (y * w + x);
+      if (db[i + 3]! > 0) painted++;
+      const d = delta(da, i, db, i);
+      maxDelta = Math.max(maxDelta, d);
+      if (d <= tolerance) continue;
+      differ++;
+      // on an edge of the reference picture (a neighbour of another colour there): anti-aliasing
+      let edge = false;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx >= 0 && ny >= 0 && nx < w && ny < h && delta(db, i, db, 4 * (ny * w + nx)) > tolerance) edge = true;
+        }
+      }
+      if (!edge) offEdge++;
+    }
   }
-  return { painted, differ, maxDelta };
+  return { painted, differ, offEdge, maxDelta };
+}
+
+/** Premultiplied channel difference (as composited: an unpremultiplied channel of a faint pixel magnifies rounding). */
+function delta(x: Uint8ClampedArray, i: number, y: Uint8ClampedArray, j: number): number {
+  let d = Math.abs(x[i + 3]! - y[j + 3]!);
+  for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs((x[i + k]! * x[i + 3]!) / 255 - (y[j + k]! * y[j + 3]!) / 255));
+  return d;
 }
 
 (window as unknown as { compareDataLayer: typeof compare }).compareDataLayer = compare;

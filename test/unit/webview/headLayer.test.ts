@@ -1,0 +1,84 @@
+// Event heads composited from sample masks (webview/timeline/headLayer.ts): a head's coverage is
+// its triangle's area, at any sub-pixel position and scale; within a colour run heads are one
+// shape (the same head twice is drawn once; heads side by side add up); runs go source-over.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HeadLayer } from '../../../webview/timeline/headLayer';
+
+const W = 120;
+const H = 40;
+const RED = 0xff0000ff;
+const BLUE = 0xffff0000;
+
+function layer(scale = 1): { heads: HeadLayer; alphaSum: () => number; at: (x: number, y: number) => number } {
+  const heads = new HeadLayer();
+  heads.begin(W, H, scale);
+  const px = (): Uint32Array => (heads as unknown as { px: Uint32Array }).px;
+  return {
+    heads,
+    alphaSum: () => px().reduce((s, v) => s + (v >>> 24) / 255, 0),
+    at: (x, y) => px()[y * Math.ceil(W * scale) + x]!,
+  };
+}
+
+test('a head covers its triangle: area 1.4 · tri², at any sub-pixel position and scale', () => {
+  for (const scale of [1, 2]) {
+    for (const tri of [2.5, 10 / 3, 5]) {
+      for (const [x, y] of [
+        [20, 5],
+        [20.3, 5.7],
+        [41.125, 9.5],
+        [60.9, 3.05],
+      ] as const) {
+        const l = layer(scale);
+        l.heads.add(x, y, tri, RED);
+        const area = 1.4 * tri * tri * scale * scale;
+        assert.ok(
+          Math.abs(l.alphaSum() - area) < 0.02 * area + 0.05,
+          `tri ${tri} at (${x}, ${y}), ${scale}×: coverage ${l.alphaSum().toFixed(3)} against area ${area.toFixed(3)}`,
+        );
+      }
+    }
+  }
+});
+
+test('within a run heads are one shape; another run goes over it', () => {
+  const once = layer();
+  once.heads.add(30.3, 4.2, 4, RED);
+  const twice = layer();
+  twice.heads.add(30.3, 4.2, 4, RED);
+  twice.heads.add(30.3, 4.2, 4, RED);
+  assert.equal(twice.alphaSum(), once.alphaSum(), 'the same head twice covers what it covers once');
+  // side by side (bases touching at x = 34.3): the union is the two areas, the shared pixels not over-covered
+  const pair = layer();
+  pair.heads.add(30.3, 4.2, 4, RED);
+  pair.heads.add(38.3, 4.2, 4, RED);
+  assert.ok(Math.abs(pair.alphaSum() - 2 * once.alphaSum()) < 0.05, `two heads side by side: ${pair.alphaSum()} against ${2 * once.alphaSum()}`);
+  const right = layer();
+  right.heads.add(38.3, 4.2, 4, RED);
+  const shared = [once.at(34, 4) >>> 24, right.at(34, 4) >>> 24, pair.at(34, 4) >>> 24];
+  assert.ok(
+    shared[0]! > 0 && shared[1]! > 0 && Math.abs(shared[2]! - shared[0]! - shared[1]!) <= 1,
+    `the pixel the bases share: its parts add up (${shared.join(', ')})`,
+  );
+  // another run: blue over red where they overlap
+  const runs = layer();
+  runs.heads.add(30.3, 4.2, 4, RED);
+  runs.heads.nextRun();
+  runs.heads.add(30.3, 4.2, 4, BLUE);
+  assert.equal(runs.at(30, 5), BLUE, 'a later run covers an earlier one inside the shape');
+  // on an edge pixel (coverage c of each), source-over: c + c · (1 − c), in blue
+  let edge = 0;
+  while ((once.at(edge % W, Math.floor(edge / W)) >>> 24) % 255 === 0) edge++;
+  const c = (once.at(edge % W, Math.floor(edge / W)) >>> 24) / 255;
+  const blended = runs.at(edge % W, Math.floor(edge / W));
+  assert.ok(Math.abs((blended >>> 24) / 255 - (c + c * (1 - c))) < 0.01, `an edge pixel: ${blended >>> 24} against ${(c + c * (1 - c)) * 255}`);
+  assert.ok((blended & 0xff0000) > 0x800000, 'and bluer than red');
+});
+
+test('a new frame starts empty', () => {
+  const l = layer();
+  l.heads.add(30.3, 4.2, 4, RED);
+  l.heads.begin(W, H, 1);
+  assert.equal(l.alphaSum(), 0);
+});

@@ -1,0 +1,181 @@
+/**
+ * The pixels of the event heads' layer (eventHeads.ts draws it): each head is a triangle (xe ± tri
+ * at the row's top + 1, its tip tri × 1.4 below), stamped from a sample mask (8 × 8 samples a
+ * pixel as 64 bits, computed once per size and eighth-of-a-pixel offset) into one layer of device
+ * pixels. Within a colour run the heads are one shape, as a path's union: a pixel's samples are
+ * OR-ed and its colour is the run's at their coverage over what was under the run; runs go
+ * source-over in order. No DOM: the node tests check it (headLayer.test.ts).
+ */
+import { over } from './colour';
+
+/** Sub-pixel positions of a mask (per axis), and samples per pixel (per axis). */
+const STEPS = 8;
+const SAMPLES = 8;
+
+interface Mask {
+  readonly w: number;
+  readonly h: number;
+  /** Per pixel, the samples covered: rows 0–3 (bits 8·row + column) and rows 4–7. */
+  readonly lo: Int32Array;
+  readonly hi: Int32Array;
+  /** Per pixel, how many samples are covered. */
+  readonly n: Uint8Array;
+}
+
+/** Set bits of a 32-bit integer. */
+function bits(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+export class HeadLayer {
+  protected px = new Uint32Array(0);
+  /** Per pixel: the run that last covered it, its samples in that run, the pixel before that run. */
+  protected runOf = new Int32Array(0);
+  protected lo = new Int32Array(0);
+  protected hi = new Int32Array(0);
+  protected under = new Uint32Array(0);
+  protected run = 1;
+  protected cols = 0;
+  protected rowsPx = 0;
+  protected scale = 1;
+  /** Device rows touched this frame: [y0, y1). */
+  protected y0 = 0;
+  protected y1 = 0;
+  private readonly table = new Uint32Array(65);
+  private tableRgba = -1;
+  /** Masks of the current head size, by sub-pixel offset (fx · (STEPS + 1) + fy). */
+  private masks: (Mask | undefined)[] = [];
+  private maskHalf = -1;
+
+  /** Starts a frame `width` × `height` CSS px at `scale` device pixels per CSS pixel. */
+  begin(width: number, height: number, scale: number): void {
+    this.scale = scale > 0 ? scale : 1;
+    const cols = Math.max(0, Math.ceil(width * this.scale));
+    const rows = Math.max(0, Math.ceil(height * this.scale));
+    if (cols !== this.cols || rows !== this.rowsPx) {
+      this.px = new Uint32Array(cols * rows);
+      this.runOf = new Int32Array(cols * rows);
+      this.lo = new Int32Array(cols * rows);
+      this.hi = new Int32Array(cols * rows);
+      this.under = new Uint32Array(cols * rows);
+      this.cols = cols;
+      this.rowsPx = rows;
+    } else if (this.y1 > this.y0) {
+      this.px.fill(0, this.y0 * cols, this.y1 * cols);
+      this.runOf.fill(0, this.y0 * cols, this.y1 * cols);
+    }
+    this.y0 = rows;
+    this.y1 = 0;
+    this.run = 1;
+  }
+
+  /** The next heads are another colour run. */
+  nextRun(): void {
+    this.run++;
+  }
+
+  /** A head at CSS x `xe`, its base at CSS y `top`, half width `tri`, in colour `rgba` (rgbaOf). */
+  add(xe: number, top: number, tri: number, rgba: number): void {
+    const k = this.scale;
+    const x0 = (xe - tri) * k;
+    const y0 = top * k;
+    const ix = Math.floor(x0);
+    const iy = Math.floor(y0);
+    const mask = this.mask(tri * k, Math.round((x0 - ix) * STEPS), Math.round((y0 - iy) * STEPS));
+    const cols = this.cols;
+    const j0 = Math.max(0, -iy);
+    const j1 = Math.min(mask.h, this.rowsPx - iy);
+    const i0 = Math.max(0, -ix);
+    const i1 = Math.min(mask.w, cols - ix);
+    if (j1 <= j0 || i1 <= i0) return;
+    this.y0 = Math.min(this.y0, iy + j0);
+    this.y1 = Math.max(this.y1, iy + j1);
+    const { px, runOf, lo, hi, under, run } = this;
+    const byCount = this.colourByCount(rgba);
+    for (let j = j0; j < j1; j++) {
+      const line = (iy + j) * cols + ix;
+      const m = j * mask.w;
+      for (let i = i0; i < i1; i++) {
+        const n = mask.n[m + i]!;
+        if (n === 0) continue;
+        const at = line + i;
+        let l = mask.lo[m + i]!;
+        let h = mask.hi[m + i]!;
+        let count = n;
+        if (runOf[at] === run) {
+          // within a run the heads are one shape: their samples are OR-ed
+          const ol = lo[at]!;
+          const oh = hi[at]!;
+          l |= ol;
+          h |= oh;
+          if (l === ol && h === oh) continue;
+          count = bits(l) + bits(h);
+        } else {
+          runOf[at] = run;
+          under[at] = px[at]!;
+        }
+        lo[at] = l;
+        hi[at] = h;
+        const base = under[at]!;
+        // nothing under it, or an opaque colour fully covering: the colour at its coverage
+        px[at] = base === 0 || (count === 64 && rgba >>> 24 === 255) ? byCount[count]! : over(rgba, count / 64, base);
+      }
+    }
+  }
+
+  /** `rgba` at each coverage of 0–64 samples (unpremultiplied: its alpha scaled). */
+  private colourByCount(rgba: number): Uint32Array {
+    if (rgba !== this.tableRgba) {
+      const rgb = rgba & 0xffffff;
+      const alpha = (rgba >>> 24) / 255;
+      for (let c = 0; c <= 64; c++) this.table[c] = ((Math.round(((alpha * c) / 64) * 255) << 24) | rgb) >>> 0;
+      this.tableRgba = rgba;
+    }
+    return this.table;
+  }
+
+  private mask(half: number, fx: number, fy: number): Mask {
+    if (half !== this.maskHalf) {
+      this.masks = [];
+      this.maskHalf = half;
+    }
+    const m = this.masks[fx * (STEPS + 1) + fy];
+    return m ?? (this.masks[fx * (STEPS + 1) + fy] = headMask(half, fx, fy));
+  }
+}
+
+/** Coverage of a head of half width `half` (device px) at sub-pixel offset (fx, fy) / STEPS. */
+function headMask(half: number, fx: number, fy: number): Mask {
+  const ox = fx / STEPS;
+  const oy = fy / STEPS;
+  const w = Math.ceil(ox + 2 * half) + 1;
+  const h = Math.ceil(oy + half * 1.4) + 1;
+  const lo = new Int32Array(w * h);
+  const hi = new Int32Array(w * h);
+  const height = half * 1.4;
+  for (let j = 0; j < h; j++) {
+    for (let i = 0; i < w; i++) {
+      let l = 0;
+      let t = 0;
+      for (let sy = 0; sy < SAMPLES; sy++) {
+        // depth below the base; the width there shrinks linearly to the tip
+        const d = j + (sy + 0.5) / SAMPLES - oy;
+        if (d < 0 || d > height) continue;
+        const reach = half * (1 - d / height);
+        for (let sx = 0; sx < SAMPLES; sx++) {
+          const u = i + (sx + 0.5) / SAMPLES - ox - half;
+          if (u < -reach || u > reach) continue;
+          if (sy < 4) l |= 1 << (8 * sy + sx);
+          else t |= 1 << (8 * (sy - 4) + sx);
+        }
+      }
+      lo[j * w + i] = l;
+      hi[j * w + i] = t;
+    }
+  }
+  const n = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++) n[i] = bits(lo[i]!) + bits(hi[i]!);
+  return { w, h, lo, hi, n };
+}
