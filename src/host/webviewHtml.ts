@@ -63,7 +63,13 @@ export function webviewPageHtml(webview: vscode.Webview, extensionUri: vscode.Ur
 }
 
 /** The timeline's page; `renderer` (the setting) is read by the webview at start (`data-renderer`). */
-export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, boot?: unknown, renderer: EditorSettings['renderer'] = 'auto'): string {
+export function timelineHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  title: string,
+  boot?: unknown,
+  renderer: EditorSettings['renderer'] = 'auto',
+): string {
   return webviewPageHtml(webview, extensionUri, {
     script: 'webview.js',
     style: 'webview.css',

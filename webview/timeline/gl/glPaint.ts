@@ -23,16 +23,11 @@ export class GlPattern implements CanvasPattern {
   setTransform(): void {}
 }
 
-interface State {
-  fillStyle: string | CanvasGradient | CanvasPattern;
-  strokeStyle: string | CanvasGradient | CanvasPattern;
-  lineWidth: number;
-  lineCap: CanvasLineCap;
-  globalAlpha: number;
-  font: string;
-  textAlign: CanvasTextAlign;
-  textBaseline: CanvasTextBaseline;
-  imageSmoothingEnabled: boolean;
+/** The drawing state save() keeps: the context's attributes, and the transform. */
+interface State extends Pick<
+  Paint2D,
+  'fillStyle' | 'strokeStyle' | 'lineWidth' | 'lineCap' | 'globalAlpha' | 'font' | 'textAlign' | 'textBaseline' | 'imageSmoothingEnabled'
+> {
   /** Scale and translation (no rotation: the painters never rotate). */
   sx: number;
   sy: number;

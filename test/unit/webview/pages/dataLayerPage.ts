@@ -6,6 +6,8 @@ import { TimeScale } from '../../../../webview/timeline/timeScale';
 import { boxHeight, nestingInset, rowPad, visibleRows, type RowViewport } from '../../../../webview/timeline/rowLayout';
 import type { LoadedWindow } from '../../../../webview/timeline/windowLoader';
 import type { Palette } from '../../../../webview/timeline/theme';
+import { testPalette } from './testPalette';
+import { edgeDiff } from './edgeDiff';
 import type { PixelDiff } from '../pixelDiff';
 import {
   ARROW_SPEC,
@@ -92,26 +94,7 @@ function payload(rows: number, perRow: number, seed: number, byRow = true): Wind
 
 function palette(): Palette {
   const fill = new Map(COLOURS.map((c, i) => [i, c]));
-  return {
-    background: [0, 0, 0],
-    backgroundCss: '#000000',
-    foreground: '#ffffff',
-    muted: '#808080',
-    grid: '#202020',
-    rowAlt: '#101010',
-    border: '#404040',
-    accent: '#0080ff',
-    accentForeground: '#ffffff',
-    selection: 'rgba(0, 128, 255, 0.3)',
-    loading: '#303030',
-    highContrast: false,
-    font: '12px sans-serif',
-    fill,
-    fillRgb: new Map(),
-    edge: new Map(),
-    line: fill,
-    hidden: new Set(),
-  };
+  return testPalette(fill);
 }
 
 /**
@@ -273,40 +256,7 @@ function compareEvents(colours: number, rowH: number, scroll: number, n: number,
 
 /** Pixels of `a` and `b` that differ by more than `tolerance` (premultiplied, of 255). */
 function diffOf(a: CanvasRenderingContext2D, b: CanvasRenderingContext2D, w: number, h: number, tolerance: number): Omit<PixelDiff, 'states' | 'drawn'> {
-  const da = a.getImageData(0, 0, w, h).data;
-  const db = b.getImageData(0, 0, w, h).data;
-  let differ = 0;
-  let offEdge = 0;
-  let maxDelta = 0;
-  let painted = 0;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = 4 * (y * w + x);
-      if (db[i + 3]! > 0) painted++;
-      const d = delta(da, i, db, i);
-      maxDelta = Math.max(maxDelta, d);
-      if (d <= tolerance) continue;
-      differ++;
-      // on an edge of the reference picture (a neighbour of another colour there): anti-aliasing
-      let edge = false;
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          const ny = y + dy;
-          if (nx >= 0 && ny >= 0 && nx < w && ny < h && delta(db, i, db, 4 * (ny * w + nx)) > tolerance) edge = true;
-        }
-      }
-      if (!edge) offEdge++;
-    }
-  }
-  return { painted, differ, offEdge, maxDelta };
-}
-
-/** Premultiplied channel difference (as composited: an unpremultiplied channel of a faint pixel magnifies rounding). */
-function delta(x: Uint8ClampedArray, i: number, y: Uint8ClampedArray, j: number): number {
-  let d = Math.abs(x[i + 3]! - y[j + 3]!);
-  for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs((x[i + k]! * x[i + 3]!) / 255 - (y[j + k]! * y[j + 3]!) / 255));
-  return d;
+  return edgeDiff(a.getImageData(0, 0, w, h).data, b.getImageData(0, 0, w, h).data, w, h, tolerance);
 }
 
 (window as unknown as { compareDataLayer: typeof compare }).compareDataLayer = compare;

@@ -9,6 +9,8 @@ import { TimeScale } from '../../../../webview/timeline/timeScale';
 import type { RowViewport } from '../../../../webview/timeline/rowLayout';
 import type { LoadedWindow } from '../../../../webview/timeline/windowLoader';
 import type { Palette } from '../../../../webview/timeline/theme';
+import { testPalette } from './testPalette';
+import { edgeDiff } from './edgeDiff';
 import type { Paint2D } from '../../../../webview/timeline/paint2d';
 import type { InitMessage } from '../../../../src/protocol/webview';
 import type { GlDiff } from '../glDiff';
@@ -147,26 +149,7 @@ function palette(): Palette {
   const fillRgb = new Map(
     COLOURS.map((c, i) => [i, [1, 3, 5].map((k) => parseInt(c.startsWith('#') ? c.slice(k, k + 2) : 'c0', 16)) as [number, number, number]]),
   );
-  return {
-    background: [0, 0, 0],
-    backgroundCss: '#000000',
-    foreground: '#ffffff',
-    muted: '#808080',
-    grid: '#202020',
-    rowAlt: '#101010',
-    border: '#404040',
-    accent: '#0080ff',
-    accentForeground: '#ffffff',
-    selection: 'rgba(0, 128, 255, 0.3)',
-    loading: '#505050',
-    highContrast: false,
-    font: '12px sans-serif',
-    fill,
-    fillRgb,
-    edge: new Map(),
-    line: fill,
-    hidden: new Set(),
-  };
+  return testPalette(fill, fillRgb, '#505050');
 }
 
 function canvasOf(w: number, h: number): HTMLCanvasElement {
@@ -208,51 +191,11 @@ function compareGl(name: string, dpr: number, shiftGl = 0): GlDiff {
   const db = copy.getImageData(0, 0, w * dpr, h * dpr).data;
   // for a person looking into a failure: both pictures and the differing pixels (red: off any edge)
   const mask = copy.createImageData(w * dpr, h * dpr);
-  const result = { ...diff(da, db, w * dpr, h * dpr, mask.data), drawn, instances: paint.instances };
+  const result = { ...edgeDiff(db, da, w * dpr, h * dpr, TOLERANCE, mask.data), drawn, instances: paint.instances };
   const maskCanvas = canvasOf(w * dpr, h * dpr);
   maskCanvas.getContext('2d')!.putImageData(mask, 0, 0);
   (window as unknown as { lastGlPictures: string[] }).lastGlPictures = [a.toDataURL(), b.toDataURL(), maskCanvas.toDataURL()];
   return result;
-}
-
-/** Premultiplied channel difference of pixel i in `x` and `y`. */
-function delta(x: Uint8ClampedArray, i: number, y: Uint8ClampedArray, j: number): number {
-  let d = Math.abs(x[i + 3]! - y[j + 3]!);
-  for (let k = 0; k < 3; k++) d = Math.max(d, Math.abs((x[i + k]! * x[i + 3]!) / 255 - (y[j + k]! * y[j + 3]!) / 255));
-  return d;
-}
-
-/**
- * Pixels differing by more than TOLERANCE, and those of them that are not on an edge of the
- * canvas2d picture (no neighbour of a different colour there): anti-aliasing only changes edges.
- */
-function diff(da: Uint8ClampedArray, db: Uint8ClampedArray, w: number, h: number, mask: Uint8ClampedArray): Omit<GlDiff, 'drawn' | 'instances'> {
-  let painted = 0;
-  let differ = 0;
-  let offEdge = 0;
-  let maxDelta = 0;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = 4 * (y * w + x);
-      if (da[i + 3]! > 0) painted++;
-      const d = delta(da, i, db, i);
-      maxDelta = Math.max(maxDelta, d);
-      if (d <= TOLERANCE) continue;
-      differ++;
-      let edge = false;
-      for (let dy = -1; dy <= 1 && !edge; dy++) {
-        for (let dx = -1; dx <= 1 && !edge; dx++) {
-          const nx = x + dx;
-          const ny = y + dy;
-          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-          if (delta(da, i, da, 4 * (ny * w + nx)) > TOLERANCE) edge = true;
-        }
-      }
-      if (!edge) offEdge++;
-      mask.set(edge ? [255, 255, 255, 255] : [255, 0, 0, 255], i);
-    }
-  }
-  return { painted, differ, offEdge, maxDelta };
 }
 
 (window as unknown as { compareGl: typeof compareGl }).compareGl = compareGl;
