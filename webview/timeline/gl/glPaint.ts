@@ -318,7 +318,7 @@ export class GlPaint implements Paint2D {
     }
     if (this.count > 0) {
       const dirty = this.atlas.takeDirty();
-      if (dirty) this.surface.uploadAtlas(this.atlas.canvas, dirty.y, dirty.image);
+      if (dirty) this.surface.uploadAtlas(dirty.y, dirty.image);
       this.surface.draw(this.words.subarray(0, this.count * SHAPE_WORDS), this.count, this.lineRows, this.pattern);
       this.instances += this.count;
     }

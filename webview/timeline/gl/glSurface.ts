@@ -152,7 +152,7 @@ export class GlSurface {
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
   }
 
-  uploadAtlas(_canvas: HTMLCanvasElement, y: number, rows: ImageData): void {
+  uploadAtlas(y: number, rows: ImageData): void {
     const gl = this.gl;
     gl.activeTexture(gl.TEXTURE1);
     gl.bindTexture(gl.TEXTURE_2D, this.atlas);

@@ -26,7 +26,7 @@ export interface AtlasSlot {
 }
 
 export class TextAtlas {
-  readonly canvas: HTMLCanvasElement;
+  private readonly canvas: HTMLCanvasElement;
   private readonly g: CanvasRenderingContext2D;
   private readonly slots = new Map<string, AtlasSlot>();
   private shelfX = 0;
