@@ -14,7 +14,8 @@
 // Webview side, in headless Chromium (Debian's /usr/bin/chromium through playwright-core, when
 // present) on a smaller synthetic trace loaded whole by the browser harness
 // (webview/dev/browserHost.ts): time from init to first paint, data-layer frame times while
-// panning/zooming with ≥ 200 k drawables on screen (tree depth forced to 0), JS heap.
+// panning/zooming with ≥ 200 k drawables on screen (tree depth forced to 0), the page's JS heap (the
+// harness's host side, which holds the file, runs in a worker as the extension host in its process).
 import { reportTarget } from './targets';
 import { GL_RECTS_SCRIPT, type GlRects } from './glRects';
 import { spawnSync } from 'node:child_process';
@@ -196,6 +197,9 @@ async function webviewSide(file: string): Promise<void> {
   const server = http
     .createServer((req, res): void => {
       const p = new URL(req.url ?? '/', 'http://x').pathname;
+      // cross-origin isolated, so the page may call performance.measureUserAgentSpecificMemory()
+      res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+      res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
       const [, tag, name] = p.split('/');
       if (p === '/trace.slog2') fs.createReadStream(file).pipe(res);
       else if (tag !== undefined && dists[tag] !== undefined && (name === '' || name === undefined)) res.end(page(tag));
@@ -210,8 +214,11 @@ async function webviewSide(file: string): Promise<void> {
     .listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const port = (server.address() as { port: number }).port;
-  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--enable-precise-memory-info'] });
-  const dense: Record<string, { p95: number[]; median: number[]; drawn: number[]; heap: number[] }> = {};
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--enable-precise-memory-info', '--enable-blink-features=ForceEagerMeasureMemory'],
+  });
+  const dense: Record<string, Dense> = {};
   const glLines: string[] = [];
   try {
     // software WebGL2 against canvas2d on the same rects (glRects.ts), alternating frames, medians
@@ -283,14 +290,16 @@ async function webviewSide(file: string): Promise<void> {
       const r = (await tab.evaluate(
         '({ frames: [...__mpeFrameLog], heap: performance.memory?.usedJSHeapSize ?? 0, payloads: __harness.payloadBytes.length, maxPayload: Math.max(...__harness.payloadBytes) })',
       )) as { frames: number[]; heap: number; payloads: number; maxPayload: number };
+      const live = await webviewLiveBytes(tab);
       const sorted = [...r.frames].sort((p, q) => p - q);
       const pct = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
       if (key) {
-        const d = (dense[key] ??= { p95: [], median: [], drawn: [], heap: [] });
+        const d = (dense[key] ??= { p95: [], median: [], drawn: [], heap: [], live: [] });
         d.p95.push(pct(0.95));
         d.median.push(pct(0.5));
         d.drawn.push(drawnBefore);
         d.heap.push(r.heap);
+        d.live.push(live);
         const shown = await tab.locator('.timeline').evaluate((el) => `${(el as unknown as { dataset: Record<string, string> }).dataset.renderer ?? ''}`);
         const asked = key === 'canvas2d' || key === 'now' ? 'canvas2d' : /renderer=(\w+)/.exec(query)?.[1];
         if (asked !== undefined && shown !== asked) throw new Error(`asked for ${asked}, the page drew with ${shown}`);
@@ -298,7 +307,7 @@ async function webviewSide(file: string): Promise<void> {
       console.log(
         `${label}: open in page ${fmt(first.open)} ms, init → first paint ${fmt(first.paint)} ms; ${drawnBefore} drawables on screen; ` +
           `${r.frames.length} data frames while panning/zooming: median ${fmt(pct(0.5))} ms, p95 ${fmt(pct(0.95))} ms, max ${fmt(sorted[sorted.length - 1] ?? 0)} ms; ` +
-          `${r.payloads} payloads (largest ${fmt(r.maxPayload / 1024)} KiB); JS heap ${mib(r.heap)} (includes the whole trace file loaded by the harness)`,
+          `${r.payloads} payloads (largest ${fmt(r.maxPayload / 1024)} KiB); webview JS heap ${mib(r.heap)} in use, ${mib(live)} live after GC`,
       );
       await tab.close();
     }
@@ -311,20 +320,34 @@ async function webviewSide(file: string): Promise<void> {
   const gl = dense.webgl2;
   const c2d = dense.canvas2d;
   if (gl && c2d) {
-    const of2 = (d: { p95: number[]; median: number[]; drawn: number[]; heap: number[] }): string =>
-      `p95 ${fmt(med(d.p95))} ms, median ${fmt(med(d.median))} ms, ${med(d.drawn)} drawables, JS heap ${mib(med(d.heap))}`;
+    const of2 = (d: Dense): string =>
+      `p95 ${fmt(med(d.p95))} ms, median ${fmt(med(d.median))} ms, ${med(d.drawn)} drawables, webview JS heap ${mib(med(d.heap))} (${mib(med(d.live))} live)`;
     const main = dense['webgl2-main'];
     console.log(`painters, pixels waited for, medians of ${gl.p95.length} alternating rounds: WebGL2 (software GL here) ${of2(gl)}; canvas2d ${of2(c2d)}`);
     if (main) console.log(`WebGL2, main thread only (what a frame costs where a GPU rasterises): ${of2(main)}`);
     reportTarget({
-      target:
-        'GPU renderer: WebGL2 frame p95 ≤ 16 ms with ≥ 250 000 drawables, each frame waiting for its pixels (software GL: the worst case); webview heap ≤ 150 MB',
+      target: 'GPU renderer: WebGL2 frame p95 ≤ 16 ms with ≥ 250 000 drawables, each frame waiting for its pixels (software GL: the worst case)',
       figure: `WebGL2 on ${GL_NAME_HERE}: ${of2(gl)}${main ? `; its main thread alone: p95 ${fmt(med(main.p95))} ms` : ''}`,
       baseline: `canvas2d, same frames: ${of2(c2d)}`,
       ratio: `×${(med(c2d.p95) / med(gl.p95)).toFixed(2)} (canvas2d p95 / WebGL2 p95)`,
-      met: med(gl.p95) <= 16 && med(gl.drawn) >= 250_000 && med(gl.heap) <= 150 * 2 ** 20,
+      met: med(gl.p95) <= 16 && med(gl.drawn) >= 250_000,
     });
   }
+  const heaps = PAINTERS.filter(([painter]) => dense[painter]).map(([painter]) => [painter, dense[painter]!] as const);
+  if (heaps.length > 0)
+    reportTarget({
+      target:
+        'webview heap ≤ 150 MB, ≥ 250 000 drawables on screen, after panning and zooming (the page JS heap with its array buffers; the host side runs in a worker)',
+      figure: heaps
+        .map(
+          ([painter, d]) =>
+            `${painter}: ${mib(med(d.live))} live after GC (median of ${d.live.length}); in use before it ${mib(med(d.heap))}, at most ${mib(Math.max(...d.heap))}`,
+        )
+        .join('; '),
+      baseline: 'none',
+      // judged live: the figure in use swings by tens of MB with when the collector last ran
+      met: heaps.every(([, d]) => med(d.live) <= 150e6 && med(d.drawn) >= 250_000),
+    });
   const now = dense.now;
   if (!now) return;
   const base = dense.baseline;
@@ -350,6 +373,30 @@ async function webviewSide(file: string): Promise<void> {
       ratio: `×${(med(paths.p95) / med(c2.p95)).toFixed(2)} (p95)`,
       met: med(c2.p95) <= 16 && med(c2.drawn) >= 250_000,
     });
+}
+
+/** The dense frames of one painter or build, one entry per round. */
+interface Dense {
+  p95: number[];
+  median: number[];
+  drawn: number[];
+  /** The page's JS heap in use (array buffers included), garbage not yet collected included. */
+  heap: number[];
+  /** The same after a garbage collection: performance.measureUserAgentSpecificMemory(), the page's own. */
+  live: number[];
+}
+
+/**
+ * The webview page's live memory: what measureUserAgentSpecificMemory() attributes to the window
+ * (not to the harness's host worker, which stands for the extension host). The page is
+ * cross-origin isolated for it, and Chromium runs with ForceEagerMeasureMemory.
+ */
+async function webviewLiveBytes(tab: import('playwright-core').Page): Promise<number> {
+  return (await tab.evaluate(`(async () => {
+    if (!crossOriginIsolated) throw new Error('the bench page is not cross-origin isolated');
+    const m = await performance.measureUserAgentSpecificMemory();
+    return m.breakdown.filter((b) => b.attribution.some((a) => a.scope === 'Window')).reduce((n, b) => n + b.bytes, 0);
+  })()`)) as number;
 }
 
 interface FirstPayload {
