@@ -11,6 +11,8 @@ import { over } from './colour';
 /** Sub-pixel positions of a mask (per axis), and samples per pixel (per axis). */
 const STEPS = 8;
 const SAMPLES = 8;
+/** Runs before the cells are cleared (run numbers stay small integers). */
+const RUN_LIMIT = 2 ** 30;
 
 interface Mask {
   readonly w: number;
@@ -20,6 +22,9 @@ interface Mask {
   readonly hi: Int32Array;
   /** Per pixel, how many samples are covered. */
   readonly n: Uint8Array;
+  /** Per row, the columns with any sample covered: [from[j], to[j]) (the triangle's half of its box). */
+  readonly from: Int32Array;
+  readonly to: Int32Array;
 }
 
 /** Set bits of a 32-bit integer. */
@@ -31,11 +36,12 @@ function bits(v: number): number {
 
 export class HeadLayer {
   protected px = new Uint32Array(0);
-  /** Per pixel: the run that last covered it, its samples in that run, the pixel before that run. */
-  protected runOf = new Int32Array(0);
-  protected lo = new Int32Array(0);
-  protected hi = new Int32Array(0);
-  protected under = new Uint32Array(0);
+  /**
+   * Per pixel, four words side by side (one cache line for the four): the run that last covered
+   * it, its samples in that run (rows 0–3, rows 4–7), the pixel before that run.
+   */
+  protected cell = new Int32Array(0);
+  /** Runs count on across frames, so a cell of an earlier frame never matches (no clearing). */
   protected run = 1;
   protected cols = 0;
   protected rowsPx = 0;
@@ -54,21 +60,16 @@ export class HeadLayer {
     this.scale = scale > 0 ? scale : 1;
     const cols = Math.max(0, Math.ceil(width * this.scale));
     const rows = Math.max(0, Math.ceil(height * this.scale));
-    if (cols !== this.cols || rows !== this.rowsPx) {
+    if (cols !== this.cols || rows !== this.rowsPx || this.run > RUN_LIMIT) {
       this.px = new Uint32Array(cols * rows);
-      this.runOf = new Int32Array(cols * rows);
-      this.lo = new Int32Array(cols * rows);
-      this.hi = new Int32Array(cols * rows);
-      this.under = new Uint32Array(cols * rows);
+      this.cell = new Int32Array(cols * rows * 4);
       this.cols = cols;
       this.rowsPx = rows;
-    } else if (this.y1 > this.y0) {
-      this.px.fill(0, this.y0 * cols, this.y1 * cols);
-      this.runOf.fill(0, this.y0 * cols, this.y1 * cols);
-    }
+      this.run = 1;
+    } else if (this.y1 > this.y0) this.px.fill(0, this.y0 * cols, this.y1 * cols);
     this.y0 = rows;
     this.y1 = 0;
-    this.run = 1;
+    this.run++;
   }
 
   /** The next heads are another colour run. */
@@ -92,35 +93,42 @@ export class HeadLayer {
     if (j1 <= j0 || i1 <= i0) return;
     this.y0 = Math.min(this.y0, iy + j0);
     this.y1 = Math.max(this.y1, iy + j1);
-    const { px, runOf, lo, hi, under, run } = this;
+    const { px, cell, run } = this;
     const byCount = this.colourByCount(rgba);
+    const { lo: maskLo, hi: maskHi, n: maskN, from, to } = mask;
+    const opaque = rgba >>> 24 === 255;
     for (let j = j0; j < j1; j++) {
       const line = (iy + j) * cols + ix;
       const m = j * mask.w;
-      for (let i = i0; i < i1; i++) {
-        const n = mask.n[m + i]!;
+      const a = Math.max(i0, from[j]!);
+      const b = Math.min(i1, to[j]!);
+      for (let i = a; i < b; i++) {
+        const n = maskN[m + i]!;
         if (n === 0) continue;
         const at = line + i;
-        let l = mask.lo[m + i]!;
-        let h = mask.hi[m + i]!;
+        const c = at << 2;
+        let l = maskLo[m + i]!;
+        let h = maskHi[m + i]!;
         let count = n;
-        if (runOf[at] === run) {
+        let base: number;
+        if (cell[c] === run) {
           // within a run the heads are one shape: their samples are OR-ed
-          const ol = lo[at]!;
-          const oh = hi[at]!;
+          const ol = cell[c + 1]!;
+          const oh = cell[c + 2]!;
           l |= ol;
           h |= oh;
           if (l === ol && h === oh) continue;
           count = bits(l) + bits(h);
+          base = cell[c + 3]! >>> 0;
         } else {
-          runOf[at] = run;
-          under[at] = px[at]!;
+          cell[c] = run;
+          base = px[at]!;
+          cell[c + 3] = base;
         }
-        lo[at] = l;
-        hi[at] = h;
-        const base = under[at]!;
+        cell[c + 1] = l;
+        cell[c + 2] = h;
         // nothing under it, or an opaque colour fully covering: the colour at its coverage
-        px[at] = base === 0 || (count === 64 && rgba >>> 24 === 255) ? byCount[count]! : over(rgba, count / 64, base);
+        px[at] = base === 0 || (count === 64 && opaque) ? byCount[count]! : over(rgba, count / 64, base);
       }
     }
   }
@@ -177,5 +185,15 @@ function headMask(half: number, fx: number, fy: number): Mask {
   }
   const n = new Uint8Array(w * h);
   for (let i = 0; i < w * h; i++) n[i] = bits(lo[i]!) + bits(hi[i]!);
-  return { w, h, lo, hi, n };
+  const from = new Int32Array(h);
+  const to = new Int32Array(h);
+  for (let j = 0; j < h; j++) {
+    let a = 0;
+    let b = w;
+    while (a < w && n[j * w + a] === 0) a++;
+    while (b > a && n[j * w + b - 1] === 0) b--;
+    from[j] = a;
+    to[j] = b;
+  }
+  return { w, h, lo, hi, n, from, to };
 }

@@ -64,7 +64,10 @@ export interface WindowDocument {
 }
 
 export interface WindowServerOptions {
-  /** Read this tree depth whatever the pixel width (the bench puts every drawable on screen). */
+  /**
+   * Read this tree depth for the timeline whatever the pixel width (the bench puts every drawable
+   * on screen); the overview strip keeps its level of detail, as it has in the editor.
+   */
   readonly forcedDepth?: number;
   /**
    * Builds a payload elsewhere (the host: in a worker thread) when it would be long work here, or
@@ -220,7 +223,7 @@ export class WindowServer {
     this.inflight.set(call.channel, { requestId: call.requestId, ac });
 
     const file = opened.file;
-    const depth = this.options.forcedDepth ?? depthFor(file, r);
+    const depth = (call.channel === 'main' ? this.options.forcedDepth : undefined) ?? depthFor(file, r);
     const marker = doc.siteMarker;
     const key = this.cacheKey(r, layout, depth);
     let entry = doc.windows.get(key);

@@ -82,3 +82,20 @@ test('a new frame starts empty', () => {
   l.heads.begin(W, H, 1);
   assert.equal(l.alphaSum(), 0);
 });
+
+test('a new frame starts clean: what the last frame covered is neither under nor OR-ed into its heads', () => {
+  const fresh = layer();
+  fresh.heads.add(30.3, 4.2, 4, RED);
+  const again = layer();
+  for (let frame = 0; frame < 3; frame++) {
+    again.heads.begin(W, H, 1);
+    // the last frame drew another colour here, then the same head in a run numbered alike
+    if (frame > 0) again.heads.add(30.3, 4.2, 4, RED);
+    else {
+      again.heads.add(31.1, 4.6, 4, BLUE);
+      again.heads.nextRun();
+      again.heads.add(30.1, 4.2, 4, RED);
+    }
+  }
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) assert.equal(again.at(x, y), fresh.at(x, y), `pixel ${x},${y} after three frames`);
+});
