@@ -8,6 +8,8 @@ import { escapeControlsOnly } from '../core/text/safeText';
 import { TargetExistsError } from '../io/atomicWrite';
 import { UsageError } from './args';
 import { COMMANDS } from './registry';
+import { runInJobThread, runsInJobThread } from './jobThread';
+import { isMainThread } from 'node:worker_threads';
 // Subcommand registrations: one import per command in commands/index.ts.
 import './commands/index';
 
@@ -54,11 +56,27 @@ export function describeError(e: unknown): string {
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`${escapeControlsOnly(describeError(e))}\n`);
-      process.exit(2);
-    },
-  );
+  const argv = process.argv.slice(2);
+  const failed = (e: unknown): number => {
+    process.stderr.write(`${escapeControlsOnly(describeError(e))}\n`);
+    return 2;
+  };
+  if (!isMainThread) {
+    // a job thread (jobThread.ts): its exit code is the process's; nothing may keep it alive after
+    // the command, and its output reaches the main thread's streams before the thread ends
+    void main(argv)
+      .catch(failed)
+      .then((code) => {
+        process.exitCode = code;
+        setTimeout(() => process.exit(code), 1000).unref();
+      });
+  } else if (runsInJobThread(argv)) {
+    void runInJobThread(__filename, argv).then((code) => {
+      process.exitCode = code;
+    });
+  } else
+    main(argv).then(
+      (code) => process.exit(code),
+      (e) => process.exit(failed(e)),
+    );
 }

@@ -5,6 +5,7 @@ import { defaultRowIndexPath } from '../../io/rowIndexFile';
 import { checkOutputFor } from '../../io/outputGuard';
 import { intOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
+import { onInterruption } from '../jobThread';
 
 const USAGE = [
   'usage: mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B] [--index]',
@@ -33,11 +34,9 @@ export async function runConvert(argv: string[]): Promise<number> {
   if (force && target.symlinkNote !== undefined) process.stderr.write(`note: ${target.symlinkNote}\n`);
 
   const controller = new AbortController();
-  const onSignal = (): void => controller.abort(new Error('interrupted'));
-  // A closed terminal (SIGHUP) is an interruption too: without a handler the process would die
-  // at once and leave its temporary file (a later run removes such leftovers: io/tempFiles.ts).
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  for (const s of signals) process.once(s, onSignal);
+  // Ctrl-C, SIGTERM or a closed terminal: without a handler the process would die at once and
+  // leave its temporary file (a later run removes such leftovers: io/tempFiles.ts).
+  const stopListening = onInterruption(() => controller.abort(new Error('interrupted')));
   const tty = process.stderr.isTTY === true && !args.flags.has('--quiet');
   let lastPercent = -1;
   const started = Date.now();
@@ -90,7 +89,7 @@ export async function runConvert(argv: string[]): Promise<number> {
     }
     throw e;
   } finally {
-    for (const s of signals) process.off(s, onSignal);
+    stopListening();
   }
 }
 

@@ -1,0 +1,67 @@
+/**
+ * `mpe-trace convert` runs in a worker thread of its own (the same bundle, started again), so that
+ * its V8 heap limits can be set: a process cannot change its own V8 flags once running, and on the
+ * main thread the writer's young generation grows to ~32 MB. Capped at JOB_YOUNG_MB, a 2048-rank
+ * conversion peaked at ≤ 250 MB against up to 282 MB, in the same time (7 alternating runs of
+ * `ref-2048r-158MB.clog2`: median 3.40 s against 3.24 s, within the spread; 2 ranks 1.61 s against
+ * 1.77 s). The main thread relays interruptions (signals reach the main thread only) and passes
+ * the exit code on; the job prints and fails exactly as it would on the main thread.
+ */
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+
+/** The job thread's young generation (MB), as the converter thread's (converterThread.ts). */
+const JOB_YOUNG_MB = 8;
+/** Its old generation: the main thread's own limit on a 64-bit machine with enough memory. */
+const JOB_OLD_MB = 4096;
+/** What the main thread posts to a job thread when the run is interrupted. */
+const INTERRUPT = 'interrupt';
+/** A closed terminal (SIGHUP) is an interruption too. */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Commands that run in a job thread (from the main thread of the CLI run as a program). */
+export function runsInJobThread(argv: readonly string[]): boolean {
+  return isMainThread && argv[0] === 'convert' && !argv.includes('--help') && !argv.includes('-h');
+}
+
+/**
+ * Runs the CLI with `argv` in a job thread started from `script` (this bundle); resolves with its
+ * exit code. A job thread that dies (out of its heap, a crash) is exit code 2 with one line saying so.
+ */
+export function runInJobThread(script: string, argv: string[]): Promise<number> {
+  const worker = new Worker(script, { argv, resourceLimits: { maxYoungGenerationSizeMb: JOB_YOUNG_MB, maxOldGenerationSizeMb: JOB_OLD_MB } });
+  const relay = (): void => worker.postMessage(INTERRUPT);
+  for (const s of SIGNALS) process.on(s, relay);
+  let failure: Error | undefined;
+  worker.once('error', (e) => (failure = e));
+  return new Promise((resolve) => {
+    worker.once('exit', (code) => {
+      for (const s of SIGNALS) process.off(s, relay);
+      if (failure !== undefined) process.stderr.write(`mpe-trace: the ${argv[0]} thread failed: ${failure.message}\n`);
+      resolve(failure !== undefined ? 2 : code);
+    });
+  });
+}
+
+/**
+ * Calls `onInterrupt` once when the run is interrupted: a signal on the main thread, the main
+ * thread's word in a job thread. Returns what stops listening.
+ */
+export function onInterruption(onInterrupt: () => void): () => void {
+  if (isMainThread) {
+    for (const s of SIGNALS) process.once(s, onInterrupt);
+    return () => {
+      for (const s of SIGNALS) process.off(s, onInterrupt);
+    };
+  }
+  const port = parentPort;
+  if (port === null) return () => undefined;
+  const onMessage = (m: unknown): void => {
+    if (m === INTERRUPT) onInterrupt();
+  };
+  port.on('message', onMessage);
+  return () => {
+    port.off('message', onMessage);
+    // no listener left: the port does not keep the thread alive
+    port.unref();
+  };
+}
