@@ -2,7 +2,7 @@
 // canvas2d on software GL or without WebGL2, and the setting forcing either.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chooseRenderer, rendererSetting } from '../../../webview/timeline/gl/rendererChoice';
+import { chooseRenderer, rastersOnCpu, rendererSetting } from '../../../webview/timeline/gl/rendererChoice';
 
 const SWIFTSHADER = 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)';
 
@@ -41,4 +41,13 @@ test('the setting forces either painter; WebGL2 only where there is one', () => 
   );
   assert.equal(probed, false, 'canvas2d makes no WebGL2 context');
   assert.deepEqual(['webgl2', 'canvas2d', 'auto', undefined, 'WebGL2', 'gpu'].map(rendererSetting), ['webgl2', 'canvas2d', 'auto', 'auto', 'auto', 'auto']);
+});
+
+test('canvas2d rasterises on the CPU where there is no GPU, not when chosen by setting or after a lost context', () => {
+  assert.equal(rastersOnCpu(chooseRenderer('auto', () => SWIFTSHADER)), true);
+  assert.equal(rastersOnCpu(chooseRenderer('auto', () => undefined)), true);
+  assert.equal(rastersOnCpu(chooseRenderer('webgl2', () => undefined)), true);
+  assert.equal(rastersOnCpu(chooseRenderer('auto', () => 'Apple M2')), false);
+  assert.equal(rastersOnCpu(chooseRenderer('canvas2d', () => SWIFTSHADER)), false);
+  assert.equal(rastersOnCpu({ kind: 'canvas2d', reason: 'WebGL2 context lost' }), false);
 });

@@ -5,7 +5,7 @@
  */
 import type { Paint2D } from '../paint2d';
 import { GlPaint } from './glPaint';
-import { chooseRenderer, rendererSetting, type RendererChoice } from './rendererChoice';
+import { chooseRenderer, rastersOnCpu, rendererSetting, type RendererChoice } from './rendererChoice';
 
 export class DataSurface {
   private canvas: HTMLCanvasElement;
@@ -29,7 +29,7 @@ export class DataSurface {
    * are composited as pixels (drawData's `headPixels`).
    */
   get cpuRaster(): boolean {
-    return this.choice.kind === 'canvas2d' && /^(software GL|no WebGL2)/.test(this.choice.reason);
+    return rastersOnCpu(this.choice);
   }
 
   /** The canvas shown (sized by the layers). */

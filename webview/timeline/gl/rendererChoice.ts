@@ -13,6 +13,10 @@ export interface RendererChoice {
   readonly reason: string;
 }
 
+/** Reasons for canvas2d where the machine has no GPU for the webview (see rastersOnCpu). */
+const NO_WEBGL2 = 'no WebGL2';
+const SOFTWARE_GL_REASON = 'software GL';
+
 /** GL renderers that rasterise in software. */
 const SOFTWARE_GL = /swiftshader|llvmpipe|softpipe|software|basic render|offscreen/i;
 
@@ -24,7 +28,16 @@ export function rendererSetting(value: string | undefined): RendererSetting {
 export function chooseRenderer(setting: RendererSetting, glName: () => string | undefined): RendererChoice {
   if (setting === 'canvas2d') return { kind: 'canvas2d', reason: 'setting' };
   const name = glName();
-  if (name === undefined) return { kind: 'canvas2d', reason: 'no WebGL2' };
+  if (name === undefined) return { kind: 'canvas2d', reason: NO_WEBGL2 };
   if (setting === 'webgl2') return { kind: 'webgl2', reason: `setting (${name})` };
-  return SOFTWARE_GL.test(name) ? { kind: 'canvas2d', reason: `software GL (${name})` } : { kind: 'webgl2', reason: `GPU (${name})` };
+  return SOFTWARE_GL.test(name) ? { kind: 'canvas2d', reason: `${SOFTWARE_GL_REASON} (${name})` } : { kind: 'webgl2', reason: `GPU (${name})` };
+}
+
+/**
+ * True when canvas2d was chosen because there is no GPU (no WebGL2, or software GL): its pixels
+ * are rasterised on the CPU, where the event heads are composited as pixels. Not for canvas2d by
+ * setting or after a lost context (a GPU may rasterise it).
+ */
+export function rastersOnCpu(choice: RendererChoice): boolean {
+  return choice.kind === 'canvas2d' && (choice.reason === NO_WEBGL2 || choice.reason.startsWith(`${SOFTWARE_GL_REASON} (`));
 }
