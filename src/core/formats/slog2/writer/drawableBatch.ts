@@ -61,7 +61,8 @@ const BATCH_INFO_BYTES = 128 << 10;
 export function newDrawableBatch(entries = BATCH_ENTRIES, infoBytes = BATCH_INFO_BYTES): DrawableBatch {
   const primitives = entries;
   const vertices = 2 * entries;
-  return {
+  // one object literal makes every batch's shape (adoptDrawableBatch's): this one only carries the arrays
+  return adoptDrawableBatch({
     count: 0,
     primitives: 0,
     vertices: 0,
@@ -89,6 +90,45 @@ export function newDrawableBatch(entries = BATCH_ENTRIES, infoBytes = BATCH_INFO
     vertexTime: new Float64Array(vertices),
     vertexLine: new Int32Array(vertices),
     info: new Uint8Array(infoBytes),
+    firstNewSite: 0,
+    newSites: [],
+  });
+}
+
+/**
+ * The same batch (its arrays, emptied) as an object of newDrawableBatch's shape. A batch that came
+ * back from another thread is a structured clone, an object of another hidden class: the encoder's
+ * hot path, meeting both, ran ~20 ns a drawable slower (a microbench of addParts: 52 against 31 ns).
+ */
+export function adoptDrawableBatch(b: DrawableBatch): DrawableBatch {
+  return {
+    count: 0,
+    primitives: 0,
+    vertices: 0,
+    infoUsed: 0,
+    earliest: b.earliest,
+    latest: b.latest,
+    category: b.category,
+    startLine: b.startLine,
+    finalLine: b.finalLine,
+    nestable: b.nestable,
+    kind: b.kind,
+    entryBytes: b.entryBytes,
+    siteStart: b.siteStart,
+    siteEnd: b.siteEnd,
+    primitiveStart: b.primitiveStart,
+    entryInfoStart: b.entryInfoStart,
+    entryInfoEnd: b.entryInfoEnd,
+    primTopology: b.primTopology,
+    primCategory: b.primCategory,
+    primEarliest: b.primEarliest,
+    primLatest: b.primLatest,
+    vertexStart: b.vertexStart,
+    primInfoStart: b.primInfoStart,
+    primInfoEnd: b.primInfoEnd,
+    vertexTime: b.vertexTime,
+    vertexLine: b.vertexLine,
+    info: b.info,
     firstNewSite: 0,
     newSites: [],
   };

@@ -5,7 +5,7 @@
 import type { Drawable, Primitive, SourceLocation, Topology } from '../../../model/types';
 import type { PrimitiveParts } from '../../convert/pendingPrimitives';
 import { STATE, topologyNumber } from './shadows';
-import { hasRoom, makeRoom, newDrawableBatch, resetDrawableBatch, type DrawableBatch } from './drawableBatch';
+import { adoptDrawableBatch, hasRoom, makeRoom, newDrawableBatch, resetDrawableBatch, type DrawableBatch } from './drawableBatch';
 
 /** Interns source locations into dense site indices (one per distinct file + line). */
 class SiteInterner {
@@ -89,7 +89,7 @@ export class DrawableBatchEncoder {
 
   /** Gives a consumed batch back for reuse. */
   recycle(b: DrawableBatch): void {
-    if (this.spare.length < 4) this.spare.push(b);
+    if (this.spare.length < 4) this.spare.push(adoptDrawableBatch(b));
   }
 
   /**
