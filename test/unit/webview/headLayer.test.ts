@@ -99,3 +99,29 @@ test('a new frame starts clean: what the last frame covered is neither under nor
   }
   for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) assert.equal(again.at(x, y), fresh.at(x, y), `pixel ${x},${y} after three frames`);
 });
+
+test('blends are remembered per colour: the same under-colour and coverage blend in each run’s own colour', () => {
+  const GREEN_HALF = 0x8000ff00;
+  const BLUE_HALF = 0x80ff0000;
+  // red under two places; a translucent head over each, blue then green, at the same sub-pixel offset
+  const both = layer();
+  both.heads.add(20.25, 4, 4, RED);
+  both.heads.add(60.25, 4, 4, RED);
+  both.heads.nextRun();
+  both.heads.add(20.25, 4, 4, BLUE_HALF);
+  both.heads.nextRun();
+  both.heads.add(60.25, 4, 4, GREEN_HALF);
+  const greenOnly = layer();
+  greenOnly.heads.add(60.25, 4, 4, RED);
+  greenOnly.heads.nextRun();
+  greenOnly.heads.add(60.25, 4, 4, GREEN_HALF);
+  let blended = 0;
+  for (let y = 0; y < H; y++) {
+    for (let x = 40; x < W; x++) {
+      assert.equal(both.at(x, y), greenOnly.at(x, y), `pixel ${x},${y}: green over red, whatever blue did before`);
+      if (both.at(x, y) !== 0 && both.at(x, y) !== RED) blended++;
+    }
+  }
+  assert.ok(blended > 10, `green blended over red in ${blended} pixels`);
+  assert.notEqual(both.at(20, 6), both.at(60, 6), 'blue over red is not green over red');
+});
