@@ -14,12 +14,15 @@ const SAMPLES = 8;
 /** Runs before the cells are cleared (run numbers stay small integers). */
 const RUN_LIMIT = 2 ** 30;
 /**
- * Colours over what was under, remembered by (under, coverage) for the current colour: a dense
- * frame has few distinct pairs but ~150 000 blends (each four roundings). With the masks' words
- * side by side, a node microbench of the viewport bench's dense frame (26 000 heads, replayed):
- * 5.6 -> 4.4 ms at 1x, 16.6 -> 13.7 ms at 2x, the same pixels.
+ * Colours over what was under, remembered by (under colour, coverage, colour): a dense frame has
+ * few distinct keys but ~150 000 blends (each four roundings). With the masks' words side by
+ * side, a node replay of the viewport bench's dense frame (26 000 heads): 5.6 -> 4.4 ms at 1x,
+ * 16.6 -> 13.7 ms at 2x, the same pixels.
  */
-const MEMO_SIZE = 1024;
+const MEMO_BITS = 12;
+const MEMO_SIZE = 1 << MEMO_BITS;
+/** A key's slot: the top bits of its Fibonacci hash (a product's low bits see only the key's low bits). */
+const MEMO_SHIFT = 32 - MEMO_BITS;
 
 interface Mask {
   readonly w: number;
@@ -57,6 +60,7 @@ export class HeadLayer {
   private tableRgba = -1;
   private readonly memoUnder = new Uint32Array(MEMO_SIZE);
   private readonly memoCount = new Int32Array(MEMO_SIZE).fill(-1);
+  private readonly memoRgba = new Uint32Array(MEMO_SIZE);
   private readonly memoColour = new Uint32Array(MEMO_SIZE);
   /** Masks of the current head size, by sub-pixel offset (fx · (STEPS + 1) + fy). */
   private masks: (Mask | undefined)[] = [];
@@ -102,7 +106,7 @@ export class HeadLayer {
     this.y1 = Math.max(this.y1, iy + j1);
     const { px, cell, run } = this;
     const byCount = this.colourByCount(rgba);
-    const { memoUnder, memoCount, memoColour } = this;
+    const { memoUnder, memoCount, memoRgba, memoColour } = this;
     const { bits: maskBits, from, to } = mask;
     const opaque = rgba >>> 24 === 255;
     for (let j = j0; j < j1; j++) {
@@ -140,10 +144,11 @@ export class HeadLayer {
         if (base === 0 || (count === 64 && opaque)) px[at] = byCount[count]!;
         else {
           // inline, not a method: a call per blend took back a third of the memo's gain
-          const slot = (Math.imul(base ^ (base >>> 13), 0x9e3779b1) ^ count) & (MEMO_SIZE - 1);
-          if (memoUnder[slot] !== base || memoCount[slot] !== count) {
+          const slot = Math.imul(base ^ rgba ^ Math.imul(count, 0x85ebca6b), 0x9e3779b1) >>> MEMO_SHIFT;
+          if (memoUnder[slot] !== base || memoCount[slot] !== count || memoRgba[slot] !== rgba) {
             memoUnder[slot] = base;
             memoCount[slot] = count;
+            memoRgba[slot] = rgba;
             memoColour[slot] = over(rgba, count / 64, base);
           }
           px[at] = memoColour[slot]!;
@@ -152,14 +157,13 @@ export class HeadLayer {
     }
   }
 
-  /** `rgba` at each coverage of 0–64 samples (unpremultiplied: its alpha scaled); a new colour forgets the blends. */
+  /** `rgba` at each coverage of 0–64 samples (unpremultiplied: its alpha scaled). */
   private colourByCount(rgba: number): Uint32Array {
     if (rgba !== this.tableRgba) {
       const rgb = rgba & 0xffffff;
       const alpha = (rgba >>> 24) / 255;
       for (let c = 0; c <= 64; c++) this.table[c] = ((Math.round(((alpha * c) / 64) * 255) << 24) | rgb) >>> 0;
       this.tableRgba = rgba;
-      this.memoCount.fill(-1);
     }
     return this.table;
   }

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HeadLayer } from '../../../webview/timeline/headLayer';
+import { over } from '../../../webview/timeline/colour';
 
 const W = 120;
 const H = 40;
@@ -124,4 +125,18 @@ test('blends are remembered per colour: the same under-colour and coverage blend
   }
   assert.ok(blended > 10, `green blended over red in ${blended} pixels`);
   assert.notEqual(both.at(20, 6), both.at(60, 6), 'blue over red is not green over red');
+});
+
+test('remembered blends never answer for another colour: 300 colours over the same under-colour and coverage', () => {
+  const l = layer();
+  for (let i = 0; i < 300; i++) {
+    // translucent colours that differ in every channel and alpha
+    const colour = (((0x40 + (i % 0x80)) << 24) | (((i * 37) & 0xff) << 16) | (((i * 91) & 0xff) << 8) | ((i * 13) & 0xff)) >>> 0;
+    l.heads.begin(W, H, 1);
+    l.heads.add(30.25, 4, 4, RED);
+    l.heads.nextRun();
+    l.heads.add(30.25, 4, 4, colour);
+    // a pixel both heads cover whole: the colour over red, at full coverage
+    assert.equal(l.at(30, 6), over(colour, 1, RED), `colour ${colour.toString(16)}`);
+  }
 });
