@@ -14,7 +14,7 @@ import { cssRgba, type Rgb } from './colour';
 import { slotOfRow, visibleRows, type RowViewport } from './rowLayout';
 import { HIDDEN_KEY, drawKeys } from './drawKeys';
 import { arrowHead, arrowOutline, arrowsToSummarise, previewArrowStyle } from './drawStyle';
-import { arrowDensity, densityAlpha } from './density';
+import { drawDensity } from './drawArrowDensity';
 import { spansInPixels, timeChunks } from './timeChunks';
 import type { OffsetMap } from './timeScale';
 import { EventStems } from './eventStems';
@@ -26,6 +26,16 @@ type Ctx = Paint2D;
 const stems = new EventStems();
 const heads = new EventHeads();
 
+/**
+ * The frame's pixel layer (where canvas2d rasterises on the CPU): the arrows' density marks and
+ * the events' heads are composited into it, and it is drawn once, under the stems (drawEvents),
+ * or by the caller when no events are drawn (`paint` draws it once a frame).
+ */
+export function beginPixelLayer(ctx: Ctx, w: number, heightPx: number): EventHeads {
+  heads.begin(w, heightPx, ctx.getTransform().a);
+  return heads;
+}
+
 /** auto: lines while they can be told apart, else density. */
 export type ArrowMode = 'auto' | 'lines' | 'density' | 'off';
 
@@ -33,8 +43,6 @@ export type ArrowMode = 'auto' | 'lines' | 'density' | 'off';
 const MAX_ARROWS_WITH_HEADS = 20_000;
 /** Outlines double the stroking; beyond this many arrows the lines are too dense for them to matter. */
 const MAX_ARROWS_WITH_OUTLINE = 3_000;
-/** Opacity steps of the density marks (one batched fill per step). */
-const DENSITY_LEVELS = 8;
 /** Batch keys of preview arrows (real arrows are keyed by category, always < this). */
 const PREVIEW_KEY_BASE = 1 << 30;
 
@@ -48,6 +56,8 @@ export function drawArrows(
   loaded: LoadedWindow,
   p: Palette,
   mode: ArrowMode,
+  /** The frame's pixel layer (beginPixelLayer), for the density marks; undefined: paths. */
+  layer?: EventHeads,
 ): { readonly drawn: number; readonly mode: 'lines' | 'density' | 'off' } {
   const ar = loaded.columns.arrows;
   if (mode === 'off' || ar.start.length === 0) return { drawn: 0, mode: 'off' };
@@ -60,7 +70,7 @@ export function drawArrows(
   // culled by chunk (timeChunks.ts)
   const spans = spansInPixels(timeChunks(ar.start, ar.end), map, -2, w + 2);
   if (mode === 'density' || (mode === 'auto' && tooManyInView(ar, map, w, h, spans))) {
-    return { drawn: drawDensity(ctx, w, h, map, rows, loaded, p, hiddenArrow, spans), mode: 'density' };
+    return { drawn: drawDensity(ctx, w, h, map, rows, loaded, p, hiddenArrow, spans, layer), mode: 'density' };
   }
   return { drawn: drawLines(ctx, w, h, x, rows, yOf, loaded, p, hiddenArrow, spans), mode: 'lines' };
 }
@@ -80,65 +90,6 @@ function tooManyInView(ar: LoadedWindow['columns']['arrows'], map: OffsetMap, w:
     }
   }
   return false;
-}
-
-function drawDensity(
-  ctx: Ctx,
-  w: number,
-  h: number,
-  map: OffsetMap,
-  rows: RowViewport,
-  loaded: LoadedWindow,
-  p: Palette,
-  hidden: (i: number) => boolean,
-  spans: readonly number[],
-): number {
-  const ar = loaded.columns.arrows;
-  // centre of every row of the payload in the viewport (NaN when hidden)
-  const hd = loaded.columns.header;
-  const rowY = new Float32Array(Math.max(hd.rowEnd, 0)).fill(Number.NaN);
-  for (let r = hd.rowStart; r < hd.rowEnd; r++) {
-    const s = slotOfRow(rows, r);
-    if (s >= 0) rowY[r] = s * rows.rowHeight - rows.scrollPx + rows.rowHeight / 2;
-  }
-  const d = arrowDensity(ar, map, rowY, w, h, FLAG_SHADOW, p.hidden.size > 0 ? hidden : undefined, spans);
-  const rgb = p.fillRgb.get(PREVIEW_ARROW) ?? p.fillRgb.get(firstMessageCategory(loaded)) ?? ([255, 255, 255] as Rgb);
-  // a mark per cell (a short bar with a thin contrasting edge), alpha by log density quantised to
-  // DENSITY_LEVELS, so the whole summary is two fills per level
-  const levels: number[][] = Array.from({ length: DENSITY_LEVELS }, () => []);
-  let drawn = 0;
-  for (let row = 0; row < d.rows; row++) {
-    for (let col = 0; col < d.cols; col++) {
-      const n = d.counts[row * d.cols + col]!;
-      if (n <= 0) continue;
-      const level = Math.min(DENSITY_LEVELS - 1, Math.floor(densityAlpha(n, d.max) * DENSITY_LEVELS));
-      levels[level]!.push(col * d.binPx + 1, row * d.blockPx + d.blockPx / 2 - 1.5);
-      drawn++;
-    }
-  }
-  const outline = arrowOutline(rgb);
-  const fill = cssRgba(rgb);
-  levels.forEach((cells, level) => {
-    if (cells.length === 0) return;
-    ctx.globalAlpha = (level + 1) / DENSITY_LEVELS;
-    for (const [style, grow] of [
-      [outline, 0.5],
-      [fill, 0],
-    ] as const) {
-      ctx.fillStyle = style;
-      ctx.beginPath();
-      for (let k = 0; k < cells.length; k += 2) ctx.rect(cells[k]! - grow, cells[k + 1]! - grow, d.binPx - 2 + 2 * grow, 3 + 2 * grow);
-      ctx.fill();
-    }
-  });
-  ctx.globalAlpha = 1;
-  return drawn;
-}
-
-function firstMessageCategory(loaded: LoadedWindow): number {
-  const ar = loaded.columns.arrows;
-  for (let i = 0; i < ar.start.length; i++) if ((ar.flags[i]! & FLAG_SHADOW) === 0) return ar.category[i]!;
-  return PREVIEW_ARROW;
 }
 
 interface Batch {
@@ -270,8 +221,8 @@ export function drawEvents(
   slots: Int32Array,
   loaded: LoadedWindow,
   p: Palette,
-  /** Heads as pixels (eventHeads.ts), else as a path per colour run. */
-  headPixels = false,
+  /** The frame's pixel layer (beginPixelLayer) for the heads, drawn here under the stems; undefined: a path per colour run. */
+  layer?: EventHeads,
 ): number {
   const ev = loaded.columns.events;
   const { first, end } = visibleRows(rows);
@@ -294,9 +245,8 @@ export function drawEvents(
   // stems as pixel lines (eventStems.ts), painted after the heads; the heads composited as pixels
   // too (eventHeads.ts) or filled as a path per colour run
   const scale = ctx.getTransform().a;
-  const headPaths = !headPixels;
+  const headPaths = layer === undefined;
   stems.begin(Math.max(0, end - first), w, scale);
-  heads.begin(headPaths ? 0 : w, rows.heightPx, scale);
   ctx.beginPath();
   for (let sp = 0; sp < spans.length; sp += 2) {
     const to = spans[sp + 1]!;
@@ -331,7 +281,7 @@ export function drawEvents(
           style = s;
           styleRgba = rgbaOf(s);
           stems.nextRun();
-          heads.nextRun();
+          layer?.nextRun();
         }
       }
       stems.add(slot - first, col, styleRgba);
@@ -339,12 +289,12 @@ export function drawEvents(
         ctx.moveTo(xe - tri, top + 1);
         ctx.lineTo(xe + tri, top + 1);
         ctx.lineTo(xe, top + 1 + tri * 1.4);
-      } else heads.add(xe, top + 1, tri, styleRgba);
+      } else layer.add(xe, top + 1, tri, styleRgba);
       drawn++;
     }
   }
   if (headPaths) fillHeadPath(ctx, style);
-  else heads.paint(ctx);
+  else layer.paint(ctx);
   stems.paint(ctx, (r) => (first + r) * rowH - scroll + 2, rowH - 4);
   return drawn;
 }

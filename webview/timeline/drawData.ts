@@ -14,7 +14,7 @@ import { cssRgba } from './colour';
 import { AGGREGATE_BELOW_PX, boxHeight, nestingInset, rowOfSlot, rowPad, slotLookup, visibleRows, visibleSlots, type RowViewport } from './rowLayout';
 import { TextFitter, borderFor, labelFits, textOn } from './drawStyle';
 import { drawAggregated } from './drawDensity';
-import { drawArrows, drawEvents, type ArrowMode } from './drawArrows';
+import { beginPixelLayer, drawArrows, drawEvents, type ArrowMode } from './drawArrows';
 import { PREVIEW_STATE } from '../../src/protocol/wire';
 import type { InitMessage } from '../../src/protocol/webview';
 import { ColumnStrips } from './columnStrips';
@@ -48,8 +48,9 @@ export interface DataOptions {
   readonly names?: ReadonlyMap<number, string>;
   readonly arrows?: ArrowMode;
   /**
-   * Event heads composited as pixels (eventHeads.ts), not filled as paths: where canvas2d
-   * rasterises on the CPU (no GPU), where that is faster; a GPU fills paths for less.
+   * Event heads and the arrows' density marks composited as pixels of one layer (eventHeads.ts),
+   * not filled as paths: where canvas2d rasterises on the CPU (no GPU), where that is faster; a
+   * GPU fills paths for less.
    */
   readonly headPixels?: boolean;
 }
@@ -128,9 +129,13 @@ export function drawData(
   // the visible slot of each payload row (index row − rowStart), for the boxes and the events
   const slots = aggregated ? new Int32Array(0) : visibleSlots(rows, loaded.columns.header.rowStart, loaded.columns.header.rowEnd);
   let drawn = aggregated ? drawAggregated(ctx, w, h, x, rows, loaded, p) : drawBoxes(ctx, w, x, map, rows, slots, loaded, p, opts.names);
-  const arrows = drawArrows(ctx, w, h, x, map, rows, loaded, p, aggregated && (opts.arrows ?? 'auto') === 'auto' ? 'density' : (opts.arrows ?? 'auto'));
+  // where canvas2d rasterises on the CPU, arrows' density marks and events' heads are pixels of one layer
+  const layer = opts.headPixels === true ? beginPixelLayer(ctx, w, rows.heightPx) : undefined;
+  const arrowMode = aggregated && (opts.arrows ?? 'auto') === 'auto' ? 'density' : (opts.arrows ?? 'auto');
+  const arrows = drawArrows(ctx, w, h, x, map, rows, loaded, p, arrowMode, layer);
   drawn += arrows.drawn;
-  if (!aggregated) drawn += drawEvents(ctx, w, x, map, rows, slots, loaded, p, opts.headPixels === true);
+  if (!aggregated) drawn += drawEvents(ctx, w, x, map, rows, slots, loaded, p, layer);
+  layer?.paint(ctx);
   return { drawn, complete: hatchUncovered(ctx, w, h, x, rows, loaded, p), arrows: arrows.mode };
 }
 

@@ -1,7 +1,8 @@
 /**
- * The heads of real events (drawArrows.ts drawEvents) composited as pixels (headLayer.ts) and
- * drawn with one drawImage under the stems. Filled as paths, the ~26 000 heads of the viewport
- * bench's dense frame took ~17 ms of its 36 ms to rasterise (frames waiting for their pixels).
+ * The data layer's pixel layer (headLayer.ts: the arrows' density marks, then the heads of real
+ * events, drawArrows.ts) drawn with one drawImage under the stems. Filled as paths, the ~26 000
+ * heads of the viewport bench's dense frame took ~17 ms of its 36 ms to rasterise, its ~6 000
+ * density marks ~3–4 ms (frames waiting for their pixels).
  */
 import type { Paint2D } from './paint2d';
 import { HeadLayer } from './headLayer';
@@ -14,8 +15,18 @@ export class EventHeads extends HeadLayer {
   private shown0 = 0;
   private shown1 = 0;
 
-  /** Draws the heads of this frame (device pixels, over what `ctx` holds). */
+  /** Painted since the frame began: painting again would blend the layer twice. */
+  private painted = false;
+
+  override begin(width: number, height: number, scale: number): void {
+    super.begin(width, height, scale);
+    this.painted = false;
+  }
+
+  /** Draws the layer of this frame (device pixels, over what `ctx` holds); once a frame. */
   paint(ctx: Paint2D): void {
+    if (this.painted) return;
+    this.painted = true;
     if (this.y1 <= this.y0) return;
     const canvas = (this.canvas ??= document.createElement('canvas'));
     if (canvas.width !== this.cols || canvas.height !== this.rowsPx || this.image?.data.buffer !== this.px.buffer) {

@@ -1,10 +1,12 @@
 /**
- * The pixels of the event heads' layer (eventHeads.ts draws it): each head is a triangle (xe ± tri
- * at the row's top + 1, its tip tri × 1.4 below), stamped from a sample mask (8 × 8 samples a
- * pixel as 64 bits, computed once per size and eighth-of-a-pixel offset) into one layer of device
- * pixels. Within a colour run the heads are one shape, as a path's union: a pixel's samples are
- * OR-ed and its colour is the run's at their coverage over what was under the run; runs go
- * source-over in order. No DOM: the node tests check it (headLayer.test.ts).
+ * The pixels of the data layer's pixel layer (eventHeads.ts draws it), where canvas2d rasterises
+ * on the CPU: the arrows' density marks as anti-aliased rects (`fillRect`), then the event heads.
+ * Each head is a triangle (xe ± tri at the row's top + 1, its tip tri × 1.4 below), stamped from a
+ * sample mask (8 × 8 samples a pixel as 64 bits, computed once per size and eighth-of-a-pixel
+ * offset) into one layer of device pixels. Within a colour run the heads are one shape, as a
+ * path's union: a pixel's samples are OR-ed and its colour is the run's at their coverage over
+ * what was under the run; runs go source-over in order. No DOM: the node tests check it
+ * (headLayer.test.ts).
  */
 import { over } from './colour';
 
@@ -143,7 +145,7 @@ export class HeadLayer {
         // nothing under it, or an opaque colour fully covering: the colour at its coverage
         if (base === 0 || (count === 64 && opaque)) px[at] = byCount[count]!;
         else {
-          // inline, not a method: a call per blend took back a third of the memo's gain
+          // inline, not a method: a call per blend took back a third of the memo's gain (fillRect too)
           const slot = Math.imul(base ^ rgba ^ Math.imul(count, 0x85ebca6b), 0x9e3779b1) >>> MEMO_SHIFT;
           if (memoUnder[slot] !== base || memoCount[slot] !== count || memoRgba[slot] !== rgba) {
             memoUnder[slot] = base;
@@ -153,6 +155,53 @@ export class HeadLayer {
           }
           px[at] = memoColour[slot]!;
         }
+      }
+    }
+  }
+
+  /**
+   * A rect (CSS px) in `rgba`, source-over what the layer holds, each pixel at the area it covers
+   * (in 64ths, as a head's samples): canvas2d's anti-aliased fillRect, as pixels. Rects given in a
+   * row with one colour share its table and blends (the arrows' density marks: one colour a level).
+   */
+  fillRect(x: number, y: number, w: number, h: number, rgba: number): void {
+    const k = this.scale;
+    const x0 = Math.max(0, x * k);
+    const x1 = Math.min(this.cols, (x + w) * k);
+    const y0 = Math.max(0, y * k);
+    const y1 = Math.min(this.rowsPx, (y + h) * k);
+    if (!(x1 > x0 && y1 > y0)) return;
+    const byCount = this.colourByCount(rgba);
+    const opaque = rgba >>> 24 === 255;
+    const { px, cols, memoUnder, memoCount, memoRgba, memoColour } = this;
+    const r0 = Math.floor(y0);
+    const r1 = Math.ceil(y1);
+    const c0 = Math.floor(x0);
+    const c1 = Math.ceil(x1);
+    this.y0 = Math.min(this.y0, r0);
+    this.y1 = Math.max(this.y1, r1);
+    for (let r = r0; r < r1; r++) {
+      const vy = Math.min(r + 1, y1) - Math.max(r, y0);
+      const line = r * cols;
+      // only the first and last columns are partly covered
+      const inner = Math.round(vy * 64);
+      for (let c = c0; c < c1; c++) {
+        const count = c === c0 || c === c1 - 1 ? Math.round((Math.min(c + 1, x1) - Math.max(c, x0)) * vy * 64) : inner;
+        if (count <= 0) continue;
+        const under = px[line + c]!;
+        if (under === 0 || (count === 64 && opaque)) {
+          px[line + c] = byCount[count]!;
+          continue;
+        }
+        // as in add(): the blend remembered, inline
+        const slot = Math.imul(under ^ rgba ^ Math.imul(count, 0x85ebca6b), 0x9e3779b1) >>> MEMO_SHIFT;
+        if (memoUnder[slot] !== under || memoCount[slot] !== count || memoRgba[slot] !== rgba) {
+          memoUnder[slot] = under;
+          memoCount[slot] = count;
+          memoRgba[slot] = rgba;
+          memoColour[slot] = over(rgba, count / 64, under);
+        }
+        px[line + c] = memoColour[slot]!;
       }
     }
   }

@@ -87,6 +87,22 @@ test('dense data layer: the pixels of one fillRect per column run, every state',
       );
       assert.ok(d.offEdge <= 1e-4 * d.painted, `${what}: ${d.offEdge} of ${d.painted} painted pixels differ off any edge`);
     }
+    // Density marks as pixels of the events' layer (where canvas2d rasterises on the CPU) against
+    // the marks as paths: at 1× (half-pixel edges) and 2×, alone and under events' heads.
+    for (const [rowH, dpr, events] of [
+      [10, 1, false],
+      [10, 2, false],
+      [13.5, 1, true],
+      [10, 2, true],
+    ] as const) {
+      const d = (await page.evaluate(
+        ([h, r, e]) => (globalThis as unknown as { compareDensity: (h: number, r: number, e: boolean) => PixelDiff }).compareDensity(h, r, e),
+        [rowH, dpr, events] as const,
+      )) as PixelDiff;
+      const what = `density marks, rows ${rowH} px, ${dpr}×${events ? ', under heads' : ''}`;
+      assert.ok(d.drawn > 1000 && d.painted > 50_000, `${what}: something drawn (${JSON.stringify(d)})`);
+      assert.equal(d.differ, 0, `${what}: ${d.differ} of ${d.painted} painted pixels differ (max delta ${d.maxDelta.toFixed(1)})`);
+    }
     // COLOURS[1] is #3cb44b: a real event's stem keeps it after a preview event in its run
     const stem = await page.evaluate(() => (globalThis as unknown as { eventRunColour: () => number[] }).eventRunColour());
     assert.deepEqual(stem, [0x3c, 0xb4, 0x4b], 'the events of a colour run are filled in their colour');

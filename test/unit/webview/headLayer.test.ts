@@ -140,3 +140,19 @@ test('remembered blends never answer for another colour: 300 colours over the sa
     assert.equal(l.at(30, 6), over(colour, 1, RED), `colour ${colour.toString(16)}`);
   }
 });
+
+test('a rect covers its area, its edge pixels at the part they overlap, at any scale; later colours go over', () => {
+  for (const scale of [1, 2]) {
+    const l = layer(scale);
+    l.heads.fillRect(10.5, 5.25, 4, 3, RED);
+    assert.ok(Math.abs(l.alphaSum() - 12 * scale * scale) < 0.05, `${scale}×: coverage ${l.alphaSum()} against area ${12 * scale * scale}`);
+    if (scale === 1) {
+      assert.equal(l.at(12, 6), RED, 'inside: the colour');
+      assert.equal(l.at(10, 6) >>> 24, 128, 'a half-covered column: half alpha');
+      assert.equal(l.at(10, 5) >>> 24, Math.round(0.5 * 0.75 * 255), 'a corner: the product of its two overlaps');
+      assert.equal(l.at(9, 6), 0, 'outside: nothing');
+      l.heads.fillRect(12, 6, 1, 1, BLUE);
+      assert.equal(l.at(12, 6), BLUE, 'an opaque rect over it');
+    }
+  }
+});

@@ -40,6 +40,13 @@ const ROUNDING = 6;
  * by far more.
  */
 const HEAD_AA = 24;
+/**
+ * Density marks composited as pixels: the coverage of a mark's half-pixel edges is exact either
+ * way, but Skia blends in 8-bit premultiplied steps with the level's alpha applied to the paint,
+ * the layer in unpremultiplied floats, then drawn over the canvas once. A missing or misplaced
+ * mark differs by its whole colour.
+ */
+const DENSITY_AA = 6;
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -255,11 +262,63 @@ function compareEvents(colours: number, rowH: number, scroll: number, n: number,
 }
 
 /** Pixels of `a` and `b` that differ by more than `tolerance` (premultiplied, of 255). */
+/**
+ * Dense arrows summarised as density marks, composited as pixels of the events' layer (where
+ * canvas2d rasterises on the CPU) against the same marks filled as paths; over states, so the
+ * marks blend over something, and with events, whose heads go over them in the same layer.
+ */
+function compareDensity(rowH: number, dpr: number, events: boolean): PixelDiff {
+  const w = 600;
+  const h = 400;
+  const rand = rng(11);
+  const n = 20000;
+  const ar = allocateTable(ARROW_SPEC, n);
+  for (let i = 0; i < n; i++) {
+    const t = rand();
+    ar.start[i] = t - BASE;
+    ar.end[i] = t + rand() * 0.02 - BASE;
+    ar.fromRow[i] = Math.floor(rand() * 40);
+    ar.toRow[i] = Math.floor(rand() * 40);
+    ar.category[i] = 3;
+  }
+  const ev = allocateTable(EVENT_SPEC, events ? 2000 : 0);
+  for (let i = 0; i < ev.time.length; i++) {
+    ev.time[i] = ev.start[i] = ev.end[i] = rand() - BASE;
+    ev.row[i] = Math.floor(rand() * 40);
+    ev.category[i] = i % 2;
+  }
+  const base = payload(40, 200, 3);
+  const columns = { ...base, arrows: ar, events: ev };
+  const p = palette();
+  const rows: RowViewport = { rowCount: 40, rowHeight: rowH, scrollPx: 0, heightPx: h };
+  const scale = new TimeScale(0, 1, w);
+  const a = canvas(w * dpr, h * dpr);
+  const b = canvas(w * dpr, h * dpr);
+  a.setTransform(dpr, 0, 0, dpr, 0, 0);
+  b.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const loaded = { requestId: 1, keyId: 'k', key: {}, columns, drawables: n, final: true } as unknown as LoadedWindow;
+  const frame = drawData(a, w, h, scale, rows, loaded, p, { arrows: 'density', headPixels: true });
+  // the reference: the marks as paths; the heads (when any) as pixels in both
+  drawData(b, w, h, scale, rows, { ...loaded, columns: { ...columns, events: allocateTable(EVENT_SPEC, 0) } } as LoadedWindow, p, { arrows: 'density' });
+  if (events) {
+    const only = { ...loaded, columns: { ...columns, states: allocateTable(STATE_SPEC, 0), arrows: allocateTable(ARROW_SPEC, 0) } } as LoadedWindow;
+    const c = canvas(w * dpr, h * dpr);
+    c.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawData(c, w, h, scale, rows, only, p, { headPixels: true });
+    b.save();
+    b.setTransform(1, 0, 0, 1, 0, 0);
+    b.drawImage(c.canvas, 0, 0);
+    b.restore();
+  }
+  return { ...diffOf(a, b, w * dpr, h * dpr, DENSITY_AA), states: n, drawn: frame.drawn };
+}
+
 function diffOf(a: CanvasRenderingContext2D, b: CanvasRenderingContext2D, w: number, h: number, tolerance: number): Omit<PixelDiff, 'states' | 'drawn'> {
   return edgeDiff(a.getImageData(0, 0, w, h).data, b.getImageData(0, 0, w, h).data, w, h, tolerance);
 }
 
 (window as unknown as { compareDataLayer: typeof compare }).compareDataLayer = compare;
 (window as unknown as { compareEvents: typeof compareEvents }).compareEvents = compareEvents;
+(window as unknown as { compareDensity: typeof compareDensity }).compareDensity = compareDensity;
 (window as unknown as { eventRunColour: typeof eventRunColour }).eventRunColour = eventRunColour;
 document.body.dataset.ready = 'true';

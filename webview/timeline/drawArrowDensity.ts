@@ -1,0 +1,93 @@
+/**
+ * Arrows summarised as message density (drawArrows.ts, when too dense to tell apart or the rows
+ * are aggregated): per row block × time bin a short bar with a thin contrasting edge on the rows'
+ * centre lines, alpha by log density in DENSITY_LEVELS steps. On canvas2d two fills per level
+ * (edges, then bars); where canvas2d rasterises on the CPU the marks are composited into the
+ * events' pixel layer instead (eventHeads.ts), as the same anti-aliased rects: the dense bench
+ * frame's ~6 000 marks took ~3–4 ms of raster as paths.
+ */
+import type { Paint2D } from './paint2d';
+import { FLAG_SHADOW, PREVIEW_ARROW } from '../../src/protocol/wire';
+import type { LoadedWindow } from './windowLoader';
+import type { Palette } from './theme';
+import { cssRgba, type Rgb } from './colour';
+import { slotOfRow, type RowViewport } from './rowLayout';
+import { arrowOutline } from './drawStyle';
+import { arrowDensity, densityAlpha } from './density';
+import type { OffsetMap } from './timeScale';
+import type { HeadLayer } from './headLayer';
+import { rgbaOf } from './columnStrips';
+
+/** Opacity steps of the density marks (one batched fill per step). */
+const DENSITY_LEVELS = 8;
+
+/** Draws the density marks into `ctx`, or into `layer` when given; returns the marks drawn. */
+export function drawDensity(
+  ctx: Paint2D,
+  w: number,
+  h: number,
+  map: OffsetMap,
+  rows: RowViewport,
+  loaded: LoadedWindow,
+  p: Palette,
+  hidden: (i: number) => boolean,
+  spans: readonly number[],
+  layer: HeadLayer | undefined,
+): number {
+  const ar = loaded.columns.arrows;
+  // centre of every row of the payload in the viewport (NaN when hidden)
+  const hd = loaded.columns.header;
+  const rowY = new Float32Array(Math.max(hd.rowEnd, 0)).fill(Number.NaN);
+  for (let r = hd.rowStart; r < hd.rowEnd; r++) {
+    const s = slotOfRow(rows, r);
+    if (s >= 0) rowY[r] = s * rows.rowHeight - rows.scrollPx + rows.rowHeight / 2;
+  }
+  const d = arrowDensity(ar, map, rowY, w, h, FLAG_SHADOW, p.hidden.size > 0 ? hidden : undefined, spans);
+  const rgb = p.fillRgb.get(PREVIEW_ARROW) ?? p.fillRgb.get(firstMessageCategory(loaded)) ?? ([255, 255, 255] as Rgb);
+  // a mark per cell (a short bar with a thin contrasting edge), alpha by log density quantised to
+  // DENSITY_LEVELS, so the whole summary is two fills per level
+  const levels: number[][] = Array.from({ length: DENSITY_LEVELS }, () => []);
+  let drawn = 0;
+  for (let row = 0; row < d.rows; row++) {
+    for (let col = 0; col < d.cols; col++) {
+      const n = d.counts[row * d.cols + col]!;
+      if (n <= 0) continue;
+      const level = Math.min(DENSITY_LEVELS - 1, Math.floor(densityAlpha(n, d.max) * DENSITY_LEVELS));
+      levels[level]!.push(col * d.binPx + 1, row * d.blockPx + d.blockPx / 2 - 1.5);
+      drawn++;
+    }
+  }
+  const outline = arrowOutline(rgb);
+  const fill = cssRgba(rgb);
+  levels.forEach((cells, level) => {
+    if (cells.length === 0) return;
+    const alpha = (level + 1) / DENSITY_LEVELS;
+    for (const [style, grow] of [
+      [outline, 0.5],
+      [fill, 0],
+    ] as const) {
+      const bw = d.binPx - 2 + 2 * grow;
+      const bh = 3 + 2 * grow;
+      if (layer) {
+        // the style's alpha times the level's, as canvas2d's globalAlpha scales the paint
+        const rgba = rgbaOf(style);
+        const scaled = ((Math.round((rgba >>> 24) * alpha) << 24) | (rgba & 0xffffff)) >>> 0;
+        for (let k = 0; k < cells.length; k += 2) layer.fillRect(cells[k]! - grow, cells[k + 1]! - grow, bw, bh, scaled);
+        continue;
+      }
+      ctx.globalAlpha = alpha;
+      ctx.fillStyle = style;
+      ctx.beginPath();
+      for (let k = 0; k < cells.length; k += 2) ctx.rect(cells[k]! - grow, cells[k + 1]! - grow, bw, bh);
+      ctx.fill();
+    }
+  });
+  ctx.globalAlpha = 1;
+  return drawn;
+}
+
+function firstMessageCategory(loaded: LoadedWindow): number {
+  const ar = loaded.columns.arrows;
+  for (let i = 0; i < ar.start.length; i++) if ((ar.flags[i]! & FLAG_SHADOW) === 0) return ar.category[i]!;
+  return PREVIEW_ARROW;
+}
