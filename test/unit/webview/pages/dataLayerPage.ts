@@ -157,6 +157,17 @@ function canvas(w: number, h: number): CanvasRenderingContext2D {
   return c.getContext('2d')!;
 }
 
+/** A canvas of `w` × `h` CSS px at `dpr` device pixels per CSS pixel, its context scaled to CSS px. */
+function scaledCanvas(w: number, h: number, dpr: number): CanvasRenderingContext2D {
+  const c = canvas(w * dpr, h * dpr);
+  c.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return c;
+}
+
+function loadedWindow(columns: WindowColumns, drawables: number): LoadedWindow {
+  return { requestId: 1, keyId: 'k', key: {}, columns, drawables, final: true } as unknown as LoadedWindow;
+}
+
 function compare(t0: number, t1: number, rowH: number, seed: number, byRow: boolean): PixelDiff {
   const w = 600;
   const h = 400;
@@ -220,11 +231,9 @@ function compareEvents(colours: number, rowH: number, scroll: number, n: number,
   const rows: RowViewport = { rowCount: 30, rowHeight: rowH, scrollPx: scroll, heightPx: h };
   const scale = new TimeScale(0, 1, w);
   // at `dpr` device pixels per CSS pixel, as the layer's context is scaled
-  const a = canvas(w * dpr, h * dpr);
-  const b = canvas(w * dpr, h * dpr);
-  a.setTransform(dpr, 0, 0, dpr, 0, 0);
-  b.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const loaded = { requestId: 1, keyId: 'k', key: {}, columns, drawables: n, final: true } as unknown as LoadedWindow;
+  const a = scaledCanvas(w, h, dpr);
+  const b = scaledCanvas(w, h, dpr);
+  const loaded = loadedWindow(columns, n);
   const frame = drawData(a, w, h, scale, rows, loaded, p, { headPixels });
   // the reference: every head, then every stem, each a path per colour run (stems above heads)
   const x = scale.offsetMapper(BASE);
@@ -292,18 +301,15 @@ function compareDensity(rowH: number, dpr: number, events: boolean): PixelDiff {
   const p = palette();
   const rows: RowViewport = { rowCount: 40, rowHeight: rowH, scrollPx: 0, heightPx: h };
   const scale = new TimeScale(0, 1, w);
-  const a = canvas(w * dpr, h * dpr);
-  const b = canvas(w * dpr, h * dpr);
-  a.setTransform(dpr, 0, 0, dpr, 0, 0);
-  b.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const loaded = { requestId: 1, keyId: 'k', key: {}, columns, drawables: n, final: true } as unknown as LoadedWindow;
+  const a = scaledCanvas(w, h, dpr);
+  const b = scaledCanvas(w, h, dpr);
+  const loaded = loadedWindow(columns, n);
   const frame = drawData(a, w, h, scale, rows, loaded, p, { arrows: 'density', headPixels: true });
   // the reference: the marks as paths; the heads (when any) as pixels in both
   drawData(b, w, h, scale, rows, { ...loaded, columns: { ...columns, events: allocateTable(EVENT_SPEC, 0) } } as LoadedWindow, p, { arrows: 'density' });
   if (events) {
     const only = { ...loaded, columns: { ...columns, states: allocateTable(STATE_SPEC, 0), arrows: allocateTable(ARROW_SPEC, 0) } } as LoadedWindow;
-    const c = canvas(w * dpr, h * dpr);
-    c.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const c = scaledCanvas(w, h, dpr);
     drawData(c, w, h, scale, rows, only, p, { headPixels: true });
     b.save();
     b.setTransform(1, 0, 0, 1, 0, 0);
