@@ -1,10 +1,11 @@
 // The data layer's dense path in headless Chromium: a synthetic payload (120 000 states, 40 rows,
 // three nesting levels, a translucent colour) drawn by drawData (chunk culling, draw keys, column
 // runs as image strips) must give the pixels of a plain painter (every state, each column run
-// one fillRect, as the layer drew before), whole and zoomed or panned so that most of the payload is culled. Boxes
-// are under 10 px tall, so no borders or names (their code is not on the dense path). Dense
-// events (their stems as pixel lines, eventStems.ts) are compared with a painter of paths.
-// Skipped, saying why, when Chromium is not installed.
+// one fillRect, as the layer drew before), whole and zoomed or panned so that most of the payload
+// is culled, at 1x and 2x device pixels (the strips drawn from one image: columnStrips.ts
+// drawFromSheet). Boxes are under 10 px tall, so no borders or names (their code is not on the
+// dense path). Dense events (their stems as pixel lines, eventStems.ts) are compared with a
+// painter of paths. Skipped, saying why, when Chromium is not installed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PixelDiff } from './pixelDiff';
@@ -12,25 +13,27 @@ import { NEEDS_CHROMIUM, withBrowserPage } from './browserPage';
 
 test('dense data layer: the pixels of one fillRect per column run, every state', { skip: NEEDS_CHROMIUM }, async () => {
   await withBrowserPage('dataLayerPage.ts', async (page, errors) => {
-    for (const [t0, t1, rowH, what] of [
-      [0, 1.05, 11, 'whole payload'],
-      [0.3, 0.32, 11, 'zoomed in: most chunks culled'],
-      [-0.5, 0.2, 10, 'panned past the start'],
-      [0.9, 1.6, 9.5, 'panned past the end, fractional rows'],
+    for (const [t0, t1, rowH, dpr, what] of [
+      [0, 1.05, 11, 1, 'whole payload'],
+      [0.3, 0.32, 11, 1, 'zoomed in: most chunks culled'],
+      [-0.5, 0.2, 10, 1, 'panned past the start'],
+      [0.9, 1.6, 9.5, 1, 'panned past the end, fractional rows'],
+      [0, 1.05, 9.5, 2, 'whole payload, fractional rows, 2x'],
     ] as const) {
       // states by depth and row (scanned by run, shown rows only), and by depth and time (whole)
       const drawn: number[] = [];
       for (const byRow of [true, false]) {
         const d = (await page.evaluate(
-          ([a, b, h, r]) =>
-            (globalThis as unknown as { compareDataLayer: (a: number, b: number, h: number, s: number, r: boolean) => PixelDiff }).compareDataLayer(
+          ([a, b, h, r, k]) =>
+            (globalThis as unknown as { compareDataLayer: (a: number, b: number, h: number, s: number, r: boolean, k: number) => PixelDiff }).compareDataLayer(
               a,
               b,
               h,
               11,
               r,
+              k,
             ),
-          [t0, t1, rowH, byRow] as const,
+          [t0, t1, rowH, byRow, dpr] as const,
         )) as PixelDiff;
         const how = `${what}, ${byRow ? 'by row' : 'by time'}`;
         assert.ok(d.drawn > 1000 && d.painted > 10_000, `${how}: something drawn (${JSON.stringify(d)})`);

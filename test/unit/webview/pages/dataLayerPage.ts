@@ -168,19 +168,18 @@ function loadedWindow(columns: WindowColumns, drawables: number): LoadedWindow {
   return { requestId: 1, keyId: 'k', key: {}, columns, drawables, final: true } as unknown as LoadedWindow;
 }
 
-function compare(t0: number, t1: number, rowH: number, seed: number, byRow: boolean): PixelDiff {
+function compare(t0: number, t1: number, rowH: number, seed: number, byRow: boolean, dpr = 1): PixelDiff {
   const w = 600;
   const h = 400;
   const rows: RowViewport = { rowCount: 40, rowHeight: rowH, scrollPx: rowH * 3, heightPx: h };
   const c = payload(40, 3000, seed, byRow);
   const p = palette();
   const scale = new TimeScale(t0, t1, w);
-  const a = canvas(w, h);
-  const b = canvas(w, h);
-  const loaded = { requestId: 1, keyId: 'k', key: {}, columns: c, drawables: c.states.start.length, final: true } as unknown as LoadedWindow;
-  const frame = drawData(a, w, h, scale, rows, loaded, p, {});
+  const a = scaledCanvas(w, h, dpr);
+  const b = scaledCanvas(w, h, dpr);
+  const frame = drawData(a, w, h, scale, rows, loadedWindow(c, c.states.start.length), p, {});
   paintPlain(b, w, scale, rows, c, p);
-  return { ...diffOf(a, b, w, h, ROUNDING), states: c.states.start.length, drawn: frame.drawn };
+  return { ...diffOf(a, b, w * dpr, h * dpr, ROUNDING), states: c.states.start.length, drawn: frame.drawn };
 }
 
 /**
