@@ -19,10 +19,10 @@ type Ctx = Paint2D;
 export class ColumnStrips {
   private canvas: HTMLCanvasElement | undefined;
   private image: ImageData | undefined;
-  /** All rows' lines (drawFromSheet), and which rows have marks. */
+  /** All rows' lines (drawFromSheet), and the columns each row uses. */
   private sheetCanvas: HTMLCanvasElement | undefined;
   private sheet: ImageData | undefined;
-  private used = new Uint8Array(0);
+  private span = new Int32Array(0);
   /** The last mark met and its colour (marks come in runs: the colour is looked up per run). */
   private lastMark = 0;
   private lastPx = 0;
@@ -77,14 +77,11 @@ export class ColumnStrips {
   }
 
   /**
-   * Every row's line in one image (row r = line r), and each box drawn from its line: the whole
-   * device rows inside it stretched from the line without smoothing, a partly covered row at its
-   * top or bottom at the part it covers (globalAlpha), as a rect's anti-aliased edge. Only on a
-   * canvas2d context whose transform is a whole-number scale (columns then fall on device pixels,
-   * as a pattern's do); false, painting nothing, otherwise.
+   * Every row's line in one image (row r = line r), each box drawn from its line (drawSheetRows);
+   * false, painting nothing, where that cannot be.
    */
   private drawFromSheet(
-    painter: Ctx,
+    ctx: Ctx,
     marks: Int32Array,
     slots: number,
     cols: number,
@@ -92,55 +89,21 @@ export class ColumnStrips {
     top: (r: number) => number,
     height: number,
   ): boolean {
-    // a canvas2d context (the WebGL2 painter takes pixel lines)
-    if (!(painter instanceof CanvasRenderingContext2D)) return false;
-    const ctx = painter;
-    const t = ctx.getTransform();
-    const k = t.a;
-    if (!(k > 0 && t.d === k && t.b === 0 && t.c === 0 && Number.isInteger(k) && Number.isInteger(t.e) && Number.isInteger(t.f))) return false;
+    if (wholeScale(ctx) === undefined) return false;
     const sheet = this.sheetOf(cols, slots);
     const px = new Uint32Array(sheet.data.buffer, sheet.data.byteOffset, cols * slots);
-    const used = this.rowsUsed(slots);
-    let any = false;
+    const span = this.spanOf(slots);
     for (let r = 0; r < slots; r++) {
-      const u = this.lineOf(marks, r * cols, cols, colourOf, px, r * cols);
-      used[r] = u ? 1 : 0;
-      any ||= u;
+      span[2 * r] = 0;
+      span[2 * r + 1] = this.lineOf(marks, r * cols, cols, colourOf, px, r * cols) ? cols : 0;
     }
-    if (!any) return true;
-    const canvas = this.sheetCanvas!;
-    canvas.getContext('2d')!.putImageData(sheet, 0, 0);
-    const smoothing = ctx.imageSmoothingEnabled;
-    const alpha = ctx.globalAlpha;
-    ctx.imageSmoothingEnabled = false;
-    // device row y is user y·k + f
-    const f = t.f;
-    const userY = (y: number): number => (y - f) / k;
-    for (let r = 0; r < slots; r++) {
-      if (used[r] === 0) continue;
-      const y0 = top(r) * k + f;
-      const y1 = (top(r) + height) * k + f;
-      const a = Math.ceil(y0);
-      const b = Math.floor(y1);
-      if (b > a) ctx.drawImage(canvas, 0, r, cols, 1, 0, userY(a), cols, (b - a) / k);
-      if (a > y0) {
-        // the top row, or the whole box when it lies within one device row
-        ctx.globalAlpha = alpha * (Math.min(a, y1) - y0);
-        ctx.drawImage(canvas, 0, r, cols, 1, 0, userY(a - 1), cols, 1 / k);
-      }
-      if (y1 > b && b >= a) {
-        ctx.globalAlpha = alpha * (y1 - b);
-        ctx.drawImage(canvas, 0, r, cols, 1, 0, userY(b), cols, 1 / k);
-      }
-      ctx.globalAlpha = alpha;
-    }
-    ctx.imageSmoothingEnabled = smoothing;
-    return true;
+    this.sheetCanvas!.getContext('2d')!.putImageData(sheet, 0, 0);
+    return drawSheetRows(ctx, this.sheetCanvas!, slots, span, top, height);
   }
 
-  private rowsUsed(slots: number): Uint8Array {
-    if (this.used.length < slots) this.used = new Uint8Array(slots);
-    return this.used;
+  private spanOf(slots: number): Int32Array {
+    if (this.span.length < 2 * slots) this.span = new Int32Array(2 * slots);
+    return this.span;
   }
 
   private sheetOf(cols: number, rows: number): ImageData {
@@ -187,14 +150,31 @@ export function rgbaOf(css: string): number {
 
 /**
  * Paints rows of ready pixels (`px`: `rows` lines of `cols` RGBA u32 values; `span[2r]`..`span[2r+1]`
- * the columns row r uses, empty when equal) as strips: row r's line repeated from y = `top(r)`,
- * `height` tall, one pattern and one fillRect per row.
+ * the columns row r uses, empty when equal) as strips: row r's line from y = `top(r)`, `height`
+ * tall; drawn from one image (drawSheetRows) where it can be, else one pattern and one fillRect
+ * per row.
  */
 export function paintLines(ctx: Ctx, px: Uint32Array, rows: number, cols: number, span: Int32Array, top: (r: number) => number, height: number): void {
   if (rows <= 0 || cols <= 0 || height <= 0) return;
   if (ctx.pixelLine) {
     for (let r = 0; r < rows; r++) ctx.pixelLine(px.subarray(r * cols, (r + 1) * cols), span[2 * r]!, span[2 * r + 1]!, top(r), height);
     return;
+  }
+  if (wholeScale(ctx) !== undefined) {
+    const sheet = (sheetCanvas ??= document.createElement('canvas'));
+    if (sheet.width !== cols || sheet.height !== rows) {
+      sheet.width = cols;
+      sheet.height = rows;
+    }
+    const g = sheet.getContext('2d')!;
+    const image = new ImageData(new Uint8ClampedArray(px.buffer as ArrayBuffer, px.byteOffset, rows * cols * 4), cols, rows);
+    for (let r = 0; r < rows; r++) {
+      const c0 = span[2 * r]!;
+      const c1 = span[2 * r + 1]!;
+      // only the columns a row uses are uploaded (the rest of the sheet is never drawn)
+      if (c1 > c0) g.putImageData(image, 0, 0, c0, r, c1 - c0, 1);
+    }
+    if (drawSheetRows(ctx, sheet, rows, span, top, height)) return;
   }
   const canvas = (lineCanvas ??= document.createElement('canvas'));
   if (lineImage?.width !== cols) {
@@ -222,3 +202,55 @@ export function paintLines(ctx: Ctx, px: Uint32Array, rows: number, cols: number
 
 let lineCanvas: HTMLCanvasElement | undefined;
 let lineImage: ImageData | undefined;
+let sheetCanvas: HTMLCanvasElement | undefined;
+
+/** The context's scale when it is a canvas2d context whose transform is a whole-number scale (and translation). */
+function wholeScale(ctx: Ctx): number | undefined {
+  // a canvas2d context (the WebGL2 painter takes pixel lines)
+  if (!(ctx instanceof CanvasRenderingContext2D)) return undefined;
+  const t = ctx.getTransform();
+  const k = t.a;
+  return k > 0 && t.d === k && t.b === 0 && t.c === 0 && Number.isInteger(k) && Number.isInteger(t.e) && Number.isInteger(t.f) ? k : undefined;
+}
+
+/**
+ * Draws row r of `sheet` (one line of pixels a row), columns [span[2r], span[2r+1]), down y =
+ * `top(r)`, `height` tall: the whole device rows inside stretched from the line without smoothing,
+ * a partly covered row at the top or bottom at the part it covers (globalAlpha), as a rect's
+ * anti-aliased edge. Only at a whole-number scale (wholeScale: columns then fall on device pixels,
+ * as a pattern's do); false, drawing nothing, otherwise.
+ */
+function drawSheetRows(painter: Ctx, sheet: HTMLCanvasElement, rows: number, span: Int32Array, top: (r: number) => number, height: number): boolean {
+  const k = wholeScale(painter);
+  if (k === undefined) return false;
+  const ctx = painter as CanvasRenderingContext2D;
+  const smoothing = ctx.imageSmoothingEnabled;
+  const alpha = ctx.globalAlpha;
+  ctx.imageSmoothingEnabled = false;
+  // device row y is user y·k + f
+  const f = ctx.getTransform().f;
+  const userY = (y: number): number => (y - f) / k;
+  for (let r = 0; r < rows; r++) {
+    const c0 = span[2 * r]!;
+    const c1 = span[2 * r + 1]!;
+    if (c1 <= c0) continue;
+    const w = c1 - c0;
+    const y0 = top(r) * k + f;
+    const y1 = (top(r) + height) * k + f;
+    const a = Math.ceil(y0);
+    const b = Math.floor(y1);
+    if (b > a) ctx.drawImage(sheet, c0, r, w, 1, c0, userY(a), w, (b - a) / k);
+    if (a > y0) {
+      // the top row, or the whole box when it lies within one device row
+      ctx.globalAlpha = alpha * (Math.min(a, y1) - y0);
+      ctx.drawImage(sheet, c0, r, w, 1, c0, userY(a - 1), w, 1 / k);
+    }
+    if (y1 > b && b >= a) {
+      ctx.globalAlpha = alpha * (y1 - b);
+      ctx.drawImage(sheet, c0, r, w, 1, c0, userY(b), w, 1 / k);
+    }
+    ctx.globalAlpha = alpha;
+  }
+  ctx.imageSmoothingEnabled = smoothing;
+  return true;
+}
