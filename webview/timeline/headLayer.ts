@@ -26,6 +26,15 @@ const MEMO_SIZE = 1 << MEMO_BITS;
 /** A key's slot: the top bits of its Fibonacci hash (a product's low bits see only the key's low bits). */
 const MEMO_SHIFT = 32 - MEMO_BITS;
 
+/** A rect of a stamped shape (HeadLayer.stamp): CSS px from the place, its colour (rgbaOf). */
+export interface StampRect {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+  readonly rgba: number;
+}
+
 interface Mask {
   readonly w: number;
   readonly h: number;
@@ -66,6 +75,8 @@ export class HeadLayer {
   private readonly memoColour = new Uint32Array(MEMO_SIZE);
   /** Masks of the current head size, by sub-pixel offset (fx · (STEPS + 1) + fy). */
   private masks: (Mask | undefined)[] = [];
+  /** Where stamp() composes its tiles. */
+  private tileLayer: HeadLayer | undefined;
   private maskHalf = -1;
 
   /** Starts a frame `width` × `height` CSS px at `scale` device pixels per CSS pixel. */
@@ -202,6 +213,78 @@ export class HeadLayer {
           memoColour[slot] = over(rgba, count / 64, under);
         }
         px[line + c] = memoColour[slot]!;
+      }
+    }
+  }
+
+  /**
+   * The same small shape at many places (`at`: CSS x, y pairs): its rects `parts` (CSS px from the
+   * place, in order) are composed by fillRect once per device sub-pixel offset into a tile, and
+   * each place gets the tile's pixels source-over. Where the places' shapes do not overlap (the
+   * arrows' density marks: cells apart) that is fillRect per part and place, for a copy per pixel:
+   * the dense bench frame's ~6 000 marks took 1.7 ms of fillRects.
+   */
+  stamp(at: readonly number[], parts: readonly StampRect[]): void {
+    if (at.length === 0 || parts.length === 0) return;
+    const k = this.scale;
+    // the tile's CSS origin sits `margin` before the place (parts may start before it)
+    let margin = 0;
+    let right = 0;
+    let bottom = 0;
+    for (const r of parts) {
+      margin = Math.max(margin, Math.ceil(-r.x), Math.ceil(-r.y));
+      right = Math.max(right, r.x + r.w);
+      bottom = Math.max(bottom, r.y + r.h);
+    }
+    margin += 1;
+    const tiles = new Map<number, Uint32Array>();
+    const scratch = (this.tileLayer ??= new HeadLayer());
+    scratch.begin(margin + right + 2, margin + bottom + 2, k);
+    const tw = scratch.cols;
+    const th = scratch.rowsPx;
+    const shift = margin * k;
+    const { px, cols, rowsPx, memoUnder, memoCount, memoRgba, memoColour } = this;
+    for (let q = 0; q < at.length; q += 2) {
+      const gx = at[q]! * k;
+      const gy = at[q + 1]! * k;
+      const ix = Math.floor(gx);
+      const iy = Math.floor(gy);
+      const key = Math.round((gx - ix) * 256) * 257 + Math.round((gy - iy) * 256);
+      let tile = tiles.get(key);
+      if (tile === undefined) {
+        scratch.begin(margin + right + 2, margin + bottom + 2, k);
+        for (const r of parts) scratch.fillRect((gx - ix) / k + margin + r.x, (gy - iy) / k + margin + r.y, r.w, r.h, r.rgba);
+        tiles.set(key, (tile = scratch.px.slice(0, tw * th)));
+      }
+      const x0 = ix - shift;
+      const y0 = iy - shift;
+      const j0 = Math.max(0, -y0);
+      const j1 = Math.min(th, rowsPx - y0);
+      const i0 = Math.max(0, -x0);
+      const i1 = Math.min(tw, cols - x0);
+      if (j1 <= j0 || i1 <= i0) continue;
+      this.y0 = Math.min(this.y0, y0 + j0);
+      this.y1 = Math.max(this.y1, y0 + j1);
+      for (let j = j0; j < j1; j++) {
+        const line = (y0 + j) * cols + x0;
+        for (let i = i0; i < i1; i++) {
+          const v = tile[j * tw + i]!;
+          if (v === 0) continue;
+          const under = px[line + i]!;
+          if (under === 0) {
+            px[line + i] = v;
+            continue;
+          }
+          // as in add(): the blend remembered, inline (the tile's pixel at full coverage)
+          const slot = Math.imul(under ^ v ^ Math.imul(64, 0x85ebca6b), 0x9e3779b1) >>> MEMO_SHIFT;
+          if (memoUnder[slot] !== under || memoCount[slot] !== 64 || memoRgba[slot] !== v) {
+            memoUnder[slot] = under;
+            memoCount[slot] = 64;
+            memoRgba[slot] = v;
+            memoColour[slot] = over(v, 1, under);
+          }
+          px[line + i] = memoColour[slot]!;
+        }
       }
     }
   }

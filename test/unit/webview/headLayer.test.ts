@@ -156,3 +156,30 @@ test('a rect covers its area, its edge pixels at the part they overlap, at any s
     }
   }
 });
+
+test('a stamped shape: the pixels of its rects filled in order at each place, where places do not overlap', () => {
+  // the arrows' density marks: a translucent edge, then a bar over it, in cells 6 px apart (some
+  // off the layer's left and right edges)
+  const parts = [
+    { x: -0.5, y: -0.5, w: 5, h: 4, rgba: 0x80204060 },
+    { x: 0, y: 0, w: 4, h: 3, rgba: 0xc0f0d0b0 },
+  ];
+  for (const scale of [1, 1.5, 2]) {
+    const places: number[] = [];
+    for (let col = -1; col < 21; col++) for (let row = 0; row < 7; row++) places.push(col * 6 + 1, row * 6 + 1.5 + (col % 3) * 0.25);
+    const stamped = layer(scale);
+    stamped.heads.stamp(places, parts);
+    const filled = layer(scale);
+    for (let q = 0; q < places.length; q += 2) for (const r of parts) filled.heads.fillRect(places[q]! + r.x, places[q + 1]! + r.y, r.w, r.h, r.rgba);
+    let differ = 0;
+    let painted = 0;
+    for (let y = 0; y < H * scale; y++) {
+      for (let x = 0; x < Math.ceil(W * scale); x++) {
+        if (filled.at(x, y) !== 0) painted++;
+        if (stamped.at(x, y) !== filled.at(x, y)) differ++;
+      }
+    }
+    assert.ok(painted > 2000 * scale * scale, `${scale}×: ${painted} pixels painted`);
+    assert.equal(differ, 0, `${scale}×: ${differ} of ${painted} pixels differ`);
+  }
+});
