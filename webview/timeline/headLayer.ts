@@ -219,7 +219,7 @@ export class HeadLayer {
   stamp(at: readonly number[], parts: readonly StampRect[]): void {
     if (at.length === 0 || parts.length === 0) return;
     const k = this.scale;
-    // the tile's CSS origin sits `margin` before the place (parts may start before it)
+    // the tile's origin sits `shift` device pixels before the place (parts may start before it)
     let margin = 0;
     let right = 0;
     let bottom = 0;
@@ -228,13 +228,13 @@ export class HeadLayer {
       right = Math.max(right, r.x + r.w);
       bottom = Math.max(bottom, r.y + r.h);
     }
-    margin += 1;
+    // in whole device pixels, so that a tile's pixels fall on the layer's at any scale
+    const shift = Math.ceil((margin + 1) * k);
     const tiles = new Map<number, Uint32Array>();
     const scratch = (this.tileLayer ??= new HeadLayer());
-    scratch.begin(margin + right + 2, margin + bottom + 2, k);
+    scratch.begin(shift / k + right + 2, shift / k + bottom + 2, k);
     const tw = scratch.cols;
     const th = scratch.rowsPx;
-    const shift = margin * k;
     const { px, cols, rowsPx } = this;
     for (let q = 0; q < at.length; q += 2) {
       const gx = at[q]! * k;
@@ -244,8 +244,8 @@ export class HeadLayer {
       const key = Math.round((gx - ix) * 256) * 257 + Math.round((gy - iy) * 256);
       let tile = tiles.get(key);
       if (tile === undefined) {
-        scratch.begin(margin + right + 2, margin + bottom + 2, k);
-        for (const r of parts) scratch.fillRect((gx - ix) / k + margin + r.x, (gy - iy) / k + margin + r.y, r.w, r.h, r.rgba);
+        scratch.begin(shift / k + right + 2, shift / k + bottom + 2, k);
+        for (const r of parts) scratch.fillRect((gx - ix + shift) / k + r.x, (gy - iy + shift) / k + r.y, r.w, r.h, r.rgba);
         tiles.set(key, (tile = scratch.px.slice(0, tw * th)));
       }
       const x0 = ix - shift;

@@ -157,14 +157,14 @@ test('a rect covers its area, its edge pixels at the part they overlap, at any s
   }
 });
 
-test('a stamped shape: the pixels of its rects filled in order at each place, where places do not overlap', () => {
+test('a stamped shape: the pixels of its rects filled in order at each place, where places do not overlap, at any scale', () => {
   // the arrows' density marks: a translucent edge, then a bar over it, in cells 6 px apart (some
   // off the layer's left and right edges)
   const parts = [
     { x: -0.5, y: -0.5, w: 5, h: 4, rgba: 0x80204060 },
     { x: 0, y: 0, w: 4, h: 3, rgba: 0xc0f0d0b0 },
   ];
-  for (const scale of [1, 1.5, 2]) {
+  for (const scale of [1, 1.25, 1.5, 2]) {
     const places: number[] = [];
     for (let col = -1; col < 21; col++) for (let row = 0; row < 7; row++) places.push(col * 6 + 1, row * 6 + 1.5 + (col % 3) * 0.25);
     const stamped = layer(scale);
