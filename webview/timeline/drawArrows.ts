@@ -18,24 +18,12 @@ import { drawDensity } from './drawArrowDensity';
 import { spansInPixels, timeChunks } from './timeChunks';
 import type { OffsetMap } from './timeScale';
 import { EventStems } from './eventStems';
-import { EventHeads } from './eventHeads';
+import type { EventHeads } from './eventHeads';
 import { rgbaOf } from './columnStrips';
 
 type Ctx = Paint2D;
 
 const stems = new EventStems();
-const heads = new EventHeads();
-
-/**
- * The frame's pixel layer (where canvas2d rasterises on the CPU): the arrows' density marks and
- * the events' heads are composited into it, and it is drawn once, under the stems (drawEvents),
- * or by the caller when no events are drawn (`paint` draws it once a frame).
- */
-export function beginPixelLayer(ctx: Ctx, w: number, heightPx: number): EventHeads {
-  heads.begin(w, heightPx, ctx.getTransform().a);
-  return heads;
-}
-
 /** auto: lines while they can be told apart, else density. */
 export type ArrowMode = 'auto' | 'lines' | 'density' | 'off';
 
@@ -56,7 +44,7 @@ export function drawArrows(
   loaded: LoadedWindow,
   p: Palette,
   mode: ArrowMode,
-  /** The frame's pixel layer (beginPixelLayer), for the density marks; undefined: paths. */
+  /** The frame's pixel layer (eventHeads.ts beginPixelLayer), for the density marks; undefined: paths. */
   layer?: EventHeads,
 ): { readonly drawn: number; readonly mode: 'lines' | 'density' | 'off' } {
   const ar = loaded.columns.arrows;

@@ -48,3 +48,15 @@ export class EventHeads extends HeadLayer {
     ctx.restore();
   }
 }
+
+const layer = new EventHeads();
+
+/**
+ * The frame's pixel layer (where canvas2d rasterises on the CPU), begun by drawData: the arrows'
+ * density marks and the events' heads are composited into it, and it is drawn once, under the
+ * stems (drawEvents), or by drawData when no events are drawn (`paint` draws it once a frame).
+ */
+export function beginPixelLayer(ctx: Paint2D, w: number, heightPx: number): EventHeads {
+  layer.begin(w, heightPx, ctx.getTransform().a);
+  return layer;
+}

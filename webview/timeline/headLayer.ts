@@ -1,6 +1,7 @@
 /**
  * The pixels of the data layer's pixel layer (eventHeads.ts draws it), where canvas2d rasterises
- * on the CPU: the arrows' density marks as anti-aliased rects (`fillRect`), then the event heads.
+ * on the CPU: the arrows' density marks (anti-aliased rects, `fillRect`, composed into one tile per
+ * sub-pixel offset and stamped, `stamp`), then the event heads.
  * Each head is a triangle (xe ± tri at the row's top + 1, its tip tri × 1.4 below), stamped from a
  * sample mask (8 × 8 samples a pixel as 64 bits, computed once per size and eighth-of-a-pixel
  * offset) into one layer of device pixels. Within a colour run the heads are one shape, as a
@@ -173,7 +174,7 @@ export class HeadLayer {
   /**
    * A rect (CSS px) in `rgba`, source-over what the layer holds, each pixel at the area it covers
    * (in 64ths, as a head's samples): canvas2d's anti-aliased fillRect, as pixels. Rects given in a
-   * row with one colour share its table and blends (the arrows' density marks: one colour a level).
+   * row with one colour share its table (stamp's tiles are composed by it).
    */
   fillRect(x: number, y: number, w: number, h: number, rgba: number): void {
     const k = this.scale;
