@@ -3,8 +3,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
-import { adoptDrawableBatch, batchBuffers, newDrawableBatch, type DrawableBatch } from '../../../src/core/formats/slog2/writer/drawableBatch';
-import type { Topology } from '../../../src/core/model/types';
+import {
+  adoptDrawableBatch,
+  appendEntry,
+  appendRange,
+  batchBuffers,
+  encodeEntry,
+  newDrawableBatch,
+  type DrawableBatch,
+} from '../../../src/core/formats/slog2/writer/drawableBatch';
+import type { Primitive, Topology } from '../../../src/core/model/types';
 import { PrimitiveParts } from '../../../src/core/formats/convert/pendingPrimitives';
 import { DrawableBatchEncoder } from '../../../src/core/formats/slog2/writer/drawableBatchEncoder';
 
@@ -88,4 +96,60 @@ test('the encoder fills recycled batches as it fills new ones', () => {
   const plain = run(false);
   assert.ok(plain.length >= 4, 'several batches');
   assert.deepEqual(run(true), plain);
+});
+
+test('a run of entries copied column by column is what copying them one by one gives', () => {
+  const topology = (c: number): Topology => (c === 0 ? 'state' : c === 1 ? 'arrow' : 'event');
+  const enc = new DrawableBatchEncoder(topology);
+  const bytes = (n: number, seed: number): Uint8Array | undefined => (n === 0 ? undefined : Uint8Array.from({ length: n }, (_, k) => (seed + k) & 255));
+  for (let i = 0; i < 3000; i++) {
+    const t = i * 1e-3;
+    const line = i % 5;
+    const prim = (c: number, at: number, info: number): Primitive => ({
+      kind: 'primitive',
+      category: c,
+      vertices:
+        c === 2
+          ? [{ time: at, lineID: line }]
+          : [
+              { time: at - 4e-4, lineID: line },
+              { time: at, lineID: (line + c) % 5 },
+            ],
+      info: bytes(info, i),
+      earliest: c === 2 ? at : at - 4e-4,
+      latest: at,
+    });
+    if (i % 11 === 0) {
+      // a composite: its own info and members with theirs (info bytes of 0 to 30, over the one-by-one copy's 24)
+      const members = [prim(2, t - 2e-4, i % 30), prim(0, t, 3)];
+      enc.add({ kind: 'composite', category: 3, info: bytes(i % 7, i + 1), primitives: members, earliest: t - 4e-4, latest: t });
+    } else enc.add(prim(i % 3, t, (i * 7) % 31));
+  }
+  enc.flush();
+  const src = enc.takeReady()!;
+  assert.ok(src.count >= 3000, 'one batch');
+  // the same runs (lengths 1 to 400, some skipped as if they went to another node) into both
+  const byRange = newDrawableBatch(16, 64);
+  const byEntry = newDrawableBatch(16, 64);
+  let runs = 0;
+  for (let from = 0, len = 1; from < src.count; from += len, len = (len * 7 + 3) % 400 || 1) {
+    const to = Math.min(src.count, from + len);
+    if (runs++ % 4 === 3) continue;
+    appendRange(byRange, src, from, to);
+    for (let j = from; j < to; j++) appendEntry(byEntry, src, j);
+  }
+  assert.ok(byEntry.count > 1000 && byEntry.count < src.count, `${byEntry.count} of ${src.count} entries copied`);
+  const encoded = (b: DrawableBatch): Uint8Array => {
+    const out = new Uint8Array(1 << 20);
+    const view = new DataView(out.buffer);
+    let at = 0;
+    for (let i = 0; i < b.count; i++) at = encodeEntry(b, i, view, out, at);
+    return out.subarray(0, at);
+  };
+  assert.deepEqual(encoded(byRange), encoded(byEntry), 'the same entries, byte for byte');
+  const { entries: e1, primitives: p1, vertices: v1, vertexStart: s1, primitiveStart: q1 } = used(byRange);
+  const { entries: e2, primitives: p2, vertices: v2, vertexStart: s2, primitiveStart: q2 } = used(byEntry);
+  // entry info offsets are only meaningful for composites
+  const keys = (e: unknown): unknown => (e as number[][]).slice(0, 10);
+  assert.deepEqual([keys(e1), p1, v1, s1, q1], [keys(e2), p2, v2, s2, q2], 'keys, primitives and vertices the same');
 });

@@ -111,31 +111,49 @@ export class Slog2Writer {
     if (this.finished) throw new Error('SLOG-2 writer: addBatch() after finish()');
     if (b.newSites.length > 0) this.srcloc.appendSites(b.firstNewSite, b.newSites);
     const trunk = this.trunk;
-    for (let j = 0; j < b.count; j++) {
-      const earliest = b.earliest[j]!;
-      const latest = b.latest[j]!;
-      if (!(earliest <= latest) || latest < this.lastLatest) {
-        throw new RangeError(
-          `drawable ${this.count} (category ${b.category[j]}) has bounds [${earliest}, ${latest}] after one ending at ${this.lastLatest}: input must be in non-decreasing end time`,
-        );
-      }
-      // Entry = kind byte + body.
-      const entryBytes = b.entryBytes[j]!;
-      if (this.count > 0 && NODE_FIXED_BYTES + trunk[0]!.drawableBytes + 3 + entryBytes > this.leafBytes) this.switchToNextBranch();
-      let target: OpenNode | undefined;
-      for (let k = 0; k < trunk.length; k++) {
-        if (trunk[k]!.earliest <= earliest) {
-          target = trunk[k]!;
-          break;
+    // Entries runFrom .. j go to runNode: copied into it as one run (place() does the rest per
+    // entry); what was placed is copied even if a later entry throws.
+    let runNode: OpenNode | undefined;
+    let runFrom = 0;
+    let j = 0;
+    try {
+      for (; j < b.count; j++) {
+        const earliest = b.earliest[j]!;
+        const latest = b.latest[j]!;
+        if (!(earliest <= latest) || latest < this.lastLatest) {
+          throw new RangeError(
+            `drawable ${this.count} (category ${b.category[j]}) has bounds [${earliest}, ${latest}] after one ending at ${this.lastLatest}: input must be in non-decreasing end time`,
+          );
         }
+        // Entry = kind byte + body.
+        const entryBytes = b.entryBytes[j]!;
+        if (this.count > 0 && NODE_FIXED_BYTES + trunk[0]!.drawableBytes + 3 + entryBytes > this.leafBytes) {
+          runNode?.drawables.addRange(b, runFrom, j);
+          runNode = undefined;
+          this.switchToNextBranch();
+        }
+        let target: OpenNode | undefined;
+        for (let k = 0; k < trunk.length; k++) {
+          if (trunk[k]!.earliest <= earliest) {
+            target = trunk[k]!;
+            break;
+          }
+        }
+        if (target === undefined) {
+          target = trunk[trunk.length - 1]!;
+          target.lowerEarliest(earliest);
+        }
+        if (target !== runNode) {
+          runNode?.drawables.addRange(b, runFrom, j);
+          runNode = target;
+          runFrom = j;
+        }
+        this.place(target, b, j, entryBytes);
+        this.lastLatest = latest;
+        this.count++;
       }
-      if (target === undefined) {
-        target = trunk[trunk.length - 1]!;
-        target.lowerEarliest(earliest);
-      }
-      this.place(target, b, j, entryBytes);
-      this.lastLatest = latest;
-      this.count++;
+    } finally {
+      runNode?.drawables.addRange(b, runFrom, j);
     }
   }
 
@@ -237,7 +255,7 @@ export class Slog2Writer {
     });
   }
 
-  /** Puts entry j of a batch into an open node: its bytes, keys and shadows. */
+  /** Accounts entry j of a batch to an open node: its bytes, used keys and shadows (addBatch copies the entries). */
   private place(node: OpenNode, b: DrawableBatch, j: number, entryBytes: number): void {
     node.drawableBytes += entryBytes;
     const lines = b.vertexLine;
@@ -251,7 +269,6 @@ export class Slog2Writer {
     }
     // A composite's own category is used too.
     if (b.kind[j] === 1) this.usedCategories.add(b.category[j]!);
-    node.drawables.addFrom(b, j);
   }
 
   /** §11 step 1: close the full leaf and every ancestor that is not shared with the next branch. */
