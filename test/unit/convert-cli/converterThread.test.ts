@@ -10,6 +10,7 @@ import path from 'node:path';
 import { FormatError } from '../../../src/core/bytes/formatError';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { convertFile, type ConvertJobResult } from '../../../src/convert/convertJob';
+import { ConverterThread } from '../../../src/convert/converterThread';
 import { bundleNode } from '../../helpers/bundle';
 import { fixture, fixturesDir, sharedTracesDir } from '../../helpers/paths';
 
@@ -115,3 +116,26 @@ test('a converter thread that dies leaves no file and says so', async () => {
   );
   assert.deepEqual(fs.readdirSync(out), []);
 });
+
+test(
+  'the converter thread is stopped once its last batch has come, before close()',
+  { skip: process.platform !== 'linux' && 'threads counted in /proc/self/task' },
+  async () => {
+    const threads = (): number => fs.readdirSync('/proc/self/task').length;
+    const before = threads();
+    const converter = new ConverterThread(converterScript, fixture('ring_p2p_4.clog2'));
+    let batches = 0;
+    let during = 0;
+    for await (const b of converter) {
+      batches++;
+      during = Math.max(during, threads());
+      converter.recycle(b);
+    }
+    assert.ok(batches > 0 && during > before, `the thread ran (${during} threads, ${before} before)`);
+    // its teardown overlaps the writer's last work: gone without close() (the grace period is 3 s)
+    const until = Date.now() + 5000;
+    while (threads() >= during && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(threads() < during, `${threads()} threads left, ${during} while converting`);
+    await converter.close();
+  },
+);
