@@ -82,7 +82,7 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
         this.thread.ended();
         // Stopped now, not when the caller closes: the thread's teardown (~0.1 s, its heap freed)
         // overlaps the writer's last nodes and the output's rename instead of following them.
-        void this.close();
+        this.close().catch(() => undefined);
         this.options.onProgress?.(m.inputBytes, m.inputBytes);
         return;
       }
