@@ -18,7 +18,7 @@ import { drawDensity } from './drawArrowDensity';
 import { spansInPixels, timeChunks } from './timeChunks';
 import type { OffsetMap } from './timeScale';
 import { EventStems } from './eventStems';
-import type { EventHeads } from './eventHeads';
+import { beginHeads, type EventHeads } from './eventHeads';
 import { rgbaOf } from './columnStrips';
 
 type Ctx = Paint2D;
@@ -233,7 +233,11 @@ export function drawEvents(
   // stems as pixel lines (eventStems.ts), painted after the heads; the heads composited as pixels
   // too (eventHeads.ts) or filled as a path per colour run
   const scale = ctx.getTransform().a;
-  const headPaths = layer === undefined;
+  // the heads' pixels, kept from the last frame while the view only pans (eventHeads.ts)
+  const heads =
+    layer === undefined
+      ? undefined
+      : beginHeads({ payload: ev, palette: p, width: w, heightPx: rows.heightPx, scale, first, end, scrollPx: scroll, rowHeight: rowH, k, shift });
   stems.begin(Math.max(0, end - first), w, scale);
   ctx.beginPath();
   for (let sp = 0; sp < spans.length; sp += 2) {
@@ -256,7 +260,8 @@ export function drawEvents(
       const key = keys[i]!;
       if (key === HIDDEN_KEY) continue;
       const xe = shift + time[i]! * k;
-      if (xe < -4 || xe > w + 4) continue;
+      // every head that reaches into the view (the same heads, wherever the view pans)
+      if (xe < -tri - 1 || xe > w + tri + 1) continue;
       const col = Math.round(xe);
       if (lastCol[slot - first] === col) continue;
       lastCol[slot - first] = col;
@@ -265,24 +270,24 @@ export function drawEvents(
         lastKey = key;
         const s = p.line.get(key) ?? p.foreground;
         if (s !== style) {
-          if (headPaths) fillHeadPath(ctx, style);
+          if (heads === undefined) fillHeadPath(ctx, style);
           style = s;
           styleRgba = rgbaOf(s);
           stems.nextRun();
-          layer?.nextRun();
+          heads?.nextRun();
         }
       }
       stems.add(slot - first, col, styleRgba);
-      if (headPaths) {
+      if (heads === undefined) {
         ctx.moveTo(xe - tri, top + 1);
         ctx.lineTo(xe + tri, top + 1);
         ctx.lineTo(xe, top + 1 + tri * 1.4);
-      } else layer.add(xe, top + 1, tri, styleRgba);
+      } else heads.add(xe, top + 1, tri, styleRgba);
       drawn++;
     }
   }
-  if (headPaths) fillHeadPath(ctx, style);
-  else layer.paint(ctx);
+  if (heads === undefined) fillHeadPath(ctx, style);
+  else layer?.paintWith(heads, ctx);
   stems.paint(ctx, (r) => (first + r) * rowH - scroll + 2, rowH - 4);
   return drawn;
 }

@@ -1,7 +1,8 @@
 /**
- * The pixels of the data layer's pixel layer (eventHeads.ts draws it), where canvas2d rasterises
+ * The pixels of the data layer's pixel layers (eventHeads.ts draws them), where canvas2d rasterises
  * on the CPU: the arrows' density marks (anti-aliased rects, `fillRect`, composed into one tile per
- * sub-pixel offset and stamped, `stamp`), then the event heads.
+ * sub-pixel offset and stamped, `stamp`), and the event heads in a layer of their own, kept while
+ * the view pans (`scroll`) and drawn over the marks (`drawLayer`).
  * Each head is a triangle (xe ± tri at the row's top + 1, its tip tri × 1.4 below), stamped from a
  * sample mask (8 × 8 samples a pixel as 64 bits, computed once per size and eighth-of-a-pixel
  * offset) into one layer of device pixels. Within a colour run the heads are one shape, as a
@@ -68,6 +69,9 @@ export class HeadLayer {
   /** Device rows touched this frame: [y0, y1). */
   protected y0 = 0;
   protected y1 = 0;
+  /** The device columns heads are drawn in this frame, [clip0, clip1): all, or what a scroll uncovered. */
+  private clip0 = 0;
+  private clip1 = 0;
   private readonly table = new Uint32Array(65);
   private tableRgba = -1;
   private readonly memoUnder = new Uint32Array(MEMO_SIZE);
@@ -94,7 +98,53 @@ export class HeadLayer {
     } else if (this.y1 > this.y0) this.px.fill(0, this.y0 * cols, this.y1 * cols);
     this.y0 = rows;
     this.y1 = 0;
+    this.clip0 = 0;
+    this.clip1 = cols;
     this.run++;
+  }
+
+  /**
+   * Starts a frame that keeps the last one's pixels, moved `dx` device pixels (a whole number,
+   * |dx| < the width: the view panned and nothing else changed): the columns it uncovers are
+   * cleared, and heads added this frame are drawn in those columns only (the others hold them
+   * already). Rects (fillRect, stamp) are not clipped: a layer of them is begun afresh.
+   */
+  scroll(dx: number): void {
+    const { px, cols } = this;
+    for (let y = this.y0; y < this.y1; y++) {
+      const row = y * cols;
+      if (dx > 0) {
+        px.copyWithin(row + dx, row, row + cols - dx);
+        px.fill(0, row, row + dx);
+      } else if (dx < 0) {
+        px.copyWithin(row, row - dx, row + cols);
+        px.fill(0, row + cols + dx, row + cols);
+      }
+    }
+    this.clip0 = dx < 0 ? cols + dx : 0;
+    this.clip1 = dx > 0 ? dx : dx < 0 ? cols : 0;
+    this.run++;
+  }
+
+  /** The pixels of `top` (a layer of the same size and scale) source-over these. */
+  drawLayer(top: HeadLayer): void {
+    if (top.cols !== this.cols || top.rowsPx !== this.rowsPx) throw new RangeError('drawLayer: layers of different sizes');
+    const { px, cols } = this;
+    const src = top.px;
+    for (let y = top.y0; y < top.y1; y++) {
+      const end = (y + 1) * cols;
+      for (let at = y * cols; at < end; at++) {
+        const v = src[at]!;
+        if (v === 0) continue;
+        const under = px[at]!;
+        // the top pixel at full coverage: its own alpha
+        px[at] = under === 0 || v >>> 24 === 255 ? v : this.blend(under, 64, v);
+      }
+    }
+    if (top.y1 > top.y0) {
+      this.y0 = Math.min(this.y0, top.y0);
+      this.y1 = Math.max(this.y1, top.y1);
+    }
   }
 
   /** The next heads are another colour run. */
@@ -113,8 +163,8 @@ export class HeadLayer {
     const cols = this.cols;
     const j0 = Math.max(0, -iy);
     const j1 = Math.min(mask.h, this.rowsPx - iy);
-    const i0 = Math.max(0, -ix);
-    const i1 = Math.min(mask.w, cols - ix);
+    const i0 = Math.max(0, this.clip0 - ix);
+    const i1 = Math.min(mask.w, this.clip1 - ix);
     if (j1 <= j0 || i1 <= i0) return;
     this.y0 = Math.min(this.y0, iy + j0);
     this.y1 = Math.max(this.y1, iy + j1);
@@ -276,7 +326,7 @@ export class HeadLayer {
    * heads' loop has the same lines inline: a call per blend there took back a third of the memo's
    * gain, while in fillRect it measured the same).
    */
-  private blend(under: number, count: number, rgba: number): number {
+  protected blend(under: number, count: number, rgba: number): number {
     const slot = Math.imul(under ^ rgba ^ Math.imul(count, 0x85ebca6b), 0x9e3779b1) >>> MEMO_SHIFT;
     if (this.memoUnder[slot] !== under || this.memoCount[slot] !== count || this.memoRgba[slot] !== rgba) {
       this.memoUnder[slot] = under;

@@ -183,3 +183,76 @@ test('a stamped shape: the pixels of its rects filled in order at each place, wh
     assert.equal(differ, 0, `${scale}×: ${differ} of ${painted} pixels differ`);
   }
 });
+
+/** A seeded spread of heads in runs (colours), as drawEvents adds them: x in 16ths of a CSS px (exact in binary). */
+function headsOf(seed: number): { x: number; y: number; rgba: number; run: boolean }[] {
+  let s = seed;
+  const rand = (): number => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) >>> 8) / 2 ** 24;
+  const out: { x: number; y: number; rgba: number; run: boolean }[] = [];
+  const colours = [RED, BLUE, 0x80ff8000, 0xff00ff00];
+  let x = -9;
+  for (let i = 0; i < 400; i++) {
+    x += Math.floor(rand() * 40) / 16;
+    if (x > W + 9) x = -9 + Math.floor(rand() * 64) / 16;
+    out.push({ x, y: 4 + Math.floor(rand() * 3) * 12, rgba: colours[Math.floor(i / 37) % colours.length]!, run: i % 37 === 0 });
+  }
+  return out;
+}
+
+function drawHeads(l: HeadLayer, heads: ReturnType<typeof headsOf>, dx: number): void {
+  for (const h of heads) {
+    if (h.run) l.nextRun();
+    l.add(h.x + dx, h.y, 10 / 3, h.rgba);
+  }
+}
+
+test('a scrolled layer: the last frame moved by whole pixels and the uncovered columns drawn is the frame drawn afresh, at any scale', () => {
+  const pixels = (l: HeadLayer): Uint32Array => (l as unknown as { px: Uint32Array }).px;
+  for (const scale of [1, 1.25, 2]) {
+    for (const seed of [1, 2, 3]) {
+      const heads = headsOf(seed);
+      const kept = new HeadLayer();
+      kept.begin(W, H, scale);
+      drawHeads(kept, heads, 0);
+      // pan by whole CSS px that are whole device px too (1.25×: multiples of 4), both ways, several frames
+      let at = 0;
+      for (const step of [-8, -8, 16, 4, -12, 0]) {
+        at += step;
+        kept.scroll(step * scale);
+        drawHeads(kept, heads, at);
+        const fresh = new HeadLayer();
+        fresh.begin(W, H, scale);
+        drawHeads(fresh, heads, at);
+        const a = pixels(kept);
+        const b = pixels(fresh);
+        let differ = 0;
+        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
+        assert.equal(differ, 0, `${scale}×, seed ${seed}, view moved to ${at} CSS px: ${differ} pixels differ`);
+      }
+    }
+  }
+});
+
+test('a layer drawn over another: each pixel source-over, rows it covers added to the frame', () => {
+  const under = layer();
+  under.heads.fillRect(10, 2, 50, 30, 0x80ffffff);
+  const top = new HeadLayer();
+  top.begin(W, H, 1);
+  top.add(30, 4, 5, RED);
+  top.add(80, 20, 5, 0x800000ff);
+  const topPx = (top as unknown as { px: Uint32Array }).px;
+  const before = Uint32Array.from((under.heads as unknown as { px: Uint32Array }).px);
+  under.heads.drawLayer(top);
+  let checked = 0;
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const v = topPx[y * W + x]!;
+      const u = before[y * W + x]!;
+      const want = v === 0 ? u : u === 0 || v >>> 24 === 255 ? v : over(v, 1, u);
+      assert.equal(under.at(x, y), want, `(${x}, ${y})`);
+      if (v !== 0 && u !== 0) checked++;
+    }
+  assert.ok(checked > 10, `${checked} pixels over pixels`);
+  const rows = under.heads as unknown as { y0: number; y1: number };
+  assert.ok(rows.y0 <= 2 && rows.y1 >= 26, 'the rows of both');
+});
