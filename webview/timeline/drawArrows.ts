@@ -237,7 +237,7 @@ export function drawEvents(
   const heads =
     layer === undefined
       ? undefined
-      : beginHeads({ payload: ev, palette: p, width: w, heightPx: rows.heightPx, scale, first, end, scrollPx: scroll, rowHeight: rowH, k, shift });
+      : beginHeads({ payload: ev, palette: p, width: w, heightPx: rows.heightPx, scale, slots, first, end, scrollPx: scroll, rowHeight: rowH, k, shift });
   stems.begin(Math.max(0, end - first), w, scale);
   ctx.beginPath();
   for (let sp = 0; sp < spans.length; sp += 2) {

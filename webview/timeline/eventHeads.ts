@@ -80,6 +80,8 @@ export interface HeadsView {
   readonly width: number;
   readonly heightPx: number;
   readonly scale: number;
+  /** The visible slot of each payload row (rowLayout.visibleSlots: the rows' order and which are shown), by content. */
+  readonly slots: Int32Array;
   /** Rows: first visible, end, scroll offset and height (CSS px). */
   readonly first: number;
   readonly end: number;
@@ -105,7 +107,8 @@ export function headsMovedBy(last: HeadsView | undefined, next: HeadsView): numb
     last.rowHeight !== next.rowHeight ||
     // the same scale: k recomputed from a panned window may differ in its last bits, which moves
     // no head by a millionth of a pixel (|Δk| · offset over the view)
-    Math.abs(next.k - last.k) * ((Math.abs(next.shift) + next.width) / Math.abs(next.k)) > 1e-6
+    Math.abs(next.k - last.k) * ((Math.abs(next.shift) + next.width) / Math.abs(next.k)) > 1e-6 ||
+    !sameSlots(last.slots, next.slots)
   )
     return undefined;
   // whole CSS px (a head's column, rounded in CSS px, moves with it) and whole device px (its mask's sub-pixel offset stays)
@@ -115,6 +118,14 @@ export function headsMovedBy(last: HeadsView | undefined, next: HeadsView): numb
   if (Math.abs(css - Math.round(css)) > tolerance || Math.abs(dev - Math.round(dev)) > tolerance) return undefined;
   const dx = Math.round(dev);
   return Math.abs(dx) < Math.ceil(next.width * next.scale) ? dx : undefined;
+}
+
+/** Rows reordered, hidden or shown move heads up and down: the slots must be the same. */
+function sameSlots(a: Int32Array, b: Int32Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const marks = new EventHeads();
