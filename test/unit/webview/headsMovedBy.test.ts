@@ -1,8 +1,8 @@
-// When the event heads' layer is kept from the last frame (eventHeads.ts headsMovedBy): only a pan
+// When the event heads' layer is kept from the last frame (headsView.ts headsMovedBy): only a pan
 // by whole CSS and device pixels of the same payload, palette, rows and scale keeps it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { headsMovedBy, type HeadsView } from '../../../webview/timeline/eventHeads';
+import { headsMovedBy, type HeadsView } from '../../../webview/timeline/headsView';
 
 const payload = {};
 const palette = {};
