@@ -6,6 +6,8 @@
  * count under other keys (the code colourings). Pure (no DOM).
  */
 import type { WindowColumns } from '../../src/protocol/wire';
+import type { OffsetMap } from './timeScale';
+import { spansInView, timeChunks } from './timeChunks';
 
 export interface Activity {
   /** Columns of the strip (at most the plot's pixel width). */
@@ -26,8 +28,8 @@ const MAX_CELLS = 4 << 20;
 
 export interface ActivityInput {
   readonly columns: WindowColumns;
-  /** Payload offset → x in CSS px of the plot. */
-  readonly x: (offset: number) => number;
+  /** Payload offset → x in CSS px of the plot: x = shift + offset·k (the data layer's own mapping). */
+  readonly map: OffsetMap;
   readonly width: number;
   /** Slot (0…slots−1) of a payload row among the rows counted, −1 when it is not counted. */
   readonly slotOf: (row: number) => number;
@@ -39,6 +41,11 @@ export interface ActivityInput {
   readonly previewKey?: number;
 }
 
+/**
+ * The strip for a payload and view. The states are culled by time chunk and their rows looked up
+ * in a table (a dense payload holds over a million states, most outside the view: visiting each
+ * through closures took ~20 ms, on the main thread each time the view came to rest).
+ */
 export function activityOf(a: ActivityInput): Activity {
   const c = a.columns;
   const slots = Math.max(0, a.slots);
@@ -46,46 +53,62 @@ export function activityOf(a: ActivityInput): Activity {
   if (slots * cols > MAX_CELLS) cols = Math.max(1, Math.floor(MAX_CELLS / Math.max(1, slots)));
   const scale = cols / Math.max(1, a.width);
   const owner = new Int32Array(slots * cols);
-  const mark = (slot: number, x0: number, x1: number, value: number): void => {
-    if (slot < 0 || slot >= slots) return;
-    const c0 = Math.max(0, Math.floor(x0 * scale));
-    const c1 = Math.min(cols, Math.max(c0 + 1, Math.ceil(x1 * scale)));
-    owner.fill(value, slot * cols + c0, slot * cols + c1);
-  };
+  const { shift, k } = a.map;
+  const w = a.width;
+  const rowStart = c.header.rowStart;
+  const slotOfRow = countedSlots(a, rowStart, c.header.rowEnd, slots);
+  const nRows = slotOfRow.length;
+  const hidden = a.hidden.size > 0 ? a.hidden : undefined;
+  const keyOf = a.keyOf;
   // States come outermost first: the innermost one at a column is marked last.
   const st = c.states;
-  for (let i = 0; i < st.start.length; i++) {
-    const cat = st.category[i]!;
-    if (a.hidden.has(cat)) continue;
-    const x0 = a.x(st.start[i]!);
-    const x1 = a.x(st.end[i]!);
-    if (x1 < 0 || x0 > a.width) continue;
-    mark(a.slotOf(st.row[i]!), x0, x1, (a.keyOf ? a.keyOf(i) : cat) + OFFSET);
+  const { start, end, row, category } = st;
+  const spans = k > 0 && Number.isFinite(k) ? spansInView(timeChunks(start, end), (-1 - shift) / k, (w + 1 - shift) / k) : [0, start.length];
+  for (let sp = 0; sp < spans.length; sp += 2) {
+    const to = spans[sp + 1]!;
+    for (let i = spans[sp]!; i < to; i++) {
+      const x0 = shift + start[i]! * k;
+      const x1 = shift + end[i]! * k;
+      if (x1 < 0 || x0 > w) continue;
+      const r = row[i]! - rowStart;
+      const slot = r >= 0 && r < nRows ? slotOfRow[r]! : -1;
+      if (slot < 0) continue;
+      const cat = category[i]!;
+      if (hidden?.has(cat)) continue;
+      markColumns(owner, slot * cols, cols, scale, x0, x1, (keyOf ? keyOf(i) : cat) + OFFSET);
+    }
   }
   // Preview boxes stand for everything below them: their shares replace what the row shows there.
   const sh = c.shadows;
   for (let i = 0; i < sh.start.length; i++) {
-    const x0 = a.x(sh.start[i]!);
-    const x1 = a.x(sh.end[i]!);
-    if (x1 < 0 || x0 > a.width) continue;
-    mark(a.slotOf(sh.row[i]!), x0, x1, -(i + 1));
+    const x0 = shift + sh.start[i]! * k;
+    const x1 = shift + sh.end[i]! * k;
+    if (x1 < 0 || x0 > w) continue;
+    const r = sh.row[i]! - rowStart;
+    const slot = r >= 0 && r < nRows ? slotOfRow[r]! : -1;
+    if (slot >= 0) markColumns(owner, slot * cols, cols, scale, x0, x1, -(i + 1));
   }
   const index = new Map<number, number>();
   const keys: number[] = [];
   const totals: number[] = [];
   const sums: number[][] = [];
+  // cells come in runs of one key: the last key's index is kept
+  let lastKey = Number.NaN;
+  let lastIndex = 0;
   const add = (col: number, cat: number, v: number): void => {
-    let k = index.get(cat);
-    if (k === undefined) {
-      index.set(cat, (k = totals.length));
+    let j = cat === lastKey ? lastIndex : index.get(cat);
+    if (j === undefined) {
+      index.set(cat, (j = totals.length));
       keys.push(cat);
       totals.push(0);
       sums.push(new Array<number>(cols).fill(0));
     }
-    totals[k]! += v;
-    sums[k]![col]! += v;
+    lastKey = cat;
+    lastIndex = j;
+    totals[j]! += v;
+    sums[j]![col]! += v;
   };
-  const w = c.shadowWeights;
+  const weights = c.shadowWeights;
   for (let s = 0; s < slots; s++) {
     for (let col = 0; col < cols; col++) {
       const o = owner[s * cols + col]!;
@@ -96,18 +119,37 @@ export function activityOf(a: ActivityInput): Activity {
         const from = sh.weightStart[i]!;
         const n = sh.weightCount[i]!;
         let sum = 0;
-        for (let k = from; k < from + n; k++) if (!a.hidden.has(w.category[k]!)) sum += w.excl[k]!;
-        if (sum > 0) for (let k = from; k < from + n; k++) if (!a.hidden.has(w.category[k]!)) add(col, w.category[k]!, w.excl[k]! / sum);
+        for (let q = from; q < from + n; q++) if (!a.hidden.has(weights.category[q]!)) sum += weights.excl[q]!;
+        if (sum > 0) for (let q = from; q < from + n; q++) if (!a.hidden.has(weights.category[q]!)) add(col, weights.category[q]!, weights.excl[q]! / sum);
       }
     }
   }
-  const order = totals.map((_, k) => k).sort((p, q) => totals[q]! - totals[p]!);
+  const order = totals.map((_, j) => j).sort((p, q) => totals[q]! - totals[p]!);
   const categories = order.map((k) => keys[k]!);
   const K = categories.length;
   const share = new Float32Array(cols * K);
-  order.forEach((k, j) => {
-    const row = sums[k]!;
-    for (let col = 0; col < cols; col++) share[col * K + j] = slots > 0 ? row[col]! / slots : 0;
+  order.forEach((j, at) => {
+    const sum = sums[j]!;
+    for (let col = 0; col < cols; col++) share[col * K + at] = slots > 0 ? sum[col]! / slots : 0;
   });
   return { cols, categories, share, rows: slots, source: c.header.lowestDepth === 0 ? 'exact' : 'preview' };
+}
+
+/** The counted slot of each payload row in [rowStart, rowEnd) (index row − rowStart), −1 when not counted. */
+function countedSlots(a: ActivityInput, rowStart: number, rowEnd: number, slots: number): Int32Array {
+  const out = new Int32Array(Math.max(0, rowEnd - rowStart));
+  for (let r = 0; r < out.length; r++) {
+    const s = a.slotOf(rowStart + r);
+    out[r] = s >= 0 && s < slots ? s : -1;
+  }
+  return out;
+}
+
+/** Marks the columns of [x0, x1] (CSS px; `scale` columns a px) in one slot's line at `base` with `value`. */
+function markColumns(owner: Int32Array, base: number, cols: number, scale: number, x0: number, x1: number, value: number): void {
+  const c0 = Math.max(0, Math.floor(x0 * scale));
+  const c1 = Math.min(cols, Math.max(c0 + 1, Math.ceil(x1 * scale)));
+  // most states are a column or two: a loop (fill's call costs more)
+  if (c1 - c0 <= 8) for (let col = c0; col < c1; col++) owner[base + col] = value;
+  else owner.fill(value, base + c0, base + c1);
 }

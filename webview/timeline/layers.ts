@@ -367,7 +367,7 @@ export class TimelineLayers {
     const a = activityOf({
       ...(codes ? { keyOf: (i: number) => codeColourKey(flags[i]!, colourings), previewKey: UNCOLOURED_KEY } : {}),
       columns: loaded.columns,
-      x: view.scale().offsetMapper(loaded.columns.header.baseTime),
+      map: view.scale().offsetLinear(loaded.columns.header.baseTime),
       width: view.width,
       slotOf: counted.slotOf,
       slots: counted.slots,

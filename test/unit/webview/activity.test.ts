@@ -46,7 +46,7 @@ const at = (a: ReturnType<typeof activityOf>, col: number, cat: number): number 
 };
 
 test('innermost state per row, preview boxes by their exclusive shares, as fractions of the rows', () => {
-  const a = activityOf({ columns: columns(), x: (o) => o * 10, width: 100, slotOf: (r) => r, slots: 3, hidden: new Set() });
+  const a = activityOf({ columns: columns(), map: { shift: 0, k: 10 }, width: 100, slotOf: (r) => r, slots: 3, hidden: new Set() });
   assert.equal(a.cols, 100);
   assert.equal(a.source, 'exact');
   // left half: rows 0 and 1 in Phase, row 2 the preview (3/4 cat 5, 1/4 cat 6)
@@ -59,14 +59,14 @@ test('innermost state per row, preview boxes by their exclusive shares, as fract
   // largest total share first
   assert.equal(a.categories[0], 1);
   assert.equal(columns(2).header.lowestDepth, 2);
-  assert.equal(activityOf({ columns: columns(2), x: (o) => o * 10, width: 100, slotOf: (r) => r, slots: 3, hidden: new Set() }).source, 'preview');
+  assert.equal(activityOf({ columns: columns(2), map: { shift: 0, k: 10 }, width: 100, slotOf: (r) => r, slots: 3, hidden: new Set() }).source, 'preview');
 });
 
 test('hidden categories and rows not counted are left out; the grid stays bounded', () => {
-  const a = activityOf({ columns: columns(), x: (o) => o * 10, width: 100, slotOf: (r) => (r === 0 ? 0 : -1), slots: 1, hidden: new Set([3]) });
+  const a = activityOf({ columns: columns(), map: { shift: 0, k: 10 }, width: 100, slotOf: (r) => (r === 0 ? 0 : -1), slots: 1, hidden: new Set([3]) });
   assert.ok(Math.abs(at(a, 80, 1) - 1) < 1e-6, 'row 0 shows Phase where the hidden Barrier was');
   assert.equal(a.categories.includes(5), false);
-  const wide = activityOf({ columns: columns(), x: (o) => o * 200, width: 2000, slotOf: (r) => r, slots: 100_000, hidden: new Set() });
+  const wide = activityOf({ columns: columns(), map: { shift: 0, k: 200 }, width: 2000, slotOf: (r) => r, slots: 100_000, hidden: new Set() });
   assert.ok(wide.cols * wide.rows <= 4 << 20);
 });
 
@@ -76,7 +76,7 @@ test('code colours: states count under their colouring key, uncoloured ones and 
   c.states.flags[2] = 1 << SITE_COLOUR_SHIFT;
   const a = activityOf({
     columns: c,
-    x: (o) => o * 10,
+    map: { shift: 0, k: 10 },
     width: 100,
     slotOf: (r) => r,
     slots: 3,
@@ -93,4 +93,64 @@ test('code colours: states count under their colouring key, uncoloured ones and 
   assert.ok(Math.abs(at(a, 80, UNCOLOURED_KEY) - 1 / 3) < 1e-6);
   // a colouring index beyond those known is uncoloured
   assert.equal(codeColourKey(2 << SITE_COLOUR_SHIFT, 1), UNCOLOURED_KEY);
+});
+
+test('a payload wider than the view: the same strip as visiting every state in table order', () => {
+  // 6 000 states over 40 rows, a time span 5× the view's, nested and overlapping, some hidden,
+  // rows 7 and 8 not counted, and preview boxes: the strip equals a plain walk over every state.
+  let seed = 11;
+  const rnd = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const base = columns();
+  const n = 6000;
+  const states = allocateTable(STATE_SPEC, n);
+  for (let i = 0; i < n; i++) {
+    const t = (i / n) * 500 + rnd() * 3; // table order roughly by time, as payloads are: chunks cull
+    states.start[i] = t;
+    states.end[i] = t + (rnd() < 0.1 ? rnd() * 80 : rnd() * 2);
+    states.row[i] = Math.floor(rnd() * 40);
+    states.category[i] = 1 + Math.floor(rnd() * 6);
+  }
+  const c: WindowColumns = { ...base, states, header: { ...base.header, rowEnd: 40 } };
+  const map = { shift: -1000.25, k: 10.3 };
+  const width = 1000;
+  const slotOf = (r: number): number => (r === 7 || r === 8 ? -1 : r < 7 ? r : r - 2);
+  const hidden = new Set([4]);
+  const a = activityOf({ columns: c, map, width, slotOf, slots: 38, hidden });
+  // the oracle: every state, in table order, through the same mapping
+  const cols = width;
+  const owner = new Int32Array(38 * cols);
+  const mark = (slot: number, x0: number, x1: number, v: number): void => {
+    if (slot < 0 || slot >= 38) return;
+    const c0 = Math.max(0, Math.floor(x0));
+    owner.fill(v, slot * cols + c0, slot * cols + Math.min(cols, Math.max(c0 + 1, Math.ceil(x1))));
+  };
+  for (let i = 0; i < n; i++) {
+    const x0 = map.shift + states.start[i]! * map.k;
+    const x1 = map.shift + states.end[i]! * map.k;
+    if (x1 < 0 || x0 > width || hidden.has(states.category[i]!)) continue;
+    mark(slotOf(states.row[i]!), x0, x1, states.category[i]! + (1 << 20));
+  }
+  for (let i = 0; i < c.shadows.start.length; i++) {
+    const x0 = map.shift + c.shadows.start[i]! * map.k;
+    const x1 = map.shift + c.shadows.end[i]! * map.k;
+    if (!(x1 < 0 || x0 > width)) mark(slotOf(c.shadows.row[i]!), x0, x1, -(i + 1));
+  }
+  const expected = new Map<number, Float64Array>();
+  for (let s = 0; s < 38; s++)
+    for (let col = 0; col < cols; col++) {
+      const o = owner[s * cols + col]!;
+      if (o <= 0) continue;
+      const cat = o - (1 << 20);
+      if (!expected.has(cat)) expected.set(cat, new Float64Array(cols));
+      expected.get(cat)![col]! += 1;
+    }
+  assert.ok(a.categories.length >= 5, 'the view shows most categories');
+  assert.equal(a.categories.includes(4), false);
+  let compared = 0;
+  for (const [cat, counts] of expected)
+    for (let col = 0; col < cols; col++) {
+      assert.equal(at(a, col, cat), Math.fround(counts[col]! / 38), `category ${cat}, column ${col}`);
+      compared++;
+    }
+  assert.ok(compared > 4000);
 });
