@@ -110,3 +110,18 @@ test('input contract: end-time order, finite times, known categories, at least o
     [[7], [7]],
   );
 });
+
+test('a file holds at most 2^32 − 1 real primitives (the shadows count them in 32 bits): more is refused, not wrapped', () => {
+  const w = new Slog2Writer(new MemorySink(), { topologyOf });
+  // as if 4 294 967 290 had been written already (writing them would take hours)
+  (w as unknown as { primitives: number }).primitives = 0xffffffff - 5;
+  assert.throws(() => {
+    for (let i = 0; i < 10_000; i++)
+      w.add(
+        makePrimitive(1, [
+          { time: i, lineID: 0 },
+          { time: i + 0.5, lineID: 0 },
+        ]),
+      );
+  }, /more than 4294967295 real primitives .*too many for one file/);
+});

@@ -12,8 +12,7 @@ import {
 } from '../../../src/core/formats/slog2/writer/shadowColumns';
 
 function weightsOf(c: ShadowColumns, r: number): number[] {
-  const from = c.weightStart[r]!;
-  return Array.from(c.arena.subarray(from, from + c.weightCount[r]! * WEIGHT_STRIDE));
+  return c.weightValues(r);
 }
 
 test('rows appended to in random order keep their weights through moves, packs and growth', () => {
@@ -36,7 +35,8 @@ test('rows appended to in random order keep their weights through moves, packs a
       for (const r of targets) {
         const before = c.arena.length;
         const used = c.arenaUsed;
-        const w = [model[r]!.length + 100 * r, prng.next(), prng.next(), step];
+        // ratios are Java floats (float32), the category and count integers
+        const w = [model[r]!.length + 100 * r, Math.fround(prng.next()), Math.fround(prng.next()), step];
         c.appendWeight(r, w[0]!, w[1]!, w[2]!, w[3]!);
         model[r]!.push(...w);
         if (c.arena.length !== before || c.arenaUsed < used) packedOrGrown++;

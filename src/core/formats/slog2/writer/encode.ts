@@ -88,10 +88,10 @@ function writeShadow(w: ByteWriter, b: NodeShadows, r: number): void {
   w.i32(n);
   for (let i = 0; i < n; i++) {
     const at = base + order[i]! * WEIGHT_STRIDE;
-    w.i32(ws[at + W_CATEGORY]!);
+    w.i32(t.arenaBits[at + W_CATEGORY]! | 0);
     w.f32(ws[at + W_INCL]!);
     w.f32(ws[at + W_EXCL]!);
-    w.i64(ws[at + W_COUNT]!);
+    w.i64(t.arenaBits[at + W_COUNT]!);
   }
 }
 

@@ -26,11 +26,12 @@ export function categoryRecords(all: Iterable<Category>, root: NodeShadows, used
   for (let r = 0; r < t.count; r++) {
     const ratio = Math.fround((t.latest[r]! - t.earliest[r]!) / rootDuration);
     const ws = t.arena;
+    const bits = t.arenaBits;
     const to = t.weightStart[r]! + t.weightCount[r]! * WEIGHT_STRIDE;
     for (let i = t.weightStart[r]!; i < to; i += WEIGHT_STRIDE) {
-      const category = ws[i + W_CATEGORY]!;
+      const category = bits[i + W_CATEGORY]! | 0;
       const sum = summaries.get(category) ?? { incl: 0, excl: 0, count: 0 };
-      sum.count += ws[i + W_COUNT]!;
+      sum.count += bits[i + W_COUNT]!;
       sum.incl = Math.fround(sum.incl + Math.fround(ws[i + W_INCL]! * ratio));
       sum.excl = Math.fround(sum.excl + Math.fround(ws[i + W_EXCL]! * ratio));
       summaries.set(category, sum);

@@ -1,6 +1,6 @@
 /**
  * The storage of a node's shadows (shadows.ts): one row per shadow in typed columns, and their
- * category weights in one arena of doubles. A wide trace starts a shadow for nearly every
+ * category weights in one arena of 32-bit words. A wide trace starts a shadow for nearly every
  * drawable; as objects (a record, its times, a weights array growing by push) those that lived as
  * long as their node were promoted and died in the old generation, which grew to several times
  * the live heap between full collections (about a third of a 2048-rank conversion's peak memory).
@@ -8,7 +8,12 @@
  */
 import { grown } from '../../../bytes/grown';
 
-/** Numbers per weight in the arena: category, inclusive ratio, exclusive ratio (Java floats), count. */
+/**
+ * Words per weight in the arena: category, inclusive ratio, exclusive ratio, count. The ratios are
+ * Java floats (every operation on them is rounded to float32), so float32 holds them exactly; the
+ * category and count are integers. Half the bytes of doubles: the arena was the largest part of a
+ * 2048-rank conversion's writer memory (21 of ~90 MiB at its peak).
+ */
 export const WEIGHT_STRIDE = 4;
 export const W_CATEGORY = 0;
 export const W_INCL = 1;
@@ -46,14 +51,19 @@ export class ShadowColumns {
   memberCount = new Uint32Array(0);
   /** An own state shadow: merged child shadows reduce its members' exclusive time. */
   collectsChildren = new Uint8Array(0);
-  arena: Float64Array;
+  /** The weights' ratios (W_INCL, W_EXCL) as float32. */
+  arena: Float32Array;
+  /** The same words as unsigned integers: the category (read back `| 0`), the count, and raw copies. */
+  arenaBits: Uint32Array;
   arenaUsed = 0;
   stringKeys: Map<number, string> | undefined;
   wide: Map<number, WideVertices> | undefined;
 
   constructor(capacity = 64, arenaNumbers = 1024) {
     this.resize(Math.max(1, capacity));
-    this.arena = new Float64Array(Math.max(1024, arenaNumbers));
+    const words = new ArrayBuffer(4 * Math.max(1024, arenaNumbers));
+    this.arena = new Float32Array(words);
+    this.arenaBits = new Uint32Array(words);
   }
 
   /** A new row (index returned), its columns not yet set. */
@@ -76,9 +86,11 @@ export class ShadowColumns {
       if (packedNeed > this.arena.length) {
         let cap = this.arena.length * 2;
         while (cap < packedNeed) cap *= 2;
-        const next = new Float64Array(cap);
-        next.set(this.arena.subarray(0, this.arenaUsed));
-        this.arena = next;
+        const words = new ArrayBuffer(4 * cap);
+        const bits = new Uint32Array(words);
+        bits.set(this.arenaBits.subarray(0, this.arenaUsed));
+        this.arena = new Float32Array(words);
+        this.arenaBits = bits;
       }
     }
     const at = this.arenaUsed;
@@ -96,15 +108,15 @@ export class ShadowColumns {
   /** Moves every row's weights to the start of the arena, in row order, each with room for one more. */
   private pack(): void {
     const used = this.arenaUsed;
-    if (packScratch.length < used) packScratch = new Float64Array(Math.max(used, packScratch.length * 2));
-    packScratch.set(this.arena.subarray(0, used));
+    if (packScratch.length < used) packScratch = new Uint32Array(Math.max(used, packScratch.length * 2));
+    packScratch.set(this.arenaBits.subarray(0, used));
     let at = 0;
     for (let r = 0; r < this.count; r++) {
       if (this.weightRoom[r] === 0) continue;
       const n = this.weightCount[r]!;
       const from = this.weightStart[r]!;
-      const arena = this.arena;
-      for (let k = 0; k < n * WEIGHT_STRIDE; k++) arena[at + k] = packScratch[from + k]!;
+      const bits = this.arenaBits;
+      for (let k = 0; k < n * WEIGHT_STRIDE; k++) bits[at + k] = packScratch[from + k]!;
       this.weightStart[r] = at;
       this.weightRoom[r] = n + 1;
       at += (n + 1) * WEIGHT_STRIDE;
@@ -119,17 +131,17 @@ export class ShadowColumns {
     const room = Math.max(2, n + (n >> 1));
     const at = this.reserveWeights(room);
     const from = this.weightStart[r]!;
-    this.arena.copyWithin(at, from, from + n * WEIGHT_STRIDE);
+    this.arenaBits.copyWithin(at, from, from + n * WEIGHT_STRIDE);
     this.weightStart[r] = at;
     this.weightRoom[r] = room;
   }
 
   /** Arena offset of `category`'s weight in row r, or −1. */
   weightSlot(r: number, category: number): number {
-    const a = this.arena;
+    const bits = this.arenaBits;
     const from = this.weightStart[r]!;
     const to = from + this.weightCount[r]! * WEIGHT_STRIDE;
-    for (let i = from; i < to; i += WEIGHT_STRIDE) if (a[i] === category) return i;
+    for (let i = from; i < to; i += WEIGHT_STRIDE) if ((bits[i + W_CATEGORY]! | 0) === category) return i;
     return -1;
   }
 
@@ -138,12 +150,22 @@ export class ShadowColumns {
     this.roomForWeight(r);
     const at = this.weightStart[r]! + this.weightCount[r]! * WEIGHT_STRIDE;
     const a = this.arena;
-    a[at + W_CATEGORY] = category;
+    const bits = this.arenaBits;
+    bits[at + W_CATEGORY] = category;
     a[at + W_INCL] = incl;
     a[at + W_EXCL] = excl;
-    a[at + W_COUNT] = count;
+    bits[at + W_COUNT] = count;
     this.weightCount[r]!++;
     return at;
+  }
+
+  /** Row r's weights as numbers, WEIGHT_STRIDE each (category, inclusive, exclusive, count), in insertion order. */
+  weightValues(r: number): number[] {
+    const out: number[] = [];
+    const to = this.weightStart[r]! + this.weightCount[r]! * WEIGHT_STRIDE;
+    for (let at = this.weightStart[r]!; at < to; at += WEIGHT_STRIDE)
+      out.push(this.arenaBits[at + W_CATEGORY]! | 0, this.arena[at + W_INCL]!, this.arena[at + W_EXCL]!, this.arenaBits[at + W_COUNT]!);
+    return out;
   }
 
   /** Row r's first and last lineID. */
@@ -189,7 +211,7 @@ export class ShadowColumns {
 }
 
 /** The arena's copy while it is packed (single-threaded writer). */
-let packScratch = new Float64Array(0);
+let packScratch = new Uint32Array(0);
 
 /**
  * Column sets of released buffers (a wide trace's hold thousands of rows and their weights; new

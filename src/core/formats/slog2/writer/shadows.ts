@@ -5,7 +5,7 @@
  * operation is rounded with Math.fround, in the reference's order, so the bytes match).
  * A buffer's shadows are rows of typed columns (shadowColumns.ts), not objects.
  */
-import { ShadowColumns, takeShadowColumns, releaseShadowColumns, WEIGHT_STRIDE, W_COUNT, W_EXCL, W_INCL } from './shadowColumns';
+import { ShadowColumns, takeShadowColumns, releaseShadowColumns, WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL } from './shadowColumns';
 import { MemberColumns, coverGroups, exclusiveDurations, groupByShadow, memberGroups, memberPool, type Grouped } from './shadowMembers';
 import { LINE_INDEX_LIMIT, STATE, previewCategory, shadowKey, type PrimitiveColumns } from './shadowKey';
 
@@ -198,7 +198,7 @@ export class NodeShadows {
     for (let k = 0; k < members.count; k++) {
       const r = shadowOf[k]!;
       const c = category[k]!;
-      if (at < 0 || r !== last || t.arena[at] !== c) {
+      if (at < 0 || r !== last || (t.arenaBits[at + W_CATEGORY]! | 0) !== c) {
         if (t.hasWeights[r] === 0) {
           t.hasWeights[r] = 1;
           t.weightCount[r] = 0;
@@ -213,7 +213,7 @@ export class NodeShadows {
       }
       const a = t.arena;
       a[at + W_INCL] = f32(a[at + W_INCL]! + f32((latest[k]! - earliest[k]!) / duration));
-      a[at + W_COUNT] = a[at + W_COUNT]! + 1;
+      t.arenaBits[at + W_COUNT]!++;
     }
   }
 
@@ -267,8 +267,8 @@ export class NodeShadows {
     // A loop, not set(subarray()): a row has a handful of weights, and the view a subarray makes
     // per row cost more than the copy (~0.1 s of a 2048-rank conversion's merges).
     const from = c.weightStart[j]!;
-    const src = c.arena;
-    const dst = t.arena;
+    const src = c.arenaBits;
+    const dst = t.arenaBits;
     for (let k = 0; k < n * WEIGHT_STRIDE; k++) dst[at + k] = src[from + k]!;
     t.weightStart[r] = at;
     t.weightCount[r] = n;
@@ -312,13 +312,15 @@ export class NodeShadows {
     }
     const ratio = f32((cl - ce) / newDuration);
     const ca = c.arena;
+    const cbits = c.arenaBits;
     const cto = c.weightStart[j]! + c.weightCount[j]! * WEIGHT_STRIDE;
     for (let k = c.weightStart[j]!; k < cto; k += WEIGHT_STRIDE) {
-      const at = t.weightSlot(r, ca[k]!);
-      if (at < 0) t.appendWeight(r, ca[k]!, f32(ca[k + W_INCL]! * ratio), f32(ca[k + W_EXCL]! * ratio), ca[k + W_COUNT]!);
+      const category = cbits[k + W_CATEGORY]! | 0;
+      const at = t.weightSlot(r, category);
+      if (at < 0) t.appendWeight(r, category, f32(ca[k + W_INCL]! * ratio), f32(ca[k + W_EXCL]! * ratio), cbits[k + W_COUNT]!);
       else {
         const a = t.arena;
-        a[at + W_COUNT] += ca[k + W_COUNT]!;
+        t.arenaBits[at + W_COUNT] += cbits[k + W_COUNT]!;
         a[at + W_INCL] = f32(a[at + W_INCL]! + f32(ca[k + W_INCL]! * ratio));
         a[at + W_EXCL] = f32(a[at + W_EXCL]! + f32(ca[k + W_EXCL]! * ratio));
       }
@@ -376,7 +378,7 @@ export class NodeShadows {
     let at = -1;
     for (let k = from; k < to; k++) {
       const c = category[k]!;
-      if (at < 0 || a[at] !== c) at = t.weightSlot(r, c);
+      if (at < 0 || (t.arenaBits[at + W_CATEGORY]! | 0) !== c) at = t.weightSlot(r, c);
       if (at < 0) throw new Error(`internal error: a member's category ${c} has no weight in its shadow`);
       const i = (at - base) / WEIGHT_STRIDE;
       sums[i] = f32(sums[i]! + f32(exclusion[k - from]! / duration));
@@ -422,7 +424,6 @@ export class NodeShadows {
     const t = this.rows;
     const nv = t.vertices[r]!;
     const wide = nv > 2 ? t.wide!.get(r)! : undefined;
-    const from = t.weightStart[r]!;
     return {
       topology: t.topology[r]!,
       category: previewCategory(t.topology[r]!),
@@ -432,7 +433,7 @@ export class NodeShadows {
       earliest: t.earliest[r]!,
       latest: t.latest[r]!,
       numRealObjs: t.numRealObjs[r]!,
-      weights: t.hasWeights[r] === 1 ? Array.from(t.arena.subarray(from, from + t.weightCount[r]! * WEIGHT_STRIDE)) : undefined,
+      weights: t.hasWeights[r] === 1 ? t.weightValues(r) : undefined,
     };
   }
 

@@ -35,6 +35,9 @@ import type { Slog2Trailer, Slog2WriteSummary, Slog2WriterOptions, WrittenNode }
 
 export type { Slog2Trailer, Slog2WriteSummary, Slog2WriterOptions, WrittenNode } from './writerTypes';
 
+/** Real primitives one file may hold: the shadows' per-category counts are 32-bit words. */
+const MAX_PRIMITIVES = 0xffffffff;
+
 export class Slog2Writer {
   private readonly fanout: number;
   private readonly leafBytes: number;
@@ -47,6 +50,8 @@ export class Slog2Writer {
   private readonly out: OutputBlocks;
   private lastLatest = -Infinity;
   private count = 0;
+  /** Real primitives added (a composite's members each count). */
+  private primitives = 0;
   private rootPointer: BlockPointer = NULL_BLOCK;
   private rootBuffer: NodeShadows | undefined;
   private readonly usedCategories = new IntSet(1 << 16);
@@ -109,6 +114,12 @@ export class Slog2Writer {
    */
   addBatch(b: DrawableBatch): void {
     if (this.finished) throw new Error('SLOG-2 writer: addBatch() after finish()');
+    // Shadow weights count real primitives in 32 bits (shadowColumns.ts): a file of more cannot be written right.
+    if (this.primitives + b.primitives > MAX_PRIMITIVES)
+      throw new RangeError(
+        `SLOG-2 writer: more than ${MAX_PRIMITIVES} real primitives (${this.primitives} written, ${b.primitives} more): too many for one file`,
+      );
+    this.primitives += b.primitives;
     if (b.newSites.length > 0) this.srcloc.appendSites(b.firstNewSite, b.newSites);
     const trunk = this.trunk;
     // Entries runFrom .. j go to runNode: copied into it as one run (place() does the rest per
