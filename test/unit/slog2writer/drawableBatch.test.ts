@@ -142,8 +142,9 @@ test('a run of entries copied column by column is what copying them one by one g
   const encoded = (b: DrawableBatch): Uint8Array => {
     const out = new Uint8Array(1 << 20);
     const view = new DataView(out.buffer);
+    const infoView = new DataView(b.info.buffer, b.info.byteOffset, b.info.byteLength);
     let at = 0;
-    for (let i = 0; i < b.count; i++) at = encodeEntry(b, i, view, out, at);
+    for (let i = 0; i < b.count; i++) at = encodeEntry(b, i, view, out, at, infoView);
     return out.subarray(0, at);
   };
   assert.deepEqual(encoded(byRange), encoded(byEntry), 'the same entries, byte for byte');

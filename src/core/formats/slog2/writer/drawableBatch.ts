@@ -16,6 +16,7 @@
 import type { SourceLocation } from '../../../model/types';
 import type { PrimitiveColumns } from './shadows';
 import { grown } from '../../../bytes/grown';
+import { copyBytes } from '../../../bytes/copyBytes';
 
 export interface DrawableBatch extends PrimitiveColumns {
   /** Drawables (node-list entries) in the batch, in arrival order. */
@@ -356,14 +357,12 @@ export function appendRange(dst: DrawableBatch, src: DrawableBatch, from: number
 }
 
 /** Writes primitive p's §7.2 body (category, info, vertices) big-endian at `at`; returns the end. */
-function encodePrimitive(b: DrawableBatch, p: number, view: DataView, out: Uint8Array, at: number): number {
+function encodePrimitive(b: DrawableBatch, p: number, view: DataView, at: number, infoView: DataView): number {
   view.setInt32(at, b.primCategory[p]!);
   const i0 = b.primInfoStart[p]!;
   const i1 = b.primInfoEnd[p]!;
   view.setInt16(at + 4, i1 - i0);
-  at += 6;
-  const info = b.info;
-  for (let k = i0; k < i1; k++) out[at++] = info[k]!;
+  at = copyBytes(infoView, i0, view, at + 6, i1 - i0);
   const v0 = b.vertexStart[p]!;
   const v1 = b.vertexStart[p + 1]!;
   view.setInt16(at, v1 - v0);
@@ -378,23 +377,25 @@ function encodePrimitive(b: DrawableBatch, p: number, view: DataView, out: Uint8
   return at;
 }
 
-/** Writes entry i as a node-list entry (§7.2: kind byte + body) at `at`; returns the end. */
-export function encodeEntry(b: DrawableBatch, i: number, view: DataView, out: Uint8Array, at: number): number {
+/**
+ * Writes entry i as a node-list entry (§7.2: kind byte + body) at `at`; returns the end. `view`
+ * indexes as `out` does, `infoView` as `b.info` does (info bytes are copied a word at a time).
+ */
+export function encodeEntry(b: DrawableBatch, i: number, view: DataView, out: Uint8Array, at: number, infoView: DataView): number {
   const p0 = b.primitiveStart[i]!;
   if (b.kind[i] === 0) {
     out[at] = 0;
-    return encodePrimitive(b, p0, view, out, at + 1);
+    return encodePrimitive(b, p0, view, at + 1, infoView);
   }
   out[at] = 1;
   view.setInt32(at + 1, b.category[i]!);
   const i0 = b.entryInfoStart[i]!;
   const i1 = b.entryInfoEnd[i]!;
   view.setInt16(at + 5, i1 - i0);
-  at += 7;
-  for (let k = i0; k < i1; k++) out[at++] = b.info[k]!;
+  at = copyBytes(infoView, i0, view, at + 7, i1 - i0);
   const p1 = b.primitiveStart[i + 1]!;
   view.setInt16(at, p1 - p0);
   at += 2;
-  for (let p = p0; p < p1; p++) at = encodePrimitive(b, p, view, out, at);
+  for (let p = p0; p < p1; p++) at = encodePrimitive(b, p, view, at, infoView);
   return at;
 }

@@ -381,11 +381,13 @@ export class Slog2Writer {
     const out = w.bytes;
     const view = w.dataView;
     let at = w.pos;
+    const info = entries.info;
+    const infoView = new DataView(info.buffer, info.byteOffset, info.byteLength);
     const siteStart = entries.siteStart;
     const siteEnd = entries.siteEnd;
     for (let k = 0; k < n; k++) {
       const i = order[k]!;
-      at = encodeEntry(entries, i, view, out, at);
+      at = encodeEntry(entries, i, view, out, at, infoView);
       const a = siteStart[i]!;
       const z = siteEnd[i]!;
       if (a >= 0 || z >= 0) sites.addSites(which, k, a, z);
