@@ -1,0 +1,81 @@
+// drawingOrderOf equals a stable built-in sort on the five keys, whichever way it takes: entries
+// nearly in order as they arrive (by end time, few ranks: insertion from arrival order), far out
+// of order (many ranks: the pilot gives up, buckets), out of order only after the pilot, ties.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Prng } from '../../../src/core/synth/prng';
+import { drawingOrderOf, type OrderKeys } from '../../../src/core/formats/slog2/writer/drawingOrder';
+
+interface Entry {
+  e: number;
+  l: number;
+  c: number;
+  s: number;
+  f: number;
+}
+
+function keysOf(entries: readonly Entry[]): OrderKeys {
+  return {
+    earliest: Float64Array.from(entries, (x) => x.e),
+    latest: Float64Array.from(entries, (x) => x.l),
+    category: Int32Array.from(entries, (x) => x.c),
+    startLine: Int32Array.from(entries, (x) => x.s),
+    finalLine: Int32Array.from(entries, (x) => x.f),
+  };
+}
+
+/** The oracle: a stable sort of the subset by (earliest ↑, latest ↓, category ↑, start line ↑, final line ↑). */
+function expected(entries: readonly Entry[], subset: readonly number[]): number[] {
+  return [...subset].sort((a, b) => {
+    const x = entries[a]!;
+    const y = entries[b]!;
+    return x.e - y.e || y.l - x.l || x.c - y.c || x.s - y.s || x.f - y.f;
+  });
+}
+
+/** States of `ranks` ranks, nested up to 3 deep, in arrival order (by end time), with events and ties. */
+function arrivals(n: number, ranks: number, prng: Prng): Entry[] {
+  const out: Entry[] = [];
+  let t = 0;
+  while (out.length < n) {
+    const rank = Math.floor(prng.next() * ranks);
+    const e = t + Math.floor(prng.next() * 4);
+    const inner = Math.floor(prng.next() * 3);
+    // children end before their parent: they arrive first
+    for (let k = 0; k < inner; k++) out.push({ e: e + 1 + k, l: e + 1 + k + (prng.next() < 0.3 ? 0 : 1), c: 2 + k, s: rank, f: rank });
+    out.push({ e, l: e + inner + 2, c: 1, s: rank, f: rank });
+    if (prng.next() < 0.2) out.push({ e: e + inner + 2, l: e + inner + 2, c: 9, s: rank, f: rank }); // an event at the end
+    t += 1 + Math.floor(prng.next() * (4 / ranks + 1));
+  }
+  out.length = n;
+  // arrival order is by end time (stable)
+  return out
+    .map((x, i) => ({ x, i }))
+    .sort((a, b) => a.x.l - b.x.l || a.i - b.i)
+    .map((a) => a.x);
+}
+
+test('drawing order: nearly in order, far out of order, late disorder and ties all equal a stable sort', () => {
+  const prng = new Prng(11);
+  const cases: [string, Entry[]][] = [];
+  for (const n of [0, 1, 2, 7, 255, 256, 257, 3000])
+    for (const ranks of [1, 2, 16, 300]) cases.push([`${n} entries, ${ranks} ranks`, arrivals(n, ranks, prng)]);
+  // in order for the pilot, reversed after it (the full budget runs out late)
+  const late = arrivals(2000, 1, prng);
+  late.splice(400, 1600, ...late.slice(400).reverse());
+  cases.push(['disorder after the pilot', late]);
+  cases.push(['all ties', Array.from({ length: 600 }, () => ({ e: 5, l: 6, c: 1, s: 0, f: 0 }))]);
+  cases.push([
+    'random',
+    Array.from({ length: 1000 }, () => ({ e: Math.floor(prng.next() * 50), l: 60, c: Math.floor(prng.next() * 3), s: Math.floor(prng.next() * 2), f: 0 })),
+  ]);
+  for (const [name, entries] of cases) {
+    const keys = keysOf(entries);
+    const all = entries.map((_, i) => i);
+    // the whole node, and every other entry (a list of one kind: nestless or nestable)
+    for (const subset of [all, all.filter((i) => i % 2 === 1)]) {
+      const got = Array.from(drawingOrderOf(keys, Uint32Array.from(subset), subset.length));
+      assert.deepEqual(got, expected(entries, subset), `${name}, ${subset.length} of them`);
+    }
+  }
+});
