@@ -94,7 +94,8 @@ export function drawingOrderOf(keys: OrderKeys, subset: Uint32Array, n: number):
     return fl[a]! < fl[b]!;
   };
   const out = order;
-  if (sortedFromArrival(subset, n, out, before)) return out.subarray(0, n);
+  out.set(subset.subarray(0, n));
+  if (sortNearlyOrdered(out, n, before)) return out.subarray(0, n);
   const starts = bucketStart;
   let min = Infinity;
   let max = -Infinity;
@@ -138,21 +139,22 @@ export function drawingOrderOf(keys: OrderKeys, subset: Uint32Array, n: number):
 }
 
 /**
- * Insertion sort of `subset[0..n)` into `out` in the given order; false (out is then garbage) once
- * entries have moved more places than the budget allows (PILOT_MOVES).
+ * Insertion sort of `items[0..n)` in place, for items nearly in order (stable: `before` is strict);
+ * false (items are then in some other order) once entries have moved more places than the budget
+ * allows (PILOT_MOVES).
  */
-function sortedFromArrival(subset: Uint32Array, n: number, out: Uint32Array, before: (a: number, b: number) => boolean): boolean {
+export function sortNearlyOrdered(items: Uint32Array, n: number, before: (a: number, b: number) => boolean): boolean {
   let budget = PILOT_MOVES * Math.min(n, PILOT_ENTRIES);
-  for (let k = 0; k < n; k++) {
+  for (let k = 1; k < n; k++) {
     if (k === PILOT_ENTRIES) budget += ARRIVAL_MOVES * n;
-    const item = subset[k]!;
+    const item = items[k]!;
     let j = k - 1;
-    while (j >= 0 && before(item, out[j]!)) {
+    while (j >= 0 && before(item, items[j]!)) {
       if (--budget < 0) return false;
-      out[j + 1] = out[j]!;
+      items[j + 1] = items[j]!;
       j--;
     }
-    out[j + 1] = item;
+    items[j + 1] = item;
   }
   return true;
 }

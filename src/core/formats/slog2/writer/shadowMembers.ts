@@ -3,6 +3,7 @@
  * durations the weights need (SLOG2.md §12): the writer's per-node scratch, so it allocates
  * nothing per drawable. Single-threaded: each scratch is consumed before the next call.
  */
+import { sortNearlyOrdered } from './drawingOrder';
 
 /**
  * Exclusive duration of each member (earliest/latest/category[from..to), insertion order; entry
@@ -174,11 +175,14 @@ function ensureMemberScratch(n: number): void {
 let scratchBuckets = new Uint32Array(1025);
 
 /**
- * Stable sort of member indices base..base+n−1 into `order[0..n)`: counting sort
- * into ~n buckets by earliest time, then insertion sort inside each bucket on the full key;
+ * Stable sort of member indices base..base+n−1 into `order[0..n)`: insertion in arrival order
+ * while they are nearly in order (sortNearlyOrdered), else counting sort into ~n buckets by earliest time, then insertion sort inside each bucket on the full key;
  * crowded buckets use the built-in sort. Same scheme as drawingOrderIndex.
  */
 function sortMembers(order: Uint32Array, base: number, n: number, earliest: Float64Array, latest: Float64Array, category: Int32Array): void {
+  // one row's members arrive by end time: out of order only by the states nested in them
+  for (let i = 0; i < n; i++) order[i] = base + i;
+  if (sortNearlyOrdered(order, n, (a, b) => compareMembers(earliest, latest, category, a, b) < 0)) return;
   let min = Infinity;
   let max = -Infinity;
   for (let i = base; i < base + n; i++) {
