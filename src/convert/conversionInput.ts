@@ -55,7 +55,10 @@ class ProgressSource implements ByteSource {
     private readonly inner: ByteSource,
     private readonly report: (bytesRead: number, total: number) => void,
     readonly size: number = inner.size,
-  ) {}
+  ) {
+    if (inner.readInto) this.readInto = (offset, target) => this.readIntoInner(offset, target);
+  }
+  readonly readInto?: (offset: number, target: Uint8Array) => Promise<void>;
   get name(): string {
     return this.inner.name;
   }
@@ -63,11 +66,21 @@ class ProgressSource implements ByteSource {
     if (offset < 0 || length < 0 || offset + length > this.size)
       throw new RangeError(`read(${offset}, ${length}) beyond the ${this.size} bytes of ${this.name}`);
     const bytes = await this.inner.read(offset, length);
-    if (offset + length > this.furthest) {
-      this.furthest = offset + length;
+    this.reached(offset + length);
+    return bytes;
+  }
+  /** Straight into the caller's buffer where the file can (chunksOf: no second buffer and copy per chunk). */
+  private async readIntoInner(offset: number, target: Uint8Array): Promise<void> {
+    if (offset < 0 || offset + target.length > this.size)
+      throw new RangeError(`read(${offset}, ${target.length}) beyond the ${this.size} bytes of ${this.name}`);
+    await this.inner.readInto!(offset, target);
+    this.reached(offset + target.length);
+  }
+  private reached(end: number): void {
+    if (end > this.furthest) {
+      this.furthest = end;
       this.report(this.furthest, this.size);
     }
-    return bytes;
   }
   close(): Promise<void> {
     return this.inner.close();

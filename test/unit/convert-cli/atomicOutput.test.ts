@@ -26,13 +26,19 @@ test('while converting, only a temporary file exists; the target appears complet
   const dir = freshDir();
   const target = path.join(dir, 'out.slog2');
   let sawTemp = false;
+  const plain: number[] = [];
   await convertFile(INPUT, target, {
-    onProgress: () => {
+    onProgress: (read, total) => {
       assert.equal(fs.existsSync(target), false, 'no target before the end');
       if (fs.readdirSync(dir).some((f) => f.endsWith('.tmp'))) sawTemp = true;
+      assert.equal(total, fs.statSync(INPUT).size);
+      plain.push(read);
     },
   });
   assert.ok(sawTemp);
+  // the plain file is read straight into each chunk's buffer: progress still counts every chunk
+  assert.ok(plain.length >= 3 && plain.every((r, i) => i === 0 || r > plain[i - 1]!), `progress ${plain.join(', ')}`);
+  assert.equal(plain[plain.length - 1], fs.statSync(INPUT).size, 'progress reaches the end');
   assert.deepEqual(fs.readdirSync(dir), ['out.slog2']);
   // The gzip'd input gives the same file.
   const fromGz = path.join(dir, 'gz.slog2');
