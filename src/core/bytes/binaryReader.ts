@@ -175,19 +175,29 @@ export class FixedTextMemo {
   private lastText: string | undefined;
 
   decode(field: Uint8Array): string | undefined {
+    return this.decodeAt(field, 0, field.length);
+  }
+
+  /**
+   * decode(buf.subarray(from, from + length)), the field compared where it lies: a repeat (nearly
+   * every SRCLOC record) makes no view of it.
+   */
+  decodeAt(buf: Uint8Array, from: number, length: number): string | undefined {
+    const last = this.lastBytes;
+    const n = last.length;
+    // the same bytes, then a NUL where the last had one (or the field's end where it had none)
+    if (n <= length && sameBytes(buf, from, last, n) && (this.lastHadNul ? n < length && buf[from + n] === 0 : n === length)) return this.lastText;
+    const field = buf.subarray(from, from + length);
     const nulAt = field.indexOf(0);
-    const hadNul = nulAt >= 0;
-    const n = hadNul ? nulAt : field.length;
-    if (hadNul === this.lastHadNul && n === this.lastBytes.length && sameBytes(field, this.lastBytes, n)) return this.lastText;
-    this.lastBytes = field.slice(0, n);
-    this.lastHadNul = hadNul;
+    this.lastHadNul = nulAt >= 0;
+    this.lastBytes = field.slice(0, this.lastHadNul ? nulAt : length);
     this.lastText = decodeFixedText(field);
     return this.lastText;
   }
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array, n: number): boolean {
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+function sameBytes(a: Uint8Array, from: number, b: Uint8Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (a[from + i] !== b[i]) return false;
   return true;
 }
 

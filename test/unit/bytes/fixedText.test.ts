@@ -37,3 +37,25 @@ test('FixedTextMemo.decode equals decodeFixedText on every field of a random seq
     assert.equal(memo.decode(f), decodeFixedText(f), `step ${i}`);
   }
 });
+
+test('FixedTextMemo.decodeAt reads a field where it lies in a larger buffer, as decode of its view', () => {
+  const rng = new Prng(7);
+  const pool = [
+    field('user_states.c'),
+    field('user_states.c', 40, 0x00),
+    field('user_states.cc'),
+    field('user_states'),
+    field(''),
+    new Uint8Array(40).fill(0x43),
+    field('a.c'),
+  ];
+  const memo = new FixedTextMemo();
+  for (let i = 0; i < 3000; i++) {
+    const f = pool[rng.int(0, pool.length - 1)]!;
+    // the field at some offset, between bytes that are not part of it
+    const at = rng.int(0, 9);
+    const buf = new Uint8Array(at + 40 + 9).fill(0x5a);
+    buf.set(f, at);
+    assert.equal(memo.decodeAt(buf, at, 40), decodeFixedText(f), `step ${i}`);
+  }
+});

@@ -319,7 +319,7 @@ export class Clog2Parser {
             sink.comm(time, icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), dv.getInt32(b + 8, le), dv.getInt32(b + 12, le));
             break;
           case 10: // SRCLOC
-            sink.srcloc(time, icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), this.srclocFile.decode(buf.subarray(b + 8, b + 48)));
+            sink.srcloc(time, icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), this.srclocFile.decodeAt(buf, b + 8, 40));
             break;
           case 11: // TIMESHIFT
             if (!this.finalized) this.localShift = dv.getFloat64(b, le);
