@@ -63,18 +63,20 @@ class ProgressSource implements ByteSource {
     return this.inner.name;
   }
   async read(offset: number, length: number): Promise<Uint8Array> {
-    if (offset < 0 || length < 0 || offset + length > this.size)
-      throw new RangeError(`read(${offset}, ${length}) beyond the ${this.size} bytes of ${this.name}`);
+    this.checkRange(offset, length);
     const bytes = await this.inner.read(offset, length);
     this.reached(offset + length);
     return bytes;
   }
   /** Straight into the caller's buffer where the file can (chunksOf: no second buffer and copy per chunk). */
   private async readIntoInner(offset: number, target: Uint8Array): Promise<void> {
-    if (offset < 0 || offset + target.length > this.size)
-      throw new RangeError(`read(${offset}, ${target.length}) beyond the ${this.size} bytes of ${this.name}`);
+    this.checkRange(offset, target.length);
     await this.inner.readInto!(offset, target);
     this.reached(offset + target.length);
+  }
+  private checkRange(offset: number, length: number): void {
+    if (offset < 0 || length < 0 || offset + length > this.size)
+      throw new RangeError(`read(${offset}, ${length}) beyond the ${this.size} bytes of ${this.name}`);
   }
   private reached(end: number): void {
     if (end > this.furthest) {

@@ -5,7 +5,7 @@
 import type { Drawable, Primitive, SourceLocation, Topology } from '../../../model/types';
 import type { PrimitiveParts } from '../../convert/pendingPrimitives';
 import { STATE, topologyNumber } from './shadows';
-import { adoptDrawableBatch, hasRoom, makeRoom, newDrawableBatch, resetDrawableBatch, type DrawableBatch } from './drawableBatch';
+import { adoptDrawableBatch, copyInfo, hasRoom, makeRoom, newDrawableBatch, resetDrawableBatch, type DrawableBatch } from './drawableBatch';
 
 /** Interns source locations into dense site indices (one per distinct file + line). */
 class SiteInterner {
@@ -47,9 +47,6 @@ class SiteInterner {
  * batch when it is full. Throws a RangeError naming the drawable (its position in the stream) for
  * anything the SLOG-2 format or the one-pass tree cannot hold.
  */
-/** Info spans at least this long are copied with `set`. */
-const SET_FROM_BYTES = 16;
-
 export class DrawableBatchEncoder {
   private batch: DrawableBatch = newDrawableBatch();
   private readonly spare: DrawableBatch[] = [];
@@ -300,12 +297,7 @@ export class DrawableBatchEncoder {
     let at = b.infoUsed;
     b.primInfoStart[k] = at;
     if (info !== undefined) {
-      const out = b.info;
-      // `set` copies 32 cargo bytes in a third of a byte loop's time; a loop is quicker for a few
-      if (info.length >= SET_FROM_BYTES) {
-        out.set(info, at);
-        at += info.length;
-      } else for (let j = 0; j < info.length; j++) out[at++] = info[j]!;
+      at = copyInfo(info, 0, info.length, b.info, at);
       b.infoUsed = at;
     }
     b.primInfoEnd[k] = at;

@@ -176,8 +176,9 @@ let scratchBuckets = new Uint32Array(1025);
 
 /**
  * Stable sort of member indices base..base+n−1 into `order[0..n)`: insertion in arrival order
- * while they are nearly in order (sortNearlyOrdered), else counting sort into ~n buckets by earliest time, then insertion sort inside each bucket on the full key;
- * crowded buckets use the built-in sort. Same scheme as drawingOrderIndex.
+ * while they are nearly in order (sortNearlyOrdered), else counting sort into ~n buckets by
+ * earliest time, then insertion sort inside each bucket on the full key; crowded buckets use the
+ * built-in sort. Same scheme as drawingOrderOf.
  */
 function sortMembers(order: Uint32Array, base: number, n: number, earliest: Float64Array, latest: Float64Array, category: Int32Array): void {
   // one row's members arrive by end time: out of order only by the states nested in them
