@@ -10,9 +10,14 @@
  * fill is ~3× the raster of a drawImage of the same pixels: in a browser bench of the dense
  * frame's strips (4 depths × 32 rows × 1207 columns, fractional box edges) 4.1–4.4 ms as patterns,
  * 1.9–2.0 ms drawn from one image.
+ *
+ * Drawn from one image, the lines are in device pixels, and a depth's wide boxes can go into them
+ * too (`addBox`, stripBoxes.ts: where canvas2d rasterises on the CPU), under its marks, as they
+ * were filled before the marks were painted.
  */
 import type { Paint2D } from './paint2d';
 import { packCss } from './colour';
+import { StripBoxes, coverPixels } from './stripBoxes';
 
 type Ctx = Paint2D;
 
@@ -21,20 +26,57 @@ export class ColumnStrips {
   private image: ImageData | undefined;
   /** All rows' lines (drawFromSheet), and the columns each row uses. */
   private sheetCanvas: HTMLCanvasElement | undefined;
-  private sheet: ImageData | undefined;
+  private readonly sheets = new Map<number, ImageData>();
   private span = new Int32Array(0);
   /** The last mark met and its colour (marks come in runs: the colour is looked up per run). */
   private lastMark = 0;
   private lastPx = 0;
+  /** Wide boxes of the depth being drawn, painted with its marks (addBox). */
+  private readonly boxes = new StripBoxes();
+
+  /** Whether `addBox` can be used with `ctx`: canvas2d at a whole-number scale (the lines are drawn from one image). */
+  takesBoxes(ctx: Ctx): boolean {
+    return !ctx.pixelLine && wholeScale(ctx) !== undefined;
+  }
+
+  /** Boxes added since the last paint. */
+  get boxCount(): number {
+    return this.boxes.count;
+  }
 
   /**
-   * Paints `marks` (`slots` rows of `cols` columns) into `ctx`: row r's marked columns at y =
-   * `top(r)`, `height` tall, in the colour `colourOf(mark)`.
+   * A wide box of visible row `slot`, CSS x [x0, x1), in `rgba` (rgbaOf), painted by the next
+   * `paint` in its row's strip (the same device rows), under the marks; only where `takesBoxes`.
+   */
+  addBox(slot: number, x0: number, x1: number, rgba: number): void {
+    this.boxes.add(slot, x0, x1, rgba);
+  }
+
+  /**
+   * Paints the boxes added (addBox) and `marks` (`slots` rows of `cols` columns) into `ctx`: row
+   * r's boxes and marked columns at y = `top(r)`, `height` tall, marks in the colour `colourOf(mark)`.
    */
   paint(ctx: Ctx, marks: Int32Array, slots: number, cols: number, colourOf: (mark: number) => string, top: (r: number) => number, height: number): void {
+    try {
+      this.paintLines(ctx, marks, slots, cols, colourOf, top, height);
+    } finally {
+      this.boxes.clear();
+    }
+  }
+
+  private paintLines(
+    ctx: Ctx,
+    marks: Int32Array,
+    slots: number,
+    cols: number,
+    colourOf: (mark: number) => string,
+    top: (r: number) => number,
+    height: number,
+  ): void {
     if (slots <= 0 || cols <= 0 || height <= 0) return;
     this.lastMark = 0;
     if (!ctx.pixelLine && this.drawFromSheet(ctx, marks, slots, cols, colourOf, top, height)) return;
+    if (this.boxes.count > 0) throw new Error('ColumnStrips: boxes added where the lines are not drawn from one image (see takesBoxes)');
     const image = this.imageOf(cols);
     const px = new Uint32Array(image.data.buffer, image.data.byteOffset, cols);
     const line = this.canvas!.getContext('2d')!;
@@ -77,8 +119,41 @@ export class ColumnStrips {
   }
 
   /**
+   * lineOf into `lines` lines (line l at `at[l]`, `res` device pixels a column), each mark at
+   * `coverage[l]`, source-over what they hold (boxes), unmarked columns kept; whether any column
+   * is marked.
+   */
+  private lineOver(
+    marks: Int32Array,
+    from: number,
+    cols: number,
+    colourOf: (mark: number) => string,
+    out: Uint32Array,
+    at: ArrayLike<number>,
+    coverage: ArrayLike<number>,
+    lines: number,
+    res: number,
+  ): boolean {
+    let used = false;
+    for (let c = 0; c < cols; c++) {
+      const m = marks[from + c]!;
+      if (m === 0) continue;
+      if (m !== this.lastMark) {
+        this.lastMark = m;
+        this.lastPx = this.pack(colourOf(m));
+      }
+      for (let l = 0; l < lines; l++) coverPixels(out, at[l]! + c * res, at[l]! + (c + 1) * res, this.lastPx, coverage[l]!);
+      used = true;
+    }
+    return used;
+  }
+
+  /**
    * Every row's line in one image (row r = line r), each box drawn from its line (drawSheetRows);
-   * false, painting nothing, where that cannot be.
+   * false, painting nothing, where that cannot be. With boxes (addBox) the lines are in device
+   * pixels (`res` a CSS px), three a row: its whole device rows, and its partly covered top and
+   * bottom rows, where each box and mark is blended at the part covered, one over the other, as
+   * their rects were (the whole line blended at that part is not that where they overlap).
    */
   private drawFromSheet(
     ctx: Ctx,
@@ -89,16 +164,39 @@ export class ColumnStrips {
     top: (r: number) => number,
     height: number,
   ): boolean {
-    if (wholeScale(ctx) === undefined) return false;
-    const sheet = this.sheetOf(cols, slots);
-    const px = new Uint32Array(sheet.data.buffer, sheet.data.byteOffset, cols * slots);
+    const k = wholeScale(ctx);
+    if (k === undefined) return false;
+    const boxed = this.boxes.count > 0;
+    const res = boxed ? k : 1;
+    const length = cols * res;
+    const perRow = boxed ? 3 : 1;
+    const sheet = this.sheetOf(length, slots * perRow);
+    const px = new Uint32Array(sheet.data.buffer, sheet.data.byteOffset, length * slots * perRow);
     const span = this.spanOf(slots);
+    const f = (ctx as CanvasRenderingContext2D).getTransform().f;
+    const at = [0, 0, 0];
+    const coverage = [1, 1, 1];
     for (let r = 0; r < slots; r++) {
       span[2 * r] = 0;
-      span[2 * r + 1] = this.lineOf(marks, r * cols, cols, colourOf, px, r * cols) ? cols : 0;
+      if (!boxed) {
+        span[2 * r + 1] = this.lineOf(marks, r * cols, cols, colourOf, px, r * cols) ? cols : 0;
+        continue;
+      }
+      const { y0, y1, a, b } = deviceRows(top(r), height, k, f);
+      let lines = 0;
+      const add = (line: number, cov: number): void => {
+        at[lines] = (3 * r + line) * length;
+        coverage[lines++] = cov;
+      };
+      if (b > a) add(0, 1);
+      if (a > y0) add(1, Math.min(a, y1) - y0);
+      if (y1 > b && b >= a) add(2, y1 - b);
+      px.fill(0, 3 * r * length, (3 * r + 3) * length);
+      const boxes = this.boxes.into(r, slots, px, at, coverage, lines, res, length);
+      span[2 * r + 1] = this.lineOver(marks, r * cols, cols, colourOf, px, at, coverage, lines, res) || boxes ? cols : 0;
     }
     this.sheetCanvas!.getContext('2d')!.putImageData(sheet, 0, 0);
-    return drawSheetRows(ctx, this.sheetCanvas!, slots, span, top, height);
+    return drawSheetRows(ctx, this.sheetCanvas!, slots, span, top, height, res, boxed);
   }
 
   private spanOf(slots: number): Int32Array {
@@ -106,14 +204,24 @@ export class ColumnStrips {
     return this.span;
   }
 
+  /**
+   * The sheet's pixels, `cols` × `rows`, put at the canvas's top left. The canvas only grows and
+   * the images are kept by size: depths with boxes (three lines a row) and without (one) take
+   * turns within a frame, and resizing a canvas costs a new backing store each time.
+   */
   private sheetOf(cols: number, rows: number): ImageData {
-    if (this.sheet?.width !== cols || this.sheet.height !== rows) {
-      this.sheetCanvas ??= document.createElement('canvas');
-      this.sheetCanvas.width = cols;
-      this.sheetCanvas.height = rows;
-      this.sheet = new ImageData(cols, rows);
+    const canvas = (this.sheetCanvas ??= document.createElement('canvas'));
+    if (canvas.width < cols || canvas.height < rows) {
+      canvas.width = Math.max(canvas.width, cols);
+      canvas.height = Math.max(canvas.height, rows);
     }
-    return this.sheet;
+    const key = cols * 65536 + rows;
+    let image = this.sheets.get(key);
+    if (image === undefined) {
+      if (this.sheets.size >= 4) this.sheets.clear();
+      this.sheets.set(key, (image = new ImageData(cols, rows)));
+    }
+    return image;
   }
 
   private imageOf(cols: number): ImageData {
@@ -213,14 +321,31 @@ function wholeScale(ctx: Ctx): number | undefined {
   return k > 0 && t.d === k && t.b === 0 && t.c === 0 && Number.isInteger(k) && Number.isInteger(t.e) && Number.isInteger(t.f) ? k : undefined;
 }
 
+/** Where a strip from CSS y `top`, `height` tall, falls in device rows (y = user y · k + f): its edges, and the whole rows [a, b) inside. */
+function deviceRows(top: number, height: number, k: number, f: number): { y0: number; y1: number; a: number; b: number } {
+  const y0 = top * k + f;
+  const y1 = (top + height) * k + f;
+  return { y0, y1, a: Math.ceil(y0), b: Math.floor(y1) };
+}
+
 /**
- * Draws row r of `sheet` (one line of pixels a row), columns [span[2r], span[2r+1]), down y =
+ * Draws row r of `sheet` (one line of pixels a row, `res` a column), columns [span[2r], span[2r+1]), down y =
  * `top(r)`, `height` tall: the whole device rows inside stretched from the line without smoothing,
  * a partly covered row at the top or bottom at the part it covers (globalAlpha), as a rect's
- * anti-aliased edge. Only at a whole-number scale (wholeScale: columns then fall on device pixels,
- * as a pattern's do); false, drawing nothing, otherwise.
+ * anti-aliased edge; with `edgeLines`, the sheet has three lines a row (whole rows, top, bottom),
+ * the top and bottom ones blended already. Only at a whole-number scale (wholeScale: columns then
+ * fall on device pixels, as a pattern's do); false, drawing nothing, otherwise.
  */
-function drawSheetRows(painter: Ctx, sheet: HTMLCanvasElement, rows: number, span: Int32Array, top: (r: number) => number, height: number): boolean {
+function drawSheetRows(
+  painter: Ctx,
+  sheet: HTMLCanvasElement,
+  rows: number,
+  span: Int32Array,
+  top: (r: number) => number,
+  height: number,
+  res = 1,
+  edgeLines = false,
+): boolean {
   const k = wholeScale(painter);
   if (k === undefined) return false;
   const ctx = painter as CanvasRenderingContext2D;
@@ -235,19 +360,19 @@ function drawSheetRows(painter: Ctx, sheet: HTMLCanvasElement, rows: number, spa
     const c1 = span[2 * r + 1]!;
     if (c1 <= c0) continue;
     const w = c1 - c0;
-    const y0 = top(r) * k + f;
-    const y1 = (top(r) + height) * k + f;
-    const a = Math.ceil(y0);
-    const b = Math.floor(y1);
-    if (b > a) ctx.drawImage(sheet, c0, r, w, 1, c0, userY(a), w, (b - a) / k);
+    const { y0, y1, a, b } = deviceRows(top(r), height, k, f);
+    const s0 = c0 * res;
+    const sw = w * res;
+    const whole = edgeLines ? 3 * r : r;
+    if (b > a) ctx.drawImage(sheet, s0, whole, sw, 1, c0, userY(a), w, (b - a) / k);
     if (a > y0) {
       // the top row, or the whole box when it lies within one device row
-      ctx.globalAlpha = alpha * (Math.min(a, y1) - y0);
-      ctx.drawImage(sheet, c0, r, w, 1, c0, userY(a - 1), w, 1 / k);
+      ctx.globalAlpha = edgeLines ? alpha : alpha * (Math.min(a, y1) - y0);
+      ctx.drawImage(sheet, s0, edgeLines ? whole + 1 : whole, sw, 1, c0, userY(a - 1), w, 1 / k);
     }
     if (y1 > b && b >= a) {
-      ctx.globalAlpha = alpha * (y1 - b);
-      ctx.drawImage(sheet, c0, r, w, 1, c0, userY(b), w, 1 / k);
+      ctx.globalAlpha = edgeLines ? alpha : alpha * (y1 - b);
+      ctx.drawImage(sheet, s0, edgeLines ? whole + 2 : whole, sw, 1, c0, userY(b), w, 1 / k);
     }
     ctx.globalAlpha = alpha;
   }

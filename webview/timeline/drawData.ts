@@ -18,7 +18,7 @@ import { drawArrows, drawEvents, type ArrowMode } from './drawArrows';
 import { beginPixelLayer } from './eventHeads';
 import { PREVIEW_STATE } from '../../src/protocol/wire';
 import type { InitMessage } from '../../src/protocol/webview';
-import { ColumnStrips } from './columnStrips';
+import { ColumnStrips, rgbaOf } from './columnStrips';
 import { spansInPixels, spansInRange, timeChunks } from './timeChunks';
 import { stateRuns } from './stateRuns';
 import { drawKeys } from './drawKeys';
@@ -54,6 +54,12 @@ export interface DataOptions {
    * GPU fills paths for less.
    */
   readonly headPixels?: boolean;
+  /**
+   * Wide states' boxes painted as pixels of the column strips (stripBoxes.ts), not as fillRects,
+   * where canvas2d rasterises on the CPU: the ~20 000 boxes of a zoomed-in dense frame cost ~11
+   * ms of raster as rects.
+   */
+  readonly boxPixels?: boolean;
 }
 
 let fitter: TextFitter | undefined;
@@ -129,7 +135,9 @@ export function drawData(
   const aggregated = rows.rowHeight < AGGREGATE_BELOW_PX;
   // the visible slot of each payload row (index row − rowStart), for the boxes and the events
   const slots = aggregated ? new Int32Array(0) : visibleSlots(rows, loaded.columns.header.rowStart, loaded.columns.header.rowEnd);
-  let drawn = aggregated ? drawAggregated(ctx, w, h, x, rows, loaded, p) : drawBoxes(ctx, w, x, map, rows, slots, loaded, p, opts.names);
+  let drawn = aggregated
+    ? drawAggregated(ctx, w, h, x, rows, loaded, p)
+    : drawBoxes(ctx, w, x, map, rows, slots, loaded, p, opts.names, opts.boxPixels === true);
   // where canvas2d rasterises on the CPU, arrows' density marks and events' heads are pixels of one layer
   const layer = opts.headPixels === true ? beginPixelLayer(ctx, w, rows.heightPx) : undefined;
   const arrowMode = aggregated && (opts.arrows ?? 'auto') === 'auto' ? 'density' : (opts.arrows ?? 'auto');
@@ -150,10 +158,13 @@ function drawBoxes(
   loaded: LoadedWindow,
   p: Palette,
   names: ReadonlyMap<number, string> | undefined,
+  boxPixels: boolean,
 ): number {
   const c = loaded.columns;
   const { first, end } = visibleRows(rows);
   const { shift, k: pxPerOffset } = map;
+  // wide boxes into the strips' lines (painted per depth with the marks), where the context takes them
+  const boxesAsPixels = boxPixels && strips.takesBoxes(ctx);
   const rowH = rows.rowHeight;
   const pad = rowPad(rowH);
   const boxH = boxHeight(rowH);
@@ -187,12 +198,13 @@ function drawBoxes(
   scan.marks = 0;
   let columnDepth = -1;
   let lastCat = Number.NaN;
+  let lastRgba = 0;
   const flushDepth = (): void => {
-    if (scan.marks > 0) {
+    if (scan.marks > 0 || strips.boxCount > 0) {
       const inset = insets[Math.min(columnDepth, maxNest + 1)] ?? 0;
       const colourOf = (mark: number): string => p.fill.get(mark - CATEGORY_MARK_OFFSET) ?? p.muted;
       strips.paint(ctx, column, visibleCount, cols, colourOf, (r) => (first + r) * rowH + top0 + inset, boxH - 2 * inset);
-      column.fill(0);
+      if (scan.marks > 0) column.fill(0);
       scan.marks = 0;
     }
     // borders of this depth, one path per colour
@@ -248,13 +260,16 @@ function drawBoxes(
       const x1 = Math.min(w + 1, scan.wideX[2 * k + 1]!);
       const cat = st.category[i]!;
       if (key !== lastCat) {
-        ctx.fillStyle = p.fill.get(key) ?? p.muted;
+        const fill = p.fill.get(key) ?? p.muted;
+        if (boxesAsPixels) lastRgba = rgbaOf(fill);
+        else ctx.fillStyle = fill;
         lastCat = key;
       }
       const inset = insets[Math.min(depth, maxNest + 1)] ?? 0;
       const top = slot * rowH + top0 + inset;
       const bh = boxH - 2 * inset;
-      ctx.fillRect(x0, top, x1 - x0, bh);
+      if (boxesAsPixels) strips.addBox(slot - first, x0, x1, lastRgba);
+      else ctx.fillRect(x0, top, x1 - x0, bh);
       if (x1 - x0 >= BORDER_MIN_W_PX && bh >= BORDER_MIN_H_PX) {
         const colour = borderOf(cat, p.fillRgb.get(cat));
         let rects = pendingBorders.get(colour);

@@ -152,6 +152,7 @@ export class TimelineLayers {
       names: this.names(init),
       arrows: this.arrowMode,
       headPixels: this.data.cpuRaster,
+      boxPixels: this.data.cpuRaster,
     });
     hatchNotConverted(paint, init, view.scale(), view.width, view.height, p);
     this.data.present();

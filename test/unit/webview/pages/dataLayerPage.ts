@@ -34,6 +34,13 @@ const BASE = -1;
  */
 const ROUNDING = 6;
 /**
+ * Wide boxes as pixels of the strips (stripBoxes.ts): where two boxes' edges share a pixel, the
+ * line blends them once, in floats, and stores the result as unpremultiplied bytes; Skia blends
+ * each rect's edge into the canvas in premultiplied 8-bit steps (measured: at most 7, in 2 of
+ * ~200 000 painted pixels). A missing or shifted box differs by its whole colour.
+ */
+const BOX_ROUNDING = 8;
+/**
  * Events allow more: their heads are stamped from coverage masks of 64 samples a pixel
  * (eventHeads.ts), the reference's paths are anti-aliased by Skia (edges at quarter pixels, 16
  * levels): up to ~20 of 255 on a head's edge pixels. A missing or misplaced head or stem differs
@@ -62,6 +69,13 @@ function payload(rows: number, perRow: number, seed: number, byRow = true): Wind
   const list: { s: number; e: number; row: number; depth: number; cat: number }[] = [];
   for (let r = 0; r < rows; r++) {
     for (let k = 0; k < 4; k++) list.push({ s: k * 0.25 + 0.01, e: k * 0.25 + 0.2 + rand() * 0.04, row: r, depth: 0, cat: (r + k) % 3 });
+    // back to back (boxes sharing their edge pixels): wide in the whole view, and zoomed in
+    for (const [from, each] of [
+      [0.5, 0.0107],
+      [0.305, 0.00053],
+    ] as const) {
+      for (let k = 0; k < 6; k++) list.push({ s: from + k * each, e: from + (k + 1) * each, row: r, depth: 1, cat: 3 + ((r + k) % 4) });
+    }
     for (let k = 0; k < perRow; k++) {
       const s = rand();
       const depth = 1 + (k % 2);
@@ -168,7 +182,7 @@ function loadedWindow(columns: WindowColumns, drawables: number): LoadedWindow {
   return { requestId: 1, keyId: 'k', key: {}, columns, drawables, final: true } as unknown as LoadedWindow;
 }
 
-function compare(t0: number, t1: number, rowH: number, seed: number, byRow: boolean, dpr = 1): PixelDiff {
+function compare(t0: number, t1: number, rowH: number, seed: number, byRow: boolean, dpr = 1, boxPixels = false): PixelDiff {
   const w = 600;
   const h = 400;
   const rows: RowViewport = { rowCount: 40, rowHeight: rowH, scrollPx: rowH * 3, heightPx: h };
@@ -177,9 +191,9 @@ function compare(t0: number, t1: number, rowH: number, seed: number, byRow: bool
   const scale = new TimeScale(t0, t1, w);
   const a = scaledCanvas(w, h, dpr);
   const b = scaledCanvas(w, h, dpr);
-  const frame = drawData(a, w, h, scale, rows, loadedWindow(c, c.states.start.length), p, {});
+  const frame = drawData(a, w, h, scale, rows, loadedWindow(c, c.states.start.length), p, { boxPixels });
   paintPlain(b, w, scale, rows, c, p);
-  return { ...diffOf(a, b, w * dpr, h * dpr, ROUNDING), states: c.states.start.length, drawn: frame.drawn };
+  return { ...diffOf(a, b, w * dpr, h * dpr, boxPixels ? BOX_ROUNDING : ROUNDING), states: c.states.start.length, drawn: frame.drawn };
 }
 
 /**
