@@ -21,12 +21,17 @@ import { StripBoxes, coverPixels } from './stripBoxes';
 
 type Ctx = Paint2D;
 
+/** Lines of pixels in an image and the canvas they are put in, to be drawn from. */
+interface Sheet {
+  readonly canvas: HTMLCanvasElement;
+  readonly image: ImageData;
+}
+
 export class ColumnStrips {
   private canvas: HTMLCanvasElement | undefined;
   private image: ImageData | undefined;
   /** All rows' lines (drawFromSheet), and the columns each row uses. */
-  private sheetCanvas: HTMLCanvasElement | undefined;
-  private readonly sheets = new Map<number, ImageData>();
+  private readonly sheets: (Sheet | undefined)[] = [];
   private span = new Int32Array(0);
   /** The last mark met and its colour (marks come in runs: the colour is looked up per run). */
   private lastMark = 0;
@@ -170,8 +175,8 @@ export class ColumnStrips {
     const res = boxed ? k : 1;
     const length = cols * res;
     const perRow = boxed ? 3 : 1;
-    const sheet = this.sheetOf(length, slots * perRow);
-    const px = new Uint32Array(sheet.data.buffer, sheet.data.byteOffset, length * slots * perRow);
+    const sheet = this.sheetOf(boxed, length, slots * perRow);
+    const px = new Uint32Array(sheet.image.data.buffer, sheet.image.data.byteOffset, length * slots * perRow);
     const span = this.spanOf(slots);
     const f = (ctx as CanvasRenderingContext2D).getTransform().f;
     const at = [0, 0, 0];
@@ -195,8 +200,8 @@ export class ColumnStrips {
       const boxes = this.boxes.into(r, slots, px, at, coverage, lines, res, length);
       span[2 * r + 1] = this.lineOver(marks, r * cols, cols, colourOf, px, at, coverage, lines, res) || boxes ? cols : 0;
     }
-    this.sheetCanvas!.getContext('2d')!.putImageData(sheet, 0, 0);
-    return drawSheetRows(ctx, this.sheetCanvas!, slots, span, top, height, res, boxed);
+    sheet.canvas.getContext('2d')!.putImageData(sheet.image, 0, 0);
+    return drawSheetRows(ctx, sheet.canvas, slots, span, top, height, res, boxed);
   }
 
   private spanOf(slots: number): Int32Array {
@@ -205,23 +210,21 @@ export class ColumnStrips {
   }
 
   /**
-   * The sheet's pixels, `cols` × `rows`, put at the canvas's top left. The canvas only grows and
-   * the images are kept by size: depths with boxes (three lines a row) and without (one) take
-   * turns within a frame, and resizing a canvas costs a new backing store each time.
+   * A sheet of `cols` × `rows` pixels and its canvas, one per layout (lines with boxes, three a
+   * row, or marks alone): depths of both take turns within a frame, and a canvas resized each
+   * time gets a new backing store, while one larger than its lines costs more each time its
+   * pixels are put after it was drawn from (copied on write).
    */
-  private sheetOf(cols: number, rows: number): ImageData {
-    const canvas = (this.sheetCanvas ??= document.createElement('canvas'));
-    if (canvas.width < cols || canvas.height < rows) {
-      canvas.width = Math.max(canvas.width, cols);
-      canvas.height = Math.max(canvas.height, rows);
+  private sheetOf(boxed: boolean, cols: number, rows: number): Sheet {
+    const i = boxed ? 1 : 0;
+    let sheet = this.sheets[i];
+    if (sheet?.image.width !== cols || sheet.image.height !== rows) {
+      const canvas = sheet?.canvas ?? document.createElement('canvas');
+      canvas.width = cols;
+      canvas.height = rows;
+      this.sheets[i] = sheet = { canvas, image: new ImageData(cols, rows) };
     }
-    const key = cols * 65536 + rows;
-    let image = this.sheets.get(key);
-    if (image === undefined) {
-      if (this.sheets.size >= 4) this.sheets.clear();
-      this.sheets.set(key, (image = new ImageData(cols, rows)));
-    }
-    return image;
+    return sheet;
   }
 
   private imageOf(cols: number): ImageData {
