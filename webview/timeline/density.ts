@@ -181,14 +181,15 @@ export function arrowDensity(
       const sx = shift + start[i]! * pxPerOffset;
       const sy = rowY[fromRow[i]!];
       if (sx >= 0 && sx < w && sy !== undefined && sy >= 0 && sy < h) {
-        const cell = Math.floor(sy / blockPx) * cols + Math.floor(sx / binPx);
+        // floors of non-negative values in integers (Math.floor per arrow end is a call here)
+        const cell = ((sy / blockPx) | 0) * cols + ((sx / binPx) | 0);
         const v = (counts[cell] = counts[cell]! + k);
         if (v > max) max = v;
       }
       const rx = shift + end[i]! * pxPerOffset;
       const ry = rowY[toRow[i]!];
       if (rx >= 0 && rx < w && ry !== undefined && ry >= 0 && ry < h) {
-        const cell = Math.floor(ry / blockPx) * cols + Math.floor(rx / binPx);
+        const cell = ((ry / blockPx) | 0) * cols + ((rx / binPx) | 0);
         const v = (counts[cell] = counts[cell]! + k);
         if (v > max) max = v;
       }

@@ -262,7 +262,8 @@ export function drawEvents(
       const xe = shift + time[i]! * k;
       // every head that reaches into the view (the same heads, wherever the view pans)
       if (xe < -tri - 1 || xe > w + tri + 1) continue;
-      const col = Math.round(xe);
+      // Math.round in integers where xe ≥ −0.5 (almost every head; it is a call per event)
+      const col = xe >= -0.5 ? (xe + 0.5) | 0 : Math.round(xe);
       if (lastCol[slot - first] === col) continue;
       lastCol[slot - first] = col;
       if (key !== lastKey) {

