@@ -4,17 +4,15 @@
  * sub-pixel offset and stamped, `stamp`), and the event heads in a layer of their own, kept while
  * the view pans (`scroll`) and drawn over the marks (`drawLayer`).
  * Each head is a triangle (xe ± tri at the row's top + 1, its tip tri × 1.4 below), stamped from a
- * sample mask (8 × 8 samples a pixel as 64 bits, computed once per size and eighth-of-a-pixel
+ * sample mask (headMask.ts: 8 × 8 samples a pixel as 64 bits, computed once per size and eighth-of-a-pixel
  * offset) into one layer of device pixels. Within a colour run the heads are one shape, as a
  * path's union: a pixel's samples are OR-ed and its colour is the run's at their coverage over
  * what was under the run; runs go source-over in order. No DOM: the node tests check it
  * (headLayer.test.ts).
  */
 import { over } from './colour';
+import { STEPS, bits, headMask, type Mask } from './headMask';
 
-/** Sub-pixel positions of a mask (per axis), and samples per pixel (per axis). */
-const STEPS = 8;
-const SAMPLES = 8;
 /** Runs before the cells are cleared (run numbers stay small integers). */
 const RUN_LIMIT = 2 ** 30;
 /**
@@ -37,23 +35,6 @@ export interface StampRect {
   readonly rgba: number;
 }
 
-interface Mask {
-  readonly w: number;
-  readonly h: number;
-  /** Per pixel, side by side: the samples covered, rows 0–3 (bits 8·row + column) and rows 4–7, and how many. */
-  readonly bits: Int32Array;
-  /** Per row, the columns with any sample covered: [from[j], to[j]) (the triangle's half of its box). */
-  readonly from: Int32Array;
-  readonly to: Int32Array;
-}
-
-/** Set bits of a 32-bit integer. */
-function bits(v: number): number {
-  v -= (v >>> 1) & 0x55555555;
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-}
-
 export class HeadLayer {
   protected px = new Uint32Array(0);
   /**
@@ -69,6 +50,12 @@ export class HeadLayer {
   /** Device rows touched this frame: [y0, y1). */
   protected y0 = 0;
   protected y1 = 0;
+  /**
+   * Per device row, whether any of its pixels may be set (a row not marked is all 0): heads sit
+   * at the rows' tops and density marks on their centre lines, so about half the rows in [y0, y1)
+   * hold nothing, and clearing, scrolling and compositing skip them.
+   */
+  protected used = new Uint8Array(0);
   /** The device columns heads are drawn in this frame, [clip0, clip1): all, or what a scroll uncovered. */
   private clip0 = 0;
   private clip1 = 0;
@@ -92,10 +79,17 @@ export class HeadLayer {
     if (cols !== this.cols || rows !== this.rowsPx || this.run > RUN_LIMIT) {
       this.px = new Uint32Array(cols * rows);
       this.cell = new Int32Array(cols * rows * 4);
+      this.used = new Uint8Array(rows);
       this.cols = cols;
       this.rowsPx = rows;
       this.run = 1;
-    } else if (this.y1 > this.y0) this.px.fill(0, this.y0 * cols, this.y1 * cols);
+    } else {
+      for (let y = this.y0; y < this.y1; y++) {
+        if (this.used[y] === 0) continue;
+        this.px.fill(0, y * cols, (y + 1) * cols);
+        this.used[y] = 0;
+      }
+    }
     this.y0 = rows;
     this.y1 = 0;
     this.clip0 = 0;
@@ -112,6 +106,7 @@ export class HeadLayer {
   scroll(dx: number): void {
     const { px, cols } = this;
     for (let y = this.y0; y < this.y1; y++) {
+      if (this.used[y] === 0) continue;
       const row = y * cols;
       if (dx > 0) {
         px.copyWithin(row + dx, row, row + cols - dx);
@@ -132,6 +127,8 @@ export class HeadLayer {
     const { px, cols } = this;
     const src = top.px;
     for (let y = top.y0; y < top.y1; y++) {
+      if (top.used[y] === 0) continue;
+      this.used[y] = 1;
       const end = (y + 1) * cols;
       for (let at = y * cols; at < end; at++) {
         const v = src[at]!;
@@ -173,7 +170,9 @@ export class HeadLayer {
     const { memoUnder, memoCount, memoRgba, memoColour } = this;
     const { bits: maskBits, from, to } = mask;
     const opaque = rgba >>> 24 === 255;
+    const used = this.used;
     for (let j = j0; j < j1; j++) {
+      used[iy + j] = 1;
       const line = (iy + j) * cols + ix;
       const m = j * mask.w;
       const a = Math.max(i0, from[j]!);
@@ -243,6 +242,7 @@ export class HeadLayer {
     this.y0 = Math.min(this.y0, r0);
     this.y1 = Math.max(this.y1, r1);
     for (let r = r0; r < r1; r++) {
+      this.used[r] = 1;
       const vy = Math.min(r + 1, y1) - Math.max(r, y0);
       const line = r * cols;
       // only the first and last columns are partly covered
@@ -309,6 +309,7 @@ export class HeadLayer {
       this.y0 = Math.min(this.y0, y0 + j0);
       this.y1 = Math.max(this.y1, y0 + j1);
       for (let j = j0; j < j1; j++) {
+        this.used[y0 + j] = 1;
         const line = (y0 + j) * cols + x0;
         for (let i = i0; i < i1; i++) {
           const v = tile[j * tw + i]!;
@@ -356,47 +357,4 @@ export class HeadLayer {
     const m = this.masks[fx * (STEPS + 1) + fy];
     return m ?? (this.masks[fx * (STEPS + 1) + fy] = headMask(half, fx, fy));
   }
-}
-
-/** Coverage of a head of half width `half` (device px) at sub-pixel offset (fx, fy) / STEPS. */
-function headMask(half: number, fx: number, fy: number): Mask {
-  const ox = fx / STEPS;
-  const oy = fy / STEPS;
-  const w = Math.ceil(ox + 2 * half) + 1;
-  const h = Math.ceil(oy + half * 1.4) + 1;
-  const packed = new Int32Array(3 * w * h);
-  const height = half * 1.4;
-  for (let j = 0; j < h; j++) {
-    for (let i = 0; i < w; i++) {
-      let l = 0;
-      let t = 0;
-      for (let sy = 0; sy < SAMPLES; sy++) {
-        // depth below the base; the width there shrinks linearly to the tip
-        const d = j + (sy + 0.5) / SAMPLES - oy;
-        if (d < 0 || d > height) continue;
-        const reach = half * (1 - d / height);
-        for (let sx = 0; sx < SAMPLES; sx++) {
-          const u = i + (sx + 0.5) / SAMPLES - ox - half;
-          if (u < -reach || u > reach) continue;
-          if (sy < 4) l |= 1 << (8 * sy + sx);
-          else t |= 1 << (8 * (sy - 4) + sx);
-        }
-      }
-      const q = 3 * (j * w + i);
-      packed[q] = l;
-      packed[q + 1] = t;
-      packed[q + 2] = bits(l) + bits(t);
-    }
-  }
-  const from = new Int32Array(h);
-  const to = new Int32Array(h);
-  for (let j = 0; j < h; j++) {
-    let a = 0;
-    let b = w;
-    while (a < w && packed[3 * (j * w + a) + 2] === 0) a++;
-    while (b > a && packed[3 * (j * w + b - 1) + 2] === 0) b--;
-    from[j] = a;
-    to[j] = b;
-  }
-  return { w, h, bits: packed, from, to };
 }

@@ -84,6 +84,43 @@ test('a new frame starts empty', () => {
   assert.equal(l.alphaSum(), 0);
 });
 
+test('a new frame starts empty whatever drew the last one: heads, rects, stamped shapes, a layer drawn over it, scrolled', () => {
+  // each writer marks the rows it touches, and a new frame clears only marked rows
+  const parts = [{ x: 0, y: 0, w: 4, h: 3, rgba: 0xc0f0d0b0 }];
+  const draws: [string, (l: HeadLayer, scale: number) => void][] = [
+    ['heads', (l) => l.add(30.3, 4.2, 4, RED)],
+    ['a rect', (l) => l.fillRect(10.5, 20.25, 40, 3.5, BLUE)],
+    ['stamped shapes', (l) => l.stamp([5, 7.5, 60, 30.25, 100, 12], parts)],
+    [
+      'a layer drawn over it',
+      (l, scale) => {
+        const top = new HeadLayer();
+        top.begin(W, H, scale);
+        top.add(70, 25.5, 5, RED);
+        top.fillRect(3, 33, 20, 2, BLUE);
+        l.drawLayer(top);
+      },
+    ],
+    [
+      'heads, scrolled',
+      (l) => {
+        l.add(50.5, 10, 4, RED);
+        l.scroll(-7);
+        l.add(118, 10, 4, BLUE);
+      },
+    ],
+  ];
+  for (const scale of [1, 2]) {
+    for (const [what, draw] of draws) {
+      const l = layer(scale);
+      draw(l.heads, scale);
+      assert.ok(l.alphaSum() > 1, `${what}, ${scale}x: something drawn`);
+      l.heads.begin(W, H, scale);
+      assert.equal(l.alphaSum(), 0, `${what}, ${scale}x: a new frame is empty`);
+    }
+  }
+});
+
 test('a new frame starts clean: what the last frame covered is neither under nor OR-ed into its heads', () => {
   const fresh = layer();
   fresh.heads.add(30.3, 4.2, 4, RED);
