@@ -88,6 +88,23 @@ test('boxes in lines: each pixel is the boxes over it in order, at the part each
   }
 });
 
+test('boxes in lines: many more boxes than the first arrays hold, rows out of range ignored', () => {
+  const strip = new StripBoxes();
+  const length = 3000;
+  const boxes: Box[] = [];
+  for (let k = 0; k < 1000; k++) boxes.push({ row: k % 3, x0: k * 2.5 + 0.3, x1: k * 2.5 + 2.9, rgba: COLOURS[k % COLOURS.length]! });
+  for (const b of boxes) strip.add(b.row, b.x0, b.x1, b.rgba);
+  strip.add(-1, 0, 50, COLOURS[0]!);
+  strip.add(3, 0, 50, COLOURS[0]!);
+  assert.equal(strip.count, 1002);
+  const out = new Uint32Array(length);
+  for (let row = 0; row < 3; row++) {
+    out.fill(0);
+    strip.into(row, 3, out, [0], [1], 1, 1, length);
+    assertClose(out, painted(boxes, row, length, 1, 1), `row ${row} of 1000 boxes`);
+  }
+});
+
 test('over(): the results of its former formula (Math.round per channel, a division each)', () => {
   const former = (src: number, coverage: number, dst: number): number => {
     const sa = ((src >>> 24) / 255) * coverage;
