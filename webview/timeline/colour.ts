@@ -67,6 +67,11 @@ export function packCss(s: string): number {
   return ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
 }
 
+/** `rgba` with its alpha scaled by `factor` (≤ 1): what over() gives on nothing, without blending. */
+export function withAlpha(rgba: number, factor: number): number {
+  return factor >= 1 ? rgba : ((Math.round((rgba >>> 24) * factor) << 24) | (rgba & 0xffffff)) >>> 0;
+}
+
 /** `src` at `coverage` source-over `dst` (unpremultiplied RGBA u32, ImageData byte order). */
 export function over(src: number, coverage: number, dst: number): number {
   const sa = ((src >>> 24) / 255) * coverage;

@@ -63,21 +63,14 @@ export class ColumnStrips {
    */
   paint(ctx: Ctx, marks: Int32Array, slots: number, cols: number, colourOf: (mark: number) => string, top: (r: number) => number, height: number): void {
     try {
-      this.paintLines(ctx, marks, slots, cols, colourOf, top, height);
+      this.paintAll(ctx, marks, slots, cols, colourOf, top, height);
     } finally {
+      // the boxes are this paint's, drawn or not
       this.boxes.clear();
     }
   }
 
-  private paintLines(
-    ctx: Ctx,
-    marks: Int32Array,
-    slots: number,
-    cols: number,
-    colourOf: (mark: number) => string,
-    top: (r: number) => number,
-    height: number,
-  ): void {
+  private paintAll(...[ctx, marks, slots, cols, colourOf, top, height]: Parameters<ColumnStrips['paint']>): void {
     if (slots <= 0 || cols <= 0 || height <= 0) return;
     this.lastMark = 0;
     if (!ctx.pixelLine && this.drawFromSheet(ctx, marks, slots, cols, colourOf, top, height)) return;
@@ -187,16 +180,23 @@ export class ColumnStrips {
         span[2 * r + 1] = this.lineOf(marks, r * cols, cols, colourOf, px, r * cols) ? cols : 0;
         continue;
       }
+      // the lines this row's strip draws from: whole device rows, a partly covered top, bottom
       const { y0, y1, a, b } = deviceRows(top(r), height, k, f);
+      const row = 3 * r * length;
       let lines = 0;
-      const add = (line: number, cov: number): void => {
-        at[lines] = (3 * r + line) * length;
-        coverage[lines++] = cov;
-      };
-      if (b > a) add(0, 1);
-      if (a > y0) add(1, Math.min(a, y1) - y0);
-      if (y1 > b && b >= a) add(2, y1 - b);
-      px.fill(0, 3 * r * length, (3 * r + 3) * length);
+      if (b > a) {
+        at[lines] = row;
+        coverage[lines++] = 1;
+      }
+      if (a > y0) {
+        at[lines] = row + length;
+        coverage[lines++] = Math.min(a, y1) - y0;
+      }
+      if (y1 > b && b >= a) {
+        at[lines] = row + 2 * length;
+        coverage[lines++] = y1 - b;
+      }
+      px.fill(0, row, row + 3 * length);
       const boxes = this.boxes.into(r, slots, px, at, coverage, lines, res, length);
       span[2 * r + 1] = this.lineOver(marks, r * cols, cols, colourOf, px, at, coverage, lines, res) || boxes ? cols : 0;
     }

@@ -11,7 +11,7 @@ import type { Paint2D } from './paint2d';
 import { FLAG_SHADOW, PREVIEW_ARROW } from '../../src/protocol/wire';
 import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
-import { cssRgba, type Rgb } from './colour';
+import { cssRgba, withAlpha, type Rgb } from './colour';
 import { slotOfRow, type RowViewport } from './rowLayout';
 import { arrowOutline } from './drawStyle';
 import { arrowDensity, densityAlpha } from './density';
@@ -72,7 +72,7 @@ export function drawDensity(
       // each style's alpha times the level's, as canvas2d's globalAlpha scales the paint
       const parts = styles.map(([style, grow]) => {
         const rgba = rgbaOf(style);
-        return { x: -grow, y: -grow, w: d.binPx - 2 + 2 * grow, h: 3 + 2 * grow, rgba: ((Math.round((rgba >>> 24) * alpha) << 24) | (rgba & 0xffffff)) >>> 0 };
+        return { x: -grow, y: -grow, w: d.binPx - 2 + 2 * grow, h: 3 + 2 * grow, rgba: withAlpha(rgba, alpha) };
       });
       layer.stamp(cells, parts);
       return;

@@ -6,7 +6,7 @@
  * most zoomed-in frame of the viewport bench ~20 000 boxes as fillRects cost ~11 ms of raster
  * (flushed inside the frame's script), in lines they cost a fill each. No DOM (node tests).
  */
-import { over } from './colour';
+import { over, withAlpha } from './colour';
 
 export class StripBoxes {
   /** The boxes in the order given: visible row, CSS x span, colour (rgbaOf). */
@@ -70,7 +70,7 @@ export class StripBoxes {
         const cov = coverage[l]!;
         if (left > 0) blendPixel(out, start + a - 1, colour, cov * left);
         if (e > a) {
-          if (a >= clear) out.fill(alone(colour, cov), start + a, start + e);
+          if (a >= clear) out.fill(withAlpha(colour, cov), start + a, start + e);
           else coverPixels(out, start + a, start + e, colour, cov);
         }
         if (right > 0) blendPixel(out, start + e, colour, cov * right);
@@ -116,7 +116,7 @@ export class StripBoxes {
 /** `rgba` at `coverage` source-over out[from, to). */
 export function coverPixels(out: Uint32Array, from: number, to: number, rgba: number, coverage: number): void {
   if (!(coverage > 0)) return;
-  const onNothing = alone(rgba, coverage);
+  const onNothing = withAlpha(rgba, coverage);
   const replaces = coverage >= 1 && rgba >>> 24 === 255;
   for (let p = from; p < to; p++) {
     const under = out[p]!;
@@ -127,10 +127,5 @@ export function coverPixels(out: Uint32Array, from: number, to: number, rgba: nu
 /** `rgba` at `coverage` source-over out[p]. */
 function blendPixel(out: Uint32Array, p: number, rgba: number, coverage: number): void {
   const under = out[p]!;
-  out[p] = under === 0 ? alone(rgba, coverage) : over(rgba, coverage, under);
-}
-
-/** `rgba` at `coverage` on nothing: its alpha scaled (what over() gives there, without blending). */
-function alone(rgba: number, coverage: number): number {
-  return coverage >= 1 ? rgba : ((Math.round((rgba >>> 24) * coverage) << 24) | (rgba & 0xffffff)) >>> 0;
+  out[p] = under === 0 ? withAlpha(rgba, coverage) : over(rgba, coverage, under);
 }
