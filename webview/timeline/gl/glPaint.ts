@@ -1,8 +1,9 @@
 /**
  * The data layer's WebGL2 painter: the Paint2D subset of a 2D context, drawn by the GPU. Every call
  * appends a shape (a rect, a line segment, a triangle, a textured rect) to one vertex buffer, in
- * call order, so painters keep canvas2d's paint order; the buffer is drawn in one call when a
- * texture it samples must change, and at `present()`. Coverage is exact per pixel (glShaders.ts),
+ * call order, so painters keep canvas2d's paint order; the buffer is drawn when a texture it
+ * samples must change, and at `present()`, one call per run of one mode (each mode's own program,
+ * glShaders.ts). Coverage is exact per pixel (glShaders.ts),
  * so the pixels are canvas2d's within anti-aliasing (glLayerPixels.test.ts). Paths are simple
  * shapes only, as the painters make them: rects, segments, and convex polygons (arrow and event
  * heads); overlapping shapes of one path blend twice where canvas2d fills their union once.
@@ -10,7 +11,7 @@
 import type { Paint2D } from '../paint2d';
 import { alphaWord, colourWord } from './glColour';
 import { TextAtlas } from './glText';
-import { FRAGMENT_SHADER, MODE, SHAPE_WORDS, VERTEX_SHADER, VERTEX_WORDS } from './glShaders';
+import { MODE, SHAPE_WORDS, VERTEX_WORDS } from './glShaders';
 import { GlSurface, LINE_ROWS } from './glSurface';
 
 /** A pattern made by this painter: its texture and size. */
@@ -67,6 +68,10 @@ export class GlPaint implements Paint2D {
   private words = new Float32Array(SHAPE_WORDS * 4096);
   private u32 = new Uint32Array(this.words.buffer);
   private count = 0;
+  /** The pending shapes' runs of one mode: their modes and first shapes (reused). */
+  private readonly runMode: number[] = [];
+  private readonly runStart: number[] = [];
+  private runs = 0;
   /** Line-texture rows used by the pending instances. */
   private lineRows = 0;
   private pattern: GlPattern | undefined;
@@ -80,7 +85,7 @@ export class GlPaint implements Paint2D {
     readonly canvas: HTMLCanvasElement,
     gl: WebGL2RenderingContext,
   ) {
-    this.surface = new GlSurface(gl, VERTEX_SHADER, FRAGMENT_SHADER);
+    this.surface = new GlSurface(gl);
     this.surface.fitLines(canvas.width);
   }
 
@@ -319,10 +324,11 @@ export class GlPaint implements Paint2D {
     if (this.count > 0) {
       const dirty = this.atlas.takeDirty();
       if (dirty) this.surface.uploadAtlas(dirty.y, dirty.image);
-      this.surface.draw(this.words.subarray(0, this.count * SHAPE_WORDS), this.count, this.lineRows, this.pattern);
+      this.surface.draw(this.words.subarray(0, this.count * SHAPE_WORDS), this.count, this.runMode, this.runStart, this.runs, this.lineRows, this.pattern);
       this.instances += this.count;
     }
     this.count = 0;
+    this.runs = 0;
     this.lineRows = 0;
     this.image = undefined;
   }
@@ -375,6 +381,10 @@ export class GlPaint implements Paint2D {
       grown.set(this.words);
       this.words = grown;
       this.u32 = new Uint32Array(grown.buffer);
+    }
+    if (this.runs === 0 || this.runMode[this.runs - 1] !== mode) {
+      this.runMode[this.runs] = mode;
+      this.runStart[this.runs++] = this.count;
     }
     const f = this.words;
     const u = this.u32;

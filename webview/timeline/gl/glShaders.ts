@@ -1,6 +1,6 @@
 /**
- * The one WebGL2 program of the data layer (glPaint.ts). Every shape is a quad of four vertices,
- * each the shape's 10 words (mode, premultiplied RGBA, a: vec4, b: vec4) and its corner (0–3),
+ * The WebGL2 programs of the data layer (glPaint.ts), one per shape mode. Every shape is a quad
+ * of four vertices, each the shape's 10 words (mode, premultiplied RGBA, a: vec4, b: vec4) and its corner (0–3),
  * drawn as two indexed triangles: the vertex shader places the corner. (Not instancing: software
  * GL spends ~20 µs per instance, ~1 µs per four vertices.) Coverage is computed per pixel
  * from the shape's exact geometry (a rect's overlap with the pixel, a line's distance), so edges
@@ -14,6 +14,13 @@
  * - TEXT: a = rect; b.xy = the device position of the atlas texel (0, 0) — one texel per pixel.
  * - SEGMENT: a = endpoints; b.x = half width, b.y = 1 for round caps.
  * - TRIANGLE: a = first two corners, b.xy = the third; b.z = 1 to anti-alias its edges.
+ * A program per mode, not one with a branch per mode: software GL (SwiftShader) runs every
+ * branch's code for every fragment, texture fetches included (the viewport bench's dense frame,
+ * pixels waited for: median 126.5 ms with one program, 85.3 ms with these, 3 alternating runs).
+ * A quad is its shape's bounds grown by a pixel for the anti-aliased edge, on the sides that are
+ * not on a pixel boundary: a device-aligned strip of one pixel row is one row of fragments, not
+ * three. The fragment's position is its pixel centre from gl_FragCoord (exact; a position
+ * interpolated over the quad was off in its last bits, a few levels of 255 on edges).
  */
 export const MODE = { RECT: 0, STRIP: 1, PATTERN: 2, IMAGE: 3, TEXT: 4, SEGMENT: 5, TRIANGLE: 6 } as const;
 
@@ -22,7 +29,53 @@ export const VERTEX_WORDS = 11;
 /** Words per shape (four vertices). */
 export const SHAPE_WORDS = 4 * VERTEX_WORDS;
 
-export const VERTEX_SHADER = `#version 300 es
+/** Where a corner of mode `m`'s quad is (device px), as GLSL setting `p`. */
+function cornerOf(m: number): string {
+  if (m === MODE.SEGMENT)
+    return `vec2 d = a.zw - a.xy;
+  float len = length(d);
+  vec2 u = len > 0.0 ? d / len : vec2(1.0, 0.0);
+  vec2 n = vec2(-u.y, u.x);
+  float e = b.x + 1.0;
+  p = (corner.x < 0.5 ? a.xy - u * e : a.zw + u * e) + n * (corner.y < 0.5 ? -e : e);`;
+  if (m === MODE.TRIANGLE) return 'p = corner.y < 0.5 ? (corner.x < 0.5 ? a.xy : a.zw) : b.xy;';
+  // a side on a pixel boundary covers no pixel beyond it: no fragments there
+  return `vec4 grow = vec4(notEqual(fract(a), vec4(0.0)));
+  p = vec2(corner.x < 0.5 ? a.x - grow.x : a.z + grow.z, corner.y < 0.5 ? a.y - grow.y : a.w + grow.w);`;
+}
+
+/** The colour and coverage of mode `m` at pixel centre `c`, as GLSL setting `col` and `cov`. */
+function colourOf(m: number): string {
+  if (m === MODE.SEGMENT)
+    return `vec2 d = vA.zw - vA.xy;
+  float len = length(d);
+  vec2 u = len > 0.0 ? d / len : vec2(1.0, 0.0);
+  vec2 r = c - vA.xy;
+  float t = dot(r, u);
+  if (vB.y > 0.5) cov = clamp(vB.x + 0.5 - length(r - u * clamp(t, 0.0, len)), 0.0, 1.0);
+  else cov = clamp(vB.x + 0.5 - abs(dot(r, vec2(-u.y, u.x))), 0.0, 1.0) * clamp(min(t, len - t) + 0.5, 0.0, 1.0);
+  col = vColour;`;
+  if (m === MODE.TRIANGLE)
+    return `if (vB.z > 0.5) {
+    vec2 p0 = vA.xy, p1 = vA.zw, p2 = vB.xy;
+    float s = sign((p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x));
+    cov = clamp(min(min(edge(p0, p1, c, s), edge(p1, p2, c, s)), edge(p2, p0, c, s)) + 0.5, 0.0, 1.0);
+  } else cov = 1.0;
+  col = vColour;`;
+  const texel: Record<number, string> = {
+    [MODE.RECT]: 'vColour',
+    [MODE.STRIP]: 'texelFetch(uLines, ivec2(int(floor((c.x - vB.x) / vB.z)), int(vB.y)), 0) * vColour.a',
+    [MODE.PATTERN]: 'texture(uPattern, (c - vB.xy) / (uPatternSize * vB.z)) * vColour.a',
+    [MODE.IMAGE]: 'texture(uImage, (c - vB.xy) / (vB.zw - vB.xy)) * vColour.a',
+    [MODE.TEXT]: 'texelFetch(uAtlas, ivec2(floor(c - vB.xy)), 0) * vColour.a',
+  };
+  return `cov = cover(vA.x, vA.z, c.x) * cover(vA.y, vA.w, c.y);
+  col = ${texel[m]!};`;
+}
+
+/** The vertex shader of mode `m`'s program. */
+export function vertexShader(m: number): string {
+  return `#version 300 es
 precision highp float;
 layout(location = 0) in float cornerIndex;
 layout(location = 1) in float mode;
@@ -30,40 +83,25 @@ layout(location = 2) in vec4 colour;
 layout(location = 3) in vec4 a;
 layout(location = 4) in vec4 b;
 uniform vec2 uSize;
-out vec2 vDev;
-flat out int vMode;
 flat out vec4 vColour;
 flat out vec4 vA;
 flat out vec4 vB;
 void main() {
-  int m = int(mode + 0.5);
   vec2 corner = vec2(mod(cornerIndex, 2.0), floor(cornerIndex / 2.0));
   vec2 p;
-  if (m == ${MODE.SEGMENT}) {
-    vec2 d = a.zw - a.xy;
-    float len = length(d);
-    vec2 u = len > 0.0 ? d / len : vec2(1.0, 0.0);
-    vec2 n = vec2(-u.y, u.x);
-    float e = b.x + 1.0;
-    p = (corner.x < 0.5 ? a.xy - u * e : a.zw + u * e) + n * (corner.y < 0.5 ? -e : e);
-  } else if (m == ${MODE.TRIANGLE}) {
-    p = corner.y < 0.5 ? (corner.x < 0.5 ? a.xy : a.zw) : b.xy;
-  } else {
-    p = vec2(corner.x < 0.5 ? a.x - 1.0 : a.z + 1.0, corner.y < 0.5 ? a.y - 1.0 : a.w + 1.0);
-  }
-  vDev = p;
-  vMode = m;
+  ${cornerOf(m)}
   vColour = colour;
   vA = a;
   vB = b;
   gl_Position = vec4(p.x / uSize.x * 2.0 - 1.0, 1.0 - p.y / uSize.y * 2.0, 0.0, 1.0);
 }`;
+}
 
-export const FRAGMENT_SHADER = `#version 300 es
+/** The fragment shader of mode `m`'s program. */
+export function fragmentShader(m: number): string {
+  return `#version 300 es
 precision highp float;
 precision highp int;
-in vec2 vDev;
-flat in int vMode;
 flat in vec4 vColour;
 flat in vec4 vA;
 flat in vec4 vB;
@@ -71,6 +109,7 @@ uniform sampler2D uLines;
 uniform sampler2D uAtlas;
 uniform sampler2D uPattern;
 uniform sampler2D uImage;
+uniform vec2 uSize;
 uniform vec2 uPatternSize;
 out vec4 outColour;
 float cover(float lo, float hi, float c) { return clamp(min(c + 0.5, hi) - max(c - 0.5, lo), 0.0, 1.0); }
@@ -80,32 +119,14 @@ float edge(vec2 p, vec2 q, vec2 c, float s) {
   return len > 0.0 ? s * (d.x * (c.y - p.y) - d.y * (c.x - p.x)) / len : 1e9;
 }
 void main() {
-  vec2 c = vDev;
+  // the pixel's centre in device px, y down: exact, where a value interpolated over the quad is not
+  vec2 c = vec2(gl_FragCoord.x, uSize.y - gl_FragCoord.y);
   float cov;
   vec4 col;
-  if (vMode == ${MODE.SEGMENT}) {
-    vec2 d = vA.zw - vA.xy;
-    float len = length(d);
-    vec2 u = len > 0.0 ? d / len : vec2(1.0, 0.0);
-    vec2 r = c - vA.xy;
-    float t = dot(r, u);
-    if (vB.y > 0.5) cov = clamp(vB.x + 0.5 - length(r - u * clamp(t, 0.0, len)), 0.0, 1.0);
-    else cov = clamp(vB.x + 0.5 - abs(dot(r, vec2(-u.y, u.x))), 0.0, 1.0) * clamp(min(t, len - t) + 0.5, 0.0, 1.0);
-    col = vColour;
-  } else if (vMode == ${MODE.TRIANGLE}) {
-    if (vB.z > 0.5) {
-      vec2 p0 = vA.xy, p1 = vA.zw, p2 = vB.xy;
-      float s = sign((p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x));
-      cov = clamp(min(min(edge(p0, p1, c, s), edge(p1, p2, c, s)), edge(p2, p0, c, s)) + 0.5, 0.0, 1.0);
-    } else cov = 1.0;
-    col = vColour;
-  } else {
-    cov = cover(vA.x, vA.z, c.x) * cover(vA.y, vA.w, c.y);
-    if (vMode == ${MODE.RECT}) col = vColour;
-    else if (vMode == ${MODE.STRIP}) col = texelFetch(uLines, ivec2(int(floor((c.x - vB.x) / vB.z)), int(vB.y)), 0) * vColour.a;
-    else if (vMode == ${MODE.PATTERN}) col = texture(uPattern, (c - vB.xy) / (uPatternSize * vB.z)) * vColour.a;
-    else if (vMode == ${MODE.IMAGE}) col = texture(uImage, (c - vB.xy) / (vB.zw - vB.xy)) * vColour.a;
-    else col = texelFetch(uAtlas, ivec2(floor(c - vB.xy)), 0) * vColour.a;
-  }
+  ${colourOf(m)}
   outColour = col * cov;
 }`;
+}
+
+/** Every mode, in MODE's order (a program each). */
+export const MODES: readonly number[] = Object.values(MODE);

@@ -1,9 +1,9 @@
 /**
- * The GL objects behind the WebGL2 painter (glPaint.ts): the program, the vertex buffer and the
+ * The GL objects behind the WebGL2 painter (glPaint.ts): a program per shape mode, the vertex buffer and the
  * quads' index buffer, and the textures it samples — line strips (staged rows, uploaded per draw), the text
  * atlas, the current pattern and the current image.
  */
-import { VERTEX_WORDS } from './glShaders';
+import { MODES, VERTEX_WORDS, fragmentShader, vertexShader } from './glShaders';
 import { ATLAS_PX } from './glText';
 import type { GlPattern } from './glPaint';
 
@@ -12,8 +12,16 @@ export const LINE_ROWS = 512;
 /** Widest line strip (device columns; wider canvases are clipped). */
 const MAX_LINE_COLS = 8192;
 
+/** A mode's program and its uniforms' locations. */
+interface ModeProgram {
+  readonly program: WebGLProgram;
+  readonly size: WebGLUniformLocation | null;
+  readonly patternSize: WebGLUniformLocation | null;
+}
+
 export class GlSurface {
-  private readonly program: WebGLProgram;
+  /** By mode (MODE's values are 0 … n − 1). */
+  private readonly programs: ModeProgram[];
   private readonly vertices: WebGLBuffer;
   private readonly indices: WebGLBuffer;
   /** Quads the index buffer holds. */
@@ -23,23 +31,19 @@ export class GlSurface {
   private readonly atlas: WebGLTexture;
   private readonly image: WebGLTexture;
   private readonly blank: WebGLTexture;
-  private readonly size: WebGLUniformLocation | null;
-  private readonly patternSize: WebGLUniformLocation | null;
   /** Columns of the line texture and of a staged row (the canvas width, rounded up). */
   private lineCols = 0;
   private staged = new Uint32Array(0);
   private stagedCols = 0;
   private readonly patterns = new WeakMap<HTMLCanvasElement, WebGLTexture>();
 
-  constructor(
-    private readonly gl: WebGL2RenderingContext,
-    vertexSource: string,
-    fragmentSource: string,
-  ) {
-    this.program = link(gl, vertexSource, fragmentSource);
-    gl.useProgram(this.program);
-    this.size = gl.getUniformLocation(this.program, 'uSize');
-    this.patternSize = gl.getUniformLocation(this.program, 'uPatternSize');
+  constructor(private readonly gl: WebGL2RenderingContext) {
+    this.programs = MODES.map((m) => {
+      const program = link(gl, vertexShader(m), fragmentShader(m));
+      gl.useProgram(program);
+      ['uLines', 'uAtlas', 'uPattern', 'uImage'].forEach((name, unit) => gl.uniform1i(gl.getUniformLocation(program, name), unit));
+      return { program, size: gl.getUniformLocation(program, 'uSize'), patternSize: gl.getUniformLocation(program, 'uPatternSize') };
+    });
     this.vao = gl.createVertexArray()!;
     gl.bindVertexArray(this.vao);
     this.vertices = gl.createBuffer()!;
@@ -62,7 +66,6 @@ export class GlSurface {
     this.image = texture(gl, gl.NEAREST, gl.CLAMP_TO_EDGE);
     this.blank = texture(gl, gl.NEAREST, gl.REPEAT);
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, 1, 1, 0, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
-    ['uLines', 'uAtlas', 'uPattern', 'uImage'].forEach((name, unit) => gl.uniform1i(gl.getUniformLocation(this.program, name), unit));
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
     gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
@@ -159,14 +162,23 @@ export class GlSurface {
     gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, y, rows.width, rows.height, gl.RGBA, gl.UNSIGNED_BYTE, rows);
   }
 
-  /** Draws `count` quads (four vertices each); `lineRows` staged strip rows are uploaded first. */
-  draw(words: Float32Array, count: number, lineRows: number, pattern: GlPattern | undefined): void {
+  /**
+   * Draws `count` quads (four vertices each) in order, in runs of one mode: run i is quads
+   * runStart[i] … runStart[i + 1] − 1 (the last to `count`) of mode runMode[i]. `lineRows` staged
+   * strip rows are uploaded first.
+   */
+  draw(
+    words: Float32Array,
+    count: number,
+    runMode: readonly number[],
+    runStart: readonly number[],
+    runs: number,
+    lineRows: number,
+    pattern: GlPattern | undefined,
+  ): void {
     const gl = this.gl;
-    gl.useProgram(this.program);
     gl.bindVertexArray(this.vao);
     gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
-    gl.uniform2f(this.size, gl.drawingBufferWidth, gl.drawingBufferHeight);
-    gl.uniform2f(this.patternSize, pattern?.width ?? 1, pattern?.height ?? 1);
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, this.lines);
     if (lineRows > 0 && this.stagedCols > 0) {
@@ -187,7 +199,16 @@ export class GlSurface {
     gl.bindBuffer(gl.ARRAY_BUFFER, this.vertices);
     gl.bufferData(gl.ARRAY_BUFFER, words, gl.STREAM_DRAW);
     this.indexQuads(count);
-    gl.drawElements(gl.TRIANGLES, count * 6, gl.UNSIGNED_INT, 0);
+    for (let i = 0; i < runs; i++) {
+      const p = this.programs[runMode[i]!]!;
+      gl.useProgram(p.program);
+      gl.uniform2f(p.size, gl.drawingBufferWidth, gl.drawingBufferHeight);
+      gl.uniform2f(p.patternSize, pattern?.width ?? 1, pattern?.height ?? 1);
+      const from = runStart[i]!;
+      const to = i + 1 < runs ? runStart[i + 1]! : count;
+      // six indices of four bytes a quad
+      gl.drawElements(gl.TRIANGLES, (to - from) * 6, gl.UNSIGNED_INT, from * 24);
+    }
   }
 
   /** The index buffer holds at least `count` quads: corners 0, 1, 2 and 2, 1, 3 of each. */
