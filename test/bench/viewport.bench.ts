@@ -241,7 +241,8 @@ async function webviewSide(file: string): Promise<void> {
       for (const [painter, setting] of PAINTERS)
         runs.push([`forced full detail, ${painter}, pixels waited for`, `&depth=0&renderer=${setting}&sync=1`, 'now', painter]);
       // WebGL2's main-thread time, the frame time where a GPU rasterises (its ~5 M fragments) meanwhile
-      runs.push(['forced full detail, webgl2, main thread only', '&depth=0&renderer=webgl2', 'now', 'webgl2-main']);
+      // (heads as paths: as a GPU draws them, where software GL here would have them as pixels)
+      runs.push(['forced full detail, webgl2, main thread only', '&depth=0&renderer=webgl2&heads=paths', 'now', 'webgl2-main']);
       // canvas2d as with a GPU (event heads as paths), rasterised here on the CPU: the heads' baseline
       runs.push(['forced full detail, canvas2d, heads as paths, pixels waited for', '&depth=0&renderer=canvas2d&sync=1', 'now', 'canvas2d-paths']);
     }

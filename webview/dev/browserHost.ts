@@ -38,6 +38,8 @@ function runPage(script: string): void {
   document.body.dataset.renderer = params.get('renderer') ?? 'auto';
   /** ?sync=1: each data frame waits for its pixels before its time is logged (to compare painters). */
   (window as { __mpeFrameSync?: boolean }).__mpeFrameSync = params.get('sync') === '1';
+  /** ?heads=paths: event heads and density marks as paths, as where a GPU rasterises (the bench's WebGL2 main-thread figure). */
+  (window as { __mpeHeadsAsPaths?: boolean }).__mpeHeadsAsPaths = params.get('heads') === 'paths';
 
   const host = new Worker(script);
   const toHost = (m: PageToHarnessHost): void => host.postMessage(m);

@@ -36,6 +36,15 @@ export class EventHeads extends HeadLayer {
     if (this.painted) return;
     this.painted = true;
     if (this.y1 <= this.y0) return;
+    if (ctx.pixelLine) {
+      // a painter of pixel lines (WebGL2): the device rows that hold pixels, no canvas between
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      const { px, cols, used } = this;
+      for (let y = this.y0; y < this.y1; y++) if (used[y] !== 0) ctx.pixelLine(px.subarray(y * cols, (y + 1) * cols), 0, cols, y, 1);
+      ctx.restore();
+      return;
+    }
     const canvas = (this.canvas ??= document.createElement('canvas'));
     if (canvas.width !== this.cols || canvas.height !== this.rowsPx || this.image?.data.buffer !== this.px.buffer) {
       canvas.width = this.cols;

@@ -51,3 +51,12 @@ test('canvas2d rasterises on the CPU where there is no GPU, not when chosen by s
   assert.equal(rastersOnCpu(chooseRenderer('canvas2d', () => SWIFTSHADER)), false);
   assert.equal(rastersOnCpu({ kind: 'canvas2d', reason: 'WebGL2 context lost' }), false);
 });
+
+test('WebGL2 forced on software GL rasterises on the CPU; WebGL2 on a GPU does not', () => {
+  assert.equal(rastersOnCpu(chooseRenderer('webgl2', () => SWIFTSHADER)), true);
+  assert.equal(rastersOnCpu(chooseRenderer('webgl2', () => 'llvmpipe (LLVM 15.0.6, 256 bits)')), true);
+  assert.equal(rastersOnCpu(chooseRenderer('webgl2', () => 'Apple M2')), false);
+  assert.equal(rastersOnCpu(chooseRenderer('auto', () => 'Mesa Intel(R) UHD Graphics 620 (KBL GT2)')), false);
+  // a GPU whose name says nothing of software, chosen by auto: the reason's name is not re-tested
+  assert.equal(rastersOnCpu({ kind: 'webgl2', reason: 'GPU (Offscreen renderer of a GPU)' }), false);
+});

@@ -25,10 +25,12 @@ export class DataSurface {
   }
 
   /**
-   * canvas2d rasterises on the CPU here (no GPU: software GL or no WebGL2), where the event heads
-   * are composited as pixels (drawData's `headPixels`).
+   * The painter rasterises on the CPU here (canvas2d without a GPU, or WebGL2 forced on software
+   * GL), where the event heads and density marks are composited as pixels (drawData's
+   * `headPixels`). A harness may ask for paths as where a GPU rasterises (`__mpeHeadsAsPaths`).
    */
   get cpuRaster(): boolean {
+    if ((globalThis as { __mpeHeadsAsPaths?: boolean }).__mpeHeadsAsPaths === true) return false;
     return rastersOnCpu(this.choice);
   }
 

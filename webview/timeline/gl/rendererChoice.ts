@@ -34,10 +34,13 @@ export function chooseRenderer(setting: RendererSetting, glName: () => string | 
 }
 
 /**
- * True when canvas2d was chosen because there is no GPU (no WebGL2, or software GL): its pixels
- * are rasterised on the CPU, where the event heads are composited as pixels. Not for canvas2d by
- * setting or after a lost context (a GPU may rasterise it).
+ * True when canvas2d was chosen because there is no GPU (no WebGL2, or software GL), or WebGL2 was
+ * forced by the setting on software GL: the pixels are rasterised on the CPU, where the event
+ * heads are composited as pixels (on SwiftShader, 26 000 heads as triangles took a fourth of the
+ * dense frame: median 81.3 → 61.2 ms as pixels). Not for canvas2d by setting or after a lost
+ * context (a GPU may rasterise it).
  */
 export function rastersOnCpu(choice: RendererChoice): boolean {
+  if (choice.kind === 'webgl2') return choice.reason.startsWith('setting (') && SOFTWARE_GL.test(choice.reason);
   return choice.kind === 'canvas2d' && (choice.reason === NO_WEBGL2 || choice.reason.startsWith(`${SOFTWARE_GL_REASON} (`));
 }

@@ -160,8 +160,11 @@ function canvasOf(w: number, h: number): HTMLCanvasElement {
   return c;
 }
 
-/** Draws `name` at `dpr` through canvas2d and WebGL2 (`shiftGl`: a planted error, px) and compares. */
-function compareGl(name: string, dpr: number, shiftGl = 0): GlDiff {
+/**
+ * Draws `name` at `dpr` through canvas2d and WebGL2 (`shiftGl`: a planted error, px) and compares;
+ * `headPixels`: both with event heads and density marks as pixel layers (where either rasterises on the CPU).
+ */
+function compareGl(name: string, dpr: number, shiftGl = 0, headPixels = false): GlDiff {
   const sc = SCENES[name]!;
   const w = 500;
   const h = 360;
@@ -174,7 +177,7 @@ function compareGl(name: string, dpr: number, shiftGl = 0): GlDiff {
   const init = { timeRange: [BASE, sc.payloadEnd], preview: { shownBytes: 1, totalBytes: 2, progress: 0.5, runEnd: 3 } } as unknown as InitMessage;
   const draw = (g: Paint2D, dx: number): number => {
     g.setTransform(dpr, 0, 0, dpr, dx * dpr, 0);
-    const frame = drawData(g, w, h, scale, rows, loaded, p, { names });
+    const frame = drawData(g, w, h, scale, rows, loaded, p, { names, headPixels });
     hatchNotConverted(g, init, scale, w, h, p);
     return frame.drawn;
   };
