@@ -2,9 +2,9 @@
  * The data layer's WebGL2 painter: the Paint2D subset of a 2D context, drawn by the GPU. Every call
  * appends a shape (a rect, a line segment, a triangle, a textured rect) to one vertex buffer, in
  * call order, so painters keep canvas2d's paint order; the buffer is drawn when a texture it
- * samples must change, and at `present()`, one call per run of one mode (each mode's own program,
- * glShaders.ts). Coverage is exact per pixel (glShaders.ts),
- * so the pixels are canvas2d's within anti-aliasing (glLayerPixels.test.ts). Paths are simple
+ * samples must change, and at `present()`, one call per run of one mode, with that mode's own
+ * program. Coverage is exact per pixel (glShaders.ts), so the pixels are canvas2d's within
+ * anti-aliasing (glLayerPixels.test.ts). Paths are simple
  * shapes only, as the painters make them: rects, segments, and convex polygons (arrow and event
  * heads); overlapping shapes of one path blend twice where canvas2d fills their union once.
  */

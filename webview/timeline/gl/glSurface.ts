@@ -1,7 +1,7 @@
 /**
- * The GL objects behind the WebGL2 painter (glPaint.ts): a program per shape mode, the vertex buffer and the
- * quads' index buffer, and the textures it samples — line strips (staged rows, uploaded per draw), the text
- * atlas, the current pattern and the current image.
+ * The GL objects behind the WebGL2 painter (glPaint.ts): a program per shape mode, the vertex
+ * buffer and the quads' index buffer, and the textures it samples — line strips (staged rows,
+ * uploaded per draw), the text atlas, the current pattern and the current image.
  */
 import { MODES, VERTEX_WORDS, fragmentShader, vertexShader } from './glShaders';
 import { ATLAS_PX } from './glText';
