@@ -11,9 +11,13 @@ import { repoRoot } from '../../helpers/paths';
 
 const script = path.join(repoRoot, 'scripts', 'setup-vscode-host.sh');
 
-/** Runs `without_outer_npm <command>` from the sourced script, in an environment as an outer npm leaves it. */
+/**
+ * Runs `without_outer_npm <command>` from the sourced script, in an environment as an outer npm leaves it.
+ * `--norc`: bash reads ~/.bashrc even when not interactive if its stdin is a socket (Node's pipes
+ * are) and SHLVL is unset or 0, and a .bashrc that prepends to PATH (pyenv, cargo) would change it.
+ */
 function withoutOuterNpm(command: string, extraEnv: Record<string, string> = {}): string {
-  const r = spawnSync('bash', ['-c', `source "$1" && without_outer_npm ${command}`, 'bash', script], {
+  const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `source "$1" && without_outer_npm ${command}`, 'bash', script], {
     cwd: os.tmpdir(),
     encoding: 'utf8',
     env: {
