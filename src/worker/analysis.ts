@@ -46,7 +46,7 @@ async function fileAt(path: string): Promise<Slog2File> {
     files.set(key, hit);
     return hit;
   }
-  const opened = FileSource.open(path).then((source) =>
+  const opened = FileSource.open(path, { onThread: true }).then((source) =>
     Slog2File.open(source).catch(async (e: unknown) => {
       await source.close();
       throw e;

@@ -51,7 +51,7 @@ async function statsPart(file: Slog2File, range: readonly [number, number], from
 }
 
 async function run(m: DecoderStart, outlet: BatchOutlet<DecoderToPass>): Promise<void> {
-  const source = await FileSource.open(m.path);
+  const source = await FileSource.open(m.path, { onThread: true });
   try {
     const file = await Slog2File.open(source);
     if (m.profile !== undefined) return await profile(file, m.profile, outlet);

@@ -64,7 +64,7 @@ async function measureWorker(file: string, workerScript: string): Promise<void> 
 
 /** Child: one plain pass over the drawables in time order (the baseline). */
 async function measureRead(file: string): Promise<void> {
-  const f = await Slog2File.open(await FileSource.open(file));
+  const f = await Slog2File.open(await FileSource.open(file, { onThread: true })); // as the analysis worker reads
   const started = performance.now();
   let n = 0;
   for await (const batch of f.drawableBatchesInTimeOrder()) n += batch.length;

@@ -143,7 +143,10 @@ const decoderScript = (): string => path.join(process.env.MPE_TRACE_ROOT ?? proc
 /** Child: exact statistics of a fraction of the file; prints one JSON line. */
 async function measure(file: string, fraction: number, how: StatsPath): Promise<void> {
   const started = performance.now();
-  const source = file.endsWith('.gz') ? new MemorySource(file, new Uint8Array(gunzipSync(fs.readFileSync(file)))) : await FileSource.open(file);
+  // Read on the thread, as the analysis worker and the CLI read.
+  const source = file.endsWith('.gz')
+    ? new MemorySource(file, new Uint8Array(gunzipSync(fs.readFileSync(file))))
+    : await FileSource.open(file, { onThread: true });
   const f = await Slog2File.open(source);
   const [a, b] = f.timeRange;
   const mid = (a + b) / 2;

@@ -1,5 +1,6 @@
 // FileSource: reads through the LRU block cache equal the file's bytes, whatever the block size
-// and wherever a read straddles block boundaries; offsets beyond 4 GiB work in a sparse file.
+// and wherever a read straddles block boundaries, read through the thread pool or on the thread;
+// offsets beyond 4 GiB work in a sparse file; reads on the thread give the event loop turns.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -24,7 +25,7 @@ test('reads straddling block-cache boundaries equal the bytes read directly (see
   for (let round = 0; round < 12; round++) {
     const blockBytes = 1 + Math.floor(random() * (round % 3 === 0 ? 64 : 9000));
     const maxBlocks = 1 + Math.floor(random() * 6);
-    const src = await FileSource.open(p, { blockBytes, maxBlocks });
+    const src = await FileSource.open(p, { blockBytes, maxBlocks, onThread: round % 2 === 1 });
     assert.equal(src.size, bytes.length);
     for (let k = 0; k < 150; k++) {
       // Lengths around the block size so reads start/end on, just before and just after boundaries.
@@ -99,19 +100,58 @@ test('concurrent reads sharing and evicting blocks equal the bytes read directly
     [4096, 3],
     [97, 2],
   ] as const) {
-    const src = await FileSource.open(p, { blockBytes, maxBlocks });
-    const reads = Array.from({ length: 200 }, () => {
-      const length = 1 + Math.floor(random() * blockBytes * 1.5);
-      const offset = Math.floor(random() * (bytes.length - length));
-      return { offset, length };
-    });
-    const got = await Promise.all(reads.map((r) => src.read(r.offset, r.length).then((b) => b.slice())));
-    reads.forEach((r, i) =>
-      assert.ok(
-        Buffer.from(got[i]!).equals(Buffer.from(bytes.subarray(r.offset, r.offset + r.length))),
-        `block ${blockBytes}: read ${r.length} at ${r.offset}`,
-      ),
-    );
-    await src.close();
+    for (const onThread of [false, true]) {
+      const src = await FileSource.open(p, { blockBytes, maxBlocks, onThread });
+      const reads = Array.from({ length: 200 }, () => {
+        const length = 1 + Math.floor(random() * blockBytes * 1.5);
+        const offset = Math.floor(random() * (bytes.length - length));
+        return { offset, length };
+      });
+      const got = await Promise.all(reads.map((r) => src.read(r.offset, r.length).then((b) => b.slice())));
+      reads.forEach((r, i) =>
+        assert.ok(
+          Buffer.from(got[i]!).equals(Buffer.from(bytes.subarray(r.offset, r.offset + r.length))),
+          `block ${blockBytes}${onThread ? ' on the thread' : ''}: read ${r.length} at ${r.offset}`,
+        ),
+      );
+      await src.close();
+    }
+  }
+});
+
+test('reads on the thread give the event loop a turn (a cancel message is received mid-pass)', async () => {
+  const src = await FileSource.open(fixture('ring_p2p_4.slog2'), { onThread: true });
+  const target = new Uint8Array(Math.min(4096, src.size));
+  let turned = false;
+  setImmediate(() => (turned = true));
+  // Each read completes at once: without the reader's own turns the loop below never lets the
+  // immediate run and ends by its 2 s bound.
+  const started = performance.now();
+  let reads = 0;
+  while (!turned && performance.now() - started < 2000) {
+    await src.readInto(0, target);
+    reads++;
+  }
+  const turnedWhileReading = turned; // closing the file turns the loop itself
+  await src.close();
+  assert.ok(turnedWhileReading, `no event-loop turn in ${reads} reads`);
+});
+
+test('a file cut short after it was opened: the error names the file and offset, read either way', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'filesource-'));
+  const p = path.join(dir, 'cut.bin');
+  try {
+    for (const onThread of [false, true]) {
+      fs.writeFileSync(p, Buffer.alloc(300_000, 7));
+      const src = await FileSource.open(p, { onThread });
+      fs.truncateSync(p, 200_000);
+      await assert.rejects(
+        src.read(150_000, 100_000),
+        (e: unknown) => e instanceof Error && e.message === `${p}: unexpected end of file at 200000 (file changed on disk?)`,
+      );
+      await src.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
