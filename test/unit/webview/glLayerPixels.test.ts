@@ -9,6 +9,8 @@ import { NEEDS_CHROMIUM, withBrowserPage } from './browserPage';
 import type { GlDiff } from './glDiff';
 
 type Compare = (name: string, dpr: number, shift?: number, headPixels?: boolean) => GlDiff;
+type SplitResult = { differ: number; split: number; whole: number };
+type SplitCompare = (name: string, dpr: number, headPixels?: boolean) => SplitResult;
 
 /** At most this share of painted pixels may differ beyond the tolerance (edges: measured ≤ 1.4 %). */
 const EDGE_SHARE = 0.02;
@@ -47,6 +49,24 @@ test('WebGL2 data layer: the pixels of canvas2d within anti-aliasing', { skip: N
       assert.ok(d.drawn > 100 && d.painted > 20_000, `${what}: something drawn (${JSON.stringify(d)})`);
       assert.ok(d.offEdge <= OFF_EDGE_SHARE * d.painted, `${what}: ${d.offEdge} pixels differ away from any edge (${JSON.stringify(d)})`);
       assert.ok(d.differ <= paths.differ, `${what}: ${d.differ} pixels differ, ${paths.differ} with heads as paths (${JSON.stringify(d)})`);
+    }
+    // pixel lines drawn as one quad per coloured stretch: the same pixels as one quad per line, at
+    // whole and fractional scales (each stretch's quad is SPAN_MARGIN transparent columns wider:
+    // without it 3638 pixels differ in boxes at 1.25×); lines not split fail the second check
+    for (const [scene, dpr, heads] of [
+      ['dense', 1, false],
+      ['dense', 0.75, false],
+      ['dense', 1.5, true],
+      ['boxes', 1.25, false],
+      ['boxes', 2, false],
+    ] as const) {
+      const s = (await page.evaluate(([n, r, hp]) => (globalThis as unknown as { compareGlSplit: SplitCompare }).compareGlSplit(n, r, hp), [
+        scene,
+        dpr,
+        heads,
+      ] as const)) as SplitResult;
+      assert.equal(s.differ, 0, `${scene} at ${dpr}×${heads ? ' with pixel layers' : ''}: pixels differ with lines split (${JSON.stringify(s)})`);
+      assert.ok(s.split > s.whole, `${scene} at ${dpr}×: lines were split (${JSON.stringify(s)})`);
     }
     // a painter one device pixel off is caught
     const off = (await page.evaluate(([s, r, k]) => (globalThis as unknown as { compareGl: Compare }).compareGl(s, r, k), ['boxes', 1, 1] as const)) as GlDiff;

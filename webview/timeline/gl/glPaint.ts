@@ -12,7 +12,7 @@ import type { Paint2D } from '../paint2d';
 import { alphaWord, colourWord } from './glColour';
 import { TextAtlas } from './glText';
 import { MODE, SHAPE_WORDS, VERTEX_WORDS } from './glShaders';
-import { GlSurface, LINE_ROWS } from './glSurface';
+import { GlSurface, LINE_ROWS, SPLIT_GAP } from './glSurface';
 
 /** A pattern made by this painter: its texture and size. */
 export class GlPattern implements CanvasPattern {
@@ -74,12 +74,16 @@ export class GlPaint implements Paint2D {
   private runs = 0;
   /** Line-texture rows used by the pending instances. */
   private lineRows = 0;
+  /** Column ranges of the line being drawn (pixelLine: GlSurface.stageLine). */
+  private spans = new Int32Array(0);
   private pattern: GlPattern | undefined;
   private image: HTMLCanvasElement | undefined;
   private imageSmooth = false;
   private clearFirst = false;
   /** Shapes drawn since the last `present()` (for the bench). */
   instances = 0;
+  /** Pixel lines drawn as one quad per coloured stretch (GlSurface.stageLine); false: one per line (the tests' reference). */
+  splitLines = true;
 
   constructor(
     readonly canvas: HTMLCanvasElement,
@@ -300,9 +304,13 @@ export class GlPaint implements Paint2D {
   pixelLine(px: Uint32Array, c0: number, c1: number, y: number, height: number): void {
     if (c1 <= c0 || height <= 0) return;
     if (this.lineRows >= LINE_ROWS) this.flush();
-    const row = this.lineRows++;
-    this.surface.stageLine(row, px, c0, c1);
-    this.pushRect(MODE.STRIP, alphaWord(this.s.globalAlpha), c0, y, c1 - c0, height, this.s.tx, row, this.s.sx, 0);
+    const row = this.lineRows;
+    const spans = (this.spans = this.spans.length >= c1 - c0 + 4 ? this.spans : new Int32Array(2 * (c1 - c0 + 4)));
+    const n = this.surface.stageLine(row, px, c0, c1, spans, this.splitLines ? SPLIT_GAP : Infinity);
+    if (n === 0) return; // all transparent: the staging row is free for the next line
+    this.lineRows++;
+    const alpha = alphaWord(this.s.globalAlpha);
+    for (let i = 0; i < 2 * n; i += 2) this.pushRect(MODE.STRIP, alpha, spans[i]!, y, spans[i + 1]! - spans[i]!, height, this.s.tx, row, this.s.sx, 0);
   }
 
   /** Draws everything pending: the frame is complete. */

@@ -9,6 +9,10 @@ import type { GlPattern } from './glPaint';
 
 /** Rows of the line-strip texture: a draw call takes at most this many strips. */
 export const LINE_ROWS = 512;
+/** Transparent columns between two coloured ones that split a line into two quads (stageLine). */
+export const SPLIT_GAP = 16;
+/** Transparent columns kept on each side of a line's quad (a column may be less than a device pixel). */
+export const SPAN_MARGIN = 2;
 /** Widest line strip (device columns; wider canvases are clipped). */
 const MAX_LINE_COLS = 8192;
 
@@ -113,25 +117,51 @@ export class GlSurface {
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, cols, LINE_ROWS, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
   }
 
-  /** Copies columns [c0, c1) of a line (ImageData bytes as u32) into staging row `row`. */
-  stageLine(row: number, px: Uint32Array, c0: number, c1: number): void {
+  /**
+   * Copies columns [c0, c1) of a line (ImageData bytes as u32) into staging row `row`, and writes
+   * into `spans` the column ranges worth drawing: the line split where `gap` (SPLIT_GAP) or more
+   * transparent columns lie between coloured ones (a quad over them would only cost fragments:
+   * a dense frame's strips on software GL were ~¾ of its time), each range kept SPAN_MARGIN
+   * transparent columns wider so its sides fall inside transparent columns and every coloured
+   * pixel is covered as in one quad over the line. Returns the number of ranges.
+   */
+  stageLine(row: number, px: Uint32Array, c0: number, c1: number, spans: Int32Array, gap = SPLIT_GAP): number {
     const end = Math.min(c1, this.lineCols);
-    if (end <= c0) return;
+    if (end <= c0) return 0;
     const base = row * this.lineCols;
     const staged = this.staged;
     staged.fill(0, base, base + c0);
+    let n = 0;
+    let first = -1;
+    let last = -1;
     // ImageData bytes are not premultiplied; the texture's are
     for (let c = c0; c < end; c++) {
       const v = px[c]!;
+      if (v === 0) {
+        staged[base + c] = 0;
+        continue;
+      }
       const a = v >>> 24;
-      if (a === 255 || v === 0) staged[base + c] = v;
+      if (a === 255) staged[base + c] = v;
       else {
         const k = a / 255;
         staged[base + c] =
           (Math.round((v & 0xff) * k) | (Math.round(((v >>> 8) & 0xff) * k) << 8) | (Math.round(((v >>> 16) & 0xff) * k) << 16) | (a << 24)) >>> 0;
       }
+      if (first < 0) first = c;
+      else if (c - last > gap) {
+        spans[n++] = Math.max(c0, first - SPAN_MARGIN);
+        spans[n++] = last + 1 + SPAN_MARGIN;
+        first = c;
+      }
+      last = c;
+    }
+    if (first >= 0) {
+      spans[n++] = Math.max(c0, first - SPAN_MARGIN);
+      spans[n++] = Math.min(end, last + 1 + SPAN_MARGIN);
     }
     this.stagedCols = Math.max(this.stagedCols, end);
+    return n >> 1;
   }
 
   patternTexture(image: HTMLCanvasElement): WebGLTexture | undefined {

@@ -201,5 +201,40 @@ function compareGl(name: string, dpr: number, shiftGl = 0, headPixels = false): 
   return result;
 }
 
+/**
+ * Draws `name` at `dpr` through WebGL2 twice, pixel lines split into stretches and whole; the
+ * pixels that differ (any byte) and the instances each drew.
+ */
+function compareGlSplit(name: string, dpr: number, headPixels = false): { differ: number; split: number; whole: number } {
+  const sc = SCENES[name]!;
+  const w = 500;
+  const h = 360;
+  const c = payload(sc, 3);
+  const p = palette();
+  const names = new Map(NAMES.map((n, i) => [i, n]));
+  const rows: RowViewport = { rowCount: sc.rows, rowHeight: sc.rowH, scrollPx: sc.scroll, heightPx: h };
+  const scale = new TimeScale(sc.t0, sc.t1, w);
+  const loaded = { requestId: 1, keyId: 'k', key: {}, columns: c, drawables: c.states.start.length, final: true } as unknown as LoadedWindow;
+  const picture = (split: boolean): { px: Uint8ClampedArray; instances: number } => {
+    const b = canvasOf(Math.round(w * dpr), Math.round(h * dpr));
+    const gl = b.getContext('webgl2', { alpha: true, premultipliedAlpha: true, antialias: false, preserveDrawingBuffer: true })!;
+    const paint = new GlPaint(b, gl);
+    paint.splitLines = split;
+    paint.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawData(paint, w, h, scale, rows, loaded, p, { names, headPixels });
+    paint.present();
+    const copy = canvasOf(b.width, b.height).getContext('2d')!;
+    copy.drawImage(b, 0, 0);
+    return { px: copy.getImageData(0, 0, b.width, b.height).data, instances: paint.instances };
+  };
+  const a = picture(true);
+  const b = picture(false);
+  let differ = 0;
+  for (let i = 0; i < a.px.length; i += 4)
+    if (a.px[i] !== b.px[i] || a.px[i + 1] !== b.px[i + 1] || a.px[i + 2] !== b.px[i + 2] || a.px[i + 3] !== b.px[i + 3]) differ++;
+  return { differ, split: a.instances, whole: b.instances };
+}
+
 (window as unknown as { compareGl: typeof compareGl }).compareGl = compareGl;
+(window as unknown as { compareGlSplit: typeof compareGlSplit }).compareGlSplit = compareGlSplit;
 document.body.dataset.ready = 'true';
