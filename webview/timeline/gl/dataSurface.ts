@@ -5,7 +5,7 @@
  */
 import type { Paint2D } from '../paint2d';
 import { GlPaint } from './glPaint';
-import { chooseRenderer, rastersOnCpu, rendererSetting, type RendererChoice } from './rendererChoice';
+import { chooseRenderer, fallbackChoice, rendererSetting, type RendererChoice } from './rendererChoice';
 
 export class DataSurface {
   private canvas: HTMLCanvasElement;
@@ -31,7 +31,7 @@ export class DataSurface {
    */
   get cpuRaster(): boolean {
     if ((globalThis as { __mpeHeadsAsPaths?: boolean }).__mpeHeadsAsPaths === true) return false;
-    return rastersOnCpu(this.choice);
+    return this.choice.cpuRaster;
   }
 
   /** The canvas shown (sized by the layers). */
@@ -83,7 +83,7 @@ export class DataSurface {
     old.style.display = 'none';
     this.canvas = fresh;
     this.gl = undefined;
-    this.choice = { kind: 'canvas2d', reason };
+    this.choice = fallbackChoice(reason);
     this.record();
     this.redraw();
   }

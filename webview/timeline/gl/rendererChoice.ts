@@ -11,11 +11,14 @@ export interface RendererChoice {
   readonly kind: 'webgl2' | 'canvas2d';
   /** Why (shown in the page's data attributes, for tests and bug reports). */
   readonly reason: string;
+  /**
+   * The pixels are rasterised on the CPU: canvas2d because there is no GPU (no WebGL2, or software
+   * GL), or WebGL2 forced by the setting on software GL. There the event heads and density marks
+   * are composited as pixels (on SwiftShader, 26 000 heads as triangles took a fourth of the dense
+   * frame). Not for canvas2d by setting or after a lost context: a GPU may rasterise it.
+   */
+  readonly cpuRaster: boolean;
 }
-
-/** Reasons for canvas2d where the machine has no GPU for the webview (see rastersOnCpu). */
-const NO_WEBGL2 = 'no WebGL2';
-const SOFTWARE_GL_REASON = 'software GL';
 
 /** GL renderers that rasterise in software. */
 const SOFTWARE_GL = /swiftshader|llvmpipe|softpipe|software|basic render|offscreen/i;
@@ -26,21 +29,15 @@ export function rendererSetting(value: string | undefined): RendererSetting {
 
 /** `glName`: the name of the GL renderer a WebGL2 context gets (undefined: none), asked only when needed. */
 export function chooseRenderer(setting: RendererSetting, glName: () => string | undefined): RendererChoice {
-  if (setting === 'canvas2d') return { kind: 'canvas2d', reason: 'setting' };
+  if (setting === 'canvas2d') return { kind: 'canvas2d', reason: 'setting', cpuRaster: false };
   const name = glName();
-  if (name === undefined) return { kind: 'canvas2d', reason: NO_WEBGL2 };
-  if (setting === 'webgl2') return { kind: 'webgl2', reason: `setting (${name})` };
-  return SOFTWARE_GL.test(name) ? { kind: 'canvas2d', reason: `${SOFTWARE_GL_REASON} (${name})` } : { kind: 'webgl2', reason: `GPU (${name})` };
+  if (name === undefined) return { kind: 'canvas2d', reason: 'no WebGL2', cpuRaster: true };
+  const software = SOFTWARE_GL.test(name);
+  if (setting === 'webgl2') return { kind: 'webgl2', reason: `setting (${name})`, cpuRaster: software };
+  return software ? { kind: 'canvas2d', reason: `software GL (${name})`, cpuRaster: true } : { kind: 'webgl2', reason: `GPU (${name})`, cpuRaster: false };
 }
 
-/**
- * True when canvas2d was chosen because there is no GPU (no WebGL2, or software GL), or WebGL2 was
- * forced by the setting on software GL: the pixels are rasterised on the CPU, where the event
- * heads are composited as pixels (on SwiftShader, 26 000 heads as triangles took a fourth of the
- * dense frame: median 81.3 → 61.2 ms as pixels). Not for canvas2d by setting or after a lost
- * context (a GPU may rasterise it).
- */
-export function rastersOnCpu(choice: RendererChoice): boolean {
-  if (choice.kind === 'webgl2') return choice.reason.startsWith('setting (') && SOFTWARE_GL.test(choice.reason);
-  return choice.kind === 'canvas2d' && (choice.reason === NO_WEBGL2 || choice.reason.startsWith(`${SOFTWARE_GL_REASON} (`));
+/** Canvas2d after WebGL2 failed or lost its context (`reason`): a GPU may rasterise it. */
+export function fallbackChoice(reason: string): RendererChoice {
+  return { kind: 'canvas2d', reason, cpuRaster: false };
 }
