@@ -164,7 +164,8 @@ function canvasOf(w: number, h: number): HTMLCanvasElement {
  * Draws `name` at `dpr` through canvas2d and WebGL2 (`shiftGl`: a planted error, px) and compares;
  * `headPixels`: both with event heads and density marks as pixel layers (where either rasterises on the CPU).
  */
-function compareGl(name: string, dpr: number, shiftGl = 0, headPixels = false): GlDiff {
+/** Scene `name` (500 × 360 CSS px) and what draws it into a painter at `dpr`, `dx` px to the right; returns drawables drawn. */
+function sceneOf(name: string, dpr: number, headPixels: boolean): { w: number; h: number; draw: (g: Paint2D, dx: number) => number } {
   const sc = SCENES[name]!;
   const w = 500;
   const h = 360;
@@ -181,6 +182,11 @@ function compareGl(name: string, dpr: number, shiftGl = 0, headPixels = false): 
     hatchNotConverted(g, init, scale, w, h, p);
     return frame.drawn;
   };
+  return { w, h, draw };
+}
+
+function compareGl(name: string, dpr: number, shiftGl = 0, headPixels = false): GlDiff {
+  const { w, h, draw } = sceneOf(name, dpr, headPixels);
   const a = canvasOf(w * dpr, h * dpr);
   const drawn = draw(a.getContext('2d')!, 0);
   const b = canvasOf(w * dpr, h * dpr);
@@ -206,22 +212,13 @@ function compareGl(name: string, dpr: number, shiftGl = 0, headPixels = false): 
  * pixels that differ (any byte) and the instances each drew.
  */
 function compareGlSplit(name: string, dpr: number, headPixels = false): { differ: number; split: number; whole: number } {
-  const sc = SCENES[name]!;
-  const w = 500;
-  const h = 360;
-  const c = payload(sc, 3);
-  const p = palette();
-  const names = new Map(NAMES.map((n, i) => [i, n]));
-  const rows: RowViewport = { rowCount: sc.rows, rowHeight: sc.rowH, scrollPx: sc.scroll, heightPx: h };
-  const scale = new TimeScale(sc.t0, sc.t1, w);
-  const loaded = { requestId: 1, keyId: 'k', key: {}, columns: c, drawables: c.states.start.length, final: true } as unknown as LoadedWindow;
+  const { w, h, draw } = sceneOf(name, dpr, headPixels);
   const picture = (split: boolean): { px: Uint8ClampedArray; instances: number } => {
     const b = canvasOf(Math.round(w * dpr), Math.round(h * dpr));
     const gl = b.getContext('webgl2', { alpha: true, premultipliedAlpha: true, antialias: false, preserveDrawingBuffer: true })!;
     const paint = new GlPaint(b, gl);
     paint.splitLines = split;
-    paint.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawData(paint, w, h, scale, rows, loaded, p, { names, headPixels });
+    draw(paint, 0);
     paint.present();
     const copy = canvasOf(b.width, b.height).getContext('2d')!;
     copy.drawImage(b, 0, 0);
