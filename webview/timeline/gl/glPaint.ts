@@ -4,9 +4,9 @@
  * call order, so painters keep canvas2d's paint order; the buffer is drawn when a texture it
  * samples must change, and at `present()`, one call per run of one mode, with that mode's own
  * program. Coverage is exact per pixel (glShaders.ts), so the pixels are canvas2d's within
- * anti-aliasing (glLayerPixels.test.ts). Paths are simple
- * shapes only, as the painters make them: rects, segments, and convex polygons (arrow and event
- * heads); overlapping shapes of one path blend twice where canvas2d fills their union once.
+ * anti-aliasing (glLayerPixels.test.ts). Paths are simple shapes only, as the painters make them:
+ * rects, segments, and convex polygons (arrow and event heads); overlapping shapes of one path
+ * blend twice where canvas2d fills their union once.
  */
 import type { Paint2D } from '../paint2d';
 import { alphaWord, colourWord } from './glColour';

@@ -1,10 +1,11 @@
 /**
  * The WebGL2 programs of the data layer (glPaint.ts), one per shape mode. Every shape is a quad
  * of four vertices, each the shape's 10 words (mode, premultiplied RGBA, a: vec4, b: vec4) and
- * its corner (0–3), drawn as two indexed triangles: the vertex shader places the corner. (Not instancing: software
- * GL spends ~20 µs per instance, ~1 µs per four vertices.) Coverage is computed per pixel
- * from the shape's exact geometry (a rect's overlap with the pixel, a line's distance), so edges
- * are anti-aliased as canvas2d anti-aliases them, without multisampling. Modes:
+ * its corner (0–3), drawn as two indexed triangles: the vertex shader places the corner. (Not
+ * instancing: software GL spends ~20 µs per instance, ~1 µs per four vertices.) Coverage is
+ * computed per pixel from the shape's exact geometry (a rect's overlap with the pixel, a line's
+ * distance), so edges are anti-aliased as canvas2d anti-aliases them, without multisampling.
+ * Modes:
  * - RECT: a = x0, y0, x1, y1 (device px), the colour.
  * - STRIP: a = rect; b.x = device x of column 0, b.y = texture row, b.z = column width (device px):
  *   texels of the line texture, nearest.
