@@ -53,6 +53,7 @@ export class FileSource implements ByteSource {
   private closed = false;
   private readonly onThread: boolean;
   private lastTurn = performance.now();
+  private bytesFromFile = 0;
 
   private constructor(
     readonly name: string,
@@ -125,6 +126,11 @@ export class FileSource implements ByteSource {
     return reading;
   }
 
+  /** Bytes read from the file so far, the block cache's loads included (a pass's reads, in tests and benches). */
+  get bytesRead(): number {
+    return this.bytesFromFile;
+  }
+
   async readInto(offset: number, target: Uint8Array): Promise<void> {
     if (this.closed) throw new Error(`${this.name}: read after close`);
     checkRange(this.name, this.size, offset, target.length);
@@ -153,6 +159,7 @@ export class FileSource implements ByteSource {
       if (bytesRead === 0) throw new Error(`${this.name}: unexpected end of file at ${offset + done} (file changed on disk?)`);
       done += bytesRead;
     }
+    this.bytesFromFile += length;
     if (this.onThread && performance.now() - this.lastTurn > TURN_MS) {
       // A read that completes at once resolves as a microtask only: without this a whole pass
       // would run without receiving a message (cancel, stop, another request).

@@ -21,6 +21,7 @@ import { CATEGORIES, topologyOf } from '../slog2writer/synthetic';
 import { convertFile } from '../../../src/convert/convertJob';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { fixture } from '../../helpers/paths';
+import { FileSource } from '../../../src/io/fileSource';
 
 const FIXTURES = ['ring_p2p_4', 'collectives_8', 'grid_comms_16', 'pi_bcast_4', 'threads_2x3', 'user_states_4'];
 
@@ -179,6 +180,45 @@ test('synthetic trace with SRCLOC, threads and communicators (several tree level
     assert.ok(depth >= 2, `expected several tree levels, got depth ${depth}`);
     assert.ok(sited > 0, 'no start site in the stream');
     await compareFile('s.slog2', bytes);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a whole-file pass reads the file about once: upper nodes and their records come from the leaves' slabs", async () => {
+  // The one-pass writer puts each upper node (and its source-location record) between the leaves
+  // below it: read again on their own, a fifth of the file was read twice, and each record's
+  // 16-byte probe loaded a 64 KiB block of the source's cache (1.66× the file in all).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-columns-'));
+  try {
+    const clog2 = path.join(dir, 's.clog2');
+    const slog2 = path.join(dir, 's.slog2');
+    await synthesizeClog2File(clog2, { ranks: 8, iterations: 1500, srcloc: true, seed: 11 });
+    await convertFile(clog2, slog2);
+    const want = await (async () => {
+      const f = await Slog2File.open(new MemorySource('s.slog2', new Uint8Array(fs.readFileSync(slog2))));
+      try {
+        assert.ok(f.maxDepth >= 4 && f.sourceLocationTable !== undefined, `several levels and a table (depth ${f.maxDepth})`);
+        return await rows(viaObjects(f));
+      } finally {
+        await f.close();
+      }
+    })();
+    for (const slabBytes of [undefined, 1]) {
+      const source = await FileSource.open(slog2, { onThread: true });
+      try {
+        const f = await Slog2File.open(source);
+        const opened = source.bytesRead;
+        const got = await rows(primitiveBatchesInTimeOrder(f, -Infinity, Infinity, { reuse: true, recycleNodes: true, ...(slabBytes ? { slabBytes } : {}) }));
+        assert.deepEqual(got, want, `slabs of ${slabBytes ?? 'default'} bytes: the stream`);
+        const ratio = (source.bytesRead - opened) / source.size;
+        // a slab per leaf holds no upper node: each is read on its own (exactly, past the block cache)
+        if (slabBytes === undefined) assert.ok(ratio < 1.05, `read ${ratio.toFixed(3)}× the file`);
+        else assert.ok(ratio < 1.15, `slab per leaf: read ${ratio.toFixed(3)}× the file`);
+      } finally {
+        await source.close();
+      }
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

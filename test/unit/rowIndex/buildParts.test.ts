@@ -12,7 +12,7 @@ import { decodeNodeRecord } from '../../../src/core/formats/srcloc/table';
 import { ordinalOrder } from '../../../src/core/index/build';
 import { checksum } from '../../../src/core/index/format';
 import { keyLookup, keySpaceOf } from '../../../src/core/index/keys';
-import { nodesInSlabs } from '../../../src/core/formats/slog2/nodeSlabs';
+import { HeldSlab, nodesInSlabs, recordInSlab } from '../../../src/core/formats/slog2/nodeSlabs';
 import { NodeScanner } from '../../../src/core/index/scan';
 import { parseTreeNode } from '../../../src/core/formats/slog2/treeNode';
 import { BinaryReader } from '../../../src/core/bytes/binaryReader';
@@ -35,10 +35,16 @@ test('slab reads: every node and its source-location record, as node-by-node rea
   ] as const) {
     let n = 0;
     let records = 0;
-    for await (const got of nodesInSlabs(file, nodes, true, { slabBytes: slab, readAhead })) {
+    const held = new HeldSlab();
+    for await (const got of nodesInSlabs(file, nodes, true, { slabBytes: slab, readAhead, held })) {
       const info = nodes[n++]!;
       assert.equal(got.info, info);
       assert.deepEqual(got.bytes, await file.readBlock(info, 'node'), `node ${n} with slabs of ${slab} bytes`);
+      // the slab in use holds the node (and its record, unless the slab ends first), and nothing before the file's start
+      assert.deepEqual(held.view(info.fptr, info.size), got.bytes, `held node ${n} with slabs of ${slab} bytes`);
+      const inSlab = recordInSlab(held, info, file.source);
+      if (inSlab !== 'outside') assert.deepEqual(inSlab, got.record, `held record of node ${n} with slabs of ${slab} bytes`);
+      assert.equal(held.view(-1, 2), undefined);
       const located = await nodeSourceLocations(file, table, info);
       assert.equal(got.record !== undefined, located !== undefined, `record of node ${n} with slabs of ${slab} bytes`);
       if (got.record === undefined || located === undefined) continue;
@@ -47,6 +53,7 @@ test('slab reads: every node and its source-location record, as node-by-node rea
     }
     assert.equal(n, nodes.length);
     assert.ok(records > 0);
+    assert.equal(held.view(nodes[0]!.fptr, 1), undefined, 'no slab held after the pass');
   }
 });
 

@@ -50,16 +50,41 @@ function planSlabs(nodes: readonly TreeNodeInfo[], fileSize: number, slabBytes: 
   return slabs;
 }
 
+/**
+ * The slab whose nodes are being yielded: other blocks inside it (the upper nodes the one-pass
+ * writer puts between leaves) can be taken from it instead of read again. A view is valid until
+ * the caller pulls the next node (the slab's buffer is reused two or more slabs later).
+ */
+export class HeldSlab {
+  private from = 0;
+  private bytes: Uint8Array | undefined;
+
+  /** The slab now in use (nodesInSlabs sets it), or none. */
+  hold(from: number, bytes: Uint8Array | undefined): void {
+    this.from = from;
+    this.bytes = bytes;
+  }
+
+  /** Bytes [at, at + size) of the file when the slab holds all of them. */
+  view(at: number, size: number): Uint8Array | undefined {
+    const b = this.bytes;
+    const local = at - this.from;
+    if (b === undefined || local < 0 || local + size > b.length) return undefined;
+    return b.subarray(local, local + size);
+  }
+}
+
 /** `withRecords`: look for source-location records (files with a source-location table). */
 /**
  * `readAhead`: slabs read ahead of the one in use. The index build reads two: with one it waited
  * 0.9 s (in ~80 short waits) of a 16 384-rank build while its writes kept the disk busy.
+ * `held`: told which slab is in use while its nodes are yielded (HeldSlab).
  */
 export async function* nodesInSlabs(
   file: Slog2File,
   nodes: readonly TreeNodeInfo[],
   withRecords: boolean,
-  { slabBytes = SLAB_BYTES, readAhead = 1 }: { readonly slabBytes?: number; readonly readAhead?: number } = {},
+  { slabBytes = SLAB_BYTES, readAhead = 1, held }: { readonly slabBytes?: number; readonly readAhead?: number; readonly held?: HeldSlab } = {},
 ): AsyncGenerator<NodeBytes> {
   const source = file.source;
   const slabs = planSlabs(nodes, source.size, slabBytes);
@@ -87,17 +112,43 @@ export async function* nodesInSlabs(
   };
   const pending: (Promise<Uint8Array> | undefined)[] = [];
   for (let k = 0; k < ahead; k++) pending.push(read(k));
-  for (let k = 0; k < slabs.length; k++) {
-    const s = slabs[k]!;
-    const slab = await pending.shift()!;
-    pending.push(read(k + ahead));
-    for (let i = s.first; i < s.end; i++) {
-      const info = nodes[i]!;
-      const at = info.fptr - s.from;
-      const bytes = slab.subarray(at, at + info.size);
-      yield { info, bytes, record: withRecords ? await recordAfter(file, info, slab, s.from) : undefined };
+  try {
+    for (let k = 0; k < slabs.length; k++) {
+      const s = slabs[k]!;
+      held?.hold(s.from, undefined);
+      const slab = await pending.shift()!;
+      pending.push(read(k + ahead));
+      held?.hold(s.from, slab);
+      for (let i = s.first; i < s.end; i++) {
+        const info = nodes[i]!;
+        const at = info.fptr - s.from;
+        const bytes = slab.subarray(at, at + info.size);
+        yield { info, bytes, record: withRecords ? await recordAfter(file, info, slab, s.from) : undefined };
+      }
     }
+  } finally {
+    held?.hold(0, undefined);
   }
+}
+
+/**
+ * The record after a node's block, from the held slab (as nodeRecordBytes reads it: none when the
+ * bytes there are not a record, or a damaged one), or 'outside' when the slab ends before it does.
+ */
+export function recordInSlab(held: HeldSlab, info: TreeNodeInfo, source: { readonly size: number; readonly name: string }): Uint8Array | undefined | 'outside' {
+  const at = info.fptr + info.size;
+  if (at + NODE_RECORD_PREFIX_BYTES > source.size) return undefined;
+  const prefix = held.view(at, NODE_RECORD_PREFIX_BYTES);
+  if (prefix === undefined) return 'outside';
+  if (!hasNodeRecordMagic(prefix)) return undefined;
+  let size: number;
+  try {
+    size = nodeRecordSize(prefix, at, source.name);
+  } catch {
+    return undefined;
+  }
+  if (at + size > source.size) return undefined;
+  return held.view(at, size) ?? 'outside';
 }
 
 /** The node record starting where the node ends: from the slab, or read when it runs past it. */

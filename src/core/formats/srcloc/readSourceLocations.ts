@@ -22,17 +22,29 @@ import {
 /** Refused beyond this (the table holds files and sites only; node records 13 bytes per entry). */
 const MAX_RECORD_BYTES = 1 << 30;
 
-async function readPrefix(file: Slog2File, at: number, limit: number): Promise<Uint8Array | undefined> {
+/**
+ * `size` bytes at `at`, a copy: through the source's block cache, or (`direct`, when the source can)
+ * read into a buffer of their own: a pass over many nodes far apart would load a block per probe.
+ */
+async function readBytes(file: Slog2File, at: number, size: number, direct: boolean): Promise<Uint8Array> {
+  const into = direct ? file.source.readInto?.bind(file.source) : undefined;
+  if (into === undefined) return (await file.source.read(at, size)).slice();
+  const bytes = new Uint8Array(size);
+  await into(at, bytes);
+  return bytes;
+}
+
+async function readPrefix(file: Slog2File, at: number, limit: number, direct = false): Promise<Uint8Array | undefined> {
   if (at < HEADER_BYTES || at + NODE_RECORD_PREFIX_BYTES > limit || at + NODE_RECORD_PREFIX_BYTES > file.source.size) return undefined;
-  return file.source.read(at, NODE_RECORD_PREFIX_BYTES);
+  return readBytes(file, at, NODE_RECORD_PREFIX_BYTES, direct);
 }
 
 /** Reads `size` bytes at `at` after checking they lie before `limit` and inside the file. */
-async function readRecord(file: Slog2File, at: number, size: number, limit: number, what: string): Promise<Uint8Array> {
+async function readRecord(file: Slog2File, at: number, size: number, limit: number, what: string, direct = false): Promise<Uint8Array> {
   if (size > MAX_RECORD_BYTES || at + size > limit || at + size > file.source.size) {
     throw new FormatError(file.source.name, at, `${what} of ${size} bytes does not fit before offset ${Math.min(limit, file.source.size)}`);
   }
-  return (await file.source.read(at, size)).slice();
+  return readBytes(file, at, size, direct);
 }
 
 /**
@@ -64,14 +76,17 @@ export async function nodeSourceLocations(file: Slog2File, table: SourceLocation
   return bytes === undefined ? undefined : decodeNodeRecord(bytes, info.fptr + info.size, file.source.name, table);
 }
 
-/** The bytes of a node's record (a copy), or undefined when none follows its block. */
-export async function nodeRecordBytes(file: Slog2File, info: TreeNodeInfo): Promise<Uint8Array | undefined> {
+/**
+ * The bytes of a node's record (a copy), or undefined when none follows its block. `direct`: read
+ * past the source's block cache (readBytes), for passes over nodes far apart.
+ */
+export async function nodeRecordBytes(file: Slog2File, info: TreeNodeInfo, direct = false): Promise<Uint8Array | undefined> {
   const at = info.fptr + info.size;
   // Blocks after a node: another node, the table, or the CategoryMap; the record never passes the file end.
-  const prefix = await readPrefix(file, at, file.source.size);
+  const prefix = await readPrefix(file, at, file.source.size, direct);
   if (prefix === undefined || !hasNodeRecordMagic(prefix)) return undefined;
   const size = nodeRecordSize(prefix, at, file.source.name);
-  return readRecord(file, at, size, file.source.size, 'source-location node record');
+  return readRecord(file, at, size, file.source.size, 'source-location node record', direct);
 }
 
 /**
