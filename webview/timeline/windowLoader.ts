@@ -22,6 +22,12 @@ export interface LoadedWindow {
   readonly final: boolean;
 }
 
+/**
+ * An exact payload serves views down to 2^-6 of its key's span: its times are float32 offsets from
+ * its start (2^-24 of its span apart at most), a fiftieth of a pixel with 1200 pixels over 2^-6.
+ */
+const EXACT_ZOOM_LEVELS = 6;
+
 /** Request ids are unique across the loaders of a webview (the host answers on one channel). */
 let nextRequestId = 1;
 
@@ -99,6 +105,12 @@ export class WindowLoader {
     const { key, request } = requestOf(v);
     const id = keyId(key);
     if (this.loaded?.keyId === id || this.pending?.keyId === id || this.failedKey === id) return false;
+    if (this.servesExactly(v, key)) {
+      // what was asked for a view since left is not needed any more
+      this.cancelPending();
+      this.pending = undefined;
+      return false;
+    }
     const pushed = this.pushed;
     this.pushed = undefined;
     if (pushed !== undefined && pushed.keyId === id && pushed.generation === this.generation) {
@@ -123,6 +135,19 @@ export class WindowLoader {
     );
     reply.catch(() => undefined); // superseded or cancelled: the newer request is what counts
     return true;
+  }
+
+  /**
+   * Whether the loaded payload is exact for `v` (key `key`): final, every real drawable of its
+   * span and rows (depth 0, not cut short), covering the view, whose span is at most
+   * EXACT_ZOOM_LEVELS powers of two finer than the payload's (its times are float32 offsets).
+   * Zooming in on exact data then asks the host for nothing: the payload has all of it.
+   */
+  private servesExactly(v: VisibleWindow, key: WindowKey): boolean {
+    const l = this.loaded;
+    if (l === undefined || l.keyId === '' || !l.final || l.key.mapIndex !== key.mapIndex || key.level < l.key.level - EXACT_ZOOM_LEVELS) return false;
+    const h = l.columns.header;
+    return h.lowestDepth === 0 && !h.truncated && covers(h, v);
   }
 
   /**

@@ -7,7 +7,7 @@ import { TimelineView } from '../../../webview/timeline/viewState';
 import { DEFAULT_ROW_PX, MIN_AUTO_FIT_PX } from '../../../webview/timeline/rowLayout';
 import { STATE_SPEC, SHADOW_SPEC, SHADOW_WEIGHT_SPEC, ARROW_SPEC, EVENT_SPEC, allocateTable, encodeWindow } from '../../../src/protocol/wire';
 
-function payloadFor(r: RequestWindowMessage['request'], states: number) {
+function payloadFor(r: RequestWindowMessage['request'], states: number, lowestDepth = 0, truncated = false) {
   return encodeWindow({
     header: {
       baseTime: r.t0,
@@ -16,9 +16,9 @@ function payloadFor(r: RequestWindowMessage['request'], states: number) {
       rowStart: r.rowStart,
       rowEnd: r.rowEnd,
       mapIndex: r.mapIndex,
-      lowestDepth: 0,
+      lowestDepth,
       maxNesting: 0,
-      truncated: false,
+      truncated,
       nodesRead: 1,
       buildMs: 0,
     },
@@ -55,6 +55,54 @@ test('small pans need no request; a new key cancels the one in flight; stale ans
   assert.equal(l.update(view(12.3, 13.3)), false, 'cache hit: the loaded payload covers the pan');
   assert.equal(l.complete(view(12.3, 13.3)), true);
   assert.equal(l.complete(view(12.3, 13.3, 1)), false, 'another Y map is not covered');
+});
+
+test('an exact payload serves zooming in on it: no request, and the one in flight for a view left is cancelled', () => {
+  const sent: (RequestWindowMessage | CancelWindowMessage)[] = [];
+  const l = new WindowLoader('main', (m) => sent.push(m));
+  const load = (v: ReturnType<typeof view>, lowestDepth = 0, truncated = false, final = true): RequestWindowMessage => {
+    assert.equal(l.update(v), true, `a request for [${v.t0}, ${v.t1}]`);
+    const r = sent.at(-1) as RequestWindowMessage;
+    l.receive({ kind: 'window', final, requestId: r.requestId, generation: 1, payload: payloadFor(r.request, 3, lowestDepth, truncated) });
+    return r;
+  };
+  l.reset(1);
+  const r = load(view(0, 64));
+  assert.deepEqual([r.request.t0, r.request.t1], [-64, 192]);
+  // zoomed in, down to 2^-6 of the payload's key span, anywhere inside it: the payload has every drawable
+  for (const [a, b] of [
+    [10, 20],
+    [100, 101],
+    [-60, -59],
+  ] as const)
+    assert.equal(l.update(view(a, b)), false, `[${a}, ${b}] served by the exact payload`);
+  assert.equal(sent.length, 1);
+  assert.equal(l.complete(view(100, 101)), true);
+  // finer than that (float32 offsets): asked for
+  assert.equal(l.update(view(100, 100.5)), true, 'too fine for the payload');
+  const finer = sent.at(-1) as RequestWindowMessage;
+  // back inside: the request for the view left is withdrawn, the exact payload stays
+  assert.equal(l.update(view(10, 20)), false);
+  assert.deepEqual(sent.at(-1), { kind: 'cancelWindow', requestId: finer.requestId });
+  assert.equal(l.loading, false);
+  assert.equal(l.loaded?.requestId, r.requestId);
+  // outside its span or rows: asked for
+  assert.equal(l.update(view(150, 250)), true, 'beyond the payload');
+  assert.equal(l.update({ ...view(10, 20), rowStart: 900, rowEnd: 910, rowCount: 1000 }), true, 'rows beyond the payload');
+  // not exact (shadows, cut short, coarse) or marked stale: asked for
+  for (const [lowestDepth, truncated, final] of [
+    [1, false, true],
+    [0, true, true],
+    [0, false, false],
+  ] as const) {
+    l.reset(1);
+    load(view(0, 64), lowestDepth, truncated, final);
+    assert.equal(l.update(view(10, 20)), true, `depth ${lowestDepth}, truncated ${truncated}, final ${final}: zooming in asks`);
+  }
+  l.reset(1);
+  load(view(0, 64));
+  l.invalidate();
+  assert.equal(l.update(view(10, 20)), true, 'an invalidated payload is fetched again');
 });
 
 test('a coarse first answer is drawn while the request stays pending for the final one', () => {
