@@ -50,6 +50,22 @@ function ink(frame) {
   });
 }
 
+/**
+ * The ink once two readings 250 ms apart agree: the step before may have left the page repainting
+ * (a theme switched back; one CI run measured 593 there, then 246.5 for the same picture).
+ */
+async function steadyInk(page, frame) {
+  let last = await ink(frame);
+  for (let i = 0; i < 40; i++) {
+    await page.waitForTimeout(250);
+    await settled(page, frame);
+    const now = await ink(frame);
+    if (Math.abs(now - last) < 0.5) return now;
+    last = now;
+  }
+  return last;
+}
+
 async function yellowPixels(frame) {
   return frame.locator('.plot canvas.data').evaluate((c) => {
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -138,7 +154,7 @@ export default [
       await frame.locator('.timeline[data-t0]').waitFor({ timeout: 60_000 });
       const g = await settled(page, frame);
       if (!(Number(g.lowestDepth) > 0)) throw new Error(`the whole-trace view is exact (depth ${g.lowestDepth}): no preview boxes to test`);
-      const before = await ink(frame);
+      const before = await steadyInk(page, frame);
       await frame.locator('button.search-toggle').click();
       await frame.locator('input.search-text').fill('synth_program.c:44');
       await frame.locator('button.search-next').click();
