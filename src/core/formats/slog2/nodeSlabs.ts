@@ -132,6 +132,16 @@ export async function* nodesInSlabs(
 }
 
 /**
+ * The size of the record starting at `at`, from its first bytes: none when they are not a record
+ * or it would pass the file's end; a damaged size throws (nodeRecordSize).
+ */
+function recordSize(prefix: Uint8Array, at: number, source: { readonly size: number; readonly name: string }): number | undefined {
+  if (!hasNodeRecordMagic(prefix)) return undefined;
+  const size = nodeRecordSize(prefix, at, source.name);
+  return at + size > source.size ? undefined : size;
+}
+
+/**
  * The record after a node's block, from the held slab (as nodeRecordBytes reads it: none when the
  * bytes there are not a record, or a damaged one), or 'outside' when the slab ends before it does.
  */
@@ -140,15 +150,13 @@ export function recordInSlab(held: HeldSlab, info: TreeNodeInfo, source: { reado
   if (at + NODE_RECORD_PREFIX_BYTES > source.size) return undefined;
   const prefix = held.view(at, NODE_RECORD_PREFIX_BYTES);
   if (prefix === undefined) return 'outside';
-  if (!hasNodeRecordMagic(prefix)) return undefined;
-  let size: number;
+  let size: number | undefined;
   try {
-    size = nodeRecordSize(prefix, at, source.name);
+    size = recordSize(prefix, at, source);
   } catch {
     return undefined;
   }
-  if (at + size > source.size) return undefined;
-  return held.view(at, size) ?? 'outside';
+  return size === undefined ? undefined : (held.view(at, size) ?? 'outside');
 }
 
 /** The node record starting where the node ends: from the slab, or read when it runs past it. */
@@ -160,8 +168,7 @@ async function recordAfter(file: Slog2File, info: TreeNodeInfo, slab: Uint8Array
     local + NODE_RECORD_PREFIX_BYTES <= slab.length
       ? slab.subarray(local, local + NODE_RECORD_PREFIX_BYTES)
       : await file.source.read(at, NODE_RECORD_PREFIX_BYTES);
-  if (!hasNodeRecordMagic(prefix)) return undefined;
-  const size = nodeRecordSize(prefix, at, file.source.name);
-  if (at + size > file.source.size) return undefined;
+  const size = recordSize(prefix, at, file.source);
+  if (size === undefined) return undefined;
   return local + size <= slab.length ? slab.subarray(local, local + size) : (await file.source.read(at, size)).slice();
 }
