@@ -131,22 +131,36 @@ export function workbench(page) {
      * Opens a file by clicking it in the Explorer, as a person would. For a file our custom editor owns, waits
      * for its webview. Until the remote extension host has registered our contributions (a few seconds
      * after the workbench appears) a binary file opens in the text editor ("Open Anyway"): close that and retry.
+     * The Explorer recycles its row elements as it scrolls (it reveals the active file when editors
+     * open and close), so a click can land on the row's new file: an editor opened for another file
+     * is closed and the click retried.
      */
     async openInCustomEditor(name, { attempts = 10, timeout = 30_000 } = {}) {
       const row = explorerRow(name);
+      const base = name.split('/').pop();
       const binaryPlaceholder = page.getByRole('button', { name: 'Open Anyway' });
       const before = await this.editorWebviewCount();
+      // the active tab's name now, without waiting for one to exist (activeTabName waits)
+      const activeNow = () => page.evaluate((sel) => document.querySelector(sel)?.getAttribute('data-resource-name') ?? null, selectors.activeTab);
+      const activeBefore = await activeNow();
       for (let attempt = 1; ; attempt++) {
         this.lastOpenClick = Date.now();
         await row.click();
         const deadline = Date.now() + timeout;
+        let other = null;
         for (;;) {
-          if ((await this.editorWebviewCount()) > before) return attempt;
+          const active = await activeNow();
+          if (active && active !== base && active !== activeBefore) {
+            other = active;
+            break;
+          }
+          if (active === base && (await this.editorWebviewCount()) > before) return attempt;
           if (await binaryPlaceholder.isVisible().catch(() => false)) break;
           if (Date.now() > deadline) throw new Error(`no webview for ${name} within ${timeout / 1000} s`);
           await page.waitForTimeout(100);
         }
-        if (attempt >= attempts) throw new Error(`${name} keeps opening in the text editor`);
+        if (attempt >= attempts)
+          throw new Error(other ? `clicking ${name} in the Explorer keeps opening ${other}` : `${name} keeps opening in the text editor`);
         await page.keyboard.press('Control+W');
         await page.waitForTimeout(1000);
       }
