@@ -5,7 +5,7 @@
  */
 import type { ByteChunks, ByteSource } from '../core/bytes/byteSource';
 import { FormatError } from '../core/bytes/formatError';
-import { chunksOf } from '../core/bytes/memorySource';
+import { chunksOf, type ChunkRecycling } from '../core/bytes/memorySource';
 import type { ClogConversion, ConvertibleFormat } from '../core/formats/convert/result';
 import { detectInputFormat } from '../core/formats/detectFormat';
 import { convertSlog1Source } from '../core/formats/slog1/convertSlog1';
@@ -89,6 +89,22 @@ class ProgressSource implements ByteSource {
   }
 }
 
+/** Chunks of an uncompressed input. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Buffers a CLOG2's chunks take turns in. The CLOG2 reader keeps no view of a chunk once the next
+ * one's first bytes are pushed (a record cut at a chunk's end is copied into a seam; cargo bytes
+ * are copied): while chunk k is read ahead, chunk k − 1 is being parsed and chunk k − 2's cut
+ * record may still be read, so chunk k can go into chunk k − 3's buffer.
+ */
+export const CLOG2_CHUNK_RING = 3;
+
+/** A CLOG2 file's bytes from `source` as the converter reads them: chunks recycled, the next one read ahead. */
+export function clog2Chunks(source: ByteSource, chunkBytes = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+  return readAhead(chunksOf(source, chunkBytes, 0, { ring: CLOG2_CHUNK_RING }));
+}
+
 /**
  * Re-yields a chunk stream while the next chunk is already being read (the disk works while the
  * converter parses).
@@ -126,8 +142,11 @@ export async function openConversionInput(input: string, options: ConversionInpu
       return { file, format: 'clog2', conversion: await clog2PrefixConversion(file, options.prefixBytes, options, convertOptions) };
     }
     const source = new ProgressSource(file, options.onProgress ?? (() => undefined));
-    const { first, all } = await peekChunks(readAhead(gz ? gunzipChunks(source, 256 << 10) : chunksOf(source, 1 << 20)));
+    // recycled once the format is known to be CLOG2 (the other readers' views are not audited for it)
+    const recycling: ChunkRecycling = { ring: 0 };
+    const { first, all } = await peekChunks(readAhead(gz ? gunzipChunks(source, 256 << 10) : chunksOf(source, CHUNK_BYTES, 0, recycling)));
     const format = detectInputFormat(first);
+    if (format === 'clog2') recycling.ring = CLOG2_CHUNK_RING;
     if (format === undefined || format === 'slog2') {
       throw new FormatError(
         input,
@@ -176,7 +195,7 @@ async function clog2PrefixConversion(
   const cut = Math.min(file.size, Math.max(blockStart(prefixBytes), PREAMBLE_BYTES + blockSize(head, name)));
   const definitions = await readDefinitionsFrom(file, head, Math.max(cut, blockStart(file.size - DEFINITIONS_TAIL_BYTES)), options.signal);
   const source = new ProgressSource(file, options.onProgress ?? (() => undefined), cut);
-  return convertClog2(readAhead(chunksOf(source, 1 << 20)), convertOptions, definitions);
+  return convertClog2(clog2Chunks(source), convertOptions, definitions);
 }
 
 function blockSize(head: Uint8Array, name: string): number {

@@ -43,15 +43,33 @@ export function checkRange(name: string, size: number, offset: number, length: n
 }
 
 /**
- * Reads a whole ByteSource as a sequence of chunks (for the streaming readers), each a buffer of
- * its own that the reader may keep. Read straight into it where the source can (a file: one
- * buffer and no copy per chunk, where read() and a copy made two buffers and a memcpy per MiB).
+ * How chunksOf may recycle its buffers: with `ring` > 0, chunk k is read into the buffer of chunk
+ * k − `ring` (read straight into by the source). May be set after the stream has started, once its
+ * consumer is known to keep no view of a chunk that long.
  */
-export async function* chunksOf(source: ByteSource, chunkBytes = 1 << 20, start = 0): AsyncGenerator<Uint8Array> {
-  for (let off = start; off < source.size; off += chunkBytes) {
+export interface ChunkRecycling {
+  ring: number;
+}
+
+/**
+ * Reads a whole ByteSource as a sequence of chunks (for the streaming readers), each a buffer of
+ * its own that the reader may keep, unless `recycling` says otherwise. Read straight into it
+ * where the source can (a file: one buffer and no copy per chunk, where read() and a copy made
+ * two buffers and a memcpy per MiB).
+ */
+export async function* chunksOf(source: ByteSource, chunkBytes = 1 << 20, start = 0, recycling?: ChunkRecycling): AsyncGenerator<Uint8Array> {
+  const ring: Uint8Array[] = [];
+  for (let off = start, k = 0; off < source.size; off += chunkBytes, k++) {
     const n = Math.min(chunkBytes, source.size - off);
     if (source.readInto) {
-      const chunk = new Uint8Array(n);
+      // a fresh MiB per chunk cost the CLOG2 converter thread ~50 ms of zeroing per 300 MB and
+      // the garbage collections its external memory set off
+      const r = recycling?.ring ?? 0;
+      let chunk = r > 0 ? ring[k % r] : undefined;
+      if (chunk === undefined || chunk.length !== n) {
+        chunk = new Uint8Array(n);
+        if (r > 0) ring[k % r] = chunk;
+      }
       await source.readInto(off, chunk);
       yield chunk;
     } else {
