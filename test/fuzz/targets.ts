@@ -21,6 +21,7 @@ import { computeRangeStats, exactStatsOfFile, nodeBatches } from '../../src/core
 import { statsPartOfFile, type ElsewhereHalf } from '../../src/core/stats/columnStats';
 import type { Prng } from '../../src/core/synth/prng';
 import { gunzipChunks } from '../../src/io/gzip';
+import { clog2Chunks } from '../../src/convert/conversionInput';
 import { convertAlog } from '../../src/core/formats/alog/convertAlog';
 import { detectInputFormat } from '../../src/core/formats/detectFormat';
 import { convertSlog1 } from '../../src/core/formats/slog1/convertSlog1';
@@ -367,9 +368,10 @@ async function drain(conversion: ClogConversion): Promise<{ count: number; summa
 }
 
 /** The whole conversion as comparable text (drawables, counts, warnings), or the error it ends in. */
-async function conversionText(format: 'clog2' | 'clog' | 'alog', bytes: Uint8Array, chunk: number): Promise<string> {
+async function conversionText(format: 'clog2' | 'clog' | 'alog', bytes: Uint8Array, chunk: number | ByteChunks): Promise<string> {
   try {
-    const conversion = convertClogFormat(format, chunked(bytes, chunk), { name: `fuzz.${format}` });
+    const chunks = typeof chunk === 'number' ? chunked(bytes, chunk) : chunk;
+    const conversion = convertClogFormat(format, chunks, { name: `fuzz.${format}` });
     const out: string[] = [];
     for await (const batch of conversion.batches) for (const p of batch) out.push(digest(p));
     const s = conversion.summary;
@@ -388,6 +390,11 @@ async function clogTarget(format: 'clog2' | 'clog', bytes: Uint8Array, rng: Prng
     const a = await conversionText(format, bytes, small);
     const b = await conversionText(format, bytes, Math.max(1, bytes.length));
     check(a === b, `converting in ${small}-byte chunks differs from converting in one chunk: ${a.slice(0, 160)} vs ${b.slice(0, 160)}`);
+    if (format === 'clog2') {
+      // the converter's chunk ring (conversionInput.ts): no view of a chunk kept past its turn
+      const ring = await conversionText(format, bytes, clog2Chunks(new MemorySource(`fuzz.${format}`, bytes), small));
+      check(ring === b, `converting through the ${small}-byte chunk ring differs from one chunk: ${ring.slice(0, 160)} vs ${b.slice(0, 160)}`);
+    }
   }
   const conversion = convertClogFormat(format, chunked(bytes, chunkSize(rng, bytes.length)), { name: `fuzz.${format}` });
   let result: { count: number; summary: ConversionSummary };
