@@ -66,11 +66,13 @@ export class WindowLoader {
     );
   }
 
-  /** Drops the request in flight (the host is told). */
+  /** Drops the request in flight (the host is told) and forgets it. */
   private cancelPending(): void {
-    if (this.pending === undefined) return;
-    this.send({ kind: 'cancelWindow', requestId: this.pending.requestId });
-    this.calls.fail(this.pending.requestId, { reason: 'cancelled', message: 'cancelled' });
+    const pending = this.pending;
+    if (pending === undefined) return;
+    this.pending = undefined;
+    this.send({ kind: 'cancelWindow', requestId: pending.requestId });
+    this.calls.fail(pending.requestId, { reason: 'cancelled', message: 'cancelled' });
   }
 
   /**
@@ -80,7 +82,6 @@ export class WindowLoader {
   reset(generation: number, keepDrawn = false): void {
     this.cancelPending();
     this.generation = generation;
-    this.pending = undefined;
     this.loaded = keepDrawn && this.loaded !== undefined ? { ...this.loaded, keyId: '' } : undefined;
     this.failedKey = undefined;
     this.lastError = undefined;
@@ -90,7 +91,6 @@ export class WindowLoader {
   /** What is loaded stays drawn but is fetched again (the host's site marks changed its flags). */
   invalidate(): void {
     this.cancelPending();
-    this.pending = undefined;
     this.failedKey = undefined;
     if (this.loaded) this.loaded = { ...this.loaded, keyId: '' };
   }
@@ -108,7 +108,6 @@ export class WindowLoader {
     if (this.servesExactly(v, key)) {
       // what was asked for a view since left is not needed any more
       this.cancelPending();
-      this.pending = undefined;
       return false;
     }
     const pushed = this.pushed;

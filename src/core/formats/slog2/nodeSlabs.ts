@@ -74,8 +74,8 @@ export class HeldSlab {
   }
 }
 
-/** `withRecords`: look for source-location records (files with a source-location table). */
 /**
+ * `withRecords`: look for source-location records (files with a source-location table).
  * `readAhead`: slabs read ahead of the one in use. The index build reads two: with one it waited
  * 0.9 s (in ~80 short waits) of a 16 384-rank build while its writes kept the disk busy.
  * `held`: told which slab is in use while its nodes are yielded (HeldSlab).
