@@ -18,12 +18,14 @@ import { drawDensity } from './drawArrowDensity';
 import { spansInPixels, timeChunks } from './timeChunks';
 import type { OffsetMap } from './timeScale';
 import { EventStems } from './eventStems';
+import { EventMarks } from './eventMarks';
 import { beginHeads, type EventHeads } from './eventHeads';
 import { rgbaOf } from './columnStrips';
 
 type Ctx = Paint2D;
 
 const stems = new EventStems();
+const marks = new EventMarks();
 /** auto: lines while they can be told apart, else density. */
 export type ArrowMode = 'auto' | 'lines' | 'density' | 'off';
 
@@ -239,6 +241,13 @@ export function drawEvents(
       ? undefined
       : beginHeads({ payload: ev, palette: p, width: w, heightPx: rows.heightPx, scale, slots, first, end, scrollPx: scroll, rowHeight: rowH, k, shift });
   stems.begin(Math.max(0, end - first), w, scale);
+  let inSpans = 0;
+  for (let sp = 0; sp < spans.length; sp += 2) inSpans += spans[sp + 1]! - spans[sp]!;
+  marks.begin(inSpans);
+  // written here, not through a call per event (eventMarks.ts)
+  const { xe: markX, top: markTop, row: markRow, col: markCol, rgba: markRgba, run: markRun } = marks;
+  let n = 0;
+  let run = 0;
   ctx.beginPath();
   for (let sp = 0; sp < spans.length; sp += 2) {
     const to = spans[sp + 1]!;
@@ -274,21 +283,31 @@ export function drawEvents(
           if (heads === undefined) fillHeadPath(ctx, style);
           style = s;
           styleRgba = rgbaOf(s);
-          stems.nextRun();
-          heads?.nextRun();
+          run++;
         }
       }
-      stems.add(slot - first, col, styleRgba);
+      markX[n] = xe;
+      markTop[n] = top + 1;
+      markRow[n] = slot - first;
+      markCol[n] = col;
+      markRgba[n] = styleRgba;
+      markRun[n] = run;
+      n++;
       if (heads === undefined) {
         ctx.moveTo(xe - tri, top + 1);
         ctx.lineTo(xe + tri, top + 1);
         ctx.lineTo(xe, top + 1 + tri * 1.4);
-      } else heads.add(xe, top + 1, tri, styleRgba);
+      }
       drawn++;
     }
   }
+  marks.count = n;
+  stems.addMarks(marks);
   if (heads === undefined) fillHeadPath(ctx, style);
-  else layer?.paintWith(heads, ctx);
+  else {
+    heads.addMarks(marks, tri);
+    layer?.paintWith(heads, ctx);
+  }
   stems.paint(ctx, (r) => (first + r) * rowH - scroll + 2, rowH - 4);
   return drawn;
 }

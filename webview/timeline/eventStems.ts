@@ -14,6 +14,7 @@
 import type { Paint2D } from './paint2d';
 import { paintLines } from './columnStrips';
 import { over } from './colour';
+import type { EventMarks } from './eventMarks';
 
 type Ctx = Paint2D;
 
@@ -51,18 +52,44 @@ export class EventStems {
     this.cols = cols;
   }
 
-  /** The next stems are another colour run (they were another path: composited over this run's). */
-  nextRun(): void {
-    this.run++;
-  }
-
-  /** The stem of an event at pixel column `col` of visible row `row`, in colour `rgba` (rgbaOf: once per colour run, not per event). */
-  add(row: number, col: number, rgba: number): void {
-    // [col − 0.5, col + 1] CSS px: each device pixel covered by the part it overlaps (at scales
-    // 1 and 2 every partial cover is a pixel's right half, so a run's union is their maximum)
-    const x0 = (col - 0.5) * this.scale;
-    const x1 = (col + 1) * this.scale;
-    for (let p = Math.floor(x0); p < x1; p++) this.cover(row, p, rgba, Math.min(p + 1, x1) - Math.max(p, x0));
+  /**
+   * The stems of `marks` (row, col, colour, run), in order: each a stem of column `col` of visible
+   * row `row`, [col − 0.5, col + 1] CSS px, each device pixel covered by the part it overlaps (at
+   * scales 1 and 2 every partial cover is a pixel's right half, so a run's union is their maximum).
+   */
+  addMarks(marks: EventMarks): void {
+    const { row, col, rgba, run: runOfMark, count } = marks;
+    const k = this.scale;
+    const { px, runOf, span, cols } = this;
+    let run = this.run;
+    let lastMarkRun = Number.NaN;
+    for (let m = 0; m < count; m++) {
+      if (runOfMark[m] !== lastMarkRun) {
+        // another path before: composited over this run's
+        lastMarkRun = runOfMark[m]!;
+        run++;
+      }
+      const r = row[m]!;
+      const c = col[m]!;
+      const colour = rgba[m]!;
+      const x0 = (c - 0.5) * k;
+      const x1 = (c + 1) * k;
+      for (let p = Math.floor(x0); p < x1; p++) {
+        const coverage = Math.min(p + 1, x1) - Math.max(p, x0);
+        if (p < 0 || p >= cols || !(coverage > 0)) continue;
+        const i = r * cols + p;
+        // within a run the stems are one shape (a path's union): coverage does not add up
+        const dst = px[i]!;
+        if (runOf[i] === run) {
+          const sa = ((colour >>> 24) / 255) * coverage;
+          if (sa > (dst >>> 24) / 255) px[i] = over(colour, coverage, 0);
+        } else px[i] = over(colour, coverage, dst);
+        runOf[i] = run;
+        if (p < span[2 * r]!) span[2 * r] = p;
+        if (p + 1 > span[2 * r + 1]!) span[2 * r + 1] = p + 1;
+      }
+    }
+    this.run = run;
   }
 
   /** Paints the stems: row r's from y = top(r), `height` tall (CSS px; `ctx` scaled by the frame's scale). */
@@ -72,18 +99,5 @@ export class EventStems {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     paintLines(ctx, this.px, this.rows, this.cols, this.span, (r) => top(r) * k, height * k);
     ctx.restore();
-  }
-
-  private cover(row: number, col: number, rgba: number, coverage: number): void {
-    if (col < 0 || col >= this.cols || !(coverage > 0)) return;
-    const i = row * this.cols + col;
-    // within a run the stems are one shape (a path's union): coverage does not add up
-    const dst = this.px[i]!;
-    const sa = ((rgba >>> 24) / 255) * coverage;
-    if (this.runOf[i] === this.run) this.px[i] = sa > (dst >>> 24) / 255 ? over(rgba, coverage, 0) : dst;
-    else this.px[i] = over(rgba, coverage, dst);
-    this.runOf[i] = this.run;
-    if (col < this.span[2 * row]!) this.span[2 * row] = col;
-    if (col + 1 > this.span[2 * row + 1]!) this.span[2 * row + 1] = col + 1;
   }
 }

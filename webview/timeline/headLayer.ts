@@ -12,6 +12,7 @@
  */
 import { over } from './colour';
 import { STEPS, bits, headMask, type Mask } from './headMask';
+import { EventMarks } from './eventMarks';
 
 /** Runs before the cells are cleared (run numbers stay small integers). */
 const RUN_LIMIT = 2 ** 30;
@@ -70,6 +71,8 @@ export class HeadLayer {
   /** Where stamp() composes its tiles. */
   private tileLayer: HeadLayer | undefined;
   private maskHalf = -1;
+  /** add()'s one head. */
+  private one: EventMarks | undefined;
 
   /** Starts a frame `width` × `height` CSS px at `scale` device pixels per CSS pixel. */
   begin(width: number, height: number, scale: number): void {
@@ -149,75 +152,118 @@ export class HeadLayer {
     this.run++;
   }
 
-  /** A head at CSS x `xe`, its base at CSS y `top`, half width `tri`, in colour `rgba` (rgbaOf). */
+  /** A head at CSS x `xe`, its base at CSS y `top`, half width `tri`, in colour `rgba` (rgbaOf), in this run. */
   add(xe: number, top: number, tri: number, rgba: number): void {
+    const one = (this.one ??= new EventMarks());
+    one.begin(1);
+    one.xe[0] = xe;
+    one.top[0] = top;
+    one.rgba[0] = rgba;
+    one.count = 1;
+    this.heads(one, tri, false);
+  }
+
+  /** The heads of `marks` (xe, top, colour, run), in order, half width `tri`: a new run where a mark's run changes. */
+  addMarks(marks: EventMarks, tri: number): void {
+    this.heads(marks, tri, true);
+  }
+
+  /**
+   * One loop over the heads (no call per head: its doubles would be boxed): each head's mask
+   * composed into the pixels, its samples OR-ed with the run's where the run covered the pixel
+   * before. `runs`: the marks' runs start new ones, else they all go in the current run.
+   */
+  private heads(marks: EventMarks, tri: number, runs: boolean): void {
     const k = this.scale;
-    const x0 = (xe - tri) * k;
-    const y0 = top * k;
-    const ix = Math.floor(x0);
-    const iy = Math.floor(y0);
-    const mask = this.mask(tri * k, Math.round((x0 - ix) * STEPS), Math.round((y0 - iy) * STEPS));
-    const cols = this.cols;
-    const j0 = Math.max(0, -iy);
-    const j1 = Math.min(mask.h, this.rowsPx - iy);
-    const i0 = Math.max(0, this.clip0 - ix);
-    const i1 = Math.min(mask.w, this.clip1 - ix);
-    if (j1 <= j0 || i1 <= i0) return;
-    this.y0 = Math.min(this.y0, iy + j0);
-    this.y1 = Math.max(this.y1, iy + j1);
-    const { px, cell, run } = this;
-    const byCount = this.colourByCount(rgba);
+    const half = tri * k;
+    if (half !== this.maskHalf) {
+      this.masks = [];
+      this.maskHalf = half;
+    }
+    const masks = this.masks;
+    const { xe: xes, top: tops, rgba: colours, run: runOfMark, count } = marks;
+    const { px, cell, cols, rowsPx, clip0, clip1, used } = this;
     const { memoUnder, memoCount, memoRgba, memoColour } = this;
-    const { bits: maskBits, from, to } = mask;
-    const opaque = rgba >>> 24 === 255;
-    const used = this.used;
-    for (let j = j0; j < j1; j++) {
-      used[iy + j] = 1;
-      const line = (iy + j) * cols + ix;
-      const m = j * mask.w;
-      const a = Math.max(i0, from[j]!);
-      const b = Math.min(i1, to[j]!);
-      for (let i = a; i < b; i++) {
-        const q = 3 * (m + i);
-        const n = maskBits[q + 2]!;
-        if (n === 0) continue;
-        const at = line + i;
-        const c = at << 2;
-        let l = maskBits[q]!;
-        let h = maskBits[q + 1]!;
-        let count = n;
-        let base: number;
-        if (cell[c] === run) {
-          // within a run the heads are one shape: their samples are OR-ed
-          const ol = cell[c + 1]!;
-          const oh = cell[c + 2]!;
-          l |= ol;
-          h |= oh;
-          if (l === ol && h === oh) continue;
-          count = bits(l) + bits(h);
-          base = cell[c + 3]! >>> 0;
-        } else {
-          cell[c] = run;
-          base = px[at]!;
-          cell[c + 3] = base;
-        }
-        cell[c + 1] = l;
-        cell[c + 2] = h;
-        // nothing under it, or an opaque colour fully covering: the colour at its coverage
-        if (base === 0 || (count === 64 && opaque)) px[at] = byCount[count]!;
-        else {
-          // inline, not a method (blend): a call per blend here took back a third of the memo's gain
-          const slot = Math.imul(base ^ rgba ^ Math.imul(count, 0x85ebca6b), 0x9e3779b1) >>> MEMO_SHIFT;
-          if (memoUnder[slot] !== base || memoCount[slot] !== count || memoRgba[slot] !== rgba) {
-            memoUnder[slot] = base;
-            memoCount[slot] = count;
-            memoRgba[slot] = rgba;
-            memoColour[slot] = over(rgba, count / 64, base);
+    let { run, y0: top0, y1: top1 } = this;
+    let lastMarkRun = Number.NaN;
+    let rgba = this.tableRgba;
+    let byCount: Uint32Array = this.table;
+    let opaque = rgba >>> 24 === 255;
+    for (let h = 0; h < count; h++) {
+      if (runs && runOfMark[h] !== lastMarkRun) {
+        lastMarkRun = runOfMark[h]!;
+        run++;
+      }
+      if (colours[h] !== rgba) {
+        byCount = this.colourByCount(colours[h]!);
+        rgba = this.tableRgba;
+        opaque = rgba >>> 24 === 255;
+      }
+      const x0 = (xes[h]! - tri) * k;
+      const y0 = tops[h]! * k;
+      const ix = Math.floor(x0);
+      const iy = Math.floor(y0);
+      const key = Math.round((x0 - ix) * STEPS) * (STEPS + 1) + Math.round((y0 - iy) * STEPS);
+      const mask = masks[key] ?? (masks[key] = headMask(half, Math.round((x0 - ix) * STEPS), Math.round((y0 - iy) * STEPS)));
+      const j0 = Math.max(0, -iy);
+      const j1 = Math.min(mask.h, rowsPx - iy);
+      const i0 = Math.max(0, clip0 - ix);
+      const i1 = Math.min(mask.w, clip1 - ix);
+      if (j1 <= j0 || i1 <= i0) continue;
+      if (iy + j0 < top0) top0 = iy + j0;
+      if (iy + j1 > top1) top1 = iy + j1;
+      const { bits: maskBits, from, to } = mask;
+      for (let j = j0; j < j1; j++) {
+        used[iy + j] = 1;
+        const line = (iy + j) * cols + ix;
+        const m = j * mask.w;
+        const a = Math.max(i0, from[j]!);
+        const b = Math.min(i1, to[j]!);
+        for (let i = a; i < b; i++) {
+          const q = 3 * (m + i);
+          const n = maskBits[q + 2]!;
+          if (n === 0) continue;
+          const at = line + i;
+          const c = at << 2;
+          let l = maskBits[q]!;
+          let hi = maskBits[q + 1]!;
+          let count = n;
+          let base: number;
+          if (cell[c] === run) {
+            // within a run the heads are one shape: their samples are OR-ed
+            const ol = cell[c + 1]!;
+            const oh = cell[c + 2]!;
+            l |= ol;
+            hi |= oh;
+            if (l === ol && hi === oh) continue;
+            count = bits(l) + bits(hi);
+            base = cell[c + 3]! >>> 0;
+          } else {
+            cell[c] = run;
+            base = px[at]!;
+            cell[c + 3] = base;
           }
-          px[at] = memoColour[slot]!;
+          cell[c + 1] = l;
+          cell[c + 2] = hi;
+          // nothing under it, or an opaque colour fully covering: the colour at its coverage
+          if (base === 0 || (count === 64 && opaque)) px[at] = byCount[count]!;
+          else {
+            // inline, not a method (blend): a call per blend here took back a third of the memo's gain
+            const slot = Math.imul(base ^ rgba ^ Math.imul(count, 0x85ebca6b), 0x9e3779b1) >>> MEMO_SHIFT;
+            if (memoUnder[slot] !== base || memoCount[slot] !== count || memoRgba[slot] !== rgba) {
+              memoUnder[slot] = base;
+              memoCount[slot] = count;
+              memoRgba[slot] = rgba;
+              memoColour[slot] = over(rgba, count / 64, base);
+            }
+            px[at] = memoColour[slot]!;
+          }
         }
       }
     }
+    this.run = run;
+    this.y0 = top0;
+    this.y1 = top1;
   }
 
   /**
@@ -267,7 +313,7 @@ export class HeadLayer {
    * arrows' density marks: cells apart) that is fillRect per part and place, for a copy per pixel:
    * the dense bench frame's ~6 000 marks took 1.7 ms of fillRects.
    */
-  stamp(at: readonly number[], parts: readonly StampRect[]): void {
+  stamp(at: ArrayLike<number>, parts: readonly StampRect[]): void {
     if (at.length === 0 || parts.length === 0) return;
     const k = this.scale;
     // the tile's origin sits `shift` device pixels before the place (parts may start before it)
@@ -347,14 +393,5 @@ export class HeadLayer {
       this.tableRgba = rgba;
     }
     return this.table;
-  }
-
-  private mask(half: number, fx: number, fy: number): Mask {
-    if (half !== this.maskHalf) {
-      this.masks = [];
-      this.maskHalf = half;
-    }
-    const m = this.masks[fx * (STEPS + 1) + fy];
-    return m ?? (this.masks[fx * (STEPS + 1) + fy] = headMask(half, fx, fy));
   }
 }
