@@ -241,11 +241,9 @@ export function drawEvents(
       ? undefined
       : beginHeads({ payload: ev, palette: p, width: w, heightPx: rows.heightPx, scale, slots, first, end, scrollPx: scroll, rowHeight: rowH, k, shift });
   stems.begin(Math.max(0, end - first), w, scale);
-  let inSpans = 0;
-  for (let sp = 0; sp < spans.length; sp += 2) inSpans += spans[sp + 1]! - spans[sp]!;
-  marks.begin(inSpans);
+  marks.begin();
   // written here, not through a call per event (eventMarks.ts)
-  const { xe: markX, top: markTop, row: markRow, col: markCol, rgba: markRgba, run: markRun } = marks;
+  let { xe: markX, top: markTop, row: markRow, col: markCol, rgba: markRgba, run: markRun } = marks;
   let n = 0;
   let run = 0;
   ctx.beginPath();
@@ -285,6 +283,11 @@ export function drawEvents(
           styleRgba = rgbaOf(s);
           run++;
         }
+      }
+      if (n === markX.length) {
+        marks.count = n;
+        marks.grow();
+        ({ xe: markX, top: markTop, row: markRow, col: markCol, rgba: markRgba, run: markRun } = marks);
       }
       markX[n] = xe;
       markTop[n] = top + 1;

@@ -8,25 +8,40 @@
 export class EventMarks {
   count = 0;
   /** The head's x and the y of its base (CSS px). */
-  xe = new Float64Array(0);
-  top = new Float64Array(0);
+  xe: Float64Array = new Float64Array(0);
+  top: Float64Array = new Float64Array(0);
   /** The stem's visible row (from the first visible one) and pixel column. */
-  row = new Int32Array(0);
-  col = new Int32Array(0);
+  row: Int32Array = new Int32Array(0);
+  col: Int32Array = new Int32Array(0);
   /** The colour (rgbaOf) and its colour run: within a run the marks are one shape, runs go over each other. */
-  rgba = new Uint32Array(0);
-  run = new Int32Array(0);
+  rgba: Uint32Array = new Uint32Array(0);
+  run: Int32Array = new Int32Array(0);
 
-  /** Empties the marks, with room for `capacity` of them. */
-  begin(capacity: number): void {
+  /** Empties the marks (their room stays: what the densest frame so far drew). */
+  begin(): void {
     this.count = 0;
-    if (this.xe.length >= capacity) return;
-    const n = Math.max(capacity, 2 * this.xe.length);
-    this.xe = new Float64Array(n);
-    this.top = new Float64Array(n);
-    this.row = new Int32Array(n);
-    this.col = new Int32Array(n);
-    this.rgba = new Uint32Array(n);
-    this.run = new Int32Array(n);
+  }
+
+  /** Twice the room, the first `count` marks kept. */
+  grow(): void {
+    const n = Math.max(1024, 2 * this.xe.length);
+    const f64 = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(n);
+      b.set(a.subarray(0, this.count));
+      return b;
+    };
+    const i32 = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(n);
+      b.set(a.subarray(0, this.count));
+      return b;
+    };
+    this.xe = f64(this.xe);
+    this.top = f64(this.top);
+    this.row = i32(this.row);
+    this.col = i32(this.col);
+    this.run = i32(this.run);
+    const rgba = new Uint32Array(n);
+    rgba.set(this.rgba.subarray(0, this.count));
+    this.rgba = rgba;
   }
 }

@@ -155,7 +155,8 @@ export class HeadLayer {
   /** A head at CSS x `xe`, its base at CSS y `top`, half width `tri`, in colour `rgba` (rgbaOf), in this run. */
   add(xe: number, top: number, tri: number, rgba: number): void {
     const one = (this.one ??= new EventMarks());
-    one.begin(1);
+    one.begin();
+    if (one.xe.length === 0) one.grow();
     one.xe[0] = xe;
     one.top[0] = top;
     one.rgba[0] = rgba;
