@@ -311,7 +311,9 @@ async function webviewSide(file: string): Promise<void> {
       console.log(
         `${label}: open in page ${fmt(first.open)} ms, init → first paint ${fmt(first.paint)} ms; ${drawnBefore} drawables on screen; ` +
           `${r.frames.length} data frames while panning/zooming: median ${fmt(pct(0.5))} ms, p95 ${fmt(pct(0.95))} ms, max ${fmt(sorted[sorted.length - 1] ?? 0)} ms; ` +
-          `${r.payloads} payloads (largest ${fmt(r.maxPayload / 1024)} KiB); webview JS heap ${mib(r.heap)} in use, ${mib(live)} live after GC`,
+          `${r.payloads} payloads (largest ${fmt(r.maxPayload / 1024)} KiB); webview JS heap ${mib(r.heap)} in use, ${mib(live)} live after GC; ` +
+          // which frames missed 16 ms (in order: the drag's first, then the wheel's), for whoever looks into the p95
+          `frames over 16 ms (#index: ms): ${slowFrames(r.frames)}`,
       );
       await tab.close();
     }
@@ -492,3 +494,9 @@ main().catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });
+
+/** The frames over 16 ms as "#index: ms" (index in the sequence), or "none". */
+function slowFrames(frames: readonly number[]): string {
+  const slow = frames.flatMap((f, i) => (f > 16 ? [`#${i}: ${f.toFixed(1)}`] : []));
+  return slow.length === 0 ? 'none' : slow.join(', ');
+}
