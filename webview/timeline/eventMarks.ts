@@ -5,6 +5,8 @@
  * each one that is not a small integer (a double; a colour with alpha ≥ 64 is above 2³⁰): ~1 MB
  * of garbage a dense frame of the viewport bench, and the collections it set off fell in frames.
  */
+import { grown } from '../../src/core/bytes/grown';
+
 export class EventMarks {
   count = 0;
   /** The head's x and the y of its base (CSS px). */
@@ -22,26 +24,14 @@ export class EventMarks {
     this.count = 0;
   }
 
-  /** Twice the room, the first `count` marks kept. */
+  /** Twice the room (at least 1024), the marks kept. */
   grow(): void {
-    const n = Math.max(1024, 2 * this.xe.length);
-    const f64 = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(n);
-      b.set(a.subarray(0, this.count));
-      return b;
-    };
-    const i32 = (a: Int32Array): Int32Array => {
-      const b = new Int32Array(n);
-      b.set(a.subarray(0, this.count));
-      return b;
-    };
-    this.xe = f64(this.xe);
-    this.top = f64(this.top);
-    this.row = i32(this.row);
-    this.col = i32(this.col);
-    this.run = i32(this.run);
-    const rgba = new Uint32Array(n);
-    rgba.set(this.rgba.subarray(0, this.count));
-    this.rgba = rgba;
+    const need = Math.max(1024, 2 * this.xe.length);
+    this.xe = grown(this.xe, need);
+    this.top = grown(this.top, need);
+    this.row = grown(this.row, need);
+    this.col = grown(this.col, need);
+    this.rgba = grown(this.rgba, need);
+    this.run = grown(this.run, need);
   }
 }

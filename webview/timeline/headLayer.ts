@@ -204,8 +204,10 @@ export class HeadLayer {
       const y0 = tops[h]! * k;
       const ix = Math.floor(x0);
       const iy = Math.floor(y0);
-      const key = Math.round((x0 - ix) * STEPS) * (STEPS + 1) + Math.round((y0 - iy) * STEPS);
-      const mask = masks[key] ?? (masks[key] = headMask(half, Math.round((x0 - ix) * STEPS), Math.round((y0 - iy) * STEPS)));
+      const fx = Math.round((x0 - ix) * STEPS);
+      const fy = Math.round((y0 - iy) * STEPS);
+      const key = fx * (STEPS + 1) + fy;
+      const mask = masks[key] ?? (masks[key] = headMask(half, fx, fy));
       const j0 = Math.max(0, -iy);
       const j1 = Math.min(mask.h, rowsPx - iy);
       const i0 = Math.max(0, clip0 - ix);
