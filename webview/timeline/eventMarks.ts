@@ -5,7 +5,7 @@
  * each one that is not a small integer (a double; a colour with alpha ≥ 64 is above 2³⁰): ~1 MB
  * of garbage a dense frame of the viewport bench, and the collections it set off fell in frames.
  */
-import { grown } from '../../src/core/bytes/grown';
+import { grown } from './grown';
 
 export class EventMarks {
   count = 0;

@@ -10,6 +10,7 @@
  */
 import type { Columns, StateSpec } from '../../src/protocol/wire';
 import { HIDDEN_KEY } from './drawKeys';
+import { grown } from './grown';
 
 /** States narrower than this are drawn through the column runs (few wide rects, not many thin ones). */
 export const COLUMN_RUN_MAX_PX = 4;
@@ -70,13 +71,6 @@ function lastColumn(f0: number, x1: number, lastCol: number): number {
   const r1 = (x1 + 0.5) | 0;
   const c = r1 > f0 + 1 ? r1 : f0 + 1;
   return c < lastCol ? c : lastCol;
-}
-
-/** A copy of `a`, `size` long. */
-function grown<T extends Int32Array | Float64Array>(a: T, size: number): T {
-  const b = new (a.constructor as new (n: number) => T)(size);
-  b.set(a);
-  return b;
 }
 
 /**
