@@ -9,10 +9,11 @@ import type { Palette } from './theme';
 import { TimeScale, formatTime, niceTicks } from './timeScale';
 import { AGGREGATE_BELOW_PX, rowOfSlot, visibleRows, type RowViewport } from './rowLayout';
 import { DensityRaster, labelBands } from './density';
-import { loadingPattern } from './drawData';
+import { loadingPattern } from './hatching';
 import { paintDensity } from './drawDensity';
 
-export { drawData, hatchNotConverted, type DataFrame, type DataOptions } from './drawData';
+export { drawData, type DataFrame, type DataOptions } from './drawData';
+export { hatchNotConverted } from './hatching';
 
 type Ctx = CanvasRenderingContext2D;
 

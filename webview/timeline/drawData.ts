@@ -11,18 +11,20 @@ import type { Palette } from './theme';
 import type { OffsetMap, TimeScale } from './timeScale';
 import type { Rgb } from './colour';
 import { cssRgba } from './colour';
-import { AGGREGATE_BELOW_PX, boxHeight, nestingInset, rowOfSlot, rowPad, slotLookup, visibleRows, visibleSlots, type RowViewport } from './rowLayout';
+import { AGGREGATE_BELOW_PX, boxHeight, nestingInset, rowPad, slotLookup, visibleRows, visibleSlots, type RowViewport } from './rowLayout';
 import { TextFitter, borderFor, labelFits, textOn } from './drawStyle';
 import { drawAggregated } from './drawDensity';
+import { hatchUncovered, loadingPattern } from './hatching';
 import { drawArrows, drawEvents, type ArrowMode } from './drawArrows';
 import { beginPixelLayer } from './eventHeads';
-import { PREVIEW_STATE } from '../../src/protocol/wire';
-import type { InitMessage } from '../../src/protocol/webview';
+import { PREVIEW_STATE, type StateRuns } from '../../src/protocol/wire';
 import { ColumnStrips, rgbaOf } from './columnStrips';
 import { spansInPixels, spansInRange, timeChunks } from './timeChunks';
 import { stateRuns } from './stateRuns';
 import { drawKeys } from './drawKeys';
 import { CATEGORY_MARK_OFFSET, ScanResult, scanRun, scanStates, type ScanFrame } from './stateScan';
+import { StateMarks, type MarksFrame } from './stateMarks';
+import { PanAnchor } from './panAnchor';
 
 type Ctx = Paint2D;
 
@@ -65,6 +67,11 @@ export interface DataOptions {
 let fitter: TextFitter | undefined;
 const strips = new ColumnStrips();
 let scanResult: ScanResult | undefined;
+/** The states that came into view on a pan (merged into scanResult's list), those that left it, and the kept marks. */
+const uncoveredScan = new ScanResult();
+const goneScan = new ScanResult();
+export const stateMarks = new StateMarks();
+const panAnchor = new PanAnchor();
 /** Scratch of a run's chunk spans, and the column marks (all 0 between frames; kept to spare the GC). */
 const runSpans: number[] = [];
 let marksScratch = new Int32Array(0);
@@ -75,39 +82,15 @@ function columnMarks(n: number): Int32Array {
   marks.fill(0);
   return marks;
 }
-/** The stripe pattern per context (a pattern belongs to the context that made it). */
-const stripeCache = new WeakMap<Ctx, { colour: string; pattern: CanvasPattern | null }>();
-
-/** A diagonal-stripe pattern marking areas whose data is still loading. */
-export function loadingPattern(ctx: Ctx, colour: string): CanvasPattern | string {
-  let cached = stripeCache.get(ctx);
-  if (cached?.colour !== colour) {
-    const c = document.createElement('canvas');
-    c.width = c.height = 12;
-    const g = c.getContext('2d')!;
-    g.strokeStyle = colour;
-    g.lineWidth = 3;
-    g.beginPath();
-    g.moveTo(-3, 15);
-    g.lineTo(15, -3);
-    g.stroke();
-    stripeCache.set(ctx, (cached = { colour, pattern: ctx.createPattern(c, 'repeat') }));
+/** Depths of a table's runs (the largest + 1), 0 where one is negative (its marks are not kept). */
+function depthsOf(runs: StateRuns): number {
+  let most = -1;
+  for (let r = 0; r < runs.count; r++) {
+    const d = runs.depth[r]!;
+    if (d < 0) return 0;
+    if (d > most) most = d;
   }
-  return cached.pattern ?? colour;
-}
-
-/**
- * A preview whose time axis spans the whole run (`init.preview.runEnd`): the part it has not
- * converted yet, after its last drawable, is hatched as loading.
- */
-export function hatchNotConverted(ctx: Ctx, init: InitMessage, scale: TimeScale, w: number, h: number, p: Palette): void {
-  const runEnd = init.preview?.runEnd;
-  const convertedEnd = init.timeRange[1];
-  if (runEnd === undefined || !(runEnd > convertedEnd)) return;
-  const x0 = Math.max(0, scale.timeToPx(convertedEnd));
-  if (!(x0 < w)) return;
-  ctx.fillStyle = loadingPattern(ctx, p.loading);
-  ctx.fillRect(x0, 0, w - x0, h);
+  return most + 1;
 }
 
 /**
@@ -130,8 +113,9 @@ export function drawData(
     ctx.fillRect(0, 0, w, h);
     return { drawn: 0, complete: false, arrows: 'off' };
   }
-  const x = scale.offsetMapper(loaded.columns.header.baseTime);
-  const map = scale.offsetLinear(loaded.columns.header.baseTime);
+  // drawn at the last frame's shift plus whole pixels while the view pans (panAnchor.ts)
+  const map = panAnchor.drawnMap(loaded.columns, scale.offsetLinear(loaded.columns.header.baseTime), w);
+  const x = (o: number): number => map.shift + o * map.k;
   const aggregated = rows.rowHeight < AGGREGATE_BELOW_PX;
   // the visible slot of each payload row (index row − rowStart), for the boxes and the events
   const slots = aggregated ? new Int32Array(0) : visibleSlots(rows, loaded.columns.header.rowStart, loaded.columns.header.rowEnd);
@@ -192,7 +176,16 @@ function drawBoxes(
   // rectangle per column run. States come sorted by depth, so marks are flushed per depth.
   const visibleCount = Math.max(0, end - first);
   const cols = Math.ceil(w) + 1;
-  const column = columnMarks(visibleCount * cols);
+  const st = c.states;
+  const keys = drawKeys(p, st.category, st.flags);
+  const runs = stateRuns(st);
+  // a pan keeps the last frame's marks and wide lists (stateMarks.ts), where the table has runs
+  const depths = runs === undefined ? 0 : depthsOf(runs);
+  const kept = depths > 0 && StateMarks.keeps(depths, visibleCount, cols);
+  const mf: MarksFrame | undefined = kept
+    ? stateMarks.begin({ table: st, keys, runs: runs!, slots: slotOfRow, first, visible: visibleCount, cols, width: w, depths, k: pxPerOffset, shift })
+    : undefined;
+  let column = kept ? new Int32Array(0) : columnMarks(visibleCount * cols);
   const scan = (scanResult ??= new ScanResult());
   scan.drawn = 0;
   scan.marks = 0;
@@ -200,11 +193,13 @@ function drawBoxes(
   let lastCat = Number.NaN;
   let lastRgba = 0;
   const flushDepth = (): void => {
-    if (scan.marks > 0 || strips.boxCount > 0) {
+    const marked = kept ? columnDepth >= 0 && stateMarks.isMarked(columnDepth) : scan.marks > 0;
+    if (marked || strips.boxCount > 0) {
       const inset = insets[Math.min(columnDepth, maxNest + 1)] ?? 0;
       const colourOf = (mark: number): string => p.fill.get(mark - CATEGORY_MARK_OFFSET) ?? p.muted;
       strips.paint(ctx, column, visibleCount, cols, colourOf, (r) => (first + r) * rowH + top0 + inset, boxH - 2 * inset);
-      if (scan.marks > 0) column.fill(0);
+      // kept marks stay for the next frame (stateMarks.ts)
+      if (!kept && scan.marks > 0) column.fill(0);
       scan.marks = 0;
     }
     // borders of this depth, one path per colour
@@ -244,12 +239,22 @@ function drawBoxes(
 
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
-  const st = c.states;
   // Per frame, a payload's states are culled by chunk (timeChunks.ts), and scanned by stateScan.ts
   // (rows through a table of the visible slots, times mapped inline): a dense payload has over a
   // million states. The wide ones it lists are drawn here as boxes, in table order.
-  const keys = drawKeys(p, st.category, st.flags);
-  const frame: ScanFrame = { keys, rowStart: c.header.rowStart, slotOfRow, shift, pxPerOffset, width: w, firstSlot: first, cols, column };
+  // one literal: every frame object of the scans has the one shape
+  const scanFrame = (marks: Int32Array, at: number): ScanFrame => ({
+    keys,
+    rowStart: c.header.rowStart,
+    slotOfRow,
+    shift: at,
+    pxPerOffset,
+    width: w,
+    firstSlot: first,
+    cols,
+    column: marks,
+  });
+  let frame = scanFrame(column, shift);
   const drawWide = (): void => {
     for (let k = 0; k < scan.wideCount; k++) {
       const i = scan.wide[k]!;
@@ -290,11 +295,18 @@ function drawBoxes(
     scan.wideCount = 0;
   };
   const chunks = timeChunks(st.start, st.end);
-  const runs = stateRuns(st);
   if (runs !== undefined) {
     // ordered by depth and row (the builder's order): only the runs of shown rows are scanned
-    const o0 = (-1 - shift) / pxPerOffset;
-    const o1 = (w + 1 - shift) / pxPerOffset;
+    const pan = mf?.kind === 'pan' ? mf : undefined;
+    const toOffset = (px: number): number => (px - shift) / pxPerOffset;
+    // a pan scans the columns it uncovered (states seen before: in [dx, w + dx] now), and where
+    // states left the view, in the last frame's pixels (to count those not in [−dx, w − dx] then)
+    const [u0, u1] = pan ? stateMarks.uncovered(pan.dx) : [0, 0];
+    const [o0, o1] = pan ? [toOffset(u0 - 1), toOffset(u1 + 1)] : [toOffset(-1), toOffset(w + 1)];
+    const goneFrame = pan && scanFrame(column, pan.shiftBefore);
+    const [g0, g1] = pan ? (pan.dx > 0 ? [w - pan.dx - 1, w + 1] : [-1, 1 - pan.dx]) : [0, 0];
+    uncoveredScan.drawn = 0;
+    goneScan.drawn = 0;
     const rowStart = c.header.rowStart;
     for (let r = 0; r < runs.count; r++) {
       const pr = runs.row[r]! - rowStart;
@@ -304,13 +316,28 @@ function drawBoxes(
         // another depth: this depth's marks, borders and names first
         flushDepth();
         columnDepth = runs.depth[r]!;
+        if (kept) frame = scanFrame((column = stateMarks.marksOf(columnDepth, mf!)), shift);
       }
       const spans = spansInRange(chunks, runs.from[r]!, runs.to[r]!, o0, o1, runSpans);
-      for (let sp = 0; sp < spans.length; sp += 2) {
-        scanRun(st, spans[sp]!, spans[sp + 1]!, slot, frame, scan);
-        drawWide();
+      if (pan) {
+        stateMarks.keptWide(r, st, slot, scan);
+        uncoveredScan.wideCount = 0;
+        uncoveredScan.marks = 0;
+        for (let sp = 0; sp < spans.length; sp += 2) scanRun(st, spans[sp]!, spans[sp + 1]!, slot, frame, uncoveredScan, u0, u1, pan.dx, w + pan.dx);
+        scan.mergeWide(uncoveredScan);
+        if (uncoveredScan.marks > 0) stateMarks.setMarked(columnDepth);
+        const left = spansInRange(chunks, runs.from[r]!, runs.to[r]!, (g0 - pan.shiftBefore) / pxPerOffset, (g1 - pan.shiftBefore) / pxPerOffset, runSpans);
+        goneScan.wideCount = 0;
+        for (let sp = 0; sp < left.length; sp += 2) scanRun(st, left[sp]!, left[sp + 1]!, slot, goneFrame!, goneScan, 0, 0, -pan.dx, w - pan.dx);
+      } else {
+        for (let sp = 0; sp < spans.length; sp += 2) scanRun(st, spans[sp]!, spans[sp + 1]!, slot, frame, scan, 0, cols - 1, Infinity, -Infinity);
+        if (kept && scan.marks > 0) stateMarks.setMarked(columnDepth);
       }
+      if (kept) stateMarks.recordWide(r, scan);
+      drawWide();
     }
+    if (pan) scan.drawn = pan.drawnBefore + uncoveredScan.drawn - goneScan.drawn;
+    if (kept) stateMarks.end(scan.drawn);
   } else {
     const spans = spansInPixels(chunks, map, -1, w + 1);
     for (let sp = 0; sp < spans.length; sp += 2) {
@@ -406,34 +433,4 @@ function drawShadowBoxes(
     drawn++;
   }
   return drawn;
-}
-
-/** Hatches what the payload does not cover (time, or shown rows outside its row span); true when nothing is. */
-function hatchUncovered(ctx: Ctx, w: number, h: number, x: (o: number) => number, rows: RowViewport, loaded: LoadedWindow, p: Palette): boolean {
-  const hd = loaded.columns.header;
-  ctx.fillStyle = loadingPattern(ctx, p.loading);
-  const cx0 = x(0);
-  const cx1 = x(hd.t1 - hd.baseTime);
-  let complete = true;
-  if (cx0 > 0) {
-    ctx.fillRect(0, 0, cx0, h);
-    complete = false;
-  }
-  if (cx1 < w) {
-    ctx.fillRect(cx1, 0, w - cx1, h);
-    complete = false;
-  }
-  const { first, end } = visibleRows(rows);
-  let runStart = -1;
-  for (let s = first; s <= end; s++) {
-    const row = s < end ? rowOfSlot(rows, s) : -1;
-    const missing = s < end && (row < hd.rowStart || row >= hd.rowEnd);
-    if (missing && runStart < 0) runStart = s;
-    if (!missing && runStart >= 0) {
-      ctx.fillRect(0, runStart * rows.rowHeight - rows.scrollPx, w, (s - runStart) * rows.rowHeight);
-      complete = false;
-      runStart = -1;
-    }
-  }
-  return complete;
 }

@@ -51,6 +51,27 @@ export class ScanResult {
     this.wideX = grown(this.wideX, 2 * n);
   }
 
+  /** Merges `other`'s wide states into these, both lists in table order (a pan's kept ones and those that came into view). */
+  mergeWide(other: ScanResult): void {
+    const n = this.wideCount;
+    const m = other.wideCount;
+    if (m === 0) return;
+    while (this.wide.length < n + m) this.grow();
+    const { wide, wideSlot, wideX } = this;
+    let i = n - 1;
+    let j = m - 1;
+    for (let k = n + m - 1; j >= 0; k--) {
+      const fromThis = i >= 0 && wide[i]! > other.wide[j]!;
+      const src = fromThis ? this : other;
+      const q = fromThis ? i-- : j--;
+      wide[k] = src.wide[q]!;
+      wideSlot[k] = src.wideSlot[q]!;
+      wideX[2 * k] = src.wideX[2 * q]!;
+      wideX[2 * k + 1] = src.wideX[2 * q + 1]!;
+    }
+    this.wideCount = n + m;
+  }
+
   pushWide(i: number, slot: number, x0: number, x1: number): void {
     if (this.wideCount === this.wide.length) this.grow();
     const k = this.wideCount++;
@@ -114,13 +135,28 @@ export function scanStates(st: Columns<StateSpec>, from: number, to: number, dep
 
 /**
  * Scans states [from, to), all of one depth and of the row shown at `slot` (a run of stateRuns.ts):
- * scanStates without the per-state row and depth lookups.
+ * scanStates without the per-state row and depth lookups. A full scan marks every column
+ * (c0 = 0, c1 = cols − 1) and counts and lists every state (seenFrom = Infinity). After a pan
+ * (stateMarks.ts) it marks only the columns [c0, c1) the pan uncovered (the others hold theirs,
+ * and a state marked again there could cover a later one), and neither counts nor lists the
+ * states seen before: x1 ≥ seenFrom and x0 ≤ seenTo. One function for both, its bounds plain
+ * numbers, so that a pan's first frame runs the code the zoom frames made hot.
  */
-export function scanRun(st: Columns<StateSpec>, from: number, to: number, slot: number, f: ScanFrame, out: ScanResult): void {
+export function scanRun(
+  st: Columns<StateSpec>,
+  from: number,
+  to: number,
+  slot: number,
+  f: ScanFrame,
+  out: ScanResult,
+  c0: number,
+  c1: number,
+  seenFrom: number,
+  seenTo: number,
+): void {
   const { start, end } = st;
   const { keys, shift, pxPerOffset: k, width: w, cols, column } = f;
   const base = (slot - f.firstSlot) * cols;
-  const lastCol = cols - 1;
   let drawn = 0;
   let marks = 0;
   for (let i = from; i < to; i++) {
@@ -129,14 +165,17 @@ export function scanRun(st: Columns<StateSpec>, from: number, to: number, slot: 
     if (x1 < 0 || x0 > w) continue;
     const key = keys[i]!;
     if (key === HIDDEN_KEY) continue;
-    drawn++;
+    const seen = x1 >= seenFrom && x0 <= seenTo;
+    if (!seen) drawn++;
     if (x1 - x0 < COLUMN_RUN_MAX_PX) {
       const f0 = x0 >= 0 ? x0 | 0 : Math.floor(x0);
-      const c1 = lastColumn(f0, x1, lastCol);
+      const e = lastColumn(f0, x1, c1);
       const mark = key + CATEGORY_MARK_OFFSET;
-      for (let col = f0 > 0 ? f0 : 0; col < c1; col++) column[base + col] = mark;
+      let col = f0 > c0 ? f0 : c0;
+      if (col >= e) continue;
+      for (; col < e; col++) column[base + col] = mark;
       marks++;
-    } else out.pushWide(i, slot, x0, x1);
+    } else if (!seen) out.pushWide(i, slot, x0, x1);
   }
   out.drawn += drawn;
   out.marks += marks;

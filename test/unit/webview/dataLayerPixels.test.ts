@@ -8,7 +8,7 @@
 // painter of paths. Skipped, saying why, when Chromium is not installed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PixelDiff } from './pixelDiff';
+import type { PanDiff, PixelDiff } from './pixelDiff';
 import { NEEDS_CHROMIUM, withBrowserPage } from './browserPage';
 
 test('dense data layer: the pixels of one fillRect per column run, every state', { skip: NEEDS_CHROMIUM }, async () => {
@@ -45,6 +45,24 @@ test('dense data layer: the pixels of one fillRect per column run, every state',
         drawn.every((n) => n === drawn[0]),
         `${what}: the same states drawn every way (${drawn.join(', ')})`,
       );
+    }
+    // Pans by whole pixels draw the states from the last frame's marks, moved (stateMarks.ts): the
+    // plain painter's pixels at every step, a full scan's pixels and drawn count at checkpoints.
+    for (const [rowH, dpr, boxPixels] of [
+      [11, 1, false],
+      [9.5, 1, true],
+      [11, 2, true],
+    ] as const) {
+      const d = (await page.evaluate(
+        ([h, r, bp]) => (globalThis as unknown as { comparePans: (h: number, r: number, bp: boolean) => PanDiff }).comparePans(h, r, bp),
+        [rowH, dpr, boxPixels] as const,
+      )) as PanDiff;
+      const what = `pans, rows ${rowH} px, ${dpr}×, wide boxes as ${boxPixels ? 'pixels' : 'rects'}`;
+      // every move but the first frame and the one past the width (a full scan)
+      assert.equal(d.panned, d.steps - 2, `${what}: frames drawn from the kept marks (${JSON.stringify(d)})`);
+      assert.ok(d.painted > 10_000, `${what}: something drawn (${JSON.stringify(d)})`);
+      assert.equal(d.differ, 0, `${what}: pixels differ from the plain painter at ${d.worst}`);
+      assert.equal(d.mismatches, '', `${what}: against a full scan of the same view`);
     }
     // Events: heads filled as a path per colour run, or composited from sample masks
     // (eventHeads.ts: where canvas2d rasterises on the CPU), and stems as pixel lines

@@ -8,3 +8,16 @@ export interface PixelDiff {
   readonly offEdge: number;
   readonly maxDelta: number;
 }
+
+/** What comparePans reports: a pan sequence drawn with the kept state marks (stateMarks.ts). */
+export interface PanDiff {
+  readonly steps: number;
+  /** Frames drawn by moving the kept marks (not a full scan). */
+  readonly panned: number;
+  /** The worst step against the plain painter: painted and differing pixels, and where. */
+  readonly painted: number;
+  readonly differ: number;
+  readonly worst: string;
+  /** Checkpoints where a full scan of the same view gave other pixels or another drawn count. */
+  readonly mismatches: string;
+}

@@ -1,14 +1,15 @@
 // Browser page of dataLayerPixels.test.ts: draws a dense synthetic payload with the data layer
 // (drawData: chunk culling, draw keys, column strips) and with a plain painter (every state, the
 // column runs one fillRect each, as the layer drew before), and reports how their pixels differ.
-import { drawData } from '../../../../webview/timeline/drawData';
+import { drawData, stateMarks } from '../../../../webview/timeline/drawData';
+import { gridShift } from '../../../../webview/timeline/panAnchor';
 import { TimeScale } from '../../../../webview/timeline/timeScale';
 import { boxHeight, nestingInset, rowPad, visibleRows, type RowViewport } from '../../../../webview/timeline/rowLayout';
 import type { LoadedWindow } from '../../../../webview/timeline/windowLoader';
 import type { Palette } from '../../../../webview/timeline/theme';
 import { testPalette } from './testPalette';
 import { edgeDiff } from './edgeDiff';
-import type { PixelDiff } from '../pixelDiff';
+import type { PanDiff, PixelDiff } from '../pixelDiff';
 import {
   ARROW_SPEC,
   EVENT_SPEC,
@@ -123,7 +124,7 @@ function palette(): Palette {
  * wide ones one fillRect each, then the narrow ones as marks per pixel column (the last one wins)
  * filled one fillRect per run of equal marks.
  */
-function paintPlain(ctx: CanvasRenderingContext2D, w: number, scale: TimeScale, rows: RowViewport, c: WindowColumns, p: Palette): void {
+function paintPlain(ctx: CanvasRenderingContext2D, w: number, scale: Pick<TimeScale, 'offsetMapper'>, rows: RowViewport, c: WindowColumns, p: Palette): void {
   const x = scale.offsetMapper(c.header.baseTime);
   const { first, end } = visibleRows(rows);
   const rowH = rows.rowHeight;
@@ -194,6 +195,62 @@ function compare(t0: number, t1: number, rowH: number, seed: number, byRow: bool
   const frame = drawData(a, w, h, scale, rows, loadedWindow(c, c.states.start.length), p, { boxPixels });
   paintPlain(b, w, scale, rows, c, p);
   return { ...diffOf(a, b, w * dpr, h * dpr, boxPixels ? BOX_ROUNDING : ROUNDING), states: c.states.start.length, drawn: frame.drawn };
+}
+
+/**
+ * A pan sequence at one scale (whole CSS px each, both ways, one past the view's width): each
+ * frame drawn by drawData from the kept marks (stateMarks.ts) against the plain painter, and at
+ * checkpoints (a few pans apart) against drawData's full scan of the same view, pixel for pixel
+ * and drawn count.
+ */
+function comparePans(rowH: number, dpr: number, boxPixels: boolean): PanDiff {
+  const w = 600;
+  const h = 400;
+  const rows: RowViewport = { rowCount: 40, rowHeight: rowH, scrollPx: rowH * 3, heightPx: h };
+  const c = payload(40, 3000, 11, true);
+  const p = palette();
+  const loaded = loadedWindow(c, c.states.start.length);
+  const span = 0.5;
+  let t0 = 0.2;
+  const a = scaledCanvas(w, h, dpr);
+  const b = scaledCanvas(w, h, dpr);
+  const f = scaledCanvas(w, h, dpr);
+  stateMarks.forget();
+  const pannedBefore = stateMarks.panned;
+  const moves = [0, 8, 8, -3, 1, -40, 0, 150, -7, 8, -8, 299, -1, -520, 5, 650, 3, -2];
+  let painted = Infinity;
+  let differ = 0;
+  let worst = '';
+  let mismatches = '';
+  for (const [i, dx] of moves.entries()) {
+    t0 -= (dx * span) / w;
+    const scale = new TimeScale(t0, t0 + span, w);
+    const frame = drawData(a, w, h, scale, rows, loaded, p, { boxPixels });
+    b.clearRect(0, 0, w, h);
+    // states where drawData places them when it keeps their marks: the shift on its grid
+    const onGrid = {
+      offsetMapper: (base: number) => {
+        const { shift, k } = scale.offsetLinear(base);
+        const at = gridShift(shift);
+        return (o: number) => at + o * k;
+      },
+    };
+    paintPlain(b, w, onGrid, rows, c, p);
+    const d = diffOf(a, b, w * dpr, h * dpr, boxPixels ? BOX_ROUNDING : ROUNDING);
+    painted = Math.min(painted, d.painted);
+    if (d.differ > differ) {
+      differ = d.differ;
+      worst = `step ${i} (moved ${dx} px): max delta ${d.maxDelta.toFixed(1)}`;
+    }
+    if (i % 5 === 4 || i === moves.length - 1) {
+      stateMarks.forget();
+      const full = drawData(f, w, h, scale, rows, loaded, p, { boxPixels });
+      const e = diffOf(a, f, w * dpr, h * dpr, 1);
+      if (full.drawn !== frame.drawn || e.differ > 0)
+        mismatches += `step ${i}: drawn ${frame.drawn} (full scan ${full.drawn}), ${e.differ} pixels differ (max delta ${e.maxDelta.toFixed(1)}); `;
+    }
+  }
+  return { steps: moves.length, panned: stateMarks.panned - pannedBefore, painted, differ, worst, mismatches };
 }
 
 /**
@@ -338,6 +395,7 @@ function diffOf(a: CanvasRenderingContext2D, b: CanvasRenderingContext2D, w: num
 
 (window as unknown as { compareDataLayer: typeof compare }).compareDataLayer = compare;
 (window as unknown as { compareEvents: typeof compareEvents }).compareEvents = compareEvents;
+(window as unknown as { comparePans: typeof comparePans }).comparePans = comparePans;
 (window as unknown as { compareDensity: typeof compareDensity }).compareDensity = compareDensity;
 (window as unknown as { eventRunColour: typeof eventRunColour }).eventRunColour = eventRunColour;
 document.body.dataset.ready = 'true';

@@ -3,7 +3,8 @@
 // boxes with borders and names at three depths, preview boxes, narrow states as column strips,
 // arrows with heads and outlines, events, aggregated rows, the loading hatch, at 1× and 2× device
 // pixels.
-import { drawData, hatchNotConverted } from '../../../../webview/timeline/drawData';
+import { drawData } from '../../../../webview/timeline/drawData';
+import { hatchNotConverted } from '../../../../webview/timeline/hatching';
 import { GlPaint } from '../../../../webview/timeline/gl/glPaint';
 import { TimeScale } from '../../../../webview/timeline/timeScale';
 import type { RowViewport } from '../../../../webview/timeline/rowLayout';
