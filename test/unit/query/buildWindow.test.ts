@@ -159,3 +159,65 @@ test('ring_p2p_4: the reference sample drawables land on their rows at their tim
     await file.close();
   }
 });
+
+test('state shadows nest among the real states of their row, and the columns keep every number', async () => {
+  // a synthetic source: real states [0, 10] and [6, 7] and state shadows [2, 4] and [12, 14] on row 0, an
+  // arrow row 0 → 1 and an event on row 1, past the 16 entries a table starts with (its columns grow)
+  const vertex = (time: number, lineID: number) => ({ time, lineID });
+  const state = (a: number, b: number, category: number) => ({
+    kind: 'primitive' as const,
+    category,
+    vertices: [vertex(a, 0), vertex(b, 0)],
+    earliest: a,
+    latest: b,
+  });
+  const drawables = [
+    state(0, 10, 0),
+    state(6, 7, 0),
+    ...Array.from({ length: 40 }, (_, i) => state(20 + i, 20.5 + i, 1)),
+    { kind: 'primitive' as const, category: 2, vertices: [vertex(1, 0), vertex(1.5, 1)], earliest: 1, latest: 1.5 },
+    { kind: 'primitive' as const, category: 3, vertices: [vertex(8, 1)], earliest: 8, latest: 8 },
+  ];
+  const shadow = (a: number, b: number) => ({
+    category: -3,
+    vertices: [vertex(a, 0), vertex(b, 0)],
+    earliest: a,
+    latest: b,
+    numRealObjs: 12,
+    weights: [{ category: 0, incl: 1, excl: 1, count: 12 }],
+  });
+  const topology = ['state', 'state', 'arrow', 'event'] as const;
+  const categories = new Map(topology.map((t, index) => [index, { index, name: `c${index}`, topology: t } as never]));
+  const source = {
+    categories,
+    nodesRead: 0,
+    async *query() {
+      yield { drawables, shadows: [shadow(2, 4), shadow(12, 14)], depth: 3, xpos: 5 };
+    },
+  };
+  let ids: { states: { nodeDepth: Int32Array; earliest: Float64Array } } | undefined;
+  const spec = {
+    t0: 0,
+    t1: 100,
+    rowStart: 0,
+    rowEnd: 2,
+    mapIndex: 0,
+    lowestDepth: 0,
+    rowOfLine: new Map([
+      [0, 0],
+      [1, 1],
+    ]),
+  };
+  const w = await buildWindow(source, spec, undefined, { set: (x) => (ids = x) });
+  assert.equal(w.states.start.length, 42);
+  assert.equal(w.shadows.start.length, 2);
+  assert.deepEqual([...w.shadows.depth], [1, 0], 'a shadow inside [0, 10], one outside any state');
+  assert.deepEqual([w.shadows.start[0], w.shadows.end[0], w.shadows.count[0]], [2, 4, 12]);
+  assert.deepEqual([w.arrows.fromRow[0], w.arrows.toRow[0], w.arrows.category[0]], [0, 1, 2]);
+  assert.deepEqual([w.events.row[0], w.events.time[0], w.events.category[0]], [1, 8, 3]);
+  // outermost first: [0, 10] and the 40 at depth 0, then [6, 7] at depth 1
+  const inner = [...w.states.start].findIndex((s, i) => s === 6 && w.states.end[i] === 7);
+  assert.equal(w.states.depth[inner], 1);
+  assert.equal(ids?.states.nodeDepth[0], 3);
+  assert.deepEqual([...ids!.states.earliest].sort((a, b) => a - b).slice(0, 3), [0, 6, 20]);
+});
