@@ -1,13 +1,14 @@
 /**
- * The time offset a data frame is drawn at (drawData.ts). A pan by whole pixels should move the
- * last frame's pixels rigidly, so that the kept parts (the states' marks, stateMarks.ts; the event
- * heads' layer, headsView.ts) can be moved instead of drawn again. But a dragged window is
- * recomputed from its times, whose last bits are thousandths of a pixel when zoomed in on a
- * trace with large times (the viewport bench: 8.0000058 px a move), so the view's shift is never
- * the last one plus whole pixels. Here a shift within PAN_SLACK_PX of that is taken as exactly
- * that; any other is put on a grid of 2⁻¹⁶ px, so that the kept shift plus whole pixels is exact.
- * The frame is then drawn up to PAN_SLACK_PX from the view's own shift: nothing a pixel shows.
- * No DOM (node tests).
+ * The time offset a data frame is drawn at (drawData.ts). A pan by whole pixels moves the last
+ * frame's state marks (stateMarks.ts) instead of scanning every state again, and that must give
+ * the marks a full scan of the same view gives. A dragged window is recomputed from its times, so
+ * its shift is the last one plus whole pixels only to rounding (a few ulps here; a time's last bit
+ * is ulp(t)·k px, ~0.002 px at t ≈ 10⁴ s zoomed to a nanosecond a pixel), and a state's column is a
+ * floor: one starting exactly on a pixel's edge (nice times at a nice scale) falls on either side
+ * of it with a shift a few ulps off. So a shift within PAN_SLACK_PX of the last one plus whole
+ * pixels is drawn at exactly that, and any other on a grid of 2⁻¹⁶ px, where whole pixels added
+ * stay exact. The frame is then drawn up to PAN_SLACK_PX from the view's own shift: nothing a
+ * pixel shows. No DOM (node tests).
  */
 import type { OffsetMap } from './timeScale';
 

@@ -14,7 +14,7 @@ test('a drag whose window is recomputed from its times moves the frame by whole 
   const first = a.drawnMap(payload, { shift: -5000.123456789, k }, 1200);
   assert.equal(first.shift, gridShift(-5000.123456789), 'the first frame: the shift on its grid');
   assert.equal(first.k, k);
-  // the viewport bench's drag: 8.0000058 px a move
+  // a drag whose windows' times round to 5.8e-6 px off whole pixels a move (deep zoom, large times)
   let view = -5000.123456789;
   let drawn = first.shift;
   for (let i = 1; i <= 30; i++) {
