@@ -54,8 +54,8 @@ export function headsMovedBy(last: HeadsView | undefined, next: HeadsView): numb
   return Math.abs(dx) < Math.ceil(next.width * next.scale) ? dx : undefined;
 }
 
-/** Rows reordered, hidden or shown move heads up and down: the slots must be the same. */
-function sameSlots(a: Int32Array, b: Int32Array): boolean {
+/** Rows reordered, hidden or shown move heads up and down: the slots must be the same (also stateMarks.ts). */
+export function sameSlots(a: Int32Array, b: Int32Array): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

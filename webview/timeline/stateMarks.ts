@@ -13,6 +13,7 @@
 import type { Columns, StateRuns, StateSpec } from '../../src/protocol/wire';
 import { ScanResult } from './stateScan';
 import { grown } from './grown';
+import { sameSlots } from './headsView';
 
 /** Marks kept across frames at most (Int32 each): depths × visible rows × columns. */
 const MAX_KEPT_MARKS = 4 << 20;
@@ -186,13 +187,6 @@ function movedBy(last: MarksView, next: MarksView): number | undefined {
   // exactly: the shift is drawn on a grid, and a pan's is the last one plus whole pixels (panAnchor.ts)
   if (d !== dx || Math.abs(dx) >= next.cols - 1) return undefined;
   return dx;
-}
-
-function sameSlots(a: Int32Array, b: Int32Array): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**
