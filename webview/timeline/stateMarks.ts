@@ -49,9 +49,12 @@ export class StateMarks {
   private readyAt = new Int32Array(0);
   private frameNo = 0;
   private ended = false;
-  /** The wide states of run r: wide[wideFrom[r] .. wideFrom[r + 1]), indices in table order (−1 … none listed). */
+  /** This frame's wide states of run r: wide[wideFrom[r] .. wideFrom[r + 1]), indices in table order. */
   private wide = new Int32Array(1024);
   private wideFrom = new Int32Array(1);
+  /** The last frame's, the same way (swapped with this frame's at its end). */
+  private kept = new Int32Array(1024);
+  private keptFrom = new Int32Array(1);
   private wideUsed = 0;
   private lastRun = -1;
   /** The last frame's count of drawn states (full scan or pan). */
@@ -156,9 +159,6 @@ export class StateMarks {
     this.view = undefined;
     this.ended = false;
   }
-
-  private kept = new Int32Array(1024);
-  private keptFrom = new Int32Array(1);
 
   private startLists(runs: number): void {
     if (this.wideFrom.length !== runs + 1) this.wideFrom = new Int32Array(runs + 1);
