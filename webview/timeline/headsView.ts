@@ -26,6 +26,14 @@ export interface HeadsView {
   readonly shift: number;
 }
 
+/**
+ * The same scale: k recomputed from a panned window may differ in its last bits, moving nothing by
+ * more than 1e-6 px over the view (x = shift + offset · k; also panAnchor.ts, stateMarks.ts).
+ */
+export function sameScale(k0: number, k: number, shift: number, width: number): boolean {
+  return Math.abs(k - k0) * ((Math.abs(shift) + width) / Math.abs(k)) <= 1e-6;
+}
+
 /** How far (device px) the heads of `last` moved to be those of `next`, if only the view's time offset changed by whole pixels. */
 export function headsMovedBy(last: HeadsView | undefined, next: HeadsView): number | undefined {
   if (last === undefined) return undefined;
@@ -39,9 +47,7 @@ export function headsMovedBy(last: HeadsView | undefined, next: HeadsView): numb
     last.end !== next.end ||
     last.scrollPx !== next.scrollPx ||
     last.rowHeight !== next.rowHeight ||
-    // the same scale: k recomputed from a panned window may differ in its last bits, which moves
-    // no head by a millionth of a pixel (|Δk| · offset over the view)
-    Math.abs(next.k - last.k) * ((Math.abs(next.shift) + next.width) / Math.abs(next.k)) > 1e-6 ||
+    !sameScale(last.k, next.k, next.shift, next.width) ||
     !sameSlots(last.slots, next.slots)
   )
     return undefined;

@@ -11,11 +11,10 @@
  * pixel shows. No DOM (node tests).
  */
 import type { OffsetMap } from './timeScale';
+import { sameScale } from './headsView';
 
 /** How far the drawn shift may be from the view's while a pan is taken as whole pixels (CSS px). */
 export const PAN_SLACK_PX = 1 / 64;
-/** The same scale: k recomputed from a panned window may differ in its last bits (moving nothing by this much over the view). */
-const SAME_SCALE_PX = 1e-6;
 
 /** `shift` on a grid of 2⁻¹⁶ CSS px (a whole number of pixels added to it stays on the grid, exactly). */
 export function gridShift(shift: number): number {
@@ -29,7 +28,7 @@ export class PanAnchor {
   drawnMap(payload: object, map: OffsetMap, width: number): OffsetMap {
     const last = this.last;
     let shift = gridShift(map.shift);
-    if (last !== undefined && last.payload === payload && Math.abs(map.k - last.k) * ((Math.abs(map.shift) + width) / Math.abs(map.k)) <= SAME_SCALE_PX) {
+    if (last !== undefined && last.payload === payload && sameScale(last.k, map.k, map.shift, width)) {
       const dx = Math.round(map.shift - last.shift);
       if (Math.abs(map.shift - (last.shift + dx)) <= PAN_SLACK_PX) shift = last.shift + dx;
     }

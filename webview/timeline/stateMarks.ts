@@ -13,12 +13,10 @@
 import type { Columns, StateRuns, StateSpec } from '../../src/protocol/wire';
 import { ScanResult } from './stateScan';
 import { grown } from './grown';
-import { sameSlots } from './headsView';
+import { sameScale, sameSlots } from './headsView';
 
 /** Marks kept across frames at most (Int32 each): depths × visible rows × columns. */
 const MAX_KEPT_MARKS = 4 << 20;
-/** The same scale: k recomputed from a panned window may differ in its last bits (moving nothing by this much over the view). */
-const SAME_SCALE_PX = 1e-6;
 
 /** What the marks and the wide lists depend on besides the view's time offset. */
 export interface MarksView {
@@ -178,7 +176,7 @@ function movedBy(last: MarksView, next: MarksView): number | undefined {
     last.cols !== next.cols ||
     last.width !== next.width ||
     last.depths !== next.depths ||
-    Math.abs(next.k - last.k) * ((Math.abs(next.shift) + next.width) / Math.abs(next.k)) > SAME_SCALE_PX ||
+    !sameScale(last.k, next.k, next.shift, next.width) ||
     !sameSlots(last.slots, next.slots)
   )
     return undefined;
