@@ -5,7 +5,16 @@ export interface ParsedArgs {
   readonly values: Map<string, string>;
 }
 
-export class UsageError extends Error {}
+/** A command line the command cannot run. `usage` (the command's own text) is printed under the
+ * one-line message as it is; the message may hold the user's arguments and is escaped. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * `valueOptions` lists the options that take a value (`--from 1.5`, `-o out.slog2`); every other

@@ -38,9 +38,15 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (e) {
-    process.stderr.write(`${escapeControlsOnly(describeError(e))}\n`);
+    process.stderr.write(errorText(e));
     return 2;
   }
+}
+
+/** The error's one line, escaped (it may quote the file or the arguments), then any usage text. */
+function errorText(e: unknown): string {
+  const usageText = e instanceof UsageError && e.usage ? `${e.usage}\n` : '';
+  return `${escapeControlsOnly(describeError(e))}\n${usageText}`;
 }
 
 export function describeError(e: unknown): string {
@@ -58,7 +64,7 @@ export function describeError(e: unknown): string {
 if (require.main === module) {
   const argv = process.argv.slice(2);
   const failed = (e: unknown): number => {
-    process.stderr.write(`${escapeControlsOnly(describeError(e))}\n`);
+    process.stderr.write(errorText(e));
     return 2;
   };
   if (!isMainThread) {

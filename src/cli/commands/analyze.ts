@@ -91,7 +91,7 @@ export function formatAnalysis(r: AnalysisResult): string {
 
 export async function runAnalyze(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['--from', '--to'], ['--json']);
-  if (args.positionals.length !== 1) throw new UsageError(`analyze needs exactly one FILE\n${USAGE}`);
+  if (args.positionals.length !== 1) throw new UsageError(`analyze needs exactly one FILE`, USAGE);
   const from = numberOption(args, '--from');
   const to = numberOption(args, '--to');
   if (from !== undefined && to !== undefined && !(from <= to)) throw new UsageError(`--from ${from} is after --to ${to}`);

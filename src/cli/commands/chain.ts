@@ -78,10 +78,10 @@ async function stateAt(file: Slog2File, lineID: number, rank: string, time: numb
 
 async function runChain(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['--rank', '--at', '--state', '--depth'], ['--forward', '--json']);
-  if (args.positionals.length !== 1) throw new UsageError(`chain needs exactly one FILE\n${USAGE}`);
+  if (args.positionals.length !== 1) throw new UsageError(`chain needs exactly one FILE`, USAGE);
   const rank = args.values.get('--rank');
   const at = numberOption(args, '--at');
-  if (rank === undefined || at === undefined) throw new UsageError(`chain needs --rank and --at\n${USAGE}`);
+  if (rank === undefined || at === undefined) throw new UsageError(`chain needs --rank and --at`, USAGE);
   const depth = intOption(args, '--depth', 0, 256) ?? 8;
   const name = args.values.get('--state');
   const direction: ChainDirection = args.flags.has('--forward') ? 'forward' : 'backward';

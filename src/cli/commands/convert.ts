@@ -22,7 +22,7 @@ const USAGE = [
 
 export async function runConvert(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['-o', '--output', '--children', '--leaf-bytes'], ['--force', '--quiet', '--index']);
-  if (args.positionals.length !== 1) throw new UsageError(`convert needs exactly one input file\n${USAGE}`);
+  if (args.positionals.length !== 1) throw new UsageError(`convert needs exactly one input file`, USAGE);
   const input = args.positionals[0]!;
   const output = args.values.get('-o') ?? args.values.get('--output') ?? defaultOutputPath(input);
   if (output === input) throw new UsageError('the output would overwrite the input; give another name with -o');

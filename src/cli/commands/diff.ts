@@ -47,7 +47,7 @@ function fmt(v: number | undefined): string {
 
 export async function runDiff(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['--by', '--from', '--to', '--marker'], ['--json', '--csv']);
-  if (args.positionals.length !== 2) throw new UsageError(`diff needs two files A and B\n${USAGE}`);
+  if (args.positionals.length !== 2) throw new UsageError(`diff needs two files A and B`, USAGE);
   if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');
   const by = byOption(args);
   const [pathA, pathB] = args.positionals as [string, string];

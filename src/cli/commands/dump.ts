@@ -109,7 +109,7 @@ async function dumpSlog1Records(path: string): Promise<number> {
 
 export async function runDump(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['--from', '--to', '--rows', '--map'], ['--json', '--records']);
-  if (args.positionals.length !== 1) throw new UsageError(`dump needs exactly one FILE\n${USAGE}`);
+  if (args.positionals.length !== 1) throw new UsageError(`dump needs exactly one FILE`, USAGE);
   if (args.flags.has('--records')) {
     if (args.flags.has('--json') || args.values.has('--from') || args.values.has('--to'))
       throw new UsageError('--records prints the whole file; it takes no --json, --from or --to');

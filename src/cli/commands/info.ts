@@ -33,7 +33,7 @@ export function formatInfoTable(info: TraceInfo): string {
 
 export async function runInfo(argv: string[]): Promise<number> {
   const args = parseArgs(argv, [], ['--json']);
-  if (args.positionals.length !== 1) throw new UsageError(`info needs exactly one FILE\n${USAGE}`);
+  if (args.positionals.length !== 1) throw new UsageError(`info needs exactly one FILE`, USAGE);
   const trace = await openTrace(args.positionals[0]!);
   try {
     const info = await trace.info();

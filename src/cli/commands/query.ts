@@ -25,7 +25,7 @@ const USAGE =
 
 async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['--from', '--to', '--at', '--rows', '--map', '--depth'], ['--plain', '--profile', '--json']);
-  if (args.positionals.length !== 1) throw new UsageError(`query needs exactly one FILE\n${USAGE}`);
+  if (args.positionals.length !== 1) throw new UsageError(`query needs exactly one FILE`, USAGE);
   const path = args.positionals[0]!;
   const file = await openSlog2Path(path);
   try {

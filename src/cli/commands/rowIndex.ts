@@ -36,7 +36,7 @@ export async function openSlog2Path(path: string): Promise<Slog2File> {
 
 async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['-o'], ['--check']);
-  if (args.positionals.length !== 1) throw new UsageError(`index needs exactly one FILE\n${USAGE}`);
+  if (args.positionals.length !== 1) throw new UsageError(`index needs exactly one FILE`, USAGE);
   const path = args.positionals[0]!;
   const out = args.values.get('-o') ?? defaultRowIndexPath(path);
   const file = await openSlog2Path(path);

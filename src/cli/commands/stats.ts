@@ -236,12 +236,12 @@ async function previewStats(path: string, args: ParsedArgs): Promise<number> {
 export async function runStats(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['--from', '--to', '--by'], ['--json', '--csv', '--quick', '--approximate', '--preview']);
   if (args.flags.has('--preview')) {
-    if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE\n${USAGE}`);
+    if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE`, USAGE);
     if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');
     return previewStats(args.positionals[0]!, args);
   }
   if (args.flags.has('--quick') && args.flags.has('--approximate')) throw new UsageError('choose one of --quick and --approximate');
-  if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE\n${USAGE}`);
+  if (args.positionals.length !== 1) throw new UsageError(`stats needs exactly one FILE`, USAGE);
   if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('choose one of --json and --csv');
   const by = byOption(args);
   const path = args.positionals[0]!;

@@ -42,7 +42,7 @@ async function run(argv: string[]): Promise<number> {
     ['--ranks', '--seconds', '--bytes', '--iterations', '--threads', '--seed', '--block-size', '--stretch', '--start-delay', '-o'],
     ['--srcloc', '--comms'],
   );
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}\n${USAGE}`);
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument ${args.positionals[0]}`, USAGE);
   const ranks = intOption(args, '--ranks', 1, MAX_RANKS);
   const out = args.values.get('-o');
   if (ranks === undefined || out === undefined) throw new UsageError(USAGE);

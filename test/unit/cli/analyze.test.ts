@@ -87,7 +87,12 @@ test('analyze on a hand-built CLOG2: late sender 2.0 s and an unmatched send; --
 test('analyze usage errors', () => {
   const r = runCli(['analyze']);
   assert.notEqual(r.status, 0);
-  assert.match(r.stderr, /analyze needs exactly one FILE/);
+  assert.match(r.stderr, /^mpe-trace: analyze needs exactly one FILE\nusage: mpe-trace analyze /);
+  assert.doesNotMatch(r.stderr, /\\x0a/, 'the usage text is printed as lines, not escaped');
+  // an argument quoted in the message is still escaped: one line, then the usage
+  const quoted = runCli(['synth', 'odd\nname']);
+  assert.notEqual(quoted.status, 0);
+  assert.match(quoted.stderr, /^mpe-trace: unexpected argument odd\\x0aname\nusage: mpe-trace synth /);
   const bad = runCli(['analyze', fixture('ring_p2p_4.slog2'), '--from', '2', '--to', '1']);
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /--from 2 is after --to 1/);
