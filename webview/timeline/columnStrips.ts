@@ -36,6 +36,13 @@ export class ColumnStrips {
   /** The last mark met and its colour (marks come in runs: the colour is looked up per run). */
   private lastMark = 0;
   private lastPx = 0;
+  /**
+   * The colours of the marks met in this paint, direct-mapped by a mark's low bits. A dense row
+   * changes colour every few columns (~25 000 runs a frame in the viewport bench), and each
+   * `colourOf` is a map lookup to a CSS colour and another to its pixel.
+   */
+  private readonly memoMark = new Int32Array(MEMO_SLOTS);
+  private readonly memoPx = new Uint32Array(MEMO_SLOTS);
   /** Wide boxes of the depth being drawn, painted with its marks (addBox). */
   private readonly boxes = new StripBoxes();
 
@@ -72,7 +79,9 @@ export class ColumnStrips {
 
   private paintAll(...[ctx, marks, slots, cols, colourOf, top, height]: Parameters<ColumnStrips['paint']>): void {
     if (slots <= 0 || cols <= 0 || height <= 0) return;
+    // colourOf is this paint's: nothing remembered from another (mark 0 is never looked up)
     this.lastMark = 0;
+    this.memoMark.fill(0);
     if (!ctx.pixelLine && this.drawFromSheet(ctx, marks, slots, cols, colourOf, top, height)) return;
     if (this.boxes.count > 0) throw new Error('ColumnStrips: boxes added where the lines are not drawn from one image (see takesBoxes)');
     const image = this.imageOf(cols);
@@ -108,7 +117,7 @@ export class ColumnStrips {
       }
       if (m !== this.lastMark) {
         this.lastMark = m;
-        this.lastPx = this.pack(colourOf(m));
+        this.lastPx = this.pixelOf(m, colourOf);
       }
       out[at + c] = this.lastPx;
       used = true;
@@ -138,7 +147,7 @@ export class ColumnStrips {
       if (m === 0) continue;
       if (m !== this.lastMark) {
         this.lastMark = m;
-        this.lastPx = this.pack(colourOf(m));
+        this.lastPx = this.pixelOf(m, colourOf);
       }
       for (let l = 0; l < lines; l++) coverPixels(out, at[l]! + c * res, at[l]! + (c + 1) * res, this.lastPx, coverage[l]!);
       used = true;
@@ -237,10 +246,19 @@ export class ColumnStrips {
     return this.image;
   }
 
-  private pack(css: string): number {
-    return rgbaOf(css);
+  /** Mark `m`'s colour as a pixel, remembered for this paint. */
+  private pixelOf(m: number, colourOf: (mark: number) => string): number {
+    const slot = m & (MEMO_SLOTS - 1);
+    if (this.memoMark[slot] === m) return this.memoPx[slot]!;
+    const px = rgbaOf(colourOf(m));
+    this.memoMark[slot] = m;
+    this.memoPx[slot] = px;
+    return px;
   }
 }
+
+/** Slots of the marks' colour memo (a power of two): a frame's marks are its shown categories. */
+const MEMO_SLOTS = 256;
 
 const packed = new Map<string, number>();
 let probe: CanvasRenderingContext2D | undefined;

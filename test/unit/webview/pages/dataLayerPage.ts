@@ -208,7 +208,10 @@ function comparePans(rowH: number, dpr: number, boxPixels: boolean): PanDiff {
   const h = 400;
   const rows: RowViewport = { rowCount: 40, rowHeight: rowH, scrollPx: rowH * 3, heightPx: h };
   const c = payload(40, 3000, 11, true);
-  const p = palette();
+  // from step RECOLOUR on, each category takes the next one's colour (the legend's colour
+  // change): the kept marks stay (the keys are the categories), their colours are this frame's
+  const RECOLOUR = 9;
+  const recoloured = testPalette(new Map(COLOURS.map((_, i) => [i, COLOURS[(i + 1) % COLOURS.length]!])));
   const loaded = loadedWindow(c, c.states.start.length);
   const span = 0.5;
   let t0 = 0.2;
@@ -223,6 +226,7 @@ function comparePans(rowH: number, dpr: number, boxPixels: boolean): PanDiff {
   let worst = '';
   let mismatches = '';
   for (const [i, dx] of moves.entries()) {
+    const p = i < RECOLOUR ? palette() : recoloured;
     t0 -= (dx * span) / w;
     const scale = new TimeScale(t0, t0 + span, w);
     const frame = drawData(a, w, h, scale, rows, loaded, p, { boxPixels });
