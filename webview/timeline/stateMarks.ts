@@ -37,7 +37,17 @@ export interface MarksView {
 }
 
 /** How a frame's states are drawn: a full scan, or the kept marks moved by `dx` CSS px. */
-export type MarksFrame = { readonly kind: 'full' } | { readonly kind: 'pan'; readonly dx: number; readonly shiftBefore: number; readonly drawnBefore: number };
+/**
+ * A frame's use of the kept marks. One shape for both kinds (a full frame's numbers are 0): the
+ * frames before the first pan made drawBoxes' code for the full kind's shape, and a pan's object
+ * of another shape threw that code away in the pan's first frame (V8: deopt, "wrong map").
+ */
+export interface MarksFrame {
+  readonly kind: 'full' | 'pan';
+  readonly dx: number;
+  readonly shiftBefore: number;
+  readonly drawnBefore: number;
+}
 
 export class StateMarks {
   private view: MarksView | undefined;
@@ -81,7 +91,7 @@ export class StateMarks {
     }
     this.startLists(v.runs.count);
     this.view = v;
-    if (dx === undefined || last === undefined) return { kind: 'full' };
+    if (dx === undefined || last === undefined) return { kind: 'full', dx: 0, shiftBefore: 0, drawnBefore: 0 };
     this.panned++;
     return { kind: 'pan', dx, shiftBefore: last.shift, drawnBefore: this.drawn };
   }

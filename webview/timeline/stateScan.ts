@@ -165,7 +165,11 @@ export function scanRun(
     if (x1 < 0 || x0 > w) continue;
     const key = keys[i]!;
     if (key === HIDDEN_KEY) continue;
-    const seen = x1 >= seenFrom && x0 <= seenTo;
+    // both compares run in every scan: a full scan (seenFrom = Infinity) that skipped the second
+    // left it without type feedback, and a pan's first frame threw the optimised loop away there
+    const after = x1 >= seenFrom;
+    const before = x0 <= seenTo;
+    const seen = after && before;
     if (!seen) drawn++;
     if (x1 - x0 < COLUMN_RUN_MAX_PX) {
       const f0 = x0 >= 0 ? x0 | 0 : Math.floor(x0);
