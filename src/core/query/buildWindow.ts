@@ -23,6 +23,7 @@ import {
   type WindowHeader,
 } from './windowColumns';
 import { nestingDepths } from './nesting';
+import { orderByDepthAndRow, ranksOf } from './stateOrder';
 import { grown } from '../bytes/grown';
 
 export interface SliceLike {
@@ -124,16 +125,19 @@ function joined(a: Float64Array, na: number, b: Float64Array, nb: number): Float
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-function identitiesOf(g: Growing, order?: Uint32Array): TableIdentities {
+/** Entry i of a table goes out at rank[i] (none: in place). */
+function identitiesOf(g: Growing, rank?: Uint32Array): TableIdentities {
   const n = g.length;
-  const out = { nodeDepth: new Int32Array(n), nodeXpos: new Int32Array(n), earliest: new Float64Array(n) };
-  for (let k = 0; k < n; k++) {
-    const i = order ? order[k]! : k;
-    out.nodeDepth[k] = g.nodeDepth[i]!;
-    out.nodeXpos[k] = g.nodeXpos[i]!;
-    out.earliest[k] = g.earliest[i]!;
+  const nodeDepth = new Int32Array(n);
+  const nodeXpos = new Int32Array(n);
+  const earliest = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = rank ? rank[i]! : i;
+    nodeDepth[k] = g.nodeDepth[i]!;
+    nodeXpos[k] = g.nodeXpos[i]!;
+    earliest[k] = g.earliest[i]!;
   }
-  return out;
+  return { nodeDepth, nodeXpos, earliest };
 }
 
 /**
@@ -269,9 +273,9 @@ export async function buildWindow(
   // states behind the states they contain; within a depth by row, in drawing order per row (rows
   // do not overlap on screen, so the pixels are the same), so a frame visits only shown rows.
   const st = allocateTable(STATE_SPEC, nState);
-  const byDepth = orderByDepthAndRow(nest.depth, states.row, rowStart, nState);
-  for (let k = 0; k < nState; k++) {
-    const i = byDepth[k]!;
+  const rank = ranksOf(orderByDepthAndRow(nest.depth, states.row, rowStart, nState));
+  for (let i = 0; i < nState; i++) {
+    const k = rank[i]!;
     st.start[k] = off(states.t0[i]!);
     st.end[k] = off(states.t1[i]!);
     st.row[k] = states.row[i]!;
@@ -325,7 +329,7 @@ export async function buildWindow(
     ev.flags[i] = events.flags[i]!;
   }
 
-  identities?.set({ states: identitiesOf(states, byDepth), arrows: identitiesOf(arrows), events: identitiesOf(events) });
+  identities?.set({ states: identitiesOf(states, rank), arrows: identitiesOf(arrows), events: identitiesOf(events) });
   return {
     header: {
       baseTime: base,
@@ -369,42 +373,6 @@ function sortWeights(sw: Columns<ShadowWeightSpec>, from: number, to: number): v
       swapDown(sw.count, j);
     }
   }
-}
-
-/** Row spans wider than this are ordered by a comparison sort (a counting sort's table would be too big). */
-const COUNTING_ROWS_LIMIT = 1 << 20;
-
-/**
- * Indices [0, n) stably sorted by depth[i], then by row[i] (≥ rowStart): two stable counting
- * passes, rows first (depths and shown rows are few).
- */
-export function orderByDepthAndRow(depth: ArrayLike<number>, row: ArrayLike<number>, rowStart: number, n: number): Uint32Array {
-  let maxDepth = 0;
-  let maxRow = 0;
-  for (let i = 0; i < n; i++) {
-    maxDepth = Math.max(maxDepth, depth[i]!);
-    maxRow = Math.max(maxRow, row[i]! - rowStart);
-  }
-  if (maxRow >= COUNTING_ROWS_LIMIT) {
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    return order.sort((a, b) => depth[a]! - depth[b]! || row[a]! - row[b]! || a - b);
-  }
-  // stable counting passes: by row, then (of that order) by depth
-  const rowCounts = new Uint32Array(maxRow + 2);
-  for (let i = 0; i < n; i++) rowCounts[row[i]! - rowStart + 1]!++;
-  for (let r = 1; r < rowCounts.length; r++) rowCounts[r]! += rowCounts[r - 1]!;
-  const byRow = new Uint32Array(n);
-  for (let i = 0; i < n; i++) byRow[rowCounts[row[i]! - rowStart]!++] = i;
-  const depthCounts = new Uint32Array(maxDepth + 2);
-  for (let i = 0; i < n; i++) depthCounts[depth[i]! + 1]!++;
-  for (let d = 1; d < depthCounts.length; d++) depthCounts[d]! += depthCounts[d - 1]!;
-  const out = new Uint32Array(n);
-  for (let k = 0; k < n; k++) {
-    const i = byRow[k]!;
-    out[depthCounts[depth[i]!]!++] = i;
-  }
-  return out;
 }
 
 /** Ratios may be NaN/∞ in reference files (zero-duration shadows): treat those as 0. */

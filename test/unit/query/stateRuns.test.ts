@@ -1,9 +1,9 @@
-// States go out ordered by depth, then row (buildWindow.ts orderByDepthAndRow), and the payload
+// States go out ordered by depth, then row (stateOrder.ts orderByDepthAndRow), and the payload
 // carries the runs of that order (stateRuns.ts) so a frame scans shown rows only. The order is
 // the stable comparison sort's; the runs tile the table; received runs are checked before use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { orderByDepthAndRow } from '../../../src/core/query/buildWindow';
+import { orderByDepthAndRow } from '../../../src/core/query/stateOrder';
 import { packStateRuns, stateRunsOf, unpackStateRuns } from '../../../src/core/query/stateRuns';
 import { Prng } from '../../../src/core/synth/prng';
 import {
