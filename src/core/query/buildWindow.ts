@@ -24,7 +24,10 @@ import {
 } from './windowColumns';
 import { nestingDepths } from './nesting';
 import { orderByDepthAndRow, ranksOf } from './stateOrder';
-import { grown } from '../bytes/grown';
+import { Growing, joined } from './growingTable';
+import { Slog2File } from '../formats/slog2/slog2File';
+import { nodeColumnsOf } from '../formats/slog2/columnStream';
+import type { NodeColumns } from '../formats/slog2/nodeColumns';
 
 export interface SliceLike {
   readonly drawables: readonly Drawable[];
@@ -69,59 +72,6 @@ export type WindowSpec = Pick<WindowHeader, 't0' | 't1' | 'rowStart' | 'rowEnd' 
 export const MAX_PAYLOAD_ITEMS = 1_500_000;
 /** Offsets are clamped to this many window spans around the window (off-screen beyond). */
 const OFFSET_LIMIT_SPANS = 64;
-
-/**
- * A table as it is read, one float64 column per field (any number as a JS array held it), grown by
- * doubling: off the JS heap, so that the collector does not copy them. As arrays of numbers grown
- * by push, a dense window's columns were most of what each scavenge copied (a whole-trace window
- * of the viewport bench's trace: ~500 MB of heap, ~2.2 s of GC in ~8.5 s of building).
- */
-class Growing {
-  length = 0;
-  t0 = new Float64Array(0);
-  t1 = new Float64Array(0);
-  row = new Float64Array(0);
-  row2 = new Float64Array(0);
-  category = new Float64Array(0);
-  flags = new Float64Array(0);
-  count = new Float64Array(0);
-  time = new Float64Array(0);
-  /** Identity of each entry (real drawables; −1 / NaN for shadows), when asked for. */
-  nodeDepth = new Float64Array(0);
-  nodeXpos = new Float64Array(0);
-  earliest = new Float64Array(0);
-
-  /** The index of a new entry (its fields to be set), the columns grown if full. */
-  add(identities: boolean): number {
-    const i = this.length;
-    if (i === this.t0.length) {
-      const need = i + 1;
-      this.t0 = grown(this.t0, need);
-      this.t1 = grown(this.t1, need);
-      this.row = grown(this.row, need);
-      this.row2 = grown(this.row2, need);
-      this.category = grown(this.category, need);
-      this.flags = grown(this.flags, need);
-      this.count = grown(this.count, need);
-      this.time = grown(this.time, need);
-      if (identities) {
-        this.nodeDepth = grown(this.nodeDepth, need);
-        this.nodeXpos = grown(this.nodeXpos, need);
-        this.earliest = grown(this.earliest, need);
-      }
-    }
-    this.length = i + 1;
-    return i;
-  }
-}
-
-/** a[0 .. na) then b[0 .. nb), as one array. */
-function joined(a: Float64Array, na: number, b: Float64Array, nb: number): Float64Array {
-  const out = new Float64Array(na + nb);
-  out.set(a.subarray(0, na));
-  out.set(b.subarray(0, nb), na);
-  return out;
-}
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
@@ -202,6 +152,44 @@ export async function buildWindow(
     }
   };
 
+  /**
+   * Row r of a node's columns (node at `offset`), as addPrimitive adds a primitive: a category
+   * not in the map gets its placeholder as the object reader gives it (a state).
+   */
+  const addRow = (file: Slog2File, c: NodeColumns, r: number, offset: number): void => {
+    const e = c.earliest[r]!;
+    const l = c.latest[r]!;
+    if (!(e <= t1 && t0 <= l)) return;
+    const flags = c.sourced[r] === 1 ? FLAG_HAS_SOURCE : 0;
+    const category = c.category[r]!;
+    earliest = e;
+    let cat = file.categories.get(category);
+    if (cat === undefined) {
+      file.seeCategory(category, offset);
+      cat = file.categories.get(category);
+    }
+    switch (cat?.topology ?? 'state') {
+      case 'state': {
+        const row = rowOfLine.get(c.line0[r]!);
+        if (rowIn(row)) push(states, e, l, row, 0, category, flags, 1, e);
+        return;
+      }
+      case 'arrow': {
+        const from = rowOfLine.get(c.line0[r]!);
+        const to = rowOfLine.get(c.lineLast[r]!);
+        if (from === undefined || to === undefined || Math.max(from, to) < rowStart || Math.min(from, to) >= rowEnd) return;
+        push(arrows, c.time0[r]!, c.timeLast[r]!, from, to, category, flags, 1, c.time0[r]!);
+        return;
+      }
+      case 'event': {
+        const row = rowOfLine.get(c.line0[r]!);
+        const t = c.time0[r]!;
+        if (rowIn(row)) push(events, t, t, row, 0, category, flags, 1, t);
+        return;
+      }
+    }
+  };
+
   const addShadow = (s: Shadow): void => {
     if (!(s.earliest <= t1 && t0 <= s.latest) || s.vertices.length === 0) return;
     earliest = Number.NaN;
@@ -245,15 +233,35 @@ export async function buildWindow(
     }
   };
 
-  for await (const slice of source.query(t0, t1, { lowestDepth: spec.lowestDepth, ...(signal ? { signal } : {}) })) {
-    nodeDepth = slice.depth ?? -1;
-    nodeXpos = slice.xpos ?? -1;
-    for (const d of slice.drawables) {
-      if (d.kind === 'composite') for (const p of d.primitives) addPrimitive(p);
-      else addPrimitive(d);
+  let columnNodes = 0;
+  if (readsColumns(source, spec)) {
+    // Full detail from a SLOG-2 file: each node's drawables decoded to columns, no object per
+    // drawable (the nodes Slog2File.query reads, in its order: root first, each level in time order)
+    for (let depth = source.maxDepth; depth >= 0 && signal?.aborted !== true; depth--) {
+      for (const info of source.nodesOverlapping(depth, t0, t1)) {
+        const c = await nodeColumnsOf(source, info);
+        if (signal?.aborted) break;
+        columnNodes++;
+        nodeDepth = depth;
+        nodeXpos = info.xpos;
+        for (let d = 0; d < c.drawables; d++) {
+          if (!(c.drawableEarliest[d]! <= t1 && t0 <= c.drawableLatest[d]!)) continue;
+          const r0 = c.firstRow[d]!;
+          const r1 = r0 + c.rowCount[d]!;
+          for (let r = r0; r < r1; r++) addRow(source, c, r, info.fptr);
+        }
+      }
     }
-    for (const s of slice.shadows) addShadow(s);
-  }
+  } else
+    for await (const slice of source.query(t0, t1, { lowestDepth: spec.lowestDepth, ...(signal ? { signal } : {}) })) {
+      nodeDepth = slice.depth ?? -1;
+      nodeXpos = slice.xpos ?? -1;
+      for (const d of slice.drawables) {
+        if (d.kind === 'composite') for (const p of d.primitives) addPrimitive(p);
+        else addPrimitive(d);
+      }
+      for (const s of slice.shadows) addShadow(s);
+    }
   if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 
   // Nesting over real states and state shadows together (they share rows and drawing order).
@@ -341,7 +349,7 @@ export async function buildWindow(
       lowestDepth: spec.lowestDepth,
       maxNesting: Math.min(255, nest.maxDepth),
       truncated,
-      nodesRead: source.nodesRead - nodesBefore,
+      nodesRead: source.nodesRead - nodesBefore + columnNodes,
       buildMs: now() - started,
     },
     states: st,
@@ -350,6 +358,16 @@ export async function buildWindow(
     arrows: ar,
     events: ev,
   };
+}
+
+/**
+ * Whether the window is read as columns: a SLOG-2 file at full detail (no shadows to read) with
+ * no site marks (they match a drawable's start and end sites; the columns keep only whether it
+ * has one). The object reader's drawables were ~60 % of a full-detail build (decoding, and the
+ * collector copying them), ~2.7 M of them for a whole-trace window of the viewport bench's trace.
+ */
+function readsColumns(source: WindowSource, spec: WindowSpec): source is Slog2File {
+  return source instanceof Slog2File && spec.marks === undefined && Math.floor(spec.lowestDepth ?? 0) <= 0;
 }
 
 function swapDown(arr: Float32Array | Float64Array | Int32Array, j: number): void {

@@ -63,6 +63,14 @@ interface StreamNodes {
   readonly pool?: BufferPool;
 }
 
+/**
+ * One node's real drawables as columns (info bytes not copied), through the file's shared cache:
+ * for window builds (core/query/buildWindow.ts), which read the nodes of a window one by one.
+ */
+export function nodeColumnsOf(file: Slog2File, info: TreeNodeInfo): Promise<NodeColumns> {
+  return columnsOf(file, info, { cache: cacheOf(file, false), keep: undefined, withInfo: false });
+}
+
 function columnsOf(file: Slog2File, info: TreeNodeInfo, nodes: StreamNodes, held?: HeldSlab): Promise<NodeColumns> {
   const cache = nodes.cache;
   let p = cache.get(info.fptr);

@@ -44,6 +44,11 @@ export interface NodeColumns {
    */
   readonly siteIndex: Int32Array;
   readonly sites: readonly SourceLocation[];
+  /**
+   * 1 where the object reader gives the row a source (`Primitive.source`: a start or an end site;
+   * drawables that are not composites only), else 0.
+   */
+  readonly sourced: Uint8Array;
   /** Drawables (after dropping NaN ones), in file order: first row, row count, and their sort keys. */
   readonly drawables: number;
   readonly firstRow: Int32Array;
@@ -108,7 +113,7 @@ export function decodeNodeColumns(
   const cols = cap <= SCRATCH_MAX_ROWS ? scratch : new ScratchColumns();
   cols.ensure(cap, dcap);
   const { category, vertexCount, time0, line0, time1, line1, timeLast, lineLast, earliest, latest, infoStart, infoLength, siteIndex } = cols;
-  const { firstRow, rowCount, drawableCategory, drawableEarliest, drawableLatest } = cols;
+  const { firstRow, rowCount, drawableCategory, drawableEarliest, drawableLatest, sourced } = cols;
   let drawables = 0;
   let earliestOfAll = Infinity;
   let latestOfAll = -Infinity;
@@ -194,9 +199,15 @@ export function decodeNodeColumns(
       if (keep !== undefined && !keep(dcat, line0[first]!, lo, hi, members)) continue; // rows overwritten
       if (kind === 0) {
         const cols = list === 0 ? located?.nestless : located?.nestable;
-        const s = cols !== undefined && cols.located[i] === 1 ? cols.start[i]! : -1;
+        const isLocated = cols !== undefined && cols.located[i] === 1;
+        const s = isLocated ? cols.start[i]! : -1;
         siteIndex[first] = s >= 0 && sites[s] !== undefined ? s : -1;
-      } else for (let m = 0; m < members; m++) siteIndex[first + m] = -1;
+        sourced[first] = isLocated ? 1 : 0;
+      } else
+        for (let m = 0; m < members; m++) {
+          siteIndex[first + m] = -1;
+          sourced[first + m] = 0;
+        }
       firstRow[drawables] = first;
       rowCount[drawables] = members;
       drawableCategory[drawables] = dcat;
@@ -211,7 +222,7 @@ export function decodeNodeColumns(
   if (withInfo) for (let r = 0; r < rows; r++) infoBytes += infoLength[r]!;
   // The node's columns are views of one buffer: ~20 buffers per node were most of a whole-file
   // pass's collector work (tens of thousands of nodes, each buffer tracked and freed alone).
-  const arena = new ColumnArena(5 * rows + 2 * drawables, 8 * rows + 4 * drawables, infoBytes, pool);
+  const arena = new ColumnArena(5 * rows + 2 * drawables, 8 * rows + 4 * drawables, infoBytes + rows, pool);
   // The lists are each in time order already: merged, not sorted.
   const byEarliest = stableOrder(drawableEarliest, drawables, arena.i32(drawables));
   const info = arena.u8(infoBytes);
@@ -240,6 +251,7 @@ export function decodeNodeColumns(
     latest: arena.f64Of(latest, rows),
     siteIndex: arena.i32Of(siteIndex, rows),
     sites,
+    sourced: arena.u8Of(sourced, rows),
     drawables,
     firstRow: arena.i32Of(firstRow, drawables),
     rowCount: arena.i32Of(rowCount, drawables),
@@ -290,6 +302,12 @@ class ColumnArena {
     return out;
   }
 
+  u8Of(from: Uint8Array, n: number): Uint8Array {
+    const out = this.u8(n);
+    out.set(from.subarray(0, n));
+    return out;
+  }
+
   /** Filled by the caller. */
   u8(n: number): Uint8Array {
     const out = new Uint8Array(this.buffer, this.u8At, n);
@@ -313,6 +331,7 @@ class ScratchColumns {
   earliest = new Float64Array(0);
   latest = new Float64Array(0);
   siteIndex = new Int32Array(0);
+  sourced = new Uint8Array(0);
   firstRow = new Int32Array(0);
   rowCount = new Int32Array(0);
   drawableCategory = new Int32Array(0);
@@ -335,6 +354,7 @@ class ScratchColumns {
       this.earliest = new Float64Array(n);
       this.latest = new Float64Array(n);
       this.siteIndex = new Int32Array(n);
+      this.sourced = new Uint8Array(n);
     }
     if (drawables > this.firstRow.length) {
       const n = Math.max(drawables, this.firstRow.length * 2);
