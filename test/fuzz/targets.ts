@@ -307,6 +307,36 @@ async function slog2Target(bytes: Uint8Array, rng: Prng): Promise<void> {
 }
 
 /**
+ * A full-detail window read as node columns (a Slog2File) is the object reader's (through a
+ * source that is only its query), byte for byte; where the object reader refuses the file the
+ * columns may still build it (they do not read the shadow buffers), never the other way round.
+ */
+async function sameWindowBothWays(file: Slog2File, spec: Parameters<typeof buildWindow>[1]): Promise<void> {
+  const objects = { categories: file.categories, nodesRead: 0, query: file.query.bind(file) };
+  const build = async (source: Parameters<typeof buildWindow>[0]): Promise<Uint8Array | FormatError> => {
+    try {
+      const w = await buildWindow(source, spec);
+      const parts: number[] = [];
+      for (const table of [w.states, w.shadows, w.shadowWeights, w.arrows, w.events])
+        for (const column of Object.values(table) as ArrayLike<number>[]) for (let i = 0; i < column.length; i++) parts.push(column[i]!);
+      return new Uint8Array(new Float64Array(parts).buffer);
+    } catch (e) {
+      if (isFormatError(e)) return e;
+      throw e;
+    }
+  };
+  const byColumns = await build(file);
+  const byObjects = await build(objects);
+  if (byColumns instanceof Uint8Array && byObjects instanceof Uint8Array)
+    check(byColumns.length === byObjects.length && byColumns.every((b, i) => b === byObjects[i]), "a window read as columns differs from the object reader's");
+  else
+    check(
+      !(byColumns instanceof FormatError) || byObjects instanceof FormatError,
+      `the columns refuse a window the object reader builds: ${String(byColumns)}`,
+    );
+}
+
+/**
  * What the editor computes from a SLOG-2 file, run on damaged ones: the timeline window payload
  * (two zoom levels), exact and approximate range statistics, and a search (next, count).
  */
@@ -323,7 +353,9 @@ async function viewsTarget(bytes: Uint8Array, rng: Prng): Promise<void> {
     [t0, t1, file.maxDepth],
     [window[0], window[1], 0],
   ] as const) {
-    const cols = await buildWindow(file, { t0: w0, t1: w1, rowStart: 0, rowEnd: Math.max(1, rowOfLine.size), mapIndex: 0, lowestDepth, rowOfLine });
+    const spec = { t0: w0, t1: w1, rowStart: 0, rowEnd: Math.max(1, rowOfLine.size), mapIndex: 0, lowestDepth, rowOfLine };
+    if (lowestDepth === 0) await sameWindowBothWays(file, spec);
+    const cols = await buildWindow(file, spec);
     check(cols !== undefined, 'buildWindow returned nothing');
   }
   await computeRangeStats(file, nodeBatches(file.query(t0, t1, { lowestDepth: 0 })), [t0, t1]);

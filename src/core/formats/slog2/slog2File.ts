@@ -241,9 +241,12 @@ export class Slog2File {
       return node;
     }
     if (located === undefined) return node;
-    const sources = sourcesFor(located, node.drawables.length, nestless);
+    // numbered as written: a drawable dropped for a NaN/∞ time still holds its place
+    const positions = node.positions;
+    const written = positions === undefined ? node.drawables.length : (positions[positions.length - 1] ?? -1) + 1;
+    const sources = sourcesFor(located, written, nestless);
     const drawables = node.drawables.map((d, i): Drawable => {
-      const source = sources[i];
+      const source = sources[positions === undefined ? i : positions[i]!];
       if (source === undefined || d.kind !== 'primitive') return d;
       // A fixed-shape literal, not a spread: this runs once per located drawable of the file.
       return { kind: 'primitive', category: d.category, vertices: d.vertices, info: d.info, earliest: d.earliest, latest: d.latest, source };

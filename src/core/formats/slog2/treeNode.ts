@@ -63,6 +63,12 @@ export interface TreeNode {
   readonly header: NodeHeader;
   /** Nestless (arrows, events) then nestable (states, composites), each in file (drawing) order. */
   readonly drawables: readonly Drawable[];
+  /**
+   * Where each drawable stands in the node's two lists as written (nestless first), when one
+   * was dropped (a NaN/∞ time): the source-location record numbers them so. Absent: the same
+   * as its index.
+   */
+  readonly positions?: Int32Array;
   readonly shadowBuffers: readonly ShadowBuffer[];
 }
 
@@ -88,11 +94,17 @@ export function parseNodeHeader(r: BinaryReader): NodeHeader {
 export function parseTreeNode(r: BinaryReader, ctx: NodeParseContext): TreeNode {
   const header = parseNodeHeader(r);
   const drawables: Drawable[] = [];
+  let written = 0;
+  let positions: number[] | undefined;
   for (const list of ['nestless', 'nestable']) {
     const n = r.checkCount(r.i32(`${list} drawable count`), MIN_DRAWABLE_BYTES, `${list} drawable`);
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < n; i++, written++) {
       const d = parseDrawableEntry(r, ctx);
-      if (d !== undefined) drawables.push(d);
+      if (d === undefined) positions ??= drawables.map((_, k) => k);
+      else {
+        positions?.push(written);
+        drawables.push(d);
+      }
     }
   }
   const nbufs = r.checkCount(r.i32('child shadow buffer count'), MIN_SHADOW_BUFFER_BYTES, 'child shadow buffer');
@@ -111,7 +123,7 @@ export function parseTreeNode(r: BinaryReader, ctx: NodeParseContext): TreeNode 
     shadowBuffers.push(new LazyShadowBuffer(child, r.bytes.slice(start, r.pos), r.base + start, r.file, counts, ctx));
   }
   if (r.remaining > 0) ctx.warn(`${r.file}:${r.offset}: ${r.remaining} unused bytes at the end of tree node (${header.depth},${header.xpos})`);
-  return { header, drawables, shadowBuffers };
+  return positions === undefined ? { header, drawables, shadowBuffers } : { header, drawables, positions: Int32Array.from(positions), shadowBuffers };
 }
 
 /** One drawable entry (kind byte first); undefined when dropped for a NaN/∞ time. The row index decodes its copies with it. */
