@@ -123,33 +123,49 @@ export async function buildWindow(
     return p.vertices[0]!.lineID === p.vertices[p.vertices.length - 1]!.lineID ? 'state' : 'arrow';
   };
 
+  /**
+   * A primitive of `topology` from its fields (the object reader's or a node's columns): its
+   * bounds, first and last vertex; states and events are placed by the first vertex's line.
+   */
+  const addFields = (
+    topology: Category['topology'],
+    category: number,
+    flags: number,
+    e: number,
+    l: number,
+    line0: number,
+    lineLast: number,
+    time0: number,
+    timeLast: number,
+  ): void => {
+    earliest = e;
+    switch (topology) {
+      case 'state': {
+        const row = rowOfLine.get(line0);
+        if (rowIn(row)) push(states, e, l, row, 0, category, flags, 1, e);
+        return;
+      }
+      case 'arrow': {
+        const from = rowOfLine.get(line0);
+        const to = rowOfLine.get(lineLast);
+        if (from === undefined || to === undefined || Math.max(from, to) < rowStart || Math.min(from, to) >= rowEnd) return;
+        push(arrows, time0, timeLast, from, to, category, flags, 1, time0);
+        return;
+      }
+      case 'event': {
+        const row = rowOfLine.get(line0);
+        if (rowIn(row)) push(events, time0, time0, row, 0, category, flags, 1, time0);
+        return;
+      }
+    }
+  };
+
   const addPrimitive = (p: Primitive): void => {
     if (!(p.earliest <= t1 && t0 <= p.latest) || p.vertices.length === 0) return;
     const flags = p.source !== undefined ? FLAG_HAS_SOURCE | (spec.marks?.(p) ?? 0) : 0;
     const first = p.vertices[0]!;
-    earliest = p.earliest;
-    switch (topologyOf(p)) {
-      case 'state': {
-        const row = rowOfLine.get(first.lineID);
-        if (!rowIn(row)) return;
-        push(states, p.earliest, p.latest, row, 0, p.category, flags, 1, p.earliest);
-        return;
-      }
-      case 'arrow': {
-        const last = p.vertices[p.vertices.length - 1]!;
-        const from = rowOfLine.get(first.lineID);
-        const to = rowOfLine.get(last.lineID);
-        if (from === undefined || to === undefined || Math.max(from, to) < rowStart || Math.min(from, to) >= rowEnd) return;
-        push(arrows, first.time, last.time, from, to, p.category, flags, 1, first.time);
-        return;
-      }
-      case 'event': {
-        const row = rowOfLine.get(first.lineID);
-        if (!rowIn(row)) return;
-        push(events, first.time, first.time, row, 0, p.category, flags, 1, first.time);
-        return;
-      }
-    }
+    const last = p.vertices[p.vertices.length - 1]!;
+    addFields(topologyOf(p), p.category, flags, p.earliest, p.latest, first.lineID, last.lineID, first.time, last.time);
   };
 
   /**
@@ -160,34 +176,14 @@ export async function buildWindow(
     const e = c.earliest[r]!;
     const l = c.latest[r]!;
     if (!(e <= t1 && t0 <= l)) return;
-    const flags = c.sourced[r] === 1 ? FLAG_HAS_SOURCE : 0;
     const category = c.category[r]!;
-    earliest = e;
     let cat = file.categories.get(category);
     if (cat === undefined) {
       file.seeCategory(category, offset);
       cat = file.categories.get(category);
     }
-    switch (cat?.topology ?? 'state') {
-      case 'state': {
-        const row = rowOfLine.get(c.line0[r]!);
-        if (rowIn(row)) push(states, e, l, row, 0, category, flags, 1, e);
-        return;
-      }
-      case 'arrow': {
-        const from = rowOfLine.get(c.line0[r]!);
-        const to = rowOfLine.get(c.lineLast[r]!);
-        if (from === undefined || to === undefined || Math.max(from, to) < rowStart || Math.min(from, to) >= rowEnd) return;
-        push(arrows, c.time0[r]!, c.timeLast[r]!, from, to, category, flags, 1, c.time0[r]!);
-        return;
-      }
-      case 'event': {
-        const row = rowOfLine.get(c.line0[r]!);
-        const t = c.time0[r]!;
-        if (rowIn(row)) push(events, t, t, row, 0, category, flags, 1, t);
-        return;
-      }
-    }
+    const flags = c.sourced[r] === 1 ? FLAG_HAS_SOURCE : 0;
+    addFields(cat?.topology ?? 'state', category, flags, e, l, c.line0[r]!, c.lineLast[r]!, c.time0[r]!, c.timeLast[r]!);
   };
 
   const addShadow = (s: Shadow): void => {
