@@ -171,9 +171,10 @@ export class ChunkRegrouper {
     for (let i = 0; i < d.count; i++) {
       if (d.kept[i] === 0) continue;
       const slot = this.slotFor(KIND_REAL, d.lo[i]!, d.hi[i]!, node);
-      // Same alignment as Slog2File.withSources: position after drops against the raw nestless count.
-      const sites = located === undefined ? undefined : p < nestless ? located.nestless : located.nestable;
-      const at = p < nestless ? p : p - nestless;
+      // As Slog2File.withSources: the record numbers drawables as written (one dropped for a NaN/∞
+      // time holds its place); p, the index among the kept ones, is the reader's drawable index.
+      const sites = located === undefined ? undefined : i < nestless ? located.nestless : located.nestable;
+      const at = i < nestless ? i : i - nestless;
       const start = d.start[i]!;
       const end = d.end[i]!;
       const k = this.itemCount++;

@@ -127,10 +127,11 @@ export class ScannedWindowSource implements WindowSource {
       }
     }
     const drawables: Drawable[] = [];
-    // p: the position among the kept entries (the reader's drawable index, which the record follows).
-    for (let i = 0, p = 0; i < d.count; i++) {
+    // The record numbers drawables as written: one dropped for a NaN/∞ time holds its place (as in
+    // Slog2File.withSources and the node columns).
+    for (let i = 0; i < d.count; i++) {
       if (d.kept[i] === 0) continue;
-      const at = p++;
+      const at = i;
       if (!inRanges(d.lo[i]!, d.hi[i]!, this.keyRanges)) continue;
       const start = d.start[i]!;
       this.decoded++;
