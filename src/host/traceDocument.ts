@@ -6,7 +6,7 @@
  * everything they have and start over.
  */
 import { siteMarker, type SiteMarks } from '../core/search/siteMarks';
-import type { Primitive } from '../core/model/types';
+import type { SiteMarker } from '../core/model/siteFlags';
 import * as vscode from 'vscode';
 import type { Slog2File } from '../core/formats/slog2/slog2File';
 import { LruCache } from '../core/query/windowKey';
@@ -66,7 +66,7 @@ export class TraceDocument implements vscode.CustomDocument {
   /** Sites shown and code colourings (window flags); the version is part of the window cache key. */
   private marks: SiteMarks = { colourings: [] };
   private marksVersionValue = 0;
-  private marker: ((p: Primitive) => number) | undefined;
+  private marker: SiteMarker | undefined;
   private readonly marksChanged = new vscode.EventEmitter<SiteMarks>();
   /** Fires when the shown sites or the colourings change (editors re-send them and reload windows). */
   readonly onDidChangeSiteMarks = this.marksChanged.event;
@@ -109,7 +109,7 @@ export class TraceDocument implements vscode.CustomDocument {
   }
 
   /** Flag bits of a located drawable under the current marks (undefined: nothing marked). */
-  get siteMarker(): ((p: Primitive) => number) | undefined {
+  get siteMarker(): SiteMarker | undefined {
     return this.marker;
   }
 

@@ -28,6 +28,8 @@ import { Growing, joined } from './growingTable';
 import { Slog2File } from '../formats/slog2/slog2File';
 import { nodeColumnsOf } from '../formats/slog2/columnStream';
 import type { NodeColumns } from '../formats/slog2/nodeColumns';
+import type { SiteMarker } from '../model/siteFlags';
+import { ColumnSiteMarks } from './columnMarks';
 
 export interface SliceLike {
   readonly drawables: readonly Drawable[];
@@ -65,7 +67,7 @@ export interface WindowSource {
 export type WindowSpec = Pick<WindowHeader, 't0' | 't1' | 'rowStart' | 'rowEnd' | 'mapIndex' | 'lowestDepth'> & {
   readonly rowOfLine: ReadonlyMap<number, number>;
   /** Extra flag bits of a located drawable (FLAG_SITE_MATCH, code colouring), from its source sites. */
-  readonly marks?: (p: Primitive) => number;
+  readonly marks?: SiteMarker;
 };
 
 /** Upper bound on drawables per payload (a safety net; the level of detail normally keeps it far lower). */
@@ -116,6 +118,7 @@ export async function buildWindow(
   let earliest = Number.NaN;
 
   const rowIn = (r: number | undefined): r is number => r !== undefined && r >= rowStart && r < rowEnd;
+  const columnMarks = spec.marks !== undefined ? new ColumnSiteMarks(spec.marks) : undefined;
   const topologyOf = (p: Primitive): Category['topology'] => {
     const c = source.categories.get(p.category);
     if (c !== undefined) return c.topology;
@@ -162,7 +165,7 @@ export async function buildWindow(
 
   const addPrimitive = (p: Primitive): void => {
     if (!(p.earliest <= t1 && t0 <= p.latest) || p.vertices.length === 0) return;
-    const flags = p.source !== undefined ? FLAG_HAS_SOURCE | (spec.marks?.(p) ?? 0) : 0;
+    const flags = p.source !== undefined ? FLAG_HAS_SOURCE | (spec.marks?.(p.source.start, p.source.end) ?? 0) : 0;
     const first = p.vertices[0]!;
     const last = p.vertices[p.vertices.length - 1]!;
     addFields(topologyOf(p), p.category, flags, p.earliest, p.latest, first.lineID, last.lineID, first.time, last.time);
@@ -182,7 +185,7 @@ export async function buildWindow(
       file.seeCategory(category, offset);
       cat = file.categories.get(category);
     }
-    const flags = c.sourced[r] === 1 ? FLAG_HAS_SOURCE : 0;
+    const flags = c.sourced[r] === 1 ? FLAG_HAS_SOURCE | (columnMarks?.of(c, r) ?? 0) : 0;
     addFields(cat?.topology ?? 'state', category, flags, e, l, c.line0[r]!, c.lineLast[r]!, c.time0[r]!, c.timeLast[r]!);
   };
 
@@ -357,13 +360,13 @@ export async function buildWindow(
 }
 
 /**
- * Whether the window is read as columns: a SLOG-2 file at full detail (no shadows to read) with
- * no site marks (they match a drawable's start and end sites; the columns keep only whether it
- * has one). The object reader's drawables were ~60 % of a full-detail build (decoding, and the
- * collector copying them), ~2.7 M of them for a whole-trace window of the viewport bench's trace.
+ * Whether the window is read as columns: a SLOG-2 file at full detail (no shadows to read; site
+ * marks from the rows' start and end sites, columnMarks.ts). The object reader's drawables were
+ * ~60 % of a full-detail build (decoding, and the collector copying them), ~2.7 M of them for a
+ * whole-trace window of the viewport bench's trace.
  */
-function readsColumns(source: WindowSource, spec: WindowSpec): source is Slog2File {
-  return source instanceof Slog2File && spec.marks === undefined && Math.floor(spec.lowestDepth ?? 0) <= 0;
+function readsColumns(source: WindowSource, spec: Pick<WindowSpec, 'lowestDepth'>): source is Slog2File {
+  return source instanceof Slog2File && Math.floor(spec.lowestDepth ?? 0) <= 0;
 }
 
 function swapDown(arr: Float32Array | Float64Array | Int32Array, j: number): void {

@@ -7,7 +7,7 @@
  * posts the answers.
  */
 import type { Slog2File } from '../formats/slog2/slog2File';
-import type { Primitive } from '../model/types';
+import type { SiteMarker } from '../model/siteFlags';
 import type { RowLayout } from './rows';
 import type { WindowRequest } from './windowRequest';
 import type { WireWindow } from './windowColumns';
@@ -59,7 +59,7 @@ export interface WindowDocument {
   readonly windows: { get(key: string): CachedWindow | undefined; set(key: string, w: CachedWindow): void };
   /** Changes when the site marks change (their flags are in the payload). */
   readonly marksVersion: number;
-  readonly siteMarker: ((p: Primitive) => number) | undefined;
+  readonly siteMarker: SiteMarker | undefined;
   readonly rowIndex: IndexedRows | undefined;
 }
 

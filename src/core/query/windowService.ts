@@ -4,7 +4,7 @@
  * (The description of an opened file is `describe.ts`.)
  */
 import type { Slog2File } from '../formats/slog2/slog2File';
-import type { Primitive } from '../model/types';
+import type { SiteMarker } from '../model/siteFlags';
 import { chooseLowestDepth } from '../formats/slog2/levelOfDetail';
 import type { WindowRequest } from './windowRequest';
 import { encodeWindow, type WireWindow } from './windowColumns';
@@ -63,7 +63,7 @@ export async function buildRequestedWindow(
   depth: number,
   signal?: AbortSignal,
   rows?: IndexedRows,
-  marks?: (p: Primitive) => number,
+  marks?: SiteMarker,
   identities?: { set(ids: WindowIdentities): void },
 ): Promise<WireWindow> {
   const rowEnd = Math.min(r.rowEnd, layout.labels.length);

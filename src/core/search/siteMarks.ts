@@ -4,8 +4,7 @@
  * source lines drawn in a chosen colour). Both are `file:line` site queries (siteQuery.ts); the
  * marker gives the window builder the flag bits of one located drawable.
  */
-import type { Primitive } from '../model/types';
-import { FLAG_SITE_MATCH, MAX_SITE_COLOURINGS, SITE_COLOUR_SHIFT } from '../model/siteFlags';
+import { FLAG_SITE_MATCH, MAX_SITE_COLOURINGS, SITE_COLOUR_SHIFT, type SiteMarker } from '../model/siteFlags';
 import { parseSiteQuery, siteMatcher } from './siteQuery';
 
 export type Rgb = readonly [number, number, number];
@@ -34,7 +33,7 @@ export function isSiteColouring(x: unknown): x is SiteColouring {
 }
 
 /** Flag bits per drawable, or undefined when there is nothing to mark. The first colouring that matches wins. */
-export function siteMarker(marks: SiteMarks): ((p: Primitive) => number) | undefined {
+export function siteMarker(marks: SiteMarks): SiteMarker | undefined {
   const terms = marks.highlight !== undefined ? parseSiteQuery(marks.highlight) : undefined;
   const highlight = terms !== undefined ? siteMatcher(terms) : undefined;
   const colours = marks.colourings.slice(0, MAX_SITE_COLOURINGS).map((c) => {
@@ -42,9 +41,7 @@ export function siteMarker(marks: SiteMarks): ((p: Primitive) => number) | undef
     return t !== undefined ? siteMatcher(t) : () => false;
   });
   if (highlight === undefined && colours.length === 0) return undefined;
-  return (p) => {
-    const start = p.source?.start;
-    const end = p.source?.end;
+  return (start, end) => {
     let bits = 0;
     if (highlight !== undefined && (highlight(start) || highlight(end))) bits |= FLAG_SITE_MATCH;
     for (let i = 0; i < colours.length; i++) {

@@ -6,7 +6,6 @@ import { colouringsOf, withColourings } from '../../../src/core/search/colouring
 import { parseSidecar, serializeSidecar } from '../../../src/core/bookmarks/sidecar';
 import { siteMarker } from '../../../src/core/search/siteMarks';
 import { FLAG_SITE_MATCH, SITE_COLOUR_SHIFT } from '../../../src/core/query/windowColumns';
-import { makePrimitive } from '../../../src/core/model/types';
 
 test('colourings round-trip through the sidecar; bookmarks and invalid entries kept', () => {
   const text = JSON.stringify({ version: 1, bookmarks: [{ id: 'a', name: 'x', t0: 0, t1: 1 }], colourings: [{ sites: 'nope', rgb: [1, 2, 3] }], other: 5 });
@@ -28,16 +27,7 @@ test('colourings round-trip through the sidecar; bookmarks and invalid entries k
 });
 
 test('site marker: FLAG_SITE_MATCH for shown sites, colouring index + 1 for the first matching colouring', () => {
-  const at = (line: number) =>
-    makePrimitive(
-      1,
-      [
-        { time: 0, lineID: 0 },
-        { time: 1, lineID: 0 },
-      ],
-      undefined,
-      { start: { file: '/src/user_states.c', line } },
-    );
+  const at = (line: number) => ({ file: '/src/user_states.c', line });
   const mark = siteMarker({
     highlight: 'user_states.c:80',
     colourings: [
@@ -45,8 +35,12 @@ test('site marker: FLAG_SITE_MATCH for shown sites, colouring index + 1 for the 
       { sites: 'user_states.c:80-86', rgb: [4, 5, 6] },
     ],
   })!;
-  assert.equal(mark(at(80)), FLAG_SITE_MATCH | (2 << SITE_COLOUR_SHIFT));
-  assert.equal(mark(at(83)), 1 << SITE_COLOUR_SHIFT);
-  assert.equal(mark(at(90)), 0);
+  assert.equal(mark(at(80), undefined), FLAG_SITE_MATCH | (2 << SITE_COLOUR_SHIFT));
+  assert.equal(mark(at(83), undefined), 1 << SITE_COLOUR_SHIFT);
+  assert.equal(mark(at(90), undefined), 0);
+  // either end of the drawable counts: an end site shown, a start site coloured
+  assert.equal(mark(undefined, at(80)), FLAG_SITE_MATCH | (2 << SITE_COLOUR_SHIFT));
+  assert.equal(mark(at(90), at(83)), 1 << SITE_COLOUR_SHIFT);
+  assert.equal(mark(undefined, undefined), 0);
   assert.equal(siteMarker({ colourings: [] }), undefined);
 });

@@ -1,8 +1,8 @@
 // Full-detail windows of a SLOG-2 file are built from each node's columns (buildWindow.ts
 // readsColumns, formats/slog2/nodeColumns.ts), no object per drawable: the same payload, byte for
 // byte, and the same identities as from the object reader's drawables (Slog2File.query), for the
-// reference tools' files and for a conversion with source locations (FLAG_HAS_SOURCE), over the
-// whole trace and over spans cutting through nodes.
+// reference tools' files and for a conversion with source locations (FLAG_HAS_SOURCE, and site
+// marks from both ends' sites), over the whole trace and over spans cutting through nodes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,7 +11,8 @@ import path from 'node:path';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { buildWindow, type WindowIdentities, type WindowSource } from '../../../src/core/query/buildWindow';
 import { rowLayoutOf, defaultMapIndex } from '../../../src/core/query/rows';
-import { FLAG_HAS_SOURCE, type WindowColumns } from '../../../src/core/query/windowColumns';
+import { FLAG_HAS_SOURCE, FLAG_SITE_MATCH, type WindowColumns } from '../../../src/core/query/windowColumns';
+import type { SiteMarker } from '../../../src/core/model/siteFlags';
 import { FileSource } from '../../../src/io/fileSource';
 import { fixture } from '../../helpers/paths';
 import { runCli } from '../cli/runCli';
@@ -40,7 +41,7 @@ function bytesOf(w: WindowColumns): Buffer {
   return Buffer.concat(parts);
 }
 
-async function compareFile(file: Slog2File, what: string): Promise<number> {
+async function compareFile(file: Slog2File, what: string, marks?: SiteMarker): Promise<number> {
   const mapIndex = defaultMapIndex(file.lineIDMaps);
   const layout = rowLayoutOf(file.lineIDMaps[mapIndex]!);
   const [a, b] = file.timeRange;
@@ -58,6 +59,7 @@ async function compareFile(file: Slog2File, what: string): Promise<number> {
       mapIndex,
       lowestDepth: 0,
       rowOfLine: layout.rowOfLine,
+      ...(marks !== undefined ? { marks } : {}),
     };
     let byColumns: WindowIdentities | undefined;
     let byObjects: WindowIdentities | undefined;
@@ -68,7 +70,8 @@ async function compareFile(file: Slog2File, what: string): Promise<number> {
     assert.ok(bytesOf(c).equals(bytesOf(o)), `${span}: the same payload`);
     assert.deepEqual(byColumns, byObjects, `${span}: the same identities`);
     assert.ok(c.header.nodesRead > 0, `${span}: nodes counted`);
-    for (const t of [c.states, c.arrows, c.events]) sourced += t.flags.filter((f) => (f & FLAG_HAS_SOURCE) !== 0).length;
+    for (const t of [c.states, c.arrows, c.events])
+      sourced += t.flags.filter((f) => (f & (marks === undefined ? FLAG_HAS_SOURCE : FLAG_SITE_MATCH)) !== 0).length;
   }
   return sourced;
 }
@@ -92,6 +95,11 @@ test('a full-detail window from node columns is the object reader’s, byte for 
       assert.ok(file.maxDepth >= 2, 'small leaves: drawables in upper nodes too');
       const sourced = await compareFile(file, 'user_states_4 converted');
       assert.ok(sourced > 100, `drawables with a source flagged (${sourced})`);
+      // marks from both ends (a row's end site read wrong, or asked of the start, changes the bits)
+      const endMarked = await compareFile(file, 'user_states_4 converted, marked', (start, end) =>
+        end === undefined ? (start?.line ?? 0) & 0xf8 : FLAG_SITE_MATCH | ((end.line * 8) & 0xf8),
+      );
+      assert.ok(endMarked > 20, `drawables marked by their end site (${endMarked})`);
     } finally {
       await file.close();
     }

@@ -43,6 +43,8 @@ export interface NodeColumns {
    * array filled per row was a tenth of a whole-file pass's decoding.
    */
   readonly siteIndex: Int32Array;
+  /** End site of each primitive row, as `siteIndex` (the site marks match both ends). */
+  readonly siteEndIndex: Int32Array;
   readonly sites: readonly SourceLocation[];
   /**
    * 1 where the object reader gives the row a source (`Primitive.source`: a start or an end site;
@@ -112,7 +114,7 @@ export function decodeNodeColumns(
   // A rare huge node gets columns of its own, so the shared ones stay small.
   const cols = cap <= SCRATCH_MAX_ROWS ? scratch : new ScratchColumns();
   cols.ensure(cap, dcap);
-  const { category, vertexCount, time0, line0, time1, line1, timeLast, lineLast, earliest, latest, infoStart, infoLength, siteIndex } = cols;
+  const { category, vertexCount, time0, line0, time1, line1, timeLast, lineLast, earliest, latest, infoStart, infoLength, siteIndex, siteEndIndex } = cols;
   const { firstRow, rowCount, drawableCategory, drawableEarliest, drawableLatest, sourced } = cols;
   let drawables = 0;
   let earliestOfAll = Infinity;
@@ -201,11 +203,14 @@ export function decodeNodeColumns(
         const cols = list === 0 ? located?.nestless : located?.nestable;
         const isLocated = cols !== undefined && cols.located[i] === 1;
         const s = isLocated ? cols.start[i]! : -1;
+        const e = isLocated ? cols.end[i]! : -1;
         siteIndex[first] = s >= 0 && sites[s] !== undefined ? s : -1;
+        siteEndIndex[first] = e >= 0 && sites[e] !== undefined ? e : -1;
         sourced[first] = isLocated ? 1 : 0;
       } else
         for (let m = 0; m < members; m++) {
           siteIndex[first + m] = -1;
+          siteEndIndex[first + m] = -1;
           sourced[first + m] = 0;
         }
       firstRow[drawables] = first;
@@ -222,7 +227,7 @@ export function decodeNodeColumns(
   if (withInfo) for (let r = 0; r < rows; r++) infoBytes += infoLength[r]!;
   // The node's columns are views of one buffer: ~20 buffers per node were most of a whole-file
   // pass's collector work (tens of thousands of nodes, each buffer tracked and freed alone).
-  const arena = new ColumnArena(5 * rows + 2 * drawables, 8 * rows + 4 * drawables, infoBytes + rows, pool);
+  const arena = new ColumnArena(5 * rows + 2 * drawables, 9 * rows + 4 * drawables, infoBytes + rows, pool);
   // The lists are each in time order already: merged, not sorted.
   const byEarliest = stableOrder(drawableEarliest, drawables, arena.i32(drawables));
   const info = arena.u8(infoBytes);
@@ -250,6 +255,7 @@ export function decodeNodeColumns(
     earliest: arena.f64Of(earliest, rows),
     latest: arena.f64Of(latest, rows),
     siteIndex: arena.i32Of(siteIndex, rows),
+    siteEndIndex: arena.i32Of(siteEndIndex, rows),
     sites,
     sourced: arena.u8Of(sourced, rows),
     drawables,
@@ -331,6 +337,7 @@ class ScratchColumns {
   earliest = new Float64Array(0);
   latest = new Float64Array(0);
   siteIndex = new Int32Array(0);
+  siteEndIndex = new Int32Array(0);
   sourced = new Uint8Array(0);
   firstRow = new Int32Array(0);
   rowCount = new Int32Array(0);
@@ -354,6 +361,7 @@ class ScratchColumns {
       this.earliest = new Float64Array(n);
       this.latest = new Float64Array(n);
       this.siteIndex = new Int32Array(n);
+      this.siteEndIndex = new Int32Array(n);
       this.sourced = new Uint8Array(n);
     }
     if (drawables > this.firstRow.length) {
