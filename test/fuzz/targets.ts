@@ -12,6 +12,7 @@ import { convertClogFormat, detectClogFormat, traceInfoFromSummary } from '../..
 import { slog2TraceInfo } from '../../src/core/info/slog2Info';
 import type { Drawable } from '../../src/core/model/types';
 import { buildWindow } from '../../src/core/query/buildWindow';
+import { FLAG_SITE_MATCH, type SiteMarker } from '../../src/core/model/siteFlags';
 import { compileQuery, countMatches, findNext } from '../../src/core/search';
 import { Slog2File } from '../../src/core/formats/slog2/slog2File';
 import { batchFromDrawables, primitiveBatchesInTimeOrder, type PrimitiveBatch } from '../../src/core/formats/slog2/columnStream';
@@ -311,7 +312,14 @@ async function slog2Target(bytes: Uint8Array, rng: Prng): Promise<void> {
  * source that is only its query), byte for byte; where the object reader refuses the file the
  * columns may still build it (they do not read the shadow buffers), never the other way round.
  */
-async function sameWindowBothWays(file: Slog2File, spec: Parameters<typeof buildWindow>[1]): Promise<void> {
+/** Site marks that depend on both ends' sites (a start read as an end, or pairs mixed up, change them). */
+const BOTH_ENDS: SiteMarker = (start, end) => (((start?.line ?? 7) * 8) & 0xf8) ^ (((end?.line ?? 3) * 24) & 0xf8) ^ (end === undefined ? 0 : FLAG_SITE_MATCH);
+
+async function sameWindowBothWays(file: Slog2File, plain: Parameters<typeof buildWindow>[1]): Promise<void> {
+  for (const spec of [plain, { ...plain, marks: BOTH_ENDS }]) await sameWindowBothWaysOf(file, spec);
+}
+
+async function sameWindowBothWaysOf(file: Slog2File, spec: Parameters<typeof buildWindow>[1]): Promise<void> {
   const objects = { categories: file.categories, nodesRead: 0, query: file.query.bind(file) };
   const build = async (source: Parameters<typeof buildWindow>[0]): Promise<Uint8Array | FormatError> => {
     try {
