@@ -18,7 +18,7 @@ export class EntryColumns {
   /** Key interval; unknown line IDs give [0, nkeys-1]. */
   lo = new Int32Array(256);
   hi = new Int32Array(256);
-  /** 0 when the reader drops it (NaN/∞ time): it keeps no index position then. */
+  /** 0 when the reader drops it (NaN/∞ time): no place among the reader's drawables, though the source-location record still numbers it. */
   kept = new Uint8Array(256);
 
   /** Room for `capacity` entries in all, keeping those already there. */

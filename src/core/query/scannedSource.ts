@@ -131,14 +131,13 @@ export class ScannedWindowSource implements WindowSource {
     // Slog2File.withSources and the node columns).
     for (let i = 0; i < d.count; i++) {
       if (d.kept[i] === 0) continue;
-      const at = i;
       if (!inRanges(d.lo[i]!, d.hi[i]!, this.keyRanges)) continue;
       const start = d.start[i]!;
       this.decoded++;
       const drawable = parseDrawableEntry(new BinaryReader(bytes.subarray(start, d.end[i]!), info.fptr + start, name), this.ctx);
       if (drawable === undefined) continue;
-      const list = located === undefined ? undefined : at < nestless ? located.nestless : located.nestable;
-      const k = at < nestless ? at : at - nestless;
+      const list = located === undefined ? undefined : i < nestless ? located.nestless : located.nestable;
+      const k = i < nestless ? i : i - nestless;
       drawables.push(
         list !== undefined && list.located[k] === 1 && drawable.kind === 'primitive' ? withSites(drawable, sites, list.start[k]!, list.end[k]!) : drawable,
       );
