@@ -1,6 +1,7 @@
 /**
- * The timeline webview's HTML: a strict CSP (`default-src 'none'`; the one script by nonce; styles
- * and fonts only from the webview's own resource origin), resources limited to the extension's
+ * The timeline webview's HTML: a strict CSP (`default-src 'none'`; the one script by nonce, and for
+ * the timeline WebAssembly compiled from its bytes; styles and fonts only from the webview's own
+ * resource origin), resources limited to the extension's
  * dist/ and media/ folders, no inline handlers, no remote content.
  */
 import * as vscode from 'vscode';
@@ -26,6 +27,11 @@ export interface PageOptions {
   /** Allow images from the webview's own origin and data: URLs (charts). */
   readonly images?: boolean;
   /**
+   * Allow compiling WebAssembly ('wasm-unsafe-eval': modules only, no JS eval): the timeline
+   * composes event heads in a kernel it carries in its own script (headsKernel.ts).
+   */
+  readonly wasm?: boolean;
+  /**
    * Data the script reads at start (a JSON data block, `<script type="application/json" id="boot">`;
    * not executed, so the CSP has nothing to allow), instead of waiting a message round for it.
    */
@@ -39,7 +45,7 @@ export function webviewPageHtml(webview: vscode.Webview, extensionUri: vscode.Ur
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', page.style));
   const csp = [
     "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'${page.wasm === true ? " 'wasm-unsafe-eval'" : ''}`,
     `style-src ${webview.cspSource}`,
     `font-src ${webview.cspSource}`,
     ...(page.images ? [`img-src ${webview.cspSource} data:`] : []),
@@ -76,6 +82,7 @@ export function timelineHtml(
     title,
     bodyState: 'loading',
     bodyData: { renderer },
+    wasm: true,
     ...(boot !== undefined ? { boot } : {}),
   });
 }

@@ -40,6 +40,8 @@ function runPage(script: string): void {
   (window as { __mpeFrameSync?: boolean }).__mpeFrameSync = params.get('sync') === '1';
   /** ?heads=paths: event heads and density marks as paths, as where a GPU rasterises (the bench's WebGL2 main-thread figure). */
   (window as { __mpeHeadsAsPaths?: boolean }).__mpeHeadsAsPaths = params.get('heads') === 'paths';
+  /** ?heads=js: event heads composed by the JS loop, not the WebAssembly kernel (the bench's baseline for it). */
+  (window as { __mpeHeadsInJs?: boolean }).__mpeHeadsInJs = params.get('heads') === 'js';
 
   const host = new Worker(script);
   const toHost = (m: PageToHarnessHost): void => host.postMessage(m);

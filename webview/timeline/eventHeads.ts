@@ -80,7 +80,8 @@ export class EventHeads extends HeadLayer {
 }
 
 const marks = new EventHeads();
-const heads = new EventHeads();
+/** The heads in the WebAssembly kernel (headsKernel.ts), unless a harness asks for the JS loop (`__mpeHeadsInJs`, the bench's baseline). */
+const heads = new EventHeads({ kernel: (globalThis as { __mpeHeadsInJs?: boolean }).__mpeHeadsInJs !== true });
 let headsView: HeadsView | undefined;
 
 /**
@@ -100,4 +101,9 @@ export function beginHeads(view: HeadsView): EventHeads {
   if (dx === undefined) heads.begin(view.width, view.heightPx, view.scale);
   else heads.scroll(dx);
   return heads;
+}
+
+/** What composes the heads' pixels (where they are pixels): the WebAssembly kernel, or the JS loop where there is none. */
+export function headsComposer(): 'webassembly' | 'js' {
+  return heads.composesInKernel ? 'webassembly' : 'js';
 }

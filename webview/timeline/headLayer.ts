@@ -13,6 +13,7 @@
 import { over } from './colour';
 import { STEPS, bits, headMask, type Mask } from './headMask';
 import { EventMarks } from './eventMarks';
+import { HeadsKernel, type RowSpan } from './headsKernel';
 
 /** Runs before the cells are cleared (run numbers stay small integers). */
 const RUN_LIMIT = 2 ** 30;
@@ -34,6 +35,11 @@ export interface StampRect {
   readonly w: number;
   readonly h: number;
   readonly rgba: number;
+}
+
+export interface HeadLayerOptions {
+  /** Heads composed by the WebAssembly kernel (headsKernel.ts) where there is one; the JS loop otherwise. */
+  readonly kernel?: boolean;
 }
 
 export class HeadLayer {
@@ -73,6 +79,18 @@ export class HeadLayer {
   private maskHalf = -1;
   /** add()'s one head. */
   private one: EventMarks | undefined;
+  /** The kernel holding px and the cells, when composing there (asked for, and WebAssembly at hand). */
+  private kernel: HeadsKernel | undefined;
+  private readonly span: RowSpan = { y0: 0, y1: 0 };
+
+  constructor(options: HeadLayerOptions = {}) {
+    if (options.kernel === true) this.kernel = HeadsKernel.create();
+  }
+
+  /** Whether the heads are composed by the WebAssembly kernel. */
+  get composesInKernel(): boolean {
+    return this.kernel !== undefined;
+  }
 
   /** Starts a frame `width` × `height` CSS px at `scale` device pixels per CSS pixel. */
   begin(width: number, height: number, scale: number): void {
@@ -80,9 +98,10 @@ export class HeadLayer {
     const cols = Math.max(0, Math.ceil(width * this.scale));
     const rows = Math.max(0, Math.ceil(height * this.scale));
     if (cols !== this.cols || rows !== this.rowsPx || this.run > RUN_LIMIT) {
-      this.px = new Uint32Array(cols * rows);
-      this.cell = new Int32Array(cols * rows * 4);
-      this.used = new Uint8Array(rows);
+      // the kernel's pixels and cells are in its memory (the JS loop's cells stay empty)
+      this.px = this.kernel ? this.kernel.layout(cols, rows) : new Uint32Array(cols * rows);
+      this.cell = new Int32Array(this.kernel ? 0 : cols * rows * 4);
+      this.used = this.kernel ? this.kernel.used : new Uint8Array(rows);
       this.cols = cols;
       this.rowsPx = rows;
       this.run = 1;
@@ -175,6 +194,18 @@ export class HeadLayer {
    * before. `runs`: the marks' runs start new ones, else they all go in the current run.
    */
   private heads(marks: EventMarks, tri: number, runs: boolean): void {
+    if (this.kernel) {
+      const { span } = this;
+      span.y0 = this.y0;
+      span.y1 = this.y1;
+      this.run = this.kernel.compose(marks, tri, this.scale, runs, this.run, this.clip0, this.clip1, span);
+      // views of the kernel's memory, new if it grew
+      this.px = this.kernel.px;
+      this.used = this.kernel.used;
+      this.y0 = span.y0;
+      this.y1 = span.y1;
+      return;
+    }
     const k = this.scale;
     const half = tri * k;
     if (half !== this.maskHalf) {

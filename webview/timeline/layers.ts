@@ -4,6 +4,7 @@
  * overlay (crosshair, drag band, selection, markers, range, status note, tooltip). Also sizes the
  * canvases to the plot. Called by the frame scheduler, one layer at a time.
  */
+import { headsComposer } from './eventHeads';
 import { markOpenStage } from './openTimings';
 import type { InitMessage, WebviewToHost } from '../../src/protocol/webview';
 import type { Decorations } from './timelineMarks';
@@ -173,6 +174,7 @@ export class TimelineLayers {
     ds.mapIndex = String(view.mapIndex);
     ds.lowestDepth = String(loaded?.columns.header.lowestDepth ?? '');
     ds.drawables = String(frame.drawn);
+    ds.heads = this.data.cpuRaster ? headsComposer() : 'paths';
     frameLog()?.push(performance.now() - started);
     this.scheduleActivity();
     el.root.dataset.complete = String(frame.complete);

@@ -1,5 +1,5 @@
 // The WebGL2 painter in the real editor (issue 21). With the setting's default (auto) this GPU-less
-// browser gets canvas2d, saying why. With `mpeTrace.editor.renderer` set to webgl2,
+// browser gets canvas2d, saying why, its event heads composed by the WebAssembly kernel. With `mpeTrace.editor.renderer` set to webgl2,
 // user_states_4 opens drawn by WebGL2 (here SwiftShader: the e2e browser has no GPU), its first
 // MPI_Barrier of rank 1 in its exact RGB, the same pixels canvas2d draws where the box is whole;
 // then the context is lost (WEBGL_lose_context) and the timeline goes on in canvas2d, drawn again.
@@ -68,6 +68,9 @@ export default [
       log(`   auto: renderer ${auto.renderer} (${auto.rendererReason})`);
       if (auto.renderer !== 'canvas2d' || !/^(software GL|no WebGL2)/.test(auto.rendererReason))
         throw new Error(`auto chose ${auto.renderer} (${auto.rendererReason})`);
+      // canvas2d on the CPU composes event heads as pixels, in the WebAssembly kernel: the page's CSP lets it compile
+      log(`   event heads: ${auto.heads}`);
+      if (auto.heads !== 'webassembly') throw new Error(`event heads composed by ${auto.heads}, not the WebAssembly kernel`);
       await wb.closeAllEditors();
       await setRenderer(page, wb, settingsFile, 'webgl2');
       try {
