@@ -294,9 +294,11 @@ async function webviewSide(file: string): Promise<void> {
         fs.writeFileSync(process.env.MPE_BENCH_VIEWPORT_PROFILE!, JSON.stringify(profile));
       }
       const r = (await tab.evaluate(
-        '({ frames: [...__mpeFrameLog], heap: performance.memory?.usedJSHeapSize ?? 0, payloads: __harness.payloadBytes.length, maxPayload: Math.max(...__harness.payloadBytes) })',
-      )) as { frames: number[]; heap: number; payloads: number; maxPayload: number };
-      const live = await webviewLiveBytes(tab);
+        '({ frames: [...__mpeFrameLog], heap: performance.memory?.usedJSHeapSize ?? 0, wasm: globalThis.__mpeWasmBytes ?? 0, payloads: __harness.payloadBytes.length, maxPayload: Math.max(...__harness.payloadBytes) })',
+      )) as { frames: number[]; heap: number; wasm: number; payloads: number; maxPayload: number };
+      // the heads kernel's WebAssembly memory (its pixels and cells) is in neither JS heap figure: added to both
+      r.heap += r.wasm;
+      const live = (await webviewLiveBytes(tab)) + r.wasm;
       const sorted = [...r.frames].sort((p, q) => p - q);
       const pct = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
       if (key) {
@@ -313,7 +315,7 @@ async function webviewSide(file: string): Promise<void> {
       console.log(
         `${label}: open in page ${fmt(first.open)} ms, init → first paint ${fmt(first.paint)} ms; ${drawnBefore} drawables on screen; ` +
           `${r.frames.length} data frames while panning/zooming: median ${fmt(pct(0.5))} ms, p95 ${fmt(pct(0.95))} ms, max ${fmt(sorted[sorted.length - 1] ?? 0)} ms; ` +
-          `${r.payloads} payloads (largest ${fmt(r.maxPayload / 1024)} KiB); webview JS heap ${mib(r.heap)} in use, ${mib(live)} live after GC; ` +
+          `${r.payloads} payloads (largest ${fmt(r.maxPayload / 1024)} KiB); webview JS heap ${mib(r.heap)} in use, ${mib(live)} live after GC (both with ${mib(r.wasm)} of WebAssembly memory); ` +
           // which frames missed 16 ms (in order: the drag's first, then the wheel's), for whoever looks into the p95
           `frames over 16 ms (#index: ms): ${slowFrames(r.frames)}`,
       );
@@ -345,7 +347,7 @@ async function webviewSide(file: string): Promise<void> {
   if (heaps.length > 0)
     reportTarget({
       target:
-        'webview heap ≤ 150 MB, ≥ 250 000 drawables on screen, after panning and zooming (the page JS heap with its array buffers; the host side runs in a worker)',
+        'webview heap ≤ 150 MB, ≥ 250 000 drawables on screen, after panning and zooming (the page JS heap with its array buffers and WebAssembly memory; the host side runs in a worker)',
       figure: heaps
         .map(
           ([painter, d]) =>

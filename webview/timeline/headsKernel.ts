@@ -55,6 +55,13 @@ interface WasmApi {
 }
 
 let compiled: object | null | undefined;
+/** Bytes of every kernel's memory (not in the JS heap's figures: the bench adds them to the page's). */
+let memoryBytes = 0;
+
+/** The WebAssembly memory the heads kernels hold. */
+export function webAssemblyBytes(): number {
+  return memoryBytes;
+}
 
 function kernelModule(): object | undefined {
   if (compiled === undefined) {
@@ -104,6 +111,7 @@ export class HeadsKernel {
 
   private constructor(instance: WasmInstance) {
     this.memory = instance.exports.memory as WasmMemory;
+    memoryBytes += this.memory.buffer.byteLength;
     this.composeIn = instance.exports.compose as ComposeFn;
   }
 
@@ -227,7 +235,10 @@ export class HeadsKernel {
   /** At least `bytes` of memory, and views of it. */
   private ensure(bytes: number): void {
     const have = this.memory.buffer.byteLength;
-    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / PAGE_BYTES));
+    if (bytes > have) {
+      this.memory.grow(Math.ceil((bytes - have) / PAGE_BYTES));
+      memoryBytes += this.memory.buffer.byteLength - have;
+    }
     // not shared (the memory is not declared so): a plain ArrayBuffer, which ImageData takes
     const buffer = this.memory.buffer as ArrayBuffer;
     if (this.i32.buffer !== buffer || this.px.length !== this.cols * this.rows) {

@@ -5,6 +5,7 @@
  * canvases to the plot. Called by the frame scheduler, one layer at a time.
  */
 import { headsComposer } from './eventHeads';
+import { webAssemblyBytes } from './headsKernel';
 import { markOpenStage } from './openTimings';
 import type { InitMessage, WebviewToHost } from '../../src/protocol/webview';
 import type { Decorations } from './timelineMarks';
@@ -52,7 +53,10 @@ const LABEL_WIDTH_PX = 140;
 
 /** Data-frame durations are appended here when a harness (bench) provides the array. */
 function frameLog(): number[] | undefined {
-  return (globalThis as { __mpeFrameLog?: number[] }).__mpeFrameLog;
+  const g = globalThis as { __mpeFrameLog?: number[]; __mpeWasmBytes?: number };
+  // a harness that logs frames also reads the memory outside the JS heap (the heads kernel's)
+  if (g.__mpeFrameLog) g.__mpeWasmBytes = webAssemblyBytes();
+  return g.__mpeFrameLog;
 }
 
 export class TimelineLayers {
