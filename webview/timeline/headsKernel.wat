@@ -160,6 +160,8 @@
                   (local.set $run (i32.add (local.get $run) (i32.const 1)))))))
           (local.set $x0 (f64.mul (f64.sub (f64.load (i32.add (i32.load offset=60 (local.get $f)) (i32.shl (local.get $h) (i32.const 3)))) (local.get $tri)) (local.get $k)))
           (local.set $yy (f64.mul (f64.load (i32.add (i32.load offset=64 (local.get $f)) (i32.shl (local.get $h) (i32.const 3)))) (local.get $k)))
+          ;; a NaN place draws nothing (as in JS, where every compare with it fails)
+          (br_if $next (i32.or (f64.ne (local.get $x0) (local.get $x0)) (f64.ne (local.get $yy) (local.get $yy))))
           (local.set $fxf (f64.floor (local.get $x0)))
           (local.set $fyf (f64.floor (local.get $yy)))
           (local.set $ix (i32.trunc_sat_f64_s (local.get $fxf)))

@@ -111,6 +111,26 @@ test('the kernel matches the JS loop for heads added one by one in one run, acro
   assertSame(js, wasm, 'every alpha');
 });
 
+test('heads at NaN or infinite places draw nothing, in the kernel as in the JS loop', () => {
+  const js = new HeadLayer();
+  const wasm = new HeadLayer({ kernel: true });
+  const marks = scene(random(5), 40, 15);
+  for (const [h, x] of [
+    [3, Number.NaN],
+    [7, Number.POSITIVE_INFINITY],
+    [11, Number.NEGATIVE_INFINITY],
+  ] as const)
+    marks.xe[h] = x;
+  marks.top[20] = Number.NaN;
+  for (const l of [js, wasm]) {
+    l.begin(W, H, 1);
+    l.addMarks(marks, 2.5);
+  }
+  assertSame(js, wasm, 'NaN and infinite places');
+  const drawn = pixels(wasm).reduce((n, v) => n + (v === 0 ? 0 : 1), 0);
+  assert.ok(drawn > 0, 'the other heads are drawn');
+});
+
 test('the committed kernel bytes are what headsKernel.wat assembles to', () => {
   const script = path.join(repoRoot, 'scripts', 'build-wasm.mjs');
   const r = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
