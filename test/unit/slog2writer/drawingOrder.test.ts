@@ -79,3 +79,20 @@ test('drawing order: nearly in order, far out of order, late disorder and ties a
     }
   }
 });
+
+test('times a subnormal span apart (a crafted file) are each placed once, in order', () => {
+  // buckets / span overflows to ∞ there; the earliest entry's bucket was 0 · ∞ = NaN, so it was
+  // never placed and another entry was written twice (the fuzzer's writer:209:2567)
+  const prng = new Prng(7);
+  for (const span of [1e-314, 5e-324 * 40, 2.2e-308, 1e-305]) {
+    const entries: Entry[] = [];
+    // far out of order (reversed), so that the pilot insertion sort gives up and buckets sort
+    for (let i = 0; i < 400; i++) {
+      const e = (span * (399 - i)) / 399;
+      entries.push({ e, l: e + span * prng.next(), c: prng.int(0, 3), s: prng.int(0, 4), f: prng.int(0, 4) });
+    }
+    const subset = entries.map((_, i) => i);
+    const got = [...drawingOrderOf(keysOf(entries), Uint32Array.from(subset), subset.length)];
+    assert.deepEqual(got, expected(entries, subset), `span ${span}`);
+  }
+});

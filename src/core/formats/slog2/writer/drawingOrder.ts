@@ -105,14 +105,14 @@ export function drawingOrderOf(keys: OrderKeys, subset: Uint32Array, n: number):
     if (t > max) max = t;
   }
   const buckets = max > min ? n : 1;
-  const scale = max > min ? buckets / (max - min) : 0;
+  const [scale, unit] = bucketScale(buckets, min, max);
   starts.fill(0, 0, buckets + 1);
-  for (let k = 0; k < n; k++) starts[Math.min(buckets - 1, Math.floor((e[subset[k]!]! - min) * scale)) + 1]!++;
+  for (let k = 0; k < n; k++) starts[Math.min(buckets - 1, Math.floor((e[subset[k]!]! - min) * unit * scale)) + 1]!++;
   for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
   // Place in input order (stable); starts[b] advances to the end of bucket b.
   for (let k = 0; k < n; k++) {
     const i = subset[k]!;
-    out[starts[Math.min(buckets - 1, Math.floor((e[i]! - min) * scale))]!++] = i;
+    out[starts[Math.min(buckets - 1, Math.floor((e[i]! - min) * unit * scale))]!++] = i;
   }
   let from = 0;
   for (let b = 0; b < buckets; b++) {
@@ -136,6 +136,21 @@ export function drawingOrderOf(keys: OrderKeys, subset: Uint32Array, n: number):
     from = to;
   }
   return out.subarray(0, n);
+}
+
+/**
+ * The bucket of time t among `buckets` over [min, max] is floor((t − min) · unit · scale), monotone in
+ * t. For most spans unit is 1 and scale buckets / (max − min). Over a span of subnormal times (a
+ * crafted file's) buckets / span overflows to ∞, and the first time's bucket was 0 · ∞ = NaN: its
+ * entry was never placed and another one was written twice. There the times are first scaled by
+ * 2^600 (exact: a power of two), which brings the span into normal range.
+ */
+export function bucketScale(buckets: number, min: number, max: number): [scale: number, unit: number] {
+  if (!(max > min)) return [0, 1];
+  const scale = buckets / (max - min);
+  if (Number.isFinite(scale)) return [scale, 1];
+  const unit = 2 ** 600;
+  return [buckets / ((max - min) * unit), unit];
 }
 
 /**

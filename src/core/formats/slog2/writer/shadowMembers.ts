@@ -3,7 +3,7 @@
  * durations the weights need (SLOG2.md §12): the writer's per-node scratch, so it allocates
  * nothing per drawable. Single-threaded: each scratch is consumed before the next call.
  */
-import { sortNearlyOrdered } from './drawingOrder';
+import { bucketScale, sortNearlyOrdered } from './drawingOrder';
 
 /**
  * Exclusive duration of each member (earliest/latest/category[from..to), insertion order; entry
@@ -192,13 +192,13 @@ function sortMembers(order: Uint32Array, base: number, n: number, earliest: Floa
     if (t > max) max = t;
   }
   const buckets = max > min ? n : 1;
-  const scale = max > min ? buckets / (max - min) : 0;
+  const [scale, unit] = bucketScale(buckets, min, max);
   if (scratchBuckets.length < buckets + 1) scratchBuckets = new Uint32Array(Math.max(buckets + 1, scratchBuckets.length * 2));
   const starts = scratchBuckets;
   starts.fill(0, 0, buckets + 1);
-  for (let i = base; i < base + n; i++) starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale)) + 1]!++;
+  for (let i = base; i < base + n; i++) starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * unit * scale)) + 1]!++;
   for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
-  for (let i = base; i < base + n; i++) order[starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * scale))]!++] = i;
+  for (let i = base; i < base + n; i++) order[starts[Math.min(buckets - 1, Math.floor((earliest[i]! - min) * unit * scale))]!++] = i;
   let from = 0;
   for (let b = 0; b < buckets; b++) {
     const to = starts[b]!;
