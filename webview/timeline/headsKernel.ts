@@ -1,7 +1,8 @@
 /**
  * The event heads' composition in WebAssembly (headsKernel.wat), for headLayer.ts: the layer's
- * pixels and cells live in the kernel's memory, the heads go in as clipped records, and the kernel
- * runs the loop that HeadLayer's JS runs otherwise, to the same pixels (headsKernel.test.ts). The
+ * pixels and cells live in the kernel's memory, the frame's marks are copied in as columns, and the
+ * kernel places, clips and composes each head as HeadLayer's JS loop does otherwise, to the same
+ * pixels (headsKernel.test.ts). The
  * JS loop stays where WebAssembly is missing or refused (a CSP without 'wasm-unsafe-eval').
  */
 import { HEADS_KERNEL_WASM } from './headsKernelWasm';
@@ -95,6 +96,7 @@ export class HeadsKernel {
   px: Uint32Array<ArrayBuffer> = new Uint32Array(0);
   used: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   private i32: Int32Array<ArrayBuffer> = new Int32Array(0);
+  private u32: Uint32Array<ArrayBuffer> = new Uint32Array(0);
   private f64: Float64Array<ArrayBuffer> = new Float64Array(0);
   private cols = 0;
   private rows = 0;
@@ -142,7 +144,7 @@ export class HeadsKernel {
     this.marksAt = this.masksAt;
     this.maskHalf = -1;
     this.ensure(this.masksAt);
-    new Uint32Array(this.memory.buffer, 0, this.maskTableAt >> 2).fill(0);
+    this.u32.fill(0, 0, this.maskTableAt >> 2);
     for (let s = 0; s < MEMO_SLOTS; s++) this.i32[(this.memoAt >> 2) + 4 * s + 1] = -1;
     return this.px;
   }
@@ -165,7 +167,7 @@ export class HeadsKernel {
     this.ensure(runAt + 4 * n);
     this.f64.set(marks.xe.subarray(0, n), xeAt >> 3);
     this.f64.set(marks.top.subarray(0, n), topAt >> 3);
-    new Uint32Array(this.memory.buffer, rgbaAt, n).set(marks.rgba.subarray(0, n));
+    this.u32.set(marks.rgba.subarray(0, n), rgbaAt >> 2);
     this.i32.set(marks.run.subarray(0, n), runAt >> 2);
     const b = this.blockAt >> 2;
     const i32 = this.i32;
@@ -243,6 +245,7 @@ export class HeadsKernel {
     const buffer = this.memory.buffer as ArrayBuffer;
     if (this.i32.buffer !== buffer || this.px.length !== this.cols * this.rows) {
       this.i32 = new Int32Array(buffer);
+      this.u32 = new Uint32Array(buffer);
       this.f64 = new Float64Array(buffer);
       this.px = new Uint32Array(buffer, 0, this.cols * this.rows);
       this.used = new Uint8Array(buffer, this.usedAt, this.rows);

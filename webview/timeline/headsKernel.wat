@@ -6,11 +6,10 @@
 ;;
 ;; Memory (the caller lays it out, headsKernel.ts): the layer's pixels (u32), per pixel a 16-byte cell
 ;; (i32 run that last covered it, u32 the pixel under that run, i64 its samples in that run), a memo
-;; of 4096 blends (16 bytes: under, count, colour, result), masks (i32 w, h, from, to, bits: byte
-;; offsets of h i32, h i32, w*h i64),
-;; a byte per device row (set where a head reaches), a table of the 81 masks' offsets by sub-pixel key,
-;; a colour table (65 u32), and the marks' columns (f64 xe, f64 top, u32 rgba, i32 run); a frame
-;; block of 96 bytes says where each is (see `compose`).
+;; of 4096 blends (16 bytes: under, count, colour, result), a byte per device row (set where a head
+;; reaches), a table of the 81 masks' offsets by sub-pixel key, a colour table (65 u32), a frame
+;; block of 96 bytes that says where each is (see `compose`), the masks (i32 w, h, from, to, bits:
+;; byte offsets of h i32, h i32, w*h i64) and the marks' columns (f64 xe, f64 top, u32 rgba, i32 run).
 ;; Assembled by scripts/build-wasm.mjs into headsKernelWasm.ts (a unit test checks the two agree).
 (module
   (memory (export "memory") 1)
