@@ -277,64 +277,8 @@ export function rgbaOf(css: string): number {
   return v;
 }
 
-/**
- * Paints rows of ready pixels (`px`: `rows` lines of `cols` RGBA u32 values; `span[2r]`..`span[2r+1]`
- * the columns row r uses, empty when equal) as strips: row r's line from y = `top(r)`, `height`
- * tall; drawn from one image (drawSheetRows) where it can be, else one pattern and one fillRect
- * per row.
- */
-export function paintLines(ctx: Ctx, px: Uint32Array, rows: number, cols: number, span: Int32Array, top: (r: number) => number, height: number): void {
-  if (rows <= 0 || cols <= 0 || height <= 0) return;
-  if (ctx.pixelLine) {
-    for (let r = 0; r < rows; r++) ctx.pixelLine(px.subarray(r * cols, (r + 1) * cols), span[2 * r]!, span[2 * r + 1]!, top(r), height);
-    return;
-  }
-  if (wholeScale(ctx) !== undefined) {
-    const sheet = (sheetCanvas ??= document.createElement('canvas'));
-    if (sheet.width !== cols || sheet.height !== rows) {
-      sheet.width = cols;
-      sheet.height = rows;
-    }
-    const g = sheet.getContext('2d')!;
-    const image = new ImageData(new Uint8ClampedArray(px.buffer as ArrayBuffer, px.byteOffset, rows * cols * 4), cols, rows);
-    for (let r = 0; r < rows; r++) {
-      const c0 = span[2 * r]!;
-      const c1 = span[2 * r + 1]!;
-      // only the columns a row uses are uploaded (the rest of the sheet is never drawn)
-      if (c1 > c0) g.putImageData(image, 0, 0, c0, r, c1 - c0, 1);
-    }
-    if (drawSheetRows(ctx, sheet, rows, span, top, height)) return;
-  }
-  const canvas = (lineCanvas ??= document.createElement('canvas'));
-  if (lineImage?.width !== cols) {
-    canvas.width = cols;
-    canvas.height = 1;
-    lineImage = new ImageData(cols, 1);
-  }
-  const line = new Uint32Array(lineImage.data.buffer, lineImage.data.byteOffset, cols);
-  const g = canvas.getContext('2d')!;
-  const smoothing = ctx.imageSmoothingEnabled;
-  ctx.imageSmoothingEnabled = false;
-  for (let r = 0; r < rows; r++) {
-    const c0 = span[2 * r]!;
-    const c1 = span[2 * r + 1]!;
-    if (c1 <= c0) continue;
-    line.set(px.subarray(r * cols + c0, r * cols + c1), c0);
-    g.putImageData(lineImage, 0, 0, c0, 0, c1 - c0, 1);
-    const pattern = ctx.createPattern(canvas, 'repeat-y');
-    if (pattern === null) continue;
-    ctx.fillStyle = pattern;
-    ctx.fillRect(c0, top(r), c1 - c0, height);
-  }
-  ctx.imageSmoothingEnabled = smoothing;
-}
-
-let lineCanvas: HTMLCanvasElement | undefined;
-let lineImage: ImageData | undefined;
-let sheetCanvas: HTMLCanvasElement | undefined;
-
 /** The context's scale when it is a canvas2d context whose transform is a whole-number scale (and translation). */
-function wholeScale(ctx: Ctx): number | undefined {
+export function wholeScale(ctx: Ctx): number | undefined {
   // a canvas2d context (the WebGL2 painter takes pixel lines)
   if (!(ctx instanceof CanvasRenderingContext2D)) return undefined;
   const t = ctx.getTransform();
@@ -357,7 +301,7 @@ function deviceRows(top: number, height: number, k: number, f: number): { y0: nu
  * the top and bottom ones blended already. Only at a whole-number scale (wholeScale: columns then
  * fall on device pixels, as a pattern's do); false, drawing nothing, otherwise.
  */
-function drawSheetRows(
+export function drawSheetRows(
   painter: Ctx,
   sheet: HTMLCanvasElement,
   rows: number,

@@ -8,6 +8,10 @@ import { contrast, type Rgb } from './colour';
 const BLACK: Rgb = [0, 0, 0];
 const WHITE: Rgb = [255, 255, 255];
 
+/** Borders only on boxes at least this wide and tall (in thin rows they would be all one sees). */
+export const BORDER_MIN_W_PX = 5;
+export const BORDER_MIN_H_PX = 10;
+
 /** Black or white, whichever reads better on `fill`. */
 export function textOn(fill: Rgb): Rgb {
   return contrast(fill, BLACK) >= contrast(fill, WHITE) ? BLACK : WHITE;

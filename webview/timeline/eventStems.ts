@@ -3,7 +3,7 @@
  * [col − 0.5, col + 1], so it covers its column and half of the one before (in device pixels: at
  * 2× three whole ones, as its rect covered). Composited here per
  * visible row in the order the events come (within a colour run as one shape, as a path's union;
- * runs source-over) and painted as one strip per row (columnStrips.ts paintLines), above the
+ * runs source-over) and painted as one strip per row (paintLines.ts), above the
  * heads. A dense frame of the viewport bench drew ~23 000 stems as rects in the events' paths;
  * the strips took its median from 13.8 to 12.3 ms.
  *
@@ -12,7 +12,7 @@
  * stems are now two layers, which dataLayerPixels.test.ts checks against a painter of the two.
  */
 import type { Paint2D } from './paint2d';
-import { paintLines } from './columnStrips';
+import { paintLines } from './paintLines';
 import { over } from './colour';
 import type { EventMarks } from './eventMarks';
 

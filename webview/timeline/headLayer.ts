@@ -10,6 +10,7 @@
  * what was under the run; runs go source-over in order. No DOM: the node tests check it
  * (headLayer.test.ts).
  */
+import { ColourMemo, MEMO_SHIFT } from './colourMemo';
 import { over } from './colour';
 import { STEPS, bits, headMask, type Mask } from './headMask';
 import { EventMarks } from './eventMarks';
@@ -17,17 +18,6 @@ import { HeadsKernel, type RowSpan } from './headsKernel';
 
 /** Runs before the cells are cleared (run numbers stay small integers). */
 const RUN_LIMIT = 2 ** 30;
-/**
- * Colours over what was under, remembered by (under colour, coverage, colour): a dense frame has
- * few distinct keys but ~150 000 blends (each four roundings). With the masks' words side by
- * side, a node replay of the viewport bench's dense frame (26 000 heads): 5.6 -> 4.4 ms at 1x,
- * 16.6 -> 13.7 ms at 2x, the same pixels.
- */
-const MEMO_BITS = 12;
-const MEMO_SIZE = 1 << MEMO_BITS;
-/** A key's slot: the top bits of its Fibonacci hash (a product's low bits see only the key's low bits). */
-const MEMO_SHIFT = 32 - MEMO_BITS;
-
 /** A rect of a stamped shape (HeadLayer.stamp): CSS px from the place, its colour (rgbaOf). */
 export interface StampRect {
   readonly x: number;
@@ -66,12 +56,7 @@ export class HeadLayer {
   /** The device columns heads are drawn in this frame, [clip0, clip1): all, or what a scroll uncovered. */
   private clip0 = 0;
   private clip1 = 0;
-  private readonly table = new Uint32Array(65);
-  private tableRgba = -1;
-  private readonly memoUnder = new Uint32Array(MEMO_SIZE);
-  private readonly memoCount = new Int32Array(MEMO_SIZE).fill(-1);
-  private readonly memoRgba = new Uint32Array(MEMO_SIZE);
-  private readonly memoColour = new Uint32Array(MEMO_SIZE);
+  private readonly memo = new ColourMemo();
   /** Masks of the current head size, by sub-pixel offset (fx · (STEPS + 1) + fy). */
   private masks: (Mask | undefined)[] = [];
   /** Where stamp() composes its tiles. */
@@ -157,7 +142,7 @@ export class HeadLayer {
         if (v === 0) continue;
         const under = px[at]!;
         // the top pixel at full coverage: its own alpha
-        px[at] = under === 0 || v >>> 24 === 255 ? v : this.blend(under, 64, v);
+        px[at] = under === 0 || v >>> 24 === 255 ? v : this.memo.blend(under, 64, v);
       }
     }
     if (top.y1 > top.y0) {
@@ -215,11 +200,12 @@ export class HeadLayer {
     const masks = this.masks;
     const { xe: xes, top: tops, rgba: colours, run: runOfMark, count } = marks;
     const { px, cell, cols, rowsPx, clip0, clip1, used } = this;
-    const { memoUnder, memoCount, memoRgba, memoColour } = this;
+    const memo = this.memo;
+    const { under: memoUnder, count: memoCount, rgba: memoRgba, colour: memoColour } = memo;
     let { run, y0: top0, y1: top1 } = this;
     let lastMarkRun = Number.NaN;
-    let rgba = this.tableRgba;
-    let byCount: Uint32Array = this.table;
+    let rgba = memo.tableRgba;
+    let byCount: Uint32Array = memo.table;
     let opaque = rgba >>> 24 === 255;
     for (let h = 0; h < count; h++) {
       if (runs && runOfMark[h] !== lastMarkRun) {
@@ -227,8 +213,8 @@ export class HeadLayer {
         run++;
       }
       if (colours[h] !== rgba) {
-        byCount = this.colourByCount(colours[h]!);
-        rgba = this.tableRgba;
+        byCount = memo.byCount(colours[h]!);
+        rgba = memo.tableRgba;
         opaque = rgba >>> 24 === 255;
       }
       const x0 = (xes[h]! - tri) * k;
@@ -312,7 +298,7 @@ export class HeadLayer {
     const y0 = Math.max(0, y * k);
     const y1 = Math.min(this.rowsPx, (y + h) * k);
     if (!(x1 > x0 && y1 > y0)) return;
-    const byCount = this.colourByCount(rgba);
+    const byCount = this.memo.byCount(rgba);
     const opaque = rgba >>> 24 === 255;
     const { px, cols } = this;
     const r0 = Math.floor(y0);
@@ -335,7 +321,7 @@ export class HeadLayer {
           px[line + c] = byCount[count]!;
           continue;
         }
-        px[line + c] = this.blend(under, count, rgba);
+        px[line + c] = this.memo.blend(under, count, rgba);
       }
     }
   }
@@ -396,36 +382,9 @@ export class HeadLayer {
           if (v === 0) continue;
           const under = px[line + i]!;
           // the tile's pixel at full coverage
-          px[line + i] = under === 0 ? v : this.blend(under, 64, v);
+          px[line + i] = under === 0 ? v : this.memo.blend(under, 64, v);
         }
       }
     }
-  }
-
-  /**
-   * `rgba` at a coverage of `count` of 64 samples over `under`, remembered (fillRect, stamp; the
-   * heads' loop has the same lines inline: a call per blend there took back a third of the memo's
-   * gain, while in fillRect it measured the same).
-   */
-  protected blend(under: number, count: number, rgba: number): number {
-    const slot = Math.imul(under ^ rgba ^ Math.imul(count, 0x85ebca6b), 0x9e3779b1) >>> MEMO_SHIFT;
-    if (this.memoUnder[slot] !== under || this.memoCount[slot] !== count || this.memoRgba[slot] !== rgba) {
-      this.memoUnder[slot] = under;
-      this.memoCount[slot] = count;
-      this.memoRgba[slot] = rgba;
-      this.memoColour[slot] = over(rgba, count / 64, under);
-    }
-    return this.memoColour[slot]!;
-  }
-
-  /** `rgba` at each coverage of 0–64 samples (unpremultiplied: its alpha scaled). */
-  private colourByCount(rgba: number): Uint32Array {
-    if (rgba !== this.tableRgba) {
-      const rgb = rgba & 0xffffff;
-      const alpha = (rgba >>> 24) / 255;
-      for (let c = 0; c <= 64; c++) this.table[c] = ((Math.round(((alpha * c) / 64) * 255) << 24) | rgb) >>> 0;
-      this.tableRgba = rgba;
-    }
-    return this.table;
   }
 }

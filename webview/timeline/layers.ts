@@ -10,7 +10,7 @@ import { markOpenStage } from './openTimings';
 import type { InitMessage, WebviewToHost } from '../../src/protocol/webview';
 import type { Decorations } from './timelineMarks';
 import type { ArrowMode } from './drawArrows';
-import { rowPad, slotLookup, visibleRows } from './rowLayout';
+import { rowPad } from './rowLayout';
 import type { LayerName } from './scheduler';
 import type { TimelineElements } from './elements';
 import type { WindowLoader } from './windowLoader';
@@ -19,12 +19,11 @@ import type { Picking } from './picking';
 import type { TimelineView } from './viewState';
 import { DEFAULT_STYLE, readPalette, type CategoryStyle, type Palette } from './theme';
 import { withSiteStyle, type SiteStyle } from './siteStyle';
-import { codeColourKey, UNCOLOURED_KEY } from './codeColour';
 import { drawAnalysisOverlay } from './analysisOverlay';
 import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData, hatchNotConverted } from './draw';
 import { drawMarks } from './drawMarks';
 import { drawChain, drawChainVeil } from './drawChain';
-import { activityOf } from './activity';
+import { drawActivityStrip } from './drawActivity';
 import type { PeerCursor } from './peerCursor';
 import { tooltipText } from './tooltipText';
 import { DataSurface } from './gl/dataSurface';
@@ -340,66 +339,11 @@ export class TimelineLayers {
 
   private drawActivity(): void {
     const { el, view, main } = this.s;
-    const init = view.init;
-    const p = this.palette;
-    const loaded = main.drawableFor(view.visible());
     const ctx = this.ctx(el.activity);
     const h = el.activity.parentElement?.clientHeight || ACTIVITY_HEIGHT_PX;
     ctx.clearRect(0, 0, view.width, h);
-    const label = el.activityLabel;
-    if (!init || !p || !loaded) {
-      label.textContent = '';
-      delete el.root.dataset.activitySource;
-      return;
-    }
-    const rows = view.rowViewport();
-    const { first, end } = visibleRows(rows);
-    const slotOf = slotLookup(rows);
-    // The rows counted: the visible ones, or those of a selected region (rows × time) among them.
-    const region = this.s.decorations.rangeRows;
-    const dense = new Map<number, number>();
-    if (region) for (const r of region) if (slotOf(r) >= first && slotOf(r) < end && !dense.has(r)) dense.set(r, dense.size);
-    const counted = region
-      ? { slotOf: (row: number) => dense.get(row) ?? -1, slots: dense.size }
-      : {
-          slotOf: (row: number) => {
-            const s = slotOf(row);
-            return s >= first && s < end ? s - first : -1;
-          },
-          slots: Math.max(0, end - first),
-        };
     const colourings = this.siteStyle?.colours.length ?? 0;
-    const codes = this.activityMode === 'codes' && colourings > 0;
-    const flags = loaded.columns.states.flags;
-    const a = activityOf({
-      ...(codes ? { keyOf: (i: number) => codeColourKey(flags[i]!, colourings), previewKey: UNCOLOURED_KEY } : {}),
-      columns: loaded.columns,
-      map: view.scale().offsetLinear(loaded.columns.header.baseTime),
-      width: view.width,
-      slotOf: counted.slotOf,
-      slots: counted.slots,
-      hidden: p.hidden,
-    });
-    const K = a.categories.length;
-    const colW = view.width / a.cols;
-    for (let col = 0; col < a.cols; col++) {
-      let y = h;
-      for (let k = 0; k < K; k++) {
-        const v = a.share[col * K + k]!;
-        if (v <= 0) continue;
-        const bh = v * h;
-        ctx.fillStyle = a.categories[k] === UNCOLOURED_KEY ? p.muted : (p.fill.get(a.categories[k]!) ?? p.muted);
-        ctx.fillRect(col * colW, y - bh, colW, bh);
-        y -= bh;
-      }
-    }
-    label.textContent = `activity${region ? ` · ${a.rows} rows` : ''}${codes ? ' · code colours' : ''} · ${a.source === 'exact' ? 'exact' : 'previews'}`;
-    label.title =
-      `Share of the ${a.rows} ${region ? 'visible rows of the selected region' : 'visible rows'} ${codes ? 'in states of each code colouring (grey: no colouring; preview boxes carry no sites)' : 'in each state'}, per pixel column; ${
-        a.source === 'exact' ? 'exact (every drawable of the window)' : `from the preview boxes (tree depth ${loaded.columns.header.lowestDepth})`
-      }` + (colourings > 0 ? `. Click: count by ${codes ? 'state' : 'code colouring'}` : '');
-    el.root.dataset.activitySource = a.source;
-    el.root.dataset.activityMode = codes ? 'codes' : 'states';
+    drawActivityStrip(ctx, h, el, view, main.drawableFor(view.visible()), this.palette, this.s.decorations.rangeRows, colourings, this.activityMode);
   }
 
   private ctx(c: HTMLCanvasElement): CanvasRenderingContext2D {
