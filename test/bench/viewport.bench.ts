@@ -33,6 +33,7 @@ import { COARSE_NODE_LIMIT } from '../../src/core/query/lod';
 import { wireBytes, type WireWindow } from '../../src/protocol/wire';
 import type { WindowRequest } from '../../src/protocol/webview';
 import { repoRoot } from '../helpers/paths';
+import { PHASES, type Phase } from '../../webview/timeline/framePhases';
 
 // Loaded at run time from the repository's node_modules (the bench runner bundles this file, and
 // neither esbuild nor playwright-core survives bundling).
@@ -275,7 +276,7 @@ async function webviewSide(file: string): Promise<void> {
       // 0.5 s, a third of the runs measured that instead: medians ~35 ms against ~27, p95 ~60)
       await tab.waitForTimeout(3000);
       const drawnBefore = Number(await tab.locator('.timeline').getAttribute('data-drawables'));
-      await tab.evaluate('__mpeFrameLog.length = 0');
+      await tab.evaluate('__mpeFrameLog.length = 0; __mpeFramePhases.length = 0');
       // MPE_BENCH_VIEWPORT_PROFILE=file: a CPU profile of the (last) dense pan and zoom of this build
       const cdp = query && tag === 'now' && process.env.MPE_BENCH_VIEWPORT_PROFILE ? await tab.context().newCDPSession(tab) : undefined;
       if (cdp) {
@@ -294,8 +295,8 @@ async function webviewSide(file: string): Promise<void> {
         fs.writeFileSync(process.env.MPE_BENCH_VIEWPORT_PROFILE!, JSON.stringify(profile));
       }
       const r = (await tab.evaluate(
-        '({ frames: [...__mpeFrameLog], heap: performance.memory?.usedJSHeapSize ?? 0, wasm: globalThis.__mpeWasmBytes ?? 0, payloads: __harness.payloadBytes.length, maxPayload: Math.max(...__harness.payloadBytes) })',
-      )) as { frames: number[]; heap: number; wasm: number; payloads: number; maxPayload: number };
+        '({ frames: [...__mpeFrameLog], phases: [...__mpeFramePhases], heap: performance.memory?.usedJSHeapSize ?? 0, wasm: globalThis.__mpeWasmBytes ?? 0, payloads: __harness.payloadBytes.length, maxPayload: Math.max(...__harness.payloadBytes) })',
+      )) as { frames: number[]; phases: number[][]; heap: number; wasm: number; payloads: number; maxPayload: number };
       // the heads kernel's WebAssembly memory (its pixels and cells) is in neither JS heap figure: added to both
       r.heap += r.wasm;
       const live = (await webviewLiveBytes(tab)) + r.wasm;
@@ -317,7 +318,7 @@ async function webviewSide(file: string): Promise<void> {
           `${r.frames.length} data frames while panning/zooming: median ${fmt(pct(0.5))} ms, p95 ${fmt(pct(0.95))} ms, max ${fmt(sorted[sorted.length - 1] ?? 0)} ms; ` +
           `${r.payloads} payloads (largest ${fmt(r.maxPayload / 1024)} KiB); webview JS heap ${mib(r.heap)} in use, ${mib(live)} live after GC (both with ${mib(r.wasm)} of WebAssembly memory); ` +
           // which frames missed 16 ms (in order: the drag's first, then the wheel's), for whoever looks into the p95
-          `frames over 16 ms (#index: ms): ${slowFrames(r.frames)}`,
+          `frames over 16 ms (#index: ms, then its phases): ${slowFrames(r.frames, r.phases)}`,
       );
       await tab.close();
     }
@@ -501,7 +502,21 @@ main().catch((e: unknown) => {
 });
 
 /** The frames over 16 ms as "#index: ms" (index in the sequence), or "none". */
-function slowFrames(frames: readonly number[]): string {
-  const slow = frames.flatMap((f, i) => (f > 16 ? [`#${i}: ${f.toFixed(1)}`] : []));
-  return slow.length === 0 ? 'none' : slow.join(', ');
+/**
+ * The frames over 16 ms, each with what its time went to (framePhases.ts: the states, of which their
+ * strips, the arrows, the events, the wait for the raster, and the rest of the frame), when the
+ * page logged phases for every frame.
+ */
+function slowFrames(frames: readonly number[], phases: readonly number[][]): string {
+  const of = (i: number): string => {
+    const p = phases.length === frames.length ? phases[i] : undefined;
+    if (p === undefined) return '';
+    const ms = (phase: Phase): number => p[PHASES.indexOf(phase)] ?? 0;
+    // the strips are part of the states' time
+    const rest = frames[i]! - ms('states') - ms('arrows') - ms('events') - ms('raster');
+    const parts = PHASES.map((phase) => `${phase === 'strips' ? 'of which strips' : phase} ${ms(phase).toFixed(1)}`);
+    return ` (${[...parts, `rest ${rest.toFixed(1)}`].join(', ')})`;
+  };
+  const slow = frames.flatMap((f, i) => (f > 16 ? [`#${i}: ${f.toFixed(1)}${of(i)}`] : []));
+  return slow.length === 0 ? 'none' : slow.join('; ');
 }

@@ -26,6 +26,8 @@ declare global {
     acquireVsCodeApi: () => { postMessage(m: WebviewToHost): void; getState(): unknown; setState(s: unknown): void };
     __harness: HarnessStats;
     __mpeFrameLog?: number[];
+    /** Per data frame, its phases (framePhases.ts), beside the frame log. */
+    __mpeFramePhases?: number[][];
   }
 }
 
@@ -33,6 +35,7 @@ function runPage(script: string): void {
   const stats: HarnessStats = { openMs: 0, initAt: 0, firstPaintAt: 0, requests: 0, payloadBytes: [], buildMs: [], messages: [] };
   window.__harness = stats;
   window.__mpeFrameLog = [];
+  window.__mpeFramePhases = [];
   const params = new URLSearchParams(location.search);
   /** ?renderer=webgl2|canvas2d|auto chooses the data layer's painter, as the setting does in the editor. */
   document.body.dataset.renderer = params.get('renderer') ?? 'auto';

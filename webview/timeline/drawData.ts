@@ -26,6 +26,7 @@ import { CATEGORY_MARK_OFFSET, ScanResult, scanRun, scanStates, type ScanFrame }
 import { StateMarks, type MarksFrame } from './stateMarks';
 import { PanAnchor } from './panAnchor';
 import { drawShadowBoxes } from './drawShadowBoxes';
+import { endPhase, phaseClock } from './framePhases';
 
 type Ctx = Paint2D;
 
@@ -117,16 +118,22 @@ export function drawData(
   const aggregated = rows.rowHeight < AGGREGATE_BELOW_PX;
   // the visible slot of each payload row (index row − rowStart), for the boxes and the events
   const slots = aggregated ? new Int32Array(0) : visibleSlots(rows, loaded.columns.header.rowStart, loaded.columns.header.rowEnd);
+  let t = phaseClock();
   let drawn = aggregated
     ? drawAggregated(ctx, w, h, x, rows, loaded, p)
     : drawBoxes(ctx, w, x, map, rows, slots, loaded, p, opts.names, opts.boxPixels === true);
+  endPhase('states', t);
   // where canvas2d rasterises on the CPU, arrows' density marks and events' heads are pixels of one layer
   const layer = opts.headPixels === true ? beginPixelLayer(ctx, w, rows.heightPx) : undefined;
   const arrowMode = aggregated && (opts.arrows ?? 'auto') === 'auto' ? 'density' : (opts.arrows ?? 'auto');
+  t = phaseClock();
   const arrows = drawArrows(ctx, w, h, x, map, rows, loaded, p, arrowMode, layer);
+  endPhase('arrows', t);
   drawn += arrows.drawn;
+  t = phaseClock();
   if (!aggregated) drawn += drawEvents(ctx, w, x, map, rows, slots, loaded, p, layer);
   layer?.paint(ctx);
+  endPhase('events', t);
   return { drawn, complete: hatchUncovered(ctx, w, h, x, rows, loaded, p), arrows: arrows.mode };
 }
 
@@ -195,7 +202,9 @@ function drawBoxes(
     if (marked || strips.boxCount > 0) {
       const inset = insets[Math.min(columnDepth, maxNest + 1)] ?? 0;
       const colourOf = (mark: number): string => p.fill.get(mark - CATEGORY_MARK_OFFSET) ?? p.muted;
+      const t = phaseClock();
       strips.paint(ctx, column, visibleCount, cols, colourOf, (r) => (first + r) * rowH + top0 + inset, boxH - 2 * inset);
+      endPhase('strips', t);
       // kept marks stay for the next frame (stateMarks.ts)
       if (!kept && scan.marks > 0) column.fill(0);
       scan.marks = 0;

@@ -27,6 +27,7 @@ import { drawActivityStrip } from './drawActivity';
 import type { PeerCursor } from './peerCursor';
 import { tooltipText } from './tooltipText';
 import { DataSurface } from './gl/dataSurface';
+import { beginFramePhases, endFramePhases, endPhase, phaseClock } from './framePhases';
 
 export interface LayerSources {
   readonly el: TimelineElements;
@@ -149,6 +150,7 @@ export class TimelineLayers {
     const { el, view, main } = this.s;
     const init = view.init!;
     const started = performance.now();
+    beginFramePhases();
     const loaded = main.drawableFor(view.visible());
     const rows = view.rowViewport();
     const paint = this.data.painter();
@@ -159,7 +161,9 @@ export class TimelineLayers {
       boxPixels: this.data.cpuRaster,
     });
     hatchNotConverted(paint, init, view.scale(), view.width, view.height, p);
+    const t = phaseClock();
     this.data.present();
+    endPhase('raster', t);
     // Geometry of the drawn frame, for UI tests that look for colours at times and rows:
     // x = (t − t0) / (t1 − t0) · width and y = slot · rowHeight − scrollPx + rowHeight / 2 in `.plot`,
     // slot = the row's index in data-rows (every row in file order when empty).
@@ -179,6 +183,7 @@ export class TimelineLayers {
     ds.drawables = String(frame.drawn);
     ds.heads = this.data.cpuRaster ? headsComposer() : 'paths';
     frameLog()?.push(performance.now() - started);
+    endFramePhases();
     this.scheduleActivity();
     el.root.dataset.complete = String(frame.complete);
     // Complete may be a coarse first answer (drawn at once, refined after): `final` says it is not.
