@@ -40,26 +40,49 @@ for (const name of FIXTURE_TRACES) {
   });
 }
 
-test('a leaf whose directory bounds leave out some of its drawables (breaks SLOG2.md §9): counted in full, through the object query', async () => {
+/**
+ * bigrun_medium_4 with one node's TreeDir bounds (depth i16, xpos i32, earliest f64, latest f64)
+ * cut short (breaks SLOG2.md §9): its `latest` moved to its middle, or its `earliest` to its
+ * latest; the node at `depth` with the most bytes, not the last of its level (the last leaf's
+ * slice is open to the right).
+ */
+async function withBoundMoved(depth: number, bound: 'earliest' | 'latest'): Promise<Slog2File> {
   const bytes = fixtureSlog2Bytes('bigrun_medium_4');
   const plain = await openFixtureSlog2('bigrun_medium_4', bytes);
-  // A leaf with drawables, not the last: its TreeDir `latest` (depth i16, xpos i32, earliest f64, latest f64) moved to its middle.
-  const leaves = plain.treeDir.filter((n) => n.depth === 0).sort((x, y) => x.xpos - y.xpos);
-  assert.ok(leaves.length >= 2);
-  const leaf = leaves.slice(0, -1).sort((x, y) => y.size - x.size)[0]!; // not the last (open to the right)
+  const level = plain.treeDir.filter((n) => n.depth === depth).sort((x, y) => x.xpos - y.xpos);
+  assert.ok(level.length >= 2, `depth ${depth} has ${level.length} nodes`);
+  const node = level.slice(0, -1).sort((x, y) => y.size - x.size)[0]!;
   await plain.close();
   const patched = bytes.slice();
-  new DataView(patched.buffer).setFloat64(leaf.entryOffset + 14, (leaf.earliest + leaf.latest) / 2);
-  const file = await openFixtureSlog2('bigrun_medium_4', patched);
-  try {
-    const range = file.timeRange as [number, number];
-    const expected = await objectStats(file, range);
-    assertSame(await exactStatsOfFile(file, range), expected, 'patched whole trace');
-    // Without the check, the columnar stream would have lost some (the point of the fallback).
-    let seen = 0;
-    for await (const b of primitiveBatchesInTimeOrder(file, range[0], range[1])) seen += b.rows;
-    assert.ok(seen < expected.drawables, `the stream saw ${seen} of ${expected.drawables} primitives`);
-  } finally {
-    await file.close();
+  new DataView(patched.buffer).setFloat64(
+    node.entryOffset + (bound === 'earliest' ? 6 : 14),
+    bound === 'earliest' ? node.latest : (node.earliest + node.latest) / 2,
+  );
+  return openFixtureSlog2('bigrun_medium_4', patched);
+}
+
+test('a node whose directory bounds leave out some of its drawables (breaks SLOG2.md §9): counted in full, through the object query', async () => {
+  for (const [depth, bound] of [
+    [0, 'latest'],
+    [1, 'earliest'],
+  ] as const) {
+    const file = await withBoundMoved(depth, bound);
+    try {
+      const range = file.timeRange as [number, number];
+      const expected = await objectStats(file, range);
+      assertSame(await exactStatsOfFile(file, range), expected, `${bound} moved at depth ${depth}, whole trace`);
+      let seen = 0;
+      for await (const b of primitiveBatchesInTimeOrder(file, range[0], range[1])) seen += b.rows;
+      if (depth === 0) {
+        // the leaf's drawables past its bounds are in the next slice (the slices tile the time axis)
+        assert.equal(seen, expected.drawables, 'the stream over a leaf cut short');
+      } else {
+        // an upper node is looked up by its bounds: without the check the stream would have lost
+        // its drawables before them (the point of the fallback)
+        assert.ok(seen < expected.drawables, `the stream saw ${seen} of ${expected.drawables} primitives`);
+      }
+    } finally {
+      await file.close();
+    }
   }
 });

@@ -285,7 +285,9 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
     if (pool !== undefined) release(retired, pool);
     const leafEarliest = leaves[i]?.earliest ?? rootEarliest;
     const leafLatest = leaves[i]?.latest ?? rootLatest;
-    const a = i === 0 ? -Infinity : Math.max(leafEarliest, previousEnd);
+    // each window starts where the last one ended: they tile the time axis (slog2File.ts
+    // drawableBatchesInTimeOrder says why)
+    const a = i === 0 ? -Infinity : previousEnd;
     const b = i === windows - 1 ? Infinity : Math.max(leafLatest, a);
     previousEnd = b;
     // The open ends look no further than the range: a node holding a drawable that overlaps it

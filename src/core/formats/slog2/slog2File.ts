@@ -320,9 +320,11 @@ export class Slog2File {
   /** The same stream as drawablesInTimeOrder, one array per leaf (far fewer promises per drawable). */
   async *drawableBatchesInTimeOrder(t0 = -Infinity, t1 = Infinity, options: { signal?: AbortSignal } = {}): AsyncGenerator<readonly Drawable[]> {
     const leaves = this.index.overlapping(0, Math.max(t0, this.root.earliest), Math.min(t1, this.root.latest));
-    // The slices [a, b) must be disjoint and increasing even when a damaged TreeDir gives leaves
-    // overlapping bounds (else drawables are yielded twice, out of order: fuzzer finding), so each
-    // starts no earlier than the previous one ended. For a valid file a = leaf.earliest, b = leaf.latest.
+    // The slices [a, b) tile the time axis: each starts where the previous one ended. Disjoint and
+    // increasing even when a damaged TreeDir gives leaves overlapping bounds (else drawables are
+    // yielded twice, out of order: fuzzer finding), and without a gap where leaves leave one (a
+    // leaf whose bounds overlap nothing, views:248:77: the drawables of upper nodes starting in the
+    // gap were yielded by no slice). For a valid file a = leaf.earliest, b = leaf.latest.
     let previousEnd = -Infinity;
     // Only the depths that have nodes: max_treedepth may claim up to 32767 levels, and leaves ×
     // empty levels cost ~0.3 s per thousand leaves (half a minute for 100 000) in a crafted file.
@@ -330,7 +332,7 @@ export class Slog2File {
     for (let depth = this.maxDepth; depth >= 0; depth--) if (this.index.level(depth).length > 0) depths.push(depth);
     for (let i = 0; i < leaves.length; i++) {
       const leaf = leaves[i]!;
-      const a = i === 0 ? -Infinity : Math.max(leaf.earliest, previousEnd);
+      const a = i === 0 ? -Infinity : previousEnd;
       const b = i === leaves.length - 1 ? Infinity : Math.max(leaf.latest, a);
       previousEnd = b;
       // The open ends look no further than the range: a node holding a drawable that overlaps it
