@@ -109,19 +109,19 @@ export function activityOf(a: ActivityInput): Activity {
     sums[j]![col]! += v;
   };
   const weights = c.shadowWeights;
-  for (let s = 0; s < slots; s++) {
-    for (let col = 0; col < cols; col++) {
-      const o = owner[s * cols + col]!;
-      if (o > 0) add(col, o - OFFSET, 1);
-      else if (o < 0 && a.previewKey !== undefined) add(col, a.previewKey, 1);
-      else if (o < 0) {
-        const i = -o - 1;
-        const from = sh.weightStart[i]!;
-        const n = sh.weightCount[i]!;
-        let sum = 0;
-        for (let q = from; q < from + n; q++) if (!a.hidden.has(weights.category[q]!)) sum += weights.excl[q]!;
-        if (sum > 0) for (let q = from; q < from + n; q++) if (!a.hidden.has(weights.category[q]!)) add(col, weights.category[q]!, weights.excl[q]! / sum);
-      }
+  // one loop over the cells, not one per slot around one per column: V8 compiled the inner one on
+  // the stack (OSR) and gave that code up at each exit from it (~280 deopts in the viewport bench)
+  for (let cell = 0, col = 0; cell < slots * cols; cell++, col = col + 1 === cols ? 0 : col + 1) {
+    const o = owner[cell]!;
+    if (o > 0) add(col, o - OFFSET, 1);
+    else if (o < 0 && a.previewKey !== undefined) add(col, a.previewKey, 1);
+    else if (o < 0) {
+      const i = -o - 1;
+      const from = sh.weightStart[i]!;
+      const n = sh.weightCount[i]!;
+      let sum = 0;
+      for (let q = from; q < from + n; q++) if (!a.hidden.has(weights.category[q]!)) sum += weights.excl[q]!;
+      if (sum > 0) for (let q = from; q < from + n; q++) if (!a.hidden.has(weights.category[q]!)) add(col, weights.category[q]!, weights.excl[q]! / sum);
     }
   }
   const order = totals.map((_, j) => j).sort((p, q) => totals[q]! - totals[p]!);
