@@ -25,14 +25,25 @@ function missingContribution({ viewType, installedDir }) {
  * The Statistics webview: webview iframes live in one overlay layer of the workbench, not inside
  * the side bar's DOM; the statistics one is the webview whose box lies in the side bar.
  */
+/**
+ * The Statistics view's page (titled "Statistics", src/host/statsView.ts): the side bar's container
+ * holds the Compare view's webview too, and the first one found was sometimes that one ("No
+ * comparison open").
+ */
 async function statisticsView(page, deadline) {
   const sidebar = await page.locator(selectors.sideBar).boundingBox();
   while (Date.now() < deadline) {
-    const view = (await readyWebviews(page)).find((w) => w.width > 0 && w.x < sidebar.x + sidebar.width - 10)?.frame;
-    if (view !== undefined) return view;
+    for (const w of await readyWebviews(page)) {
+      if (!(w.width > 0 && w.x < sidebar.x + sidebar.width - 10)) continue;
+      const title = await w.frame
+        .locator('title')
+        .textContent({ timeout: 1000 })
+        .catch(() => '');
+      if (title === 'Statistics') return w.frame;
+    }
     await page.waitForTimeout(250);
   }
-  throw new Error('no webview appeared in the side bar');
+  throw new Error('no Statistics webview appeared in the side bar');
 }
 
 async function showStatistics(page, installedDir) {
