@@ -130,6 +130,34 @@ test('segment checksum: any flipped bit changes it; the same bytes give the same
   }
 });
 
+test('segment checksum: two flipped bits change it too, top bits of words among them (fuzz case rowindex:319:2236)', () => {
+  const rng = new Prng(319);
+  // the fuzz case's two flips: bit 7 of bytes 3 mod 4 (words' top bits) in two lanes, 492 bytes apart
+  const bytes = Uint8Array.from({ length: 600 }, () => rng.int(0, 255));
+  const sum = checksum(bytes, 0, 600);
+  const two = bytes.slice();
+  two[19] ^= 0x80;
+  two[511] ^= 0x80;
+  assert.notEqual(checksum(two, 0, 600), sum, 'top bits of two lanes');
+  const oneLane = bytes.slice();
+  oneLane[3] ^= 0x80;
+  oneLane[19] ^= 0x80;
+  assert.notEqual(checksum(oneLane, 0, 600), sum, 'top bits of two words of one lane');
+  for (let k = 0; k < 3000; k++) {
+    const n = rng.int(2, 300);
+    const b = Uint8Array.from({ length: n }, () => rng.int(0, 255));
+    const s = checksum(b, 0, n);
+    const p = rng.int(0, n - 1);
+    let q = rng.int(0, n - 2);
+    if (q >= p) q++;
+    const f = b.slice();
+    // half of the pairs top bits of words, the others any bit
+    f[p] ^= k % 2 === 0 ? 0x80 : 1 << rng.int(0, 7);
+    f[q] ^= k % 2 === 0 ? 0x80 : 1 << rng.int(0, 7);
+    assert.notEqual(checksum(f, 0, n), s, `flips at ${p} and ${q} of ${n}`);
+  }
+});
+
 test('node scanner: entry extents tile each node, and a truncated node is refused with its offset', async () => {
   const file = await synthSlog2(32, 150_000);
   const space = keySpaceOf(file.lineIDMaps);
