@@ -3,10 +3,12 @@
  * shadow per (topology, vertex lineIDs) in each open node's subtree, mean vertex times, union
  * bounds, member counts and per-category weights whose ratios are Java floats (every float
  * operation is rounded with Math.fround, in the reference's order, so the bytes match).
- * A buffer's shadows are rows of typed columns (shadowColumns.ts), not objects.
+ * A buffer's shadows are rows of typed columns (shadowColumns.ts), not objects; their §12.2
+ * weights are worked out in shadowWeights.ts.
  */
 import { ShadowColumns, takeShadowColumns, releaseShadowColumns, WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL } from './shadowColumns';
-import { MemberColumns, coverGroups, exclusiveDurations, groupByShadow, memberGroups, memberPool, type Grouped } from './shadowMembers';
+import { MemberColumns, memberPool } from './shadowMembers';
+import { exclusiveWeights, inclusiveWeights } from './shadowWeights';
 import { LINE_INDEX_LIMIT, STATE, previewCategory, shadowKey, type PrimitiveColumns } from './shadowKey';
 
 export { WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL } from './shadowColumns';
@@ -37,20 +39,6 @@ export function compareInclRatio(a: number, b: number): number {
 /** Line indexes (key → row + 1, 0 = none) of released buffers, emptied. */
 const byLinePool: Int32Array[] = [];
 const BY_LINE_POOL = 16;
-
-/** Scratch of addExclusiveWeights (single-threaded writer; consumed before the next call). */
-let sumsScratch = new Float64Array(16);
-let sumsTouched = new Uint8Array(16);
-
-function weightSums(n: number): Float64Array {
-  if (sumsScratch.length < n) {
-    sumsScratch = new Float64Array(Math.max(n, sumsScratch.length * 2));
-    sumsTouched = new Uint8Array(sumsScratch.length);
-  }
-  sumsScratch.fill(0, 0, n);
-  sumsTouched.fill(0, 0, n);
-  return sumsScratch;
-}
 
 /** Member (or cover) columns from the pool, emptied. */
 function takeColumns(): MemberColumns {
@@ -179,42 +167,9 @@ export class NodeShadows {
     t.memberCount[r]!++;
   }
 
-  /**
-   * §12.2 first half, once the bounds are final: each own shadow's inclusive ratios and counts per
-   * category, its members summed in insertion order (Java float accumulation). Members are visited
-   * in insertion order across shadows, which is insertion order within each.
-   */
+  /** §12.2 first half, once the bounds are final (shadowWeights.ts). */
   initializeWeights(): void {
-    const members = this.members;
-    if (members === undefined) return;
-    const t = this.rows;
-    const shadowOf = members.shadow;
-    const earliest = members.earliest;
-    const latest = members.latest;
-    const category = members.category;
-    let last = -1;
-    let at = -1;
-    let duration = 0;
-    for (let k = 0; k < members.count; k++) {
-      const r = shadowOf[k]!;
-      const c = category[k]!;
-      if (at < 0 || r !== last || (t.arenaBits[at + W_CATEGORY]! | 0) !== c) {
-        if (t.hasWeights[r] === 0) {
-          t.hasWeights[r] = 1;
-          t.weightCount[r] = 0;
-          t.weightRoom[r] = 0;
-          at = t.appendWeight(r, c, 0, 0, 0);
-        } else {
-          at = t.weightSlot(r, c);
-          if (at < 0) at = t.appendWeight(r, c, 0, 0, 0);
-        }
-        last = r;
-        duration = t.latest[r]! - t.earliest[r]!;
-      }
-      const a = t.arena;
-      a[at + W_INCL] = f32(a[at + W_INCL]! + f32((latest[k]! - earliest[k]!) / duration));
-      t.arenaBits[at + W_COUNT]!++;
-    }
+    if (this.members !== undefined) inclusiveWeights(this.rows, this.members);
   }
 
   /**
@@ -327,18 +282,12 @@ export class NodeShadows {
     }
   }
 
-  /** §12.2 second half: exclusive ratios of own state members (nesting and child covers); members released. */
+  /** §12.2 second half: exclusive ratios of own state members (shadowWeights.ts); members and covers released. */
   finalizeWeights(): void {
-    const members = this.members;
     const t = this.rows;
-    if (members !== undefined) {
-      const grouped = groupByShadow(members, t.count, memberGroups);
-      const covers = this.covers;
-      const coverRows = covers === undefined ? coverGroups : groupByShadow(covers, t.count, coverGroups);
-      for (let r = 0; r < t.count; r++) {
-        if (t.collectsChildren[r] === 1 && t.memberCount[r] !== 0) this.addExclusiveWeights(r, grouped, coverRows, covers !== undefined);
-      }
-      memberPool.push(members);
+    if (this.members !== undefined) {
+      exclusiveWeights(t, this.members, this.covers);
+      memberPool.push(this.members);
       this.members = undefined;
     }
     if (this.covers !== undefined) {
@@ -347,48 +296,6 @@ export class NodeShadows {
     }
     t.memberCount.fill(0, 0, t.count);
     t.collectsChildren.fill(0, 0, t.count);
-  }
-
-  /**
-   * §12.2 second half for own state shadow r: the exclusive ratios of its members (its rows of
-   * `members`, in insertion order), summed per category in that order, then added once; the
-   * merged child shadows' bounds are its rows of `covers` (if the buffer has any).
-   */
-  private addExclusiveWeights(r: number, members: Grouped, covers: Grouped, hasCovers: boolean): void {
-    const t = this.rows;
-    const { earliest, latest, category } = members;
-    const from = members.starts[r]!;
-    const to = members.starts[r + 1]!;
-    const exclusion = exclusiveDurations(
-      earliest,
-      latest,
-      category,
-      from,
-      to,
-      covers,
-      hasCovers ? covers.starts[r]! : 0,
-      hasCovers ? covers.starts[r + 1]! : 0,
-    );
-    const duration = t.latest[r]! - t.earliest[r]!;
-    // Per weight (every member's category has one, from initializeWeights): a sum and whether a member added to it.
-    const n = t.weightCount[r]!;
-    const base = t.weightStart[r]!;
-    const a = t.arena;
-    const sums = weightSums(n);
-    let at = -1;
-    for (let k = from; k < to; k++) {
-      const c = category[k]!;
-      if (at < 0 || (t.arenaBits[at + W_CATEGORY]! | 0) !== c) at = t.weightSlot(r, c);
-      if (at < 0) throw new Error(`internal error: a member's category ${c} has no weight in its shadow`);
-      const i = (at - base) / WEIGHT_STRIDE;
-      sums[i] = f32(sums[i]! + f32(exclusion[k - from]! / duration));
-      sumsTouched[i] = 1;
-    }
-    for (let i = 0; i < n; i++) {
-      if (sumsTouched[i] === 0) continue;
-      const e = base + i * WEIGHT_STRIDE + W_EXCL;
-      a[e] = f32(a[e]! + sums[i]!);
-    }
   }
 
   /** This buffer is merged into its parent and dropped: its columns and line index go back to the pools. */
