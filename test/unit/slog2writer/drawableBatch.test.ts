@@ -8,10 +8,10 @@ import {
   appendEntry,
   appendRange,
   batchBuffers,
-  encodeEntry,
   newDrawableBatch,
   type DrawableBatch,
 } from '../../../src/core/formats/slog2/writer/drawableBatch';
+import { encodeEntry } from '../../../src/core/formats/slog2/writer/drawableBatchBytes';
 import type { Primitive, Topology } from '../../../src/core/model/types';
 import { PrimitiveParts } from '../../../src/core/formats/convert/pendingPrimitives';
 import { DrawableBatchEncoder } from '../../../src/core/formats/slog2/writer/drawableBatchEncoder';

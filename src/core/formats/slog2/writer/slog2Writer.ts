@@ -8,7 +8,8 @@
 import type { Drawable } from '../../../model/types';
 import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
 import { ByteWriter } from './byteWriter';
-import { encodeEntry, type DrawableBatch } from './drawableBatch';
+import type { DrawableBatch } from './drawableBatch';
+import { encodeEntry } from './drawableBatchBytes';
 import { DrawableBatchEncoder } from './drawableBatchEncoder';
 import { drawingOrderOf } from './drawingOrder';
 import { OpenNode } from './openNode';
