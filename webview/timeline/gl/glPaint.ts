@@ -9,6 +9,7 @@
  * blend twice where canvas2d fills their union once.
  */
 import type { Paint2D } from '../paint2d';
+import { PaintState } from './glPaintState';
 import { alphaWord, colourWord } from './glColour';
 import { TextAtlas } from './glText';
 import { MODE, SHAPE_WORDS, VERTEX_WORDS } from './glShaders';
@@ -24,39 +25,11 @@ export class GlPattern implements CanvasPattern {
   setTransform(): void {}
 }
 
-/** The drawing state save() keeps: the context's attributes, and the transform. */
-interface State extends Pick<
-  Paint2D,
-  'fillStyle' | 'strokeStyle' | 'lineWidth' | 'lineCap' | 'globalAlpha' | 'font' | 'textAlign' | 'textBaseline' | 'imageSmoothingEnabled'
-> {
-  /** Scale and translation (no rotation: the painters never rotate). */
-  sx: number;
-  sy: number;
-  tx: number;
-  ty: number;
-}
-
 /** Path entries (user units, flat in one reused array: no objects per shape): RECT x y w h, POLY n x0 y0 … */
 const RECT = 0;
 const POLY = 1;
 
-export class GlPaint implements Paint2D {
-  private s: State = {
-    fillStyle: '#000000',
-    strokeStyle: '#000000',
-    lineWidth: 1,
-    lineCap: 'butt',
-    globalAlpha: 1,
-    font: '10px sans-serif',
-    textAlign: 'start',
-    textBaseline: 'alphabetic',
-    imageSmoothingEnabled: true,
-    sx: 1,
-    sy: 1,
-    tx: 0,
-    ty: 0,
-  };
-  private readonly stack: State[] = [];
+export class GlPaint extends PaintState implements Paint2D {
   private readonly path: number[] = [];
   /** Where the open polyline's point count is in `path` (−1: none). */
   private poly = -1;
@@ -89,77 +62,9 @@ export class GlPaint implements Paint2D {
     readonly canvas: HTMLCanvasElement,
     gl: WebGL2RenderingContext,
   ) {
+    super();
     this.surface = new GlSurface(gl);
     this.surface.fitLines(canvas.width);
-  }
-
-  get fillStyle(): string | CanvasGradient | CanvasPattern {
-    return this.s.fillStyle;
-  }
-  set fillStyle(v: string | CanvasGradient | CanvasPattern) {
-    this.s.fillStyle = v;
-  }
-  get strokeStyle(): string | CanvasGradient | CanvasPattern {
-    return this.s.strokeStyle;
-  }
-  set strokeStyle(v: string | CanvasGradient | CanvasPattern) {
-    this.s.strokeStyle = v;
-  }
-  get lineWidth(): number {
-    return this.s.lineWidth;
-  }
-  set lineWidth(v: number) {
-    if (v > 0 && Number.isFinite(v)) this.s.lineWidth = v;
-  }
-  get lineCap(): CanvasLineCap {
-    return this.s.lineCap;
-  }
-  set lineCap(v: CanvasLineCap) {
-    this.s.lineCap = v;
-  }
-  get globalAlpha(): number {
-    return this.s.globalAlpha;
-  }
-  set globalAlpha(v: number) {
-    if (v >= 0 && v <= 1) this.s.globalAlpha = v;
-  }
-  get font(): string {
-    return this.s.font;
-  }
-  set font(v: string) {
-    this.s.font = v;
-  }
-  get textAlign(): CanvasTextAlign {
-    return this.s.textAlign;
-  }
-  set textAlign(v: CanvasTextAlign) {
-    this.s.textAlign = v;
-  }
-  get textBaseline(): CanvasTextBaseline {
-    return this.s.textBaseline;
-  }
-  set textBaseline(v: CanvasTextBaseline) {
-    this.s.textBaseline = v;
-  }
-  get imageSmoothingEnabled(): boolean {
-    return this.s.imageSmoothingEnabled;
-  }
-  set imageSmoothingEnabled(v: boolean) {
-    this.s.imageSmoothingEnabled = v;
-  }
-
-  save(): void {
-    this.stack.push({ ...this.s });
-  }
-  restore(): void {
-    const s = this.stack.pop();
-    if (s) this.s = s;
-  }
-  setTransform(a: number, _b: number, _c: number, d: number, e: number, f: number): void {
-    Object.assign(this.s, { sx: a, sy: d, tx: e, ty: f });
-  }
-  getTransform(): DOMMatrix {
-    return new DOMMatrix([this.s.sx, 0, 0, this.s.sy, this.s.tx, this.s.ty]);
   }
 
   clearRect(x: number, y: number, w: number, h: number): void {
