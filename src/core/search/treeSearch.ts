@@ -28,6 +28,8 @@ export interface SearchableTree<N extends SearchNodeInfo = SearchNodeInfo> {
   level(depth: number): readonly N[];
   nodesOverlapping(depth: number, t0: number, t1: number): readonly N[];
   readNode(info: N): Promise<{ readonly drawables: readonly Drawable[] }>;
+  /** A node read once in a pass over every node: not kept in the reader's cache (readNode otherwise). */
+  readNodeOnce?(info: N): Promise<{ readonly drawables: readonly Drawable[] }>;
 }
 
 export interface SearchMatch {
@@ -171,11 +173,13 @@ export async function countMatches<N extends SearchNodeInfo>(
   const histogram = new Uint32Array(bins);
   const nodes: N[] = [];
   for (let depth = 0; depth <= tree.maxDepth; depth++) for (const n of tree.level(depth)) nodes.push(n); // no spread: data-sized
+  // every node once: none kept in the reader's cache (see readNodeOnce)
+  const read = tree.readNodeOnce !== undefined ? (info: N) => tree.readNodeOnce!(info) : (info: N) => tree.readNode(info);
   let matches = 0;
   let lastYield = Date.now();
   for (let n = 0; n < nodes.length; n++) {
     throwIfAborted(options.signal);
-    const node = await tree.readNode(nodes[n]!);
+    const node = await read(nodes[n]!);
     for (const d of node.drawables) {
       if (matcher.test(d) === undefined) continue;
       matches++;

@@ -232,6 +232,27 @@ test('histogram bins match start times; progress is reported; abort stops counti
   }
 });
 
+test('a count reads every node once, keeps none of them, and uses the nodes the reader has cached', async () => {
+  const file = await openSlog2('bigrun_medium_4');
+  try {
+    const nodes = file.treeDir.length;
+    assert.ok(nodes > 2);
+    const root = file.treeDir.find((n) => n.depth === file.maxDepth)!;
+    await file.readNode(root); // a view's node, in the cache
+    assert.equal(file.nodesRead, 1);
+    const m = matcher(file, { text: 'MPI_Allreduce', mode: 'word' });
+    const first = await countMatches(file, m);
+    assert.equal(file.nodesRead, nodes, 'the cached root is not parsed again');
+    const second = await countMatches(file, m);
+    assert.equal(file.nodesRead, 2 * nodes - 1, "the count's nodes were not kept: parsed again");
+    assert.equal(second.matches, first.matches);
+    await file.readNode(root);
+    assert.equal(file.nodesRead, 2 * nodes - 1, 'the root is still cached');
+  } finally {
+    await file.close();
+  }
+});
+
 test('multi-level tree (bigrun_medium_4, depth 5): counts equal the facts; next walks all leaves in order, reading only what it needs', async () => {
   const file = await openSlog2('bigrun_medium_4');
   try {
