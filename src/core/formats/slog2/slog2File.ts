@@ -307,12 +307,12 @@ export class Slog2File {
     }
   }
 
-  /** Every real drawable of the file exactly once, node by node in leaf-first order. */
+  /** Every real drawable of the file exactly once, node by node in leaf-first order (no node kept: readNodeOnce). */
   async *allDrawables(options: { signal?: AbortSignal } = {}): AsyncGenerator<Drawable> {
     for (let depth = 0; depth <= this.maxDepth; depth++) {
       for (const info of this.index.level(depth)) {
         throwIfAborted(options.signal);
-        const node = await this.readNode(info);
+        const node = await this.readNodeOnce(info);
         yield* node.drawables;
       }
     }
