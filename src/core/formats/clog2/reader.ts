@@ -50,8 +50,11 @@ export class Clog2Parser {
   /** SRCLOC file names repeat: decode each distinct run once. */
   private readonly srclocFile = new FixedTextMemo();
   private cargoSlab = new Uint8Array(CARGO_SLAB_BYTES);
+  private cargoWords = new Int32Array(this.cargoSlab.buffer);
   private cargoUsed = 0;
   private dv: DataView = new DataView(this.buf.buffer);
+  /** buf as 32-bit words when it starts on a word boundary (cargo is copied by words), else undefined. */
+  private bufWords: Int32Array | undefined;
   /** Absolute offset of buf[0]. */
   private bufStart = 0;
   private pos = 0;
@@ -137,6 +140,7 @@ export class Clog2Parser {
   private setBuf(b: Uint8Array, start: number): void {
     this.buf = b;
     this.dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    this.bufWords = (b.byteOffset & 3) === 0 ? new Int32Array(b.buffer, b.byteOffset, b.byteLength >> 2) : undefined;
     this.bufStart = start;
     this.pos = 0;
   }
@@ -192,11 +196,19 @@ export class Clog2Parser {
   private cargoCopy(buf: Uint8Array, from: number): Uint8Array {
     if (this.cargoUsed + 32 > this.cargoSlab.length) {
       this.cargoSlab = new Uint8Array(CARGO_SLAB_BYTES);
+      this.cargoWords = new Int32Array(this.cargoSlab.buffer);
       this.cargoUsed = 0;
     }
     const slab = this.cargoSlab;
     const at = this.cargoUsed;
-    for (let k = 0; k < 32; k++) slab[at + k] = buf[from + k]!;
+    const words = this.bufWords;
+    if (words !== undefined && (from & 3) === 0) {
+      // Records are word-aligned in a chunk read from offset 0: 8 word moves instead of 32 byte moves.
+      const w = this.cargoWords;
+      const s = from >> 2;
+      const d = at >> 2;
+      for (let k = 0; k < 8; k++) w[d + k] = words[s + k]!;
+    } else for (let k = 0; k < 32; k++) slab[at + k] = buf[from + k]!;
     this.cargoUsed = at + 32;
     return slab.subarray(at, at + 32);
   }

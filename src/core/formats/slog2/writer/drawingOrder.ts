@@ -40,6 +40,8 @@ export function compareDrawables(a: Drawable, b: Drawable): number {
 /** Reusable index arrays (the writer is single-threaded; results are consumed at once). */
 let order = new Uint32Array(1024);
 let bucketStart = new Uint32Array(1025);
+/** The bucket of each subset entry, computed once for the count and the placement. */
+let bucketOfEntry = new Uint32Array(1024);
 
 /**
  * Insertion in arrival order gives up (then buckets) after PILOT_MOVES per entry over the first
@@ -79,6 +81,7 @@ export function drawingOrderOf(keys: OrderKeys, subset: Uint32Array, n: number):
     while (cap <= n) cap *= 2;
     order = new Uint32Array(cap);
     bucketStart = new Uint32Array(cap + 1);
+    bucketOfEntry = new Uint32Array(cap);
   }
   const e = keys.earliest;
   const l = keys.latest;
@@ -107,13 +110,16 @@ export function drawingOrderOf(keys: OrderKeys, subset: Uint32Array, n: number):
   const buckets = max > min ? n : 1;
   const [scale, unit] = bucketScale(buckets, min, max);
   starts.fill(0, 0, buckets + 1);
-  for (let k = 0; k < n; k++) starts[Math.min(buckets - 1, Math.floor((e[subset[k]!]! - min) * unit * scale)) + 1]!++;
+  const bucketOf = bucketOfEntry;
+  const last = buckets - 1;
+  for (let k = 0; k < n; k++) {
+    const b = Math.min(last, Math.floor((e[subset[k]!]! - min) * unit * scale));
+    bucketOf[k] = b;
+    starts[b + 1]!++;
+  }
   for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
   // Place in input order (stable); starts[b] advances to the end of bucket b.
-  for (let k = 0; k < n; k++) {
-    const i = subset[k]!;
-    out[starts[Math.min(buckets - 1, Math.floor((e[i]! - min) * unit * scale))]!++] = i;
-  }
+  for (let k = 0; k < n; k++) out[starts[bucketOf[k]!]!++] = subset[k]!;
   let from = 0;
   for (let b = 0; b < buckets; b++) {
     const to = starts[b]!;
