@@ -6,7 +6,7 @@
 //   node test/bench/run.mjs slog2      only benches whose file name contains "slog2"
 // Benches find the repository root in MPE_TRACE_ROOT (as tests do).
 import * as esbuild from 'esbuild';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import readline from 'node:readline';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -71,21 +71,43 @@ function runBench(js, targets) {
   });
 }
 
+/** Milliseconds of machineProbe.mjs's fixed work now (undefined if it failed): the machine's speed at this moment. */
+function probeMachine() {
+  const r = spawnSync(process.execPath, [path.join(benchDir, 'machineProbe.mjs')], { encoding: 'utf8' });
+  const ms = Number(r.stdout.trim());
+  return r.status === 0 && ms > 0 ? ms : undefined;
+}
+const probes = [];
+function reportProbe(when) {
+  const ms = probeMachine();
+  if (ms !== undefined) probes.push(ms);
+  console.log(`machine probe ${when}: ${ms === undefined ? 'failed' : `${ms.toFixed(0)} ms`} (fixed JS work, test/bench/machineProbe.mjs; lower is faster)`);
+}
+
 let failed = 0;
 const targets = [];
 for (const f of benches) {
   const js = path.join(outdir, f.replace(/\.ts$/, '.js'));
   console.log(`\n=== ${f} ===`);
+  reportProbe('before it');
   const start = Date.now();
   const status = await runBench(js, targets);
   console.log(`(${((Date.now() - start) / 1000).toFixed(1)} s wall)`);
   if (status !== 0) failed++;
 }
 if (benches.length === 0) console.log('no benchmarks matched');
+else reportProbe('at the end');
 if (targets.length > 0) {
   console.log('\n=== targets measured in this run ===');
   console.log('| target | figure | baseline (same run) | ratio | |');
   console.log('|---|---|---|---|---|');
   for (const t of targets) console.log(`| ${t.target} | ${t.figure} | ${t.baseline} | ${t.ratio ?? ''} | ${t.met ? 'met' : 'NOT met'} |`);
+}
+if (probes.length > 0) {
+  const sorted = [...probes].sort((a, b) => a - b);
+  console.log(
+    `\nmachine probe over this run: median ${sorted[(sorted.length - 1) >> 1].toFixed(0)} ms, ${sorted[0].toFixed(0)}–${sorted[sorted.length - 1].toFixed(0)} ms in ${sorted.length} probes` +
+      ' (the same fixed work each time: the absolute targets move with it, the ratios against a baseline of the same run do not)',
+  );
 }
 process.exit(failed === 0 ? 0 : 1);
