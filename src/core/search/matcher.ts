@@ -34,6 +34,28 @@ export interface DrawableMatcher {
   /** Where the drawable matched, or undefined. */
   test(d: Drawable): MatchPlace | undefined;
   readonly query: SearchQuery;
+  /** The same test without a drawable object, for counting from columns; undefined where it needs one (rows, site terms). */
+  readonly plan?: MatchPlan;
+}
+
+/** `test` taken apart for a count from decoded columns (columnCount.ts): the same verdicts. */
+export interface MatchPlan {
+  /** Inclusive duration limits in seconds. */
+  readonly minDuration: number;
+  readonly maxDuration: number;
+  /**
+   * What a drawable of this category (inside the duration limits) does: NONE, ALL (every one
+   * matches, by name or with no text), or INFO (its popup text decides: `testInfo`).
+   */
+  verdict(category: number): PlanVerdict;
+  /** A drawable of an INFO category with these info bytes (undefined: none) matches. */
+  testInfo(category: number, info: Uint8Array | undefined): boolean;
+}
+
+export const enum PlanVerdict {
+  None = 0,
+  All = 1,
+  Info = 2,
 }
 
 export type CompileResult = { readonly ok: true; readonly matcher: DrawableMatcher } | { readonly ok: false; readonly error: string };
@@ -88,7 +110,27 @@ export function compileQuery(query: SearchQuery, categories: ReadonlyMap<number,
     }
     return undefined;
   };
-  return { ok: true, matcher: { test, query } };
+  const plan: MatchPlan | undefined =
+    rows !== undefined || atSites !== undefined
+      ? undefined
+      : {
+          minDuration,
+          maxDuration,
+          verdict: (index) => {
+            if (index < 0 || unsearchable.has(index)) return PlanVerdict.None;
+            if (pattern === undefined) return PlanVerdict.All;
+            const c = categories.get(index);
+            if (inName && nameMatches(index, c)) return PlanVerdict.All;
+            return inInfo && c !== undefined ? PlanVerdict.Info : PlanVerdict.None;
+          },
+          testInfo: (index, info) => {
+            const c = categories.get(index);
+            if (pattern === undefined || c === undefined) return false;
+            if (c.infoKeys.length === 0 && c.infoTypes.length === 0 && info === undefined) return false;
+            return testPattern(pattern, infoText(c.infoKeys, c.infoTypes, info));
+          },
+        };
+  return { ok: true, matcher: { test, query, plan } };
 }
 
 function sourceFor(text: string, mode: SearchMode): string {

@@ -11,6 +11,7 @@
 import type { Category, Drawable, Vertex } from '../model/types';
 import { drawingOrderCompare } from '../formats/slog2/drawingOrder';
 import { drawableRows, type DrawableMatcher, type MatchPlace } from './matcher';
+import { ColumnCounter, type ColumnCountTree, type NodeBlock } from './columnCount';
 
 /** Tree-node bounds as in the TreeDir. */
 export interface SearchNodeInfo {
@@ -30,6 +31,10 @@ export interface SearchableTree<N extends SearchNodeInfo = SearchNodeInfo> {
   readNode(info: N): Promise<{ readonly drawables: readonly Drawable[] }>;
   /** A node read once in a pass over every node: not kept in the reader's cache (readNode otherwise). */
   readNodeOnce?(info: N): Promise<{ readonly drawables: readonly Drawable[] }>;
+  /** Raw node blocks and category registration: a count decodes columns, not objects (columnCount.ts). */
+  readBlockView?: ColumnCountTree['readBlockView'];
+  seeCategory?: ColumnCountTree['seeCategory'];
+  readonly source?: ColumnCountTree['source'];
 }
 
 export interface SearchMatch {
@@ -142,6 +147,8 @@ export interface CountOptions {
   readonly range?: readonly [number, number];
   /** Called after each tree node with the running totals. */
   readonly onProgress?: (p: CountProgress) => void;
+  /** Test every drawable as an object even where the tree can be counted from columns (tests compare the two). */
+  readonly objectsOnly?: boolean;
 }
 
 export interface CountProgress {
@@ -176,15 +183,20 @@ export async function countMatches<N extends SearchNodeInfo>(
   // every node once: none kept in the reader's cache (see readNodeOnce)
   const read = tree.readNodeOnce !== undefined ? (info: N) => tree.readNodeOnce!(info) : (info: N) => tree.readNode(info);
   let matches = 0;
+  const matched = (earliest: number): void => {
+    matches++;
+    const bin = Math.floor(((earliest - r0) / span) * bins);
+    histogram[Math.max(0, Math.min(bins - 1, bin))]!++;
+  };
+  const counter = matcher.plan !== undefined && options.objectsOnly !== true ? columnCounter(tree, matcher.plan) : undefined;
   let lastYield = Date.now();
   for (let n = 0; n < nodes.length; n++) {
     throwIfAborted(options.signal);
-    const node = await read(nodes[n]!);
-    for (const d of node.drawables) {
-      if (matcher.test(d) === undefined) continue;
-      matches++;
-      const bin = Math.floor(((d.earliest - r0) / span) * bins);
-      histogram[Math.max(0, Math.min(bins - 1, bin))]!++;
+    const info = nodes[n]!;
+    const counted = counter !== undefined && isBlock(info) ? await counter.countNode(info, matched) : undefined;
+    if (counted === undefined) {
+      const node = await read(info);
+      for (const d of node.drawables) if (matcher.test(d) !== undefined) matched(d.earliest);
     }
     options.onProgress?.({ nodesDone: n + 1, nodesTotal: nodes.length, matches });
     if (Date.now() - lastYield > 20) {
@@ -194,6 +206,26 @@ export async function countMatches<N extends SearchNodeInfo>(
   }
   throwIfAborted(options.signal);
   return { matches, histogram, range };
+}
+
+/** A counter from columns where the tree can read raw blocks (Slog2File), else undefined. */
+function columnCounter<N extends SearchNodeInfo>(tree: SearchableTree<N>, plan: NonNullable<DrawableMatcher['plan']>): ColumnCounter | undefined {
+  const { readBlockView, seeCategory, source } = tree;
+  if (readBlockView === undefined || seeCategory === undefined || source === undefined) return undefined;
+  return new ColumnCounter(
+    {
+      categories: tree.categories,
+      source,
+      readBlockView: (fb, what) => readBlockView.call(tree, fb, what),
+      seeCategory: (i, at) => seeCategory.call(tree, i, at),
+    },
+    plan,
+  );
+}
+
+function isBlock(info: SearchNodeInfo): info is SearchNodeInfo & NodeBlock {
+  const b = info as Partial<NodeBlock>;
+  return typeof b.fptr === 'number' && typeof b.size === 'number';
 }
 
 interface Slice {

@@ -89,7 +89,7 @@ async function* viaObjectsKept(f: Slog2File, keep: DrawableFilter, t0?: number, 
   for await (const b of f.drawableBatchesInTimeOrder(t0, t1)) {
     const kept = b.filter((d) => {
       const first = d.kind === 'primitive' ? d : d.primitives[0]!;
-      return keep(d.category, first.vertices[0]!.lineID, d.earliest, d.latest, d.kind === 'primitive' ? 1 : d.primitives.length);
+      return keep(d.category, first.vertices[0]!.lineID, d.earliest, d.latest, d.kind === 'primitive' ? 1 : d.primitives.length, d.kind === 'composite');
     });
     if (kept.length > 0) yield batchFromDrawables(kept);
   }

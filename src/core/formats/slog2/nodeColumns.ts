@@ -70,7 +70,7 @@ export interface NodeColumns {
  * while a node is decoded, so a pass keeping few (the critical path's keeps ~1/16) copies, sorts
  * and slices only those.
  */
-export type DrawableFilter = (category: number, line0: number, earliest: number, latest: number, primitives: number) => boolean;
+export type DrawableFilter = (category: number, line0: number, earliest: number, latest: number, primitives: number, composite: boolean) => boolean;
 
 /** Smallest encodings (bytes), for bounding counts: kind + category + infolen + nverts + one vertex. */
 const MIN_DRAWABLE_BYTES = 1 + 4 + 2 + 2 + 12;
@@ -198,7 +198,7 @@ export function decodeNodeColumns(
       }
       if (lo < earliestOfAll) earliestOfAll = lo;
       if (hi > latestOfAll) latestOfAll = hi;
-      if (keep !== undefined && !keep(dcat, line0[first]!, lo, hi, members)) continue; // rows overwritten
+      if (keep !== undefined && !keep(dcat, line0[first]!, lo, hi, members, kind === 1)) continue; // rows overwritten
       if (kind === 0) {
         const cols = list === 0 ? located?.nestless : located?.nestable;
         const isLocated = cols !== undefined && cols.located[i] === 1;
