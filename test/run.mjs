@@ -24,6 +24,12 @@ function findTests(dir) {
 }
 
 const tests = findTests(path.join(root, 'test')).filter((t) => filters.length === 0 || filters.some((f) => t.includes(f)));
+if (tests.length === 0) {
+  // `node --test` given no file discovers every test-like file itself (the bench runner and this
+  // runner included), so a filter matching nothing ran them all at once.
+  console.error(`no test file under test/ matches ${filters.map((f) => JSON.stringify(f)).join(' or ')}`);
+  process.exit(1);
+}
 // One output directory per run: several runs may share the working tree at the same time.
 const outdir = path.join(root, 'out', 'test', `run-${process.pid}`);
 fs.rmSync(outdir, { recursive: true, force: true });
