@@ -8,6 +8,7 @@ import {
   appendEntry,
   appendRange,
   batchBuffers,
+  makeRoom,
   newDrawableBatch,
   type DrawableBatch,
 } from '../../../src/core/formats/slog2/writer/drawableBatch';
@@ -153,4 +154,29 @@ test('a run of entries copied column by column is what copying them one by one g
   // entry info offsets are only meaningful for composites
   const keys = (e: unknown): unknown => (e as number[][]).slice(0, 10);
   assert.deepEqual([keys(e1), p1, v1, s1, q1], [keys(e2), p2, v2, s2, q2], 'keys, primitives and vertices the same');
+});
+
+test('makeRoom: the start columns keep one slot more than their entries and primitives, whatever the growth', () => {
+  // Grown apart, 257 → 2056 could stop where 256 → 4096 did not: entry 2056's end was lost and
+  // the node was encoded with NaN bytes (fuzzer case writer:373:2719).
+  for (const initial of [0, 1, 16, 256, 1000]) {
+    for (let need = 1; need <= 5000; need += need < 300 ? 1 : 7) {
+      const b = newDrawableBatch(initial, 64);
+      makeRoom(b, need, 0, 0, need);
+      assert.ok(b.earliest.length >= need && b.primTopology.length >= need, `room for ${need}`);
+      assert.ok(
+        b.primitiveStart.length >= b.earliest.length + 1,
+        `${initial} → ${need}: primitiveStart ${b.primitiveStart.length}, entries ${b.earliest.length}`,
+      );
+      assert.ok(
+        b.vertexStart.length >= b.primTopology.length + 1,
+        `${initial} → ${need}: vertexStart ${b.vertexStart.length}, primitives ${b.primTopology.length}`,
+      );
+      // and again, from there
+      b.count = b.earliest.length;
+      b.primitives = b.primTopology.length;
+      makeRoom(b, need, 0, 0, need);
+      assert.ok(b.primitiveStart.length >= b.earliest.length + 1 && b.vertexStart.length >= b.primTopology.length + 1, `${initial} → ${need}, twice`);
+    }
+  }
 });

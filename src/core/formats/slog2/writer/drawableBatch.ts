@@ -201,7 +201,9 @@ export function makeRoom(b: DrawableBatch, primitives: number, vertices: number,
     b.entryBytes = grown(b.entryBytes, n);
     b.siteStart = grown(b.siteStart, n);
     b.siteEnd = grown(b.siteEnd, n);
-    b.primitiveStart = grown(b.primitiveStart, n + 1);
+    // one more than the entries' own capacity (grown alone, it could stop at the same length:
+    // grown(1028, 2049) is 2056 where the entries' grew to 4096; fuzzer case writer:373:2719)
+    b.primitiveStart = grown(b.primitiveStart, b.earliest.length + 1);
     b.entryInfoStart = grown(b.entryInfoStart, n);
     b.entryInfoEnd = grown(b.entryInfoEnd, n);
   }
@@ -211,7 +213,7 @@ export function makeRoom(b: DrawableBatch, primitives: number, vertices: number,
     b.primCategory = grown(b.primCategory, n);
     b.primEarliest = grown(b.primEarliest, n);
     b.primLatest = grown(b.primLatest, n);
-    b.vertexStart = grown(b.vertexStart, n + 1);
+    b.vertexStart = grown(b.vertexStart, b.primTopology.length + 1);
     b.primInfoStart = grown(b.primInfoStart, n);
     b.primInfoEnd = grown(b.primInfoEnd, n);
   }
