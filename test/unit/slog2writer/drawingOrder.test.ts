@@ -96,3 +96,22 @@ test('times a subnormal span apart (a crafted file) are each placed once, in ord
     assert.deepEqual(got, expected(entries, subset), `span ${span}`);
   }
 });
+
+test('times whose span overflows (max − min = ∞, a crafted file) are each placed once, in order', () => {
+  // buckets / ∞ is 0, and the entry at the far end got (∞ · 0 =) NaN for its bucket: it was never
+  // placed and another one was written twice. Its bucket is now stored in a Uint32Array (NaN → 0):
+  // every entry in the one bucket, sorted on the full key.
+  const prng = new Prng(11);
+  const entries: Entry[] = [];
+  for (let i = 0; i < 600; i++) {
+    const e = (i % 7) * 1e300 * (i % 2 === 1 ? 1 : -1);
+    entries.push({ e, l: 1.7e308, c: prng.int(0, 3), s: prng.int(0, 4), f: prng.int(0, 4) });
+  }
+  entries[5] = { ...entries[5]!, e: -1.7e308 };
+  entries[9] = { ...entries[9]!, e: 1.7e308 };
+  // in arrival order, as the writer asks (the times alternate in sign: far out of order)
+  const subset = entries.map((_, i) => i);
+  const got = [...drawingOrderOf(keysOf(entries), Uint32Array.from(subset), subset.length)];
+  assert.equal(new Set(got).size, entries.length, 'each entry once');
+  assert.deepEqual(got, expected(entries, subset));
+});
