@@ -7,27 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Clog2Parser } from '../../../src/core/formats/clog2/reader';
 import type { Clog2Sink } from '../../../src/core/formats/clog2/records';
-import { synthesizeClog2 } from '../../../src/core/synth/synthClog2';
-
-async function synth(): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let preamble: Uint8Array | undefined;
-  await synthesizeClog2({
-    ranks: 4,
-    iterations: 30,
-    seed: 7,
-    sink: async (c) => void parts.push(c.slice()),
-    rewritePreamble: async (p) => void (preamble = p.slice()),
-  });
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  if (preamble) all.set(preamble, 0);
-  return all;
-}
+import { synthToMemory } from '../synth/synthUtil';
 
 /** Every CARGOEVT's info as hex, parsing `bytes` in chunks made by `chunk`. */
 function cargoOf(bytes: Uint8Array, chunk: (from: number, to: number) => Uint8Array, size: number): string[] {
@@ -52,7 +32,7 @@ function cargoOf(bytes: Uint8Array, chunk: (from: number, to: number) => Uint8Ar
 }
 
 test('cargo bytes are the same whether copied by words or by bytes', async () => {
-  const bytes = await synth();
+  const { bytes } = await synthToMemory({ ranks: 4, iterations: 30, seed: 7 });
   // Word-aligned chunks of a word multiple: records land on word boundaries (the word path).
   const aligned = cargoOf(bytes, (a, z) => bytes.slice(a, z), 1 << 14);
   // Chunks starting one byte into their buffer: never word-aligned (the byte path).
