@@ -9,6 +9,7 @@
  * with a composite drawable, or one the columns cannot decode, is counted from its objects instead.
  */
 import { isFormatError } from '../bytes/formatError';
+import { grown } from '../bytes/grown';
 import { decodeNodeColumns } from '../formats/slog2/nodeColumns';
 import type { Category } from '../model/types';
 import { PlanVerdict, type MatchPlan } from './matcher';
@@ -62,7 +63,7 @@ export class ColumnCounter {
       const duration = latest - earliest;
       if (duration < plan.minDuration || duration > plan.maxDuration) return false;
       if (verdict === PlanVerdict.Info) return true;
-      if (n === this.starts.length) this.starts = grow(this.starts);
+      if (n === this.starts.length) this.starts = grown(this.starts, n + 1);
       this.starts[n++] = earliest;
       return false;
     };
@@ -81,7 +82,7 @@ export class ColumnCounter {
       const length = infoLength[r]!;
       const bytesOf = length > 0 ? infoBytes.subarray(infoStart[r]!, infoStart[r]! + length) : undefined;
       if (!plan.testInfo(drawableCategory[i]!, bytesOf)) continue;
-      if (n === this.starts.length) this.starts = grow(this.starts);
+      if (n === this.starts.length) this.starts = grown(this.starts, n + 1);
       this.starts[n++] = drawableEarliest[i]!;
     }
     for (let k = 0; k < n; k++) matched(this.starts[k]!);
@@ -93,10 +94,4 @@ export class ColumnCounter {
     if (v === undefined) this.verdicts.set(category, (v = this.plan.verdict(category)));
     return v;
   }
-}
-
-function grow(a: Float64Array): Float64Array<ArrayBuffer> {
-  const next = new Float64Array(a.length * 2);
-  next.set(a);
-  return next;
 }
