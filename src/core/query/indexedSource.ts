@@ -70,19 +70,21 @@ export interface MapKeys {
 }
 
 export function mapKeysOf(space: KeySpace, layout: RowLayout): MapKeys {
-  const keys: number[] = [];
-  const rows: number[] = [];
+  // Filled in place (arrays grown by push, then copied, for 100 000 keys were most of this)
+  const keys = new Int32Array(space.lineIDs.length);
+  const rows = new Int32Array(space.lineIDs.length);
+  let n = 0;
   let usable = true;
   for (let k = 0; k < space.lineIDs.length; k++) {
     const row = layout.rowOfLine.get(space.lineIDs[k]!);
     if (row === undefined) continue;
-    if (rows.length > 0 && row < rows[rows.length - 1]!) usable = false;
-    keys.push(k);
-    rows.push(row);
+    if (n > 0 && row < rows[n - 1]!) usable = false;
+    keys[n] = k;
+    rows[n++] = row;
   }
   // Every line ID of the map must have a key (always true for a map of the same file).
   for (const id of layout.rowOfLine.keys()) if (!space.keyOfLine.has(id)) usable = false;
-  return { keys: Int32Array.from(keys), rows: Int32Array.from(rows), usable };
+  return { keys: keys.slice(0, n), rows: rows.slice(0, n), usable };
 }
 
 /**
