@@ -65,13 +65,13 @@ export function assembleStats(kind: StatsKind, range: readonly [number, number],
       total.exclusive += exclusive;
       total.durations += cells.durations[c]!;
       total.sum += cells.sum[c]!;
-      if (cells.min[c]! < total.min || (cells.min[c] === total.min && instanceBefore(cells.shortest[c], total.shortest))) {
+      if (cells.min[c]! < total.min || (cells.min[c] === total.min && instanceBefore(cells.shortestOf(c), total.shortest))) {
         total.min = cells.min[c]!;
-        total.shortest = cells.shortest[c];
+        total.shortest = cells.shortestOf(c);
       }
-      if (cells.max[c]! > total.max || (cells.max[c] === total.max && instanceBefore(cells.longest[c], total.longest))) {
+      if (cells.max[c]! > total.max || (cells.max[c] === total.max && instanceBefore(cells.longestOf(c), total.longest))) {
         total.max = cells.max[c]!;
-        total.longest = cells.longest[c];
+        total.longest = cells.longestOf(c);
       }
     }
     cats.sort((a, b) => b.inclusive - a.inclusive || a.index - b.index);

@@ -1,20 +1,14 @@
 /**
- * The statistics' per-(row, category) cells as typed columns, found by (line ID, category) with
- * one map lookup per row and an array index per category. The exact statistics touch a cell for
- * every drawable (23 M for 1 GB of SLOG-2): nested maps of cell objects spent more time there than
- * the decoding of the drawables did.
+ * The statistics' per-(row, category) cells as typed columns, found by (line ID, category) in one
+ * open-addressing hash table of cell numbers. The exact statistics touch a cell for every drawable
+ * (23 M for 1 GB of SLOG-2): nested maps of cell objects spent more time there than the decoding
+ * did, and a row object per line ID (a map entry, a category array, a list of its cells) cost a
+ * 100 000-rank trace 4 s of lookups and most of 2 GB; the hash needs nothing per row. The shortest
+ * and longest instance of a cell are columns too, made objects only for the result.
  */
 import { grown } from '../bytes/grown';
-import { CategoryTable } from './categoryTable';
 import type { CellsPart } from './statsPart';
 import type { InstanceRef } from './types';
-
-interface RowCells {
-  /** Cell index by category. */
-  readonly cells: CategoryTable<number>;
-  /** This row's cells in the order they were made. */
-  readonly order: number[];
-}
 
 export class CellTable {
   private n = 0;
@@ -29,31 +23,79 @@ export class CellTable {
   min = new Float64Array(64);
   max = new Float64Array(64);
   category = new Float64Array(64);
-  readonly shortest: (InstanceRef | undefined)[] = [];
-  readonly longest: (InstanceRef | undefined)[] = [];
-  private readonly rows = new Map<number, RowCells>();
+  /** The cell's line ID. */
+  line = new Float64Array(64);
+  /** The shortest and longest instance: earliest (NaN: none yet), latest, line ID. */
+  private shortE = new Float64Array(64);
+  private shortL = new Float64Array(64);
+  private shortLine = new Float64Array(64);
+  private longE = new Float64Array(64);
+  private longL = new Float64Array(64);
+  private longLine = new Float64Array(64);
+  /** Hash slots: cell + 1 (0 = empty), for keys of two int32s; at most half full. */
+  private slots = new Int32Array(256);
+  /** Cells of keys that are not two int32s (never from a file's columns). */
+  private readonly odd = new Map<string, number>();
   private lastLine = NaN;
-  private lastRow: RowCells | undefined;
+  private lastCategory = NaN;
+  private lastCell = -1;
+  /** Line IDs ascending with their cells in creation order, built when first asked. */
+  private grouped: { readonly lines: number[]; readonly cells: Map<number, Int32Array> } | undefined;
 
   /** The cell of (lineID, category), made empty on first use. */
   index(lineID: number, category: number): number {
-    let row = this.lastRow;
-    if (lineID !== this.lastLine || row === undefined) {
-      row = this.rows.get(lineID);
-      if (row === undefined) this.rows.set(lineID, (row = { cells: new CategoryTable(), order: [] }));
-      this.lastLine = lineID;
-      this.lastRow = row;
+    if (lineID === this.lastLine && category === this.lastCategory) return this.lastCell;
+    let k: number;
+    if ((lineID | 0) === lineID && (category | 0) === category) {
+      const slots = this.slots;
+      const mask = slots.length - 1;
+      let h = hashOf(lineID, category) & mask;
+      for (;;) {
+        const s = slots[h]!;
+        if (s === 0) {
+          k = this.make(lineID, category);
+          this.place(k);
+          break;
+        }
+        if (this.line[s - 1] === lineID && this.category[s - 1] === category) {
+          k = s - 1;
+          break;
+        }
+        h = (h + 1) & mask;
+      }
+    } else {
+      const key = `${lineID},${category}`;
+      const found = this.odd.get(key);
+      if (found !== undefined) k = found;
+      else this.odd.set(key, (k = this.make(lineID, category)));
     }
-    const k = row.cells.get(category);
-    if (k !== undefined) return k;
-    const made = this.make(category);
-    row.cells.set(category, made);
-    row.order.push(made);
-    return made;
+    this.lastLine = lineID;
+    this.lastCategory = category;
+    this.lastCell = k;
+    return k;
   }
 
-  private make(category: number): number {
+  /** Enters a new cell of int32 keys into the hash, doubling it past half full. */
+  private place(k: number): void {
+    if (2 * (k + 1) > this.slots.length) {
+      this.slots = new Int32Array(this.slots.length * 2);
+      for (let c = 0; c < this.n; c++) if ((this.line[c]! | 0) === this.line[c] && (this.category[c]! | 0) === this.category[c]) this.insert(c);
+      return;
+    }
+    this.insert(k);
+  }
+
+  private insert(k: number): void {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    let h = hashOf(this.line[k]!, this.category[k]!) & mask;
+    while (slots[h] !== 0) h = (h + 1) & mask;
+    slots[h] = k + 1;
+  }
+
+  private make(lineID: number, category: number): number {
     const k = this.n++;
+    this.grouped = undefined;
     if (k >= this.count.length) {
       const need = k + 1;
       this.count = grown(this.count, need);
@@ -65,12 +107,20 @@ export class CellTable {
       this.min = grown(this.min, need);
       this.max = grown(this.max, need);
       this.category = grown(this.category, need);
+      this.line = grown(this.line, need);
+      this.shortE = grown(this.shortE, need);
+      this.shortL = grown(this.shortL, need);
+      this.shortLine = grown(this.shortLine, need);
+      this.longE = grown(this.longE, need);
+      this.longL = grown(this.longL, need);
+      this.longLine = grown(this.longLine, need);
     }
     this.min[k] = Infinity;
     this.max[k] = -Infinity;
     this.category[k] = category;
-    this.shortest.push(undefined);
-    this.longest.push(undefined);
+    this.line[k] = lineID;
+    this.shortE[k] = NaN;
+    this.longE[k] = NaN;
     return k;
   }
 
@@ -86,37 +136,49 @@ export class CellTable {
 
   private offerShortest(k: number, duration: number, earliest: number, latest: number, lineID: number): void {
     const min = this.min[k]!;
-    if (duration < min || (duration === min && before(earliest, lineID, this.shortest[k]))) {
+    if (duration < min || (duration === min && before(earliest, lineID, this.shortE[k]!, this.shortLine[k]!))) {
       this.min[k] = duration;
-      this.shortest[k] = { earliest, latest, lineID };
+      this.shortE[k] = earliest;
+      this.shortL[k] = latest;
+      this.shortLine[k] = lineID;
     }
   }
 
   private offerLongest(k: number, duration: number, earliest: number, latest: number, lineID: number): void {
     const max = this.max[k]!;
-    if (duration > max || (duration === max && before(earliest, lineID, this.longest[k]))) {
+    if (duration > max || (duration === max && before(earliest, lineID, this.longE[k]!, this.longLine[k]!))) {
       this.max[k] = duration;
-      this.longest[k] = { earliest, latest, lineID };
+      this.longE[k] = earliest;
+      this.longL[k] = latest;
+      this.longLine[k] = lineID;
     }
+  }
+
+  /** Cell k's shortest instance (undefined: none counted). */
+  shortestOf(k: number): InstanceRef | undefined {
+    return Number.isNaN(this.shortE[k]) ? undefined : { earliest: this.shortE[k]!, latest: this.shortL[k]!, lineID: this.shortLine[k]! };
+  }
+
+  /** Cell k's longest instance (undefined: none counted). */
+  longestOf(k: number): InstanceRef | undefined {
+    return Number.isNaN(this.longE[k]) ? undefined : { earliest: this.longE[k]!, latest: this.longL[k]!, lineID: this.longLine[k]! };
   }
 
   /** Every cell's sums, for another table to absorb. */
   part(): CellsPart {
     const n = this.n;
-    const lineID = new Float64Array(n);
-    for (const [id, row] of this.rows) for (const k of row.order) lineID[k] = id;
-    const refs = (list: readonly (InstanceRef | undefined)[]): Float64Array => {
-      const out = new Float64Array(3 * n).fill(NaN);
-      list.forEach((r, k) => {
-        if (r === undefined) return;
-        out[3 * k] = r.earliest;
-        out[3 * k + 1] = r.latest;
-        out[3 * k + 2] = r.lineID;
-      });
+    const refs = (e: Float64Array, l: Float64Array, line: Float64Array): Float64Array => {
+      const out = new Float64Array(3 * n);
+      for (let k = 0; k < n; k++) {
+        const none = Number.isNaN(e[k]);
+        out[3 * k] = e[k]!;
+        out[3 * k + 1] = none ? NaN : l[k]!;
+        out[3 * k + 2] = none ? NaN : line[k]!;
+      }
       return out;
     };
     return {
-      lineID,
+      lineID: this.line.slice(0, n),
       category: this.category.slice(0, n),
       count: this.count.slice(0, n),
       bytes: this.bytes.slice(0, n),
@@ -126,8 +188,8 @@ export class CellTable {
       sum: this.sum.slice(0, n),
       min: this.min.slice(0, n),
       max: this.max.slice(0, n),
-      shortest: refs(this.shortest),
-      longest: refs(this.longest),
+      shortest: refs(this.shortE, this.shortL, this.shortLine),
+      longest: refs(this.longE, this.longL, this.longLine),
     };
   }
 
@@ -149,21 +211,54 @@ export class CellTable {
 
   /** Line IDs that have cells, ascending. */
   lineIDs(): number[] {
-    return [...this.rows.keys()].sort((a, b) => a - b);
+    return this.groups().lines;
   }
 
   /** The cells of a row in the order they were made. */
-  cellsOf(lineID: number): readonly number[] {
-    return this.rows.get(lineID)?.order ?? [];
+  cellsOf(lineID: number): Iterable<number> {
+    return this.groups().cells.get(lineID) ?? [];
+  }
+
+  /** The cells grouped by line ID (counted, then placed: creation order within a line). */
+  private groups(): { readonly lines: number[]; readonly cells: Map<number, Int32Array> } {
+    if (this.grouped !== undefined) return this.grouped;
+    const n = this.n;
+    const groupOf = new Map<number, number>();
+    const cellGroup = new Int32Array(n);
+    const sizes: number[] = [];
+    for (let k = 0; k < n; k++) {
+      let g = groupOf.get(this.line[k]!);
+      if (g === undefined) {
+        groupOf.set(this.line[k]!, (g = sizes.length));
+        sizes.push(0);
+      }
+      cellGroup[k] = g;
+      sizes[g]!++;
+    }
+    const all = new Int32Array(n);
+    const starts = new Int32Array(sizes.length + 1);
+    for (let g = 0; g < sizes.length; g++) starts[g + 1] = starts[g]! + sizes[g]!;
+    const next = starts.slice(0, sizes.length);
+    for (let k = 0; k < n; k++) all[next[cellGroup[k]!]!++] = k;
+    const cells = new Map<number, Int32Array>();
+    for (const [line, g] of groupOf) cells.set(line, all.subarray(starts[g]!, starts[g + 1]!));
+    this.grouped = { lines: [...groupOf.keys()].sort((a, b) => a - b), cells };
+    return this.grouped;
   }
 }
 
-/** Whether an instance at (earliest, lineID) comes before `ref` (none: it does). */
-function before(earliest: number, lineID: number, ref: InstanceRef | undefined): boolean {
-  return ref === undefined || earliest < ref.earliest || (earliest === ref.earliest && lineID < ref.lineID);
+/** A hash of two int32s (multiplicative mixing; the table takes the low bits). */
+function hashOf(a: number, b: number): number {
+  const h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ (b >>> 15), 0x85ebca77);
+  return h ^ (h >>> 13);
+}
+
+/** Whether an instance at (earliest, lineID) comes before one at (refEarliest, refLine) (NaN: none yet, it does). */
+function before(earliest: number, lineID: number, refEarliest: number, refLine: number): boolean {
+  return Number.isNaN(refEarliest) || earliest < refEarliest || (earliest === refEarliest && lineID < refLine);
 }
 
 /** Ties between extremes go to the earlier instance, then the lower line ID. */
 export function instanceBefore(a: InstanceRef | undefined, b: InstanceRef | undefined): boolean {
-  return a !== undefined && before(a.earliest, a.lineID, b);
+  return a !== undefined && (b === undefined || a.earliest < b.earliest || (a.earliest === b.earliest && a.lineID < b.lineID));
 }
