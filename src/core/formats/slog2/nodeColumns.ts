@@ -12,6 +12,7 @@ import type { SourceLocation } from '../../model/types';
 import type { NodeSites } from '../srcloc/nodeSites';
 import { NODE_HEADER_BYTES } from './treeNode';
 import { stableOrder } from './stableOrder';
+import { MIN_DRAWABLE_BYTES, MIN_MEMBER_BYTES, SCRATCH_MAX_ROWS, ScratchColumns, VERTEX_BYTES, countRows, scratch } from './nodeScratch';
 
 export interface NodeColumns {
   /** Primitive rows. */
@@ -72,11 +73,6 @@ export interface NodeColumns {
  */
 export type DrawableFilter = (category: number, line0: number, earliest: number, latest: number, primitives: number, composite: boolean) => boolean;
 
-/** Smallest encodings (bytes), for bounding counts: kind + category + infolen + nverts + one vertex. */
-const MIN_DRAWABLE_BYTES = 1 + 4 + 2 + 2 + 12;
-const MIN_MEMBER_BYTES = 4 + 2 + 2 + 12;
-const VERTEX_BYTES = 12;
-
 /**
  * `located`: the node's record as site numbers into `sites` (the file's table), if it has one.
  * `keep`: decode only the drawables it accepts (the bounds of all still cover every finite one).
@@ -105,12 +101,22 @@ export function decodeNodeColumns(
   };
   need(8, 'drawable counts');
   // Row capacity: every drawable takes at least MIN_DRAWABLE_BYTES, so the block size bounds it.
-  const cap = Math.max(1, Math.floor((end - pos) / MIN_MEMBER_BYTES));
+  let cap = Math.max(1, Math.floor((end - pos) / MIN_MEMBER_BYTES));
   const grow = { rows: 0 };
   // Decoded into scratch columns sized by the worst case (the block size over the smallest
   // encoding: ~2.5x the real rows), then copied out at their real length: allocating the worst
   // case per node was most of the analysis's garbage.
-  const dcap = Math.max(1, Math.floor((end - pos) / MIN_DRAWABLE_BYTES));
+  let dcap = Math.max(1, Math.floor((end - pos) / MIN_DRAWABLE_BYTES));
+  if (cap > SCRATCH_MAX_ROWS) {
+    // A big block is mostly shadows on a wide trace (100 000 ranks: 10-83 MB upper nodes of a few
+    // thousand drawables): its rows counted first, or the worst case was hundreds of MB of
+    // columns per node. Uncountable (damaged): the worst case, and the decoding says what is wrong.
+    const counted = countRows(dv, pos, end);
+    if (counted !== undefined) {
+      cap = Math.max(1, counted.rows);
+      dcap = Math.max(1, counted.drawables);
+    }
+  }
   // A rare huge node gets columns of its own, so the shared ones stay small.
   const cols = cap <= SCRATCH_MAX_ROWS ? scratch : new ScratchColumns();
   cols.ensure(cap, dcap);
@@ -321,60 +327,3 @@ class ColumnArena {
     return out;
   }
 }
-
-/** Worst-case-sized columns reused by every decode (decoding is synchronous: one user at a time). */
-class ScratchColumns {
-  category = new Int32Array(0);
-  vertexCount = new Int32Array(0);
-  time0 = new Float64Array(0);
-  line0 = new Int32Array(0);
-  time1 = new Float64Array(0);
-  line1 = new Int32Array(0);
-  timeLast = new Float64Array(0);
-  lineLast = new Int32Array(0);
-  infoStart = new Int32Array(0);
-  infoLength = new Int32Array(0);
-  earliest = new Float64Array(0);
-  latest = new Float64Array(0);
-  siteIndex = new Int32Array(0);
-  siteEndIndex = new Int32Array(0);
-  sourced = new Uint8Array(0);
-  firstRow = new Int32Array(0);
-  rowCount = new Int32Array(0);
-  drawableCategory = new Int32Array(0);
-  drawableEarliest = new Float64Array(0);
-  drawableLatest = new Float64Array(0);
-
-  ensure(rows: number, drawables: number): void {
-    if (rows > this.category.length) {
-      const n = Math.max(rows, this.category.length * 2);
-      this.category = new Int32Array(n);
-      this.vertexCount = new Int32Array(n);
-      this.time0 = new Float64Array(n);
-      this.line0 = new Int32Array(n);
-      this.time1 = new Float64Array(n);
-      this.line1 = new Int32Array(n);
-      this.timeLast = new Float64Array(n);
-      this.lineLast = new Int32Array(n);
-      this.infoStart = new Int32Array(n);
-      this.infoLength = new Int32Array(n);
-      this.earliest = new Float64Array(n);
-      this.latest = new Float64Array(n);
-      this.siteIndex = new Int32Array(n);
-      this.siteEndIndex = new Int32Array(n);
-      this.sourced = new Uint8Array(n);
-    }
-    if (drawables > this.firstRow.length) {
-      const n = Math.max(drawables, this.firstRow.length * 2);
-      this.firstRow = new Int32Array(n);
-      this.rowCount = new Int32Array(n);
-      this.drawableCategory = new Int32Array(n);
-      this.drawableEarliest = new Float64Array(n);
-      this.drawableLatest = new Float64Array(n);
-    }
-  }
-}
-
-const scratch = new ScratchColumns();
-/** Rows of the shared scratch columns at most (a 2.6 MB block; ~7 MB of columns). */
-const SCRATCH_MAX_ROWS = 1 << 17;
