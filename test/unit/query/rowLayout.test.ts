@@ -5,18 +5,7 @@ import { pathLayout, rowLayoutOf } from '../../../src/core/query/rows';
 import { parseLineIDMapList } from '../../../src/core/formats/slog2/lineIDMaps';
 import { encodeLineIDMaps } from '../../../src/core/formats/slog2/writer/encode';
 import { BinaryReader } from '../../../src/core/bytes/binaryReader';
-
-/** Seeded (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../helpers/rng';
 
 function singleColumnMap(seed: number): LineIDMap {
   const r = rng(seed);

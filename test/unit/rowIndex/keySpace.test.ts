@@ -2,18 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LineIDMap } from '../../../src/core/model/types';
 import { keySpaceOf } from '../../../src/core/index/keys';
-
-/** Seeded (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../helpers/rng';
 
 /** The keys' order as format.ts states it: the index map's line IDs by (path, line ID), then the others by line ID. */
 function expectedOrder(maps: readonly LineIDMap[]): number[] {
