@@ -12,6 +12,7 @@
  */
 import { grown } from '../bytes/grown';
 import type { CellTable } from './cellTable';
+import { CategoryTable } from './categoryTable';
 
 export function compareDrawingOrder(
   a: { readonly earliest: number; readonly latest: number; readonly category: number; readonly finalLineID: number },
@@ -51,9 +52,8 @@ export class StateNesting {
   private used = 0;
   private free = new Int32Array(64);
   private freeSize = 0;
-  /** Rows by line ID: a table for IDs in [0, ROW_TABLE_LIMIT) (MPE's are 0…n−1), a map for others. */
-  private rowTable: (Row | undefined)[] = [];
-  private readonly rows = new Map<number, Row>();
+  /** Rows by line ID: an array for IDs in [0, ROW_TABLE_LIMIT) (MPE's are 0…n−1), a map for others. */
+  private readonly rows = new CategoryTable<Row>(ROW_TABLE_LIMIT);
   private dirtyRows: Row[] = [];
   private lastLine = NaN;
   private lastRow: Row | undefined;
@@ -109,16 +109,9 @@ export class StateNesting {
   private rowOf(lineID: number): Row {
     if (lineID === this.lastLine && this.lastRow !== undefined) return this.lastRow;
     // (a map lookup per state was a tenth of a 100 000-rank trace's statistics)
-    const inTable = lineID >= 0 && lineID < ROW_TABLE_LIMIT && (lineID | 0) === lineID;
-    let row = inTable ? this.rowTable[lineID] : this.rows.get(lineID);
-    if (row === undefined) {
-      row = { heap: new Int32Array(16), heapSize: 0, sorted: true, stack: new Int32Array(16), stackSize: 0, dirty: false };
-      if (!inTable) this.rows.set(lineID, row);
-      else {
-        while (this.rowTable.length < lineID) this.rowTable.push(undefined);
-        this.rowTable[lineID] = row;
-      }
-    }
+    let row = this.rows.get(lineID);
+    if (row === undefined)
+      this.rows.set(lineID, (row = { heap: new Int32Array(16), heapSize: 0, sorted: true, stack: new Int32Array(16), stackSize: 0, dirty: false }));
     this.lastLine = lineID;
     this.lastRow = row;
     return row;
