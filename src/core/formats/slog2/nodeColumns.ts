@@ -6,6 +6,7 @@
  * index. Same checks as treeNode.ts: every count and length is bounded by the bytes left, and a
  * drawable with a NaN/∞ time is dropped.
  */
+import { copyBytes } from '../../bytes/copyBytes';
 import type { BufferPool } from '../../bytes/bufferPool';
 import { FormatError } from '../../bytes/formatError';
 import type { SourceLocation } from '../../model/types';
@@ -238,13 +239,14 @@ export function decodeNodeColumns(
   const byEarliest = stableOrder(drawableEarliest, drawables, arena.i32(drawables));
   const info = arena.u8(infoBytes);
   const compactStart = arena.i32(rows);
-  if (withInfo)
+  if (withInfo) {
+    // Four bytes at a time: a byte loop here was two fifths of the decoding (32 bytes per state).
+    const to = new DataView(info.buffer, info.byteOffset, info.byteLength);
     for (let r = 0, at = 0; r < rows; r++) {
-      const n = infoLength[r]!;
       compactStart[r] = at;
-      for (let k = 0; k < n; k++) info[at + k] = bytes[infoStart[r]! + k]!;
-      at += n;
+      at = copyBytes(dv, infoStart[r]!, to, at, infoLength[r]!);
     }
+  }
   return {
     rows,
     category: arena.i32Of(category, rows),
