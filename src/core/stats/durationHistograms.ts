@@ -4,6 +4,7 @@
  * map of maps cost more than the counting). Durations ≤ 0 are counted apart.
  */
 import { CategoryTable } from './categoryTable';
+import { LogBuckets } from './logBuckets';
 import type { HistogramPart } from './statsPart';
 import type { DurationBucket, DurationHistogram } from './types';
 
@@ -13,25 +14,31 @@ export const BUCKETS_PER_DECADE = 4;
 /** Bucket of the smallest positive double (log10 ≈ −323.3) and one past that of the largest (≈ 308.3). */
 const LOWEST_BUCKET = Math.floor(Math.log10(Number.MIN_VALUE) * BUCKETS_PER_DECADE);
 const SLOTS = Math.floor(Math.log10(Number.MAX_VALUE) * BUCKETS_PER_DECADE) + 1 - LOWEST_BUCKET;
+const BUCKETS = new LogBuckets(BUCKETS_PER_DECADE);
 
 export class DurationHistograms {
   private readonly counts = new CategoryTable<Float64Array>();
   /** Durations ≤ 0 per category. */
   private readonly zero = new CategoryTable<number>();
+  /** The last category asked and its counts: a repeat skips the table. */
+  private lastCategory = NaN;
+  private lastCounts: Float64Array | undefined;
 
   add(category: number, duration: number): void {
     if (duration <= 0) {
       this.zero.set(category, (this.zero.get(category) ?? 0) + 1);
       return;
     }
-    const counts = this.countsOf(category);
+    const counts = category === this.lastCategory ? this.lastCounts! : this.countsOf(category);
     // A non-finite duration has no bucket (the category is still listed).
-    if (duration < Infinity) counts[Math.floor(Math.log10(duration) * BUCKETS_PER_DECADE) - LOWEST_BUCKET]++;
+    if (duration < Infinity) counts[BUCKETS.of(duration) - LOWEST_BUCKET]++;
   }
 
   private countsOf(category: number): Float64Array {
     let counts = this.counts.get(category);
+    this.lastCategory = category;
     if (counts === undefined) this.counts.set(category, (counts = new Float64Array(SLOTS)));
+    this.lastCounts = counts;
     return counts;
   }
 
