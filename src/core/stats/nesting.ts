@@ -80,14 +80,15 @@ export class StateNesting {
     const h = row.heap;
     if (row.heapSize === 0) row.sorted = true;
     else if (row.sorted && this.compare(h[row.heapSize - 1]!, s) > 0) row.sorted = false;
-    // A sorted array is a heap: a state in order stops at its parent at once.
     let i = row.heapSize++;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (this.compare(h[parent]!, s) <= 0) break;
-      h[i] = h[parent]!;
-      i = parent;
-    }
+    // A sorted array is a heap: a state in order goes at the end, no step up.
+    if (!row.sorted)
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (this.compare(h[parent]!, s) <= 0) break;
+        h[i] = h[parent]!;
+        i = parent;
+      }
     h[i] = s;
     if (!row.dirty) {
       row.dirty = true;
