@@ -314,6 +314,7 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
     }
     refs.length = 0;
     nodes.length = 0;
+    let rows = 0;
     for (const depth of depths) {
       for (const info of file.nodesOverlapping(depth, lookup0, lookup1)) {
         options.signal?.throwIfAborted();
@@ -329,10 +330,11 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
           if (!(c.drawableEarliest[d]! < b)) break;
           if (!(c.drawableEarliest[d]! <= t1 && t0 <= c.drawableLatest[d]!)) continue;
           refs.push(slot + d);
+          rows += c.rowCount[d]!;
         }
       }
     }
     sortRefs(refs, nodes, order, sortScratch);
-    if (refs.length > 0) yield ordered.counted();
+    if (refs.length > 0) yield ordered.counted(rows);
   }
 }

@@ -117,10 +117,8 @@ export class OrderedLeaf {
     readonly nodes: NodeColumns[],
   ) {}
 
-  /** Sets `rows` after the refs were put in order. */
-  counted(): this {
-    let rows = 0;
-    for (const ref of this.refs) rows += this.nodes[Math.floor(ref / REF_NODE)]!.rowCount[ref % REF_NODE]!;
+  /** Sets `rows`, counted as the refs were gathered (a pass over them afterwards was 2 % of the statistics). */
+  counted(rows: number): this {
     this.rows = rows;
     return this;
   }
