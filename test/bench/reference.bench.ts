@@ -3,7 +3,7 @@
 // (the MPE 2.4.5 jars) and `java`; skips with the reason otherwise (a user's machine has neither).
 //
 //   conversion  CLOG2 → SLOG-2: `java -jar clog2TOslog2.jar` vs `node dist/cli.js convert`, on the
-//               three shapes of the issue (synthesized once into out/bench-data)
+//               three shapes of the issue and a 16 384-rank one (synthesized once into out/bench-data)
 //   print       every drawable of the SLOG-2: `java -jar slog2printserial.jar` vs `mpe-trace dump`
 //
 //   MPE_BENCH_REF_SCALE=0.1 node test/bench/run.mjs reference    (inputs at a tenth of the size)
@@ -26,12 +26,16 @@ interface Shape {
   readonly ranks: number;
   readonly mb: number;
   readonly srcloc: boolean;
+  /** Alternating rounds when not the default (the reference takes minutes on the widest shape). */
+  readonly rounds?: number;
 }
 
 const SHAPES: readonly Shape[] = [
   { label: '16 ranks, SRCLOC', ranks: 16, mb: 300, srcloc: true },
   { label: '2 ranks', ranks: 2, mb: 300, srcloc: false },
   { label: '2048 ranks', ranks: 2048, mb: 158, srcloc: false },
+  // The guide's 10^4–10^5 timelines: "peak ≤ 256 MB at any width" (the reference: ~150 s, ~1.8 GB).
+  { label: '16 384 ranks', ranks: 16384, mb: 150, srcloc: false, rounds: 1 },
 ];
 
 interface Run {
@@ -70,9 +74,9 @@ function skipReason(): string | undefined {
 }
 
 /** Alternates A and B (A first in even rounds, B first in odd ones); medians of each. */
-function alternate(a: () => Run, b: () => Run): { a: Run[]; b: Run[] } {
+function alternate(a: () => Run, b: () => Run, n = rounds): { a: Run[]; b: Run[] } {
   const out = { a: [] as Run[], b: [] as Run[] };
-  for (let i = 0; i < rounds; i++) {
+  for (let i = 0; i < n; i++) {
     if (i % 2 === 0) {
       out.a.push(a());
       out.b.push(b());
@@ -127,6 +131,7 @@ async function main(): Promise<void> {
     const conv = alternate(
       () => timed('java', ['-jar', path.join(referenceDir, 'clog2TOslog2.jar'), '-o', refOut, input]),
       () => timed(process.execPath, [cli, 'convert', input, '-o', ourOut, '--force']),
+      shape.rounds,
     );
     row(label, 'convert', conv.a, conv.b, { ratio: 3, rssMB: 256 });
     if (shape.srcloc) {
