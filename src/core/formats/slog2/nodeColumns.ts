@@ -142,23 +142,35 @@ export function decodeNodeColumns(
     if (nv <= 0) fail(nv === 0 ? 'drawable without vertices (expected >= 1)' : `negative vertex count ${nv}`);
     pos += 2;
     need(nv * VERTEX_BYTES, 'vertices');
+    // Each vertex read once (most drawables have one or two): the first, second and last are
+    // kept as they go by. lo/hi skip NaN, as comparisons do.
     let lo = Infinity;
     let hi = -Infinity;
     let finite = true;
+    let t1 = 0;
+    let l1 = 0;
+    let t = 0;
+    let l = 0;
     for (let v = 0; v < nv; v++) {
-      const t = dv.getFloat64(pos + v * VERTEX_BYTES);
+      const at = pos + v * VERTEX_BYTES;
+      t = dv.getFloat64(at);
+      l = dv.getInt32(at + 8);
+      if (v === 0) {
+        time0[r] = t1 = t;
+        line0[r] = l1 = l;
+      } else if (v === 1) {
+        t1 = t;
+        l1 = l;
+      }
       if (!Number.isFinite(t)) finite = false;
       if (t < lo) lo = t;
       if (t > hi) hi = t;
     }
     vertexCount[r] = nv;
-    time0[r] = dv.getFloat64(pos);
-    line0[r] = dv.getInt32(pos + 8);
-    const second = nv > 1 ? pos + VERTEX_BYTES : pos;
-    time1[r] = dv.getFloat64(second);
-    line1[r] = dv.getInt32(second + 8);
-    timeLast[r] = dv.getFloat64(pos + (nv - 1) * VERTEX_BYTES);
-    lineLast[r] = dv.getInt32(pos + (nv - 1) * VERTEX_BYTES + 8);
+    time1[r] = t1;
+    line1[r] = l1;
+    timeLast[r] = t;
+    lineLast[r] = l;
     earliest[r] = lo;
     latest[r] = hi;
     pos += nv * VERTEX_BYTES;
