@@ -190,6 +190,39 @@ test('the segment clipper: overlap and touches as brute force says, segments in 
   }
 });
 
+test('the segment clipper: touches as brute force says for calls nearly in time order (jumps back, ends hit exactly), thousands of segments', () => {
+  const next = random(19);
+  for (let run = 0; run < 20; run++) {
+    const n = 1 + Math.floor(next() * 3000);
+    const segs: { loc: number; from: number; to: number }[] = [];
+    let t = 0;
+    for (let i = 0; i < n; i++) {
+      const d = next() < 0.1 ? 0 : next();
+      segs.push({ loc: Math.floor(next() * 3), from: t, to: t + d });
+      t += d + (next() < 0.5 ? next() : 0);
+    }
+    const clip = new SegmentClipper({
+      loc: Int32Array.from(segs, (s) => s.loc),
+      from: Float64Array.from(segs, (s) => s.from),
+      to: Float64Array.from(segs, (s) => s.to),
+    });
+    let a = -1;
+    for (let q = 0; q < 4000; q++) {
+      const r = next();
+      // Mostly forward by a little; sometimes far back or far ahead; sometimes exactly at a segment's end or start.
+      if (r < 0.05) a = next() * t;
+      else if (r < 0.15) {
+        const g = segs[Math.floor(next() * n)]!;
+        a = next() < 0.5 ? g.to : g.from;
+      } else a += next() * (t / n) * 3;
+      const b = a + (next() < 0.2 ? 0 : next() * (t / n) * 4);
+      const loc = Math.floor(next() * 4) - (next() < 0.02 ? 2 : 0);
+      const want = segs.some((g) => g.loc === loc && g.from < b && g.to > a);
+      assert.equal(clip.touches(loc, a, b), want, `run ${run}, query ${q}: loc ${loc} [${a}, ${b}]`);
+    }
+  }
+});
+
 test('hop columns keep every slot across chunks; clear drops them', () => {
   const h = new HopColumns();
   const n = 150_000;
