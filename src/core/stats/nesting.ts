@@ -66,8 +66,13 @@ export class StateNesting {
    */
   readonly incoming = new Float64Array(3);
 
-  /** A state of `lineID` with the times in `incoming`; `cell` is credited with its own time. */
-  add(lineID: number, category: number, finalLineID: number, cell: number): void {
+  /**
+   * A state of `lineID` with the times in `incoming`; `cell` is credited with its own time.
+   * `inOrder`: the caller's promise that no state added later comes before this one in drawing
+   * order (a stream in drawing order, without composites, the state's bounds its own). With none
+   * of its row waiting, it is swept at once: no heap, no watermark to wait for.
+   */
+  add(lineID: number, category: number, finalLineID: number, cell: number, inOrder = false): void {
     const s = this.allocate();
     this.earliest[s] = this.incoming[0]!;
     this.latest[s] = this.incoming[1]!;
@@ -76,6 +81,7 @@ export class StateNesting {
     this.own[s] = this.incoming[2]!;
     this.cell[s] = cell;
     const row = this.rowOf(lineID);
+    if (inOrder && row.heapSize === 0) return this.sweep(row, s);
     if (row.heapSize === row.heap.length) row.heap = grown(row.heap, row.heapSize + 1);
     const h = row.heap;
     if (row.heapSize === 0) row.sorted = true;

@@ -105,6 +105,8 @@ export class RangeStatsAccumulator {
     infoLength: new Int32Array(1),
   };
   private watermark = -Infinity;
+  /** The rows being added come in drawing order, composites aside (addLeaf): see StateNesting.add. */
+  private inOrder = false;
   private primitives = 0;
   private clampedStates = 0;
 
@@ -179,6 +181,9 @@ export class RangeStatsAccumulator {
    * read in its decoded nodes: the same as addColumns of its batch, without the copy.
    */
   addLeaf(leaf: OrderedLeaf): void {
+    // The stream is in drawing order (columnStream.ts): without composites, whose members are
+    // ordered by the composite's bounds, each row's states come in the nesting's order.
+    this.inOrder = leaf.nodes.every((c) => c.composites === 0);
     for (const ref of leaf.refs) {
       const c = leaf.nodes[Math.floor(ref / REF_NODE)]!;
       const d = ref % REF_NODE;
@@ -186,6 +191,7 @@ export class RangeStatsAccumulator {
       const end = first + c.rowCount[d]!;
       for (let r = first; r < end; r++) this.addRow(c, r, c.info);
     }
+    this.inOrder = false;
   }
 
   /**
@@ -216,7 +222,7 @@ export class RangeStatsAccumulator {
         nesting.incoming[0] = earliest;
         nesting.incoming[1] = latest;
         nesting.incoming[2] = 0;
-        nesting.add(lineID, category, c.lineLast[r]!, this.cells.index(lineID, category));
+        nesting.add(lineID, category, c.lineLast[r]!, this.cells.index(lineID, category), this.inOrder && !clamp);
       }
       return;
     }
@@ -242,7 +248,8 @@ export class RangeStatsAccumulator {
         nesting.incoming[0] = earliest;
         nesting.incoming[1] = latest;
         nesting.incoming[2] = clip;
-        nesting.add(lineID, category, c.lineLast[r]!, cell);
+        // A clamped state nests at its start, not where the stream ordered it: it waits.
+        nesting.add(lineID, category, c.lineLast[r]!, cell, this.inOrder && !clamp);
       }
     }
   }

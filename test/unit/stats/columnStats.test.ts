@@ -8,6 +8,10 @@ import { computeRangeStats, exactStatsOfFile, nodeBatches, type RangeStats } fro
 import { primitiveBatchesInTimeOrder } from '../../../src/core/formats/slog2/columnStream';
 import { FIXTURE_TRACES, fixtureSlog2Bytes, openFixtureSlog2 } from '../../helpers/fixtureTraces';
 import { assertSame } from '../../helpers/sameStats';
+import { MemorySink, Slog2Writer } from '../../../src/core/formats/slog2/writer';
+import { MemorySource } from '../../../src/core/bytes/memorySource';
+import { makePrimitive, type Drawable } from '../../../src/core/model/types';
+import { CATEGORIES, topologyOf } from '../slog2writer/synthetic';
 
 function objectStats(file: Slog2File, range: [number, number]): Promise<RangeStats> {
   return computeRangeStats(file, nodeBatches(file.query(range[0], range[1], { lowestDepth: 0 })), range);
@@ -86,3 +90,53 @@ test('a node whose directory bounds leave out some of its drawables (breaks SLOG
     }
   }
 });
+
+/** A small SLOG-2 of `drawables` (small leaves: several nodes and levels), opened. */
+async function fileOf(drawables: readonly Drawable[]): Promise<Slog2File> {
+  const sink = new MemorySink();
+  const w = new Slog2Writer(sink, { topologyOf, leafBytes: 200 });
+  for (const d of [...drawables].sort((x, y) => x.latest - y.latest)) w.add(d);
+  await w.finish({ categories: CATEGORIES, lineIDMaps: [] });
+  return Slog2File.open(new MemorySource('order.slog2', sink.bytes()));
+}
+
+const state = (category: number, line: number, t0: number, t1: number): Drawable =>
+  makePrimitive(category, [
+    { time: t0, lineID: line },
+    { time: t1, lineID: line },
+  ]);
+
+// The stream comes in drawing order and most states are swept as they come (StateNesting.add's
+// inOrder); these nest elsewhere than where the stream orders them, and must wait.
+for (const [what, drawables, lost] of [
+  [
+    // Ordered by its span (45), it nests at 50, 0 long; [47, 48.5] must still nest in [44, 49].
+    'a state that ends before it starts',
+    [state(1, 0, 44, 49), state(2, 0, 50, 45), state(2, 0, 47, 48.5), state(4, 0, 40, 60)],
+    1.5,
+  ],
+  [
+    // Ordered at 30 with its composite, the member [52, 58] nests in [50, 60], later in the stream.
+    'a composite member',
+    [
+      { kind: 'composite', category: 4, primitives: [state(2, 1, 30, 31), state(2, 1, 52, 58)], earliest: 30, latest: 58 },
+      state(1, 1, 50, 60),
+      state(4, 1, 20, 70),
+    ],
+    6,
+  ],
+] as const) {
+  test(`${what}: nests as in the object query, not where the stream orders it`, async () => {
+    const file = await fileOf(drawables as readonly Drawable[]);
+    try {
+      const range: [number, number] = [0, 100];
+      const objects = await objectStats(file, range);
+      // Compute loses the Inner state nested in it; the enclosing states are another category.
+      const compute = objects.categories.find((c) => c.name === 'Compute')!;
+      assert.equal(compute.exclusive, compute.inclusive - lost);
+      assertSame(await exactStatsOfFile(file, range), objects, 'from columns = from objects');
+    } finally {
+      await file.close();
+    }
+  });
+}

@@ -62,6 +62,8 @@ export interface NodeColumns {
   readonly drawableLatest: Float64Array;
   /** Drawable indices sorted by earliest time (stable), for slicing by start time. */
   readonly byEarliest: Int32Array;
+  /** Composites among its drawables (a pass that relies on rows in drawing order skips nodes with any). */
+  readonly composites: number;
   /** Bounds of all its drawables (+∞ / −∞ when none), to check them against the node's. */
   readonly earliestOfAll: number;
   readonly latestOfAll: number;
@@ -124,6 +126,7 @@ export function decodeNodeColumns(
   const { category, vertexCount, time0, line0, time1, line1, timeLast, lineLast, earliest, latest, infoStart, infoLength, siteIndex, siteEndIndex } = cols;
   const { firstRow, rowCount, drawableCategory, drawableEarliest, drawableLatest, sourced } = cols;
   let drawables = 0;
+  let composites = 0;
   let earliestOfAll = Infinity;
   let latestOfAll = -Infinity;
 
@@ -232,6 +235,7 @@ export function decodeNodeColumns(
           siteEndIndex[first + m] = -1;
           sourced[first + m] = 0;
         }
+      if (kind === 1) composites++;
       firstRow[drawables] = first;
       rowCount[drawables] = members;
       drawableCategory[drawables] = dcat;
@@ -285,6 +289,7 @@ export function decodeNodeColumns(
     drawableEarliest: arena.f64Of(drawableEarliest, drawables),
     drawableLatest: arena.f64Of(drawableLatest, drawables),
     byEarliest,
+    composites,
     earliestOfAll,
     latestOfAll,
   };
