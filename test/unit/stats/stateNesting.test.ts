@@ -30,20 +30,28 @@ function reference(states: readonly S[]): Map<string, number> {
   return out;
 }
 
-function viaNesting(batches: readonly S[][]): Map<string, number> {
+/**
+ * The nesting's sums over `batches`, a watermark after each: by default the next batch's earliest
+ * start. `promise`: which states are added with StateNesting.add's inOrder promise.
+ */
+function viaNesting<T extends S>(
+  batches: readonly T[][],
+  options: { readonly promise?: (s: T) => boolean; readonly watermark?: (next: readonly T[]) => number } = {},
+): Map<string, number> {
   const cells = new CellTable();
   const nesting = new StateNesting(cells);
   const keys: string[] = [];
+  const watermark = options.watermark ?? ((next) => Math.min(...next.map((s) => s.earliest)));
   for (let b = 0; b < batches.length; b++) {
     for (const s of batches[b]!) {
       const cell = cells.index(s.line, s.category);
       keys[cell] = `${s.line}/${s.category}`;
       nesting.incoming.set([s.earliest, s.latest, s.own]);
-      nesting.add(s.line, s.category, s.finalLineID, cell);
+      nesting.add(s.line, s.category, s.finalLineID, cell, options.promise?.(s) ?? false);
     }
-    // The stream's promise: no later state starts before the next batch's first.
+    // The stream's promise: no later state starts before the watermark.
     const next = batches[b + 1];
-    nesting.flush(next === undefined ? undefined : Math.min(...next.map((s) => s.earliest)));
+    nesting.flush(next === undefined ? undefined : watermark(next));
   }
   nesting.flush();
   const out = new Map<string, number>();
@@ -79,32 +87,12 @@ test('exclusive time equals the reference sweep, states in order, shuffled withi
   }
 });
 
-/**
+/*
  * A stream in drawing order by its own keys, where some states' nesting bounds are not those keys
  * (a state that ends before it starts is ordered by its vertices' span and nests as 0 long at its
  * start; a composite member by the composite's bounds): the rest are added with the promise that
  * nothing later comes before them (StateNesting.add's inOrder), and swept at once.
  */
-function viaNestingInOrder(batches: readonly (S & { readonly displaced: boolean; readonly key: number })[][], promise: (displaced: boolean) => boolean) {
-  const cells = new CellTable();
-  const nesting = new StateNesting(cells);
-  const keys: string[] = [];
-  for (let b = 0; b < batches.length; b++) {
-    for (const s of batches[b]!) {
-      const cell = cells.index(s.line, s.category);
-      keys[cell] = `${s.line}/${s.category}`;
-      nesting.incoming.set([s.earliest, s.latest, s.own]);
-      nesting.add(s.line, s.category, s.finalLineID, cell, promise(s.displaced));
-    }
-    const next = batches[b + 1];
-    nesting.flush(next === undefined ? undefined : next[0]!.key);
-  }
-  nesting.flush();
-  const out = new Map<string, number>();
-  keys.forEach((k, cell) => out.set(k, (out.get(k) ?? 0) + cells.exclusive[cell]!));
-  return out;
-}
-
 test('states promised in order are swept at once: the same sums, to the bit, as waiting for watermarks; states out of their order wait', () => {
   let seed = 17;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -138,13 +126,14 @@ test('states promised in order are swept at once: the same sums, to the bit, as 
       batches.push(states.slice(i, i + n));
       i += n;
     }
-    const waiting = viaNestingInOrder(batches, () => false);
-    const promised = viaNestingInOrder(batches, (displaced) => !displaced);
+    const byKey = (next: readonly { readonly key: number }[]) => next[0]!.key;
+    const waiting = viaNesting(batches, { watermark: byKey });
+    const promised = viaNesting(batches, { watermark: byKey, promise: (s) => !s.displaced });
     assert.deepEqual([...promised].sort(), [...waiting].sort(), `run ${run}`);
     const want = reference(states);
     for (const [k, v] of want) assert.ok(Math.abs((promised.get(k) ?? 0) - v) < 1e-9, `run ${run} cell ${k}: ${promised.get(k)} vs ${v}`);
     // Promising the displaced ones too breaks the sums somewhere: the promise is what keeps them right.
-    const broken = viaNestingInOrder(batches, () => true);
+    const broken = viaNesting(batches, { watermark: byKey, promise: () => true });
     if ([...want].some(([k, v]) => Math.abs((broken.get(k) ?? 0) - v) >= 1e-9)) differed++;
   }
   assert.ok(differed > 10, `a wrong promise changed the sums in ${differed} of 80 runs`);
