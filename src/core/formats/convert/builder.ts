@@ -8,7 +8,7 @@
  */
 import type { Primitive, SourceLocation } from '../../model/types';
 import type { CategoryTable } from './categories';
-import { MessageQueues, QueuesByLine } from './matchQueues';
+import { MessageQueues, QueuesByLine, type VertexQueue } from './matchQueues';
 import { PendingPrimitives, PrimitiveCollector, PrimitiveParts, type PrimitiveSink } from './pendingPrimitives';
 import { sourceFromInfo, type SourceSiteTable } from './sourceLocations';
 
@@ -44,6 +44,8 @@ export class DrawableBuilder {
   private releasedBefore = -Infinity;
   /** Open states per category index, keyed by lineID (FIFO queues). */
   private readonly open: (QueuesByLine | undefined)[] = [];
+  /** Emptied open-state queues, for the next line that opens a state (QueuesByLine). */
+  private readonly spareQueues: VertexQueue[] = [];
   private openCount = 0;
   private readonly pendingSends = new MessageQueues();
   private readonly pendingReceives = new MessageQueues();
@@ -114,7 +116,7 @@ export class DrawableBuilder {
     let byLine = this.open[category];
     if (byLine === undefined) {
       while (this.open.length < category) this.open.push(undefined);
-      this.open[category] = byLine = new QueuesByLine();
+      this.open[category] = byLine = new QueuesByLine(this.spareQueues);
     }
     byLine.getOrCreate(lineID).push(time, lineID, 0, info, loc);
     this.openCount++;
@@ -122,7 +124,8 @@ export class DrawableBuilder {
 
   closeState(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
     if (this.badTime(time)) return;
-    const q = this.open[category]?.get(lineID);
+    const byLine = this.open[category];
+    const q = byLine?.get(lineID);
     if (q === undefined || q.length === 0) {
       this.droppedFinals++;
       return;
@@ -130,7 +133,7 @@ export class DrawableBuilder {
     const startTime = q.time;
     const finalInfo = info !== undefined ? info : q.info;
     let startLoc = q.loc;
-    q.drop();
+    byLine!.drop(lineID, q);
     this.openCount--;
     if (finalInfo !== undefined && startLoc === undefined) {
       const entry = this.categories.entries[category]!;

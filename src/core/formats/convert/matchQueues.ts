@@ -65,10 +65,17 @@ export class VertexQueue {
   }
 }
 
-/** VertexQueues by lineID: a plain array for small non-negative lineIDs, else a Map. */
+/**
+ * VertexQueues by lineID: a plain array for small non-negative lineIDs, else a Map. A queue that
+ * empties goes to `spare` (shared by a builder's categories) for the next line that needs one: a
+ * queue per category and line ever used was 274 000 queues, 23 MB, at 16 384 ranks; now there
+ * are about as many as states open at once.
+ */
 export class QueuesByLine {
   private readonly small: (VertexQueue | undefined)[] = [];
   private readonly large = new Map<number, VertexQueue>();
+
+  constructor(private readonly spare: VertexQueue[] = []) {}
 
   get(lineID: number): VertexQueue | undefined {
     return lineID >= 0 && lineID < 65536 ? this.small[lineID] : this.large.get(lineID);
@@ -77,13 +84,22 @@ export class QueuesByLine {
   getOrCreate(lineID: number): VertexQueue {
     let q = this.get(lineID);
     if (q === undefined) {
-      q = new VertexQueue();
+      q = this.spare.pop() ?? new VertexQueue();
       if (lineID >= 0 && lineID < 65536) {
         while (this.small.length < lineID) this.small.push(undefined);
         this.small[lineID] = q;
       } else this.large.set(lineID, q);
     }
     return q;
+  }
+
+  /** Takes out the entry just read from `q`, the queue of `lineID`; an emptied queue goes to the spares. */
+  drop(lineID: number, q: VertexQueue): void {
+    q.drop();
+    if (q.length > 0) return;
+    if (lineID >= 0 && lineID < 65536) this.small[lineID] = undefined;
+    else this.large.delete(lineID);
+    this.spare.push(q);
   }
 
   forEach(f: (q: VertexQueue) => void): void {
