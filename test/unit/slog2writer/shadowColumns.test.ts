@@ -78,7 +78,7 @@ test('rows that all grow together (a child merged into each) are packed within t
   }
 });
 
-test('released column sets go to the buffer they fit: the smallest that holds what is expected, else the largest', () => {
+test('released column sets go to the buffer they fit: the smallest that holds what is expected, else the largest, never one many times too big', () => {
   while (pooledShadowColumns() > 0) takeShadowColumns();
   // No pooled set: a new one of the expected size.
   const fresh = takeShadowColumns(5000, 300_000);
@@ -99,6 +99,49 @@ test('released column sets go to the buffer they fit: the smallest that holds wh
   // Nothing holds 20 000 rows: the largest left (it grows least).
   releaseShadowColumns(large);
   assert.equal(takeShadowColumns(20_000, 0), large);
-  assert.equal(takeShadowColumns(), middle);
+  // A set many times what is asked stays for a buffer that needs it (a wide trace's high node):
+  // an empty buffer gets a new small set, not the 400 KB one.
+  const empty = takeShadowColumns();
+  assert.notEqual(empty, middle);
+  assert.ok(empty.topology.length <= 64 && empty.arena.length <= 1024, 'a new small set');
+  assert.equal(pooledShadowColumns(), 1);
+  assert.equal(takeShadowColumns(600, 20_000), middle, 'within four times what is asked: taken');
   assert.equal(pooledShadowColumns(), 0);
+});
+
+test('rows moved to a bigger set keep their numbers, values and weights', () => {
+  const c = new ShadowColumns(4, 1024);
+  for (let r = 0; r < 100; r++) {
+    c.addRow();
+    c.key[r] = r * 4 + 1;
+    c.earliest[r] = r;
+    c.latest[r] = r + 0.5;
+    c.time0[r] = r + 0.25;
+    c.line0[r] = r;
+    c.vertices[r] = 1;
+    c.numRealObjs[r] = r + 1;
+    c.topology[r] = 1;
+    c.weightCount[r] = 0;
+    c.weightRoom[r] = 0; // no room until the first weight, as newShadow leaves it
+    for (let k = 0; k < r % 5; k++) c.appendWeight(r, k, r / 3, -r, k + 1);
+  }
+  const before = Array.from({ length: 100 }, (_, r) => [c.key[r], c.earliest[r], c.latest[r], c.time0[r], c.line0[r], c.numRealObjs[r], weightsOf(c, r)]);
+  const next = new ShadowColumns(8, 1024);
+  next.takeRowsOf(c);
+  next.ensure(5000, 100_000);
+  assert.equal(next.count, 100);
+  assert.ok(next.topology.length === 5000 && next.arena.length === 100_000, 'ensure: exactly the room asked');
+  const after = Array.from({ length: 100 }, (_, r) => [
+    next.key[r],
+    next.earliest[r],
+    next.latest[r],
+    next.time0[r],
+    next.line0[r],
+    next.numRealObjs[r],
+    weightsOf(next, r),
+  ]);
+  assert.deepEqual(after, before);
+  // And they go on growing there as before.
+  for (let r = 0; r < 100; r++) next.appendWeight(r, 9, 1, 1, 1);
+  for (let r = 0; r < 100; r++) assert.deepEqual(weightsOf(next, r), [...(before[r]![6] as number[]), 9, 1, 1, 1]);
 });

@@ -73,25 +73,21 @@ export class ShadowColumns {
   }
 
   /**
-   * Room for `n` weights at the end of the arena: their start. When the arena is full and a
-   * quarter of it or more is left behind by moved rows or unused room, the rows are packed first
-   * (rows' starts change; callers read them afterwards), else it doubles: a 2048-rank high
-   * node's weights took over four times their size without packing.
+   * Room for `n` weights at the end of the arena: their start. When the arena is full, the rows
+   * are packed into a new one (rows' starts change; callers read them afterwards): of the same
+   * size when a quarter of it or more was left behind by moved rows or unused room, else twice
+   * as big. A 2048-rank high node's weights took over four times their size without packing.
    */
   reserveWeights(n: number): number {
     const need = this.arenaUsed + n * WEIGHT_STRIDE;
     if (need > this.arena.length) {
-      if (4 * (this.liveWeightSlots() + n * WEIGHT_STRIDE) <= 3 * this.arena.length) this.pack();
-      const packedNeed = this.arenaUsed + n * WEIGHT_STRIDE;
-      if (packedNeed > this.arena.length) {
-        let cap = this.arena.length * 2;
+      const packedNeed = this.liveWeightSlots() + n * WEIGHT_STRIDE;
+      let cap = this.arena.length;
+      if (4 * packedNeed > 3 * cap) {
+        cap *= 2;
         while (cap < packedNeed) cap *= 2;
-        const words = new ArrayBuffer(4 * cap);
-        const bits = new Uint32Array(words);
-        bits.set(this.arenaBits.subarray(0, this.arenaUsed));
-        this.arena = new Float32Array(words);
-        this.arenaBits = bits;
       }
+      this.packInto(cap);
     }
     const at = this.arenaUsed;
     this.arenaUsed += n * WEIGHT_STRIDE;
@@ -105,22 +101,26 @@ export class ShadowColumns {
     return live * WEIGHT_STRIDE;
   }
 
-  /** Moves every row's weights to the start of the arena, in row order, each with room for one more. */
-  private pack(): void {
-    const used = this.arenaUsed;
-    if (packScratch.length < used) packScratch = new Uint32Array(Math.max(used, packScratch.length * 2));
-    packScratch.set(this.arenaBits.subarray(0, used));
+  /**
+   * Moves every row's weights to the start of a new arena of `capacity` words, in row order, each
+   * with room for one more (not a copy kept for the next packing: 8 MB on a 16 384-rank trace).
+   */
+  private packInto(capacity: number): void {
+    const old = this.arenaBits;
+    const words = new ArrayBuffer(4 * capacity);
+    const bits = new Uint32Array(words);
     let at = 0;
     for (let r = 0; r < this.count; r++) {
       if (this.weightRoom[r] === 0) continue;
       const n = this.weightCount[r]!;
       const from = this.weightStart[r]!;
-      const bits = this.arenaBits;
-      for (let k = 0; k < n * WEIGHT_STRIDE; k++) bits[at + k] = packScratch[from + k]!;
+      for (let k = 0; k < n * WEIGHT_STRIDE; k++) bits[at + k] = old[from + k]!;
       this.weightStart[r] = at;
       this.weightRoom[r] = n + 1;
       at += (n + 1) * WEIGHT_STRIDE;
     }
+    this.arena = new Float32Array(words);
+    this.arenaBits = bits;
     this.arenaUsed = at;
   }
 
@@ -181,6 +181,18 @@ export class ShadowColumns {
     return nv === 2 ? this.line1[r]! : this.line0[r]!;
   }
 
+  /** Room for `rows` rows and `arenaWords` words of weights (the rows and arena in use kept). */
+  ensure(rows: number, arenaWords: number): void {
+    if (rows > this.topology.length) this.resize(rows, true);
+    if (arenaWords > this.arena.length) {
+      const words = new ArrayBuffer(4 * arenaWords);
+      const bits = new Uint32Array(words);
+      bits.set(this.arenaBits.subarray(0, this.arenaUsed));
+      this.arena = new Float32Array(words);
+      this.arenaBits = bits;
+    }
+  }
+
   /** Emptied for the next node buffer. */
   clear(): void {
     this.count = 0;
@@ -189,29 +201,76 @@ export class ShadowColumns {
     this.wide = undefined;
   }
 
-  /** Every column grown to `capacity` rows (doubling; grown() copies the rows). */
-  private resize(capacity: number): void {
-    this.topology = grown(this.topology, capacity);
-    this.key = grown(this.key, capacity);
-    this.earliest = grown(this.earliest, capacity);
-    this.latest = grown(this.latest, capacity);
-    this.numRealObjs = grown(this.numRealObjs, capacity);
-    this.vertices = grown(this.vertices, capacity);
-    this.time0 = grown(this.time0, capacity);
-    this.time1 = grown(this.time1, capacity);
-    this.line0 = grown(this.line0, capacity);
-    this.line1 = grown(this.line1, capacity);
-    this.weightStart = grown(this.weightStart, capacity);
-    this.weightCount = grown(this.weightCount, capacity);
-    this.weightRoom = grown(this.weightRoom, capacity);
-    this.hasWeights = grown(this.hasWeights, capacity);
-    this.memberCount = grown(this.memberCount, capacity);
-    this.collectsChildren = grown(this.collectsChildren, capacity);
+  /** Row r of `from` copied to row `to` of this set, its weights appended to the arena (room: its count). */
+  copyRow(from: ShadowColumns, r: number, to: number): void {
+    this.topology[to] = from.topology[r]!;
+    this.key[to] = from.key[r]!;
+    this.earliest[to] = from.earliest[r]!;
+    this.latest[to] = from.latest[r]!;
+    this.numRealObjs[to] = from.numRealObjs[r]!;
+    this.vertices[to] = from.vertices[r]!;
+    this.time0[to] = from.time0[r]!;
+    this.time1[to] = from.time1[r]!;
+    this.line0[to] = from.line0[r]!;
+    this.line1[to] = from.line1[r]!;
+    this.hasWeights[to] = from.hasWeights[r]!;
+    this.memberCount[to] = from.memberCount[r]!;
+    this.collectsChildren[to] = from.collectsChildren[r]!;
+  }
+
+  /**
+   * Every row of `from` moved into this empty set, in order (same row numbers: indexes stay
+   * valid), with its weights and room for them packed at the arena's start.
+   */
+  takeRowsOf(from: ShadowColumns): void {
+    let words = 0;
+    for (let r = 0; r < from.count; r++) words += from.weightRoom[r]! * WEIGHT_STRIDE;
+    this.ensure(from.count, words);
+    let at = 0;
+    for (let r = 0; r < from.count; r++) {
+      this.copyRow(from, r, r);
+      const n = from.weightCount[r]!;
+      const start = from.weightStart[r]!;
+      this.arenaBits.set(from.arenaBits.subarray(start, start + n * WEIGHT_STRIDE), at);
+      this.weightStart[r] = at;
+      this.weightCount[r] = n;
+      this.weightRoom[r] = from.weightRoom[r]!;
+      at += from.weightRoom[r]! * WEIGHT_STRIDE;
+    }
+    this.count = from.count;
+    this.arenaUsed = at;
+    this.stringKeys = from.stringKeys;
+    this.wide = from.wide;
+  }
+
+  /** Every column grown to `capacity` rows (doubling, or to exactly that; the rows copied). */
+  private resize(capacity: number, exact = false): void {
+    const g = exact ? exactly : grown;
+    this.topology = g(this.topology, capacity);
+    this.key = g(this.key, capacity);
+    this.earliest = g(this.earliest, capacity);
+    this.latest = g(this.latest, capacity);
+    this.numRealObjs = g(this.numRealObjs, capacity);
+    this.vertices = g(this.vertices, capacity);
+    this.time0 = g(this.time0, capacity);
+    this.time1 = g(this.time1, capacity);
+    this.line0 = g(this.line0, capacity);
+    this.line1 = g(this.line1, capacity);
+    this.weightStart = g(this.weightStart, capacity);
+    this.weightCount = g(this.weightCount, capacity);
+    this.weightRoom = g(this.weightRoom, capacity);
+    this.hasWeights = g(this.hasWeights, capacity);
+    this.memberCount = g(this.memberCount, capacity);
+    this.collectsChildren = g(this.collectsChildren, capacity);
   }
 }
 
-/** The arena's copy while it is packed (single-threaded writer). */
-let packScratch = new Uint32Array(0);
+/** A copy of `a` with room for exactly `n` elements (n ≥ its length). */
+function exactly<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(a: T, n: number): T {
+  const next = new (a.constructor as new (n: number) => T)(n);
+  next.set(a as never);
+  return next;
+}
 
 /**
  * Column sets of released buffers (a wide trace's hold thousands of rows and their weights; new
@@ -225,6 +284,9 @@ const COLUMN_POOL = 16;
 /** Now that sets go by size, 16 MB holds what the next buffers take (48 MB: a higher peak, no faster). */
 const POOL_BYTES = 16 << 20;
 let pooledBytes = 0;
+
+/** A pooled set up to this many bytes (beyond four times what is asked) is taken for any buffer. */
+const SMALL_SET_BYTES = 256 << 10;
 
 /** Bytes per row of the columns other than the arena: six of doubles, seven of 32 bits, three of bytes. */
 const ROW_BYTES = 8 * 6 + 4 * 7 + 3;
@@ -256,8 +318,12 @@ export function takeShadowColumns(rows = 0, arenaNumbers = 0): ShadowColumns {
       largestBytes = bytes;
     }
   }
+  // A set many times what is asked would be held by a small buffer for its whole life (a wide
+  // trace's pool holds full-width sets): a new one instead.
+  if (best >= 0 && bestBytes > 4 * (rows * ROW_BYTES + 4 * arenaNumbers) + SMALL_SET_BYTES) best = -1;
   const i = best >= 0 ? best : largest;
-  if (i < 0) return new ShadowColumns(Math.max(64, rows), arenaNumbers);
+  if (i < 0 || (best < 0 && bytesOf(columnPool[i]!) > 4 * (rows * ROW_BYTES + 4 * arenaNumbers) + SMALL_SET_BYTES))
+    return new ShadowColumns(Math.max(64, rows), arenaNumbers);
   const c = columnPool[i]!;
   columnPool[i] = columnPool[columnPool.length - 1]!;
   columnPool.pop();
