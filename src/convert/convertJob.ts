@@ -18,6 +18,7 @@ import {
 import type { Slog2Snapshot } from '../core/formats/slog2/writer/snapshot';
 import { statSync } from 'node:fs';
 import { writeAtomically } from '../io/atomicWrite';
+import { ShadowSpillFile } from '../io/shadowSpillFile';
 import { checkNotInput } from '../io/outputGuard';
 import { openConversionInput } from './conversionInput';
 import { ConverterThread } from './converterThread';
@@ -130,19 +131,22 @@ async function convertInThisThread(input: string, output: string, options: Conve
       () => conversion.declaredLines?.(),
       (indexer) =>
         writeAtomically(output, { force: options.force }, (sink, tempPath) =>
-          writeConversion(conversion, sink, {
-            childrenPerNode: options.childrenPerNode,
-            leafBytes: options.leafBytes,
-            signal: options.signal,
-            indexer,
-            snapshots: snapshotsOf(
-              options,
-              tempPath,
-              due,
-              () => read.bytes,
-              () => read.total,
-            ),
-          }),
+          withShadowSpill(output, (shadowSpill) =>
+            writeConversion(conversion, sink, {
+              childrenPerNode: options.childrenPerNode,
+              leafBytes: options.leafBytes,
+              signal: options.signal,
+              indexer,
+              shadowSpill,
+              snapshots: snapshotsOf(
+                options,
+                tempPath,
+                due,
+                () => read.bytes,
+                () => read.total,
+              ),
+            }),
+          ),
         ),
     );
     return jobResult(input, output, format, file.size, index.written, conversion.summary, index.rowIndex);
@@ -167,22 +171,25 @@ async function convertInTwoThreads(input: string, output: string, script: string
       () => converter.declaredLines,
       (indexer) =>
         writeAtomically(output, { force: options.force }, async (sink, tempPath) => {
-          const summary = await writeDrawableBatches(converter, sink, {
-            snapshots: snapshotsOf(
-              options,
-              tempPath,
-              () => converter.takeTrailer(),
-              () => converter.bytesRead,
-              () => read.total,
-            ),
-            childrenPerNode: options.childrenPerNode,
-            leafBytes: options.leafBytes,
-            signal: options.signal,
-            indexer,
-            recycle: (b) => converter.recycle(b),
-            trailer: () => conversionTrailer(converter.result.summary),
-            inputKind: () => converter.result.format.toUpperCase(),
-          });
+          const summary = await withShadowSpill(output, (shadowSpill) =>
+            writeDrawableBatches(converter, sink, {
+              snapshots: snapshotsOf(
+                options,
+                tempPath,
+                () => converter.takeTrailer(),
+                () => converter.bytesRead,
+                () => read.total,
+              ),
+              childrenPerNode: options.childrenPerNode,
+              leafBytes: options.leafBytes,
+              signal: options.signal,
+              indexer,
+              recycle: (b) => converter.recycle(b),
+              trailer: () => conversionTrailer(converter.result.summary),
+              inputKind: () => converter.result.format.toUpperCase(),
+              shadowSpill,
+            }),
+          );
           return { ...summary, droppedDrawables: converter.result.dropped };
         }),
     );
@@ -190,6 +197,16 @@ async function convertInTwoThreads(input: string, output: string, script: string
     return jobResult(input, output, r.format, r.inputBytes, index.written, r.summary, index.rowIndex);
   } finally {
     await converter.close();
+  }
+}
+
+/** Runs `write` with a shadow spill file next to `output` (shadowSpillFile.ts), closed and removed after. */
+async function withShadowSpill<T>(output: string, write: (spill: ShadowSpillFile) => Promise<T>): Promise<T> {
+  const spill = new ShadowSpillFile(output);
+  try {
+    return await write(spill);
+  } finally {
+    spill.close();
   }
 }
 

@@ -99,12 +99,47 @@ const oneWeight: readonly number[] = [0];
 
 /** A finished child shadow buffer (§7.4 ShadowBuffer): stub header, nestless shadows, nestable shadows. */
 export function writeShadowBuffer(w: ByteWriter, b: NodeShadows): void {
-  writeNodeHeader(w, b.earliest, b.latest, b.depth, b.xpos, { fptr: b.fptr, size: b.size });
+  writeShadowBufferInParts(() => w, b, Infinity);
+}
+
+/**
+ * writeShadowBuffer through `next(bytes)`, a writer over the next `bytes` bytes of the output
+ * (consecutive in the file): the shadows in runs of at most `partBytes` (one shadow if bigger),
+ * so a wide node's block need not be one buffer in memory (slog2Writer.ts).
+ */
+export function writeShadowBufferInParts(next: (bytes: number) => ByteWriter, b: NodeShadows, partBytes: number): void {
   const { list, nestless, count } = orderedShadows(b);
-  w.i32(nestless);
-  for (let i = 0; i < nestless; i++) writeShadow(w, b, list[i]!);
-  w.i32(count - nestless);
-  for (let i = nestless; i < count; i++) writeShadow(w, b, list[i]!);
+  const head = next(NODE_HEADER_BYTES + 4);
+  writeNodeHeader(head, b.earliest, b.latest, b.depth, b.xpos, { fptr: b.fptr, size: b.size });
+  head.i32(nestless);
+  writeShadowRuns(next, b, list, 0, nestless, partBytes);
+  next(4).i32(count - nestless);
+  writeShadowRuns(next, b, list, nestless, count, partBytes);
+}
+
+/** Shadows list[from..to) of `b`, in runs of at most `partBytes` each through `next`. */
+function writeShadowRuns(next: (bytes: number) => ByteWriter, b: NodeShadows, list: Uint32Array, from: number, to: number, partBytes: number): void {
+  const t = b.rows;
+  for (let i = from; i < to;) {
+    let bytes = shadowBytes(t, list[i]!);
+    let j = i + 1;
+    for (; j < to; j++) {
+      const n = shadowBytes(t, list[j]!);
+      if (bytes + n > partBytes) break;
+      bytes += n;
+    }
+    const w = next(bytes);
+    const start = w.pos;
+    for (let k = i; k < j; k++) writeShadow(w, b, list[k]!);
+    if (w.pos - start !== bytes)
+      throw new Error(`internal error: shadows ${i}..${j} of node (${b.depth}, ${b.xpos}) encoded ${w.pos - start} bytes, expected ${bytes}`);
+    i = j;
+  }
+}
+
+/** Bytes of row r written as a shadow (writeShadow): NodeShadows.byteSize's per-row term. */
+function shadowBytes(t: NodeShadows['rows'], r: number): number {
+  return 36 + 12 * t.vertices[r]! + 20 * t.weightCount[r]!;
 }
 
 export interface CategoryRecord {

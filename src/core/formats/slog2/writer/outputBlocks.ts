@@ -8,7 +8,13 @@ import type { BlockPointer } from './encode';
 import type { OutputSink } from './sink';
 
 /** Size of the reusable output chunks node blocks are encoded into. */
-const OUTPUT_CHUNK_BYTES = 1 << 20;
+export const OUTPUT_CHUNK_BYTES = 1 << 20;
+/**
+ * Written chunks kept for reuse: as many as are queued between drains (the writer drains past
+ * 8 MB, slog2Writer.ts PAUSE_BYTES; a wide trace's high nodes go out in chunks, 16 384 ranks:
+ * ~500 MB of chunks made and dropped with two kept).
+ */
+const CHUNK_POOL = 8;
 
 export class OutputBlocks {
   /** Blocks ready for the sink, in file order; `recycle` goes back to the pool once written. */
@@ -53,6 +59,11 @@ export class OutputBlocks {
     return w;
   }
 
+  /** A block written in parts (each reserved with `counts` false) that max_buffer_bytesize must cover. */
+  countBlock(size: number): void {
+    if (size > this.maxBufferBytes) this.maxBufferBytes = size;
+  }
+
   /** Queues a block at the current end of file; `counts` = it is a block max_buffer_bytesize must cover. */
   append(block: Uint8Array, counts: boolean): BlockPointer {
     const p = { fptr: this.offset, size: block.length };
@@ -70,7 +81,7 @@ export class OutputBlocks {
       const item = this.queue[i]!;
       this.queuedBytes -= item.bytes.length;
       await this.sink.write(item.bytes);
-      if (item.recycle && this.pool.length < 2) this.pool.push(item.recycle);
+      if (item.recycle && this.pool.length < CHUNK_POOL) this.pool.push(item.recycle);
     }
     this.queue.length = 0;
   }

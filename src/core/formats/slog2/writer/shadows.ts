@@ -6,10 +6,12 @@
  * A buffer's shadows are rows of typed columns (shadowColumns.ts), not objects; their §12.2
  * weights are worked out in shadowWeights.ts.
  */
-import { ShadowColumns, takeShadowColumns, releaseShadowColumns, WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL } from './shadowColumns';
+import { WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL } from './shadowColumns';
 import { MemberColumns, memberPool } from './shadowMembers';
 import { exclusiveWeights, inclusiveWeights } from './shadowWeights';
-import { LINE_INDEX_LIMIT, STATE, previewCategory, shadowKey, type PrimitiveColumns } from './shadowKey';
+import type { ShadowSpill } from './shadowSpill';
+import { ShadowStore } from './shadowStore';
+import { STATE, previewCategory, shadowKey, type PrimitiveColumns } from './shadowKey';
 
 export { WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL } from './shadowColumns';
 export { ARROW, EVENT, STATE, previewCategory, shadowKey, topologyNumber, type PrimitiveColumns } from './shadowKey';
@@ -36,10 +38,6 @@ export function compareInclRatio(a: number, b: number): number {
   return d < 0 ? -1 : d === 0 ? 0 : 1;
 }
 
-/** Line indexes (key → row + 1, 0 = none) of released buffers, emptied. */
-const byLinePool: Int32Array[] = [];
-const BY_LINE_POOL = 16;
-
 /** Member (or cover) columns from the pool, emptied. */
 function takeColumns(): MemberColumns {
   const c = memberPool.pop() ?? new MemberColumns();
@@ -47,51 +45,27 @@ function takeColumns(): MemberColumns {
   return c;
 }
 
-/**
- * A node's own shadow buffer (§7.4 ShadowBuffer once written into the parent). Shadows of
- * single-line keys (states, events: the bulk) are found by array index, the others by key.
- */
-export class NodeShadows {
+/** A node's own shadow buffer (§7.4 ShadowBuffer once written into the parent), its rows kept by ShadowStore. */
+export class NodeShadows extends ShadowStore {
   earliest = Infinity;
   latest = -Infinity;
   depth = 0;
   xpos = 0;
   fptr = 0;
   size = 0;
-  /** The shadows, rows in creation order. */
-  readonly rows: ShadowColumns;
-  /** Index: (lineID·4 + topology) → row + 1, for keys of one vertex or two on the same line. */
-  private byLine: Int32Array = byLinePool.pop() ?? new Int32Array(LINE_INDEX_LIMIT);
-  private readonly byKey = new Map<number | string, number>();
   /** Own members, from the first add() until finalizeWeights(). */
   private members: MemberColumns | undefined;
   /** Bounds of child shadows merged into own state shadows (per shadow, in merge order; category unused), until finalizeWeights(). */
   private covers: MemberColumns | undefined;
 
-  /** `expectRows` and `expectArena` size its storage (what the last buffer at its depth held; 0: unknown). */
-  constructor(expectRows = 0, expectArena = 0) {
-    this.rows = takeShadowColumns(expectRows, expectArena);
-  }
-
-  /** Number of shadows. */
-  get count(): number {
-    return this.rows.count;
-  }
-
-  private find(key: number | string): number {
-    if (typeof key === 'number' && key < LINE_INDEX_LIMIT) return this.byLine[key]! - 1;
-    return this.byKey.get(key) ?? -1;
-  }
-
-  private index(key: number | string, r: number): void {
-    if (typeof key === 'number' && key < LINE_INDEX_LIMIT) this.byLine[key] = r + 1;
-    else this.byKey.set(key, r);
-  }
-
-  /** The key of row r. */
-  keyOf(r: number): number | string {
-    const k = this.rows.key[r]!;
-    return k === k ? k : this.rows.stringKeys!.get(r)!;
+  /**
+   * Moves the finished rows to `store` and gives their columns back to the pool: the buffer waits
+   * for its parent (shadowSpill.ts). False (nothing done) before finalizeWeights(), for no rows or
+   * rows that cannot be spilled.
+   */
+  spill(store: ShadowSpill): boolean {
+    if (!this.inMemory || this.members !== undefined || this.covers !== undefined) return false;
+    return this.spillRows(store, this.byteSize());
   }
 
   /** Adds real primitive p of `cols` to the shadow of its key. */
@@ -134,15 +108,6 @@ export class NodeShadows {
     t.collectsChildren[r] = topology === STATE ? 1 : 0;
     this.index(key, r);
     return r;
-  }
-
-  private setKey(r: number, key: number | string): void {
-    const t = this.rows;
-    if (typeof key === 'number') t.key[r] = key;
-    else {
-      t.key[r] = NaN;
-      (t.stringKeys ??= new Map()).set(r, key);
-    }
   }
 
   /** Adds real primitive p of `cols` (same key) to row r: mean vertex times, union bounds; the caller records the member. */
@@ -298,20 +263,9 @@ export class NodeShadows {
     t.collectsChildren.fill(0, 0, t.count);
   }
 
-  /** This buffer is merged into its parent and dropped: its columns and line index go back to the pools. */
-  release(): void {
-    const t = this.rows;
-    const index = this.byLine;
-    for (let r = 0; r < t.count; r++) {
-      const k = t.key[r]!;
-      if (k < LINE_INDEX_LIMIT) index[k] = 0;
-    }
-    if (byLinePool.length < BY_LINE_POOL) byLinePool.push(index);
-    this.byLine = new Int32Array(0);
-    releaseShadowColumns(t);
-  }
-
   byteSize(): number {
+    const spilled = this.spilledByteSize;
+    if (spilled !== undefined) return spilled;
     const t = this.rows;
     let n = 42;
     for (let r = 0; r < t.count; r++) n += 36 + 12 * t.vertices[r]! + 20 * (t.hasWeights[r] === 1 ? t.weightCount[r]! : this.distinctMemberCategories(r));

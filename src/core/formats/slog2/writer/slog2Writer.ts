@@ -7,34 +7,31 @@
  */
 import type { Drawable } from '../../../model/types';
 import { SourceLocationTableBuilder, NESTABLE_LIST, NESTLESS_LIST } from '../../srcloc/table';
-import { ByteWriter } from './byteWriter';
 import type { DrawableBatch } from './drawableBatch';
-import { encodeEntry } from './drawableBatchBytes';
 import { DrawableBatchEncoder } from './drawableBatchEncoder';
-import { drawingOrderOf } from './drawingOrder';
 import { OpenNode } from './openNode';
-import {
-  encodeCategoryMap,
-  encodeHeader,
-  encodeLineIDMaps,
-  encodeTreeDir,
-  NODE_FIXED_BYTES,
-  NULL_BLOCK,
-  writeNodeHeader,
-  writeShadowBuffer,
-  type BlockPointer,
-  type TreeDirEntry,
-} from './encode';
+import { encodeCategoryMap, encodeHeader, encodeLineIDMaps, encodeTreeDir, NODE_FIXED_BYTES, NULL_BLOCK, type BlockPointer, type TreeDirEntry } from './encode';
 import { IntSet } from './intSet';
-import type { NodeDrawables } from './nodeDrawables';
+import { NodeBlocks } from './nodeBlocks';
 import { categoryRecords, completeMaps } from './fileTables';
-import { OutputBlocks } from './outputBlocks';
+import { OUTPUT_CHUNK_BYTES, OutputBlocks } from './outputBlocks';
 import { encodeSnapshot, type Slog2Snapshot } from './snapshot';
 import { NodeShadows } from './shadows';
+import { SPILL_MIN_BYTES, type ShadowSpill } from './shadowSpill';
 import type { OutputSink } from './sink';
 import type { Slog2Trailer, Slog2WriteSummary, Slog2WriterOptions, WrittenNode } from './writerTypes';
 
 export type { Slog2Trailer, Slog2WriteSummary, Slog2WriterOptions, WrittenNode } from './writerTypes';
+
+/**
+ * Closing nodes pauses (addBatchFrom) once the blocks queued for the sink pass this: on a wide
+ * trace every high node's block holds its children's full-width shadows (16 384 ranks: 5–15 MB
+ * each), and a switch closing nine levels queued ~40 MB of them at once.
+ */
+const PAUSE_BYTES = 8 << 20;
+
+/** Blocks bigger than this are encoded in parts of at most this (OutputBlocks' chunk size). */
+const PART_BYTES = OUTPUT_CHUNK_BYTES;
 
 /** Real primitives one file may hold: the shadows' per-category counts are 32-bit words. */
 const MAX_PRIMITIVES = 0xffffffff;
@@ -43,12 +40,17 @@ export class Slog2Writer {
   private readonly fanout: number;
   private readonly leafBytes: number;
   private readonly onNode: ((node: WrittenNode) => void) | undefined;
+  private readonly spill: ShadowSpill | undefined;
+  private readonly spillMinBytes: number;
+  private readonly pauseBytes: number;
+  private readonly partBytes: number;
   /** Encodes what add() is given; unused when batches come from elsewhere (addBatch). */
   private readonly encoder: DrawableBatchEncoder;
   /** trunk[0] = current leaf … trunk[last] = current root. */
   private readonly trunk: OpenNode[] = [new OpenNode(0, 0)];
   private readonly treeDir: TreeDirEntry[] = [];
   private readonly out: OutputBlocks;
+  private readonly blocks: NodeBlocks;
   private lastLatest = -Infinity;
   private count = 0;
   /** Real primitives added (a composite's members each count). */
@@ -60,9 +62,9 @@ export class Slog2Writer {
   private usedTopologies = 0;
   private readonly usedLineIDs = new IntSet();
   private readonly srcloc = new SourceLocationTableBuilder();
-  /** Scratch: entry indices of one node list. */
-  private subset = new Uint32Array(1024);
   private finished = false;
+  /** A switch to the next branch paused to drain: the next trunk level to close and the next node's id at that depth. */
+  private switching: { readonly level: number; readonly nextDepth: number; readonly nextXpos: number } | undefined;
 
   constructor(
     private readonly sink: OutputSink,
@@ -71,6 +73,12 @@ export class Slog2Writer {
     this.fanout = options.childrenPerNode ?? 2;
     this.leafBytes = options.leafBytes ?? 65536;
     this.onNode = options.onNode;
+    this.spill = options.shadowSpill;
+    this.spillMinBytes = options.memory?.spillMinBytes ?? SPILL_MIN_BYTES;
+    this.pauseBytes = options.memory?.pauseBytes ?? PAUSE_BYTES;
+    this.partBytes = options.memory?.partBytes ?? PART_BYTES;
+    if (!(this.spillMinBytes >= 0 && this.pauseBytes >= 1 && this.partBytes >= 1))
+      throw new RangeError(`SLOG-2 writer: memory limits must be positive (${JSON.stringify(options.memory)})`);
     if (!Number.isInteger(this.fanout) || this.fanout < 2 || this.fanout > 32767)
       throw new RangeError(`children per node must be an integer in [2, 32767], got ${this.fanout}`);
     if (!Number.isInteger(this.leafBytes) || this.leafBytes < 64 || this.leafBytes > 0x7fffffff)
@@ -82,11 +90,17 @@ export class Slog2Writer {
     });
     // The placeholder header (§17: an unfinished file says so).
     this.out = new OutputBlocks(sink, this.header(0, 0, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK));
+    this.blocks = new NodeBlocks(this.out, this.partBytes);
   }
 
   /** Bytes encoded but not yet handed to the sink; call drain() when this grows. */
   get pendingBytes(): number {
     return this.out.pendingBytes;
+  }
+
+  /** addBatchFrom() stopped in the middle of closing nodes: drain, then call it again. */
+  get switchPaused(): boolean {
+    return this.switching !== undefined;
   }
 
   /** Drawables added so far. */
@@ -114,20 +128,38 @@ export class Slog2Writer {
    * not retained: it may be reused once this returns.
    */
   addBatch(b: DrawableBatch): void {
+    for (let at = 0; at < b.count || this.switching !== undefined;) at = this.addBatchFrom(b, at, Infinity);
+  }
+
+  /**
+   * addBatch() in steps: adds the entries of `b` from `from` on and returns where it stopped,
+   * b.count when it is done. It stops early, in the middle of closing nodes, when their blocks
+   * queued for the sink pass PAUSE_BYTES: drain() them, then call again with the index returned
+   * (and the same batch) until it returns b.count.
+   */
+  addBatchFrom(b: DrawableBatch, from: number, pauseBytes = this.pauseBytes): number {
     if (this.finished) throw new Error('SLOG-2 writer: addBatch() after finish()');
-    // Shadow weights count real primitives in 32 bits (shadowColumns.ts): a file of more cannot be written right.
-    if (this.primitives + b.primitives > MAX_PRIMITIVES)
-      throw new RangeError(
-        `SLOG-2 writer: more than ${MAX_PRIMITIVES} real primitives (${this.primitives} written, ${b.primitives} more): too many for one file`,
-      );
-    this.primitives += b.primitives;
-    if (b.newSites.length > 0) this.srcloc.appendSites(b.firstNewSite, b.newSites);
+    if (from === 0 && this.switching === undefined) {
+      // Shadow weights count real primitives in 32 bits (shadowColumns.ts): a file of more cannot be written right.
+      if (this.primitives + b.primitives > MAX_PRIMITIVES)
+        throw new RangeError(
+          `SLOG-2 writer: more than ${MAX_PRIMITIVES} real primitives (${this.primitives} written, ${b.primitives} more): too many for one file`,
+        );
+      this.primitives += b.primitives;
+      if (b.newSites.length > 0) this.srcloc.appendSites(b.firstNewSite, b.newSites);
+    }
+    // Entry `from` waits for the nodes that close before it (a switch paused to drain).
+    let switched = false;
+    if (this.switching !== undefined) {
+      if (!this.switchToNextBranch(pauseBytes)) return from;
+      switched = true;
+    }
     const trunk = this.trunk;
     // Entries runFrom .. j go to runNode: copied into it as one run (place() does the rest per
     // entry); what was placed is copied even if a later entry throws.
     let runNode: OpenNode | undefined;
-    let runFrom = 0;
-    let j = 0;
+    let runFrom = from;
+    let j = from;
     try {
       for (; j < b.count; j++) {
         const earliest = b.earliest[j]!;
@@ -139,11 +171,13 @@ export class Slog2Writer {
         }
         // Entry = kind byte + body.
         const entryBytes = b.entryBytes[j]!;
-        if (this.count > 0 && NODE_FIXED_BYTES + trunk[0]!.drawableBytes + 3 + entryBytes > this.leafBytes) {
+        if (!switched && this.count > 0 && NODE_FIXED_BYTES + trunk[0]!.drawableBytes + 3 + entryBytes > this.leafBytes) {
           runNode?.drawables.addRange(b, runFrom, j);
           runNode = undefined;
-          this.switchToNextBranch();
+          runFrom = j;
+          if (!this.switchToNextBranch(pauseBytes)) return j;
         }
+        switched = false;
         let target: OpenNode | undefined;
         for (let k = 0; k < trunk.length; k++) {
           if (trunk[k]!.earliest <= earliest) {
@@ -167,6 +201,7 @@ export class Slog2Writer {
     } finally {
       runNode?.drawables.addRange(b, runFrom, j);
     }
+    return j;
   }
 
   /** Hands queued blocks to the sink. */
@@ -179,6 +214,7 @@ export class Slog2Writer {
   /** Closes the tree and writes everything after it; the output is complete when this resolves. */
   async finish(trailer: Slog2Trailer): Promise<Slog2WriteSummary> {
     if (this.finished) throw new Error('SLOG-2 writer: finish() called twice');
+    if (this.switching !== undefined) throw new Error('SLOG-2 writer: finish() before addBatchFrom() placed its batch');
     this.encoder.flush();
     this.addEncoded();
     if (this.count === 0) throw new Error('no drawables to write: an SLOG-2 file needs at least one tree node');
@@ -188,6 +224,7 @@ export class Slog2Writer {
       this.finalizeLatest(i);
       this.writeNode(i);
       if (i === this.trunk.length - 1) this.rootBuffer = own;
+      if (this.out.pendingBytes >= this.pauseBytes) await this.out.drain();
     }
     await this.drain();
 
@@ -223,6 +260,7 @@ export class Slog2Writer {
    */
   async snapshot(trailer: Slog2Trailer): Promise<Slog2Snapshot | undefined> {
     if (this.finished) throw new Error('SLOG-2 writer: snapshot() after finish()');
+    if (this.switching !== undefined) throw new Error('SLOG-2 writer: snapshot() before addBatchFrom() placed its batch');
     await this.drain();
     await this.sink.flush?.();
     if (this.count === 0) return undefined;
@@ -238,7 +276,7 @@ export class Slog2Writer {
         usedTopologies: this.usedTopologies,
         usedLineIDs: this.usedLineIDs,
         sourceLocationTable: this.srcloc.isEmpty ? undefined : this.srcloc.encode(),
-        writeList: (w, drawables, which, sites) => this.writeList(w, drawables, which, sites),
+        writeList: (w, drawables, which, sites) => this.blocks.writeList(w, drawables, which, sites),
         header: (depth, maxBuffer, categories, lineIDMaps, root, treeDir) => this.header(depth, maxBuffer, categories, lineIDMaps, root, treeDir),
       },
       trailer,
@@ -283,14 +321,24 @@ export class Slog2Writer {
     if (b.kind[j] === 1) this.usedCategories.add(b.category[j]!);
   }
 
-  /** §11 step 1: close the full leaf and every ancestor that is not shared with the next branch. */
-  private switchToNextBranch(): void {
+  /**
+   * §11 step 1: close the full leaf and every ancestor that is not shared with the next branch.
+   * False when it paused (the closed nodes' blocks passed PAUSE_BYTES: `switching` says where it
+   * goes on); the trunk is then half switched, and only draining and calling it again may follow.
+   */
+  private switchToNextBranch(pauseBytes: number): boolean {
     const leaf = this.trunk[0]!;
-    let nextDepth = 0;
-    let nextXpos = leaf.xpos + 1;
-    for (let i = 0; i < this.trunk.length; i++) {
+    const resumed = this.switching;
+    this.switching = undefined;
+    let nextDepth = resumed?.nextDepth ?? 0;
+    let nextXpos = resumed?.nextXpos ?? leaf.xpos + 1;
+    for (let i = resumed?.level ?? 0; i < this.trunk.length; i++) {
       const node = this.trunk[i]!;
       if (node.depth === nextDepth && node.xpos === nextXpos) break;
+      if (this.out.pendingBytes >= pauseBytes) {
+        this.switching = { level: i, nextDepth, nextXpos };
+        return false;
+      }
       this.finalizeLatest(i);
       const isTop = i === this.trunk.length - 1;
       const previousEarliest = node.earliest;
@@ -307,6 +355,7 @@ export class Slog2Writer {
       nextXpos = Math.floor(nextXpos / this.fanout);
       if (isTop) break;
     }
+    return true;
   }
 
   /** Sets a node's latest time before it is written (§11) and seals its own shadows' inclusive weights. */
@@ -327,22 +376,13 @@ export class Slog2Writer {
     this.treeDir.push({ depth: node.depth, xpos: node.xpos, earliest: node.earliest, latest: node.latest, fptr: self.fptr, size });
     this.rootPointer = self;
 
-    const w = this.out.reserve(size);
-    writeNodeHeader(w, node.earliest, node.latest, node.depth, node.xpos, self);
-    this.writeList(w, node.drawables, NESTLESS_LIST);
-    this.writeList(w, node.drawables, NESTABLE_LIST);
-    w.i32(node.childBuffers.length);
-    for (const b of node.childBuffers) writeShadowBuffer(w, b);
-    if (w.pos !== size) throw new Error(`internal error: node (${node.depth}, ${node.xpos}) encoded ${w.pos} bytes, expected ${size}`);
-
-    // The children are written: their shadows are merged up, their columns go back to the pool.
+    // The children's shadows are merged into this node's own as they are written.
     const own = node.buffer;
+    const ownRows = own.count;
+    const ownArena = own.arenaWords;
+    const w = this.blocks.write(node, self, this.srcloc, this.onNode !== undefined);
     own.fptr = self.fptr;
     own.size = size;
-    for (const b of node.childBuffers) {
-      own.mergeChild(b);
-      b.release();
-    }
     own.finalizeWeights();
     // Source locations of this node's drawables go right after its block (unreferenced bytes).
     const record = this.srcloc.takeNodeRecord();
@@ -352,47 +392,25 @@ export class Slog2Writer {
       xpos: node.xpos,
       fptr: self.fptr,
       size,
-      bytes: w.bytes,
+      bytes: w!.bytes,
       record: record ? { bytes: record, offset: self.fptr + size, sites: this.srcloc.siteCount } : undefined,
     });
 
     // The parent writes this buffer as its child stub; this node starts over empty.
     const parent = this.trunk[i + 1];
-    if (parent) parent.childBuffers.push(own);
+    const big = own.memoryBytes >= this.spillMinBytes;
+    if (parent) {
+      parent.childBuffers.push(own);
+      // A big buffer waits for its parent in the spill (shadowSpill.ts); not when finishing, where the parent is next.
+      if (big && this.spill !== undefined && !this.finished) own.spill(this.spill);
+    }
     node.childBuffers.length = 0;
     node.drawables.clear();
     node.drawableBytes = 0;
-    // The next node at this depth will hold about as many shadows.
-    node.buffer = new NodeShadows(own.count, own.rows.arenaUsed);
+    // The next node at this depth will hold about as many shadows: sized for them all when that is
+    // little, else for its own only (a wide trace's; its children's come when it is written, reserve()).
+    node.buffer = new NodeShadows(big ? ownRows : own.count, big ? ownArena : own.arenaWords);
     node.buffer.depth = node.depth;
     node.buffer.xpos = node.xpos;
-  }
-
-  /** One node list (§7.3) in drawing order, noting where located drawables end up. */
-  private writeList(w: ByteWriter, drawables: NodeDrawables, which: number, sites: SourceLocationTableBuilder = this.srcloc): void {
-    const entries = drawables.columns;
-    const wanted = which === NESTABLE_LIST ? 1 : 0;
-    if (this.subset.length < entries.count) this.subset = new Uint32Array(Math.max(entries.count, this.subset.length * 2));
-    const subset = this.subset;
-    let n = 0;
-    const nestable = entries.nestable;
-    for (let i = 0; i < entries.count; i++) if (nestable[i] === wanted) subset[n++] = i;
-    const order = drawingOrderOf(entries, subset, n);
-    w.i32(n);
-    const out = w.bytes;
-    const view = w.dataView;
-    let at = w.pos;
-    const info = entries.info;
-    const infoView = new DataView(info.buffer, info.byteOffset, info.byteLength);
-    const siteStart = entries.siteStart;
-    const siteEnd = entries.siteEnd;
-    for (let k = 0; k < n; k++) {
-      const i = order[k]!;
-      at = encodeEntry(entries, i, view, out, at, infoView);
-      const a = siteStart[i]!;
-      const z = siteEnd[i]!;
-      if (a >= 0 || z >= 0) sites.addSites(which, k, a, z);
-    }
-    w.pos = at;
   }
 }

@@ -107,7 +107,8 @@ function encode(s: SnapshotState, trailer: Slog2Trailer, nestless: number, nesta
     s.writeList(w, node.drawables, nestless, sites);
     s.writeList(w, node.drawables, nestable, sites);
     w.i32(children.length);
-    for (const b of children) writeShadowBuffer(w, b);
+    // A spilled child is read back for the while (the writer reads it again when it writes the node).
+    for (const b of children) b.withRows(() => writeShadowBuffer(w, b));
     if (w.pos !== size) throw new Error(`internal error: snapshot node (${node.depth}, ${node.xpos}) encoded ${w.pos} bytes, expected ${size}`);
     append(w.bytes, true);
     // The node's source-location record right after its block, as the writer places it.
@@ -142,7 +143,7 @@ function encode(s: SnapshotState, trailer: Slog2Trailer, nestless: number, nesta
 /** An open node's shadow buffer as its parent's child stub: its children's shadows merged (copies). */
 function stubOf(node: OpenNode, children: readonly NodeShadows[], self: BlockPointer, latest: number): NodeShadows {
   const stub = new NodeShadows();
-  for (const b of children) stub.mergeChild(b);
+  for (const b of children) b.withRows(() => stub.mergeChild(b));
   stub.finalizeWeights();
   stub.depth = node.depth;
   stub.xpos = node.xpos;

@@ -9,9 +9,10 @@ import type { ClogConversion, ConversionSummary } from '../../convert/result';
 import type { PrimitiveParts, PrimitiveSink } from '../../convert/pendingPrimitives';
 import type { DrawableBatch } from './drawableBatch';
 import { DrawableBatchEncoder } from './drawableBatchEncoder';
-import { Slog2Writer, type Slog2Trailer, type Slog2WriteSummary, type WrittenNode } from './slog2Writer';
+import { Slog2Writer, type Slog2Trailer, type Slog2WriteSummary, type Slog2WriterOptions, type WrittenNode } from './slog2Writer';
 import type { OutputSink } from './sink';
 import { SnapshotError, type Slog2Snapshot } from './snapshot';
+import type { ShadowSpill } from './shadowSpill';
 
 /** Hears the nodes as they are written and writes its own output as the SLOG-2's drains (the row index). */
 export interface NodeIndexer {
@@ -24,6 +25,10 @@ export interface WriteConversionOptions {
   readonly leafBytes?: number;
   readonly signal?: AbortSignal;
   readonly indexer?: NodeIndexer;
+  /** Where big shadow buffers wait out of memory (Slog2WriterOptions.shadowSpill). */
+  readonly shadowSpill?: ShadowSpill;
+  /** Slog2WriterOptions.memory (tests). */
+  readonly memory?: Slog2WriterOptions['memory'];
 }
 
 /** Queued output is handed to the sink once it exceeds this (bounds memory, amortises awaits). */
@@ -99,11 +104,18 @@ export interface BatchWriteOptions extends WriteConversionOptions {
 /** Writes a stream of encoded batches as one SLOG-2 file. */
 export async function writeDrawableBatches(batches: AsyncIterable<DrawableBatch>, sink: OutputSink, options: BatchWriteOptions): Promise<Slog2WriteSummary> {
   const indexer = options.indexer;
-  const writer = new Slog2Writer(sink, { childrenPerNode: options.childrenPerNode, leafBytes: options.leafBytes, onNode: indexer && ((n) => indexer.node(n)) });
+  const writer = new Slog2Writer(sink, {
+    childrenPerNode: options.childrenPerNode,
+    leafBytes: options.leafBytes,
+    onNode: indexer && ((n) => indexer.node(n)),
+    shadowSpill: options.shadowSpill,
+    memory: options.memory,
+  });
   const signal = options.signal;
   for await (const batch of batches) {
     signal?.throwIfAborted();
-    writer.addBatch(batch);
+    // Placed in steps when closing nodes queues many MB of blocks (a wide trace's high nodes): drained between.
+    for (let at = writer.addBatchFrom(batch, 0); at < batch.count || writer.switchPaused; at = writer.addBatchFrom(batch, at)) await writer.drain();
     options.recycle?.(batch);
     const trailer = options.snapshots?.due();
     if (trailer !== undefined) await takeSnapshot(writer, trailer, options.snapshots!);

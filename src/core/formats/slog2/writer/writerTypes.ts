@@ -1,5 +1,6 @@
 /** What the one-pass SLOG-2 writer (slog2Writer.ts) is given and gives back. */
 import type { Category, LineIDMap, Topology } from '../../../model/types';
+import type { ShadowSpill } from './shadowSpill';
 
 export interface Slog2WriterOptions {
   /** Fan-out of the tree (header num_children_per_node), ≥ 2. Default 2. */
@@ -17,6 +18,20 @@ export interface Slog2WriterOptions {
    * bytes are valid only during the call.
    */
   readonly onNode?: (node: WrittenNode) => void;
+  /**
+   * Where big finished shadow buffers wait for their parent node, out of memory (shadowSpill.ts):
+   * a wide trace's. Without it they wait in memory.
+   */
+  readonly shadowSpill?: ShadowSpill;
+  /** How the writer bounds its memory on wide traces (defaults in slog2Writer.ts and shadowSpill.ts; tests set them tiny). */
+  readonly memory?: {
+    /** Shadow buffers of at least this many bytes wait for their parent in `shadowSpill`, and the next at their depth starts small. */
+    readonly spillMinBytes?: number;
+    /** addBatchFrom() pauses closing nodes once this many bytes of blocks wait for the sink. */
+    readonly pauseBytes?: number;
+    /** Blocks bigger than this are encoded in parts of at most this many bytes (without onNode). */
+    readonly partBytes?: number;
+  };
 }
 
 /** A tree node just encoded, as the writer hands it to `onNode`. */

@@ -1,0 +1,144 @@
+// How the writer bounds its memory on wide traces (issue 21): finished shadow buffers wait for
+// their parent in a spill, closing nodes pause for the output to drain, big blocks are encoded
+// in parts, the next buffer at a depth starts small. None of it may change a byte: each is forced
+// here at tiny sizes and the file compared with the plain writer's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Drawable } from '../../../src/core/model/types';
+import { DrawableBatchEncoder } from '../../../src/core/formats/slog2/writer/drawableBatchEncoder';
+import type { DrawableBatch } from '../../../src/core/formats/slog2/writer/drawableBatch';
+import type { ShadowSpill } from '../../../src/core/formats/slog2/writer/shadowSpill';
+import { MemorySink, Slog2Writer, type Slog2WriterOptions } from '../../../src/core/formats/slog2/writer';
+import { CATEGORIES, syntheticTrace, topologyOf } from './synthetic';
+
+/** A spill in memory that checks its use: reads only of stored bytes, each write freed once. */
+class MemorySpill implements ShadowSpill {
+  private bytes = new Uint8Array(1 << 12);
+  private end = 0;
+  readonly live = new Map<number, number>();
+  writes = 0;
+  reads = 0;
+  mostLive = 0;
+
+  write(parts: readonly Uint8Array[]): number {
+    const position = this.end;
+    let n = 0;
+    for (const p of parts) n += p.length;
+    if (position + n > this.bytes.length) {
+      const next = new Uint8Array(Math.max(2 * this.bytes.length, position + n));
+      next.set(this.bytes);
+      this.bytes = next;
+    }
+    for (const p of parts) {
+      this.bytes.set(p, this.end);
+      this.end += p.length;
+    }
+    this.live.set(position, n);
+    this.mostLive = Math.max(this.mostLive, this.live.size);
+    this.writes++;
+    return position;
+  }
+
+  read(position: number, into: Uint8Array): void {
+    const region = [...this.live].find(([at, n]) => position >= at && position + into.length <= at + n);
+    assert.ok(region !== undefined, `read of ${into.length} bytes at ${position}: not stored, or freed`);
+    into.set(this.bytes.subarray(position, position + into.length));
+    this.reads++;
+  }
+
+  free(position: number): void {
+    assert.ok(this.live.delete(position), `free of ${position}: not stored, or freed twice`);
+  }
+}
+
+function* batchesOf(drawables: readonly Drawable[]): Generator<DrawableBatch> {
+  const encoder = new DrawableBatchEncoder(topologyOf);
+  for (const d of drawables) {
+    encoder.add(d);
+    for (let b = encoder.takeReady(); b !== undefined; b = encoder.takeReady()) yield b;
+  }
+  encoder.flush();
+  for (let b = encoder.takeReady(); b !== undefined; b = encoder.takeReady()) yield b;
+}
+
+async function plainFile(drawables: readonly Drawable[], options: Slog2WriterOptions, trailer: Parameters<Slog2Writer['finish']>[0]): Promise<Uint8Array> {
+  const sink = new MemorySink();
+  const w = new Slog2Writer(sink, options);
+  for (const d of drawables) w.add(d);
+  await w.finish(trailer);
+  return sink.bytes();
+}
+
+for (const [children, leafBytes] of [
+  [2, 300],
+  [3, 700],
+  [2, 4000],
+  [2, 64],
+] as const) {
+  test(`fan-out ${children}, leaves of ${leafBytes} bytes: spilled buffers, paused switches and blocks in parts write the same bytes`, async () => {
+    const { drawables, maps } = syntheticTrace(9, 80);
+    const trailer = { categories: CATEGORIES, lineIDMaps: maps };
+    const base = { childrenPerNode: children, leafBytes, topologyOf };
+    const expected = await plainFile(drawables, base, trailer);
+
+    for (const partBytes of [1, 64, 1 << 20]) {
+      const spill = new MemorySpill();
+      const sink = new MemorySink();
+      const w = new Slog2Writer(sink, { ...base, shadowSpill: spill, memory: { spillMinBytes: 0, pauseBytes: 1, partBytes } });
+      let pauses = 0;
+      for (const b of batchesOf(drawables)) {
+        for (let at = w.addBatchFrom(b, 0); at < b.count || w.switchPaused; at = w.addBatchFrom(b, at)) {
+          if (++pauses > 100_000) assert.fail('a switch that pauses for ever');
+          await w.drain();
+        }
+      }
+      await w.finish(trailer);
+      const bytes = sink.bytes();
+      assert.ok(spill.writes > 5 && spill.reads > 5, `the spill was used (${spill.writes} writes, ${spill.reads} reads)`);
+      assert.ok(spill.mostLive >= 2, 'buffers of several depths waited in the spill at once');
+      assert.equal(spill.live.size, 0, 'every spilled buffer was read back and freed');
+      assert.ok(pauses > 5, `switches paused (${pauses} times)`);
+      assert.equal(bytes.length, expected.length, `parts of ${partBytes} bytes: same length`);
+      assert.ok(Buffer.from(bytes).equals(Buffer.from(expected)), `parts of ${partBytes} bytes: same bytes`);
+    }
+  });
+}
+
+test('snapshots taken while buffers wait in the spill are the ones taken without it', async () => {
+  const { drawables, maps } = syntheticTrace(7, 50);
+  const trailer = { categories: CATEGORIES, lineIDMaps: maps };
+  const base = { childrenPerNode: 2, leafBytes: 350, topologyOf };
+  const spill = new MemorySpill();
+  const plain = new Slog2Writer(new MemorySink(), base);
+  const spilled = new Slog2Writer(new MemorySink(), { ...base, shadowSpill: spill, memory: { spillMinBytes: 0 } });
+  let compared = 0;
+  for (let i = 0; i < drawables.length; i++) {
+    plain.add(drawables[i]!);
+    spilled.add(drawables[i]!);
+    if (i % 97 !== 96) continue;
+    // Drained first: a snapshot places what the encoder holds, which may close (and spill) nodes.
+    await plain.drain();
+    await spilled.drain();
+    const a = (await plain.snapshot(trailer))!;
+    const liveBefore = spill.live.size;
+    const b = (await spilled.snapshot(trailer))!;
+    assert.equal(spill.live.size, liveBefore, 'a snapshot reads spilled buffers and leaves them spilled');
+    assert.equal(b.base, a.base);
+    assert.ok(Buffer.from(b.header).equals(Buffer.from(a.header)), `snapshot after ${i + 1}: same header`);
+    assert.ok(Buffer.from(b.tail).equals(Buffer.from(a.tail)), `snapshot after ${i + 1}: same open nodes and tables`);
+    compared++;
+  }
+  assert.ok(compared >= 3 && spill.writes > 0, `${compared} snapshots compared, ${spill.writes} buffers spilled`);
+});
+
+test('a paused switch is finished before anything else: finish() and snapshot() refuse it', async () => {
+  const { drawables, maps } = syntheticTrace(4, 30);
+  const trailer = { categories: CATEGORIES, lineIDMaps: maps };
+  const w = new Slog2Writer(new MemorySink(), { childrenPerNode: 2, leafBytes: 300, topologyOf, memory: { pauseBytes: 1 } });
+  const [batch] = [...batchesOf(drawables)];
+  const at = w.addBatchFrom(batch!, 0);
+  assert.ok(at < batch!.count && w.switchPaused, 'the first switch pauses (the placeholder header waits for the sink)');
+  await assert.rejects(w.finish(trailer), /finish\(\) before addBatchFrom\(\) placed its batch/);
+  await assert.rejects(w.snapshot(trailer), /snapshot\(\) before addBatchFrom\(\) placed its batch/);
+  assert.throws(() => new Slog2Writer(new MemorySink(), { topologyOf, memory: { partBytes: 0 } }), /memory limits must be positive/);
+});
