@@ -7,6 +7,7 @@
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import type { ShadowSpill } from '../core/formats/slog2/writer/shadowSpill';
+import { SinkWriteError } from './fileSink';
 import { tempPathFor } from './tempFiles';
 
 interface Region {
@@ -37,13 +38,18 @@ export class ShadowSpillFile implements ShadowSpill {
   }
 
   write(parts: readonly Uint8Array[]): number {
-    const fd = this.open();
     const position = this.end;
     let at = position;
-    for (const part of parts) {
-      let done = 0;
-      while (done < part.length) done += writeSync(fd, part, done, part.length - done, at + done);
-      at += part.length;
+    try {
+      const fd = this.open();
+      for (const part of parts) {
+        let done = 0;
+        while (done < part.length) done += writeSync(fd, part, done, part.length - done, at + done);
+        at += part.length;
+      }
+    } catch (e) {
+      // The output's own failure (ENOSPC…): the conversion reports it as a write error of the output.
+      throw new SinkWriteError(e);
     }
     this.regions.push({ position, end: at, live: true });
     this.end = at;
@@ -56,7 +62,12 @@ export class ShadowSpillFile implements ShadowSpill {
     if (this.fd === undefined) throw new Error(`${this.path}: read of spilled shadows before any were written`);
     let done = 0;
     while (done < into.length) {
-      const n = readSync(this.fd, into, done, into.length - done, position + done);
+      let n: number;
+      try {
+        n = readSync(this.fd, into, done, into.length - done, position + done);
+      } catch (e) {
+        throw new SinkWriteError(e);
+      }
       if (n === 0) throw new Error(`${this.path}: spilled shadows end at byte ${position + done}, ${into.length - done} bytes short`);
       done += n;
     }

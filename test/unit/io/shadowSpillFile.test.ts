@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SinkWriteError } from '../../../src/io/fileSink';
 import { ShadowSpillFile } from '../../../src/io/shadowSpillFile';
 
 function bytes(n: number, seed: number): Uint8Array {
@@ -55,6 +56,15 @@ test('spilled parts read back the same; nested frees reuse the space; the file i
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a spill that cannot be written fails as the output does (a SinkWriteError with its code)', () => {
+  const spill = new ShadowSpillFile(path.join(os.tmpdir(), 'mpe-no-such-dir', 'deeper', 'out.slog2'));
+  assert.throws(
+    () => spill.write([bytes(10, 1)]),
+    (e: Error) => e instanceof SinkWriteError && e.code === 'ENOENT',
+  );
+  spill.close();
 });
 
 test('a spill that was never written makes no file', () => {
