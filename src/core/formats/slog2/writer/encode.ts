@@ -11,6 +11,7 @@ import { TREEDIR_ENTRY_BYTES, type TreeDirEntry } from '../treeDir';
 import { WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL, previewCategory, type NodeShadows } from './shadows';
 import { ratioOrderLikeBuiltin } from './builtinSort';
 import { orderedShadows } from './shadowOrder';
+import { shadowEntryBytes } from './shadowColumns';
 
 export const VERSION = 'SLOG 2.0.6';
 /** NodeHeader (NODE_HEADER_BYTES) + nestless count + nestable count. */
@@ -137,9 +138,9 @@ function writeShadowRuns(next: (bytes: number) => ByteWriter, b: NodeShadows, li
   }
 }
 
-/** Bytes of row r written as a shadow (writeShadow): NodeShadows.byteSize's per-row term. */
+/** Bytes of row r written as a shadow (writeShadow). */
 function shadowBytes(t: NodeShadows['rows'], r: number): number {
-  return 36 + 12 * t.vertices[r]! + 20 * t.weightCount[r]!;
+  return shadowEntryBytes(t.vertices[r]!, t.weightCount[r]!);
 }
 
 export interface CategoryRecord {

@@ -20,6 +20,11 @@ export const W_INCL = 1;
 export const W_EXCL = 2;
 export const W_COUNT = 3;
 
+/** Bytes of one shadow as §7.4 writes it (encode.ts writeShadow): fixed fields, 12 per vertex, 20 per weight. */
+export function shadowEntryBytes(vertices: number, weights: number): number {
+  return 36 + 12 * vertices + 20 * weights;
+}
+
 /** Vertex times and lineIDs of a shadow of more than two vertices (no converter makes one; the format allows them). */
 export interface WideVertices {
   readonly times: number[];
@@ -201,7 +206,7 @@ export class ShadowColumns {
     this.wide = undefined;
   }
 
-  /** Row r of `from` copied to row `to` of this set, its weights appended to the arena (room: its count). */
+  /** Row r of `from` copied to row `to` of this set, but for its weights' place in the arena (the caller's). */
   copyRow(from: ShadowColumns, r: number, to: number): void {
     this.topology[to] = from.topology[r]!;
     this.key[to] = from.key[r]!;
@@ -320,10 +325,9 @@ export function takeShadowColumns(rows = 0, arenaNumbers = 0): ShadowColumns {
   }
   // A set many times what is asked would be held by a small buffer for its whole life (a wide
   // trace's pool holds full-width sets): a new one instead.
-  if (best >= 0 && bestBytes > 4 * (rows * ROW_BYTES + 4 * arenaNumbers) + SMALL_SET_BYTES) best = -1;
+  const most = 4 * (rows * ROW_BYTES + 4 * arenaNumbers) + SMALL_SET_BYTES;
   const i = best >= 0 ? best : largest;
-  if (i < 0 || (best < 0 && bytesOf(columnPool[i]!) > 4 * (rows * ROW_BYTES + 4 * arenaNumbers) + SMALL_SET_BYTES))
-    return new ShadowColumns(Math.max(64, rows), arenaNumbers);
+  if (i < 0 || bytesOf(columnPool[i]!) > most) return new ShadowColumns(Math.max(64, rows), arenaNumbers);
   const c = columnPool[i]!;
   columnPool[i] = columnPool[columnPool.length - 1]!;
   columnPool.pop();

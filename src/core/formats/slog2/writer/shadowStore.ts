@@ -70,8 +70,8 @@ export class ShadowStore {
     const c = this.rows;
     if (c.topology.length >= rows && c.arena.length >= arenaWords) return;
     const next = takeShadowColumns(rows, arenaWords);
-    next.takeRowsOf(c);
     next.ensure(rows, arenaWords);
+    next.takeRowsOf(c);
     c.stringKeys = undefined;
     c.wide = undefined;
     releaseShadowColumns(c);

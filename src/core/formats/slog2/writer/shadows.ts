@@ -6,7 +6,7 @@
  * A buffer's shadows are rows of typed columns (shadowColumns.ts), not objects; their §12.2
  * weights are worked out in shadowWeights.ts.
  */
-import { WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL } from './shadowColumns';
+import { WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL, shadowEntryBytes } from './shadowColumns';
 import { MemberColumns, memberPool } from './shadowMembers';
 import { exclusiveWeights, inclusiveWeights } from './shadowWeights';
 import type { ShadowSpill } from './shadowSpill';
@@ -268,7 +268,7 @@ export class NodeShadows extends ShadowStore {
     if (spilled !== undefined) return spilled;
     const t = this.rows;
     let n = 42;
-    for (let r = 0; r < t.count; r++) n += 36 + 12 * t.vertices[r]! + 20 * (t.hasWeights[r] === 1 ? t.weightCount[r]! : this.distinctMemberCategories(r));
+    for (let r = 0; r < t.count; r++) n += shadowEntryBytes(t.vertices[r]!, t.hasWeights[r] === 1 ? t.weightCount[r]! : this.distinctMemberCategories(r));
     return n;
   }
 
