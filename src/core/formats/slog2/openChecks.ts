@@ -6,9 +6,10 @@
 import type { BinaryReader } from '../../bytes/binaryReader';
 import type { ByteSource } from '../../bytes/byteSource';
 import { FormatError } from '../../bytes/formatError';
-import { blockAtFits, checkBlock, isNullFBinfo, type FBinfo, type Slog2Header } from './header';
+import { HEADER_BYTES, MAX_BLOCK_BYTES, blockAtFits, checkBlock, isNullFBinfo, type FBinfo, type Slog2Header } from './header';
 import { stableOrder } from './stableOrder';
-import { nodeId, type TreeDirColumns } from './treeDir';
+import { disjointInKernel } from './treeDirKernel';
+import { nodeId, type TreeDirColumns, type TreeDirSummary } from './treeDir';
 
 export async function readChecked(source: ByteSource, header: Slog2Header, fb: { fptr: number; size: number }, what: string): Promise<Uint8Array> {
   checkBlock(source.name, source.size, header.maxBufferByteSize, fb, what, fb.fptr);
@@ -40,7 +41,7 @@ export function checkNoOverlap(file: string, header: Slog2Header, dir?: TreeDirC
       ['Postamble', header.postamble, 96],
     ] as [string, FBinfo, number][]
   ).filter(([, fb]) => !isNullFBinfo(fb));
-  if (dir !== undefined && disjoint(dir, kept, named)) return;
+  if (dir !== undefined && (inKernel(dir, kept, named) || disjoint(dir, kept, named))) return;
   // Columns, not an object per block: a 1 GB file has tens of thousands of nodes (the messages are
   // made only for the overlap found).
   const count = named.length + kept.length;
@@ -69,6 +70,18 @@ export function checkNoOverlap(file: string, header: Slog2Header, dir?: TreeDirC
       throw new FormatError(file, at, `${what(cur)} block at ${fptr[cur]} overlaps ${what(prev)} block (${size[prev]} bytes at ${fptr[prev]})`);
     }
   }
+}
+
+/** The proof in WebAssembly (treeDirKernel.ts), when every entry is kept: no JS pass over the entries. */
+function inKernel(dir: TreeDirColumns, kept: Int32Array, named: readonly [string, FBinfo, number][]): boolean {
+  if (dir.summary === undefined || kept.length !== dir.count) return false;
+  return (
+    disjointInKernel(
+      dir.fptr,
+      dir.size,
+      named.map(([, fb]) => fb),
+    ) === true
+  );
 }
 
 /**
@@ -108,6 +121,43 @@ export function trailing(r: BinaryReader, what: string, warnings: string[]): voi
  */
 export function validateTreeDir(dir: TreeDirColumns, header: Slog2Header, source: ByteSource, warnings: string[]): Int32Array {
   const file = source.name;
+  const { fptr, size } = dir;
+  const s = dir.summary;
+  // The parse's summary, when it finds every entry in range and inside the file, spares a pass.
+  const { increasing, root, leaves } = s !== undefined && summaryFits(s, header, source.size) ? factsOf(s) : checkEachEntry(dir, header, source);
+  const kept = increasing ? allEntries(dir.count) : withoutDuplicates(dir, file, warnings);
+  if (root < 0) throw new FormatError(file, header.treeDir.fptr, `the tree directory has no root node (${header.maxTreeDepth},0)`);
+  if (fptr[root] !== header.treeRoot.fptr || size[root] !== header.treeRoot.size) {
+    throw new FormatError(
+      file,
+      60,
+      `the header's treeroot FBinfo(${header.treeRoot.size} @ ${header.treeRoot.fptr}) differs from the tree directory's root FBinfo(${size[root]} @ ${fptr[root]})`,
+    );
+  }
+  if (!leaves) throw new FormatError(file, header.treeDir.fptr, 'the tree directory has no leaf node (depth 0)');
+  // Infinite bounds too: every view spans the root's time range (fuzzer finding: NaN window spans).
+  const [t0, t1] = [dir.earliest[root]!, dir.latest[root]!];
+  if (!(t0 <= t1) || !Number.isFinite(t0) || !Number.isFinite(t1)) {
+    throw new FormatError(file, dir.entryOffset(root), `the root node's time bounds [${t0}, ${t1}] are invalid`);
+  }
+  return kept;
+}
+
+interface EntryFacts {
+  /** Each depth's xpos strictly increase in file order (then no id repeats). */
+  readonly increasing: boolean;
+  /** The first entry (max_treedepth, 0), or −1. */
+  readonly root: number;
+  readonly leaves: boolean;
+}
+
+function factsOf(s: TreeDirSummary): EntryFacts {
+  return { increasing: s.byXpos.every((x) => x === 1), root: s.root, leaves: s.counts[0]! > 0 };
+}
+
+/** Every entry's depth, xpos and block, failing at the first one out of range (naming it). */
+function checkEachEntry(dir: TreeDirColumns, header: Slog2Header, source: ByteSource): EntryFacts {
+  const file = source.name;
   const { depth, xpos, fptr, size } = dir;
   // Writers list each depth in increasing xpos, so ids cannot repeat: only a file that breaks this
   // order pays for the set of ids.
@@ -129,22 +179,15 @@ export function validateTreeDir(dir: TreeDirColumns, header: Slog2Header, source
     if (root < 0 && d === header.maxTreeDepth && x === 0) root = i;
     if (d === 0) leaves = true;
   }
-  const kept = increasing ? allEntries(dir.count) : withoutDuplicates(dir, file, warnings);
-  if (root < 0) throw new FormatError(file, header.treeDir.fptr, `the tree directory has no root node (${header.maxTreeDepth},0)`);
-  if (fptr[root] !== header.treeRoot.fptr || size[root] !== header.treeRoot.size) {
-    throw new FormatError(
-      file,
-      60,
-      `the header's treeroot FBinfo(${header.treeRoot.size} @ ${header.treeRoot.fptr}) differs from the tree directory's root FBinfo(${size[root]} @ ${fptr[root]})`,
-    );
-  }
-  if (!leaves) throw new FormatError(file, header.treeDir.fptr, 'the tree directory has no leaf node (depth 0)');
-  // Infinite bounds too: every view spans the root's time range (fuzzer finding: NaN window spans).
-  const [t0, t1] = [dir.earliest[root]!, dir.latest[root]!];
-  if (!(t0 <= t1) || !Number.isFinite(t0) || !Number.isFinite(t1)) {
-    throw new FormatError(file, dir.entryOffset(root), `the root node's time bounds [${t0}, ${t1}] are invalid`);
-  }
-  return kept;
+  return { increasing, root, leaves };
+}
+
+/** blockAtFits for every entry, and depths and xpos in range, from the parse's summary. */
+function summaryFits(s: TreeDirSummary, header: Slog2Header, fileSize: number): boolean {
+  if (!s.inRange || s.counts.length !== header.maxTreeDepth + 1) return false;
+  if (s.counts.every((n) => n === 0)) return true;
+  // Every fptr is an integer below 2^53 (parseTreeDir refuses others) and every size an i32.
+  return s.minSize > 0 && s.minFptr >= HEADER_BYTES && s.maxEnd <= fileSize && s.maxSize <= header.maxBufferByteSize && s.maxSize <= MAX_BLOCK_BYTES;
 }
 
 function allEntries(count: number): Int32Array {

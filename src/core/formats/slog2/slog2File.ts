@@ -101,7 +101,7 @@ export class Slog2File {
     trailing(mapReader, 'LineIDMapList', warnings);
     if (lineIDMaps.length === 0) throw new FormatError(file, header.lineIDMaps.fptr, 'the LineIDMapList is empty (expected >= 1 map)');
     const dirReader = await readReader(header.treeDir, 'TreeDir');
-    const dir = parseTreeDir(dirReader);
+    const dir = parseTreeDir(dirReader, header.maxTreeDepth);
     trailing(dirReader, 'TreeDir', warnings);
     const kept = validateTreeDir(dir, header, source, warnings);
     checkNoOverlap(file, header, dir, kept);

@@ -1,5 +1,6 @@
 /** TreeDir block (SLOG2.md §6) and the per-depth index used to find the nodes overlapping a window. */
 import { BinaryReader } from '../../bytes/binaryReader';
+import { levelsInKernel, parseInKernel } from './treeDirKernel';
 
 export const TREEDIR_ENTRY_BYTES = 34;
 
@@ -19,6 +20,30 @@ export interface TreeNodeInfo extends TreeDirEntry {
 }
 
 /**
+ * What the parse learned about the entries in its one pass, so that open checks and indexes them
+ * without more passes: each pass over tens of thousands of entries cost ~5 ms at open in a fresh
+ * process (cold code), four of them most of the open of a 1.7 GB file. A summary that finds
+ * nothing wrong lets those checks skip their loops; otherwise they run and name the entry at fault.
+ */
+export interface TreeDirSummary {
+  /** Every entry's depth in 0..maxDepth and its xpos ≥ 0 (the per-depth fields below need it). */
+  readonly inRange: boolean;
+  /** Over all entries (0 and 0 when there are none): the lowest fptr, the furthest block end, the smallest and largest size. */
+  readonly minFptr: number;
+  readonly maxEnd: number;
+  readonly minSize: number;
+  readonly maxSize: number;
+  /** Each entry's block is not empty and starts at or after the end of the one before it: nodes in file order, none sharing a byte. */
+  readonly fileOrder: boolean;
+  /** Per depth: its entries, and whether their xpos strictly increase and their bounds never decrease in file order. */
+  readonly counts: Int32Array;
+  readonly byXpos: Uint8Array;
+  readonly inTime: Uint8Array;
+  /** The first entry (maxDepth, 0), or −1. */
+  readonly root: number;
+}
+
+/**
  * The TreeDir as columns, one entry per index in file order. Open parses, checks and indexes tens
  * of thousands of entries for a 1 GB file: as objects that was most of the open (allocation and
  * collection in a fresh process); the objects callers see are made when a query meets a node.
@@ -30,6 +55,9 @@ export class TreeDirColumns {
   readonly latest: Float64Array;
   readonly fptr: Float64Array;
   readonly size: Int32Array;
+
+  /** Set by parseTreeDir. */
+  summary: TreeDirSummary | undefined;
 
   constructor(
     readonly count: number,
@@ -61,13 +89,15 @@ export class TreeDirColumns {
   }
 }
 
-export function parseTreeDir(r: BinaryReader): TreeDirColumns {
+export function parseTreeDir(r: BinaryReader, maxDepth: number): TreeDirColumns {
   const count = r.checkCount(r.i32('tree directory entry count'), TREEDIR_ENTRY_BYTES, 'tree directory entry');
   const dir = new TreeDirColumns(count, r.offset);
   // One view over the whole block, no per-field reader calls (checkCount has made sure all entries are there).
   const bytes = r.bytesView(count * TREEDIR_ENTRY_BYTES, 'tree directory entries');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const le = r.littleEndian;
+  dir.summary = parseInKernel(bytes, count, le, maxDepth, dir);
+  if (dir.summary !== undefined) return dir;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0, p = 0; i < count; i++, p += TREEDIR_ENTRY_BYTES) {
     dir.depth[i] = view.getInt16(p, le);
     dir.xpos[i] = view.getInt32(p + 2, le);
@@ -113,25 +143,43 @@ export class TreeIndex {
     readonly maxDepth: number,
   ) {
     this.infos = new Array<TreeNodeInfo | undefined>(dir.count);
-    const counts = new Int32Array(maxDepth + 1);
-    for (let k = 0; k < kept.length; k++) counts[dir.depth[kept[k]!]!]!++;
-    for (let d = 0; d <= maxDepth; d++) this.levels.push(new Int32Array(counts[d]!));
-    // One pass fills the levels and checks their order as it goes (each pass over tens of
-    // thousands of entries costs milliseconds at open, in cold code).
     const { xpos, earliest, latest } = dir;
-    const fill = new Int32Array(maxDepth + 1);
-    const byXpos = new Array<boolean>(maxDepth + 1).fill(true);
-    const inTime = new Array<boolean>(maxDepth + 1).fill(true);
-    for (let k = 0; k < kept.length; k++) {
-      const i = kept[k]!;
-      const d = dir.depth[i]!;
-      const level = this.levels[d]!;
-      const n = fill[d]!++;
-      level[n] = i;
-      if (n > 0) {
-        const p = level[n - 1]!;
-        if (!(xpos[p]! < xpos[i]!)) byXpos[d] = false;
-        if (!(earliest[p]! <= earliest[i]! && latest[p]! <= latest[i]!)) inTime[d] = false;
+    const s = dir.summary;
+    let byXpos: boolean[];
+    let inTime: boolean[];
+    if (s !== undefined && s.inRange && kept.length === dir.count && s.counts.length === maxDepth + 1) {
+      // Every entry kept: the parse has counted the levels and checked their order.
+      const grouped = levelsInKernel(dir.depth, s.counts);
+      for (let d = 0, at = 0; d <= maxDepth; at += s.counts[d]!, d++)
+        this.levels.push(grouped?.subarray(at, at + s.counts[d]!) ?? new Int32Array(s.counts[d]!));
+      if (grouped === undefined) {
+        const fill = new Int32Array(maxDepth + 1);
+        for (let i = 0; i < kept.length; i++) {
+          const d = dir.depth[i]!;
+          this.levels[d]![fill[d]!++] = i;
+        }
+      }
+      byXpos = Array.from(s.byXpos, (x) => x === 1);
+      inTime = Array.from(s.inTime, (x) => x === 1);
+    } else {
+      const counts = new Int32Array(maxDepth + 1);
+      for (let k = 0; k < kept.length; k++) counts[dir.depth[kept[k]!]!]!++;
+      for (let d = 0; d <= maxDepth; d++) this.levels.push(new Int32Array(counts[d]!));
+      // One pass fills the levels and checks their order as it goes.
+      const fill = new Int32Array(maxDepth + 1);
+      byXpos = new Array<boolean>(maxDepth + 1).fill(true);
+      inTime = new Array<boolean>(maxDepth + 1).fill(true);
+      for (let k = 0; k < kept.length; k++) {
+        const i = kept[k]!;
+        const d = dir.depth[i]!;
+        const level = this.levels[d]!;
+        const n = fill[d]!++;
+        level[n] = i;
+        if (n > 0) {
+          const p = level[n - 1]!;
+          if (!(xpos[p]! < xpos[i]!)) byXpos[d] = false;
+          if (!(earliest[p]! <= earliest[i]! && latest[p]! <= latest[i]!)) inTime[d] = false;
+        }
       }
     }
     this.levels.forEach((level, d) => {

@@ -1,0 +1,46 @@
+/**
+ * The WebAssembly kernels' shared start: a module compiled from the base64 bytes a generated
+ * module holds (scripts/build-wasm.mjs), and its instances. Both give undefined where WebAssembly
+ * is missing or refused (a page's CSP without 'wasm-unsafe-eval'): the callers keep a JS path.
+ */
+
+/** What is used of WebAssembly (declared here: the code compiles without the DOM's lib). */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+export interface WasmInstance {
+  readonly exports: Record<string, unknown>;
+}
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object) => WasmInstance;
+}
+
+export const WASM_PAGE_BYTES = 65536;
+
+const api = (): WasmApi | undefined => (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+
+/** The module of `base64` bytes (compiled synchronously: the kernels are under 4 KB), or undefined. */
+export function compileWasm(base64: string): object | undefined {
+  try {
+    const wasm = api();
+    if (wasm === undefined) return undefined;
+    const text = atob(base64);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    return new wasm.Module(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A new instance of a compiled module, or undefined. */
+export function instantiateWasm(module: object): WasmInstance | undefined {
+  try {
+    const wasm = api();
+    return wasm === undefined ? undefined : new wasm.Instance(module);
+  } catch {
+    return undefined;
+  }
+}
