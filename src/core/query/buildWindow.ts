@@ -6,6 +6,7 @@
  * typed arrays with float32 times relative to the span start.
  */
 import type { Category, Drawable, Primitive, Shadow } from '../model/types';
+import type { ShadowTable } from '../formats/slog2/shadowTable';
 import { PREVIEW_ARROW, PREVIEW_EVENT, PREVIEW_STATE } from '../model/types';
 import {
   ARROW_SPEC,
@@ -13,12 +14,9 @@ import {
   FLAG_HAS_SOURCE,
   FLAG_SHADOW,
   SHADOW_SPEC,
-  SHADOW_WEIGHT_SPEC,
   STATE_SPEC,
   allocateTable,
   clampOffset,
-  type Columns,
-  type ShadowWeightSpec,
   type WindowColumns,
   type WindowHeader,
 } from './windowColumns';
@@ -30,10 +28,13 @@ import { nodeColumnsOf } from '../formats/slog2/columnStream';
 import type { NodeColumns } from '../formats/slog2/nodeColumns';
 import type { SiteMarker } from '../model/siteFlags';
 import { ColumnSiteMarks } from './columnMarks';
+import { shadowWeightTable, type WeightsFrom } from './shadowWeights';
 
 export interface SliceLike {
   readonly drawables: readonly Drawable[];
   readonly shadows: readonly Shadow[];
+  /** More shadows, as their buffers' columns (unfiltered): a reader that has them gives them so when asked. */
+  readonly shadowTables?: readonly ShadowTable[];
   /** The tree node the slice comes from (a drawable's identity: node + category + row + start). */
   readonly depth?: number;
   readonly xpos?: number;
@@ -60,7 +61,7 @@ export interface WindowIdentities {
 export interface WindowSource {
   readonly categories: ReadonlyMap<number, Category>;
   readonly nodesRead: number;
-  query(t0: number, t1: number, options: { lowestDepth?: number; signal?: AbortSignal }): AsyncIterable<SliceLike>;
+  query(t0: number, t1: number, options: { lowestDepth?: number; signal?: AbortSignal; shadowTables?: boolean }): AsyncIterable<SliceLike>;
 }
 
 /** What to build: the span, rows and depth of the payload's header, and the Y map's line → row. */
@@ -107,7 +108,8 @@ export async function buildWindow(
   const { t0, t1, rowStart, rowEnd, rowOfLine } = spec;
   const states = new Growing();
   const stateShadows = new Growing();
-  const shadowWeights: Shadow['weights'][] = [];
+  /** Each state shadow's weights: its object's, or its row's of a table. */
+  const weightSources: WeightsFrom[] = [];
   const arrows = new Growing();
   const events = new Growing();
   let total = 0;
@@ -198,7 +200,7 @@ export async function buildWindow(
     if (s.category === PREVIEW_STATE) {
       if (!rowIn(row)) return;
       push(stateShadows, s.earliest, s.latest, row, 0, s.category, FLAG_SHADOW, s.numRealObjs, first.time);
-      shadowWeights.push(s.weights);
+      weightSources.push(s.weights);
     } else if (s.category === PREVIEW_ARROW) {
       const to = rowOfLine.get(last.lineID);
       if (row === undefined || to === undefined || Math.max(row, to) < rowStart || Math.min(row, to) >= rowEnd) return;
@@ -206,6 +208,30 @@ export async function buildWindow(
     } else if (s.category === PREVIEW_EVENT) {
       if (!rowIn(row)) return;
       push(events, s.earliest, s.latest, row, 0, s.category, FLAG_SHADOW, s.numRealObjs, first.time);
+    }
+  };
+
+  /** Shadow k of a table, as addShadow adds a shadow object. */
+  const addShadowRow = (t: ShadowTable, k: number): void => {
+    const e = t.earliest[k]!;
+    const l = t.latest[k]!;
+    const v0 = t.vertexStart[k]!;
+    const vLast = t.vertexStart[k + 1]! - 1;
+    if (!(e <= t1 && t0 <= l) || vLast < v0) return;
+    earliest = Number.NaN;
+    const category = t.category[k]!;
+    const row = rowOfLine.get(t.vertexLine[v0]!);
+    if (category === PREVIEW_STATE) {
+      if (!rowIn(row)) return;
+      push(stateShadows, e, l, row, 0, category, FLAG_SHADOW, t.numRealObjs[k]!, t.vertexTime[v0]!);
+      weightSources.push({ table: t, row: k });
+    } else if (category === PREVIEW_ARROW) {
+      const to = rowOfLine.get(t.vertexLine[vLast]!);
+      if (row === undefined || to === undefined || Math.max(row, to) < rowStart || Math.min(row, to) >= rowEnd) return;
+      push(arrows, e, l, row, to, category, FLAG_SHADOW, t.numRealObjs[k]!, t.vertexTime[v0]!);
+    } else if (category === PREVIEW_EVENT) {
+      if (!rowIn(row)) return;
+      push(events, e, l, row, 0, category, FLAG_SHADOW, t.numRealObjs[k]!, t.vertexTime[v0]!);
     }
   };
 
@@ -252,7 +278,7 @@ export async function buildWindow(
       }
     }
   } else
-    for await (const slice of source.query(t0, t1, { lowestDepth: spec.lowestDepth, ...(signal ? { signal } : {}) })) {
+    for await (const slice of source.query(t0, t1, { lowestDepth: spec.lowestDepth, shadowTables: true, ...(signal ? { signal } : {}) })) {
       nodeDepth = slice.depth ?? -1;
       nodeXpos = slice.xpos ?? -1;
       for (const d of slice.drawables) {
@@ -260,6 +286,7 @@ export async function buildWindow(
         else addPrimitive(d);
       }
       for (const s of slice.shadows) addShadow(s);
+      for (const t of slice.shadowTables ?? []) for (let k = 0; k < t.count; k++) addShadowRow(t, k);
     }
   if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 
@@ -292,27 +319,14 @@ export async function buildWindow(
   }
 
   const sh = allocateTable(SHADOW_SPEC, nShadow);
-  const nWeights = shadowWeights.reduce((n, w) => n + w.length, 0);
-  const sw = allocateTable(SHADOW_WEIGHT_SPEC, nWeights);
-  let w = 0;
   for (let i = 0; i < nShadow; i++) {
     sh.start[i] = off(stateShadows.t0[i]!);
     sh.end[i] = off(stateShadows.t1[i]!);
     sh.row[i] = stateShadows.row[i]!;
     sh.depth[i] = Math.min(255, nest.depth[nState + i]!);
     sh.count[i] = stateShadows.count[i]!;
-    sh.weightStart[i] = w;
-    sh.weightCount[i] = shadowWeights[i]!.length;
-    const first = w;
-    for (const cw of shadowWeights[i]!) {
-      sw.category[w] = cw.category;
-      sw.excl[w] = ratio(cw.excl);
-      sw.incl[w] = ratio(cw.incl);
-      sw.count[w] = cw.count;
-      w++;
-    }
-    sortWeights(sw, first, w);
   }
+  const sw = shadowWeightTable(weightSources, sh);
 
   const ar = allocateTable(ARROW_SPEC, arrows.length);
   for (let i = 0; i < arrows.length; i++) {
@@ -367,32 +381,4 @@ export async function buildWindow(
  */
 function readsColumns(source: WindowSource, spec: Pick<WindowSpec, 'lowestDepth'>): source is Slog2File {
   return source instanceof Slog2File && Math.floor(spec.lowestDepth ?? 0) <= 0;
-}
-
-function swapDown(arr: Float32Array | Float64Array | Int32Array, j: number): void {
-  const t = arr[j]!;
-  arr[j] = arr[j - 1]!;
-  arr[j - 1] = t;
-}
-
-/**
- * Sorts the weights [from, to) by exclusion ratio descending (then inclusion ratio, then category):
- * the largest band is drawn at the bottom. Insertion sort: a shadow has a handful of categories.
- */
-function sortWeights(sw: Columns<ShadowWeightSpec>, from: number, to: number): void {
-  const before = (a: number, b: number): boolean =>
-    sw.excl[a]! > sw.excl[b]! || (sw.excl[a] === sw.excl[b] && (sw.incl[a]! > sw.incl[b]! || (sw.incl[a] === sw.incl[b] && sw.category[a]! < sw.category[b]!)));
-  for (let i = from + 1; i < to; i++) {
-    for (let j = i; j > from && before(j, j - 1); j--) {
-      swapDown(sw.category, j);
-      swapDown(sw.excl, j);
-      swapDown(sw.incl, j);
-      swapDown(sw.count, j);
-    }
-  }
-}
-
-/** Ratios may be NaN/∞ in reference files (zero-duration shadows): treat those as 0. */
-function ratio(x: number): number {
-  return Number.isFinite(x) ? x : 0;
 }

@@ -14,6 +14,7 @@ import { checkNoOverlap, readChecked, readCheckedInto, trailing, validateTreeDir
 import { LruCache } from '../../bytes/lruCache';
 import { TreeIndex, parseTreeDir, type TreeDirColumns, type TreeNodeInfo } from './treeDir';
 import { NODE_HEADER_BYTES, parseTreeNode, type TreeNode } from './treeNode';
+import type { ShadowTable } from './shadowTable';
 import { nodeSourceLocations, readSourceLocations, sourcesFor } from '../srcloc/readSourceLocations';
 import type { SourceLocationTable } from '../srcloc/table';
 import { isFormatError } from '../../bytes/formatError';
@@ -25,6 +26,8 @@ export interface NodeSlice {
   readonly latest: number;
   readonly drawables: readonly Drawable[];
   readonly shadows: readonly Shadow[];
+  /** Asked for (QueryOptions.shadowTables): the lowest depth's shadow buffers as columns, unfiltered, in place of `shadows`. */
+  readonly shadowTables?: readonly ShadowTable[];
 }
 
 /** See Slog2OpenOptions.nodeCacheBytes. */
@@ -44,6 +47,8 @@ export interface Slog2OpenOptions {
 export interface QueryOptions {
   readonly lowestDepth?: number;
   readonly signal?: AbortSignal;
+  /** The lowest depth's shadows as their buffers' columns (NodeSlice.shadowTables): no object per shadow. */
+  readonly shadowTables?: boolean;
 }
 
 function overlaps(a: { earliest: number; latest: number }, t0: number, t1: number): boolean {
@@ -299,10 +304,15 @@ export class Slog2File {
         throwIfAborted(options.signal);
         const drawables = node.drawables.filter((d) => overlaps(d, t0, t1));
         const shadows: Shadow[] = [];
+        const tables: ShadowTable[] = [];
         if (depth === lowest && lowest > 0) {
-          for (const buf of node.shadowBuffers) for (const s of buf.shadows) if (overlaps(s, t0, t1)) shadows.push(s);
+          for (const buf of node.shadowBuffers) {
+            if (options.shadowTables === true && buf.table !== undefined) tables.push(buf.table);
+            else for (const s of buf.shadows) if (overlaps(s, t0, t1)) shadows.push(s);
+          }
         }
-        yield { depth, xpos: info.xpos, earliest: info.earliest, latest: info.latest, drawables, shadows };
+        const slice = { depth, xpos: info.xpos, earliest: info.earliest, latest: info.latest, drawables, shadows };
+        yield options.shadowTables === true ? { ...slice, shadowTables: tables } : slice;
       }
     }
   }

@@ -2,6 +2,7 @@
 import { BinaryReader } from '../../bytes/binaryReader';
 import type { CategoryWeight, Composite, Drawable, Primitive, Shadow, Vertex } from '../../model/types';
 import type { Slog2Version } from './header';
+import { decodeShadowTable, shadowObjects, walkShadows, type ShadowTable } from './shadowTable';
 
 export const NODE_HEADER_BYTES = 34;
 /** Minimum bytes per list item, checked before allocating from a count (SLOG2.md §13). */
@@ -24,6 +25,8 @@ export interface NodeHeader {
 export interface ShadowBuffer {
   readonly child: NodeHeader;
   readonly shadows: readonly Shadow[];
+  /** The same shadows as columns (shadowTable.ts), where the reader has them so. */
+  readonly table?: ShadowTable;
 }
 
 /**
@@ -31,9 +34,11 @@ export interface ShadowBuffer {
  * depth only (of the children it overlaps), yet every node above is read too: at 4096 ranks a
  * node holds ~25 000 shadows per level, most of the cost of a zoomed-out window. The structure is
  * walked (and bounds-checked) when the node is parsed; the section's bytes are kept (a copy) and
- * its contents (objects, NaN checks, category lookups) decoded once, when asked.
+ * its contents (columns, NaN checks, category lookups) decoded once, when asked; the objects are
+ * made from the columns when they are asked for.
  */
 class LazyShadowBuffer implements ShadowBuffer {
+  private decoded: ShadowTable | undefined;
   private parsed: readonly Shadow[] | undefined;
   private bytes: Uint8Array | undefined;
 
@@ -48,14 +53,17 @@ class LazyShadowBuffer implements ShadowBuffer {
     this.bytes = bytes;
   }
 
-  get shadows(): readonly Shadow[] {
-    if (this.parsed === undefined) {
-      const shadows = decodeCheckedShadows(this.bytes!, this.base, this.file, this.counts, this.ctx);
+  get table(): ShadowTable {
+    if (this.decoded === undefined) {
+      this.decoded = decodeShadowTable(this.bytes!, this.base, this.file, this.counts, this.ctx);
       this.ctx.shadowsParsed?.(this.counts[0] + this.counts[1]);
-      this.parsed = shadows;
       this.bytes = undefined;
     }
-    return this.parsed;
+    return this.decoded;
+  }
+
+  get shadows(): readonly Shadow[] {
+    return (this.parsed ??= shadowObjects(this.table));
   }
 }
 
@@ -117,7 +125,9 @@ export function parseTreeNode(r: BinaryReader, ctx: NodeParseContext): TreeNode 
       const what = list === 0 ? 'nestless' : 'nestable';
       const n = r.checkCount(r.i32(`${what} shadow count`), MIN_SHADOW_BYTES, `${what} shadow`);
       counts[list] = n;
-      for (let k = 0; k < n; k++) skipShadow(r, ctx.version);
+      const after = r.littleEndian ? -1 : walkShadows(r.bytes, r.pos, n, ctx.version === 'SLOG 2.0.6');
+      if (after >= 0) r.pos = after;
+      else for (let k = 0; k < n; k++) skipShadow(r, ctx.version);
     }
     // A copy: the block may be a cache view that a later read recycles (ByteSource.read).
     shadowBuffers.push(new LazyShadowBuffer(child, r.bytes.slice(start, r.pos), r.base + start, r.file, counts, ctx));
@@ -224,62 +234,8 @@ function parseComposite(r: BinaryReader, ctx: NodeParseContext): Composite | und
   return c;
 }
 
-/** One shadow entry; undefined when dropped for a NaN/∞ time. */
-/**
- * The shadows of a buffer section that skipShadow walked (so every length and count in it fits):
- * read straight from a DataView, with parseShadow's results (same NaN drops, warnings, categories).
- */
-function decodeCheckedShadows(bytes: Uint8Array, base: number, file: string, counts: readonly [number, number], ctx: NodeParseContext): Shadow[] {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const weightBytes = ctx.version === 'SLOG 2.0.6' ? 20 : 12;
-  const shadows: Shadow[] = [];
-  let pos = 0;
-  for (const n of counts) {
-    pos += 4;
-    for (let k = 0; k < n; k++) {
-      const at = pos;
-      const category = dv.getInt32(pos);
-      ctx.seeCategory(category, base + pos);
-      const infolen = dv.getInt16(pos + 4);
-      pos += 6 + infolen;
-      const nverts = dv.getInt16(pos);
-      pos += 2;
-      const vertices: Vertex[] = [];
-      let finite = true;
-      for (let v = 0; v < nverts; v++, pos += VERTEX_BYTES) {
-        const time = dv.getFloat64(pos);
-        if (!Number.isFinite(time)) finite = false;
-        vertices.push({ time, lineID: dv.getInt32(pos + 8) });
-      }
-      const earliest = dv.getFloat64(pos);
-      const latest = dv.getFloat64(pos + 8);
-      const numRealObjs = int64(dv, pos + 16);
-      const nweights = dv.getInt32(pos + 24);
-      pos += 28;
-      const weights: CategoryWeight[] = [];
-      for (let w = 0; w < nweights; w++, pos += weightBytes) {
-        const wc = dv.getInt32(pos);
-        ctx.seeCategory(wc, base + pos);
-        const count = weightBytes === 20 ? int64(dv, pos + 12) : NaN;
-        weights.push({ category: wc, incl: dv.getFloat32(pos + 4), excl: dv.getFloat32(pos + 8), count });
-      }
-      if (!finite || !Number.isFinite(earliest) || !Number.isFinite(latest)) {
-        ctx.warn(`${file}:${base + at}: shadow with a NaN or infinite time dropped`);
-        continue;
-      }
-      shadows.push({ category, vertices, earliest, latest, numRealObjs, weights });
-    }
-  }
-  return shadows;
-}
-
-/** A big-endian i64 that skipShadow found inside ±2^53. */
-function int64(dv: DataView, pos: number): number {
-  return dv.getInt32(pos) * 0x100000000 + dv.getUint32(pos + 4);
-}
-
 /** Steps over one shadow with parseShadow's structural checks (same bounds, same errors), decoding nothing. */
-function skipShadow(r: BinaryReader, version: Slog2Version): void {
+export function skipShadow(r: BinaryReader, version: Slog2Version): void {
   r.skip(4, 'category index');
   const infolen = r.i16('info length');
   if (infolen < 0) throw r.error(`negative info length ${infolen}`, r.pos - 2);
@@ -299,6 +255,7 @@ function skipShadow(r: BinaryReader, version: Slog2Version): void {
     }
 }
 
+/** One shadow entry; undefined when dropped for a NaN/∞ time. */
 export function parseShadow(r: BinaryReader, ctx: NodeParseContext): Shadow | undefined {
   const at = r.offset;
   const f = parsePrimitiveFields(r, ctx);
