@@ -1,13 +1,13 @@
 // The TreeDir's WebAssembly kernel (src/core/formats/slog2/treeDirKernel.ts) against plain JS: the
 // same columns and summary for random directories (both byte orders, entries out of range, NaN
 // bounds, empty and overlapping blocks), fptrs past 2^53 left to the JS parse, the overlap proof
-// equal to a brute-force check, the levels equal to a grouping in JS; and the committed bytes are
+// equal to a brute-force check, the levels equal to a grouping in JS, the kept entries; and the committed bytes are
 // what the .wat assembles to.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { disjointInKernel, levelsInKernel, parseInKernel } from '../../../src/core/formats/slog2/treeDirKernel';
+import { allInKernel, disjointInKernel, levelsInKernel, parseInKernel } from '../../../src/core/formats/slog2/treeDirKernel';
 import { TREEDIR_ENTRY_BYTES, TreeDirColumns, type TreeDirSummary } from '../../../src/core/formats/slog2/treeDir';
 import { Prng } from '../../../src/core/synth/prng';
 import { repoRoot } from '../../helpers/paths';
@@ -235,6 +235,14 @@ test('the levels are the entries grouped by depth, each group in file order', ()
     for (let d = 0; d < depths; d++) depth.forEach((x, i) => x === d && expected.push(i));
     assert.deepEqual([...grouped!], expected, `round ${round}`);
   }
+});
+
+test('every entry kept: 0, 1, …, n − 1', () => {
+  for (const n of [0, 1, 7, 14_304])
+    assert.deepEqual(
+      [...allInKernel(n)!],
+      Array.from({ length: n }, (_, i) => i),
+    );
 });
 
 test('the committed kernel bytes are what treeDirKernel.wat assembles to', () => {

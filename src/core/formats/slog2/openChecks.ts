@@ -8,7 +8,7 @@ import type { ByteSource } from '../../bytes/byteSource';
 import { FormatError } from '../../bytes/formatError';
 import { HEADER_BYTES, MAX_BLOCK_BYTES, blockAtFits, checkBlock, isNullFBinfo, type FBinfo, type Slog2Header } from './header';
 import { stableOrder } from './stableOrder';
-import { disjointInKernel } from './treeDirKernel';
+import { allInKernel, disjointInKernel } from './treeDirKernel';
 import { nodeId, type TreeDirColumns, type TreeDirSummary } from './treeDir';
 
 export async function readChecked(source: ByteSource, header: Slog2Header, fb: { fptr: number; size: number }, what: string): Promise<Uint8Array> {
@@ -125,7 +125,7 @@ export function validateTreeDir(dir: TreeDirColumns, header: Slog2Header, source
   const s = dir.summary;
   // The parse's summary, when it finds every entry in range and inside the file, spares a pass.
   const { increasing, root, leaves } = s !== undefined && summaryFits(s, header, source.size) ? factsOf(s) : checkEachEntry(dir, header, source);
-  const kept = increasing ? allEntries(dir.count) : withoutDuplicates(dir, file, warnings);
+  const kept = increasing ? (allInKernel(dir.count) ?? allEntries(dir.count)) : withoutDuplicates(dir, file, warnings);
   if (root < 0) throw new FormatError(file, header.treeDir.fptr, `the tree directory has no root node (${header.maxTreeDepth},0)`);
   if (fptr[root] !== header.treeRoot.fptr || size[root] !== header.treeRoot.size) {
     throw new FormatError(

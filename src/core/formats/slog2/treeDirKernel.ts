@@ -149,3 +149,12 @@ export function levelsInKernel(depth: Int16Array, counts: Int32Array): Int32Arra
   (k.exports.levels as (n: number, dep: number, next: number, out: number) => void)(n, dep, next, out);
   return new Int32Array(buf, out, n).slice();
 }
+
+/** 0, 1, …, n − 1 (the kept entries when all are kept), or undefined: no kernel. */
+export function allInKernel(n: number): Int32Array | undefined {
+  if (n > MAX_KERNEL_ENTRIES) return undefined;
+  const k = instance(4 * n, false);
+  if (k === undefined) return undefined;
+  (k.exports.iota as (n: number, out: number) => void)(n, 0);
+  return new Int32Array(k.memory.buffer, 0, n).slice();
+}

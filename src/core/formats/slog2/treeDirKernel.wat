@@ -212,7 +212,17 @@
         (br $check)))
     (i32.const 1))
 
-    ;; TreeIndex's levels: entry i (depth at $dep, i16, each in range) goes to the next slot of its
+    ;; 0, 1, …, $n − 1 as i32 at $out: every entry kept (validateTreeDir), without a JS loop.
+  (func (export "iota") (param $n i32) (param $out i32)
+    (local $i i32)
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (i32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2))) (local.get $i))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $each))))
+
+  ;; TreeIndex's levels: entry i (depth at $dep, i16, each in range) goes to the next slot of its
   ;; depth in $out (i32[$n]); $next (i32 per depth) holds each level's first slot and is advanced.
   (func (export "levels") (param $n i32) (param $dep i32) (param $next i32) (param $out i32)
     (local $i i32) (local $at i32) (local $k i32)
