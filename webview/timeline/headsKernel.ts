@@ -6,10 +6,10 @@
  * JS loop stays where WebAssembly is missing or refused (a CSP without 'wasm-unsafe-eval').
  */
 import { HEADS_KERNEL_WASM } from './headsKernelWasm';
-import { compileWasm, instantiateWasm, WASM_PAGE_BYTES as PAGE_BYTES, type WasmInstance, type WasmMemory } from '../../src/core/bytes/wasmModule';
 import { STEPS, headMask } from './headMask';
 import type { EventMarks } from './eventMarks';
 
+const PAGE_BYTES = 65536;
 /** The kernel's memo: 4096 slots of 16 bytes (its hash keeps the top 12 bits). */
 const MEMO_SLOTS = 4096;
 /** Sub-pixel offsets per axis, so masks per head size (the kernel indexes them by fx · 9 + fy). */
@@ -42,6 +42,19 @@ const F = {
 
 type ComposeFn = (block: number) => void;
 
+/** What is used of WebAssembly (declared here: the node tests compile this module without the DOM's lib). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmInstance {
+  readonly exports: Record<string, unknown>;
+}
+interface WasmApi {
+  readonly Module: new (bytes: Uint8Array) => object;
+  readonly Instance: new (module: object) => WasmInstance;
+}
+
 let compiled: object | null | undefined;
 /** Bytes of every kernel's memory (not in the JS heap's figures: the bench adds them to the page's). */
 let memoryBytes = 0;
@@ -51,9 +64,20 @@ export function webAssemblyBytes(): number {
   return memoryBytes;
 }
 
-/** The compiled kernel; undefined where WebAssembly is missing or the page's CSP refuses it (the JS loop composes the heads). */
 function kernelModule(): object | undefined {
-  if (compiled === undefined) compiled = compileWasm(HEADS_KERNEL_WASM) ?? null;
+  if (compiled === undefined) {
+    try {
+      const text = atob(HEADS_KERNEL_WASM);
+      const bytes = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      // under 4 KB: compiled synchronously on the main thread
+      const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+      compiled = wasm ? new wasm.Module(bytes) : null;
+    } catch {
+      // no WebAssembly here, or the page's CSP refuses it: the JS loop composes the heads
+      compiled = null;
+    }
+  }
   return compiled ?? undefined;
 }
 
@@ -96,8 +120,13 @@ export class HeadsKernel {
   /** A kernel, or undefined where WebAssembly is not available. */
   static create(): HeadsKernel | undefined {
     const module = kernelModule();
-    const instance = module && instantiateWasm(module);
-    return instance && new HeadsKernel(instance);
+    if (module === undefined) return undefined;
+    try {
+      const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly!;
+      return new HeadsKernel(new wasm.Instance(module));
+    } catch {
+      return undefined;
+    }
   }
 
   /** Lays out a layer of `cols` × `rows` device pixels, all 0, no cell in a run, no row used; returns its pixels. */

@@ -1,7 +1,8 @@
 /**
- * The WebAssembly kernels' shared start: a module compiled from the base64 bytes a generated
+ * A WebAssembly kernel's start in the core: a module compiled from the base64 bytes a generated
  * module holds (scripts/build-wasm.mjs), and its instances. Both give undefined where WebAssembly
- * is missing or refused (a page's CSP without 'wasm-unsafe-eval'): the callers keep a JS path.
+ * is missing or refused: the callers keep a JS path. (The webview's heads kernel has its own
+ * copy of these few lines: the webview imports no values from the core.)
  */
 
 /** What is used of WebAssembly (declared here: the code compiles without the DOM's lib). */
