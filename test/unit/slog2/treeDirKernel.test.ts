@@ -47,13 +47,8 @@ function expectedSummary(entries: readonly Entry[], maxDepth: number): TreeDirSu
   const inTime = new Uint8Array(depths).fill(1);
   const last = new Map<number, Entry>();
   let inRange = true;
-  let fileOrder = true;
   let root = -1;
-  let end = -Infinity;
   entries.forEach((e, i) => {
-    const f = Number(e.fptr);
-    if (f < end || e.size <= 0) fileOrder = false;
-    end = f + e.size;
     if (e.depth < 0 || e.depth > maxDepth || e.xpos < 0) {
       inRange = false;
       return;
@@ -76,7 +71,6 @@ function expectedSummary(entries: readonly Entry[], maxDepth: number): TreeDirSu
     maxEnd: none ? 0 : Math.max(...entries.map((e) => Number(e.fptr) + e.size)),
     minSize: none ? 0 : Math.min(...sizes),
     maxSize: none ? 0 : Math.max(...sizes),
-    fileOrder,
     counts,
     byXpos,
     inTime,

@@ -33,8 +33,6 @@ export interface TreeDirSummary {
   readonly maxEnd: number;
   readonly minSize: number;
   readonly maxSize: number;
-  /** Each entry's block is not empty and starts at or after the end of the one before it: nodes in file order, none sharing a byte. */
-  readonly fileOrder: boolean;
   /** Per depth: its entries, and whether their xpos strictly increase and their bounds never decrease in file order. */
   readonly counts: Int32Array;
   readonly byXpos: Uint8Array;

@@ -15,7 +15,7 @@ import type { TreeDirColumns, TreeDirSummary } from './treeDir';
 const MAX_KERNEL_ENTRIES = 1 << 22;
 const ENTRY_BYTES = 34;
 /** The summary block's size (see the .wat's `parse`). */
-const SUMMARY_BYTES = 40;
+const SUMMARY_BYTES = 32;
 
 type KernelFn = (...args: number[]) => number;
 
@@ -84,7 +84,7 @@ export function parseInKernel(entries: Uint8Array, count: number, littleEndian: 
   dir.fptr.set(new Float64Array(buf, fp, count));
   dir.size.set(new Int32Array(buf, sz, count));
   const f64 = new Float64Array(buf, sum, 2);
-  const i32 = new Int32Array(buf, sum + 16, 5);
+  const i32 = new Int32Array(buf, sum + 16, 4);
   const perDepth = (at: number): Uint8Array => Uint8Array.from(new Int32Array(buf, at, depths), (x) => (x === 0 ? 1 : 0));
   const none = count === 0;
   return {
@@ -93,12 +93,11 @@ export function parseInKernel(entries: Uint8Array, count: number, littleEndian: 
     maxEnd: none ? 0 : f64[1]!,
     minSize: none ? 0 : i32[0]!,
     maxSize: none ? 0 : i32[1]!,
-    fileOrder: i32[3] === 0,
     counts: new Int32Array(buf, pd + 16 * depths, depths).slice(),
     // the kernel marks the depths out of order; the summary says which are in order
     byXpos: perDepth(pd + 20 * depths),
     inTime: perDepth(pd + 24 * depths),
-    root: i32[4]!,
+    root: i32[3]!,
   };
 }
 

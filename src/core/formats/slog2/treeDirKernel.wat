@@ -12,19 +12,19 @@
 
   ;; parseTreeDir's loop and its summary (treeDir.ts TreeDirSummary). $n entries of 34 bytes at $src
   ;; (i16 depth, i32 xpos, f64 earliest, f64 latest, i64 fptr, i32 size) into the columns at $dep
-  ;; (i16), $xp (i32), $ear, $lat, $fp (f64), $sz (i32). Per depth (D = $maxDepth + 1) at $pd, zeroed
-  ;; by the caller: f64 last earliest[D], f64 last latest[D], i32 count[D], i32 xpos not
-  ;; increasing[D], i32 bounds decreasing[D], i32 last xpos[D]. The summary at $sum: f64 lowest fptr,
-  ;; f64 furthest end, i32 smallest size, i32 largest size, i32 depth or xpos out of range, i32 not in
-  ;; file order, i32 root entry (or -1). Returns -1, or the first entry whose fptr is outside what a
-  ;; double holds exactly (the JS parse reports it).
+  ;; (i16), $xp (i32), $ear, $lat, $fp (f64), $sz (i32). Per depth (D = $maxDepth + 1) at $pd, all
+  ;; zero to begin with (a new instance's memory): f64 last earliest[D], f64 last latest[D], i32
+  ;; count[D], i32 xpos not increasing[D], i32 bounds decreasing[D], i32 last xpos[D]. The summary at
+  ;; $sum: f64 lowest fptr, f64 furthest end, i32 smallest size, i32 largest size, i32 depth or xpos
+  ;; out of range, i32 root entry (or -1). Returns -1, or the first entry whose fptr is outside what
+  ;; a double holds exactly (the JS parse reports it).
   (func (export "parse") (param $n i32) (param $le i32) (param $src i32) (param $maxDepth i32)
         (param $dep i32) (param $xp i32) (param $ear i32) (param $lat i32) (param $fp i32) (param $sz i32)
         (param $pd i32) (param $sum i32) (result i32)
     (local $i i32) (local $p i32) (local $d i32) (local $x i32) (local $e f64) (local $l f64)
     (local $v i64) (local $t1 i64) (local $t2 i64) (local $hi i32) (local $f f64) (local $s i32) (local $fe f64)
     (local $minF f64) (local $maxEnd f64) (local $minS i32) (local $maxS i32) (local $outOfRange i32)
-    (local $unordered i32) (local $end f64) (local $root i32) (local $nd i32) (local $c i32)
+    (local $root i32) (local $nd i32) (local $c i32)
     (local $lastE i32) (local $lastL i32) (local $count i32) (local $byX i32) (local $inT i32) (local $lastX i32)
     (local.set $nd (i32.add (local.get $maxDepth) (i32.const 1)))
     (local.set $lastE (local.get $pd))
@@ -37,7 +37,6 @@
     (local.set $maxEnd (f64.const -inf))
     (local.set $minS (i32.const 0x7fffffff))
     (local.set $maxS (i32.const 0x80000000))
-    (local.set $end (f64.const -inf))
     (local.set $root (i32.const -1))
     (local.set $p (local.get $src))
     (block $done
@@ -86,9 +85,6 @@
         (local.set $maxEnd (f64.max (local.get $maxEnd) (local.get $fe)))
         (if (i32.lt_s (local.get $s) (local.get $minS)) (then (local.set $minS (local.get $s))))
         (if (i32.gt_s (local.get $s) (local.get $maxS)) (then (local.set $maxS (local.get $s))))
-        (if (i32.or (f64.lt (local.get $f) (local.get $end)) (i32.le_s (local.get $s) (i32.const 0)))
-          (then (local.set $unordered (i32.const 1))))
-        (local.set $end (local.get $fe))
         (if (i32.or (i32.or (i32.lt_s (local.get $d) (i32.const 0)) (i32.gt_s (local.get $d) (local.get $maxDepth)))
                     (i32.lt_s (local.get $x) (i32.const 0)))
           (then (local.set $outOfRange (i32.const 1)))
@@ -117,8 +113,7 @@
     (i32.store offset=16 (local.get $sum) (local.get $minS))
     (i32.store offset=20 (local.get $sum) (local.get $maxS))
     (i32.store offset=24 (local.get $sum) (local.get $outOfRange))
-    (i32.store offset=28 (local.get $sum) (local.get $unordered))
-    (i32.store offset=32 (local.get $sum) (local.get $root))
+    (i32.store offset=28 (local.get $sum) (local.get $root))
     (i32.const -1))
 
 ;; Merges the runs [$a, $b) and [$b, $c) of pairs (start, end) at $st/$en into [$a, $c) at $st2/$en2, by start (stable).
