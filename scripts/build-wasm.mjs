@@ -9,6 +9,7 @@ import wabtInit from 'wabt';
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const KERNELS = [
   ['webview/timeline/headsKernel.wat', 'webview/timeline/headsKernelWasm.ts', 'HEADS_KERNEL_WASM'],
+  ['src/core/formats/slog2/shadowKernel.wat', 'src/core/formats/slog2/shadowKernelWasm.ts', 'SHADOW_KERNEL_WASM'],
   ['src/core/formats/slog2/treeDirKernel.wat', 'src/core/formats/slog2/treeDirKernelWasm.ts', 'TREE_DIR_KERNEL_WASM'],
 ];
 

@@ -52,8 +52,15 @@ export function shadowWeightTable(sources: readonly WeightsFrom[], sh: Columns<S
     sh.weightCount[i] = weightCount(from);
     first = w;
     if ('table' in from) {
+      // already in drawing order (ShadowTable.weightOrder)
       const { table: t, row: k } = from;
-      for (let j = t.weightStart[k]!; j < t.weightStart[k + 1]!; j++) put(t.weightCategory[j]!, t.weightExcl[j]!, t.weightIncl[j]!, t.weightCount[j]!);
+      for (let j = t.weightStart[k]!; j < t.weightStart[k + 1]!; j++, w++) {
+        const o = t.weightOrder[j]!;
+        sw.category[w] = t.weightCategory[o]!;
+        sw.excl[w] = ratio(t.weightExcl[o]!);
+        sw.incl[w] = ratio(t.weightIncl[o]!);
+        sw.count[w] = t.weightCount[o]!;
+      }
     } else for (const cw of from) put(cw.category, cw.excl, cw.incl, cw.count);
   }
   return sw;

@@ -8,6 +8,7 @@
  */
 import type { Shadow } from '../../model/types';
 import type { NodeParseContext } from './treeNode';
+import { SEEN_CATEGORY, decodeInKernel } from './shadowKernel';
 
 const VERTEX_BYTES = 12;
 
@@ -29,13 +30,34 @@ export interface ShadowTable {
   readonly weightExcl: Float32Array;
   /** NaN in SLOG-2 2.0.5 files (no count written). */
   readonly weightCount: Float64Array;
+  /**
+   * Each shadow's weights in drawing order (the payload's, shadowWeights.ts): [weightStart[k],
+   * weightStart[k + 1]) holds indices into the weight columns, by exclusion ratio descending (NaN
+   * or infinite as 0), then inclusion ratio, then category.
+   */
+  readonly weightOrder: Int32Array;
 }
 
 /**
  * The shadows of a buffer section (`counts`: nestless, nestable) as columns. `bytes` starts at the
- * section, `base` is its file offset (for warnings).
+ * section, `base` is its file offset (for warnings). In the WebAssembly kernel where it runs
+ * (shadowKernel.ts), else by the JS loop: the same columns, categories seen and warnings.
  */
 export function decodeShadowTable(bytes: Uint8Array, base: number, file: string, counts: readonly [number, number], ctx: NodeParseContext): ShadowTable {
+  const byKernel = decodeInKernel(bytes, counts, ctx.version === 'SLOG 2.0.6');
+  if (byKernel === undefined) return decodeInJs(bytes, base, file, counts, ctx);
+  const ev = byKernel.events;
+  for (let i = 0; i < ev.length; i += 3) {
+    if (ev[i] === SEEN_CATEGORY) ctx.seeCategory(ev[i + 1]!, base + ev[i + 2]!);
+    else ctx.warn(droppedMessage(file, base + ev[i + 2]!));
+  }
+  return byKernel.table;
+}
+
+const droppedMessage = (file: string, at: number): string => `${file}:${at}: shadow with a NaN or infinite time dropped`;
+
+/** decodeShadowTable's JS loop. */
+function decodeInJs(bytes: Uint8Array, base: number, file: string, counts: readonly [number, number], ctx: NodeParseContext): ShadowTable {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const weightBytes = ctx.version === 'SLOG 2.0.6' ? 20 : 12;
   const shadows = counts[0] + counts[1];
@@ -53,6 +75,7 @@ export function decodeShadowTable(bytes: Uint8Array, base: number, file: string,
   const weightIncl = new Float32Array(maxItems);
   const weightExcl = new Float32Array(maxItems);
   const weightCount = new Float64Array(maxItems);
+  const weightOrder = new Int32Array(maxItems);
   // Each category once per section (the reader warns once per unknown one, at its first offset).
   const seen = new Set<number>();
   let kept = 0;
@@ -98,7 +121,7 @@ export function decodeShadowTable(bytes: Uint8Array, base: number, file: string,
         weightCount[w] = weightBytes === 20 ? int64(dv, pos + 12) : NaN;
       }
       if (!finite || !Number.isFinite(earliest) || !Number.isFinite(latest)) {
-        ctx.warn(`${file}:${base + at}: shadow with a NaN or infinite time dropped`);
+        ctx.warn(droppedMessage(file, base + at));
         v = v0;
         w = w0;
         continue;
@@ -109,6 +132,7 @@ export function decodeShadowTable(bytes: Uint8Array, base: number, file: string,
       numRealObjs[kept] = real;
       vertexStart[kept] = v0;
       weightStart[kept] = w0;
+      orderWeights(weightOrder, weightCategory, weightIncl, weightExcl, w0, w);
       kept++;
     }
   }
@@ -128,7 +152,31 @@ export function decodeShadowTable(bytes: Uint8Array, base: number, file: string,
     weightIncl: weightIncl.slice(0, w),
     weightExcl: weightExcl.slice(0, w),
     weightCount: weightCount.slice(0, w),
+    weightOrder: weightOrder.slice(0, w),
   };
+}
+
+/** Weights [w0, w1)'s drawing order into `order` (ShadowTable.weightOrder): an insertion sort, a shadow has a handful. */
+function orderWeights(order: Int32Array, category: Int32Array, incl: Float32Array, excl: Float32Array, w0: number, w1: number): void {
+  for (let j = w0; j < w1; j++) {
+    const x = ratio(excl[j]!);
+    const n = ratio(incl[j]!);
+    const c = category[j]!;
+    let i = j;
+    for (; i > w0; i--) {
+      const o = order[i - 1]!;
+      const x2 = ratio(excl[o]!);
+      const n2 = ratio(incl[o]!);
+      if (!(x > x2 || (x === x2 && (n > n2 || (n === n2 && c < category[o]!))))) break;
+      order[i] = o;
+    }
+    order[i] = j;
+  }
+}
+
+/** Ratios may be NaN/∞ in reference files (zero-duration shadows): drawn as 0. */
+function ratio(x: number): number {
+  return Number.isFinite(x) ? x : 0;
 }
 
 /** The table's shadows as objects (the reader's `Shadow`s: the same values, in the same order). */

@@ -7,8 +7,8 @@
  * answers undefined where WebAssembly is missing or refused: the caller runs its JS loop instead, which is
  * also what names an entry at fault (the kernel only shows that all is well).
  */
-import { TREE_DIR_KERNEL_WASM } from './treeDirKernelWasm';
-import { WASM_PAGE_BYTES, compileWasm, instantiateWasm, type WasmMemory } from '../../bytes/wasmModule';
+import { readerKernel } from './readerKernels';
+import { WASM_PAGE_BYTES, instantiateWasm, type WasmMemory } from '../../bytes/wasmModule';
 import type { TreeDirColumns, TreeDirSummary } from './treeDir';
 
 /** Directories above this many entries (a trace of hundreds of GB) stay with the JS loops: the kernel's memory is ~70 bytes an entry. */
@@ -19,7 +19,6 @@ const SUMMARY_BYTES = 32;
 
 type KernelFn = (...args: number[]) => number;
 
-let compiled: object | null | undefined;
 /**
  * The last instance, kept until the current task's microtasks run: open calls the kernel three
  * times in one synchronous stretch (parse, overlap, levels), and the later two reuse the parse's
@@ -38,8 +37,8 @@ interface Kernel {
  */
 function instance(bytes: number, zeroed: boolean): Kernel | undefined {
   if (!zeroed && recent !== undefined && recent.memory.buffer.byteLength >= bytes) return recent;
-  if (compiled === undefined) compiled = compileWasm(TREE_DIR_KERNEL_WASM) ?? null;
-  const made = compiled === null ? undefined : instantiateWasm(compiled);
+  const module = readerKernel('treeDir');
+  const made = module === undefined ? undefined : instantiateWasm(module);
   if (made === undefined) return undefined;
   const memory = made.exports.memory as WasmMemory;
   try {
