@@ -84,8 +84,10 @@ function randomSection(rng: Prng, version: Slog2Version, spread = 45): { bytes: 
       put(4, (v) => v.setInt32(0, nweights));
       for (let w = 0; w < nweights; w++) {
         put(4, (v) => v.setInt32(0, under(rng, spread)));
-        put(4, (v) => v.setFloat32(0, under(rng, 10) === 0 ? Number.NaN : rng.next()));
-        put(4, (v) => v.setFloat32(0, rng.next()));
+        // ratios: often tied, NaN or infinite (the drawing order's tie-breaks and its NaN-as-0)
+        const ratio = (): number => (under(rng, 3) === 0 ? [0, 0.5, Number.NaN, Infinity, -Infinity][under(rng, 5)]! : rng.next());
+        put(4, (v) => v.setFloat32(0, ratio()));
+        put(4, (v) => v.setFloat32(0, ratio()));
         if (version === 'SLOG 2.0.6') put(8, (v) => v.setBigInt64(0, BigInt(under(rng, 1e6))));
       }
     }

@@ -94,7 +94,7 @@ function decodeWith(
   slots: number,
 ): KernelDecoding | 'set full' | undefined {
   // f64 columns first (aligned), then i32 and f32 ones
-  const { ear, lat, real, vt, wn, set, cat, vs, ws, vl, wc, wi, we, wo, ev, res, end } = laidOut(align8(bytes.length), {
+  const { ear, lat, real, vt, wn, set, cat, vs, ws, vl, wc, wi, we, wo, kn, kx, ev, res, end } = laidOut(align8(bytes.length), {
     ear: 8 * shadows,
     lat: 8 * shadows,
     real: 8 * shadows,
@@ -109,6 +109,8 @@ function decodeWith(
     wi: 4 * items,
     we: 4 * items,
     wo: 4 * items,
+    kn: 4 * items,
+    kx: 4 * items,
     ev: 12 * events,
     res: 16,
   });
@@ -118,7 +120,7 @@ function decodeWith(
   new Uint8Array(buf, 0, bytes.length).set(bytes);
   new Uint8Array(buf, set, 8 * slots).fill(0);
   try {
-    k.decode(counts[0], counts[1], v6 ? 1 : 0, cat, ear, lat, real, vs, ws, vt, vl, wc, wi, we, wn, wo, ev, set, slots - 1, res);
+    k.decode(counts[0], counts[1], v6 ? 1 : 0, cat, ear, lat, real, vs, ws, vt, vl, wc, wi, we, wn, wo, kn, kx, ev, set, slots - 1, res);
   } catch {
     // a length the walk did not see ran past the memory: the JS decoder reports it
     kept = undefined;

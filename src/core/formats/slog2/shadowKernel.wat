@@ -54,24 +54,25 @@
     (i32.const 0))
 
   ;; Shadow weights [$w0, $w1)'s drawing order into $wo (indices into the weight columns): by
-  ;; exclusion ratio descending (NaN or infinite as 0), then inclusion ratio, then category; an
-  ;; insertion sort, as shadowWeights.ts sorted them (a shadow has a handful).
-  (func $order (param $wo i32) (param $wc i32) (param $wi i32) (param $we i32) (param $w0 i32) (param $w1 i32)
+  ;; exclusion ratio descending, then inclusion ratio, then category; an insertion sort, as
+  ;; shadowWeights.ts sorted them (a shadow has a handful). $kx, $kn: the ratios as sort keys
+  ;; (f32, NaN or infinite as 0).
+  (func $order (param $wo i32) (param $wc i32) (param $kn i32) (param $kx i32) (param $w0 i32) (param $w1 i32)
     (local $j i32) (local $i i32) (local $o i32) (local $c i32) (local $x f32) (local $n f32) (local $x2 f32) (local $n2 f32)
     (local.set $j (local.get $w0))
     (block $done
       (loop $next
         (br_if $done (i32.ge_s (local.get $j) (local.get $w1)))
-        (local.set $x (call $ratio (f32.load (i32.add (local.get $we) (i32.shl (local.get $j) (i32.const 2))))))
-        (local.set $n (call $ratio (f32.load (i32.add (local.get $wi) (i32.shl (local.get $j) (i32.const 2))))))
+        (local.set $x (f32.load (i32.add (local.get $kx) (i32.shl (local.get $j) (i32.const 2)))))
+        (local.set $n (f32.load (i32.add (local.get $kn) (i32.shl (local.get $j) (i32.const 2)))))
         (local.set $c (i32.load (i32.add (local.get $wc) (i32.shl (local.get $j) (i32.const 2)))))
         (local.set $i (local.get $j))
         (block $placed
           (loop $shift
             (br_if $placed (i32.le_s (local.get $i) (local.get $w0)))
             (local.set $o (i32.load (i32.add (local.get $wo) (i32.shl (i32.sub (local.get $i) (i32.const 1)) (i32.const 2)))))
-            (local.set $x2 (call $ratio (f32.load (i32.add (local.get $we) (i32.shl (local.get $o) (i32.const 2))))))
-            (local.set $n2 (call $ratio (f32.load (i32.add (local.get $wi) (i32.shl (local.get $o) (i32.const 2))))))
+            (local.set $x2 (f32.load (i32.add (local.get $kx) (i32.shl (local.get $o) (i32.const 2)))))
+            (local.set $n2 (f32.load (i32.add (local.get $kn) (i32.shl (local.get $o) (i32.const 2)))))
             (br_if $placed
               (i32.eqz
                 (i32.or (f32.gt (local.get $x) (local.get $x2))
@@ -86,7 +87,10 @@
         (local.set $j (i32.add (local.get $j) (i32.const 1)))
         (br $next))))
 
-  (func $ratio (param $x f32) (result f32)
+  ;; a ratio as a sort key: NaN or infinite as 0 (shadowWeights.ts ratio)
+  (func $ratio (param $bits i32) (result f32)
+    (local $x f32)
+    (local.set $x (f32.reinterpret_i32 (local.get $bits)))
     (select (local.get $x) (f32.const 0) (f32.eq (f32.sub (local.get $x) (local.get $x)) (f32.const 0))))
 
   ;; shadowTable.ts decodeShadowTable's loop. The section (two lists, each an i32 count then its
@@ -96,14 +100,15 @@
   ;; (i32); per weight $wc (i32), $wi, $we (f32), $wn (f64, NaN without a count). Events at $ev, 3
   ;; i32 each in the order the JS decoder reports them: (0, category, offset) for a category met for
   ;; the first time, (1, 0, offset) for a shadow dropped (a NaN or infinite time); offsets are in the
-  ;; section. Each kept shadow's weights in drawing order at $wo (i32 per weight, see $order). The
+  ;; section. Each kept shadow's weights in drawing order at $wo (i32 per weight, see $order; $kn
+  ;; and $kx hold its sort keys, f32 per weight). The
   ;; set of categories met at $set ($mask + 1 slots, zeroed by the caller). At $res: i32 shadows
   ;; kept (-1: more categories than half the set's slots; nothing else is written), vertices,
   ;; weights, events.
   (func (export "decode") (param $c0 i32) (param $c1 i32) (param $v6 i32)
         (param $cat i32) (param $ear i32) (param $lat i32) (param $real i32) (param $vs i32) (param $ws i32)
         (param $vt i32) (param $vl i32) (param $wc i32) (param $wi i32) (param $we i32) (param $wn i32)
-        (param $wo i32) (param $ev i32) (param $set i32) (param $mask i32) (param $res i32)
+        (param $wo i32) (param $kn i32) (param $kx i32) (param $ev i32) (param $set i32) (param $mask i32) (param $res i32)
     (local $list i32) (local $k i32) (local $pos i32) (local $at i32) (local $c i32) (local $nv i32) (local $nw i32)
     (local $i i32) (local $kept i32) (local $v i32) (local $w i32) (local $e i32) (local $v0 i32) (local $w0 i32)
     (local $fin i32) (local $distinct i32) (local $t f64) (local $earliest f64) (local $latest f64) (local $x i32) (local $wb i32)
@@ -171,8 +176,12 @@
                     (i32.store offset=8 (local.get $c) (local.get $pos))
                     (local.set $e (i32.add (local.get $e) (i32.const 1)))))
                 (i32.store (i32.add (local.get $wc) (i32.shl (local.get $w) (i32.const 2))) (local.get $x))
-                (i32.store (i32.add (local.get $wi) (i32.shl (local.get $w) (i32.const 2))) (call $be32 (i32.add (local.get $pos) (i32.const 4))))
-                (i32.store (i32.add (local.get $we) (i32.shl (local.get $w) (i32.const 2))) (call $be32 (i32.add (local.get $pos) (i32.const 8))))
+                (local.set $c (call $be32 (i32.add (local.get $pos) (i32.const 4))))
+                (i32.store (i32.add (local.get $wi) (i32.shl (local.get $w) (i32.const 2))) (local.get $c))
+                (f32.store (i32.add (local.get $kn) (i32.shl (local.get $w) (i32.const 2))) (call $ratio (local.get $c)))
+                (local.set $c (call $be32 (i32.add (local.get $pos) (i32.const 8))))
+                (i32.store (i32.add (local.get $we) (i32.shl (local.get $w) (i32.const 2))) (local.get $c))
+                (f32.store (i32.add (local.get $kx) (i32.shl (local.get $w) (i32.const 2))) (call $ratio (local.get $c)))
                 (f64.store (i32.add (local.get $wn) (i32.shl (local.get $w) (i32.const 3)))
                            (select (f64.convert_i64_s (call $be64 (i32.add (local.get $pos) (i32.const 12)))) (f64.const nan) (local.get $v6)))
                 (local.set $pos (i32.add (local.get $pos) (local.get $wb)))
@@ -187,7 +196,7 @@
                 (f64.store (i32.add (local.get $lat) (i32.shl (local.get $kept) (i32.const 3))) (local.get $latest))
                 (i32.store (i32.add (local.get $vs) (i32.shl (local.get $kept) (i32.const 2))) (local.get $v0))
                 (i32.store (i32.add (local.get $ws) (i32.shl (local.get $kept) (i32.const 2))) (local.get $w0))
-                (call $order (local.get $wo) (local.get $wc) (local.get $wi) (local.get $we) (local.get $w0) (local.get $w))
+                (call $order (local.get $wo) (local.get $wc) (local.get $kn) (local.get $kx) (local.get $w0) (local.get $w))
                 (local.set $kept (i32.add (local.get $kept) (i32.const 1))))
               (else
                 (local.set $x (i32.add (local.get $ev) (i32.mul (local.get $e) (i32.const 12))))
