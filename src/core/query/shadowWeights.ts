@@ -4,7 +4,7 @@
  * ratio descending, then inclusion ratio, then category, so the largest band is drawn at the bottom.
  */
 import type { CategoryWeight } from '../model/types';
-import type { ShadowTable } from '../formats/slog2/shadowTable';
+import { drawnRatio as ratio, type ShadowTable } from '../formats/slog2/shadowTable';
 import { SHADOW_WEIGHT_SPEC, allocateTable, type Columns, type ShadowSpec, type ShadowWeightSpec } from './windowColumns';
 
 /** A state shadow's category weights: its object's, or those of its row of a table. */
@@ -17,9 +17,10 @@ function weightCount(from: WeightsFrom): number {
 /**
  * The weights of shadows [0, sh's length) from `sources` (one per shadow, in the same order; any
  * further ones only size the table, as a truncated payload's did): sets each shadow's weightStart
- * and weightCount. Sorted by an insertion as each is written (a shadow has a handful), the values
- * compared as their f32 columns hold them: a sort after the copy, through a comparator and a swap
- * per column, was ~10 ms of a first window in a fresh process.
+ * and weightCount. A table row's weights come in drawing order already (ShadowTable.weightOrder)
+ * and are copied in it; an object's are sorted by an insertion as each is written (a shadow has a
+ * handful), the values compared as their f32 columns hold them: a sort after the copy, through a
+ * comparator and a swap per column, was ~10 ms of a first window in a fresh process.
  */
 export function shadowWeightTable(sources: readonly WeightsFrom[], sh: Columns<ShadowSpec>): Columns<ShadowWeightSpec> {
   let total = 0;
@@ -64,9 +65,4 @@ export function shadowWeightTable(sources: readonly WeightsFrom[], sh: Columns<S
     } else for (const cw of from) put(cw.category, cw.excl, cw.incl, cw.count);
   }
   return sw;
-}
-
-/** Ratios may be NaN/∞ in reference files (zero-duration shadows): treat those as 0. */
-function ratio(x: number): number {
-  return Number.isFinite(x) ? x : 0;
 }

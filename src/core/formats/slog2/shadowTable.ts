@@ -159,14 +159,14 @@ function decodeInJs(bytes: Uint8Array, base: number, file: string, counts: reado
 /** Weights [w0, w1)'s drawing order into `order` (ShadowTable.weightOrder): an insertion sort, a shadow has a handful. */
 function orderWeights(order: Int32Array, category: Int32Array, incl: Float32Array, excl: Float32Array, w0: number, w1: number): void {
   for (let j = w0; j < w1; j++) {
-    const x = ratio(excl[j]!);
-    const n = ratio(incl[j]!);
+    const x = drawnRatio(excl[j]!);
+    const n = drawnRatio(incl[j]!);
     const c = category[j]!;
     let i = j;
     for (; i > w0; i--) {
       const o = order[i - 1]!;
-      const x2 = ratio(excl[o]!);
-      const n2 = ratio(incl[o]!);
+      const x2 = drawnRatio(excl[o]!);
+      const n2 = drawnRatio(incl[o]!);
       if (!(x > x2 || (x === x2 && (n > n2 || (n === n2 && c < category[o]!))))) break;
       order[i] = o;
     }
@@ -174,8 +174,8 @@ function orderWeights(order: Int32Array, category: Int32Array, incl: Float32Arra
   }
 }
 
-/** Ratios may be NaN/∞ in reference files (zero-duration shadows): drawn as 0. */
-function ratio(x: number): number {
+/** A weight's ratio as drawn and sorted: NaN/∞ in reference files (zero-duration shadows) as 0. */
+export function drawnRatio(x: number): number {
   return Number.isFinite(x) ? x : 0;
 }
 
