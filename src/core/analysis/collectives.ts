@@ -20,9 +20,22 @@ interface Instance {
   readonly expected: number;
 }
 
+/** One collective (category) on one communicator: each member's calls so far and the instances still open. */
+interface CommCalls {
+  /** Calls made so far by each rank of the communicator. */
+  readonly calls: Map<number, number>;
+  /** Open instances by occurrence number. */
+  readonly open: Map<number, Instance>;
+}
+
 export class CollectiveMatcher {
-  private readonly occurrences = new Map<string, number>();
-  private readonly open = new Map<string, Instance>();
+  /**
+   * By category, then communicator: numbers, not a string key built per state (three strings
+   * and their hashing per collective call were most of the matcher's time in a first pass).
+   */
+  private readonly byCategory = new Map<number, Map<number, CommCalls>>();
+  /** Every open instance in the order it opened (finish evaluates them in that order). */
+  private readonly opened = new Set<Instance>();
   instances = 0;
   incomplete = 0;
   rootInferred = 0;
@@ -36,29 +49,34 @@ export class CollectiveMatcher {
 
   addState(s: StateRec): void {
     const comm = this.roles.comm(s.line);
-    const base = `${s.cat}|${comm}`;
-    const memberKey = `${base}|${this.roles.commRank(s.line)}`;
-    const k = this.occurrences.get(memberKey) ?? 0;
-    this.occurrences.set(memberKey, k + 1);
-    const key = `${base}|${k}`;
-    let inst = this.open.get(key);
+    let byComm = this.byCategory.get(s.cat);
+    if (byComm === undefined) this.byCategory.set(s.cat, (byComm = new Map()));
+    let at = byComm.get(comm);
+    if (at === undefined) byComm.set(comm, (at = { calls: new Map(), open: new Map() }));
+    const rank = this.roles.commRank(s.line);
+    const k = at.calls.get(rank) ?? 0;
+    at.calls.set(rank, k + 1);
+    let inst = at.open.get(k);
     if (inst === undefined) {
       inst = { members: [], expected: this.roles.commSize(comm) ?? this.fallbackSize() };
-      this.open.set(key, inst);
+      at.open.set(k, inst);
+      this.opened.add(inst);
     }
     inst.members.push(s);
     if (inst.members.length >= inst.expected) {
-      this.open.delete(key);
+      at.open.delete(k);
+      this.opened.delete(inst);
       this.evaluate(inst.members);
     }
   }
 
   finish(): void {
-    for (const inst of this.open.values()) {
+    for (const inst of this.opened) {
       this.incomplete++;
       if (inst.members.length > 1) this.evaluate(inst.members);
     }
-    this.open.clear();
+    this.opened.clear();
+    this.byCategory.clear();
   }
 
   private evaluate(members: readonly StateRec[]): void {

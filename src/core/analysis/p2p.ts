@@ -40,6 +40,8 @@ export class MessageMatcher {
   private readonly denseRecent: (StateRec[] | undefined)[] = [];
   private readonly recent = new Map<number, StateRec[]>();
   private readonly compactAt = new Map<number, number>();
+  /** compactAt of the dense lines (a Map lookup per MPI state once a line keeps 64). */
+  private readonly denseCompactAt: number[] = [];
   /** Each message twice, keyed by its send and by its receive time (no object per endpoint). */
   private readonly endpoints = new MinHeap<Message>();
   matched = 0;
@@ -61,7 +63,7 @@ export class MessageMatcher {
       else this.recent.set(line, list);
     }
     list.push(s);
-    if (list.length > 64 && list.length > (this.compactAt.get(line) ?? 64)) this.compact(line, list, s.enter);
+    if (list.length > 64 && list.length > ((dense ? this.denseCompactAt[line] : this.compactAt.get(line)) ?? 64)) this.compact(line, list, s.enter);
   }
 
   addArrow(sendTime: number, sendLine: number, recvTime: number, recvLine: number): void {
@@ -85,7 +87,8 @@ export class MessageMatcher {
     let j = 0;
     for (let i = 0; i < list.length; i++) if (list[i]!.exit >= low) list[j++] = list[i]!;
     list.length = j;
-    this.compactAt.set(line, Math.max(64, 2 * j));
+    if (line >= 0 && line < DENSE_LINES) this.denseCompactAt[line] = Math.max(64, 2 * j);
+    else this.compactAt.set(line, Math.max(64, 2 * j));
   }
 
   /** Innermost state on `line` containing `t`; `skip` passes over MPE's receive markers. */

@@ -34,8 +34,12 @@ class PatternSums {
   private readonly locs: number[] = [];
   private readonly names = new Map<string, number>();
   private readonly byName: number[] = [];
-  /** name number × 2^22 + process → sum, in first-seen order. */
-  private readonly byLocName = new Map<number, number>();
+  /**
+   * Sums by name number, then process; `pairs` holds each (name number × 2^22 + process) in
+   * first-seen order. A Map keyed by that number (a heap number past 2^30) was a third of a wait's cost.
+   */
+  private readonly byLocName: Float64Array[] = [];
+  private readonly pairs: number[] = [];
   private readonly bySite = new Map<string, number>();
 
   add(loc: number, name: string, site: string | undefined, delta: number): void {
@@ -52,8 +56,14 @@ class PatternSums {
       this.byName.push(0);
     }
     this.byName[n]! += delta;
-    const key = n * LOC_KEYS + loc;
-    this.byLocName.set(key, (this.byLocName.get(key) ?? 0) + delta);
+    let sums = this.byLocName[n];
+    if (sums === undefined || loc >= sums.length) this.byLocName[n] = sums = grownNaN(sums, loc + 1);
+    // NaN: not seen yet (a wait is > 0, so a sum never is NaN).
+    if (Number.isNaN(sums[loc]!)) {
+      sums[loc] = 0;
+      this.pairs.push(n * LOC_KEYS + loc);
+    }
+    sums[loc] += delta;
     if (site !== undefined) this.bySite.set(site, (this.bySite.get(site) ?? 0) + delta);
   }
 
@@ -66,7 +76,11 @@ class PatternSums {
     for (const loc of this.locs) addTo(t.byRank, label(loc), this.byLoc[loc]!);
     const names = [...this.names.keys()];
     names.forEach((name, n) => addTo(t.byCategory, name, this.byName[n]!));
-    for (const [key, v] of this.byLocName) addTo(t.byRankCategory, rankCategoryKey(label(key % LOC_KEYS), names[Math.floor(key / LOC_KEYS)]!), v);
+    for (const key of this.pairs) {
+      const loc = key % LOC_KEYS;
+      const n = Math.floor(key / LOC_KEYS);
+      addTo(t.byRankCategory, rankCategoryKey(label(loc), names[n]!), this.byLocName[n]![loc]!);
+    }
     for (const [site, v] of this.bySite) addTo(t.bySite, site, v);
     return t;
   }
@@ -74,6 +88,15 @@ class PatternSums {
 
 /** Processes per name in PatternSums keys (more than any run has: 2^22). */
 const LOC_KEYS = 1 << 22;
+
+/** `sums` grown to hold `need`, new slots NaN (not seen). */
+function grownNaN(sums: Float64Array | undefined, need: number): Float64Array {
+  let n = Math.max(16, 2 * (sums?.length ?? 0));
+  while (n < need) n *= 2;
+  const next = new Float64Array(n).fill(NaN);
+  if (sums !== undefined) next.set(sums);
+  return next;
+}
 
 export class WaitRecorder {
   private readonly sums: Record<Pattern, PatternSums>;
