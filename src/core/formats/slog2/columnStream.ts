@@ -11,7 +11,7 @@ import { decodeNodeSites, NodeSitesScratch } from '../srcloc/nodeSites';
 import { nodeRecordBytes } from '../srcloc/readSourceLocations';
 import { decodeNodeColumns, type DrawableFilter, type NodeColumns } from './nodeColumns';
 import { BatchBuffers, OrderedLeaf, REF_NODE, type PrimitiveBatch } from './leafRows';
-import { stableOrder } from './stableOrder';
+import { mergeRuns, RunMergeScratch } from './runMerge';
 
 export type { DrawableFilter } from './nodeColumns';
 export { batchFromDrawables, OrderedLeaf, type PackedRows, type PrimitiveBatch } from './leafRows';
@@ -153,41 +153,27 @@ function refOrder(nodes: readonly NodeColumns[]): (x: number, y: number) => numb
 }
 
 /**
- * Sorts a leaf's refs in drawing order: by earliest time with stableOrder (no comparator: the refs
- * are a few runs, each node's in time order, merged), then each group of equal earliest times
- * with the full comparator. The same order as sorting all with it (both stable, from the same
- * push order); the comparator over every ref was ~6 % of a decoding thread's time.
+ * Puts a leaf's refs in drawing order: the gathered (key, ref) pairs, one ascending run per node,
+ * merged by earliest time (runMerge.ts: no comparator), then each group of equal earliest times
+ * sorted with the full comparator. The same order as sorting all with it (both stable, from the
+ * same push order); the comparator over every ref was ~6 % of a decoding thread's time.
  */
-function sortRefs(
-  refs: number[],
-  nodes: readonly NodeColumns[],
-  order: (x: number, y: number) => number,
-  scratch: { keys: Float64Array; byTime: Int32Array; sorted: number[] },
-): void {
-  const n = refs.length;
-  if (n < 2) return;
-  if (scratch.keys.length < n) {
-    scratch.keys = new Float64Array(Math.max(n, 2 * scratch.keys.length));
-    scratch.byTime = new Int32Array(scratch.keys.length);
-  }
-  const keys = scratch.keys;
-  for (let i = 0; i < n; i++) {
-    const ref = refs[i]!;
-    keys[i] = nodes[Math.floor(ref / REF_NODE)]!.drawableEarliest[ref % REF_NODE]!;
-  }
-  const byTime = stableOrder(keys, n, scratch.byTime);
-  const sorted = scratch.sorted;
-  sorted.length = n;
-  for (let k = 0; k < n; k++) sorted[k] = refs[byTime[k]!]!;
-  for (let k = 0; k < n; k++) refs[k] = sorted[k]!;
+function sortRefs(refs: number[], n: number, runs: readonly number[], order: (x: number, y: number) => number, scratch: RunMergeScratch): void {
+  refs.length = n;
+  if (n === 0) return;
+  const b = mergeRuns(scratch, n, runs);
+  const keys = scratch.keys[b];
+  const sorted = scratch.refs[b];
   for (let k = 0; k < n;) {
-    const t = keys[byTime[k]!]!;
+    const t = keys[k]!;
     let end = k + 1;
-    while (end < n && keys[byTime[end]!]! === t) end++;
+    while (end < n && keys[end]! === t) end++;
     if (end - k > 1) {
-      const group = refs.slice(k, end).sort(order);
+      const group: number[] = [];
+      for (let g = k; g < end; g++) group.push(sorted[g]!);
+      group.sort(order);
       for (let g = 0; g < group.length; g++) refs[k + g] = group[g]!;
-    }
+    } else refs[k] = sorted[k]!;
     k = end;
   }
 }
@@ -266,7 +252,9 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
   const refs: number[] = [];
   const nodes: NodeColumns[] = [];
   const order = refOrder(nodes);
-  const sortScratch = { keys: new Float64Array(0), byTime: new Int32Array(0), sorted: [] as number[] };
+  const mergeScratch = new RunMergeScratch();
+  /** Where each node's run starts among the gathered pairs. */
+  const runs: number[] = [];
   const ordered = new OrderedLeaf(refs, nodes);
   // A filtering stream decodes only what it keeps, so its nodes are its own (not the file's cache);
   // so are a recycling stream's, whose nodes leave the cache into `retired`.
@@ -312,8 +300,9 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
       }
       cache.set(info.fptr, p);
     }
-    refs.length = 0;
     nodes.length = 0;
+    runs.length = 0;
+    let gathered = 0;
     let rows = 0;
     for (const depth of depths) {
       for (const info of file.nodesOverlapping(depth, lookup0, lookup1)) {
@@ -325,16 +314,24 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
           throw new RangeError(`tree node (${info.depth},${info.xpos}) holds ${c.drawables} drawables (at most ${REF_NODE - 1} here)`);
         const slot = nodes.length * REF_NODE;
         nodes.push(c);
+        // The node's drawables in the window, in time order: one run of (key, ref) pairs.
+        runs.push(gathered);
+        mergeScratch.ensure(gathered + c.drawables, gathered);
+        const keys = mergeScratch.keys[0];
+        const found = mergeScratch.refs[0];
+        const earliest = c.drawableEarliest;
         for (let k = firstAtOrAfter(c, a); k < c.drawables; k++) {
           const d = c.byEarliest[k]!;
-          if (!(c.drawableEarliest[d]! < b)) break;
-          if (!(c.drawableEarliest[d]! <= t1 && t0 <= c.drawableLatest[d]!)) continue;
-          refs.push(slot + d);
+          const e = earliest[d]!;
+          if (!(e < b)) break;
+          if (!(e <= t1 && t0 <= c.drawableLatest[d]!)) continue;
+          keys[gathered] = e;
+          found[gathered++] = slot + d;
           rows += c.rowCount[d]!;
         }
       }
     }
-    sortRefs(refs, nodes, order, sortScratch);
+    sortRefs(refs, gathered, runs, order, mergeScratch);
     if (refs.length > 0) yield ordered.counted(rows);
   }
 }
