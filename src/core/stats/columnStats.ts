@@ -101,7 +101,7 @@ async function countColumns(
   for await (const b of batches) {
     options.signal?.throwIfAborted();
     if (b.rows === 0) continue;
-    const leaf = 'refs' in b;
+    const leaf = 'nodeOf' in b;
     if (leaf) acc.addLeaf(b);
     else acc.addColumns(b);
     // Batches come in drawing order: nothing later starts before this batch's last drawable.

@@ -7,7 +7,7 @@
 import type { Category, Drawable, LineIDMap, Primitive, Shadow, Topology } from '../model/types';
 import { PREVIEW_ARROW, PREVIEW_EVENT } from '../model/types';
 import type { PrimitiveBatch } from '../formats/slog2/columnStream';
-import { REF_NODE, type OrderedLeaf } from '../formats/slog2/leafRows';
+import type { OrderedLeaf } from '../formats/slog2/leafRows';
 import { CategoryTable } from './categoryTable';
 import { assembleStats } from './assemble';
 import { CellTable } from './cellTable';
@@ -184,9 +184,10 @@ export class RangeStatsAccumulator {
     // The stream is in drawing order (columnStream.ts): without composites, whose members are
     // ordered by the composite's bounds, each row's states come in the nesting's order.
     this.inOrder = leaf.nodes.every((c) => c.composites === 0);
-    for (const ref of leaf.refs) {
-      const c = leaf.nodes[Math.floor(ref / REF_NODE)]!;
-      const d = ref % REF_NODE;
+    const { nodes, nodeOf, drawableOf } = leaf;
+    for (let i = 0; i < leaf.count; i++) {
+      const c = nodes[nodeOf[i]!]!;
+      const d = drawableOf[i]!;
       const first = c.firstRow[d]!;
       const end = first + c.rowCount[d]!;
       for (let r = first; r < end; r++) this.addRow(c, r, c.info);

@@ -136,10 +136,12 @@ function firstAtOrAfter(c: NodeColumns, t: number): number {
 /** drawingOrder.ts on columns: earliest ↑, latest ↓, category ↑, start line ↑, final line ↑. */
 function refOrder(nodes: readonly NodeColumns[]): (x: number, y: number) => number {
   return (x, y) => {
-    const a = nodes[Math.floor(x / REF_NODE)]!;
-    const b = nodes[Math.floor(y / REF_NODE)]!;
-    const da = x % REF_NODE;
-    const db = y % REF_NODE;
+    const sa = Math.floor(x / REF_NODE);
+    const sb = Math.floor(y / REF_NODE);
+    const a = nodes[sa]!;
+    const b = nodes[sb]!;
+    const da = x - sa * REF_NODE;
+    const db = y - sb * REF_NODE;
     const ra = a.firstRow[da]!;
     const rb = b.firstRow[db]!;
     return (
@@ -158,9 +160,10 @@ function refOrder(nodes: readonly NodeColumns[]): (x: number, y: number) => numb
  * sorted with the full comparator. The same order as sorting all with it (both stable, from the
  * same push order); the comparator over every ref was ~6 % of a decoding thread's time.
  */
-function sortRefs(refs: number[], n: number, runs: readonly number[], order: (x: number, y: number) => number, scratch: RunMergeScratch): void {
-  refs.length = n;
+function sortRefs(leaf: OrderedLeaf, n: number, runs: readonly number[], order: (x: number, y: number) => number, scratch: RunMergeScratch): void {
+  leaf.count = n;
   if (n === 0) return;
+  leaf.reserve(n);
   const b = mergeRuns(scratch, n, runs);
   const keys = scratch.keys[b];
   const sorted = scratch.refs[b];
@@ -172,9 +175,17 @@ function sortRefs(refs: number[], n: number, runs: readonly number[], order: (x:
       const group: number[] = [];
       for (let g = k; g < end; g++) group.push(sorted[g]!);
       group.sort(order);
-      for (let g = 0; g < group.length; g++) refs[k + g] = group[g]!;
-    } else refs[k] = sorted[k]!;
+      for (let g = 0; g < group.length; g++) sorted[k + g] = group[g]!;
+    }
     k = end;
+  }
+  // Split once here, as integers from then on.
+  const { nodeOf, drawableOf } = leaf;
+  for (let k = 0; k < n; k++) {
+    const ref = sorted[k]!;
+    const slot = Math.floor(ref / REF_NODE);
+    nodeOf[k] = slot;
+    drawableOf[k] = ref - slot * REF_NODE;
   }
 }
 
@@ -249,13 +260,12 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
     file.sourceLocationTable !== undefined,
     options.slabBytes === undefined ? { held } : { slabBytes: options.slabBytes, held },
   );
-  const refs: number[] = [];
   const nodes: NodeColumns[] = [];
   const order = refOrder(nodes);
   const mergeScratch = new RunMergeScratch();
   /** Where each node's run starts among the gathered pairs. */
   const runs: number[] = [];
-  const ordered = new OrderedLeaf(refs, nodes);
+  const ordered = new OrderedLeaf(nodes);
   // A filtering stream decodes only what it keeps, so its nodes are its own (not the file's cache);
   // so are a recycling stream's, whose nodes leave the cache into `retired`.
   const withInfo = options.withLastAndInfo === true;
@@ -331,7 +341,7 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
         }
       }
     }
-    sortRefs(refs, gathered, runs, order, mergeScratch);
-    if (refs.length > 0) yield ordered.counted(rows);
+    sortRefs(ordered, gathered, runs, order, mergeScratch);
+    if (ordered.count > 0) yield ordered.counted(rows);
   }
 }

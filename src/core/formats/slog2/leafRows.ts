@@ -105,17 +105,28 @@ export class BatchBuffers {
 }
 
 /**
- * One leaf's drawables in drawing order, as refs into decoded nodes (see REF_NODE). Valid until
- * the stream yields the next leaf: the stream reuses its arrays.
+ * One leaf's drawables in drawing order: drawable `drawableOf[i]` of node `nodes[nodeOf[i]]` for
+ * i < count. Valid until the stream yields the next leaf: the stream reuses its arrays. Two int
+ * columns, not one number per ref: splitting a ref (a double once past 2^31) with / and % was a
+ * tenth of a decoding thread's packing.
  */
 export class OrderedLeaf {
   /** Primitive rows. */
   rows = 0;
+  /** Drawables. */
+  count = 0;
+  nodeOf = new Int32Array(64);
+  drawableOf = new Int32Array(64);
 
-  constructor(
-    readonly refs: number[],
-    readonly nodes: NodeColumns[],
-  ) {}
+  constructor(readonly nodes: NodeColumns[]) {}
+
+  /** Room for `n` drawables (contents not kept). */
+  reserve(n: number): void {
+    if (this.nodeOf.length >= n) return;
+    const size = Math.max(n, 2 * this.nodeOf.length);
+    this.nodeOf = new Int32Array(size);
+    this.drawableOf = new Int32Array(size);
+  }
 
   /** Sets `rows`, counted as the refs were gathered (a pass over them afterwards was 2 % of the statistics). */
   counted(rows: number): this {
@@ -125,17 +136,18 @@ export class OrderedLeaf {
 
   /** The earliest time of its last drawable (nothing later in the stream starts before it). */
   lastEarliest(): number {
-    const ref = this.refs[this.refs.length - 1];
-    return ref === undefined ? -Infinity : this.nodes[Math.floor(ref / REF_NODE)]!.drawableEarliest[ref % REF_NODE]!;
+    const i = this.count - 1;
+    return i < 0 ? -Infinity : this.nodes[this.nodeOf[i]!]!.drawableEarliest[this.drawableOf[i]!]!;
   }
 
   /** Info bytes of its rows. */
   infoBytes(): number {
     let n = 0;
-    for (const ref of this.refs) {
-      const c = this.nodes[Math.floor(ref / REF_NODE)]!;
-      const first = c.firstRow[ref % REF_NODE]!;
-      const last = first + c.rowCount[ref % REF_NODE]! - 1;
+    for (let i = 0; i < this.count; i++) {
+      const c = this.nodes[this.nodeOf[i]!]!;
+      const d = this.drawableOf[i]!;
+      const first = c.firstRow[d]!;
+      const last = first + c.rowCount[d]! - 1;
       n += c.infoStart[last]! + c.infoLength[last]! - c.infoStart[first]!;
     }
     return n;
@@ -148,10 +160,11 @@ export class OrderedLeaf {
     // objects, and the last vertex and info as views into each node's bytes.
     this.pack({ ...out, site: out.siteIndex, info: NO_INFO }, 0, 0, false);
     let k = 0;
-    for (const ref of this.refs) {
-      const c = this.nodes[Math.floor(ref / REF_NODE)]!;
-      const first = c.firstRow[ref % REF_NODE]!;
-      const n = c.rowCount[ref % REF_NODE]!;
+    for (let i = 0; i < this.count; i++) {
+      const c = this.nodes[this.nodeOf[i]!]!;
+      const d = this.drawableOf[i]!;
+      const first = c.firstRow[d]!;
+      const n = c.rowCount[d]!;
       for (let r = first; r < first + n; r++, k++) {
         const site = c.siteIndex[r]!;
         out.site[k] = site >= 0 ? c.sites[site] : undefined;
@@ -176,9 +189,10 @@ export class OrderedLeaf {
     const { timeLast, lineLast, infoStart, infoLength, info } = out;
     let k = at;
     let used = infoAt;
-    for (const ref of this.refs) {
-      const c = this.nodes[Math.floor(ref / REF_NODE)]!;
-      const d = ref % REF_NODE;
+    const { nodes, nodeOf, drawableOf } = this;
+    for (let i = 0; i < this.count; i++) {
+      const c = nodes[nodeOf[i]!]!;
+      const d = drawableOf[i]!;
       const first = c.firstRow[d]!;
       const n = c.rowCount[d]!;
       for (let r = first; r < first + n; r++, k++) {
