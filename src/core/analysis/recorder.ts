@@ -4,6 +4,7 @@
  * optionally the first N instances as objects. A multi-completion call (MPI_Waitall …) charges
  * only its worst partner: a second wait on the same state replaces the first when longer.
  */
+import { grown } from '../bytes/grown';
 import { HopColumns } from './hops';
 import type { StateRec } from './stateRecord';
 import { addTo, emptyTotals, PATTERNS, rankCategoryKey, type Pattern, type PatternTotals, type WaitInstance } from './types';
@@ -91,12 +92,11 @@ const LOC_KEYS = 1 << 22;
 
 /** `sums` grown to hold `need`, new slots NaN (not seen). */
 function grownNaN(sums: Float64Array | undefined, need: number): Float64Array {
-  let n = Math.max(16, 2 * (sums?.length ?? 0));
-  while (n < need) n *= 2;
-  const next = new Float64Array(n).fill(NaN);
-  if (sums !== undefined) next.set(sums);
-  return next;
+  const next = grown(sums ?? NONE, need);
+  return next.fill(NaN, sums?.length ?? 0);
 }
+
+const NONE = new Float64Array(0);
 
 export class WaitRecorder {
   private readonly sums: Record<Pattern, PatternSums>;

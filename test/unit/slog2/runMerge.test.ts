@@ -43,7 +43,7 @@ test('ensure keeps the items already gathered when it grows', () => {
   s.ensure(3);
   s.keys[0].set([1, 2, 3]);
   s.refs[0].set([7, 8, 9]);
-  s.ensure(10_000, 3);
+  s.ensure(10_000);
   assert.deepEqual(Array.from(s.keys[0].subarray(0, 3)), [1, 2, 3]);
   assert.deepEqual(Array.from(s.refs[0].subarray(0, 3)), [7, 8, 9]);
   assert.ok(s.keys[1].length >= 10_000 && s.refs[1].length >= 10_000);

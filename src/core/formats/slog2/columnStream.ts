@@ -326,7 +326,7 @@ export async function* leavesInTimeOrder(file: Slog2File, t0 = -Infinity, t1 = I
         nodes.push(c);
         // The node's drawables in the window, in time order: one run of (key, ref) pairs.
         runs.push(gathered);
-        mergeScratch.ensure(gathered + c.drawables, gathered);
+        mergeScratch.ensure(gathered + c.drawables);
         const keys = mergeScratch.keys[0];
         const found = mergeScratch.refs[0];
         const earliest = c.drawableEarliest;

@@ -6,21 +6,20 @@
  * refs move together, so no pass looks a key up through an index. Equal keys keep their push order.
  */
 
+import { grown } from '../../bytes/grown';
+
 /** Reused buffers: two of each (the merges go back and forth between them). */
 export class RunMergeScratch {
   keys: [Float64Array, Float64Array] = [new Float64Array(0), new Float64Array(0)];
   refs: [Float64Array, Float64Array] = [new Float64Array(0), new Float64Array(0)];
 
-  /** Room for `n` items in both buffers, buffer 0's first `keep` items kept. */
-  ensure(n: number, keep = 0): void {
+  /** Room for `n` items in both buffers, buffer 0's items kept. */
+  ensure(n: number): void {
     if (this.keys[0].length >= n) return;
-    const size = Math.max(n, 2 * this.keys[0].length, 64);
-    const k0 = new Float64Array(size);
-    const r0 = new Float64Array(size);
-    k0.set(this.keys[0].subarray(0, keep));
-    r0.set(this.refs[0].subarray(0, keep));
-    this.keys = [k0, new Float64Array(size)];
-    this.refs = [r0, new Float64Array(size)];
+    const k0 = grown(this.keys[0], n);
+    const r0 = grown(this.refs[0], n);
+    this.keys = [k0, new Float64Array(k0.length)];
+    this.refs = [r0, new Float64Array(r0.length)];
   }
 }
 
