@@ -67,6 +67,13 @@ if (require.main === module) {
     process.stderr.write(errorText(e));
     return 2;
   };
+  if (isMainThread)
+    // The reader went away (`mpe-trace dump big.slog2 | head`): stop quietly, as a pipe's writer
+    // does, instead of an unhandled 'error' event's stack trace.
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      process.exit(0);
+    });
   if (!isMainThread) {
     // a job thread (jobThread.ts): its exit code is the process's; nothing may keep it alive after
     // the command, and its output reaches the main thread's streams before the thread ends

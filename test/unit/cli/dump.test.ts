@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { dumpRecord, formatDumpLine } from '../../../src/cli/commands/dump';
 import { samples, sampleSource } from '../slog2/samples';
-import { runCli } from './runCli';
+import { spawn } from 'node:child_process';
+import { cliPath, runCli } from './runCli';
 
 test('dump --json --from --to: one JSON line per drawable intersecting the window, in start-time order', async () => {
   for (const name of ['ring_p2p_4', 'bigrun_medium_4']) {
@@ -64,4 +65,17 @@ test('usage errors exit 2 with one line', () => {
     assert.equal(r.stderr.trim().split('\n').length >= 1, true);
     assert.match(r.stderr, /^mpe-trace: /);
   }
+});
+
+test('a dump whose reader goes away (| head) stops quietly with status 0', async () => {
+  const s = samples.find((x) => x.name === 'bigrun_medium_4')!;
+  const child = spawn(process.execPath, [cliPath(), 'dump', s.file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  // The first chunk read, the pipe is closed, as `head` does.
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  child.stdout.destroy();
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  assert.equal(stderr, '');
+  assert.equal(code, 0);
 });
