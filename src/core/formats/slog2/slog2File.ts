@@ -351,6 +351,10 @@ export class Slog2File {
     // empty levels cost ~0.3 s per thousand leaves (half a minute for 100 000) in a crafted file.
     const depths: number[] = [];
     for (let depth = this.maxDepth; depth >= 0; depth--) if (this.index.level(depth).length > 0) depths.push(depth);
+    // The upper nodes' drawables by start, kept while later slices still overlap the node: an
+    // upper node spans many leaves, and through the node cache alone a wide trace's upper nodes
+    // (MBs of shadows each, more than the cache holds together) were parsed again for every leaf.
+    const held = new Map<number, { readonly latest: number; readonly byStart: readonly Drawable[] }>();
     for (let i = 0; i < leaves.length; i++) {
       const leaf = leaves[i]!;
       const a = i === 0 ? -Infinity : previousEnd;
@@ -364,7 +368,12 @@ export class Slog2File {
       for (const depth of depths) {
         for (const info of this.index.overlapping(depth, lookup0, lookup1)) {
           throwIfAborted(options.signal);
-          const byStart = byEarliest(await this.readNode(info));
+          let kept = depth === 0 ? undefined : held.get(info.fptr);
+          if (kept === undefined) {
+            kept = { latest: info.latest, byStart: byEarliest(await this.readNode(info)) };
+            if (depth > 0) held.set(info.fptr, kept);
+          }
+          const byStart = kept.byStart;
           // Upper nodes are visited once per leaf below them: binary-search the start-time slice.
           for (let k = firstAtOrAfter(byStart, a); k < byStart.length && byStart[k]!.earliest < b; k++) {
             const d = byStart[k]!;
@@ -372,6 +381,8 @@ export class Slog2File {
           }
         }
       }
+      // (a node ending before the next slice overlaps no later one: slices only move on)
+      for (const [fptr, node] of held) if (node.latest < b) held.delete(fptr);
       batch.sort(drawingOrderCompare);
       if (batch.length > 0) yield batch;
     }
