@@ -18,6 +18,8 @@ import {
   isDecoderToPass,
   wireBuffers,
   type DecoderDone,
+  type DecoderDumpText,
+  type DecoderDumpWarnings,
   type DecoderFailed,
   type DecoderStart,
   type DecoderToPass,
@@ -234,5 +236,35 @@ export function threadProfile(
   return async (window, signal) => {
     if (leafBytes(file, window.from, window.to) >= MIN_THREAD_BYTES) return profileInDecoderThread(script, source.name, window, signal);
     return profilePathWindow(window, (t0, t1, keep) => primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, keep, signal }), pathNames(file.categories));
+  };
+}
+
+/** The decoder thread's side of a dump in turns: its parts' text as it comes, each chunk given back once written. */
+export interface DumpThread {
+  /** The next chunk, the warnings after the last part, or undefined once the thread is done. */
+  next(): Promise<DecoderDumpText | DecoderDumpWarnings | undefined>;
+  /** A chunk written: its buffer goes back (and the thread may post one more). */
+  written(chunk: DecoderDumpText): void;
+  close(): Promise<void>;
+}
+
+/** Dumps `parts` of the drawables of [t0, t1] of the SLOG-2 file at `file` in the thread at `script`. */
+export function dumpInDecoderThread(
+  script: string,
+  file: string,
+  t0: number,
+  t1: number,
+  dump: NonNullable<DecoderStart['dump']>,
+  signal?: AbortSignal,
+): DumpThread {
+  const thread = decoderChannel(script, file, { kind: 'start', path: file, t0, t1, withLastAndInfo: false, withinNodes: false, dump }, signal);
+  return {
+    async next() {
+      const m = await nextFrom(thread);
+      if (m !== undefined && m.kind !== 'dumpText' && m.kind !== 'dumpWarnings') throw new Error(`decoding: the decoder thread sent a ${m.kind} for a dump`);
+      return m;
+    },
+    written: (chunk) => thread.send({ kind: 'recycle', batch: chunk.bytes }, [chunk.bytes.buffer as ArrayBuffer]),
+    close: () => thread.close(STOP),
   };
 }

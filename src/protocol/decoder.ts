@@ -7,6 +7,7 @@
  */
 import type { PathProfile, PathWindow } from '../core/analysis/pathProfile';
 import type { PackedRows } from '../core/formats/slog2/columnStream';
+import type { LeafPart } from '../core/formats/slog2/slog2File';
 import type { CellsPart, HistogramPart, MessagesPart, StatsPart } from '../core/stats/statsPart';
 import { isRecord, isSerializedError, type SerializedError } from './threadMessages';
 
@@ -92,12 +93,18 @@ export interface DecoderStart {
    * [t0, t1] is the half's.
    */
   readonly stats?: { readonly range: readonly [number, number] };
+  /**
+   * Instead of posting batches, dump these parts of the drawables of [t0, t1] (leaf ranges of
+   * Slog2File.timeOrderLeaves: src/core/info/dumpLines.ts) as UTF-8 text, part after part; the pass
+   * dumps the parts between them meanwhile.
+   */
+  readonly dump?: { readonly json: boolean; readonly parts: readonly LeafPart[] };
 }
 
-/** A batch the pass is done with (the decoder reuses it; one more batch may be sent). */
+/** A batch (or a dump's text) the pass is done with (the decoder reuses it; one more may be sent). */
 export interface DecoderRecycle {
   readonly kind: 'recycle';
-  readonly batch: WireBatch;
+  readonly batch: WireBatch | Uint8Array;
 }
 
 /** Stop decoding and let the thread end by itself (terminate() is only the fallback: see converter.ts). */
@@ -133,12 +140,26 @@ export interface DecoderStatsPart {
   readonly part: StatsPart;
 }
 
+/** Text of dump part `part` (an index into the start's parts); `last`: the part is complete. */
+export interface DecoderDumpText {
+  readonly kind: 'dumpText';
+  readonly part: number;
+  readonly bytes: Uint8Array;
+  readonly last: boolean;
+}
+
+/** The warnings of the thread's reading, after the last part of a dump (then `done`). */
+export interface DecoderDumpWarnings {
+  readonly kind: 'dumpWarnings';
+  readonly warnings: readonly string[];
+}
+
 export interface DecoderFailed {
   readonly kind: 'error';
   readonly error: SerializedError;
 }
 
-export type DecoderToPass = DecoderBatch | DecoderDone | DecoderProfiled | DecoderStatsPart | DecoderFailed;
+export type DecoderToPass = DecoderBatch | DecoderDone | DecoderProfiled | DecoderStatsPart | DecoderDumpText | DecoderDumpWarnings | DecoderFailed;
 
 //#endregion
 
@@ -228,6 +249,23 @@ function isRange(r: unknown): r is readonly [number, number] {
   return Array.isArray(r) && r.length === 2 && typeof r[0] === 'number' && typeof r[1] === 'number';
 }
 
+function isDumpJob(d: unknown): d is DecoderStart['dump'] {
+  return (
+    isRecord(d) &&
+    typeof d.json === 'boolean' &&
+    Array.isArray(d.parts) &&
+    d.parts.every(
+      (p) =>
+        isRecord(p) &&
+        Number.isInteger(p.from) &&
+        Number.isInteger(p.to) &&
+        0 <= (p.from as number) &&
+        (p.from as number) <= (p.to as number) &&
+        typeof p.start === 'number',
+    )
+  );
+}
+
 export function isPassToDecoder(m: unknown): m is PassToDecoder {
   if (!isRecord(m)) return false;
   if (m.kind === 'start')
@@ -238,10 +276,11 @@ export function isPassToDecoder(m: unknown): m is PassToDecoder {
       typeof m.withLastAndInfo === 'boolean' &&
       typeof m.withinNodes === 'boolean' &&
       (m.profile === undefined || isPathWindow(m.profile)) &&
-      (m.stats === undefined || (isRecord(m.stats) && isRange(m.stats.range)))
+      (m.stats === undefined || (isRecord(m.stats) && isRange(m.stats.range))) &&
+      (m.dump === undefined || isDumpJob(m.dump))
     );
   if (m.kind === 'stop') return true;
-  return m.kind === 'recycle' && isWireBatch(m.batch);
+  return m.kind === 'recycle' && (m.batch instanceof Uint8Array || isWireBatch(m.batch));
 }
 
 export function isDecoderToPass(m: unknown): m is DecoderToPass {
@@ -250,5 +289,7 @@ export function isDecoderToPass(m: unknown): m is DecoderToPass {
   if (m.kind === 'done') return true;
   if (m.kind === 'profile') return isPathProfile(m.profile);
   if (m.kind === 'statsPart') return isStatsPart(m.part);
+  if (m.kind === 'dumpText') return Number.isInteger(m.part) && m.bytes instanceof Uint8Array && typeof m.last === 'boolean';
+  if (m.kind === 'dumpWarnings') return Array.isArray(m.warnings) && m.warnings.every((w) => typeof w === 'string');
   return m.kind === 'error' && isSerializedError(m.error);
 }

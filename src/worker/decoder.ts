@@ -3,12 +3,14 @@
 // rows packed into columns, keeping at most MAX_IN_FLIGHT batches unreturned; protocol in
 // src/protocol/decoder.ts. The pass decodes nothing itself meanwhile: on two cores the decoding
 // and the analysis run side by side. A start with a path window instead profiles the critical
-// path over that window (the analysis's pass 2, whose other window the pass does meanwhile), and a
-// start with statistics counts the later half of their range (columnStats.ts) and posts its sums.
+// path over that window (the analysis's pass 2, whose other window the pass does meanwhile), a
+// start with statistics counts the later half of their range (columnStats.ts) and posts its sums,
+// and a start with dump parts formats them (`mpe-trace dump`, which formats the parts between).
 import { leavesInTimeOrder, primitiveBatchesInTimeOrder } from '../core/formats/slog2/columnStream';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { statsPartOfFile } from '../core/stats/columnStats';
 import { pathNames, profilePathWindow, type PathWindow, type WindowStream } from '../core/analysis/pathProfile';
+import { DumpLines, dumpPartText } from '../core/info/dumpLines';
 import { FileSource } from '../io/fileSource';
 import { isPassToDecoder, wireBatch, wireBuffers, type DecoderStart, type DecoderToPass, type WireBatch } from '../protocol/decoder';
 import { serveBatchThread, type BatchOutlet } from './batchThread';
@@ -17,6 +19,12 @@ import { serveBatchThread, type BatchOutlet } from './batchThread';
 const MAX_IN_FLIGHT = 4;
 
 const pool: WireBatch[] = [];
+const utf8 = new TextEncoder();
+/** Returned dump text buffers, reused for the next chunks. */
+const textPool: Uint8Array[] = [];
+
+/** Characters of dump text per posted chunk (about a MB: a part is a few chunks, and four are in flight). */
+const DUMP_CHUNK = 1 << 20;
 
 /** Rows per posted batch at least (a message costs about as much as copying a few thousand rows): the stream's leaves are coalesced. */
 const POST_ROWS = 1 << 13;
@@ -50,12 +58,45 @@ async function statsPart(file: Slog2File, range: readonly [number, number], from
   }
 }
 
+/** UTF-8 bytes of `text` in a returned buffer when one is big enough (3 bytes a UTF-16 unit at most). */
+function encoded(text: string): Uint8Array {
+  const need = 3 * text.length;
+  const i = textPool.findIndex((b) => b.length >= need);
+  const into = i >= 0 ? textPool.splice(i, 1)[0]! : new Uint8Array(Math.max(need, 3 * DUMP_CHUNK + 3));
+  const { written } = utf8.encodeInto(text, into);
+  return into.subarray(0, written);
+}
+
+/** Dump parts (the pass writes them in order, between its own). */
+async function dump(file: Slog2File, m: DecoderStart, job: NonNullable<DecoderStart['dump']>, outlet: BatchOutlet<DecoderToPass>): Promise<void> {
+  const lines = new DumpLines(file.categories);
+  for (let part = 0; part < job.parts.length; part++) {
+    let held: string | undefined;
+    const post = async (last: boolean): Promise<boolean> => {
+      if (!(await outlet.room())) return false;
+      const bytes = encoded(held ?? '');
+      held = undefined;
+      outlet.postBatch({ kind: 'dumpText', part, bytes, last }, [bytes.buffer as ArrayBuffer]);
+      return true;
+    };
+    // One chunk held back, so the part's last one goes out marked as last.
+    for await (const text of dumpPartText(file, lines, job.json, m.t0, m.t1, job.parts[part]!, DUMP_CHUNK)) {
+      if (held !== undefined && !(await post(false))) return;
+      held = text;
+    }
+    if (!(await post(true))) return;
+  }
+  outlet.post({ kind: 'dumpWarnings', warnings: file.warnings });
+  outlet.post({ kind: 'done' });
+}
+
 async function run(m: DecoderStart, outlet: BatchOutlet<DecoderToPass>): Promise<void> {
   const source = await FileSource.open(m.path, { onThread: true });
   try {
     const file = await Slog2File.open(source);
     if (m.profile !== undefined) return await profile(file, m.profile, outlet);
     if (m.stats !== undefined) return await statsPart(file, m.stats.range, m.t0, outlet);
+    if (m.dump !== undefined) return await dump(file, m, m.dump, outlet);
     let pending: WireBatch | undefined;
     const send = async (): Promise<boolean> => {
       if (!(await outlet.room())) return false;
@@ -87,6 +128,6 @@ serveBatchThread({
   isInbox: isPassToDecoder,
   maxInFlight: MAX_IN_FLIGHT,
   run,
-  recycled: (batch: WireBatch) => pool.push(batch),
+  recycled: (batch: WireBatch | Uint8Array) => (batch instanceof Uint8Array ? textPool.push(new Uint8Array(batch.buffer)) : pool.push(batch)),
   errorMessage: (error): DecoderToPass => ({ kind: 'error', error }),
 });

@@ -54,7 +54,7 @@ export const ALLOWED: Record<string, Record<string, Arrow>> = {
   'core/formats/slog1': values(['core/bytes', 'core/model', ...formats('convert')]),
   // Which format a file's first bytes are: asks every format's own sniffer.
   'core/formats/detectFormat': values(['core/bytes', 'core/model', ...allFormats]),
-  'core/info': values(['core/bytes', 'core/model', ...allFormats, 'core/formats/detectFormat']),
+  'core/info': values(['core/bytes', 'core/model', ...allFormats, 'core/formats/detectFormat', 'core/text']),
   'core/index': values(['core/bytes', 'core/model', ...allFormats]),
   'core/stats': values(['core/bytes', 'core/model', ...allFormats, 'core/text']),
   'core/search': values(['core/bytes', 'core/model', ...allFormats]),

@@ -1,9 +1,8 @@
 /** `mpe-trace dump FILE [--from T] [--to T] [--json]`: every real drawable intersecting the window, one per line. */
-import { infoText } from '../../core/model/infoFormat';
-import { javaDouble } from '../../core/model/javaNumber';
-import type { Category, Drawable, Primitive, SourceLocation } from '../../core/model/types';
-import { unknownCategory } from '../../core/formats/slog2/categoryMap';
+import type { Drawable, Primitive } from '../../core/model/types';
+import { DumpLines, dumpRecord } from '../../core/info/dumpLines';
 import { escapeControlsOnly } from '../../core/text/safeText';
+import { dumpSlog2 } from '../dumpSlog2';
 import { intOption, numberOption, parseArgs, UsageError } from '../args';
 import { openTrace, type OpenedTrace } from '../openTrace';
 import { openSlog1File } from '../../io/slog1Source';
@@ -11,7 +10,7 @@ import { FormatError } from '../../core/bytes/formatError';
 import { printSlog1 } from '../../core/formats/slog1/printRecords';
 import { defaultMapIndex, rowLayoutOf } from '../../core/query/rows';
 import { parseRowSpec } from '../rowSpec';
-import { openSlog2Path } from './rowIndex';
+import { openSlog2Path, slog2OnDisk } from './rowIndex';
 import { registerCommand } from '../registry';
 
 const USAGE =
@@ -22,77 +21,6 @@ const USAGE =
   '  trace recorded a source location (start .. end). --json prints JSON lines.\n' +
   '  --records (SLOG-1 only): every table, frame and record as stored, pseudo-records included, in the\n' +
   "  layout of Jumpshot-3's SLOG-1 printer.";
-
-export interface DumpRecord {
-  readonly category: number;
-  readonly name: string;
-  readonly kind: 'state' | 'arrow' | 'event' | 'composite';
-  readonly earliest: number;
-  readonly latest: number;
-  readonly vertices: [number, number][];
-  readonly info: string;
-  /** Where the drawable was logged in the code (start = state start / arrow send / event; end = state end / arrow receive). */
-  readonly source?: { readonly start?: SourceLocation; readonly end?: SourceLocation };
-  readonly members?: DumpRecord[];
-}
-
-function primitiveRecord(p: Primitive, categories: ReadonlyMap<number, Category>): DumpRecord {
-  const c = categories.get(p.category) ?? unknownCategory(p.category);
-  return {
-    category: p.category,
-    name: c.name,
-    kind: c.topology,
-    earliest: p.earliest,
-    latest: p.latest,
-    vertices: p.vertices.map((v) => [v.time, v.lineID]),
-    info: infoText(c.infoKeys, c.infoTypes, p.info),
-    ...(p.source !== undefined && (p.source.start !== undefined || p.source.end !== undefined) ? { source: p.source } : {}),
-  };
-}
-
-export function dumpRecord(d: Drawable, categories: ReadonlyMap<number, Category>): DumpRecord {
-  if (d.kind === 'primitive') return primitiveRecord(d, categories);
-  const c = categories.get(d.category) ?? unknownCategory(d.category);
-  const members = d.primitives.map((p) => primitiveRecord(p, categories));
-  return {
-    category: d.category,
-    name: c.name,
-    kind: 'composite',
-    earliest: d.earliest,
-    latest: d.latest,
-    vertices: members.flatMap((m) => m.vertices),
-    info: infoText(c.infoKeys, c.infoTypes, d.info),
-    members,
-  };
-}
-
-/** Text form: `name[index] kind (t, line) (t, line) : popup`, composites followed by their members. */
-export function formatDumpLine(r: DumpRecord): string {
-  if (r.members === undefined) return headText(r) + infoPart(r) + sourcePart(r);
-  let members = '';
-  for (let i = 0; i < r.members.length; i++) members += (i === 0 ? '' : ' ; ') + headText(r.members[i]!) + infoPart(r.members[i]!);
-  return `${r.name}[${r.category}] composite [${javaDouble(r.earliest)}, ${javaDouble(r.latest)}]${infoPart(r)} { ${members} }`;
-}
-
-// Module functions, not closures made per line: dump formats every drawable of a file.
-function headText(x: DumpRecord): string {
-  let s = `${x.name}[${x.category}] ${x.kind}`;
-  for (const [t, l] of x.vertices) s += ` (${javaDouble(t)}, ${l})`;
-  return s;
-}
-
-function infoPart(x: DumpRecord): string {
-  return x.info === '' ? '' : ` : ${JSON.stringify(x.info).slice(1, -1)}`;
-}
-
-function sourcePart(x: DumpRecord): string {
-  if (x.source === undefined) return '';
-  return ` @ ${locationText(x.source.start) || '-'}${x.source.end ? ` .. ${locationText(x.source.end)}` : ''}`;
-}
-
-function locationText(l: SourceLocation | undefined): string {
-  return l === undefined ? '' : `${l.file}:${l.line}`;
-}
 
 /** `dump --records`: a SLOG-1 file's records as stored (Jumpshot-3's printer layout). */
 async function dumpSlog1Records(path: string): Promise<number> {
@@ -120,16 +48,29 @@ export async function runDump(argv: string[]): Promise<number> {
   if (t0 > t1) throw new UsageError('--from must not be after --to');
   const json = args.flags.has('--json');
   const rowSpec = args.values.get('--rows');
+  if (rowSpec === undefined) {
+    // A SLOG-2 file on disk: in parts, two threads formatting them in turns (dumpSlog2.ts).
+    const file = await slog2OnDisk(args.positionals[0]!);
+    if (file !== undefined) {
+      try {
+        const warnings = await dumpSlog2(file, { t0, t1, json, write });
+        for (const w of warnings) process.stderr.write(`warning: ${escapeControlsOnly(w)}\n`);
+        return 0;
+      } finally {
+        await file.close();
+      }
+    }
+  }
   const { trace, keep } =
     rowSpec === undefined ? { trace: await openTrace(args.positionals[0]!), keep: () => true } : await openWithRows(args.positionals[0]!, rowSpec, args);
   try {
     let out = '';
+    const lines = new DumpLines(trace.categories);
     // By batch (a leaf's drawables): a promise per drawable was a twentieth of the time.
     for await (const batch of trace.drawableBatches(t0, t1)) {
       for (const d of batch) {
         if (!keep(d)) continue;
-        const r = dumpRecord(d, trace.categories);
-        out += (json ? JSON.stringify(r) : escapeControlsOnly(formatDumpLine(r))) + '\n';
+        out += (json ? JSON.stringify(dumpRecord(d, trace.categories)) : lines.line(d)) + '\n';
       }
       if (out.length > 1 << 16) {
         await write(out);
@@ -168,9 +109,9 @@ async function openWithRows(path: string, spec: string, args: ReturnType<typeof 
 }
 
 /** Writes with back-pressure so a huge dump piped to `head` does not buffer the whole file. */
-function write(text: string): Promise<void> {
+function write(text: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (text === '') return resolve();
+    if (text.length === 0) return resolve();
     process.stdout.write(text, (e) => (e ? reject(e) : resolve()));
   });
 }

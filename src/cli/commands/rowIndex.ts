@@ -22,6 +22,21 @@ const USAGE =
   '  rows read only those rows. The SLOG-2 is not modified. --check verifies an existing index.';
 
 /** Opens an uncompressed SLOG-2 file by path (the row index addresses its bytes). */
+/** The SLOG-2 file at `path` when it is one, uncompressed on disk (else undefined: another opener reads it or says why not). */
+export async function slog2OnDisk(path: string): Promise<Slog2File | undefined> {
+  const source = await FileSource.open(path).catch(() => undefined);
+  if (source === undefined) return undefined;
+  try {
+    const head = await source.read(0, Math.min(64, source.size));
+    if (looksLikeSlog2(head)) return await Slog2File.open(source);
+  } catch (e) {
+    await source.close();
+    throw e;
+  }
+  await source.close();
+  return undefined;
+}
+
 export async function openSlog2Path(path: string): Promise<Slog2File> {
   const source = await FileSource.open(path);
   try {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
-import { dumpRecord, formatDumpLine } from '../../../src/cli/commands/dump';
+import { dumpRecord, formatDumpLine } from '../../../src/core/info/dumpLines';
 import { samples, sampleSource } from '../slog2/samples';
 import { spawn } from 'node:child_process';
 import { cliPath, runCli } from './runCli';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { dumpRecord, type DumpRecord } from '../../../src/cli/commands/dump';
+import { dumpRecord, type DumpRecord } from '../../../src/core/info/dumpLines';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { javaFloat } from '../../../src/core/model/javaNumber';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { dumpRecord, type DumpRecord } from '../../../src/cli/commands/dump';
+import { dumpRecord, type DumpRecord } from '../../../src/core/info/dumpLines';
 import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { javaFloat } from '../../../src/core/model/javaNumber';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';

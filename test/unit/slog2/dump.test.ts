@@ -6,7 +6,7 @@ import { javaFloat } from '../../../src/core/model/javaNumber';
 import type { Drawable } from '../../../src/core/model/types';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { drawingOrderCompare } from '../../../src/core/formats/slog2/drawingOrder';
-import { dumpRecord, type DumpRecord } from '../../../src/cli/commands/dump';
+import { dumpRecord, type DumpRecord } from '../../../src/core/info/dumpLines';
 import { isTruncated, readDumpLines, realDrawables, type RefDrawable, type RefPrimitive } from './referenceDump';
 import { samples, sampleSource, slog2Facts } from './samples';
 

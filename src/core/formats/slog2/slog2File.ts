@@ -30,6 +30,24 @@ export interface NodeSlice {
   readonly shadowTables?: readonly ShadowTable[];
 }
 
+/** Leaves [from, to) of a time-ordered stream, the first slice starting at `start` (see sliceStarts). */
+export interface LeafPart {
+  readonly from: number;
+  readonly to: number;
+  readonly start: number;
+}
+
+/** Where each leaf's slice of drawableBatchesInTimeOrder starts: the largest end of the leaves before it (−∞ for the first). */
+export function sliceStarts(leaves: readonly { readonly latest: number }[]): Float64Array {
+  const starts = new Float64Array(leaves.length);
+  let end = -Infinity;
+  for (let i = 0; i < leaves.length; i++) {
+    starts[i] = end;
+    end = Math.max(leaves[i]!.latest, end);
+  }
+  return starts;
+}
+
 /** See Slog2OpenOptions.nodeCacheBytes. */
 const NODE_CACHE_BYTES = 64 << 20;
 
@@ -338,15 +356,30 @@ export class Slog2File {
     for await (const batch of this.drawableBatchesInTimeOrder(t0, t1, options)) yield* batch;
   }
 
-  /** The same stream as drawablesInTimeOrder, one array per leaf (far fewer promises per drawable). */
-  async *drawableBatchesInTimeOrder(t0 = -Infinity, t1 = Infinity, options: { signal?: AbortSignal } = {}): AsyncGenerator<readonly Drawable[]> {
-    const leaves = this.index.overlapping(0, Math.max(t0, this.root.earliest), Math.min(t1, this.root.latest));
+  /** The leaves whose slices drawableBatchesInTimeOrder(t0, t1) reads, in order: at most one batch each. */
+  timeOrderLeaves(t0 = -Infinity, t1 = Infinity): readonly TreeNodeInfo[] {
+    return this.index.overlapping(0, Math.max(t0, this.root.earliest), Math.min(t1, this.root.latest));
+  }
+
+  /**
+   * The same stream as drawablesInTimeOrder, one array per leaf (far fewer promises per drawable).
+   * `leaves`: only the slices of timeOrderLeaves(t0, t1)[from, to), the first starting at `start`
+   * (the largest end of the leaves before it, −∞ for the first: see sliceStarts); consecutive
+   * ranges give the stream in parts, as two threads dumping a file in turns do.
+   */
+  async *drawableBatchesInTimeOrder(
+    t0 = -Infinity,
+    t1 = Infinity,
+    options: { signal?: AbortSignal; leaves?: LeafPart } = {},
+  ): AsyncGenerator<readonly Drawable[]> {
+    const leaves = this.timeOrderLeaves(t0, t1);
     // The slices [a, b) tile the time axis: each starts where the previous one ended. Disjoint and
     // increasing even when a damaged TreeDir gives leaves overlapping bounds (else drawables are
     // yielded twice, out of order: fuzzer finding), and without a gap where leaves leave one (a
     // leaf whose bounds overlap nothing, views:248:77: the drawables of upper nodes starting in the
     // gap were yielded by no slice). For a valid file a = leaf.earliest, b = leaf.latest.
-    let previousEnd = -Infinity;
+    const { from, to, start } = options.leaves ?? { from: 0, to: leaves.length, start: -Infinity };
+    let previousEnd = start;
     // Only the depths that have nodes: max_treedepth may claim up to 32767 levels, and leaves ×
     // empty levels cost ~0.3 s per thousand leaves (half a minute for 100 000) in a crafted file.
     const depths: number[] = [];
@@ -355,7 +388,7 @@ export class Slog2File {
     // upper node spans many leaves, and through the node cache alone a wide trace's upper nodes
     // (MBs of shadows each, more than the cache holds together) were parsed again for every leaf.
     const held = new Map<number, { readonly latest: number; readonly byStart: readonly Drawable[] }>();
-    for (let i = 0; i < leaves.length; i++) {
+    for (let i = Math.max(0, from); i < Math.min(to, leaves.length); i++) {
       const leaf = leaves[i]!;
       const a = i === 0 ? -Infinity : previousEnd;
       const b = i === leaves.length - 1 ? Infinity : Math.max(leaf.latest, a);
