@@ -60,7 +60,8 @@ export async function dumpSlog2(file: Slog2File, o: Slog2DumpOptions): Promise<r
     for (let part = 0; part < parts.length; part++) await here(part);
     return file.warnings;
   }
-  const thread = dumpInDecoderThread(script, source.name, o.t0, o.t1, { json: o.json, parts: parts.filter((_, i) => i % 2 === 1) });
+  const theirParts = parts.filter((_, i) => i % 2 === 1);
+  const thread = dumpInDecoderThread(script, source.name, o.t0, o.t1, { json: o.json, parts: theirParts, fileSize: source.size, leafCount: leaves.length });
   try {
     for (let part = 0; part < parts.length; part++) {
       if (part % 2 === 0) {

@@ -98,7 +98,13 @@ export interface DecoderStart {
    * Slog2File.timeOrderLeaves: src/core/info/dumpLines.ts) as UTF-8 text, part after part; the pass
    * dumps the parts between them meanwhile.
    */
-  readonly dump?: { readonly json: boolean; readonly parts: readonly LeafPart[] };
+  readonly dump?: {
+    readonly json: boolean;
+    readonly parts: readonly LeafPart[];
+    /** The file as the pass opened it: its size and the range's leaves (the thread opens it again by path). */
+    readonly fileSize: number;
+    readonly leafCount: number;
+  };
 }
 
 /** A batch (or a dump's text) the pass is done with (the decoder reuses it; one more may be sent). */
@@ -253,6 +259,8 @@ function isDumpJob(d: unknown): d is DecoderStart['dump'] {
   return (
     isRecord(d) &&
     typeof d.json === 'boolean' &&
+    typeof d.fileSize === 'number' &&
+    Number.isInteger(d.leafCount) &&
     Array.isArray(d.parts) &&
     d.parts.every(
       (p) =>

@@ -69,6 +69,9 @@ function encoded(text: string): Uint8Array {
 
 /** Dump parts (the pass writes them in order, between its own). */
 async function dump(file: Slog2File, m: DecoderStart, job: NonNullable<DecoderStart['dump']>, outlet: BatchOutlet<DecoderToPass>): Promise<void> {
+  // Opened again by path: a file replaced meanwhile would splice two traces' parts.
+  if (file.source.size !== job.fileSize || file.timeOrderLeaves(m.t0, m.t1).length !== job.leafCount)
+    throw new Error(`${m.path} changed while it was being dumped (${job.fileSize} -> ${file.source.size} bytes)`);
   const lines = new DumpLines(file.categories);
   for (let part = 0; part < job.parts.length; part++) {
     let held: string | undefined;

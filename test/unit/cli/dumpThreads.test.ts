@@ -187,3 +187,20 @@ test("the direct text line equals the record's line with control characters esca
   for (const d of drawables) assert.equal(lines.line(d), escapeControlsOnly(formatDumpLine(dumpRecord(d, categories))));
   assert.match(lines.line(drawables[0]!), /^Compute\\x07\\x85\[1\] state /);
 });
+
+test('a file replaced after it was opened (the thread opens it again by path) fails the dump instead of splicing two traces', async () => {
+  const file = path.join(dir, 'replaced.slog2');
+  fs.copyFileSync(await fixtureFile('bigrun_medium_4'), file);
+  const slog2 = await Slog2File.open(await FileSource.open(file));
+  const other = path.join(dir, 'other.slog2');
+  fs.copyFileSync(await fixtureFile('collectives_8~'), other);
+  fs.renameSync(other, file);
+  try {
+    await assert.rejects(
+      () => dumpSlog2(slog2, { t0: -Infinity, t1: Infinity, json: false, partBytes: 1, script: decoderScript, threads: 2, write: async () => undefined }),
+      /replaced\.slog2 changed while it was being dumped/,
+    );
+  } finally {
+    await slog2.close();
+  }
+});
