@@ -21,11 +21,8 @@ const USAGE =
   '  Builds the rows × time index of FILE (default INDEX: FILE.mperowidx) so that windows of a few\n' +
   '  rows read only those rows. The SLOG-2 is not modified. --check verifies an existing index.';
 
-/** Opens an uncompressed SLOG-2 file by path (the row index addresses its bytes). */
-/** The SLOG-2 file at `path` when it is one, uncompressed on disk (else undefined: another opener reads it or says why not). */
-export async function slog2OnDisk(path: string): Promise<Slog2File | undefined> {
-  const source = await FileSource.open(path).catch(() => undefined);
-  if (source === undefined) return undefined;
+/** The SLOG-2 file on `source` when its first bytes say SLOG-2; else undefined, `source` closed (also when opening fails). */
+async function openIfSlog2(source: FileSource): Promise<Slog2File | undefined> {
   try {
     const head = await source.read(0, Math.min(64, source.size));
     if (looksLikeSlog2(head)) return await Slog2File.open(source);
@@ -37,16 +34,17 @@ export async function slog2OnDisk(path: string): Promise<Slog2File | undefined> 
   return undefined;
 }
 
+/** The SLOG-2 file at `path` when it is one, uncompressed on disk (else undefined: another opener reads it or says why not). */
+export async function slog2OnDisk(path: string): Promise<Slog2File | undefined> {
+  const source = await FileSource.open(path).catch(() => undefined);
+  return source === undefined ? undefined : openIfSlog2(source);
+}
+
+/** Opens an uncompressed SLOG-2 file by path (the row index addresses its bytes). */
 export async function openSlog2Path(path: string): Promise<Slog2File> {
-  const source = await FileSource.open(path);
-  try {
-    const head = await source.read(0, Math.min(64, source.size));
-    if (!looksLikeSlog2(head)) throw new FormatError(path, 0, 'not an uncompressed SLOG-2 file (convert CLOG/CLOG2 inputs first: mpe-trace convert)');
-    return await Slog2File.open(source);
-  } catch (e) {
-    await source.close();
-    throw e;
-  }
+  const file = await openIfSlog2(await FileSource.open(path));
+  if (file === undefined) throw new FormatError(path, 0, 'not an uncompressed SLOG-2 file (convert CLOG/CLOG2 inputs first: mpe-trace convert)');
+  return file;
 }
 
 async function run(argv: string[]): Promise<number> {
