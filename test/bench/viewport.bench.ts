@@ -1,7 +1,8 @@
 // Viewport benchmark (issue 5). Figures only, no pass/fail. MPE_BENCH_VIEWPORT_HOST_ONLY=1 skips Chromium,
 // MPE_BENCH_VIEWPORT_WEBVIEW_ONLY=1 runs only the webview side. MPE_BENCH_VIEWPORT_BASELINE_DIST=dir
 // measures another build's dist/ (e.g. the last commit's, built in a git worktree) beside this one's,
-// alternating for MPE_BENCH_VIEWPORT_ROUNDS rounds (default 3), medians and the ratio.
+// alternating for MPE_BENCH_VIEWPORT_ROUNDS rounds (default 3), medians and the ratio: the dense
+// views and the view as shipped (the coarse whole-trace view of real states and shadows).
 //
 // First window (issue 21: open → first payload ≤ 50 ms on a 1.7 GB SLOG-2): open, first (coarse)
 // and final payload of the whole-trace window, each run in a fresh process (MPE_BENCH_VIEWPORT_RUNS,
@@ -236,8 +237,11 @@ async function webviewSide(file: string): Promise<void> {
     const rounds = Math.max(1, Number(process.env.MPE_BENCH_VIEWPORT_ROUNDS ?? (baselineDist ? 3 : 1)));
     // [label, query, build, key of the dense figures]; the painters compared with each frame waiting
     // for its pixels (both rasterise after the call otherwise)
-    const runs: [string, string, string, string][] = [['level of detail (as shipped)', '', 'now', '']];
+    // the view as shipped (a coarse whole-trace view: real states and shadows): against the
+    // baseline build too, alternating, when one is given
+    const runs: [string, string, string, string][] = baselineDist ? [] : [['level of detail (as shipped)', '', 'now', 'shipped-now']];
     for (let round = 0; round < rounds; round++) {
+      if (baselineDist) for (const tag of Object.keys(dists)) runs.push([`level of detail (as shipped), ${tag}`, '', tag, `shipped-${tag}`]);
       for (const tag of Object.keys(dists)) runs.push([`forced full detail (depth 0), ${tag}`, '&depth=0', tag, tag]);
       for (const [painter, setting] of PAINTERS)
         runs.push([`forced full detail, ${painter}, pixels waited for`, `&depth=0&renderer=${setting}&sync=1`, 'now', painter]);
@@ -278,7 +282,11 @@ async function webviewSide(file: string): Promise<void> {
       const drawnBefore = Number(await tab.locator('.timeline').getAttribute('data-drawables'));
       await tab.evaluate('__mpeFrameLog.length = 0; __mpeFramePhases.length = 0');
       // MPE_BENCH_VIEWPORT_PROFILE=file: a CPU profile of the (last) dense pan and zoom of this build
-      const cdp = query && tag === 'now' && process.env.MPE_BENCH_VIEWPORT_PROFILE ? await tab.context().newCDPSession(tab) : undefined;
+      // (with MPE_BENCH_VIEWPORT_PROFILE_SHIPPED=1: of its pan and zoom of the view as shipped)
+      const cdp =
+        (process.env.MPE_BENCH_VIEWPORT_PROFILE_SHIPPED ? !query : query) && tag === 'now' && process.env.MPE_BENCH_VIEWPORT_PROFILE
+          ? await tab.context().newCDPSession(tab)
+          : undefined;
       if (cdp) {
         await cdp.send('Profiler.enable');
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -359,6 +367,17 @@ async function webviewSide(file: string): Promise<void> {
       // judged live: the figure in use swings by tens of MB with when the collector last ran
       met: heaps.every(([, d]) => med(d.live) <= 150e6 && med(d.drawn) >= 250_000),
     });
+  const shipped = dense['shipped-now'];
+  const shippedBase = dense['shipped-baseline'];
+  if (shipped) {
+    const of3 = (d: Dense): string => `p95 ${fmt(med(d.p95))} ms, median ${fmt(med(d.median))} ms, ${med(d.drawn)} drawables`;
+    console.log(
+      `level of detail (as shipped), pan and zoom${shipped.p95.length > 1 ? `, medians of ${shipped.p95.length} alternating rounds` : ''}: now ${of3(shipped)}` +
+        (shippedBase
+          ? `; baseline (${baselineDist}) ${of3(shippedBase)}; median ×${(med(shippedBase.median) / med(shipped.median)).toFixed(2)}, p95 ×${(med(shippedBase.p95) / med(shipped.p95)).toFixed(2)}`
+          : ''),
+    );
+  }
   const now = dense.now;
   if (!now) return;
   const base = dense.baseline;
