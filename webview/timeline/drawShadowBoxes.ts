@@ -5,8 +5,9 @@
  * Box sides and band edges lie on device pixels (Jumpshot, too, draws them on whole pixels), so no
  * two bands of a box share a pixel and the fills can go out grouped: per nesting depth, outermost
  * first (as the states), one fill style per colour, then the depth's outlines and its names. Set
- * per band, the fill style was most of a coarse frame: a whole-trace view of a 64-row trace draws ~800 boxes of ~10 bands, and Chromium parses the colour string at each setting
- * (~1 µs): 12 ms of a 22 ms frame.
+ * per band, the fill style was most of a coarse frame: a whole-trace view of a 64-row trace draws
+ * ~800 boxes of ~10 bands, and Chromium parses the colour string at each setting (~1 µs): 12 ms
+ * of a 22 ms frame.
  */
 import type { Paint2D } from './paint2d';
 import type { LoadedWindow } from './windowLoader';
