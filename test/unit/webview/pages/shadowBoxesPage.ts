@@ -39,48 +39,19 @@ function rng(seed: number): () => number {
 /** Rows of back-to-back boxes of random widths and shares, a third with an inner box (depth 1) right after it. */
 function shadows(rows: number, seed: number): WindowColumns {
   const rand = rng(seed);
-  const boxes: { s: number; e: number; row: number; depth: number; w: [number, number][] }[] = [];
+  const boxes: [number, number, number, number, [number, number][]][] = [];
   for (let row = 0; row < rows; row++) {
     let t = rand() * 2;
     while (t < 118) {
       const e = t + (rand() < 0.2 ? rand() * 0.15 : rand() * 9) + 0.01;
       const w: [number, number][] = [];
       for (let cat = 0; cat < COLOURS.length; cat++) if (rand() < 0.75) w.push([cat, rand() * (rand() < 0.4 ? 0.03 : 0.4)]);
-      boxes.push({ s: t, e, row, depth: 0, w });
-      if (rand() < 0.3)
-        boxes.push({ s: t + (e - t) * 0.25, e: t + (e - t) * 0.7, row, depth: 1, w: [[Math.floor(rand() * COLOURS.length), 0.3 + rand() * 0.7]] });
+      boxes.push([t, e, row, 0, w]);
+      if (rand() < 0.3) boxes.push([t + (e - t) * 0.25, t + (e - t) * 0.7, row, 1, [[Math.floor(rand() * COLOURS.length), 0.3 + rand() * 0.7]]]);
       t = rand() < 0.5 ? e : e + rand() * 3;
     }
   }
-  const sh = allocateTable(SHADOW_SPEC, boxes.length);
-  const sw = allocateTable(
-    SHADOW_WEIGHT_SPEC,
-    boxes.reduce((n, b) => n + b.w.length, 0),
-  );
-  let k = 0;
-  boxes.forEach((b, i) => {
-    sh.start[i] = b.s;
-    sh.end[i] = b.e;
-    sh.row[i] = b.row;
-    sh.depth[i] = b.depth;
-    sh.count[i] = 1;
-    sh.weightStart[i] = k;
-    sh.weightCount[i] = b.w.length;
-    for (const [cat, excl] of b.w) {
-      sw.category[k] = cat;
-      sw.excl[k] = excl;
-      sw.incl[k] = excl;
-      k++;
-    }
-  });
-  return {
-    header: { baseTime: 0, t0: 0, t1: 120, rowStart: 0, rowEnd: rows, mapIndex: 0, lowestDepth: 1, maxNesting: 1, truncated: false, nodesRead: 0, buildMs: 0 },
-    states: allocateTable(STATE_SPEC, 0),
-    shadows: sh,
-    shadowWeights: sw,
-    arrows: allocateTable(ARROW_SPEC, 0),
-    events: allocateTable(EVENT_SPEC, 0),
-  };
+  return shadowWindow(boxes);
 }
 
 /**
@@ -280,8 +251,10 @@ function shadowWindow(shadows: readonly (readonly [number, number, number, numbe
     }
   });
   const maxNesting = Math.max(0, ...shadows.map((s) => s[3]));
+  const t1 = Math.max(1, ...shadows.map((s) => s[1]));
+  const rowEnd = Math.max(0, ...shadows.map((s) => s[2])) + 1;
   return {
-    header: { baseTime: 0, t0: 0, t1: 100, rowStart: 0, rowEnd: 4, mapIndex: 0, lowestDepth: 1, maxNesting, truncated: false, nodesRead: 0, buildMs: 0 },
+    header: { baseTime: 0, t0: 0, t1, rowStart: 0, rowEnd, mapIndex: 0, lowestDepth: 1, maxNesting, truncated: false, nodesRead: 0, buildMs: 0 },
     states: allocateTable(STATE_SPEC, 0),
     shadows: sh,
     shadowWeights: sw,
