@@ -6,7 +6,7 @@
  */
 import type { BootMessage, CategoryColoursMessage, InitMessage, SiteMarksMessage } from '../protocol/webview';
 import type { WireWindow } from '../protocol/wire';
-import { keyId, predictFirstWindow, requestOf, type FirstViewHint } from '../core/query/windowKey';
+import { DEFAULT_FIRST_VIEW, isFirstViewHint, keyId, predictFirstWindow, requestOf, type FirstViewHint } from '../core/query/windowKey';
 import type { WindowRequest } from '../core/query/windowRequest';
 import { embedWindow } from './embedWindow';
 
@@ -22,8 +22,31 @@ const BOOT_WINDOW_WAIT_MS = 300;
 /** The plot size of the last fresh page (the next page is most likely the same size). */
 let lastFirstView: FirstViewHint | undefined;
 
+/** Where the last plot size is kept between sessions (the extension's global state). */
+export interface FirstViewStore {
+  get(): unknown;
+  update(hint: FirstViewHint): void;
+}
+
+let store: FirstViewStore | undefined;
+
+/**
+ * Keeps the last plot size in `s` from now on and starts from the one it holds: without it the
+ * first page after VS Code starts had no size to build its window for, booted without one and
+ * asked for it, a message round through code-server (230–250 ms of a ~1 s first paint in the e2e
+ * preview step).
+ */
+export function keepFirstViewIn(s: FirstViewStore): void {
+  store = s;
+  const kept = s.get();
+  lastFirstView = isFirstViewHint(kept) ? kept : undefined;
+}
+
 export function rememberFirstView(hint: FirstViewHint): void {
+  const before = lastFirstView;
   lastFirstView = hint;
+  const same = before !== undefined && (Object.keys(hint) as (keyof FirstViewHint)[]).every((k) => before[k] === hint[k]);
+  if (!same) store?.update(hint);
 }
 
 export interface BootParts {
@@ -43,7 +66,8 @@ export interface BootParts {
 }
 
 /**
- * The boot messages: with the first window (predicted with the last page's plot size) when it is
+ * The boot messages: with the first window (predicted with the last page's plot size, or
+ * DEFAULT_FIRST_VIEW's when no page has told one) when it is
  * built within BOOT_WINDOW_WAIT_MS; a window not ready by then goes on building for the request.
  * When the full window is not quick (a wide trace before its row index), its coarse answer is
  * embedded instead, and the page asks for the full one.
@@ -51,9 +75,9 @@ export interface BootParts {
 export async function bootMessages(p: BootParts): Promise<BootMessage[]> {
   const m = p.init;
   const boot: BootMessage[] = [p.colours, m, p.marks];
-  const hint = lastFirstView;
+  const hint = lastFirstView ?? DEFAULT_FIRST_VIEW;
   const rows = m.yMaps[m.defaultMap]?.rows.length ?? 0;
-  if (!p.defaultView || hint === undefined || rows === 0) return boot;
+  if (!p.defaultView || rows === 0) return boot;
   const { key, request } = requestOf(predictFirstWindow(hint, m.timeRange, rows, m.defaultMap));
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), BOOT_WINDOW_WAIT_MS)));

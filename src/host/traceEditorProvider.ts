@@ -26,9 +26,12 @@ import { editorSettings } from './config';
 import { SourceLinks } from './sourceLinks';
 import { CategoryColours } from './categoryColours';
 import { RowMemory } from './rowMemory';
+import { keepFirstViewIn } from './pageBoot';
 import { AnalysisClient } from '../worker/analysisClient';
 
 export const VIEW_TYPE = 'mpeTrace.timeline';
+/** The global-state key of the last timeline page's plot size (pageBoot.ts). */
+const FIRST_VIEW_KEY = 'mpeTrace.firstView';
 
 export { TimelineEditor, type EditorReport } from './timelineEditor';
 import { TimelineEditor, type EditorReport } from './timelineEditor';
@@ -77,6 +80,8 @@ export class TraceEditorProvider implements vscode.CustomReadonlyEditorProvider<
     }
     this.colours = new CategoryColours(context.workspaceState);
     this.rowMemory = new RowMemory(context.workspaceState);
+    // Plot sizes are the machine's, not a workspace's: kept in the global state.
+    keepFirstViewIn({ get: () => context.globalState.get(FIRST_VIEW_KEY), update: (hint) => void context.globalState.update(FIRST_VIEW_KEY, hint) });
   }
 
   openCustomDocument(uri: vscode.Uri): TraceDocument {

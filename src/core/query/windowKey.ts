@@ -115,6 +115,16 @@ export function predictFirstWindow(h: FirstViewHint, timeRange: readonly [number
   return { t0, t1, rowStart: 0, rowEnd, rowCount, mapIndex, pixelWidth: h.pixelWidth };
 }
 
+/**
+ * The plot a fresh page is guessed to have when no page has told its own (the first page since
+ * the extension started, with none remembered from earlier sessions): an editor plot of 1024 ×
+ * 600 px with the webview's 'auto' row heights (rowLayout.ts MIN_AUTO_FIT_PX and DEFAULT_ROW_PX; a
+ * unit test keeps them equal). Window keys are coarse — plots 724 to 1448 px wide share one, and
+ * up to ROW_BLOCK rows the height does not change it — so the guess mostly holds; a miss costs
+ * only the window built for it.
+ */
+export const DEFAULT_FIRST_VIEW: FirstViewHint = { pixelWidth: 1024, heightPx: 600, minFitRowPx: 14, rowPx: 20 };
+
 /** A hint from the wire is used only when every field is a positive finite number. */
 export function isFirstViewHint(x: unknown): x is FirstViewHint {
   if (typeof x !== 'object' || x === null) return false;

@@ -1,9 +1,12 @@
 // The boot messages of a new timeline page: the first window embedded when it is built in time —
 // the full one when it is quick, else (a wide trace before its row index) its coarse answer,
-// marked not final so the page still asks for the full one.
+// marked not final so the page still asks for the full one. With no page's plot size known (the
+// first page since VS Code started), the one kept from an earlier session, else a default guess.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootMessages, rememberFirstView, type BootParts } from '../../../src/host/pageBoot';
+import { bootMessages, keepFirstViewIn, rememberFirstView, type BootParts } from '../../../src/host/pageBoot';
+import { DEFAULT_FIRST_VIEW, type FirstViewHint } from '../../../src/core/query/windowKey';
+import { DEFAULT_ROW_PX, MIN_AUTO_FIT_PX } from '../../../webview/timeline/rowLayout';
 import type { EmbeddedWindowMessage, InitMessage } from '../../../src/protocol/webview';
 import {
   allocateTable,
@@ -71,4 +74,46 @@ test('not quick (wide, no row index yet): the coarse answer is embedded, not fin
   assert.equal(e?.payload.header.lowestDepth, 9);
   const slow = await bootMessages(parts(false, { full: [], coarse: [] }, 1000));
   assert.equal(embedded(slow), undefined, 'a coarse window later than the boot wait is not waited for');
+});
+
+/** A store like the extension's global state, counting its writes. */
+function memoryStore(kept: unknown): { get: () => unknown; update: (h: FirstViewHint) => void; writes: FirstViewHint[] } {
+  const writes: FirstViewHint[] = [];
+  let value = kept;
+  return { get: () => value, update: (h) => (writes.push(h), (value = h)), writes };
+}
+
+test('no plot size told yet: the window is built for the one kept from an earlier session, else for the default', async () => {
+  const h = { pixelWidth: 1900, heightPx: 900, minFitRowPx: 14, rowPx: 20 };
+  keepFirstViewIn(memoryStore(h));
+  let asked = { full: [] as WindowRequest[], coarse: [] as WindowRequest[] };
+  assert.ok(embedded(await bootMessages(parts(true, asked))));
+  assert.equal(asked.full[0]?.pixelWidth, 1900, 'the kept plot size');
+
+  for (const kept of [undefined, { pixelWidth: -1, heightPx: 1, minFitRowPx: 1, rowPx: 1 }, 'garbage']) {
+    keepFirstViewIn(memoryStore(kept));
+    asked = { full: [], coarse: [] };
+    const e = embedded(await bootMessages(parts(true, asked)));
+    assert.ok(e, `a window is embedded with nothing usable kept (${JSON.stringify(kept)})`);
+    assert.equal(asked.full[0]?.pixelWidth, DEFAULT_FIRST_VIEW.pixelWidth);
+  }
+});
+
+test("a page's plot size is kept for later sessions, written only when it changes", async () => {
+  const store = memoryStore(undefined);
+  keepFirstViewIn(store);
+  const h = { pixelWidth: 1300, heightPx: 700, minFitRowPx: 14, rowPx: 20 };
+  rememberFirstView(h);
+  rememberFirstView({ ...h });
+  assert.deepEqual(store.writes, [h]);
+  rememberFirstView({ ...h, heightPx: 500 });
+  assert.equal(store.writes.length, 2);
+  const asked = { full: [] as WindowRequest[], coarse: [] as WindowRequest[] };
+  await bootMessages(parts(true, asked));
+  assert.equal(asked.full[0]?.pixelWidth, 1300, "the last page's size, not the default");
+});
+
+test("the default guess uses the webview's own 'auto' row heights", () => {
+  assert.equal(DEFAULT_FIRST_VIEW.minFitRowPx, MIN_AUTO_FIT_PX);
+  assert.equal(DEFAULT_FIRST_VIEW.rowPx, DEFAULT_ROW_PX);
 });
