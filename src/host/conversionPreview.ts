@@ -20,11 +20,14 @@ import type { ConversionPreview } from '../protocol/webview';
 /** Smaller files convert whole in about a second: no preview. */
 export const PREVIEW_MIN_BYTES = 48 << 20;
 /**
- * Input bytes a preview converts: some 5·10^4 drawables, about 0.2 s in a fresh worker (cold
- * code: 8 MiB took 0.3 s, 16 MiB 0.4 s), in one thread: the converter thread takes longer to
- * start than this takes. `npm run bench preview` times it.
+ * Input bytes a preview converts: some 2.5·10^4 drawables, in one thread (the converter thread
+ * takes longer to start than this takes). In a fresh worker, its code cold, from the start to a
+ * converted file: 1, 2 and 4 MiB of the bench's 3 GiB CLOG2 took 290, 320 and 440 ms (medians of
+ * ten, alternating): 4 MiB showed twice as much of the run's first instant for a tenth of a
+ * second more of the first picture. The first snapshot (1.5 s) shows more anyway. `npm run
+ * bench preview` times it.
  */
-export const PREVIEW_PREFIX_BYTES = 4 << 20;
+export const PREVIEW_PREFIX_BYTES = 2 << 20;
 /** Previews left behind by a host that was killed are removed after this long. */
 const STALE_PREVIEW_MS = 6 * 3600_000;
 

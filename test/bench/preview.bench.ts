@@ -1,4 +1,4 @@
-// A big CLOG2 on screen in about a second (issue 21): the editor converts the file's first 4 MiB
+// A big CLOG2 on screen in about a second (issue 21): the editor converts the file's first 2 MiB
 // (plus the definitions in its last blocks) and shows that preview while the whole file converts.
 // Measured here on a synthesized 3 GiB CLOG2 (cached under out/bench-data), host side, as the
 // editor does it: the preview's conversion in a fresh conversion worker, its SLOG-2 opened, the first window

@@ -1,5 +1,5 @@
 // A big CLOG2 on screen before its conversion ends (issue 21): opening a 384 MB CLOG2 (MPE_E2E_PREVIEW_SIZE) that has no
-// cached conversion shows the preview (its first 4 MiB converted on their own, the MPI states
+// cached conversion shows the preview (its first 2 MiB converted on their own, the MPI states
 // named from the definitions at the file's end) with a banner and the conversion's progress, and
 // draws it before the whole file is converted; snapshots of the conversion's output then fill the
 // view in (its conversion takes about 4 s here: long enough for a snapshot every 1.5 s), the whole
@@ -68,7 +68,7 @@ export default [
           else await page.waitForTimeout(50);
         }
         if (banner === undefined) throw new Error(`no preview banner seen before the whole trace (${s?.timings})`);
-        if (!/Preview: the first [\d.]+ [mµ]?s of a [\d.]+ s run, in the first 4\.0 MiB of [\d.]+ [MG]iB\. Converting the whole file: \d+ %/.test(banner))
+        if (!/Preview: the first [\d.]+ [mµ]?s of a [\d.]+ s run, in the first 2\.0 MiB of [\d.]+ [MG]iB\. Converting the whole file: \d+ %/.test(banner))
           throw new Error(`banner: ${banner}`);
         const preview = await dataset(frame);
         const shown = await frame.locator('.plot canvas.data').evaluate((c) => {
@@ -103,7 +103,7 @@ export default [
             continue;
           }
           if (banners.at(-1) !== text) {
-            if (!/in the first 4\.0 MiB/.test(text) && !banners.some((b) => !/in the first 4\.0 MiB/.test(b))) {
+            if (!/in the first 2\.0 MiB/.test(text) && !banners.some((b) => !/in the first 2\.0 MiB/.test(b))) {
               // The first snapshot, once drawn (the last picture stays up until then).
               for (let j = 0; j < 30 && (await dataset(frame).catch(() => undefined))?.complete !== 'true'; j++) await page.waitForTimeout(50);
               await screenshot('clog2-snapshot');
