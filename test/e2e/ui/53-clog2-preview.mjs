@@ -14,6 +14,8 @@ import { timelineData as dataset, waitForTimeline as waitFor } from '../lib/time
 // MPE_E2E_PREVIEW_SIZE=3G: the issue's 3 GB case (a minute to synthesize, half a minute to convert).
 const size = process.env.MPE_E2E_PREVIEW_SIZE ?? '384M';
 const name = `preview_${size}.clog2`;
+/** How the banner names the preview's prefix (conversionPreview.ts PREVIEW_PREFIX_BYTES). */
+const PREFIX = 'in the first 2\\.0 MiB';
 const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet');
 
 /** A fresh synthetic CLOG2 (a new mtime: never a cached conversion from an earlier run). */
@@ -68,7 +70,11 @@ export default [
           else await page.waitForTimeout(50);
         }
         if (banner === undefined) throw new Error(`no preview banner seen before the whole trace (${s?.timings})`);
-        if (!/Preview: the first [\d.]+ [mµ]?s of a [\d.]+ s run, in the first 2\.0 MiB of [\d.]+ [MG]iB\. Converting the whole file: \d+ %/.test(banner))
+        if (
+          !new RegExp(String.raw`Preview: the first [\d.]+ [mµ]?s of a [\d.]+ s run, ${PREFIX} of [\d.]+ [MG]iB\. Converting the whole file: \d+ %`).test(
+            banner,
+          )
+        )
           throw new Error(`banner: ${banner}`);
         const preview = await dataset(frame);
         const shown = await frame.locator('.plot canvas.data').evaluate((c) => {
@@ -103,7 +109,7 @@ export default [
             continue;
           }
           if (banners.at(-1) !== text) {
-            if (!/in the first 2\.0 MiB/.test(text) && !banners.some((b) => !/in the first 2\.0 MiB/.test(b))) {
+            if (!new RegExp(PREFIX).test(text) && !banners.some((b) => !new RegExp(PREFIX).test(b))) {
               // The first snapshot, once drawn (the last picture stays up until then).
               for (let j = 0; j < 30 && (await dataset(frame).catch(() => undefined))?.complete !== 'true'; j++) await page.waitForTimeout(50);
               await screenshot('clog2-snapshot');
