@@ -5,6 +5,10 @@
  * Slots may be thinner than a pixel ("fit all rows" of a 10 000-rank run): the painters then
  * aggregate them per pixel row (see density.ts).
  */
+// The 'auto' row heights live with the window keys: the host predicts a page's first window from them.
+import { DEFAULT_ROW_PX, MIN_AUTO_FIT_PX } from '../../src/core/query/windowKey';
+
+export { DEFAULT_ROW_PX, MIN_AUTO_FIT_PX };
 
 export interface RowViewport {
   /** Number of display slots (shown rows). */
@@ -94,8 +98,6 @@ export function visibleRowSpan(v: RowViewport): { readonly start: number; readon
  */
 export type RowSizing = { readonly mode: 'auto' } | { readonly mode: 'fit' } | { readonly mode: 'fixed'; readonly px: number };
 
-export const DEFAULT_ROW_PX = 20;
-export const MIN_AUTO_FIT_PX = 14;
 /** One row alone does not need the whole editor (Jumpshot's rows stop growing too). */
 export const MAX_FIT_ROW_PX = 220;
 export const MIN_ROW_PX = 1 / 64;

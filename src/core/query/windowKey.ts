@@ -116,14 +116,21 @@ export function predictFirstWindow(h: FirstViewHint, timeRange: readonly [number
 }
 
 /**
+ * The timeline's 'auto' row heights (webview rowLayout.ts): rows fit the plot when each gets at
+ * least MIN_AUTO_FIT_PX, else they are DEFAULT_ROW_PX and scroll. Kept here, not in the webview,
+ * because the host predicts a page's first window from them (DEFAULT_FIRST_VIEW).
+ */
+export const DEFAULT_ROW_PX = 20;
+export const MIN_AUTO_FIT_PX = 14;
+
+/**
  * The plot a fresh page is guessed to have when no page has told its own (the first page since
  * the extension started, with none remembered from earlier sessions): an editor plot of 1024 ×
- * 600 px with the webview's 'auto' row heights (rowLayout.ts MIN_AUTO_FIT_PX and DEFAULT_ROW_PX; a
- * unit test keeps them equal). Window keys are coarse — plots 724 to 1448 px wide share one, and
- * up to ROW_BLOCK rows the height does not change it — so the guess mostly holds; a miss costs
- * only the window built for it.
+ * 600 px with the 'auto' row heights. Window keys are coarse — plots 724 to 1448 px wide share
+ * one, and up to ROW_BLOCK rows the height does not change it — so the guess mostly holds; a miss
+ * costs only the window built for it.
  */
-export const DEFAULT_FIRST_VIEW: FirstViewHint = { pixelWidth: 1024, heightPx: 600, minFitRowPx: 14, rowPx: 20 };
+export const DEFAULT_FIRST_VIEW: FirstViewHint = { pixelWidth: 1024, heightPx: 600, minFitRowPx: MIN_AUTO_FIT_PX, rowPx: DEFAULT_ROW_PX };
 
 /** A hint from the wire is used only when every field is a positive finite number. */
 export function isFirstViewHint(x: unknown): x is FirstViewHint {

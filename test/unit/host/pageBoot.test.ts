@@ -6,7 +6,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bootMessages, keepFirstViewIn, rememberFirstView, type BootParts } from '../../../src/host/pageBoot';
 import { DEFAULT_FIRST_VIEW, type FirstViewHint } from '../../../src/core/query/windowKey';
-import { DEFAULT_ROW_PX, MIN_AUTO_FIT_PX } from '../../../webview/timeline/rowLayout';
 import type { EmbeddedWindowMessage, InitMessage } from '../../../src/protocol/webview';
 import {
   allocateTable,
@@ -111,9 +110,4 @@ test("a page's plot size is kept for later sessions, written only when it change
   const asked = { full: [] as WindowRequest[], coarse: [] as WindowRequest[] };
   await bootMessages(parts(true, asked));
   assert.equal(asked.full[0]?.pixelWidth, 1300, "the last page's size, not the default");
-});
-
-test("the default guess uses the webview's own 'auto' row heights", () => {
-  assert.equal(DEFAULT_FIRST_VIEW.minFitRowPx, MIN_AUTO_FIT_PX);
-  assert.equal(DEFAULT_FIRST_VIEW.rowPx, DEFAULT_ROW_PX);
 });
