@@ -115,3 +115,16 @@ test('times whose span overflows (max − min = ∞, a crafted file) are each pl
   assert.equal(new Set(got).size, entries.length, 'each entry once');
   assert.deepEqual(got, expected(entries, subset));
 });
+
+test('a run of nodes whose pilots give up (then skipped), then nodes nearly in order: each equals a stable sort', () => {
+  // After a few pilots in a row give up, calls go straight to the buckets (a pilot is retried now
+  // and then); the order must not depend on which way a call took.
+  const prng = new Prng(23);
+  const shapes = [...Array<number>(40).fill(300), ...Array<number>(40).fill(1), ...Array<number>(20).fill(16), ...Array<number>(20).fill(2)];
+  shapes.forEach((ranks, call) => {
+    const entries = arrivals(256 + prng.int(0, 600), ranks, prng);
+    const subset = entries.map((_, i) => i);
+    const got = Array.from(drawingOrderOf(keysOf(entries), Uint32Array.from(subset), subset.length));
+    assert.deepEqual(got, expected(entries, subset), `call ${call}: ${entries.length} entries, ${ranks} ranks`);
+  });
+});
