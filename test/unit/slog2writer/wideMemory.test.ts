@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Drawable } from '../../../src/core/model/types';
 import { DrawableBatchEncoder } from '../../../src/core/formats/slog2/writer/drawableBatchEncoder';
-import type { DrawableBatch } from '../../../src/core/formats/slog2/writer/drawableBatch';
+import { batchBuffers, type DrawableBatch } from '../../../src/core/formats/slog2/writer/drawableBatch';
+import { NodeDrawables } from '../../../src/core/formats/slog2/writer/nodeDrawables';
 import type { ShadowSpill } from '../../../src/core/formats/slog2/writer/shadowSpill';
 import { MemorySink, Slog2Writer, type Slog2WriterOptions } from '../../../src/core/formats/slog2/writer';
 import { CATEGORIES, syntheticTrace, topologyOf } from './synthetic';
@@ -141,4 +142,25 @@ test('a paused switch is finished before anything else: finish() and snapshot() 
   await assert.rejects(w.finish(trailer), /finish\(\) before addBatchFrom\(\) placed its batch/);
   await assert.rejects(w.snapshot(trailer), /snapshot\(\) before addBatchFrom\(\) placed its batch/);
   assert.throws(() => new Slog2Writer(new MemorySink(), { topologyOf, memory: { partBytes: 0 } }), /memory limits must be positive/);
+});
+
+test('a trunk node whose columns grew past 1 MiB lets them go when written; a small one keeps its own', () => {
+  // On a wide trace each depth's node holds tens of thousands of states now and then and few most
+  // of the time: kept, every depth's largest columns stayed allocated (16 384 ranks: ~45 MB).
+  const { drawables } = syntheticTrace(9, 80);
+  const [batch] = [...batchesOf(drawables)];
+  const bytesOf = (n: NodeDrawables): number => batchBuffers(n.columns).reduce((sum, b) => sum + b.byteLength, 0);
+  const node = new NodeDrawables();
+  node.addRange(batch!, 0, 40);
+  const small = node.columns;
+  node.clear();
+  assert.equal(node.columns, small, 'a small node keeps its columns for the next one');
+  assert.equal(node.count, 0);
+  while (bytesOf(node) <= 1 << 20) node.addRange(batch!, 0, batch!.count);
+  const grown = bytesOf(node);
+  node.clear();
+  assert.equal(node.count, 0);
+  assert.ok(bytesOf(node) < grown / 8, `columns of ${grown} bytes let go (now ${bytesOf(node)})`);
+  node.addRange(batch!, 0, 10);
+  assert.equal(node.count, 10, 'the fresh columns take entries');
 });

@@ -4,13 +4,25 @@
  * object and no batch alive, and writing the node is sorting indices by typed keys and encoding
  * each entry once, straight into the output.
  */
-import { appendEntry, appendRange, newDrawableBatch, resetDrawableBatch, type DrawableBatch } from './drawableBatch';
+import { appendEntry, appendRange, batchBuffers, newDrawableBatch, resetDrawableBatch, type DrawableBatch } from './drawableBatch';
 
 /** Runs shorter than this are copied entry by entry. */
 const RANGE_COPY_MIN = 8;
 
+/**
+ * Columns grown past this are let go when their node is written, not kept for the next node at
+ * that depth. On a wide trace a node of the trunk holds tens of thousands of long states now and
+ * then (16 384 ranks: up to ~60 000, 7 MB of columns) and most of the time a few or none: kept,
+ * every depth's largest node stayed allocated — ~45 MB of a 64 MB trunk at the peak, empty.
+ * A leaf-sized node (64 KiB of entries: ~1 000 of them, ~150 KB of columns) stays below it.
+ */
+const KEEP_BYTES = 1 << 20;
+
+const INITIAL_ENTRIES = 256;
+const INITIAL_INFO_BYTES = 8192;
+
 export class NodeDrawables {
-  readonly columns: DrawableBatch = newDrawableBatch(256, 8192);
+  columns: DrawableBatch = newDrawableBatch(INITIAL_ENTRIES, INITIAL_INFO_BYTES);
 
   get count(): number {
     return this.columns.count;
@@ -23,7 +35,15 @@ export class NodeDrawables {
     else appendRange(this.columns, b, from, to);
   }
 
+  /** Empties the node for the next one at its depth (see KEEP_BYTES). */
   clear(): void {
-    resetDrawableBatch(this.columns);
+    if (columnBytes(this.columns) > KEEP_BYTES) this.columns = newDrawableBatch(INITIAL_ENTRIES, INITIAL_INFO_BYTES);
+    else resetDrawableBatch(this.columns);
   }
+}
+
+function columnBytes(b: DrawableBatch): number {
+  let n = 0;
+  for (const buffer of batchBuffers(b)) n += buffer.byteLength;
+  return n;
 }
