@@ -3,6 +3,7 @@
  * written behind (double buffering: one chunk fills while the previous one is being written), so
  * the encoder rarely waits for the disk; positional writes go straight to the handle after a flush.
  */
+import { writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { OutputSink } from '../core/formats/slog2/writer/sink';
 
@@ -62,6 +63,24 @@ export class FileSink implements OutputSink {
     }
   }
 
+  /**
+   * Appends `bytes` before returning (OutputSink.writeSync): what is buffered and then `bytes` go
+   * to the file here, blocking, at their offsets; chunks still in flight are for earlier offsets.
+   */
+  writeSync(bytes: Uint8Array): void {
+    this.throwIfFailed();
+    if (this.buffered + bytes.length <= this.buffer.length) {
+      this.buffer.set(bytes, this.buffered);
+      this.buffered += bytes.length;
+      return;
+    }
+    this.writeFullySync(this.buffer.subarray(0, this.buffered), this.position);
+    this.position += this.buffered;
+    this.buffered = 0;
+    this.writeFullySync(bytes, this.position);
+    this.position += bytes.length;
+  }
+
   async writeAt(offset: number, bytes: Uint8Array): Promise<void> {
     await this.flush();
     if (offset < 0 || offset + bytes.length > this.position)
@@ -110,6 +129,15 @@ export class FileSink implements OutputSink {
   async discard(): Promise<void> {
     this.buffered = 0;
     while (this.inflight.length > 0) await this.inflight.shift();
+  }
+
+  private writeFullySync(bytes: Uint8Array, at: number): void {
+    let done = 0;
+    try {
+      while (done < bytes.length) done += writeSync(this.handle.fd, bytes, done, bytes.length - done, at + done);
+    } catch (e) {
+      throw new SinkWriteError(e);
+    }
   }
 
   private async writeFully(bytes: Uint8Array, at: number): Promise<void> {

@@ -1,11 +1,14 @@
 /**
  * FileSink with several chunks queued: the file holds exactly the bytes written, in order, however
  * slowly the handle writes and however the writes are cut; a failed chunk fails the next call and
- * the chunks queued behind it are not written.
+ * the chunks queued behind it are not written; parts written at once (writeSync) land in order too.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FileHandle } from 'node:fs/promises';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { open, type FileHandle } from 'node:fs/promises';
 import { Prng } from '../../../src/core/synth/prng';
 import { FileSink } from '../../../src/io/fileSink';
 
@@ -86,4 +89,39 @@ test('a failed chunk: the next write or flush fails with it, the chunks queued b
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(h.calls(), after, 'nothing is written after the failure');
   assert.ok(h.file().length <= 300, `only what came before the failure is in the file (${h.file().length} bytes)`);
+});
+
+test('writeSync between queued writes: the file is exactly the bytes in the order given', async () => {
+  // The writer hands a wide node's block over at once (outputBlocks.ts) while chunks written
+  // behind are still in flight: each part must land at its own offset.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-sink-'));
+  try {
+    for (const seed of [4, 5, 6]) {
+      const rng = new Prng(seed);
+      const file = path.join(dir, `out-${seed}`);
+      const handle = await open(file, 'w+');
+      const sink = new FileSink(handle, 1000, 3);
+      const written: Uint8Array[] = [];
+      let syncs = 0;
+      for (let k = 0; k < 80; k++) {
+        const part = Uint8Array.from({ length: rng.int(0, 2500) }, () => rng.int(0, 255));
+        written.push(part.slice());
+        if (rng.int(0, 2) === 0) {
+          sink.writeSync(part);
+          syncs++;
+        } else await sink.write(part);
+        part.fill(0); // either way the caller may reuse its buffer at once
+      }
+      await sink.writeAt(5, Uint8Array.of(1, 2, 3));
+      await sink.flush();
+      await handle.close();
+      const want = concat(written);
+      want.set([1, 2, 3], 5);
+      assert.ok(syncs > 10, `${syncs} parts written at once`);
+      assert.equal(sink.size, want.length);
+      assert.deepEqual(new Uint8Array(fs.readFileSync(file)), want, `seed ${seed}`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -8,6 +8,7 @@ import type { Drawable } from '../../../src/core/model/types';
 import { DrawableBatchEncoder } from '../../../src/core/formats/slog2/writer/drawableBatchEncoder';
 import { batchBuffers, type DrawableBatch } from '../../../src/core/formats/slog2/writer/drawableBatch';
 import { NodeDrawables } from '../../../src/core/formats/slog2/writer/nodeDrawables';
+import { OUTPUT_CHUNK_BYTES } from '../../../src/core/formats/slog2/writer/outputBlocks';
 import type { ShadowSpill } from '../../../src/core/formats/slog2/writer/shadowSpill';
 import { MemorySink, Slog2Writer, type Slog2WriterOptions } from '../../../src/core/formats/slog2/writer';
 import { CATEGORIES, syntheticTrace, topologyOf } from './synthetic';
@@ -163,4 +164,42 @@ test('a trunk node whose columns grew past 1 MiB lets them go when written; a sm
   assert.ok(bytesOf(node) < grown / 8, `columns of ${grown} bytes let go (now ${bytesOf(node)})`);
   node.addRange(batch!, 0, 10);
   assert.equal(node.count, 10, 'the fresh columns take entries');
+});
+
+/** MemorySink that also takes bytes at once, counting the bytes that came each way. */
+class SyncMemorySink extends MemorySink {
+  syncBytes = 0;
+  queuedBytes = 0;
+  override async write(bytes: Uint8Array): Promise<void> {
+    this.queuedBytes += bytes.length;
+    return super.write(bytes);
+  }
+  writeSync(bytes: Uint8Array): void {
+    this.syncBytes += bytes.length;
+    void super.write(bytes); // MemorySink's write completes synchronously
+  }
+}
+
+test('a sink that writes at once takes queued blocks past writeNowBytes: same bytes, little waits for the drains', async () => {
+  // ~4 MB of output and no drain until the end (pauseBytes huge): without writeSync all of it
+  // waits in the queue; with it, what is below writeNowBytes and the 1 MiB chunk being filled.
+  const { drawables, maps } = syntheticTrace(9, 2800);
+  const trailer = { categories: CATEGORIES, lineIDMaps: maps };
+  const base = { childrenPerNode: 2, leafBytes: 1 << 16, topologyOf };
+  const expected = await plainFile(drawables, base, trailer);
+  // Blocks encoded in parts (without onNode) and whole (with it, as the row index asks).
+  for (const onNode of [undefined, () => {}]) {
+    for (const writeNowBytes of [1, 1 << 20]) {
+      const sink = new SyncMemorySink();
+      const w = new Slog2Writer(sink, { ...base, onNode, memory: { writeNowBytes, pauseBytes: 1 << 30 } });
+      for (const d of drawables) w.add(d);
+      await w.finish(trailer);
+      const bytes = sink.bytes();
+      const name = `writeNowBytes ${writeNowBytes}, onNode ${onNode !== undefined}`;
+      assert.ok(Buffer.from(bytes).equals(Buffer.from(expected)), `${name}: same bytes`);
+      // The last drain takes what is left: below writeNowBytes, plus the chunk being filled.
+      assert.ok(sink.queuedBytes <= writeNowBytes + OUTPUT_CHUNK_BYTES, `${name}: ${sink.queuedBytes} bytes waited for a drain`);
+      assert.equal(sink.syncBytes + sink.queuedBytes, bytes.length, `${name}: every byte came once`);
+    }
+  }
 });

@@ -15,6 +15,12 @@ export const OUTPUT_CHUNK_BYTES = 1 << 20;
  * ~500 MB of chunks made and dropped with two kept).
  */
 const CHUNK_POOL = 8;
+/**
+ * Queued bytes past which the sink takes them at once (its writeSync, if it has one) rather than
+ * at the next drain: encoding a wide trace's high node queued its whole block (16 384 ranks: ~20
+ * MB of chunks, 65 536 ranks: more) before the writer could wait for the sink.
+ */
+export const WRITE_NOW_BYTES = 4 << 20;
 
 export class OutputBlocks {
   /** Blocks ready for the sink, in file order; `recycle` goes back to the pool once written. */
@@ -32,6 +38,7 @@ export class OutputBlocks {
   constructor(
     private readonly sink: OutputSink,
     header: Uint8Array,
+    private readonly writeNowBytes = WRITE_NOW_BYTES,
   ) {
     this.enqueue(header);
     this.offset = header.length;
@@ -44,6 +51,7 @@ export class OutputBlocks {
 
   /** A writer over the next `size` bytes of the file (a node block), accounted like append(). */
   reserve(size: number, counts = true): ByteWriter {
+    this.bound();
     let w: ByteWriter;
     if (size > OUTPUT_CHUNK_BYTES) {
       this.flushChunk();
@@ -67,6 +75,7 @@ export class OutputBlocks {
   /** Queues a block at the current end of file; `counts` = it is a block max_buffer_bytesize must cover. */
   append(block: Uint8Array, counts: boolean): BlockPointer {
     const p = { fptr: this.offset, size: block.length };
+    this.bound();
     this.flushChunk();
     this.enqueue(block);
     this.offset += block.length;
@@ -84,6 +93,21 @@ export class OutputBlocks {
       if (item.recycle && this.pool.length < CHUNK_POOL) this.pool.push(item.recycle);
     }
     this.queue.length = 0;
+  }
+
+  /**
+   * Hands the queue to the sink at once when it has grown past writeNowBytes. Called before a
+   * block is reserved or appended: every queued block is complete then (a reserved one is filled
+   * before the next is asked for).
+   */
+  private bound(): void {
+    if (this.queuedBytes < this.writeNowBytes || this.sink.writeSync === undefined) return;
+    for (const item of this.queue) {
+      this.sink.writeSync(item.bytes);
+      if (item.recycle && this.pool.length < CHUNK_POOL) this.pool.push(item.recycle);
+    }
+    this.queue.length = 0;
+    this.queuedBytes = 0;
   }
 
   private enqueue(block: Uint8Array, recycle?: Uint8Array): void {

@@ -10,6 +10,12 @@ export interface OutputSink {
   writeAt(offset: number, bytes: Uint8Array): Promise<void>;
   /** Makes every byte written so far readable from the output (a snapshot reads them). */
   flush?(): Promise<void>;
+  /**
+   * Appends bytes at the current end before returning (the caller may reuse them at once), after
+   * everything written before. For bursts the writer cannot wait in: a wide trace's high node is
+   * encoded in one go, tens of MB that would otherwise queue in memory (outputBlocks.ts).
+   */
+  writeSync?(bytes: Uint8Array): void;
 }
 
 /** An in-memory sink: the whole output as one growing buffer. */

@@ -77,7 +77,7 @@ export class Slog2Writer {
     this.spillMinBytes = options.memory?.spillMinBytes ?? SPILL_MIN_BYTES;
     this.pauseBytes = options.memory?.pauseBytes ?? PAUSE_BYTES;
     this.partBytes = options.memory?.partBytes ?? PART_BYTES;
-    if (!(this.spillMinBytes >= 0 && this.pauseBytes >= 1 && this.partBytes >= 1))
+    if (!(this.spillMinBytes >= 0 && this.pauseBytes >= 1 && this.partBytes >= 1 && (options.memory?.writeNowBytes ?? 1) >= 1))
       throw new RangeError(`SLOG-2 writer: memory limits must be positive (${JSON.stringify(options.memory)})`);
     if (!Number.isInteger(this.fanout) || this.fanout < 2 || this.fanout > 32767)
       throw new RangeError(`children per node must be an integer in [2, 32767], got ${this.fanout}`);
@@ -89,7 +89,7 @@ export class Slog2Writer {
       return topologyOf(c);
     });
     // The placeholder header (§17: an unfinished file says so).
-    this.out = new OutputBlocks(sink, this.header(0, 0, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK));
+    this.out = new OutputBlocks(sink, this.header(0, 0, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK, NULL_BLOCK), options.memory?.writeNowBytes);
     this.blocks = new NodeBlocks(this.out, this.partBytes);
   }
 

@@ -31,6 +31,8 @@ export interface Slog2WriterOptions {
     readonly pauseBytes?: number;
     /** Blocks bigger than this are encoded in parts of at most this many bytes (without onNode). */
     readonly partBytes?: number;
+    /** Blocks queued past this many bytes go to a sink with writeSync at once (outputBlocks.ts). */
+    readonly writeNowBytes?: number;
   };
 }
 
