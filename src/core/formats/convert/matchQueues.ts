@@ -129,7 +129,7 @@ export class MessageQueues {
       let q = byPair.get(key);
       if (q === undefined && create) {
         byPair.set(key, (q = new VertexQueue()));
-        this.created();
+        this.created(q);
       }
       return q;
     }
@@ -137,19 +137,23 @@ export class MessageQueues {
     let q = this.wide.get(key);
     if (q === undefined && create) {
       this.wide.set(key, (q = new VertexQueue()));
-      this.created();
+      this.created(q);
     }
     return q;
   }
 
-  /** Bounds memory by live keys: drops empty queues once there are many. */
-  private created(): void {
+  /**
+   * Bounds memory by live keys: drops empty queues once there are many — not `made`, the queue
+   * just made for the message being queued (dropped, its message was lost: a wide trace's arrow
+   * was never drawn and its send and receive counted unmatched).
+   */
+  private created(made: VertexQueue): void {
     if (++this.queues < 65536 || this.queues < 4 * this.count) return;
     for (const [tag, byPair] of this.byTag) {
-      for (const [k, q] of byPair) if (q.length === 0) byPair.delete(k);
+      for (const [k, q] of byPair) if (q.length === 0 && q !== made) byPair.delete(k);
       if (byPair.size === 0) this.byTag.delete(tag);
     }
-    for (const [k, q] of this.wide) if (q.length === 0) this.wide.delete(k);
+    for (const [k, q] of this.wide) if (q.length === 0 && q !== made) this.wide.delete(k);
     let n = this.wide.size;
     for (const byPair of this.byTag.values()) n += byPair.size;
     this.queues = n;
