@@ -4,6 +4,7 @@
 //
 //   conversion  CLOG2 → SLOG-2: `java -jar clog2TOslog2.jar` vs `node dist/cli.js convert`, on the
 //               three shapes of the issue and a 16 384-rank one (synthesized once into out/bench-data)
+//               (and whether both outputs hold the same drawables, kind by kind)
 //   print       every drawable of the SLOG-2: `java -jar slog2printserial.jar` vs `mpe-trace dump`
 //
 //   MPE_BENCH_REF_SCALE=0.1 node test/bench/run.mjs reference    (inputs at a tenth of the size)
@@ -110,6 +111,14 @@ function row(label: string, what: string, ref: Run[], ours: Run[], targets: { ra
   });
 }
 
+/** The "drawables" line of `mpe-trace info`: the count and the count per kind. */
+function drawablesOf(slog2: string): string {
+  const r = spawnSync(process.execPath, [cli, 'info', slog2], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const line = /^drawables\s+(.*)$/m.exec(r.stdout)?.[1];
+  if (r.status !== 0 || line === undefined) throw new Error(`mpe-trace info ${slog2} failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return line.trim();
+}
+
 async function main(): Promise<void> {
   const reason = skipReason();
   if (reason !== undefined) {
@@ -134,6 +143,9 @@ async function main(): Promise<void> {
       shape.rounds,
     );
     row(label, 'convert', conv.a, conv.b, { ratio: 3, rssMB: 256 });
+    // The speed is only worth quoting for the same result: the drawables, kind by kind.
+    const [theirs, mine] = [drawablesOf(refOut), drawablesOf(ourOut)];
+    console.log(`convert  ${label}: drawables ${mine === theirs ? `the same as the reference's: ${mine}` : `DIFFER: reference ${theirs}, ours ${mine}`}`);
     if (shape.srcloc) {
       // Printing every drawable of the same SLOG-2 (the reference converter's output).
       const print = alternate(
