@@ -13,7 +13,8 @@ const RANGE_COPY_MIN = 8;
  * Columns grown past this are let go when their node is written, not kept for the next node at
  * that depth. On a wide trace a node of the trunk holds tens of thousands of long states now and
  * then (16 384 ranks: up to ~60 000, 7 MB of columns) and most of the time a few or none: kept,
- * every depth's largest node stayed allocated — ~45 MB of a 64 MB trunk at the peak, empty.
+ * every depth's largest node stayed allocated — at the trunk's peak of 64 MB, 37 MB were the
+ * columns of empty nodes (36 MB in all since).
  * A leaf-sized node (64 KiB of entries: ~1 000 of them, ~150 KB of columns) stays below it.
  */
 const KEEP_BYTES = 1 << 20;
