@@ -90,7 +90,7 @@ export class OutputBlocks {
       const item = this.queue[i]!;
       this.queuedBytes -= item.bytes.length;
       await this.sink.write(item.bytes);
-      if (item.recycle && this.pool.length < CHUNK_POOL) this.pool.push(item.recycle);
+      this.written(item);
     }
     this.queue.length = 0;
   }
@@ -104,10 +104,15 @@ export class OutputBlocks {
     if (this.queuedBytes < this.writeNowBytes || this.sink.writeSync === undefined) return;
     for (const item of this.queue) {
       this.sink.writeSync(item.bytes);
-      if (item.recycle && this.pool.length < CHUNK_POOL) this.pool.push(item.recycle);
+      this.written(item);
     }
     this.queue.length = 0;
     this.queuedBytes = 0;
+  }
+
+  /** A queued block is in the sink: its chunk goes back to the pool. */
+  private written(item: { readonly recycle?: Uint8Array }): void {
+    if (item.recycle && this.pool.length < CHUNK_POOL) this.pool.push(item.recycle);
   }
 
   private enqueue(block: Uint8Array, recycle?: Uint8Array): void {
