@@ -15,7 +15,8 @@ import { timelineData as dataset, waitForTimeline as waitFor } from '../lib/time
 const size = process.env.MPE_E2E_PREVIEW_SIZE ?? '384M';
 const name = `preview_${size}.clog2`;
 /** How the banner names the preview's prefix (conversionPreview.ts PREVIEW_PREFIX_BYTES). */
-const PREFIX = 'in the first 2\\.0 MiB';
+const PREFIX = String.raw`in the first 2\.0 MiB`;
+const inPrefix = new RegExp(PREFIX);
 const noEditor = ({ viewType }) => (viewType ? undefined : 'package.json contributes no customEditor "mpeTrace.timeline" yet');
 
 /** A fresh synthetic CLOG2 (a new mtime: never a cached conversion from an earlier run). */
@@ -109,7 +110,7 @@ export default [
             continue;
           }
           if (banners.at(-1) !== text) {
-            if (!new RegExp(PREFIX).test(text) && !banners.some((b) => !new RegExp(PREFIX).test(b))) {
+            if (!inPrefix.test(text) && !banners.some((b) => !inPrefix.test(b))) {
               // The first snapshot, once drawn (the last picture stays up until then).
               for (let j = 0; j < 30 && (await dataset(frame).catch(() => undefined))?.complete !== 'true'; j++) await page.waitForTimeout(50);
               await screenshot('clog2-snapshot');
