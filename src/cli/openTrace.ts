@@ -15,6 +15,7 @@ import { looksLikeSlog2 } from '../core/formats/slog2/header';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { primitiveBatchesInTimeOrder, type DrawableFilter, type PrimitiveBatch } from '../core/formats/slog2/columnStream';
 import { FileSource } from '../io/fileSource';
+import { spanSpillFor } from '../io/spanSpillFile';
 import { threadDecoded, threadProfile } from '../convert/decodeThread';
 import type { AnalysisInput } from '../core/analysis/analyze';
 import { slog2SplitTime } from '../core/analysis/slog2Input';
@@ -39,7 +40,7 @@ export interface OpenedTrace {
   /** SLOG-2: the same stream as columns, each batch overwritten by the next (whole-file passes: the analysis). */
   primitiveBatches?(t0: number, t1: number, keep?: DrawableFilter): AsyncIterable<PrimitiveBatch>;
   /** SLOG-2: how the analysis splits its second pass, and the thread that does half of it. */
-  readonly analysis?: Pick<AnalysisInput, 'splitTime' | 'profileElsewhere'>;
+  readonly analysis?: Pick<AnalysisInput, 'splitTime' | 'profileElsewhere' | 'spanSpill'>;
   /** The Y-axis maps (CLOG inputs: known once the drawables have been read). */
   readonly lineIDMaps: readonly LineIDMap[];
   /** SLOG-2: the time range from the header (no pass over the file). */
@@ -86,7 +87,12 @@ export async function openSlog2Trace(source: ByteSource): Promise<OpenedTrace> {
     // filtered passes (they keep few drawables: little to share).
     primitiveBatches: (t0, t1, keep) =>
       keep === undefined && decoded !== undefined ? decoded(t0, t1) : primitiveBatchesInTimeOrder(file, t0, t1, { reuse: true, ...(keep ? { keep } : {}) }),
-    analysis: { splitTime: (t0, t1) => slog2SplitTime(file, t0, t1), ...(profileElsewhere ? { profileElsewhere } : {}) },
+    analysis: {
+      splitTime: (t0, t1) => slog2SplitTime(file, t0, t1),
+      ...(profileElsewhere ? { profileElsewhere } : {}),
+      // A file on disk: its first pass's spans may go to a temporary file (the second pass replays them).
+      ...(source instanceof FileSource ? { spanSpill: spanSpillFor(source.size) } : {}),
+    },
     warnings: file.warnings,
     close: () => file.close(),
   };

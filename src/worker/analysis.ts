@@ -18,6 +18,7 @@ import { profileRun } from '../core/compare/profile';
 import { nodeBatches } from '../core/stats/nodeBatches';
 import { computeSiteProfile } from '../core/stats/siteIndex';
 import { FileSource } from '../io/fileSource';
+import { spanSpillFor } from '../io/spanSpillFile';
 import { rowLayoutOf, type RowLayout } from '../core/query/rows';
 import { buildRequestedWindow, checkRequest } from '../core/query/windowService';
 import type { WindowIdentities } from '../core/query/buildWindow';
@@ -140,7 +141,8 @@ async function handle(m: Exclude<HostToAnalysis, { kind: 'cancel' }>): Promise<v
       const decoded = threadDecoded(file, { signal });
       const profileElsewhere = threadProfile(file);
       const threads = { ...(decoded ? { decoded } : {}), ...(profileElsewhere ? { profileElsewhere } : {}) };
-      const result = await analyzeTrace(slog2AnalysisInput(file, { range, signal, wrap: yielding, ...threads }), {
+      const spanSpill = spanSpillFor(file.source.size);
+      const result = await analyzeTrace(slog2AnalysisInput(file, { range, signal, wrap: yielding, spanSpill, ...threads }), {
         signal,
         maxInstances: m.maxInstances,
         onProgress: (fraction) => {

@@ -3,6 +3,9 @@
  * 1. wait states (point-to-point and collective), trace problems, each process's first/last time;
  * 2. after the critical-path walk over the recorded waits, the path's composition per state name
  *    and call site, and each process's exclusive time per state name (for the imbalance).
+ *    Pass 2 replays pass 1's nesting sweep (spanLog.ts: 16 bytes per span, past 32 MiB in a
+ *    temporary file when the input gives a spill) instead of reading the input again; without
+ *    one, or when the log gave up, it reads the input again.
  * Memory follows the open states and messages in flight plus 24 bytes per wait, not the file size.
  */
 import type { Category, Drawable, LineIDMap } from '../model/types';
@@ -13,10 +16,21 @@ import { labelSegments, walkCriticalPath, type RawSegment } from './criticalPath
 import { lineRoles, type LineRoles } from './lines';
 import { NestingSweep, NO_SITE } from './nestingSweep';
 import { MessageMatcher } from './p2p';
-import { mergeProfiles, pathNames, pathWindows, profileEveryState, profilePathWindow, type PathNames, type PathProfile, type PathWindow } from './pathProfile';
+import {
+  mergeProfiles,
+  pathNames,
+  profileFromLog,
+  pathWindows,
+  profileEveryState,
+  profilePathWindow,
+  type PathNames,
+  type PathProfile,
+  type PathWindow,
+} from './pathProfile';
 import { ProblemList } from './problems';
 import { WaitRecorder } from './recorder';
 import type { StateRec } from './stateRecord';
+import { SpanLog, type SpanLogOptions, type SpanSpill } from './spanLog';
 import { addTo, type AnalysisResult, type CriticalPath } from './types';
 import { grown } from '../bytes/grown';
 
@@ -51,6 +65,12 @@ export interface AnalysisInput {
    * `primitiveBatches` gives, while this thread profiles the next one; stops on `signal`.
    */
   profileElsewhere?(window: PathWindow, signal: AbortSignal): Promise<PathProfile>;
+  /**
+   * Where the first pass's spans go past what memory keeps of them (spanLog.ts; a temporary file
+   * in the analysis worker): the second pass then replays them instead of reading the input again.
+   * Without one, a log too big for memory is given up and the second pass reads the input.
+   */
+  spanSpill?(): SpanSpill | undefined;
 }
 
 export interface AnalysisOptions {
@@ -61,6 +81,10 @@ export interface AnalysisOptions {
   readonly maxInstances?: number;
   /** Pass 2 sweeps every state, not only those on the critical path (the reference the tests compare with). */
   readonly sweepEveryState?: boolean;
+  /** Pass 2 reads the input again even when pass 1's spans were kept (tests compare the two). */
+  readonly rereadInput?: boolean;
+  /** The span log's memory share and chunk size (spanLog.ts; tests make it spill). */
+  readonly spanLog?: Pick<SpanLogOptions, 'memoryBytes' | 'chunkSpans'>;
 }
 
 /** The input's stream as columnar batches (drawable batches are converted). */
@@ -73,6 +97,16 @@ async function* streamOf(input: AnalysisInput, t0: number, t1: number, keep?: Dr
 }
 
 export async function analyzeTrace(input: AnalysisInput, options: AnalysisOptions = {}): Promise<AnalysisResult> {
+  const spill = input.spanSpill?.();
+  const log = new SpanLog({ ...options.spanLog, ...(spill ? { spill } : {}) });
+  try {
+    return await analyzeWithLog(input, options, log);
+  } finally {
+    await log.close();
+  }
+}
+
+async function analyzeWithLog(input: AnalysisInput, options: AnalysisOptions, log: SpanLog): Promise<AnalysisResult> {
   const [t0, t1] = input.range;
   const roles = lineRoles(input.lineIDMaps);
   const recorder = new WaitRecorder(roles.labels, options.maxInstances ?? 0);
@@ -98,7 +132,8 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   const stateLast: number[] = [];
   let nestingProblems = 0;
   const order = new NestingSweep(
-    (loc, name, _site, a, b) => {
+    (loc, name, site, a, b) => {
+      log.add(loc, name, site, a, b);
       let per = exclusive[name];
       if (per === undefined || loc >= per.length) exclusive[name] = per = grown(per ?? EMPTY, loc + 1);
       per[loc] += b - a;
@@ -117,6 +152,7 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   options.signal?.throwIfAborted();
   for await (const b of streamOf(input, t0, t1)) {
     options.signal?.throwIfAborted();
+    await log.settle();
     if (b.rows > 0) progress(b.drawableEarliest[0]!, 0);
     for (let i = 0; i < b.rows; i++) {
       p2p.advance(b.drawableEarliest[i]!);
@@ -137,9 +173,11 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
       const kind = f.kind;
       if (!(stateFirst[loc]! <= enter)) stateFirst[loc] = enter;
       if (!(stateLast[loc]! >= exit)) stateLast[loc] = exit;
-      order.addState(loc, f.nameId, NO_SITE, enter, exit);
+      // The site of every state: the sweep's spans are kept for the second pass, which sums by site.
+      const siteId = sites.id(b.site[i], b.siteIndex[i]!);
+      order.addState(loc, f.nameId, siteId, enter, exit);
       if (!isMpiKind(kind)) continue;
-      const site = sites.of(b.site[i], b.siteIndex[i]!);
+      const site = siteId === NO_SITE ? undefined : sites.names[siteId];
       const rec: StateRec = { loc, line: b.line0[i]!, cat: category, name, kind, enter, exit, site, slot: -1, wait: 0 };
       p2p.addState(rec);
       if (isCollective(kind)) collectives.addState(rec);
@@ -191,7 +229,7 @@ export async function analyzeTrace(input: AnalysisInput, options: AnalysisOption
   const raw = walkCriticalPath(recorder.hops, { first, last });
   recorder.hops.clear();
   const spans: StateSpans = { exclusive, first: stateFirst, last: stateLast, wellNested: nestingProblems === 0 };
-  const criticalPath = await composition({ input, raw, roles, options, progress: (t) => progress(t, 1), names, spans });
+  const criticalPath = await composition({ input, raw, roles, options, progress: (t) => progress(t, 1), names, spans, log });
   return {
     range: [t0, t1],
     waitStates: recorder.totals,
@@ -226,6 +264,8 @@ interface PassTwo {
   readonly progress: (t: number) => void;
   readonly names: PathNames;
   readonly spans: StateSpans;
+  /** Pass 1's spans, replayed instead of reading the input again unless it gave up. */
+  readonly log: SpanLog;
 }
 
 /** Pass 2: time on the path per innermost state name and call site (pathProfile.ts), and the imbalance. */
@@ -258,12 +298,20 @@ async function composition(pass: PassTwo): Promise<CriticalPath> {
 }
 
 /**
- * The profile in two windows split where the input's decoding work is halved: the first in the
- * decoder thread when the input has one (each thread decodes its half), else both here in turn.
+ * The profile from pass 1's spans when they were kept; else in two windows split where the input's
+ * decoding work is halved: the first in the decoder thread when the input has one (each thread
+ * decodes its half), else both here in turn.
  */
-async function pathProfile({ input, raw, roles, options, progress, names, spans }: PassTwo): Promise<PathProfile> {
+async function pathProfile({ input, raw, roles, options, progress, names, spans, log }: PassTwo): Promise<PathProfile> {
   const signal = options.signal;
   const [from, to] = input.range;
+  if (options.rereadInput !== true && options.sweepEveryState !== true) {
+    const replayed = await profileFromLog(raw, log, names, (done) => {
+      signal?.throwIfAborted();
+      progress(from + done * (to - from));
+    });
+    if (replayed !== undefined) return replayed;
+  }
   const here = (t0: number, t1: number, keep?: DrawableFilter) => streamOf(input, t0, t1, keep);
   const onBatch = (t: number) => {
     signal?.throwIfAborted();

@@ -19,8 +19,13 @@ export class SiteNames {
 
   /** `index`: the site's index in the file's table (−1: none, or not from the table). */
   id(s: SourceLocation | undefined, index: number): number {
+    // By index first: asked for every state, and the row's site object is a load from another column.
+    if (index >= 0) {
+      const hit = this.byIndex[index];
+      if (hit !== undefined) return hit;
+    }
     if (s === undefined) return NO_SITE;
-    if (index >= 0) return (this.byIndex[index] ??= this.idOf(s));
+    if (index >= 0) return (this.byIndex[index] = this.idOf(s));
     return this.idOf(s);
   }
 

@@ -14,7 +14,8 @@ import type { RawSegment } from './criticalPath';
 import { SegmentClipper, segmentColumns } from './segmentClipper';
 import type { Category } from '../model/types';
 import { categoryFacts, SiteNames, type CategoryFacts } from './facts';
-import { NestingSweep, NO_SITE, StateNames } from './nestingSweep';
+import { NestingSweep, NO_SITE, StateNames, type SpanSink } from './nestingSweep';
+import type { SpanLog } from './spanLog';
 
 /** One window of the path, in plain arrays (it crosses to the decoder thread as is). */
 export interface PathWindow {
@@ -98,13 +99,13 @@ export function mergeProfiles(into: PathProfile, b: PathProfile): PathProfile {
   return { byCategory: add(into.byCategory, b.byCategory), bySite: add(into.bySite, b.bySite) };
 }
 
-/** A sweep whose spans add their time on the path to the profile (sums by id, in first-seen order). */
-function pathSweep(clip: SegmentClipper, names: PathNames): { sweep: NestingSweep; profile: () => PathProfile } {
+/** What adds a span's time on the path to the profile (sums by id, in first-seen order). */
+function pathSpans(clip: SegmentClipper, names: PathNames): { onSpan: SpanSink; profile: () => PathProfile } {
   const byName: number[] = [];
   const nameOrder: number[] = [];
   const bySite: number[] = [];
   const siteOrder: number[] = [];
-  const sweep = new NestingSweep((loc, name, site, a, b) => {
+  const onSpan: SpanSink = (loc, name, site, a, b) => {
     const on = clip.overlap(loc, a, b);
     if (!(on > 0)) return;
     if (byName[name] === undefined) {
@@ -118,12 +119,32 @@ function pathSweep(clip: SegmentClipper, names: PathNames): { sweep: NestingSwee
       siteOrder.push(site);
     }
     bySite[site] += on;
-  });
+  };
   const profile = (): PathProfile => ({
     byCategory: nameOrder.map((id) => [names.states.names[id]!, byName[id]!] as const),
     bySite: siteOrder.map((id) => [names.sites.names[id]!, bySite[id]!] as const),
   });
-  return { sweep, profile };
+  return { onSpan, profile };
+}
+
+/** A sweep whose spans add their time on the path to the profile. */
+function pathSweep(clip: SegmentClipper, names: PathNames): { sweep: NestingSweep; profile: () => PathProfile } {
+  const { onSpan, profile } = pathSpans(clip, names);
+  return { sweep: new NestingSweep(onSpan), profile };
+}
+
+/**
+ * The composition from the first pass's sweep of every state (spanLog.ts): the spans
+ * profileEveryState would make, replayed; undefined when the log gave up.
+ */
+export async function profileFromLog(
+  segments: readonly RawSegment[],
+  log: SpanLog,
+  names: PathNames,
+  onChunk?: (done: number) => void,
+): Promise<PathProfile | undefined> {
+  const { onSpan, profile } = pathSpans(new SegmentClipper(segmentColumns(segments)), names);
+  return (await log.replay(onSpan, onChunk)) ? profile() : undefined;
 }
 
 /** Location of each line ID of the window (−1: a line that holds no path). */

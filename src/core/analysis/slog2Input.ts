@@ -15,6 +15,8 @@ export interface Slog2InputOptions {
   readonly decoded?: (t0: number, t1: number) => AsyncIterable<PrimitiveBatch>;
   /** Profiles a window of the critical path in that thread (decodeThread.ts: threadProfile). */
   readonly profileElsewhere?: AnalysisInput['profileElsewhere'];
+  /** Where the first pass's spans go past memory (analyze.ts: AnalysisInput.spanSpill). */
+  readonly spanSpill?: AnalysisInput['spanSpill'];
 }
 
 /** The end of the leaf where half of the leaf bytes of [t0, t1] have been read (each half decodes about as much), inside (t0, t1). */
@@ -39,6 +41,7 @@ export function slog2AnalysisInput(file: Slog2File, options: Slog2InputOptions =
   const wrap = options.wrap ?? (<T>(x: AsyncIterable<T>) => x);
   return {
     ...(options.profileElsewhere ? { profileElsewhere: options.profileElsewhere } : {}),
+    ...(options.spanSpill ? { spanSpill: options.spanSpill } : {}),
     splitTime: (t0, t1) => slog2SplitTime(file, t0, t1),
     categories: file.categories,
     lineIDMaps: file.lineIDMaps,

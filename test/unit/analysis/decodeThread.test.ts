@@ -91,13 +91,18 @@ async function compare(file: string): Promise<number> {
       const elsewhere = (r: readonly [number, number]) => statsPartInDecoderThread(decoderScript, file, r, slog2SplitTime(f, r[0], r[1]));
       assertSame(await exactStatsOfFile(f, range, { elsewhere }), here, `${file}: statistics of [${range}] in two halves`);
     }
-    const here = await analyzeTrace(slog2AnalysisInput(f), { maxInstances: 1e6 });
+    // Pass 2 reads the file again (not the first pass's spans), as its windows do in the thread.
+    const here = await analyzeTrace(slog2AnalysisInput(f), { maxInstances: 1e6, rereadInput: true });
     const decoded = (t0: number, t1: number) => batchesFromDecoderThread(decoderScript, file, t0, t1, { sites });
-    assert.deepEqual(await analyzeTrace(slog2AnalysisInput(f, { decoded }), { maxInstances: 1e6 }), here, `${file}: analysis`);
+    assert.deepEqual(await analyzeTrace(slog2AnalysisInput(f, { decoded }), { maxInstances: 1e6, rereadInput: true }), here, `${file}: analysis`);
     // The critical path's first window profiled in the thread: the same sums as here.
     let profiled = 0;
     const profileElsewhere = (w: PathWindow, signal: AbortSignal) => (profiled++, profileInDecoderThread(decoderScript, file, w, signal));
-    assert.deepEqual(await analyzeTrace(slog2AnalysisInput(f, { decoded, profileElsewhere }), { maxInstances: 1e6 }), here, `${file}: path profile`);
+    assert.deepEqual(
+      await analyzeTrace(slog2AnalysisInput(f, { decoded, profileElsewhere }), { maxInstances: 1e6, rereadInput: true }),
+      here,
+      `${file}: path profile`,
+    );
     assert.equal(profiled, here.criticalPath.segments.length > 0 ? 1 : 0);
     return total;
   });
@@ -183,8 +188,8 @@ test('threadProfile: a window under 32 MiB of leaves is profiled in this thread;
   await withFile(file, async (f) => {
     const profileElsewhere = threadProfile(f, path.join(dir, 'no-such-decoder.js'));
     assert.ok(profileElsewhere !== undefined);
-    const here = await analyzeTrace(slog2AnalysisInput(f));
-    assert.deepEqual(await analyzeTrace(slog2AnalysisInput(f, { profileElsewhere })), here);
+    const here = await analyzeTrace(slog2AnalysisInput(f), { rereadInput: true });
+    assert.deepEqual(await analyzeTrace(slog2AnalysisInput(f, { profileElsewhere }), { rereadInput: true }), here);
   });
   const memory = await Slog2File.open(new MemorySource('m.slog2', new Uint8Array(fs.readFileSync(file))));
   assert.equal(threadProfile(memory, decoderScript), undefined);

@@ -79,12 +79,16 @@ for (const name of ['collectives_8', 'bigrun_medium_4', 'grid_comms_16', 'synthe
       if (name === 'synthetic SRCLOC') assert.ok(Object.keys(every.bySite).length > 1, 'call sites on the path');
       for (const at of [-1, 0, 0.001, 0.13, 0.5, 0.77, 0.999, 1, 2]) {
         const split = a + (b - a) * at;
-        const got = (await analyzeTrace({ ...input, splitTime: () => split })).criticalPath;
+        const got = (await analyzeTrace({ ...input, splitTime: () => split }, { rereadInput: true })).criticalPath;
         for (const key of ['byCategory', 'bySite', 'imbalance'] as const) assertClose(got[key], every[key], `${name} split at ${at}: ${key}`);
       }
       // A split at a segment's boundary: the segments of one window end where the next one's start.
       const boundary = every.segments[Math.floor(every.segments.length / 2)]!.from;
-      assertClose((await analyzeTrace({ ...input, splitTime: () => boundary })).criticalPath.byCategory, every.byCategory, `${name}: split at a segment start`);
+      assertClose(
+        (await analyzeTrace({ ...input, splitTime: () => boundary }, { rereadInput: true })).criticalPath.byCategory,
+        every.byCategory,
+        `${name}: split at a segment start`,
+      );
 
       // Elsewhere: the first window, computed by the same function but asynchronously, gives the same result as here.
       const windows: PathWindow[] = [];
@@ -93,8 +97,8 @@ for (const name of ['collectives_8', 'bigrun_medium_4', 'grid_comms_16', 'synthe
         await new Promise((resolve) => setImmediate(resolve));
         return profilePathWindow(w, (t0, t1, keep) => primitiveBatchesInTimeOrder(f, t0, t1, { keep, signal }), pathNames(f.categories));
       };
-      const here = await analyzeTrace(input, { maxInstances: 100 });
-      assert.deepEqual(await analyzeTrace({ ...input, profileElsewhere: elsewhere }, { maxInstances: 100 }), here, `${name}: elsewhere`);
+      const here = await analyzeTrace(input, { maxInstances: 100, rereadInput: true });
+      assert.deepEqual(await analyzeTrace({ ...input, profileElsewhere: elsewhere }, { maxInstances: 100, rereadInput: true }), here, `${name}: elsewhere`);
       assert.equal(windows.length, 1);
       assert.equal(windows[0]!.from, a);
       assert.equal(windows[0]!.to, input.splitTime!(a, b));
@@ -105,7 +109,10 @@ for (const name of ['collectives_8', 'bigrun_medium_4', 'grid_comms_16', 'synthe
 test('a window that fails elsewhere fails the analysis, and the other window stops when the pass is aborted', async () => {
   await withSlog2('bigrun_medium_4', fixtureBytes('bigrun_medium_4'), async (f) => {
     const input = slog2AnalysisInput(f);
-    await assert.rejects(analyzeTrace({ ...input, profileElsewhere: () => Promise.reject(new Error('the thread died')) }), /the thread died/);
+    await assert.rejects(
+      analyzeTrace({ ...input, profileElsewhere: () => Promise.reject(new Error('the thread died')) }, { rereadInput: true }),
+      /the thread died/,
+    );
     const controller = new AbortController();
     let stopped: unknown;
     const never: AnalysisInput['profileElsewhere'] = (_w, signal) =>
@@ -117,7 +124,7 @@ test('a window that fails elsewhere fails the analysis, and the other window sto
       );
     const run = analyzeTrace(
       { ...input, profileElsewhere: never },
-      { signal: controller.signal, onProgress: (x) => x > 0.5 && controller.abort(new Error('cancelled by the test')) },
+      { signal: controller.signal, rereadInput: true, onProgress: (x) => x > 0.5 && controller.abort(new Error('cancelled by the test')) },
     );
     await assert.rejects(run, /cancelled by the test/);
     assert.ok(stopped instanceof Error, 'the window elsewhere was told to stop');
