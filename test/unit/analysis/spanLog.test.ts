@@ -16,23 +16,13 @@ import { MemorySource } from '../../../src/core/bytes/memorySource';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { SpanSpillFile } from '../../../src/io/spanSpillFile';
 import { fixture } from '../../helpers/paths';
+import { rng } from '../../helpers/rng';
 
 type Span = [number, number, number, number, number];
 
-/** A seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Spans of a sweep over random nested and overlapping states of a few processes, added to `log` too. */
 function sweepInto(log: SpanLog | undefined, seed: number): Span[] {
-  const next = random(seed);
+  const next = rng(seed);
   const spans: Span[] = [];
   const sweep = new NestingSweep((loc, name, site, a, b) => {
     spans.push([loc, name, site, a, b]);
