@@ -54,7 +54,8 @@ export class SpanSpillFile implements SpanSpill {
   async *read(): AsyncGenerator<Uint8Array> {
     if (this.handle === undefined) return;
     const fh = await this.handle;
-    const largest = Math.max(0, ...this.lengths);
+    let largest = 0;
+    for (const n of this.lengths) largest = Math.max(largest, n);
     // Two buffers: the next chunk is read while the caller works on the last one.
     const buffers = [new Uint8Array(largest), new Uint8Array(largest)];
     let position = 0;
