@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NodeShadows, STATE, EVENT, ARROW, type PrimitiveColumns } from '../../../src/core/formats/slog2/writer/shadows';
+import { ShadowColumns, pooledShadowColumns, releaseShadowColumns } from '../../../src/core/formats/slog2/writer/shadowColumns';
 
 /** One primitive per entry: [topology, category, start, end, line]. */
 function columns(prims: readonly (readonly [number, number, number, number, number])[]): PrimitiveColumns {
@@ -162,4 +163,30 @@ test('a shadow of three vertices keeps them all (string key)', () => {
   assert.equal(s.key, '2,1,2,3');
   assert.deepEqual([s.times, s.lineIDs, s.numRealObjs], [[0, 1, 3], [1, 2, 3], 2]);
   assert.equal(parent.byteSize(), 42 + 36 + 36 + 20);
+});
+
+test('a buffer takes its columns with its first shadow, sized as expected then; an empty one holds none', () => {
+  // A wide trace's trunk nodes wait empty most of the time: columns taken up front, sized for the
+  // last node at their depth, held up to 10 MB each of nothing.
+  releaseShadowColumns(new ShadowColumns(4096, 1 << 16));
+  const pooled = pooledShadowColumns();
+  const empty = new NodeShadows(4000, 1 << 15);
+  assert.equal(empty.count, 0);
+  assert.equal(empty.arenaWords, 0);
+  assert.equal(empty.memoryBytes, 0);
+  assert.ok(empty.inMemory);
+  assert.equal(pooledShadowColumns(), pooled, 'no columns taken while empty');
+  const cols = columns([[STATE, 7, 0, 4, 3]]);
+  empty.add(cols, 0);
+  assert.equal(pooledShadowColumns(), pooled - 1, 'the pooled set that holds what was expected is taken at the first shadow');
+  assert.ok(empty.rows.topology.length >= 4000);
+  assert.equal(empty.count, 1);
+  // Released, it reads as nothing and cannot take columns again.
+  empty.release();
+  assert.equal(empty.count, 0);
+  assert.throws(() => empty.rows, /after release/);
+  // Reserved before any shadow (a node written with no own drawables), it takes a set of that size.
+  const merging = new NodeShadows();
+  merging.reserve(5000, 1 << 14);
+  assert.ok(merging.rows.topology.length >= 5000 && merging.rows.arena.length >= 1 << 14);
 });

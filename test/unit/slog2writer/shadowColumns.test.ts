@@ -21,6 +21,7 @@ test('rows appended to in random order keep their weights through moves, packs a
     const c = new ShadowColumns(4);
     const model: number[][] = [];
     let packedOrGrown = 0;
+    let packedInPlace = 0;
     for (let step = 0; step < rows * 4; step++) {
       // A new row now and then (no room until its first weight), else a weight for a random row.
       if (model.length < rows && (model.length === 0 || prng.next() < 0.2)) {
@@ -34,16 +35,20 @@ test('rows appended to in random order keep their weights through moves, packs a
       const targets = prng.next() < 0.05 ? model.map((_, r) => r) : [Math.floor(prng.next() * model.length)];
       for (const r of targets) {
         const before = c.arena.length;
+        const beforeBuffer = c.arenaBits.buffer;
         const used = c.arenaUsed;
         // ratios are Java floats (float32), the category and count integers
         const w = [model[r]!.length + 100 * r, Math.fround(prng.next()), Math.fround(prng.next()), step];
         c.appendWeight(r, w[0]!, w[1]!, w[2]!, w[3]!);
         model[r]!.push(...w);
         if (c.arena.length !== before || c.arenaUsed < used) packedOrGrown++;
+        if (c.arenaBits.buffer === beforeBuffer && c.arenaUsed < used) packedInPlace++;
       }
     }
     for (let r = 0; r < model.length; r++) assert.deepEqual(weightsOf(c, r), model[r], `${rows} rows: row ${r}`);
     assert.ok(rows < 300 || packedOrGrown > 3, `${rows} rows: the arena was packed or grown (${packedOrGrown} times)`);
+    // Packing without growing reuses the arena (a new one per packing was old-generation garbage).
+    assert.ok(rows < 300 || packedInPlace > 0, `${rows} rows: packed in place ${packedInPlace} times`);
     // Rows' weights never overlap.
     const spans = model.map((_, r) => [c.weightStart[r]!, c.weightStart[r]! + c.weightRoom[r]! * WEIGHT_STRIDE] as const).filter(([a, z]) => z > a);
     spans.sort((a, b) => a[0] - b[0]);

@@ -20,6 +20,12 @@ export const W_INCL = 1;
 export const W_EXCL = 2;
 export const W_COUNT = 3;
 
+/** Scratch of packInPlace: which row's weights start at each slot of an arena (row + 1; 0 = none), all 0 between uses. */
+let ownerOfSlot = new Int32Array(0);
+
+/** Bytes per row of the columns other than the arena: six of doubles, seven of 32 bits, three of bytes. */
+const ROW_BYTES = 8 * 6 + 4 * 7 + 3;
+
 /** Bytes of one shadow as §7.4 writes it (encode.ts writeShadow): fixed fields, 12 per vertex, 20 per weight. */
 export function shadowEntryBytes(vertices: number, weights: number): number {
   return 36 + 12 * vertices + 20 * weights;
@@ -91,8 +97,8 @@ export class ShadowColumns {
       if (4 * packedNeed > 3 * cap) {
         cap *= 2;
         while (cap < packedNeed) cap *= 2;
-      }
-      this.packInto(cap);
+        this.packInto(cap);
+      } else this.packInPlace();
     }
     const at = this.arenaUsed;
     this.arenaUsed += n * WEIGHT_STRIDE;
@@ -126,6 +132,36 @@ export class ShadowColumns {
     }
     this.arena = new Float32Array(words);
     this.arenaBits = bits;
+    this.arenaUsed = at;
+  }
+
+  /**
+   * Moves every row's weights down to the start of this arena, in the order they lie in it, with no
+   * room to spare (a row that gets another weight moves to the end: roomForWeight). In place: a new
+   * arena at each packing (~70 of a few MB in a 16 384-rank conversion, 420 MB in all) lived as
+   * long as its buffer and died in the old generation, where it stayed until a full collection.
+   */
+  private packInPlace(): void {
+    const slots = Math.ceil(this.arena.length / WEIGHT_STRIDE);
+    if (ownerOfSlot.length < slots) ownerOfSlot = new Int32Array(Math.max(slots, 2 * ownerOfSlot.length));
+    const owner = ownerOfSlot;
+    // A row with room owns the slot its weights start at (rows without room have none).
+    for (let r = 0; r < this.count; r++) if (this.weightRoom[r] !== 0) owner[this.weightStart[r]! / WEIGHT_STRIDE] = r + 1;
+    const bits = this.arenaBits;
+    let at = 0;
+    for (let slot = 0; slot < slots; slot++) {
+      const r1 = owner[slot]!;
+      if (r1 === 0) continue;
+      owner[slot] = 0;
+      const r = r1 - 1;
+      const words = this.weightCount[r]! * WEIGHT_STRIDE;
+      const from = this.weightStart[r]!;
+      // Down only (at ≤ from: the rows before took no more than they had), so a forward copy is safe.
+      for (let k = 0; k < words; k++) bits[at + k] = bits[from + k]!;
+      this.weightStart[r] = at;
+      this.weightRoom[r] = this.weightCount[r]!;
+      at += words;
+    }
     this.arenaUsed = at;
   }
 
@@ -248,6 +284,11 @@ export class ShadowColumns {
     this.wide = from.wide;
   }
 
+  /** Bytes of this set's arrays. */
+  get capacityBytes(): number {
+    return this.topology.length * ROW_BYTES + this.arena.byteLength;
+  }
+
   /** Every column grown to `capacity` rows (doubling, or to exactly that; the rows copied). */
   private resize(capacity: number, exact = false): void {
     const g = exact ? exactly : grown;
@@ -293,12 +334,9 @@ let pooledBytes = 0;
 /** A pooled set up to this many bytes (beyond four times what is asked) is taken for any buffer. */
 const SMALL_SET_BYTES = 256 << 10;
 
-/** Bytes per row of the columns other than the arena: six of doubles, seven of 32 bits, three of bytes. */
-const ROW_BYTES = 8 * 6 + 4 * 7 + 3;
-
 /** Bytes of a column set's arrays. */
 function bytesOf(c: ShadowColumns): number {
-  return c.topology.length * ROW_BYTES + c.arena.byteLength;
+  return c.capacityBytes;
 }
 
 /**

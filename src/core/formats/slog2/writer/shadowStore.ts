@@ -16,34 +16,42 @@ const BY_LINE_POOL = 16;
 
 /** Shadows of single-line keys (states, events: the bulk) are found by array index, the others by key. */
 export class ShadowStore {
-  /** The shadows, rows in creation order; undefined while they are only in the spill. */
+  /**
+   * The shadows, rows in creation order; undefined before the first row (a wide trace's high
+   * nodes go without own shadows most of the time: taken then, their columns were up to 10 MB
+   * each of nothing), while they are only in the spill, and once released.
+   */
   private columns: ShadowColumns | undefined;
+  private released = false;
   /** Index: (lineID·4 + topology) → row + 1, for keys of one vertex or two on the same line (dropped when spilled). */
   private byLine: Int32Array = byLinePool.pop() ?? new Int32Array(LINE_INDEX_LIMIT);
   private readonly byKey = new Map<number | string, number>();
   /** Where the finished rows were spilled, and the bytes they take written (§7.4). */
   private spilled: { readonly store: ShadowSpill; readonly columns: SpilledColumns; readonly byteSize: number } | undefined;
 
-  /** `expectRows` and `expectArena` size its storage (what the last buffer at its depth held; 0: unknown). */
-  constructor(expectRows = 0, expectArena = 0) {
-    this.columns = takeShadowColumns(expectRows, expectArena);
-  }
+  /** `expectRows` and `expectArena` size its storage when the first row comes (what the last buffer at its depth held; 0: unknown). */
+  constructor(
+    private readonly expectRows = 0,
+    private readonly expectArena = 0,
+  ) {}
 
-  /** The shadows, rows in creation order (in memory: see `restore`). */
+  /** The shadows, rows in creation order (in memory: see `restore`); their columns are taken at the first call. */
   get rows(): ShadowColumns {
     const c = this.columns;
-    if (c === undefined) throw new Error('internal error: shadows read while spilled');
-    return c;
+    if (c !== undefined) return c;
+    if (this.spilled !== undefined) throw new Error('internal error: shadows read while spilled');
+    if (this.released) throw new Error('internal error: shadows read after release');
+    return (this.columns = takeShadowColumns(this.expectRows, this.expectArena));
   }
 
   /** Number of shadows. */
   get count(): number {
-    return this.columns?.count ?? this.spilled!.columns.rows;
+    return this.columns?.count ?? this.spilled?.columns.rows ?? 0;
   }
 
   /** Words of the weights' arena in use. */
   get arenaWords(): number {
-    return this.columns?.arenaUsed ?? this.spilled!.columns.arenaWords;
+    return this.columns?.arenaUsed ?? this.spilled?.columns.arenaWords ?? 0;
   }
 
   /** Bytes the rows take in memory (about: the columns' used part and the arena in use). */
@@ -54,7 +62,7 @@ export class ShadowStore {
 
   /** Whether the rows are in memory (else only in the spill). */
   get inMemory(): boolean {
-    return this.columns !== undefined;
+    return this.spilled === undefined || this.columns !== undefined;
   }
 
   /** The §7.4 bytes of spilled rows (what byteSize() was when they were spilled), else undefined. */
@@ -67,6 +75,11 @@ export class ShadowStore {
    * one move to a (pooled) set that holds them instead of a doubling of every column per step.
    */
   reserve(rows: number, arenaWords: number): void {
+    if (this.columns === undefined && this.spilled === undefined && !this.released) {
+      const fresh = (this.columns = takeShadowColumns(rows, arenaWords));
+      fresh.ensure(rows, arenaWords);
+      return;
+    }
     const c = this.rows;
     if (c.topology.length >= rows && c.arena.length >= arenaWords) return;
     const next = takeShadowColumns(rows, arenaWords);
@@ -112,6 +125,7 @@ export class ShadowStore {
 
   /** This buffer is merged into its parent and dropped: its columns, line index and spilled bytes are given back. */
   release(): void {
+    this.released = true;
     if (this.columns !== undefined) {
       this.releaseIndex();
       releaseShadowColumns(this.columns);
