@@ -30,8 +30,12 @@ export interface PrimitiveColumns {
   vertexLine: Int32Array;
 }
 
-/** Keys below this index the line array of a NodeShadows (lineIDs < 4096); the rest go to a Map. */
-export const LINE_INDEX_LIMIT = 1 << 14;
+/**
+ * Keys below this index the line array of a NodeShadows (lineIDs < 16 384); the rest go to a Map.
+ * With 4096 lines a 16 384-rank trace kept three quarters of its shadows' keys in Maps (tens of
+ * thousands of entries a buffer, made and dropped with each): 256 KB an array is less.
+ */
+export const LINE_INDEX_LIMIT = 1 << 16;
 
 /**
  * Shadow key: topology + the vertex lineIDs. One line (an event, or a state/arrow whose two
