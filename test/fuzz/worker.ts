@@ -8,6 +8,7 @@ import { makeCase, targetRng, type CaseId } from './cases';
 import { loadCorpus, type Seed } from './corpus';
 import { classify, runTarget } from './targets';
 import type { CaseResult, ToWorker } from './protocol';
+import { threadCpuMs } from '../helpers/threadCpu';
 
 const port = parentPort!;
 let corpus: Seed[] = [];
@@ -20,13 +21,10 @@ async function execute(
   meta: { seedName: string; steps: readonly string[] },
 ): Promise<CaseResult> {
   const started = performance.now();
-  // Process CPU time (this thread does nearly all of it while a case runs): the time limit is
-  // checked on it, so a machine shared with other jobs does not turn slow wall time into failures.
-  const cpu0 = process.cpuUsage();
-  const cpuMs = (): number => {
-    const d = process.cpuUsage(cpu0);
-    return (d.user + d.system) / 1000;
-  };
+  // This thread's CPU time (threadCpu.ts): the time limit is checked on it, so a machine shared
+  // with other jobs does not turn slow wall time into failures.
+  const cpu0 = threadCpuMs();
+  const cpuMs = (): number => threadCpuMs() - cpu0;
   try {
     await runTarget(id.target, bytes, targetRng(id), { truncatedAt, endLogEnd });
     return { id, outcome: 'ok', ms: performance.now() - started, cpuMs: cpuMs(), bytes: bytes.length, ...meta };
@@ -47,9 +45,9 @@ function misbehave(kind: string): void {
   if (kind === 'crash') throw new TypeError('self-test crash');
   if (kind === 'slow') {
     // Spin on CPU time, not wall time: the limit is checked on CPU time.
-    const cpu0 = process.cpuUsage();
-    const limit = (workerData as { slowMs: number }).slowMs * 1000;
-    for (let d = process.cpuUsage(cpu0); d.user + d.system < limit; d = process.cpuUsage(cpu0));
+    const cpu0 = threadCpuMs();
+    const limit = (workerData as { slowMs: number }).slowMs;
+    while (threadCpuMs() - cpu0 < limit);
     return;
   }
   // Stands for a fatal V8 error (seen: a heap limit hit while a huge Map grows aborts the whole
@@ -68,14 +66,13 @@ port.on('message', (msg: ToWorker) => {
     if (selfTest !== undefined && msg.type === 'run' && msg.id.index === 1) {
       try {
         const started = performance.now();
-        const cpu0 = process.cpuUsage();
+        const cpu0 = threadCpuMs();
         misbehave(selfTest);
-        const d = process.cpuUsage(cpu0);
         port.postMessage({
           id: msg.id,
           outcome: 'ok',
           ms: performance.now() - started,
-          cpuMs: (d.user + d.system) / 1000,
+          cpuMs: threadCpuMs() - cpu0,
           bytes: 0,
           seedName: 'self-test',
           steps: [],
