@@ -9,8 +9,13 @@
  */
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 
-/** The job thread's young generation (MB), as the converter thread's (converterThread.ts). */
-const JOB_YOUNG_MB = 8;
+/**
+ * The job thread's young generation (MB), as the converter thread's (converterThread.ts). 4, not 8:
+ * peak RSS 8 MB lower at 16, 2 and 2048 ranks (125, 124, 184 MB against 133, 131, 191) and at
+ * 16 384 ranks (263 against 271), in the same time (bench inputs, 5–7 alternating runs, medians,
+ * both threads at 4); at 2 MB another 4 MB less, but 2048 ranks ~6 % slower.
+ */
+const JOB_YOUNG_MB = 4;
 /** Its old generation: the main thread's own limit on a 64-bit machine with enough memory. */
 const JOB_OLD_MB = 4096;
 /** What the main thread posts to a job thread when the run is interrupted. */

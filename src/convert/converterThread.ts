@@ -36,8 +36,9 @@ const DEFAULT_MAX_HEAP_MB = 1024;
  * so what it allocates is little and mostly long-lived (open states, queues): a small young
  * generation is collected sooner and holds less. 2048-rank bench input: peak RSS 287 → 256 MB at
  * the same time (7 alternating runs, medians; 16 MB: 263 MB); 2 and 16 ranks: same time and peak.
+ * 4 MB (with the CLI's job thread at 4 too, jobThread.ts): another ~8 MB less on every shape.
  */
-const YOUNG_MB = 8;
+const YOUNG_MB = 4;
 
 export class ConverterThread implements AsyncIterable<DrawableBatch> {
   private readonly thread: ThreadChannel<WriterToConverter, ConverterToWriter>;
