@@ -4,6 +4,7 @@
 //   node esbuild.mjs --watch      rebuild on change
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
+import { CLI_BANNER } from './scripts/cliLauncher.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -38,7 +39,7 @@ export const targets = [
   { ...node, entryPoints: ['src/worker/converter.ts'], outfile: 'dist/converter.js' },
   { ...node, entryPoints: ['src/worker/analysis.ts'], outfile: 'dist/analysis.js' },
   { ...node, entryPoints: ['src/worker/decoder.ts'], outfile: 'dist/decoder.js' },
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: CLI_BANNER } },
   { ...browser, entryPoints: ['webview/main.tsx'], outfile: 'dist/webview.js', jsx: 'automatic', jsxImportSource: 'preact', metafile: true },
   { ...browser, entryPoints: ['webview/stats/main.tsx'], outfile: 'dist/stats.js', jsx: 'automatic', jsxImportSource: 'preact', metafile: true },
   { ...browser, entryPoints: ['webview/compare/main.tsx'], outfile: 'dist/compare.js', jsx: 'automatic', jsxImportSource: 'preact', metafile: true },

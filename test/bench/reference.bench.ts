@@ -2,7 +2,8 @@
 // order, whole processes as a user runs them, medians and the ratio. Needs ../shared/reference
 // (the MPE 2.4.5 jars) and `java`; skips with the reason otherwise (a user's machine has neither).
 //
-//   conversion  CLOG2 → SLOG-2: `java -jar clog2TOslog2.jar` vs `node dist/cli.js convert`, on the
+//   conversion  CLOG2 → SLOG-2: `java -jar clog2TOslog2.jar` vs `dist/cli.js convert` (executed, as the
+//               `mpe-trace` bin runs: its sh launcher sets glibc's mmap threshold, scripts/cliLauncher.mjs), on the
 //               three shapes of the issue and a 16 384-rank one (synthesized once into out/bench-data)
 //               (and whether both outputs hold the same drawables, kind by kind)
 //   print       every drawable of the SLOG-2: `java -jar slog2printserial.jar` vs `mpe-trace dump`
@@ -139,7 +140,7 @@ async function main(): Promise<void> {
     const label = `${shape.label}, ${(fs.statSync(input).size / 1e6).toFixed(0)} MB`;
     const conv = alternate(
       () => timed('java', ['-jar', path.join(referenceDir, 'clog2TOslog2.jar'), '-o', refOut, input]),
-      () => timed(process.execPath, [cli, 'convert', input, '-o', ourOut, '--force']),
+      () => timed(cli, ['convert', input, '-o', ourOut, '--force']),
       shape.rounds,
     );
     row(label, 'convert', conv.a, conv.b, { ratio: 3, rssMB: 256 });
@@ -150,7 +151,7 @@ async function main(): Promise<void> {
       // Printing every drawable of the same SLOG-2 (the reference converter's output).
       const print = alternate(
         () => timed('java', ['-jar', path.join(referenceDir, 'slog2printserial.jar'), refOut]),
-        () => timed(process.execPath, [cli, 'dump', refOut]),
+        () => timed(cli, ['dump', refOut]),
       );
       row(`${label} → SLOG-2`, 'print', print.a, print.b, { ratio: 1 });
     }

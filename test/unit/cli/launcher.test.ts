@@ -1,0 +1,77 @@
+// dist/cli.js starts as a POSIX sh script that execs Node on itself (scripts/cliLauncher.mjs): for
+// `convert` it sets glibc's mmap threshold, unless the caller did; Node reads the same line as JS.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { bundleNode } from '../../helpers/bundle';
+import { repoRoot } from '../../helpers/paths';
+
+function cliBanner(): string {
+  const url = new URL(`file://${path.join(repoRoot, 'scripts', 'cliLauncher.mjs')}`).href;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { CLI_BANNER } from '${url}'; process.stdout.write(CLI_BANNER);`], {
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-cli-launcher-'));
+process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** A script with the CLI's banner that prints what Node got: the variable and its arguments. */
+function probeScript(): string {
+  const file = path.join(dir, 'probe.js');
+  const body = 'process.stdout.write(JSON.stringify([process.env.MALLOC_MMAP_THRESHOLD_ ?? null, process.argv.slice(2)]));';
+  fs.writeFileSync(file, `${cliBanner()}\n"use strict";\n${body}\n`, { mode: 0o755 });
+  return file;
+}
+
+function run(cmd: string, args: string[], env: Record<string, string | undefined> = {}): { status: number | null; stdout: string; stderr: string } {
+  const full = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete full[k];
+  // Node first on PATH: the launcher execs `node`, as `#!/usr/bin/env node` did.
+  full.PATH = `${path.dirname(process.execPath)}${path.delimiter}${full.PATH ?? ''}`;
+  return spawnSync(cmd, args, { encoding: 'utf8', env: full });
+}
+
+test('convert gets the mmap threshold, other commands and a caller-set value are left alone', { skip: process.platform === 'win32' && 'a sh launcher' }, () => {
+  const probe = probeScript();
+  const unset = { MALLOC_MMAP_THRESHOLD_: undefined };
+  assert.deepEqual(JSON.parse(run(probe, ['convert', 'a b.clog2', '-o', "it's.slog2"], unset).stdout), [
+    '262144',
+    ['convert', 'a b.clog2', '-o', "it's.slog2"],
+  ]);
+  assert.deepEqual(JSON.parse(run(probe, ['info', 'x.slog2'], unset).stdout), [null, ['info', 'x.slog2']]);
+  assert.deepEqual(JSON.parse(run(probe, ['convert', 'x'], { MALLOC_MMAP_THRESHOLD_: '1048576' }).stdout), ['1048576', ['convert', 'x']]);
+  assert.deepEqual(JSON.parse(run(probe, [], unset).stdout), [null, []]);
+  // Through a symbolic link, as npm's bin link runs it.
+  const link = path.join(dir, 'mpe-trace');
+  fs.symlinkSync(probe, link);
+  assert.deepEqual(JSON.parse(run(link, ['convert'], unset).stdout), ['262144', ['convert']]);
+  // Started by Node itself, the sh line is a string and a comment.
+  assert.deepEqual(JSON.parse(run(process.execPath, [probe, 'convert'], unset).stdout), [null, ['convert']]);
+});
+
+test('the CLI bundled with the banner runs both ways: executed, and as `node cli.js`', { skip: process.platform === 'win32' && 'a sh launcher' }, () => {
+  const cli = bundleNode('src/cli/main.ts', path.join(dir, 'cli.js'), cliBanner());
+  fs.chmodSync(cli, 0o755);
+  for (const [cmd, args] of [
+    [cli, ['--help']],
+    [process.execPath, [cli, '--help']],
+  ] as const) {
+    const r = run(cmd, [...args]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^usage: mpe-trace <command>/);
+  }
+  const bad = run(cli, ['convert', path.join(dir, 'missing.clog2')]);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /missing\.clog2/);
+});
+
+test('the build puts the banner on dist/cli.js', () => {
+  const src = fs.readFileSync(path.join(repoRoot, 'esbuild.mjs'), 'utf8');
+  assert.match(src, /outfile: 'dist\/cli\.js', banner: \{ js: CLI_BANNER \}/);
+});
