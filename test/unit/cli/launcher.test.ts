@@ -6,17 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { bundleNode } from '../../helpers/bundle';
+import { cliBanner } from '../../helpers/cliBanner';
 import { repoRoot } from '../../helpers/paths';
-
-function cliBanner(): string {
-  const url = new URL(`file://${path.join(repoRoot, 'scripts', 'cliLauncher.mjs')}`).href;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { CLI_BANNER } from '${url}'; process.stdout.write(CLI_BANNER);`], {
-    encoding: 'utf8',
-  });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
+import { cliPath } from './runCli';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-cli-launcher-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -55,9 +47,8 @@ test('convert gets the mmap threshold, other commands and a caller-set value are
   assert.deepEqual(JSON.parse(run(process.execPath, [probe, 'convert'], unset).stdout), [null, ['convert']]);
 });
 
-test('the CLI bundled with the banner runs both ways: executed, and as `node cli.js`', { skip: process.platform === 'win32' && 'a sh launcher' }, () => {
-  const cli = bundleNode('src/cli/main.ts', path.join(dir, 'cli.js'), cliBanner());
-  fs.chmodSync(cli, 0o755);
+test('the CLI built with the banner runs both ways: executed, and as `node cli.js`', { skip: process.platform === 'win32' && 'a sh launcher' }, () => {
+  const cli = cliPath();
   for (const [cmd, args] of [
     [cli, ['--help']],
     [process.execPath, [cli, '--help']],

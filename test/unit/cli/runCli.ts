@@ -4,16 +4,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../helpers/paths';
 import { bundleNode } from '../../helpers/bundle';
+import { cliBanner } from '../../helpers/cliBanner';
 
 let cli: string | undefined;
 
 function buildCli(): string {
   // Per-process output folder (test files run in parallel), laid out like dist/: the CLI and the
-  // converter thread's script next to it, so `convert` runs in two threads as installed.
+  // converter thread's script next to it, so `convert` runs in two threads as installed; the CLI
+  // with dist/cli.js's first lines (its sh launcher), so it can also be executed as the bin is.
   const dir = path.join(repoRoot, 'out', 'test-cli', `cli-${process.pid}`);
   bundleNode('src/worker/converter.ts', path.join(dir, 'converter.js'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  return bundleNode('src/cli/main.ts', path.join(dir, 'cli.js'));
+  const built = bundleNode('src/cli/main.ts', path.join(dir, 'cli.js'), cliBanner());
+  fs.chmodSync(built, 0o755);
+  return built;
 }
 
 /** The bundled CLI (built on first use): for tests that spawn it themselves (signals, limits). */
