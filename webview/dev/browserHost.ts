@@ -45,6 +45,8 @@ function runPage(script: string): void {
   (window as { __mpeHeadsAsPaths?: boolean }).__mpeHeadsAsPaths = params.get('heads') === 'paths';
   /** ?heads=js: event heads composed by the JS loop, not the WebAssembly kernel (the bench's baseline for it). */
   (window as { __mpeHeadsInJs?: boolean }).__mpeHeadsInJs = params.get('heads') === 'js';
+  /** ?warmup=0: no warm-up of the data layer's code while the view rests (warmUp.ts; the bench's baseline for it). */
+  (window as { __mpeNoWarmUp?: boolean }).__mpeNoWarmUp = params.get('warmup') === '0';
 
   const host = new Worker(script);
   const toHost = (m: PageToHarnessHost): void => host.postMessage(m);

@@ -160,6 +160,7 @@ export class TimelineController {
   dispose(): void {
     for (const c of this.cleanups) c();
     this.persistence.dispose();
+    this.layers.dispose();
   }
 
   // ---- host messages ------------------------------------------------------------------------

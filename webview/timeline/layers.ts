@@ -20,7 +20,7 @@ import type { TimelineView } from './viewState';
 import { DEFAULT_STYLE, readPalette, type CategoryStyle, type Palette } from './theme';
 import { withSiteStyle, type SiteStyle } from './siteStyle';
 import { drawAnalysisOverlay } from './analysisOverlay';
-import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData, hatchNotConverted } from './draw';
+import { drawAxis, drawData, drawGrid, drawLabels, drawOverlay, drawOverviewData, hatchNotConverted, type DataOptions } from './draw';
 import { drawMarks } from './drawMarks';
 import { drawChain, drawChainVeil } from './drawChain';
 import { drawActivityStrip } from './drawActivity';
@@ -28,6 +28,8 @@ import type { PeerCursor } from './peerCursor';
 import { tooltipText } from './tooltipText';
 import { DataSurface } from './gl/dataSurface';
 import { beginFramePhases, endFramePhases, endPhase, phaseClock } from './framePhases';
+import { DataWarmUp, warmUpScale } from './warmUp';
+import { ScratchCanvas, pageIdle } from './warmUpPage';
 
 export interface LayerSources {
   readonly el: TimelineElements;
@@ -77,8 +79,17 @@ export class TimelineLayers {
   /** The data layer's canvas and painter (WebGL2 or canvas2d). */
   private readonly data: DataSurface;
 
+  /** The data layer's code warmed while the view rests (warmUp.ts), into a canvas never shown. */
+  private readonly scratch = new ScratchCanvas();
+  private readonly warmUp = new DataWarmUp({ draw: (step) => this.drawWarmUpFrame(step), release: () => this.scratch.release() }, pageIdle);
+
   constructor(private readonly s: LayerSources) {
     this.data = new DataSurface(s.el.data, s.el.root, () => s.mark('data'));
+  }
+
+  /** The webview goes: no warm-up frame after it. */
+  dispose(): void {
+    this.warmUp.dispose();
   }
 
   /** Colours changed (theme, legend): read the palette again and repaint the overview. */
@@ -154,12 +165,7 @@ export class TimelineLayers {
     const loaded = main.drawableFor(view.visible());
     const rows = view.rowViewport();
     const paint = this.data.painter();
-    const frame = drawData(paint, view.width, view.height, view.scale(), rows, loaded, p, {
-      names: this.names(init),
-      arrows: this.arrowMode,
-      headPixels: this.data.cpuRaster,
-      boxPixels: this.data.cpuRaster,
-    });
+    const frame = drawData(paint, view.width, view.height, view.scale(), rows, loaded, p, this.dataOptions(init));
     hatchNotConverted(paint, init, view.scale(), view.width, view.height, p);
     const t = phaseClock();
     this.data.present();
@@ -184,6 +190,7 @@ export class TimelineLayers {
     ds.heads = this.data.cpuRaster ? headsComposer() : 'paths';
     frameLog()?.push(performance.now() - started);
     endFramePhases();
+    this.warmUp.afterFrame();
     this.scheduleActivity();
     el.root.dataset.complete = String(frame.complete);
     // Complete may be a coarse first answer (drawn at once, refined after): `final` says it is not.
@@ -196,6 +203,27 @@ export class TimelineLayers {
       document.body.dataset.state = 'painted';
       this.s.post({ kind: 'painted', generation: init.generation, drawables: frame.drawn, frameMs: performance.now() - started });
     }
+  }
+
+  /**
+   * Warm-up frame `step` (warmUp.ts) of the payload shown, into a canvas of the data layer's size
+   * never shown, drawn as drawDataLayer draws; only with canvas2d (a GL painter's code is not the
+   * one warmed) and a final payload.
+   */
+  private drawWarmUpFrame(step: number): boolean {
+    const { view, main } = this.s;
+    const init = view.init;
+    const p = this.palette;
+    const loaded = main.drawableFor(view.visible());
+    if (!init || !p || this.data.usesGl || loaded?.final !== true) return false;
+    const ctx = this.scratch.contextLike(this.data.element);
+    drawData(ctx, view.width, view.height, warmUpScale(step, view.scale()), view.rowViewport(), loaded, p, this.dataOptions(init));
+    return true;
+  }
+
+  /** How the data layer's frames are drawn (names, arrows; pixels where canvas2d rasterises on the CPU). */
+  private dataOptions(init: InitMessage): DataOptions {
+    return { names: this.names(init), arrows: this.arrowMode, headPixels: this.data.cpuRaster, boxPixels: this.data.cpuRaster };
   }
 
   /** Category names by index (for the names inside states), per document. */

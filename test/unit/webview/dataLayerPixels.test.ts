@@ -48,18 +48,24 @@ test('dense data layer: the pixels of one fillRect per column run, every state',
     }
     // Pans by whole pixels draw the states from the last frame's marks, moved (stateMarks.ts): the
     // plain painter's pixels at every step, a full scan's pixels and drawn count at checkpoints.
-    for (const [rowH, dpr, boxPixels] of [
-      [11, 1, false],
-      [9.5, 1, true],
-      [11, 2, true],
+    // With the idle warm-up's frames (warmUp.ts) drawn between two of them, the frames after are
+    // the same: what its frames leave behind (kept marks, the pan anchor) never shows.
+    for (const [rowH, dpr, boxPixels, warmUpAt] of [
+      [11, 1, false, -1],
+      [9.5, 1, true, -1],
+      [11, 2, true, -1],
+      [9.5, 1, true, 3],
+      [11, 2, true, 10],
     ] as const) {
       const d = (await page.evaluate(
-        ([h, r, bp]) => (globalThis as unknown as { comparePans: (h: number, r: number, bp: boolean) => PanDiff }).comparePans(h, r, bp),
-        [rowH, dpr, boxPixels] as const,
+        ([h, r, bp, wu]) => (globalThis as unknown as { comparePans: (h: number, r: number, bp: boolean, wu: number) => PanDiff }).comparePans(h, r, bp, wu),
+        [rowH, dpr, boxPixels, warmUpAt] as const,
       )) as PanDiff;
-      const what = `pans, rows ${rowH} px, ${dpr}×, wide boxes as ${boxPixels ? 'pixels' : 'rects'}`;
-      // every move but the first frame and the one past the width (a full scan)
+      const what = `pans, rows ${rowH} px, ${dpr}×, wide boxes as ${boxPixels ? 'pixels' : 'rects'}${warmUpAt >= 0 ? `, warm-up frames before step ${warmUpAt}` : ''}`;
+      // every move but the first frame and the one past the width (a full scan); after the
+      // warm-up, whose last frame is the view before, its move too
       assert.equal(d.panned, d.steps - 2, `${what}: frames drawn from the kept marks (${JSON.stringify(d)})`);
+      if (warmUpAt >= 0) assert.ok(d.warmUpPanned >= 12, `${what}: the warm-up drew its pans from the kept marks (${d.warmUpPanned})`);
       assert.ok(d.painted > 10_000, `${what}: something drawn (${JSON.stringify(d)})`);
       assert.equal(d.differ, 0, `${what}: pixels differ from the plain painter at ${d.worst}`);
       assert.equal(d.mismatches, '', `${what}: against a full scan of the same view`);

@@ -12,8 +12,9 @@ export interface PixelDiff {
 /** What comparePans reports: a pan sequence drawn with the kept state marks (stateMarks.ts). */
 export interface PanDiff {
   readonly steps: number;
-  /** Frames drawn by moving the kept marks (not a full scan). */
+  /** Frames drawn by moving the kept marks (not a full scan), and of them the warm-up's. */
   readonly panned: number;
+  readonly warmUpPanned: number;
   /** The worst step against the plain painter: painted and differing pixels, and where. */
   readonly painted: number;
   readonly differ: number;

@@ -34,6 +34,11 @@ export class DataSurface {
     return this.choice.cpuRaster;
   }
 
+  /** Whether the painter is WebGL2 (else canvas2d). */
+  get usesGl(): boolean {
+    return this.gl !== undefined;
+  }
+
   /** The canvas shown (sized by the layers). */
   get element(): HTMLCanvasElement {
     return this.canvas;

@@ -4,6 +4,7 @@
 import { drawData, stateMarks } from '../../../../webview/timeline/drawData';
 import { gridShift } from '../../../../webview/timeline/panAnchor';
 import { TimeScale } from '../../../../webview/timeline/timeScale';
+import { WARM_UP_FRAMES, warmUpScale } from '../../../../webview/timeline/warmUp';
 import { boxHeight, nestingInset, rowPad, visibleRows, type RowViewport } from '../../../../webview/timeline/rowLayout';
 import type { LoadedWindow } from '../../../../webview/timeline/windowLoader';
 import type { Palette } from '../../../../webview/timeline/theme';
@@ -201,9 +202,11 @@ function compare(t0: number, t1: number, rowH: number, seed: number, byRow: bool
  * A pan sequence at one scale (whole CSS px each, both ways, one past the view's width): each
  * frame drawn by drawData from the kept marks (stateMarks.ts) against the plain painter, and at
  * checkpoints (a few pans apart) against drawData's full scan of the same view, pixel for pixel
- * and drawn count.
+ * and drawn count. With `warmUpAt`, the idle warm-up's frames (warmUp.ts: other scales and
+ * shifts, into a canvas of their own) are drawn before that step's, as the timeline draws them
+ * while the view rests: the frames after must be the same.
  */
-function comparePans(rowH: number, dpr: number, boxPixels: boolean): PanDiff {
+function comparePans(rowH: number, dpr: number, boxPixels: boolean, warmUpAt = -1): PanDiff {
   const w = 600;
   const h = 400;
   const rows: RowViewport = { rowCount: 40, rowHeight: rowH, scrollPx: rowH * 3, heightPx: h };
@@ -225,8 +228,17 @@ function comparePans(rowH: number, dpr: number, boxPixels: boolean): PanDiff {
   let differ = 0;
   let worst = '';
   let mismatches = '';
+  let warmUpPanned = 0;
   for (const [i, dx] of moves.entries()) {
     const p = i < RECOLOUR ? palette() : recoloured;
+    if (i === warmUpAt) {
+      // at the last frame's view (the timeline warms while the view rests), into a scratch canvas
+      const at = new TimeScale(t0, t0 + span, w);
+      const scratch = scaledCanvas(w, h, dpr);
+      const before = stateMarks.panned;
+      for (let step = 0; step < WARM_UP_FRAMES; step++) drawData(scratch, w, h, warmUpScale(step, at), rows, loaded, p, { boxPixels });
+      warmUpPanned = stateMarks.panned - before;
+    }
     t0 -= (dx * span) / w;
     const scale = new TimeScale(t0, t0 + span, w);
     const frame = drawData(a, w, h, scale, rows, loaded, p, { boxPixels });
@@ -254,7 +266,7 @@ function comparePans(rowH: number, dpr: number, boxPixels: boolean): PanDiff {
         mismatches += `step ${i}: drawn ${frame.drawn} (full scan ${full.drawn}), ${e.differ} pixels differ (max delta ${e.maxDelta.toFixed(1)}); `;
     }
   }
-  return { steps: moves.length, panned: stateMarks.panned - pannedBefore, painted, differ, worst, mismatches };
+  return { steps: moves.length, panned: stateMarks.panned - pannedBefore - warmUpPanned, warmUpPanned, painted, differ, worst, mismatches };
 }
 
 /**
