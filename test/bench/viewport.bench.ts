@@ -35,6 +35,7 @@ import { wireBytes, type WireWindow } from '../../src/protocol/wire';
 import type { WindowRequest } from '../../src/protocol/webview';
 import { repoRoot } from '../helpers/paths';
 import { PHASES, type Phase } from '../../webview/timeline/framePhases';
+import { WARM_UP_FRAMES } from '../../webview/timeline/warmUp';
 
 // Loaded at run time from the repository's node_modules (the bench runner bundles this file, and
 // neither esbuild nor playwright-core survives bundling).
@@ -283,6 +284,8 @@ async function webviewSide(file: string): Promise<void> {
       // 0.5 s, a third of the runs measured that instead: medians ~35 ms against ~27, p95 ~60)
       await tab.waitForTimeout(3000);
       const drawnBefore = Number(await tab.locator('.timeline').getAttribute('data-drawables'));
+      // the warm-up's frames drawn by now (warmUp.ts), of WARM_UP_FRAMES
+      const warmed = Number((await tab.locator('.timeline').getAttribute('data-warm-up-frames')) ?? 0);
       await tab.evaluate('__mpeFrameLog.length = 0; __mpeFramePhases.length = 0');
       // MPE_BENCH_VIEWPORT_PROFILE=file: a CPU profile of the (last) dense pan and zoom of this build
       // (with MPE_BENCH_VIEWPORT_PROFILE_SHIPPED=1: of its pan and zoom of the view as shipped)
@@ -329,6 +332,7 @@ async function webviewSide(file: string): Promise<void> {
       }
       console.log(
         `${label}: open in page ${fmt(first.open)} ms, init → first paint ${fmt(first.paint)} ms; ${drawnBefore} drawables on screen; ` +
+          `${warmed} of ${WARM_UP_FRAMES} warm-up frames drawn before the pan; ` +
           `${r.frames.length} data frames while panning/zooming: median ${fmt(pct(0.5))} ms, p95 ${fmt(pct(0.95))} ms, max ${fmt(sorted[sorted.length - 1] ?? 0)} ms; ` +
           `${r.payloads} payloads (largest ${fmt(r.maxPayload / 1024)} KiB); webview JS heap ${mib(r.heap)} in use, ${mib(live)} live after GC (both with ${mib(r.wasm)} of WebAssembly memory); ` +
           // which frames missed 16 ms (in order: the drag's first, then the wheel's), for whoever looks into the p95

@@ -218,6 +218,8 @@ export class TimelineLayers {
     if (!init || !p || this.data.usesGl || loaded?.final !== true) return false;
     const ctx = this.scratch.contextLike(this.data.element);
     drawData(ctx, view.width, view.height, warmUpScale(step, view.scale()), view.rowViewport(), loaded, p, this.dataOptions(init));
+    // how many warm-up frames were drawn (the viewport bench reports it with the frames)
+    this.s.el.root.dataset.warmUpFrames = String(step + 1);
     return true;
   }
 
