@@ -1,5 +1,6 @@
 // The WebGL2 painter in the real editor (issue 21). With the setting's default (auto) this GPU-less
-// browser gets canvas2d, saying why, its event heads composed by the WebAssembly kernel. With `mpeTrace.editor.renderer` set to webgl2,
+// browser gets canvas2d, saying why, its event heads composed by the WebAssembly kernel, and the data
+// layer's code is warmed while the view rests, the frame shown untouched. With `mpeTrace.editor.renderer` set to webgl2,
 // user_states_4 opens drawn by WebGL2 (here SwiftShader: the e2e browser has no GPU), its first
 // MPI_Barrier of rank 1 in its exact RGB, the same pixels canvas2d draws where the box is whole;
 // then the context is lost (WEBGL_lose_context) and the timeline goes on in canvas2d, drawn again.
@@ -71,6 +72,19 @@ export default [
       // canvas2d on the CPU composes event heads as pixels, in the WebAssembly kernel: the page's CSP lets it compile
       log(`   event heads: ${auto.heads}`);
       if (auto.heads !== 'webassembly') throw new Error(`event heads composed by ${auto.heads}, not the WebAssembly kernel`);
+      // while the view rests, the data layer's code is warmed (warmUp.ts): its 23 frames (WARM_UP_FRAMES)
+      // drawn into a canvas never shown, the one shown left as it was
+      const before = await pixelAt(wb.webview(), ...(await barrierCentre(wb.webview())));
+      const warmed = await waitForTimeline(page, wb.webview(), (d) => d.warmUpFrames === '23', 'the warm-up, all its frames');
+      const after = await pixelAt(wb.webview(), ...(await barrierCentre(wb.webview())));
+      const canvases = await wb.webview().locator('canvas').count();
+      log(
+        `   warm-up: ${warmed.warmUpFrames} frames drawn while the view rested; MPI_Barrier centre ${before.join(',')} → ${after.join(',')}; ${canvases} canvases in the page`,
+      );
+      if (before.join(',') !== '255,255,0,255' || after.join(',') !== before.join(','))
+        throw new Error(`the shown frame changed with the warm-up: MPI_Barrier centre ${before.join(',')} → ${after.join(',')}`);
+      if (warmed.drawables !== auto.drawables || warmed.t0 !== auto.t0 || warmed.t1 !== auto.t1)
+        throw new Error(`the warm-up moved the view: ${JSON.stringify({ before: auto, after: warmed })}`);
       await wb.closeAllEditors();
       await setRenderer(page, wb, settingsFile, 'webgl2');
       try {
