@@ -3,8 +3,8 @@
  * wheel zoom would draw (pans by whole pixels, zooms in, pans at the deepest zoom, then the view
  * itself) are drawn from the loaded payload into a detached canvas of the plot's size, one frame
  * per idle period. Why: V8 compiles a path when it first runs, and the frames before a first drag
- * are full scans, so the drag's first frame (the kept marks moved, stateMarks.ts) ran cold: 21–28
- * ms in the viewport bench's drag, against ~10 ms for its other frames (README, frames).
+ * are full scans, so the drag's first frame (the kept marks moved, stateMarks.ts) ran cold: 20–32
+ * ms in the viewport bench's drag, against ~14 ms for its other frames (README, frames).
  *
  * Nothing a warm-up frame leaves behind shows: the canvas it draws is never shown, and the caches
  * its frames fill (kept marks, heads, the pan anchor) are checked against each frame's view by
