@@ -69,23 +69,32 @@ export class ColumnStrips {
 
   /**
    * Paints the boxes added (addBox) and `marks` (`slots` rows of `cols` columns) into `ctx`: row
-   * r's boxes and marked columns at y = `top(r)`, `height` tall, marks in the colour `colourOf(mark)`.
+   * r's boxes and marked columns from y = `top(r)` to `bottom(r)`, marks in the colour `colourOf(mark)`.
+   * Rows whose edges are whole device rows (drawData snaps them) take one line each, others three.
    */
-  paint(ctx: Ctx, marks: Int32Array, slots: number, cols: number, colourOf: (mark: number) => string, top: (r: number) => number, height: number): void {
+  paint(
+    ctx: Ctx,
+    marks: Int32Array,
+    slots: number,
+    cols: number,
+    colourOf: (mark: number) => string,
+    top: (r: number) => number,
+    bottom: (r: number) => number,
+  ): void {
     try {
-      this.paintAll(ctx, marks, slots, cols, colourOf, top, height);
+      this.paintAll(ctx, marks, slots, cols, colourOf, top, bottom);
     } finally {
       // the boxes are this paint's, drawn or not
       this.boxes.clear();
     }
   }
 
-  private paintAll(...[ctx, marks, slots, cols, colourOf, top, height]: Parameters<ColumnStrips['paint']>): void {
-    if (slots <= 0 || cols <= 0 || height <= 0) return;
+  private paintAll(...[ctx, marks, slots, cols, colourOf, top, bottom]: Parameters<ColumnStrips['paint']>): void {
+    if (slots <= 0 || cols <= 0) return;
     // colourOf is this paint's: nothing remembered from another (mark 0 is never looked up)
     this.lastMark = 0;
     this.memoMark.fill(0);
-    if (!ctx.pixelLine && this.drawFromSheet(ctx, marks, slots, cols, colourOf, top, height)) return;
+    if (!ctx.pixelLine && this.drawFromSheet(ctx, marks, slots, cols, colourOf, top, bottom)) return;
     if (this.boxes.count > 0) throw new Error('ColumnStrips: boxes added where the lines are not drawn from one image (see takesBoxes)');
     const image = this.imageOf(cols);
     const px = new Uint32Array(image.data.buffer, image.data.byteOffset, cols);
@@ -93,7 +102,8 @@ export class ColumnStrips {
     const smoothing = ctx.imageSmoothingEnabled;
     ctx.imageSmoothingEnabled = false;
     for (let r = 0; r < slots; r++) {
-      if (!this.lineOf(marks, r * cols, cols, colourOf, px, 0)) continue;
+      const height = bottom(r) - top(r);
+      if (!(height > 0) || !this.lineOf(marks, r * cols, cols, colourOf, px, 0)) continue;
       if (ctx.pixelLine) {
         ctx.pixelLine(px, 0, cols, top(r), height);
         continue;
@@ -182,9 +192,11 @@ export class ColumnStrips {
   /**
    * Every row's line in one image (row r = line r), each box drawn from its line (drawSheetRows);
    * false, painting nothing, where that cannot be. With boxes (addBox) the lines are in device
-   * pixels (`res` a CSS px), three a row: its whole device rows, and its partly covered top and
-   * bottom rows, where each box and mark is blended at the part covered, one over the other, as
-   * their rects were (the whole line blended at that part is not that where they overlap).
+   * pixels (`res` a CSS px), up to three a row: its whole device rows, and its partly covered top
+   * and bottom rows, where each box and mark is blended at the part covered, one over the other,
+   * as their rects were (the whole line blended at that part is not that where they overlap). A
+   * row whose edges are whole device rows (drawData snaps them) has the first only: a third of the
+   * blending and one drawImage (the viewport bench's ~20 000-box frame: 3 lines a row cost ~6 ms).
    */
   private drawFromSheet(
     ctx: Ctx,
@@ -193,18 +205,19 @@ export class ColumnStrips {
     cols: number,
     colourOf: (mark: number) => string,
     top: (r: number) => number,
-    height: number,
+    bottom: (r: number) => number,
   ): boolean {
     const k = wholeScale(ctx);
     if (k === undefined) return false;
     const boxed = this.boxes.count > 0;
     const res = boxed ? k : 1;
     const length = cols * res;
-    const perRow = boxed ? 3 : 1;
-    const sheet = this.sheetOf(boxed, length, slots * perRow);
+    const f = (ctx as CanvasRenderingContext2D).getTransform().f;
+    // three lines a row where some row has a partly covered edge, else one (nothing more to put)
+    const perRow = boxed && !edgesWhole(slots, top, bottom, k, f) ? 3 : 1;
+    const sheet = this.sheetOf(boxed ? perRow : 0, length, slots * perRow);
     const px = new Uint32Array(sheet.image.data.buffer, sheet.image.data.byteOffset, length * slots * perRow);
     const span = this.spanOf(slots);
-    const f = (ctx as CanvasRenderingContext2D).getTransform().f;
     const at = [0, 0, 0];
     const coverage = [1, 1, 1];
     for (let r = 0; r < slots; r++) {
@@ -214,8 +227,8 @@ export class ColumnStrips {
         continue;
       }
       // the lines this row's strip draws from: whole device rows, a partly covered top, bottom
-      const { y0, y1, a, b } = deviceRows(top(r), height, k, f);
-      const row = 3 * r * length;
+      const { y0, y1, a, b } = deviceRows(top(r), bottom(r), k, f);
+      const row = perRow * r * length;
       let lines = 0;
       if (b > a) {
         at[lines] = row;
@@ -229,12 +242,12 @@ export class ColumnStrips {
         at[lines] = row + 2 * length;
         coverage[lines++] = y1 - b;
       }
-      px.fill(0, row, row + 3 * length);
+      px.fill(0, row, row + perRow * length);
       const boxes = this.boxes.into(r, slots, px, at, coverage, lines, res, length);
       span[2 * r + 1] = this.lineOver(marks, r * cols, cols, colourOf, px, at, coverage, lines, res) || boxes ? cols : 0;
     }
     sheet.canvas.getContext('2d')!.putImageData(sheet.image, 0, 0);
-    return drawSheetRows(ctx, sheet.canvas, slots, span, top, height, res, boxed);
+    return drawSheetRows(ctx, sheet.canvas, slots, span, top, bottom, res, perRow === 3);
   }
 
   private spanOf(slots: number): Int32Array {
@@ -243,13 +256,13 @@ export class ColumnStrips {
   }
 
   /**
-   * A sheet of `cols` × `rows` pixels and its canvas, one per layout (lines with boxes, three a
-   * row, or marks alone): depths of both take turns within a frame, and a canvas resized each
+   * A sheet of `cols` × `rows` pixels and its canvas, one per layout (`lines` a row with boxes,
+   * 1 or 3, or marks alone: 0): depths take turns within a frame, and a canvas resized each
    * time gets a new backing store, while one larger than its lines costs more each time its
    * pixels are put after it was drawn from (copied on write).
    */
-  private sheetOf(boxed: boolean, cols: number, rows: number): Sheet {
-    const i = boxed ? 1 : 0;
+  private sheetOf(lines: 0 | 1 | 3, cols: number, rows: number): Sheet {
+    const i = lines === 3 ? 2 : lines;
     let sheet = this.sheets[i];
     if (sheet?.image.width !== cols || sheet.image.height !== rows) {
       const canvas = sheet?.canvas ?? document.createElement('canvas');
@@ -310,16 +323,31 @@ export function wholeScale(ctx: Ctx): number | undefined {
   return k > 0 && t.d === k && t.b === 0 && t.c === 0 && Number.isInteger(k) && Number.isInteger(t.e) && Number.isInteger(t.f) ? k : undefined;
 }
 
-/** Where a strip from CSS y `top`, `height` tall, falls in device rows (y = user y · k + f): its edges, and the whole rows [a, b) inside. */
-function deviceRows(top: number, height: number, k: number, f: number): { y0: number; y1: number; a: number; b: number } {
-  const y0 = top * k + f;
-  const y1 = (top + height) * k + f;
+/** Where a strip over CSS y [top, bottom) falls in device rows (y = user y · k + f): its edges, and the whole rows [a, b) inside. */
+function deviceRows(top: number, bottom: number, k: number, f: number): { y0: number; y1: number; a: number; b: number } {
+  const y0 = onEdge(top * k + f);
+  const y1 = Math.max(y0, onEdge(bottom * k + f));
   return { y0, y1, a: Math.ceil(y0), b: Math.floor(y1) };
+}
+
+/** A device y within rounding of a pixel edge is on it (an edge snapped in CSS px at a scale of 3 comes back a ulp off). */
+function onEdge(y: number): number {
+  const n = Math.round(y);
+  return Math.abs(y - n) < 1e-6 ? n : y;
+}
+
+/** Whether every row's strip has its top and bottom on device pixel edges (rowLayout.deviceBand). */
+function edgesWhole(rows: number, top: (r: number) => number, bottom: (r: number) => number, k: number, f: number): boolean {
+  for (let r = 0; r < rows; r++) {
+    const { y0, y1, a, b } = deviceRows(top(r), bottom(r), k, f);
+    if (y0 !== a || y1 !== b) return false;
+  }
+  return true;
 }
 
 /**
  * Draws row r of `sheet` (one line of pixels a row, `res` a column), columns [span[2r], span[2r+1]), down y =
- * `top(r)`, `height` tall: the whole device rows inside stretched from the line without smoothing,
+ * `top(r)` to `bottom(r)`: the whole device rows inside stretched from the line without smoothing,
  * a partly covered row at the top or bottom at the part it covers (globalAlpha), as a rect's
  * anti-aliased edge; with `edgeLines`, the sheet has three lines a row (whole rows, top, bottom),
  * the top and bottom ones blended already. Only at a whole-number scale (wholeScale: columns then
@@ -331,7 +359,7 @@ export function drawSheetRows(
   rows: number,
   span: Int32Array,
   top: (r: number) => number,
-  height: number,
+  bottom: (r: number) => number,
   res = 1,
   edgeLines = false,
 ): boolean {
@@ -349,7 +377,7 @@ export function drawSheetRows(
     const c1 = span[2 * r + 1]!;
     if (c1 <= c0) continue;
     const w = c1 - c0;
-    const { y0, y1, a, b } = deviceRows(top(r), height, k, f);
+    const { y0, y1, a, b } = deviceRows(top(r), bottom(r), k, f);
     const s0 = c0 * res;
     const sw = w * res;
     const whole = edgeLines ? 3 * r : r;

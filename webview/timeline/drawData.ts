@@ -11,7 +11,7 @@ import type { Palette } from './theme';
 import type { OffsetMap, TimeScale } from './timeScale';
 import type { Rgb } from './colour';
 import { cssRgba } from './colour';
-import { AGGREGATE_BELOW_PX, boxHeight, nestingInset, rowPad, visibleRows, visibleSlots, type RowViewport } from './rowLayout';
+import { AGGREGATE_BELOW_PX, boxHeight, deviceBand, nestingInset, rowPad, visibleRows, visibleSlots, type RowViewport } from './rowLayout';
 import { BORDER_MIN_H_PX, BORDER_MIN_W_PX, TextFitter, borderFor, labelFits, textOn } from './drawStyle';
 import { drawAggregated } from './drawDensity';
 import { hatchUncovered, loadingPattern } from './hatching';
@@ -160,6 +160,9 @@ function drawBoxes(
   const maxNest = c.header.maxNesting;
   const top0 = pad - rows.scrollPx;
   const insets = Array.from({ length: maxNest + 2 }, (_, d) => nestingInset(d, maxNest, boxH));
+  // boxes' edges on whole device rows (rowLayout.deviceBand)
+  const device = ctx.getTransform();
+  const edges: [number, number] = [0, 0];
   const fit = (fitter ??= new TextFitter((s) => ctx.measureText(s).width));
   ctx.font = p.font;
   fit.setFont(p.font);
@@ -203,7 +206,10 @@ function drawBoxes(
       const inset = insets[Math.min(columnDepth, maxNest + 1)] ?? 0;
       const colourOf = (mark: number): string => p.fill.get(mark - CATEGORY_MARK_OFFSET) ?? p.muted;
       const t = phaseClock();
-      strips.paint(ctx, column, visibleCount, cols, colourOf, (r) => (first + r) * rowH + top0 + inset, boxH - 2 * inset);
+      const bh = boxH - 2 * inset;
+      const stripTop = (r: number): number => deviceBand(device, (first + r) * rowH + top0 + inset, bh, edges)[0];
+      const stripBottom = (r: number): number => deviceBand(device, (first + r) * rowH + top0 + inset, bh, edges)[1];
+      strips.paint(ctx, column, visibleCount, cols, colourOf, stripTop, stripBottom);
       endPhase('strips', t);
       // kept marks stay for the next frame (stateMarks.ts)
       if (!kept && scan.marks > 0) column.fill(0);
@@ -278,8 +284,9 @@ function drawBoxes(
         lastCat = key;
       }
       const inset = insets[Math.min(depth, maxNest + 1)] ?? 0;
-      const top = slot * rowH + top0 + inset;
-      const bh = boxH - 2 * inset;
+      deviceBand(device, slot * rowH + top0 + inset, boxH - 2 * inset, edges);
+      const top = edges[0];
+      const bh = edges[1] - edges[0];
       if (boxesAsPixels) strips.addBox(slot - first, x0, x1, lastRgba);
       else ctx.fillRect(x0, top, x1 - x0, bh);
       if (x1 - x0 >= BORDER_MIN_W_PX && bh >= BORDER_MIN_H_PX) {

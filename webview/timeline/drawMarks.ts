@@ -1,7 +1,7 @@
 /** Overlay marks: the selected drawable's outline and the time markers of pinned popups. */
 import type { Palette } from './theme';
 import { formatDuration, type TimeScale } from './timeScale';
-import { boxHeight, nestingInset, rowPad, rowTop, slotOfRow, visibleRows, type RowViewport } from './rowLayout';
+import { boxHeight, deviceBand, nestingInset, rowPad, rowTop, slotOfRow, visibleRows, type RowViewport } from './rowLayout';
 import type { Selection } from './selection';
 
 export function drawMarks(
@@ -85,10 +85,18 @@ export function drawMarks(
     } else if (slotOfRow(rows, selected.row) >= first && slotOfRow(rows, selected.row) < end) {
       const boxH = boxHeight(rows.rowHeight);
       const inset = selected.kind === 'event' ? 0 : nestingInset(selected.depth, maxNesting, boxH);
-      const top = rowTop(rows, selected.row) + rowPad(rows.rowHeight) + inset;
+      let top = rowTop(rows, selected.row) + rowPad(rows.rowHeight) + inset;
+      let height = boxH - 2 * inset;
+      // around a state's box as drawn: on whole device rows (rowLayout.deviceBand)
+      if (selected.kind !== 'event') [top, height] = bandHeight(deviceBand(ctx.getTransform(), top, height, [0, 0]));
       const pad = selected.kind === 'event' ? 4 : 1;
-      ctx.strokeRect(Math.max(-2, x0 - pad), top - 1, Math.min(w + 4, x1 - x0 + 2 * pad), boxH - 2 * inset + 2);
+      ctx.strokeRect(Math.max(-2, x0 - pad), top - 1, Math.min(w + 4, x1 - x0 + 2 * pad), height + 2);
     }
   }
   ctx.restore();
+}
+
+/** A band's [top, bottom] as [top, height]. */
+function bandHeight([top, bottom]: [number, number]): [number, number] {
+  return [top, bottom - top];
 }

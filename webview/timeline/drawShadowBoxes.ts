@@ -13,7 +13,7 @@ import type { Paint2D } from './paint2d';
 import type { LoadedWindow } from './windowLoader';
 import type { Palette } from './theme';
 import { cssRgba } from './colour';
-import { boxHeight, nestingInset, rowPad, slotLookup, visibleRows, type RowViewport } from './rowLayout';
+import { boxHeight, nestingInset, rowPad, slotLookup, snapY as snapYTo, visibleRows, type RowViewport } from './rowLayout';
 import { BORDER_MIN_H_PX, labelFits, textOn, type TextFitter } from './drawStyle';
 import { PREVIEW_STATE } from '../../src/protocol/wire';
 
@@ -71,7 +71,7 @@ export function drawShadowBoxes(
   const m = ctx.getTransform();
   // user units → the nearest device pixel edge (the transform is a scale and a translation)
   const snapX = (v: number): number => (Math.round(v * m.a + m.e) - m.e) / m.a;
-  const snapY = (v: number): number => (Math.round(v * m.d + m.f) - m.f) / m.d;
+  const snapY = (v: number): number => snapYTo(m, v);
   const byDepth = frameShapes();
   let drawn = 0;
   for (let i = 0; i < sh.start.length; i++) {

@@ -33,7 +33,7 @@ export function paintLines(ctx: Ctx, px: Uint32Array, rows: number, cols: number
       // only the columns a row uses are uploaded (the rest of the sheet is never drawn)
       if (c1 > c0) g.putImageData(image, 0, 0, c0, r, c1 - c0, 1);
     }
-    if (drawSheetRows(ctx, sheet, rows, span, top, height)) return;
+    if (drawSheetRows(ctx, sheet, rows, span, top, (r) => top(r) + height)) return;
   }
   const canvas = (lineCanvas ??= document.createElement('canvas'));
   if (lineImage?.width !== cols) {

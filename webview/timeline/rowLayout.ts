@@ -172,6 +172,31 @@ export function nestingInset(depth: number, maxDepth: number, h: number): number
   return (h - inner) / 2;
 }
 
+/** The y part of a 2D transform (device y = user y · d + f): a context's getTransform(). */
+export interface YTransform {
+  readonly d: number;
+  readonly f: number;
+}
+
+/** User y `v` moved to the nearest device pixel edge under `m`. */
+export function snapY(m: YTransform, v: number): number {
+  return (Math.round(v * m.d + m.f) - m.f) / m.d;
+}
+
+/**
+ * A box over user y [top, top + height) with its edges on the nearest device pixel edges (at
+ * least one device row tall), as [top, bottom]: states are drawn so, as preview boxes are, so
+ * that a box's fill and its border (drawn on whole pixels) agree and no edge is a half-covered
+ * row, and the column strips paint one line a row (columnStrips.ts).
+ */
+export function deviceBand(m: YTransform, top: number, height: number, out: [number, number]): [number, number] {
+  const y0 = Math.round(top * m.d + m.f);
+  const y1 = Math.max(y0 + 1, Math.round((top + height) * m.d + m.f));
+  out[0] = (y0 - m.f) / m.d;
+  out[1] = (y1 - m.f) / m.d;
+  return out;
+}
+
 /** Slot of each row for a drawing loop (−1: not shown), without a per-row search. */
 export function slotLookup(rows: RowViewport): (row: number) => number {
   const so = rows.slotOf;

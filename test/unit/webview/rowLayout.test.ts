@@ -5,6 +5,7 @@ import {
   DEFAULT_ROW_PX,
   MAX_FIT_ROW_PX,
   boxHeight,
+  deviceBand,
   nestingInset,
   rowAt,
   rowHeightFor,
@@ -88,4 +89,28 @@ test('nesting: each level an inset box; the innermost of depth 3 is the largest 
   // thin rows: no insets, no padding
   assert.equal(nestingInset(2, 3, 4), 0);
   assert.equal(rowPad(3), 0);
+});
+
+test('a state box on whole device rows: edges rounded to the nearest, nesting kept inside, at least one device row', () => {
+  const out: [number, number] = [0, 0];
+  // 1×: rows of 9.5 px, 8.5 px boxes
+  assert.deepEqual(deviceBand({ d: 1, f: 0 }, 19.5, 8.5, out), [20, 28]);
+  assert.deepEqual(deviceBand({ d: 1, f: 0 }, 10.25, 8.5, out), [10, 19]);
+  // 2×, translated by 3 device px: edges on half CSS px, less the translation
+  assert.deepEqual(deviceBand({ d: 2, f: 3 }, 10.3, 4.1, out), [10.5, 14.5]);
+  // a box under one device row tall keeps one
+  assert.deepEqual(deviceBand({ d: 1, f: 0 }, 4.6, 0.3, out), [5, 6]);
+  // every depth of a fractional row: its band within its parent's, each band ≥ 1 device row
+  const rowH = 21.7;
+  const box = boxHeight(rowH);
+  for (const top of [0, 3.3, 117.85]) {
+    let parent: [number, number] = [-Infinity, Infinity];
+    for (let depth = 0; depth <= 3; depth++) {
+      const inset = nestingInset(depth, 3, box);
+      const [t, b] = deviceBand({ d: 1, f: 0 }, top + rowPad(rowH) + inset, box - 2 * inset, [0, 0]);
+      assert.ok(Number.isInteger(t) && Number.isInteger(b) && b - t >= 1, `depth ${depth} at ${top}: [${t}, ${b})`);
+      assert.ok(t >= parent[0] && b <= parent[1], `depth ${depth} at ${top}: [${t}, ${b}) inside [${parent[0]}, ${parent[1]})`);
+      parent = [t, b];
+    }
+  }
 });

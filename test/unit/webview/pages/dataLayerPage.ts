@@ -5,7 +5,7 @@ import { drawData, stateMarks } from '../../../../webview/timeline/drawData';
 import { gridShift } from '../../../../webview/timeline/panAnchor';
 import { TimeScale } from '../../../../webview/timeline/timeScale';
 import { WARM_UP_FRAMES, warmUpScale } from '../../../../webview/timeline/warmUp';
-import { boxHeight, nestingInset, rowPad, visibleRows, type RowViewport } from '../../../../webview/timeline/rowLayout';
+import { boxHeight, deviceBand, nestingInset, rowPad, visibleRows, type RowViewport } from '../../../../webview/timeline/rowLayout';
 import type { LoadedWindow } from '../../../../webview/timeline/windowLoader';
 import type { Palette } from '../../../../webview/timeline/theme';
 import { testPalette } from './testPalette';
@@ -132,8 +132,13 @@ function paintPlain(ctx: CanvasRenderingContext2D, w: number, scale: Pick<TimeSc
   const boxH = boxHeight(rowH);
   const st = c.states;
   const cols = Math.ceil(w) + 1;
-  const topOf = (slot: number, depth: number): number => slot * rowH - rows.scrollPx + rowPad(rowH) + nestingInset(depth, c.header.maxNesting, boxH);
-  const heightOf = (depth: number): number => boxH - 2 * nestingInset(depth, c.header.maxNesting, boxH);
+  // a box's edges on whole device rows, as the layer draws them (rowLayout.deviceBand)
+  const device = ctx.getTransform();
+  const fillBox = (x0: number, w: number, slot: number, depth: number): void => {
+    const inset = nestingInset(depth, c.header.maxNesting, boxH);
+    const [top, bottom] = deviceBand(device, slot * rowH - rows.scrollPx + rowPad(rowH) + inset, boxH - 2 * inset, [0, 0]);
+    ctx.fillRect(x0, top, w, bottom - top);
+  };
   for (let depth = 0; depth <= c.header.maxNesting; depth++) {
     const marks = new Int32Array(rows.rowCount * cols).fill(-1);
     for (let i = 0; i < st.start.length; i++) {
@@ -148,7 +153,7 @@ function paintPlain(ctx: CanvasRenderingContext2D, w: number, scale: Pick<TimeSc
         continue;
       }
       ctx.fillStyle = p.fill.get(st.category[i]!)!;
-      ctx.fillRect(Math.max(-1, x0), topOf(slot, depth), Math.min(w + 1, x1) - Math.max(-1, x0), heightOf(depth));
+      fillBox(Math.max(-1, x0), Math.min(w + 1, x1) - Math.max(-1, x0), slot, depth);
     }
     for (let slot = first; slot < end; slot++) {
       for (let c0 = 0; c0 < cols;) {
@@ -157,7 +162,7 @@ function paintPlain(ctx: CanvasRenderingContext2D, w: number, scale: Pick<TimeSc
         while (c1 < cols && marks[slot * cols + c1] === m) c1++;
         if (m >= 0) {
           ctx.fillStyle = p.fill.get(m)!;
-          ctx.fillRect(c0, topOf(slot, depth), c1 - c0, heightOf(depth));
+          fillBox(c0, c1 - c0, slot, depth);
         }
         c0 = c1;
       }
