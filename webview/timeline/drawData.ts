@@ -74,6 +74,10 @@ const panAnchor = new PanAnchor();
 /** Scratch of a run's chunk spans, and the column marks (all 0 between frames; kept to spare the GC). */
 const runSpans: number[] = [];
 let marksScratch = new Int32Array(0);
+/** Wide boxes' colours as pixels by drawing key, direct-mapped (drawBoxes; NaN: empty). */
+const RGBA_MEMO_SLOTS = 256;
+const rgbaMemoKey = new Float64Array(RGBA_MEMO_SLOTS);
+const rgbaMemo = new Uint32Array(RGBA_MEMO_SLOTS);
 
 function columnMarks(n: number): Int32Array {
   if (marksScratch.length < n) marksScratch = new Int32Array(n);
@@ -200,6 +204,17 @@ function drawBoxes(
   let columnDepth = -1;
   let lastCat = Number.NaN;
   let lastRgba = 0;
+  // a key's fill as a pixel, remembered for this frame: neighbouring boxes mostly differ in
+  // colour, and each change was two map lookups (~20 000 boxes in a zoomed-in dense frame)
+  rgbaMemoKey.fill(Number.NaN);
+  const boxRgba = (key: number): number => {
+    const slot = key & (RGBA_MEMO_SLOTS - 1);
+    if (rgbaMemoKey[slot] === key) return rgbaMemo[slot]!;
+    const rgba = rgbaOf(p.fill.get(key) ?? p.muted);
+    rgbaMemoKey[slot] = key;
+    rgbaMemo[slot] = rgba;
+    return rgba;
+  };
   const flushDepth = (): void => {
     const marked = kept ? columnDepth >= 0 && stateMarks.isMarked(columnDepth) : scan.marks > 0;
     if (marked || strips.boxCount > 0) {
@@ -278,9 +293,8 @@ function drawBoxes(
       const x1 = Math.min(w + 1, scan.wideX[2 * k + 1]!);
       const cat = st.category[i]!;
       if (key !== lastCat) {
-        const fill = p.fill.get(key) ?? p.muted;
-        if (boxesAsPixels) lastRgba = rgbaOf(fill);
-        else ctx.fillStyle = fill;
+        if (boxesAsPixels) lastRgba = boxRgba(key);
+        else ctx.fillStyle = p.fill.get(key) ?? p.muted;
         lastCat = key;
       }
       const inset = insets[Math.min(depth, maxNest + 1)] ?? 0;
