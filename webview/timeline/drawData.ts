@@ -284,26 +284,36 @@ function drawBoxes(
   });
   let frame = scanFrame(column, shift);
   const drawWide = (): void => {
+    if (scan.wideCount === 0) return;
+    // a call's boxes are of one depth, and (by row) of one row: its band worked out once a row
+    const depth = columnDepth;
+    const inset = insets[Math.min(depth, maxNest + 1)] ?? 0;
+    const insetBox = boxH - 2 * inset;
+    const nameBand = depth < maxNest ? (insets[depth + 1] ?? 0) - inset : 0;
+    let bandSlot = -1;
+    let top = 0;
+    let bh = 0;
     for (let k = 0; k < scan.wideCount; k++) {
       const i = scan.wide[k]!;
       const slot = scan.wideSlot[k]!;
-      const depth = columnDepth;
       const key = keys[i]!;
       const x0 = Math.max(-1, scan.wideX[2 * k]!);
       const x1 = Math.min(w + 1, scan.wideX[2 * k + 1]!);
-      const cat = st.category[i]!;
       if (key !== lastCat) {
         if (boxesAsPixels) lastRgba = boxRgba(key);
         else ctx.fillStyle = p.fill.get(key) ?? p.muted;
         lastCat = key;
       }
-      const inset = insets[Math.min(depth, maxNest + 1)] ?? 0;
-      deviceBand(device, slot * rowH + top0 + inset, boxH - 2 * inset, edges);
-      const top = edges[0];
-      const bh = edges[1] - edges[0];
+      if (slot !== bandSlot) {
+        deviceBand(device, slot * rowH + top0 + inset, insetBox, edges);
+        top = edges[0];
+        bh = edges[1] - edges[0];
+        bandSlot = slot;
+      }
       if (boxesAsPixels) strips.addBox(slot - first, x0, x1, lastRgba);
       else ctx.fillRect(x0, top, x1 - x0, bh);
       if (x1 - x0 >= BORDER_MIN_W_PX && bh >= BORDER_MIN_H_PX) {
+        const cat = st.category[i]!;
         const colour = borderOf(cat, p.fillRgb.get(cat));
         let rects = pendingBorders.get(colour);
         if (!rects) pendingBorders.set(colour, (rects = []));
@@ -312,11 +322,10 @@ function drawBoxes(
       if (names && labels < MAX_LABELS && labelFits(Math.min(x1, w) - Math.max(x0, 0), bh)) {
         // a parent's name in its own band (above its children), in a smaller font if need be;
         // tall boxes carry their name as a title at the top, so their centre shows the pure fill
-        const band = depth < maxNest ? (insets[depth + 1] ?? 0) - inset : 0;
-        const inBand = band >= BAND_LABEL_MIN_PX;
-        const size = inBand ? Math.min(fontPx, Math.floor(band)) : fontPx;
-        const y = inBand ? top + band / 2 : bh >= TITLE_BOX_MIN_PX ? top + TITLE_OFFSET_PX : top + bh / 2;
-        pending.push(Math.max(x0, 0), Math.min(x1, w), y, cat, size);
+        const inBand = nameBand >= BAND_LABEL_MIN_PX;
+        const size = inBand ? Math.min(fontPx, Math.floor(nameBand)) : fontPx;
+        const y = inBand ? top + nameBand / 2 : bh >= TITLE_BOX_MIN_PX ? top + TITLE_OFFSET_PX : top + bh / 2;
+        pending.push(Math.max(x0, 0), Math.min(x1, w), y, st.category[i]!, size);
         labels++;
       }
     }
