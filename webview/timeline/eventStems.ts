@@ -92,12 +92,18 @@ export class EventStems {
     this.run = run;
   }
 
-  /** Paints the stems: row r's from y = top(r), `height` tall (CSS px; `ctx` scaled by the frame's scale). */
+  /**
+   * Paints the stems: row r's from y = top(r), `height` tall (CSS px; `ctx` scaled by the frame's
+   * scale), their ends on the nearest device pixel edges (at least one device row), as the
+   * states' boxes are (rowLayout.deviceBand): one image draw a row, no partly covered end rows.
+   */
   paint(ctx: Ctx, top: (r: number) => number, height: number): void {
     const k = this.scale;
+    const y0 = (r: number): number => Math.round(top(r) * k);
+    const y1 = (r: number): number => Math.max(y0(r) + 1, Math.round((top(r) + height) * k));
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    paintLines(ctx, this.px, this.rows, this.cols, this.span, (r) => top(r) * k, height * k);
+    paintLines(ctx, this.px, this.rows, this.cols, this.span, y0, y1);
     ctx.restore();
   }
 }

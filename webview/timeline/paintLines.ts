@@ -9,14 +9,22 @@ type Ctx = Paint2D;
 
 /**
  * Paints rows of ready pixels (`px`: `rows` lines of `cols` RGBA u32 values; `span[2r]`..`span[2r+1]`
- * the columns row r uses, empty when equal) as strips: row r's line from y = `top(r)`, `height`
- * tall; drawn from one image (drawSheetRows) where it can be, else one pattern and one fillRect
- * per row.
+ * the columns row r uses, empty when equal) as strips: row r's line from y = `top(r)` to
+ * `bottom(r)`; drawn from one image (drawSheetRows) where it can be, else one pattern and one
+ * fillRect per row.
  */
-export function paintLines(ctx: Ctx, px: Uint32Array, rows: number, cols: number, span: Int32Array, top: (r: number) => number, height: number): void {
-  if (rows <= 0 || cols <= 0 || height <= 0) return;
+export function paintLines(
+  ctx: Ctx,
+  px: Uint32Array,
+  rows: number,
+  cols: number,
+  span: Int32Array,
+  top: (r: number) => number,
+  bottom: (r: number) => number,
+): void {
+  if (rows <= 0 || cols <= 0) return;
   if (ctx.pixelLine) {
-    for (let r = 0; r < rows; r++) ctx.pixelLine(px.subarray(r * cols, (r + 1) * cols), span[2 * r]!, span[2 * r + 1]!, top(r), height);
+    for (let r = 0; r < rows; r++) ctx.pixelLine(px.subarray(r * cols, (r + 1) * cols), span[2 * r]!, span[2 * r + 1]!, top(r), bottom(r) - top(r));
     return;
   }
   if (wholeScale(ctx) !== undefined) {
@@ -33,7 +41,7 @@ export function paintLines(ctx: Ctx, px: Uint32Array, rows: number, cols: number
       // only the columns a row uses are uploaded (the rest of the sheet is never drawn)
       if (c1 > c0) g.putImageData(image, 0, 0, c0, r, c1 - c0, 1);
     }
-    if (drawSheetRows(ctx, sheet, rows, span, top, (r) => top(r) + height)) return;
+    if (drawSheetRows(ctx, sheet, rows, span, top, bottom)) return;
   }
   const canvas = (lineCanvas ??= document.createElement('canvas'));
   if (lineImage?.width !== cols) {
@@ -54,7 +62,7 @@ export function paintLines(ctx: Ctx, px: Uint32Array, rows: number, cols: number
     const pattern = ctx.createPattern(canvas, 'repeat-y');
     if (pattern === null) continue;
     ctx.fillStyle = pattern;
-    ctx.fillRect(c0, top(r), c1 - c0, height);
+    ctx.fillRect(c0, top(r), c1 - c0, bottom(r) - top(r));
   }
   ctx.imageSmoothingEnabled = smoothing;
 }

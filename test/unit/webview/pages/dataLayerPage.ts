@@ -349,8 +349,11 @@ function compareEvents(colours: number, rowH: number, scroll: number, n: number,
         style = b.fillStyle = s;
       }
       const top = slot * rowH - rows.scrollPx;
-      if (part === 'stems') b.rect(col - 0.5, top + 2, 1.5, rowH - 4);
-      else {
+      if (part === 'stems') {
+        // on whole device rows, as the layer paints them (eventStems.ts)
+        const [t0, t1] = deviceBand(b.getTransform(), top + 2, rowH - 4, [0, 0]);
+        b.rect(col - 0.5, t0, 1.5, t1 - t0);
+      } else {
         b.moveTo(xe - tri, top + 1);
         b.lineTo(xe + tri, top + 1);
         b.lineTo(xe, top + 1 + tri * 1.4);
