@@ -46,6 +46,13 @@ test('dense data layer: the pixels of one fillRect per column run, every state',
         `${what}: the same states drawn every way (${drawn.join(', ')})`,
       );
     }
+    // The strips alone at rows with partly covered top and bottom device rows (three lines a row):
+    // boxes and marks as their fillRects at 1× and 2×.
+    for (const dpr of [1, 2]) {
+      const d = (await page.evaluate((r) => (globalThis as unknown as { compareStrips: (r: number) => PixelDiff }).compareStrips(r), dpr)) as PixelDiff;
+      assert.ok(d.painted > 5000, `strips at fractional rows, ${dpr}×: something drawn (${JSON.stringify(d)})`);
+      assert.equal(d.differ, 0, `strips at fractional rows, ${dpr}×: ${d.differ} of ${d.painted} painted pixels differ (max delta ${d.maxDelta.toFixed(1)})`);
+    }
     // Pans by whole pixels draw the states from the last frame's marks, moved (stateMarks.ts): the
     // plain painter's pixels at every step, a full scan's pixels and drawn count at checkpoints.
     // With the idle warm-up's frames (warmUp.ts) drawn between two of them, the frames after are

@@ -2,6 +2,7 @@
 // (drawData: chunk culling, draw keys, column strips) and with a plain painter (every state, the
 // column runs one fillRect each, as the layer drew before), and reports how their pixels differ.
 import { drawData, stateMarks } from '../../../../webview/timeline/drawData';
+import { ColumnStrips, rgbaOf } from '../../../../webview/timeline/columnStrips';
 import { gridShift } from '../../../../webview/timeline/panAnchor';
 import { TimeScale } from '../../../../webview/timeline/timeScale';
 import { WARM_UP_FRAMES, warmUpScale } from '../../../../webview/timeline/warmUp';
@@ -168,6 +169,51 @@ function paintPlain(ctx: CanvasRenderingContext2D, w: number, scale: Pick<TimeSc
       }
     }
   }
+}
+
+/**
+ * The column strips alone (columnStrips.ts) with rows whose top and bottom fall inside device rows
+ * (drawData gives it whole ones; the strips take any): wide boxes (addBox) and marks painted into
+ * lines, three a row, against a painter of each row's boxes as fillRects in the order added, then
+ * its marks as one fillRect per run, at the same fractional edges.
+ */
+function compareStrips(dpr: number): Omit<PixelDiff, 'states' | 'drawn'> {
+  const w = 300;
+  const h = 80;
+  const slots = 6;
+  const cols = w + 1;
+  const rand = rng(11);
+  const top = (r: number): number => r * 12.7 + 1.3;
+  const bottom = (r: number): number => top(r) + 9.45;
+  const a = scaledCanvas(w, h, dpr);
+  const b = scaledCanvas(w, h, dpr);
+  const strips = new ColumnStrips();
+  if (!strips.takesBoxes(a)) throw new Error('the strips do not take boxes on this canvas');
+  const marks = new Int32Array(slots * cols);
+  const colourOf = (mark: number): string => COLOURS[mark % COLOURS.length]!;
+  for (let r = 0; r < slots; r++) {
+    for (let x = rand() * 3; x < w;) {
+      const x1 = x + 4 + rand() * 30;
+      const colour = COLOURS[Math.floor(rand() * COLOURS.length)]!;
+      strips.addBox(r, x, x1, rgbaOf(colour));
+      b.fillStyle = colour;
+      b.fillRect(x, top(r), x1 - x, bottom(r) - top(r));
+      x = x1 + (rand() < 0.5 ? 0 : rand() * 10);
+    }
+    for (let c = 0; c < cols; c++) if (rand() < 0.3) marks[r * cols + c] = 1 + Math.floor(rand() * 6);
+    for (let c0 = 0; c0 < cols;) {
+      const m = marks[r * cols + c0]!;
+      let c1 = c0 + 1;
+      while (c1 < cols && marks[r * cols + c1] === m) c1++;
+      if (m !== 0) {
+        b.fillStyle = colourOf(m);
+        b.fillRect(c0, top(r), c1 - c0, bottom(r) - top(r));
+      }
+      c0 = c1;
+    }
+  }
+  strips.paint(a, marks, slots, cols, colourOf, top, bottom);
+  return diffOf(a, b, w * dpr, h * dpr, BOX_ROUNDING);
 }
 
 function canvas(w: number, h: number): CanvasRenderingContext2D {
@@ -418,6 +464,7 @@ function diffOf(a: CanvasRenderingContext2D, b: CanvasRenderingContext2D, w: num
 }
 
 (window as unknown as { compareDataLayer: typeof compare }).compareDataLayer = compare;
+(window as unknown as { compareStrips: typeof compareStrips }).compareStrips = compareStrips;
 (window as unknown as { compareEvents: typeof compareEvents }).compareEvents = compareEvents;
 (window as unknown as { comparePans: typeof comparePans }).comparePans = comparePans;
 (window as unknown as { compareDensity: typeof compareDensity }).compareDensity = compareDensity;
