@@ -198,15 +198,7 @@ export class ColumnStrips {
    * row whose edges are whole device rows (drawData snaps them) has the first only: a third of the
    * blending and one drawImage (the viewport bench's ~20 000-box frame: 3 lines a row cost ~6 ms).
    */
-  private drawFromSheet(
-    ctx: Ctx,
-    marks: Int32Array,
-    slots: number,
-    cols: number,
-    colourOf: (mark: number) => string,
-    top: (r: number) => number,
-    bottom: (r: number) => number,
-  ): boolean {
+  private drawFromSheet(...[ctx, marks, slots, cols, colourOf, top, bottom]: Parameters<ColumnStrips['paint']>): boolean {
     const k = wholeScale(ctx);
     if (k === undefined) return false;
     const boxed = this.boxes.count > 0;

@@ -88,15 +88,14 @@ export function drawMarks(
       let top = rowTop(rows, selected.row) + rowPad(rows.rowHeight) + inset;
       let height = boxH - 2 * inset;
       // around a state's box as drawn: on whole device rows (rowLayout.deviceBand)
-      if (selected.kind !== 'event') [top, height] = bandHeight(deviceBand(ctx.getTransform(), top, height, [0, 0]));
+      if (selected.kind !== 'event') {
+        const [t, b] = deviceBand(ctx.getTransform(), top, height, [0, 0]);
+        top = t;
+        height = b - t;
+      }
       const pad = selected.kind === 'event' ? 4 : 1;
       ctx.strokeRect(Math.max(-2, x0 - pad), top - 1, Math.min(w + 4, x1 - x0 + 2 * pad), height + 2);
     }
   }
   ctx.restore();
-}
-
-/** A band's [top, bottom] as [top, height]. */
-function bandHeight([top, bottom]: [number, number]): [number, number] {
-  return [top, bottom - top];
 }
