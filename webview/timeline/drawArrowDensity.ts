@@ -22,11 +22,13 @@ import { rgbaOf } from './columnStrips';
 /** Opacity steps of the density marks (one batched fill per step). */
 const DENSITY_LEVELS = 8;
 
-/** Per cell of the last frames' grids, its mark's level (−1: none), and the marks' places by level. */
-let levelOfCell = new Int8Array(0);
+/** The marks' places by level (x, y pairs), and each counted cell's level, kept from frame to frame. */
 let places = new Float64Array(0);
+let levelOfCell = new Int8Array(0);
+/** Levels of the small counts (most cells'), worked out once a frame: a log per cell otherwise. */
+const LEVEL_MEMO = 1024;
+const levelOfCount = new Int8Array(LEVEL_MEMO);
 
-/** Draws the density marks into `ctx`, or into `layer` when given; returns the marks drawn. */
 export function drawDensity(
   ctx: Paint2D,
   w: number,
@@ -49,31 +51,36 @@ export function drawDensity(
   }
   const d = arrowDensity(ar, map, rowY, w, h, FLAG_SHADOW, p.hidden.size > 0 ? hidden : undefined, spans);
   const rgb = p.fillRgb.get(PREVIEW_ARROW) ?? p.fillRgb.get(firstMessageCategory(loaded)) ?? ([255, 255, 255] as Rgb);
-  // a mark per cell (a short bar with a thin contrasting edge), alpha by log density quantised to
-  // DENSITY_LEVELS, so the whole summary is two fills per level: the marks' places by level, in
-  // buffers kept from frame to frame (arrays grown by push were ~0.4 MB of garbage a dense frame)
-  const nCells = d.rows * d.cols;
-  if (levelOfCell.length < nCells) levelOfCell = new Int8Array(nCells);
-  if (places.length < 2 * nCells) places = new Float64Array(2 * nCells);
+  // a mark per cell counted in (a short bar with a thin contrasting edge), alpha by log density
+  // quantised to DENSITY_LEVELS, so the whole summary is two fills per level: the marks' places by
+  // level, in buffers kept from frame to frame (arrays grown by push were ~0.4 MB of garbage a
+  // dense frame), in cell order within a level.
+  const { cells: counted, cellCount } = d;
+  if (levelOfCell.length < cellCount) levelOfCell = new Int8Array(counted.length);
+  if (places.length < 2 * cellCount) places = new Float64Array(2 * counted.length);
+  levelOfCount.fill(-1);
+  const levelOf = (n: number): number => Math.min(DENSITY_LEVELS - 1, Math.floor(densityAlpha(n, d.max) * DENSITY_LEVELS));
   const perLevel = new Int32Array(DENSITY_LEVELS + 1);
-  for (let c = 0; c < nCells; c++) {
-    const n = d.counts[c]!;
-    const level = n <= 0 ? -1 : Math.min(DENSITY_LEVELS - 1, Math.floor(densityAlpha(n, d.max) * DENSITY_LEVELS));
-    levelOfCell[c] = level;
-    if (level >= 0) perLevel[level + 1]!++;
+  for (let q = 0; q < cellCount; q++) {
+    const n = d.counts[counted[q]!]!;
+    let level: number;
+    if (n < LEVEL_MEMO && n === Math.floor(n)) {
+      level = levelOfCount[n]!;
+      if (level < 0) levelOfCount[n] = level = levelOf(n);
+    } else level = levelOf(n);
+    levelOfCell[q] = level;
+    perLevel[level + 1]!++;
   }
-  // where each level's marks start (x, y pairs), then the marks in cell order within a level
+  // where each level's marks start (x, y pairs), then the marks
   for (let l = 0; l < DENSITY_LEVELS; l++) perLevel[l + 1]! += perLevel[l]!;
   const drawn = perLevel[DENSITY_LEVELS]!;
   const next = perLevel.slice(0, DENSITY_LEVELS);
-  for (let row = 0; row < d.rows; row++) {
-    for (let col = 0; col < d.cols; col++) {
-      const level = levelOfCell[row * d.cols + col]!;
-      if (level < 0) continue;
-      const at = 2 * next[level]!++;
-      places[at] = col * d.binPx + 1;
-      places[at + 1] = row * d.blockPx + d.blockPx / 2 - 1.5;
-    }
+  for (let q = 0; q < cellCount; q++) {
+    const cell = counted[q]!;
+    const row = Math.floor(cell / d.cols);
+    const at = 2 * next[levelOfCell[q]!]!++;
+    places[at] = (cell - row * d.cols) * d.binPx + 1;
+    places[at + 1] = row * d.blockPx + d.blockPx / 2 - 1.5;
   }
   const outline = arrowOutline(rgb);
   const fill = cssRgba(rgb);

@@ -340,30 +340,38 @@ export class HeadLayer {
     }
     // in whole device pixels, so that a tile's pixels fall on the layer's at any scale
     const shift = Math.ceil((margin + 1) * k);
-    const tiles = new Map<number, Uint32Array>();
+    const tiles = new Map<number, Tile>();
     const scratch = (this.tileLayer ??= new HeadLayer());
     scratch.begin(shift / k + right + 2, shift / k + bottom + 2, k);
     const tw = scratch.cols;
     const th = scratch.rowsPx;
     const { px, cols, rowsPx } = this;
+    // places in a row mostly share their sub-pixel offset (the density marks' grid): the last tile
+    let lastKey = -1;
+    let tile: Tile | undefined;
     for (let q = 0; q < at.length; q += 2) {
       const gx = at[q]! * k;
       const gy = at[q + 1]! * k;
       const ix = Math.floor(gx);
       const iy = Math.floor(gy);
       const key = Math.round((gx - ix) * 256) * 257 + Math.round((gy - iy) * 256);
-      let tile = tiles.get(key);
-      if (tile === undefined) {
-        scratch.begin(shift / k + right + 2, shift / k + bottom + 2, k);
-        for (const r of parts) scratch.fillRect((gx - ix + shift) / k + r.x, (gy - iy + shift) / k + r.y, r.w, r.h, r.rgba);
-        tiles.set(key, (tile = scratch.px.slice(0, tw * th)));
+      if (key !== lastKey || tile === undefined) {
+        tile = tiles.get(key);
+        if (tile === undefined) {
+          scratch.begin(shift / k + right + 2, shift / k + bottom + 2, k);
+          for (const r of parts) scratch.fillRect((gx - ix + shift) / k + r.x, (gy - iy + shift) / k + r.y, r.w, r.h, r.rgba);
+          tiles.set(key, (tile = tileOf(scratch.px.slice(0, tw * th), tw, th)));
+        }
+        lastKey = key;
       }
+      const { pixels } = tile;
       const x0 = ix - shift;
       const y0 = iy - shift;
-      const j0 = Math.max(0, -y0);
-      const j1 = Math.min(th, rowsPx - y0);
-      const i0 = Math.max(0, -x0);
-      const i1 = Math.min(tw, cols - x0);
+      // the tile's pixels set, within the layer
+      const j0 = Math.max(tile.j0, -y0);
+      const j1 = Math.min(tile.j1, rowsPx - y0);
+      const i0 = Math.max(tile.i0, -x0);
+      const i1 = Math.min(tile.i1, cols - x0);
       if (j1 <= j0 || i1 <= i0) continue;
       this.y0 = Math.min(this.y0, y0 + j0);
       this.y1 = Math.max(this.y1, y0 + j1);
@@ -371,7 +379,7 @@ export class HeadLayer {
         this.used[y0 + j] = 1;
         const line = (y0 + j) * cols + x0;
         for (let i = i0; i < i1; i++) {
-          const v = tile[j * tw + i]!;
+          const v = pixels[j * tw + i]!;
           if (v === 0) continue;
           const under = px[line + i]!;
           // the tile's pixel at full coverage
@@ -380,6 +388,32 @@ export class HeadLayer {
       }
     }
   }
+}
+
+/** A stamped shape's pixels at one sub-pixel offset (tw × th), and the box [i0, i1) × [j0, j1) of those set. */
+interface Tile {
+  readonly pixels: Uint32Array;
+  readonly i0: number;
+  readonly i1: number;
+  readonly j0: number;
+  readonly j1: number;
+}
+
+/** The tile of `pixels`, its set pixels' box found (the tile has a margin on every side: half of it is 0). */
+function tileOf(pixels: Uint32Array, tw: number, th: number): Tile {
+  let i0 = tw;
+  let i1 = 0;
+  let j0 = th;
+  let j1 = 0;
+  for (let j = 0; j < th; j++)
+    for (let i = 0; i < tw; i++)
+      if (pixels[j * tw + i] !== 0) {
+        i0 = Math.min(i0, i);
+        i1 = Math.max(i1, i + 1);
+        j0 = Math.min(j0, j);
+        j1 = Math.max(j1, j + 1);
+      }
+  return { pixels, i0, i1, j0, j1 };
 }
 
 /**

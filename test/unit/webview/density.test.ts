@@ -57,6 +57,8 @@ test('arrow density counts both ends per row block × time bin', () => {
   assert.equal(d.counts[0], 1 + 1 + 10 + 10);
   assert.equal(d.counts[2 * 3 + 2], 2);
   assert.equal(d.max, 22);
+  // the cells counted in, in cell order (the marks are made from these alone)
+  assert.deepEqual(Array.from(d.cells.subarray(0, d.cellCount)), [0, 2 * 3 + 2]);
   assert.ok(densityAlpha(1, 22) > 0.2 && densityAlpha(22, 22) === 0.95);
   // a hidden row (NaN) and skipped arrows do not count
   const hiddenRow = arrowDensity(a, { shift: 0, k: 1 }, [3, Number.NaN], 18, 18, 1, (i) => i === 2);
@@ -70,6 +72,12 @@ test('arrow density counts both ends per row block × time bin', () => {
   // sends at x 3 (bin 0), receives at 15 (bin 2) and, for the preview arrow, 4 (bin 0)
   assert.equal(shifted.counts[0], 1 + 1 + 10 + 10);
   assert.equal(shifted.counts[2 * 3 + 2], 2);
+  // a cell of each row at each end, out of order in the arrows; rows outside the given centres do not count
+  const spread = { start: [10, 1, 7], end: [2, 16, 13], fromRow: [1, 0, 5], toRow: [0, 1, 1], count: [1, 1, 1], flags: [0, 0, 0] };
+  const s2 = arrowDensity(spread, { shift: 0, k: 1 }, [3, 15], 18, 18, 1);
+  assert.deepEqual(Array.from(s2.cells.subarray(0, s2.cellCount)), [0, 2 * 3 + 1, 2 * 3 + 2]);
+  assert.deepEqual(Array.from(s2.counts), [2, 0, 0, 0, 0, 0, 0, 1, 2]);
+  assert.equal(s2.max, 2);
 });
 
 test('labels of sub-pixel rows become rank ranges', () => {
