@@ -19,7 +19,7 @@ import { drawArrows, drawEvents, type ArrowMode } from './drawArrows';
 import { beginPixelLayer } from './eventHeads';
 import type { StateRuns } from '../../src/protocol/wire';
 import { ColumnStrips, rgbaOf } from './columnStrips';
-import { spansInPixels, spansInRange, timeChunks } from './timeChunks';
+import { spansInPixels, spansInRange, spansInRun, timeChunks } from './timeChunks';
 import { stateRuns } from './stateRuns';
 import { drawKeys } from './drawKeys';
 import { CATEGORY_MARK_OFFSET, ScanResult, scanRun, scanStates, type ScanFrame } from './stateScan';
@@ -344,6 +344,10 @@ function drawBoxes(
     const [g0, g1] = pan ? (pan.dx > 0 ? [w - pan.dx - 1, w + 1] : [-1, 1 - pan.dx]) : [0, 0];
     uncoveredScan.drawn = 0;
     goneScan.drawn = 0;
+    // a run's states over a time range: by binary search where each run is in time order
+    const spansOf = runs.timeOrdered
+      ? (from: number, to: number, t0: number, t1: number): number[] => spansInRun(st.start, st.end, from, to, t0, t1, runSpans)
+      : (from: number, to: number, t0: number, t1: number): number[] => spansInRange(chunks, from, to, t0, t1, runSpans);
     const rowStart = c.header.rowStart;
     for (let r = 0; r < runs.count; r++) {
       const pr = runs.row[r]! - rowStart;
@@ -355,7 +359,7 @@ function drawBoxes(
         columnDepth = runs.depth[r]!;
         if (kept) frame = scanFrame((column = stateMarks.marksOf(columnDepth, mf!)), shift);
       }
-      const spans = spansInRange(chunks, runs.from[r]!, runs.to[r]!, o0, o1, runSpans);
+      const spans = spansOf(runs.from[r]!, runs.to[r]!, o0, o1);
       if (pan) {
         stateMarks.keptWide(r, st, slot, scan);
         uncoveredScan.wideCount = 0;
@@ -363,7 +367,7 @@ function drawBoxes(
         for (let sp = 0; sp < spans.length; sp += 2) scanRun(st, spans[sp]!, spans[sp + 1]!, slot, frame, uncoveredScan, u0, u1, pan.dx, w + pan.dx);
         scan.mergeWide(uncoveredScan);
         if (uncoveredScan.marks > 0) stateMarks.setMarked(columnDepth);
-        const left = spansInRange(chunks, runs.from[r]!, runs.to[r]!, (g0 - pan.shiftBefore) / pxPerOffset, (g1 - pan.shiftBefore) / pxPerOffset, runSpans);
+        const left = spansOf(runs.from[r]!, runs.to[r]!, (g0 - pan.shiftBefore) / pxPerOffset, (g1 - pan.shiftBefore) / pxPerOffset);
         goneScan.wideCount = 0;
         for (let sp = 0; sp < left.length; sp += 2) scanRun(st, left[sp]!, left[sp + 1]!, slot, goneFrame!, goneScan, 0, 0, -pan.dx, w - pan.dx);
       } else {

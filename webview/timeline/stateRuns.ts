@@ -9,7 +9,7 @@ const cache = new WeakMap<ArrayLike<number>, StateRuns | null>();
 
 export function stateRuns(st: Columns<StateSpec>): StateRuns | undefined {
   let runs = cache.get(st.start);
-  if (runs === undefined) cache.set(st.start, (runs = stateRunsOf(st.depth, st.row) ?? null));
+  if (runs === undefined) cache.set(st.start, (runs = stateRunsOf(st.depth, st.row, st.start, st.end) ?? null));
   return runs ?? undefined;
 }
 

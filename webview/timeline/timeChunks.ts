@@ -84,3 +84,32 @@ export function spansInRange(c: TimeChunks, from: number, to: number, o0: number
   }
   return out;
 }
+
+/**
+ * The states [from, to) of a run in time order (StateRuns.timeOrdered: start and end never
+ * decrease) that overlap [o0, o1] (offsets), as one [from, to) pair in `out` (or none): two binary
+ * searches. spansInRange's chunks of CHUNK states are coarse for a run: a pan's frame, whose
+ * uncovered columns hold a few states a run, scanned a chunk a run for them, and another for the
+ * columns left (the viewport bench: ~200 000 states a frame, as many as a frame drawn afresh).
+ */
+export function spansInRun(start: ArrayLike<number>, end: ArrayLike<number>, from: number, to: number, o0: number, o1: number, out: number[]): number[] {
+  out.length = 0;
+  // the first state ending at or after o0 (ends never decrease)
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (end[mid]! >= o0) hi = mid;
+    else lo = mid + 1;
+  }
+  const first = lo;
+  // the first state from there starting after o1 (starts never decrease)
+  hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (start[mid]! > o1) hi = mid;
+    else lo = mid + 1;
+  }
+  if (lo > first) out.push(first, lo);
+  return out;
+}

@@ -21,7 +21,7 @@ import {
   type WindowHeader,
 } from './windowColumns';
 import { nestingDepths } from './nesting';
-import { orderByDepthAndRow, ranksOf } from './stateOrder';
+import { orderByDepth, ranksOf } from './stateOrder';
 import { Growing, joined } from './growingTable';
 import { Slog2File } from '../formats/slog2/slog2File';
 import { nodeColumnsOf } from '../formats/slog2/columnStream';
@@ -305,9 +305,10 @@ export async function buildWindow(
 
   // States go out outermost first (by nesting depth), so drawing in array order paints enclosing
   // states behind the states they contain; within a depth by row, in drawing order per row (rows
-  // do not overlap on screen, so the pixels are the same), so a frame visits only shown rows.
+  // do not overlap on screen, so the pixels are the same), so a frame visits only shown rows and
+  // finds a row's states over a time range by binary search (stateOrder.ts orderByDepth).
   const st = allocateTable(STATE_SPEC, nState);
-  const rank = ranksOf(orderByDepthAndRow(nest.depth, states.row, rowStart, nState));
+  const rank = ranksOf(orderByDepth(nest.order, nest.depth, nState));
   for (let i = 0; i < nState; i++) {
     const k = rank[i]!;
     st.start[k] = off(states.t0[i]!);

@@ -23,15 +23,18 @@ interface Grouped {
   readonly latest: Float64Array;
 }
 
-/** Depth per item (same indexing as the inputs), plus the greatest depth found. */
+/**
+ * Depth per item (same indexing as the inputs), plus the greatest depth found, and `order`: the
+ * items grouped by row (ascending), each row in drawing order (what the depths were found in).
+ */
 export function nestingDepths(
   earliest: ArrayLike<number>,
   latest: ArrayLike<number>,
   row: ArrayLike<number>,
-): { readonly depth: Uint32Array; readonly maxDepth: number } {
+): { readonly depth: Uint32Array; readonly maxDepth: number; readonly order: Uint32Array } {
   const n = earliest.length;
   const depth = new Uint32Array(n);
-  if (n === 0) return { depth, maxDepth: 0 };
+  if (n === 0) return { depth, maxDepth: 0, order: new Uint32Array(0) };
   const order = new Uint32Array(n);
   const rowEnds = groupByRow(row, n, order);
   const g: Grouped = { index: order, earliest: new Float64Array(n), latest: new Float64Array(n) };
@@ -62,7 +65,7 @@ export function nestingDepths(
     }
     from = to;
   }
-  return { depth, maxDepth };
+  return { depth, maxDepth, order };
 }
 
 /** Indices [0, n) into `order`, grouped by row (ascending), in index order within a row; where each row's group ends. */

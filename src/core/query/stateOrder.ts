@@ -1,41 +1,28 @@
 /**
  * The order states go out in a payload (buildWindow.ts): outermost first (by nesting depth), so
  * drawing in array order paints enclosing states behind the states they contain; within a depth by
- * row, in drawing order per row, so a frame visits only shown rows.
+ * row, in drawing order per row, so a frame visits only shown rows, and within a row's runs finds
+ * the states of a time range by binary search.
  */
-
-/** Row spans wider than this are ordered by a comparison sort (a counting sort's table would be too big). */
-const COUNTING_ROWS_LIMIT = 1 << 20;
 
 /**
- * Indices [0, n) stably sorted by depth[i], then by row[i] (≥ rowStart): two stable counting
- * passes, rows first (depths and shown rows are few).
+ * The states [0, n) stably by depth, from `byRow`: the states and shadows of the window grouped by
+ * row (ascending), each row in drawing order (nestingDepths' `order`; indices ≥ n, the shadows,
+ * are left out). So within a depth and row the states go out in drawing order: one after another
+ * in time where they do not overlap (a trace's states of one depth and row), and a frame finds
+ * those over a time range by binary search (StateRuns.timeOrdered). In the order they came (node
+ * by node) a run's states went back in time at each node's.
  */
-export function orderByDepthAndRow(depth: ArrayLike<number>, row: ArrayLike<number>, rowStart: number, n: number): Uint32Array {
+export function orderByDepth(byRow: Uint32Array, depth: ArrayLike<number>, n: number): Uint32Array {
   let maxDepth = 0;
-  let maxRow = 0;
-  for (let i = 0; i < n; i++) {
-    maxDepth = Math.max(maxDepth, depth[i]!);
-    maxRow = Math.max(maxRow, row[i]! - rowStart);
-  }
-  if (maxRow >= COUNTING_ROWS_LIMIT) {
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    return order.sort((a, b) => depth[a]! - depth[b]! || row[a]! - row[b]! || a - b);
-  }
-  // stable counting passes: by row, then (of that order) by depth
-  const rowCounts = new Uint32Array(maxRow + 2);
-  for (let i = 0; i < n; i++) rowCounts[row[i]! - rowStart + 1]!++;
-  for (let r = 1; r < rowCounts.length; r++) rowCounts[r]! += rowCounts[r - 1]!;
-  const byRow = new Uint32Array(n);
-  for (let i = 0; i < n; i++) byRow[rowCounts[row[i]! - rowStart]!++] = i;
+  for (let i = 0; i < n; i++) maxDepth = Math.max(maxDepth, depth[i]!);
   const depthCounts = new Uint32Array(maxDepth + 2);
   for (let i = 0; i < n; i++) depthCounts[depth[i]! + 1]!++;
   for (let d = 1; d < depthCounts.length; d++) depthCounts[d]! += depthCounts[d - 1]!;
   const out = new Uint32Array(n);
-  for (let k = 0; k < n; k++) {
+  for (let k = 0; k < byRow.length; k++) {
     const i = byRow[k]!;
-    out[depthCounts[depth[i]!]!++] = i;
+    if (i < n) out[depthCounts[depth[i]!]!++] = i;
   }
   return out;
 }

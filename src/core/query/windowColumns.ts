@@ -195,7 +195,7 @@ export function decodeTable<S extends TableSpec>(spec: S, wire: WireTable<S>, wh
 
 export function encodeWindow(w: WindowColumns): WireWindow {
   const wire = (b: ChunkBounds): WireChunkBounds => ({ lo: b.lo.buffer as ArrayBuffer, hi: b.hi.buffer as ArrayBuffer });
-  const runs = stateRunsOf(w.states.depth, w.states.row);
+  const runs = stateRunsOf(w.states.depth, w.states.row, w.states.start, w.states.end);
   return {
     header: w.header,
     states: encodeTable(STATE_SPEC, w.states),

@@ -106,6 +106,13 @@ test('level of detail: a whole-trace view on 1200 px reads few nodes and ships a
     // everything inside the window overlaps it
     const back = decodeWindow(encodeWindow(zoomed));
     for (let i = 0; i < back.states.start.length; i++) assert.ok(back.states.end[i]! >= 0 && back.states.start[i]! <= 3 * span * 1.000001);
+    // the states of a depth and row, read from many nodes, go out one after another in time (a
+    // frame finds those of a time range by binary search): at leaf level and with shadows
+    for (const window of [w, zoomed, await buildWindow(file, fullSpec(file, 0))]) {
+      const runs = decodeWindow(encodeWindow(window)).chunks!.stateRuns!;
+      assert.ok(window.header.nodesRead > 1 && runs.count > 1, `${window.header.nodesRead} nodes, ${runs.count} runs`);
+      assert.equal(runs.timeOrdered, true, `runs in time order (${window.header.nodesRead} nodes read)`);
+    }
   } finally {
     await file.close();
   }

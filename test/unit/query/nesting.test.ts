@@ -97,5 +97,5 @@ test('rows grouped and merged by runs: the depths of one sort of every state', (
       assert.equal(got.maxDepth, want.maxDepth, `rows of shape ${shape}, ${n} states: the greatest depth`);
     }
   }
-  assert.deepEqual(nestingDepths([], [], []), { depth: new Uint32Array(0), maxDepth: 0 });
+  assert.deepEqual(nestingDepths([], [], []), { depth: new Uint32Array(0), maxDepth: 0, order: new Uint32Array(0) });
 });

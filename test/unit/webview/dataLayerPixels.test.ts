@@ -57,18 +57,24 @@ test('dense data layer: the pixels of one fillRect per column run, every state',
     // plain painter's pixels at every step, a full scan's pixels and drawn count at checkpoints.
     // With the idle warm-up's frames (warmUp.ts) drawn between two of them, the frames after are
     // the same: what its frames leave behind (kept marks, the pan anchor) never shows.
-    for (const [rowH, dpr, boxPixels, warmUpAt] of [
-      [11, 1, false, -1],
-      [9.5, 1, true, -1],
-      [11, 2, true, -1],
-      [9.5, 1, true, 3],
-      [11, 2, true, 10],
+    // States of each depth and row one after another (time-ordered runs: a run's states in a time
+    // range found by binary search, timeChunks.ts spansInRun) or overlapping (scanned by chunks).
+    for (const [rowH, dpr, boxPixels, warmUpAt, timeOrdered] of [
+      [11, 1, false, -1, false],
+      [9.5, 1, true, -1, false],
+      [11, 2, true, -1, false],
+      [9.5, 1, true, 3, false],
+      [11, 2, true, 10, false],
+      [11, 1, false, -1, true],
+      [9.5, 2, true, 3, true],
     ] as const) {
       const d = (await page.evaluate(
-        ([h, r, bp, wu]) => (globalThis as unknown as { comparePans: (h: number, r: number, bp: boolean, wu: number) => PanDiff }).comparePans(h, r, bp, wu),
-        [rowH, dpr, boxPixels, warmUpAt] as const,
+        ([h, r, bp, wu, to]) =>
+          (globalThis as unknown as { comparePans: (h: number, r: number, bp: boolean, wu: number, to: boolean) => PanDiff }).comparePans(h, r, bp, wu, to),
+        [rowH, dpr, boxPixels, warmUpAt, timeOrdered] as const,
       )) as PanDiff;
-      const what = `pans, rows ${rowH} px, ${dpr}×, wide boxes as ${boxPixels ? 'pixels' : 'rects'}${warmUpAt >= 0 ? `, warm-up frames before step ${warmUpAt}` : ''}`;
+      const what = `pans, rows ${rowH} px, ${dpr}×, wide boxes as ${boxPixels ? 'pixels' : 'rects'}${warmUpAt >= 0 ? `, warm-up frames before step ${warmUpAt}` : ''}, runs ${timeOrdered ? 'in time order' : 'overlapping'}`;
+      assert.equal(d.timeOrderedRuns, timeOrdered, `${what}: the payload's runs as meant`);
       // every move but the first frame and the one past the width (a full scan); after the
       // warm-up, whose last frame is the view before, its move too
       assert.equal(d.panned, d.steps - 2, `${what}: frames drawn from the kept marks (${JSON.stringify(d)})`);

@@ -3,7 +3,7 @@
 // and the tables say what the per-drawable lookups said.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHUNK, adoptChunks, spansInRange, spansInView, timeChunks } from '../../../webview/timeline/timeChunks';
+import { CHUNK, adoptChunks, spansInRange, spansInRun, spansInView, timeChunks } from '../../../webview/timeline/timeChunks';
 import {
   ARROW_SPEC,
   EVENT_SPEC,
@@ -66,6 +66,36 @@ test('the chunk spans of a run (spansInRange) are the view spans cut to the run,
     for (let k = 2; k < got.length; k += 2) assert.ok(got[k]! > got[k - 1]!, 'adjacent parts merged');
   }
   assert.deepEqual(spansInRange(chunks, 5, 5, 0, 1, scratch), [], 'an empty run');
+});
+
+test('the states of a run in time order over a time range (spansInRun) are exactly those overlapping it', () => {
+  const rand = rng(12);
+  const n = 3000;
+  // one depth and row: states one after another, some touching, some of no length, float32 times
+  const start = new Float32Array(n);
+  const end = new Float32Array(n);
+  let t = 0;
+  for (let i = 0; i < n; i++) {
+    t += rand() < 0.2 ? 0 : rand() * 0.001;
+    start[i] = t;
+    t += rand() < 0.1 ? 0 : rand() * 0.001;
+    end[i] = t;
+  }
+  const scratch: number[] = [];
+  for (let q = 0; q < 300; q++) {
+    const from = Math.floor(rand() * n);
+    const to = Math.min(n, from + Math.floor(rand() * 2000));
+    // ranges of every size, their ends often exactly on a state's start or end
+    const a = rand() < 0.3 ? start[Math.floor(rand() * n)]! : rand() * t * 1.1 - 0.05 * t;
+    const b = rand() < 0.3 ? end[Math.floor(rand() * n)]! : a + rand() * (rand() < 0.5 ? 0.002 : 0.5);
+    const got = spansInRun(start, end, from, to, a, b, scratch);
+    assert.equal(got, scratch, 'written into the scratch');
+    const want: number[] = [];
+    for (let i = from; i < to; i++) if (end[i]! >= a && start[i]! <= b) want.push(i);
+    assert.deepEqual(covered(got), want, `[${from}, ${to}) over [${a}, ${b}]`);
+  }
+  assert.deepEqual(spansInRun(start, end, 5, 5, 0, 1, scratch), [], 'an empty run');
+  assert.deepEqual(spansInRun(start, end, 0, n, Number.NaN, 1, scratch), [], 'a NaN range');
 });
 
 test('chunks keep every drawable overlapping the view, in table order, and skip chunks wholly outside', () => {

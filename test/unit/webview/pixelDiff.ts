@@ -21,4 +21,6 @@ export interface PanDiff {
   readonly worst: string;
   /** Checkpoints where a full scan of the same view gave other pixels or another drawn count. */
   readonly mismatches: string;
+  /** Whether the payload's runs were in time order (found by binary search, not by chunks). */
+  readonly timeOrderedRuns: boolean;
 }

@@ -4,6 +4,7 @@
 import { drawData, stateMarks } from '../../../../webview/timeline/drawData';
 import { ColumnStrips, rgbaOf } from '../../../../webview/timeline/columnStrips';
 import { gridShift } from '../../../../webview/timeline/panAnchor';
+import { stateRuns } from '../../../../webview/timeline/stateRuns';
 import { TimeScale } from '../../../../webview/timeline/timeScale';
 import { WARM_UP_FRAMES, warmUpScale } from '../../../../webview/timeline/warmUp';
 import { boxHeight, deviceBand, nestingInset, rowPad, visibleRows, type RowViewport } from '../../../../webview/timeline/rowLayout';
@@ -67,10 +68,27 @@ function rng(seed: number): () => number {
  * States by depth, then row (as payloads come), or by depth, then time (as they came before, and
  * may from an older host): wide outer states at depth 0, dense short ones nested in them.
  */
-function payload(rows: number, perRow: number, seed: number, byRow = true): WindowColumns {
+/**
+ * `timeOrdered`: the states of each depth and row follow one another (as a trace's do), so the
+ * payload's runs are in time order (StateRuns.timeOrdered) and frames find them by binary search;
+ * otherwise depths 1 and 2 hold overlapping states (the runs are scanned by chunks).
+ */
+function payload(rows: number, perRow: number, seed: number, byRow = true, timeOrdered = false): WindowColumns {
   const rand = rng(seed);
   const list: { s: number; e: number; row: number; depth: number; cat: number }[] = [];
-  for (let r = 0; r < rows; r++) {
+  for (let r = 0; timeOrdered && r < rows; r++) {
+    for (let k = 0; k < 4; k++) list.push({ s: k * 0.25 + 0.01, e: k * 0.25 + 0.2 + rand() * 0.04, row: r, depth: 0, cat: (r + k) % 3 });
+    for (const depth of [1, 2]) {
+      // narrow and wide, back to back or apart, over the whole payload
+      let t = rand() * 0.001;
+      for (let k = 0; k < perRow / 2 && t < 1.02; k++) {
+        const length = rand() < 0.9 ? rand() * 0.0008 : rand() * 0.01;
+        list.push({ s: t, e: t + length, row: r, depth, cat: 3 + Math.floor(rand() * 4) });
+        t += length + (rand() < 0.3 ? 0 : rand() * 0.0005);
+      }
+    }
+  }
+  for (let r = 0; !timeOrdered && r < rows; r++) {
     for (let k = 0; k < 4; k++) list.push({ s: k * 0.25 + 0.01, e: k * 0.25 + 0.2 + rand() * 0.04, row: r, depth: 0, cat: (r + k) % 3 });
     // back to back (boxes sharing their edge pixels): wide in the whole view, and zoomed in
     for (const [from, each] of [
@@ -257,11 +275,11 @@ function compare(t0: number, t1: number, rowH: number, seed: number, byRow: bool
  * shifts, into a canvas of their own) are drawn before that step's, as the timeline draws them
  * while the view rests: the frames after must be the same.
  */
-function comparePans(rowH: number, dpr: number, boxPixels: boolean, warmUpAt = -1): PanDiff {
+function comparePans(rowH: number, dpr: number, boxPixels: boolean, warmUpAt = -1, timeOrdered = false): PanDiff {
   const w = 600;
   const h = 400;
   const rows: RowViewport = { rowCount: 40, rowHeight: rowH, scrollPx: rowH * 3, heightPx: h };
-  const c = payload(40, 3000, 11, true);
+  const c = payload(40, 3000, 11, true, timeOrdered);
   // from step RECOLOUR on, each category takes the next one's colour (the legend's colour
   // change): the kept marks stay (the keys are the categories), their colours are this frame's
   const RECOLOUR = 9;
@@ -317,7 +335,8 @@ function comparePans(rowH: number, dpr: number, boxPixels: boolean, warmUpAt = -
         mismatches += `step ${i}: drawn ${frame.drawn} (full scan ${full.drawn}), ${e.differ} pixels differ (max delta ${e.maxDelta.toFixed(1)}); `;
     }
   }
-  return { steps: moves.length, panned: stateMarks.panned - pannedBefore - warmUpPanned, warmUpPanned, painted, differ, worst, mismatches };
+  const timeOrderedRuns = stateRuns(c.states)?.timeOrdered ?? false;
+  return { steps: moves.length, panned: stateMarks.panned - pannedBefore - warmUpPanned, warmUpPanned, painted, differ, worst, mismatches, timeOrderedRuns };
 }
 
 /**
