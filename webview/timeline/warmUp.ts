@@ -18,7 +18,10 @@ import { TimeScale } from './timeScale';
 export const QUIET_MS = 400;
 /** A warm-up frame is drawn only when the idle period has this long left. */
 const MIN_IDLE_MS = 20;
-/** Pans of PAN_PX each, zooms in by ZOOM_STEP each, DEEP_PAN_FRAMES more pans there, then the view. */
+/**
+ * Pans of PAN_PX each (half of them one way, then back: a drag's frames take other branches in
+ * each direction), zooms in by ZOOM_STEP each, DEEP_PAN_FRAMES more pans there, then the view.
+ */
 const PAN_FRAMES = 12;
 const PAN_PX = 8;
 const ZOOM_FRAMES = 6;
@@ -26,18 +29,28 @@ const ZOOM_STEP = 1.6;
 const DEEP_PAN_FRAMES = 4;
 export const WARM_UP_FRAMES = PAN_FRAMES + ZOOM_FRAMES + DEEP_PAN_FRAMES + 1;
 
+/**
+ * Where pan `i` of `n` leaves the view, px: PAN_PX further each for the first half, then PAN_PX back
+ * each (it was one way only, and the bench's drag the other way: its first frame took a branch
+ * the warm-up never had, and the data layer's main function was thrown back to unoptimised code).
+ */
+function panPx(i: number, n: number): number {
+  return (i < n >> 1 ? i + 1 : n - 1 - i) * PAN_PX;
+}
+
 /** The scale of warm-up frame `step` (0 ≤ step < WARM_UP_FRAMES) for a view at `view`. */
 export function warmUpScale(step: number, view: TimeScale): TimeScale {
   const span = view.t1 - view.t0;
   const secPerPx = span / view.widthPx;
   if (step < PAN_FRAMES) {
-    const dt = (step + 1) * PAN_PX * secPerPx;
+    const dt = panPx(step, PAN_FRAMES) * secPerPx;
     return new TimeScale(view.t0 - dt, view.t1 - dt, view.widthPx);
   }
   if (step >= WARM_UP_FRAMES - 1) return view;
   const zoom = Math.min(step - PAN_FRAMES + 1, ZOOM_FRAMES);
   const deepSpan = span / ZOOM_STEP ** zoom;
-  const pan = Math.max(0, step - PAN_FRAMES - ZOOM_FRAMES + 1) * PAN_PX * (deepSpan / view.widthPx);
+  const deepStep = step - PAN_FRAMES - ZOOM_FRAMES;
+  const pan = (deepStep < 0 ? 0 : panPx(deepStep, DEEP_PAN_FRAMES)) * (deepSpan / view.widthPx);
   const mid = (view.t0 + view.t1) / 2 - pan;
   return new TimeScale(mid - deepSpan / 2, mid + deepSpan / 2, view.widthPx);
 }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { DataWarmUp, QUIET_MS, WARM_UP_FRAMES, warmUpScale, type IdleCallbacks, type WarmUpTarget } from '../../../webview/timeline/warmUp';
 import { TimeScale } from '../../../webview/timeline/timeScale';
 
-test('the frames: pans by 8 px at the view scale, zooms in by 1.6 a step, pans there, then the view', () => {
+test('the frames: pans by 8 px at the view scale (out, then back), zooms in by 1.6 a step, pans there, then the view', () => {
   const view = new TimeScale(10, 10.012, 1200);
   const scales = Array.from({ length: WARM_UP_FRAMES }, (_, i) => warmUpScale(i, view));
   assert.equal(scales.at(-1), view, 'the last frame is the view itself');
@@ -17,10 +17,14 @@ test('the frames: pans by 8 px at the view scale, zooms in by 1.6 a step, pans t
   let pans = 0;
   for (const [i, s] of scales.entries()) assert.equal(s.widthPx, 1200, `frame ${i}: the plot's width`);
   for (let i = 0; i < scales.length && Math.abs(scales[i]!.pxPerSec / view.pxPerSec - 1) < 1e-9; i++) {
-    assert.ok(Math.abs(pxOf(scales[i]!) - 8 * (i + 1)) < 1e-6, `frame ${i}: panned ${pxOf(scales[i]!)} px`);
+    // six pans one way, then six back (both directions' branches warmed)
+    const want = i < 6 ? 8 * (i + 1) : 8 * (11 - i);
+    assert.ok(Math.abs(pxOf(scales[i]!) - want) < 1e-6, `frame ${i}: panned ${pxOf(scales[i]!)} px, want ${want}`);
     pans++;
   }
   assert.equal(pans, 12, 'a drag of 12 moves first');
+  const steps = scales.slice(0, pans).map((s, i) => pxOf(s) - (i === 0 ? 0 : pxOf(scales[i - 1]!)));
+  assert.ok(steps.some((d) => d > 0) && steps.some((d) => d < 0), `pans both ways: ${steps.join(', ')}`);
   const zooms = scales.slice(pans, -1).map((s) => s.pxPerSec / view.pxPerSec);
   for (const [i, z] of zooms.entries()) assert.ok(z > 1, `zoom frame ${i}: zoomed in (×${z})`);
   for (let i = 1; i < 6; i++) assert.ok(Math.abs(zooms[i]! / zooms[i - 1]! - 1.6) < 1e-9, `zoom step ${i}: ×1.6`);
@@ -30,7 +34,8 @@ test('the frames: pans by 8 px at the view scale, zooms in by 1.6 a step, pans t
   for (const [i, s] of deep.entries()) {
     assert.ok(Math.abs(s.pxPerSec / scales[pans + 5]!.pxPerSec - 1) < 1e-9, `deep pan ${i}: the deepest zoom`);
     const moved = s.timeToPx(scales[pans + 5]!.t0);
-    assert.ok(Math.abs(moved - 8 * (i + 1)) < 1e-6, `deep pan ${i}: moved ${moved} px`);
+    const want = i < deep.length >> 1 ? 8 * (i + 1) : 8 * (deep.length - 1 - i);
+    assert.ok(Math.abs(moved - want) < 1e-6, `deep pan ${i}: moved ${moved} px, want ${want}`);
   }
 });
 
