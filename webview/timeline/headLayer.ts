@@ -135,8 +135,12 @@ export class HeadLayer {
     const src = top.px;
     for (let y = top.y0; y < top.y1; y++) {
       if (top.used[y] === 0) continue;
+      const from = y * cols;
+      // a row this layer holds nothing in (all 0) takes the top's pixels as they are: the heads sit
+      // at the rows' tops, the density marks on their centre lines, so most of the heads' rows
+      if (this.used[y] === 0) px.set(src.subarray(from, from + cols), from);
+      else overRow(px, src, from, from + cols, this.memo);
       this.used[y] = 1;
-      overRow(px, src, y * cols, (y + 1) * cols, this.memo);
     }
     if (top.y1 > top.y0) {
       this.y0 = Math.min(this.y0, top.y0);

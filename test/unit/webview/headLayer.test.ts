@@ -277,10 +277,13 @@ test('a layer drawn over another: each pixel source-over, rows it covers added t
   top.begin(W, H, 1);
   top.add(30, 4, 5, RED);
   top.add(80, 20, 5, 0x800000ff);
+  // in rows the layer under holds nothing in (they are copied whole)
+  top.add(100, 33, 5, 0x800000ff);
   const topPx = (top as unknown as { px: Uint32Array }).px;
   const before = Uint32Array.from((under.heads as unknown as { px: Uint32Array }).px);
   under.heads.drawLayer(top);
   let checked = 0;
+  let copied = 0;
   for (let y = 0; y < H; y++)
     for (let x = 0; x < W; x++) {
       const v = topPx[y * W + x]!;
@@ -288,8 +291,10 @@ test('a layer drawn over another: each pixel source-over, rows it covers added t
       const want = v === 0 ? u : u === 0 || v >>> 24 === 255 ? v : over(v, 1, u);
       assert.equal(under.at(x, y), want, `(${x}, ${y})`);
       if (v !== 0 && u !== 0) checked++;
+      if (v !== 0 && y >= 32) copied++;
     }
   assert.ok(checked > 10, `${checked} pixels over pixels`);
+  assert.ok(copied > 10, `${copied} pixels in rows with nothing under them`);
   const rows = under.heads as unknown as { y0: number; y1: number };
   assert.ok(rows.y0 <= 2 && rows.y1 >= 26, 'the rows of both');
 });
