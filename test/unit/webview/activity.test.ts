@@ -14,6 +14,7 @@ import {
   type WindowColumns,
 } from '../../../src/protocol/wire';
 import { codeColourKey, UNCOLOURED_KEY } from '../../../webview/timeline/codeColour';
+import { spansInView, timeChunks } from '../../../webview/timeline/timeChunks';
 
 function columns(lowestDepth = 0): WindowColumns {
   // row 0: Phase(1) [0,10] ⊃ Barrier(3) [5,10]; row 1: Phase(1) [0,5]; row 2: a preview box [0,10] 75 % cat 5, 25 % cat 6
@@ -95,62 +96,73 @@ test('code colours: states count under their colouring key, uncoloured ones and 
   assert.equal(codeColourKey(2 << SITE_COLOUR_SHIFT, 1), UNCOLOURED_KEY);
 });
 
-test('a payload wider than the view: the same strip as visiting every state in table order', () => {
-  // 6 000 states over 40 rows, a time span 5× the view's, nested and overlapping, some hidden,
-  // rows 7 and 8 not counted, and preview boxes: the strip equals a plain walk over every state.
-  let seed = 11;
-  const rnd = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-  const base = columns();
-  const n = 6000;
-  const states = allocateTable(STATE_SPEC, n);
-  for (let i = 0; i < n; i++) {
-    const t = (i / n) * 500 + rnd() * 3; // table order roughly by time, as payloads are: chunks cull
-    states.start[i] = t;
-    states.end[i] = t + (rnd() < 0.1 ? rnd() * 80 : rnd() * 2);
-    states.row[i] = Math.floor(rnd() * 40);
-    states.category[i] = 1 + Math.floor(rnd() * 6);
-  }
-  const c: WindowColumns = { ...base, states, header: { ...base.header, rowEnd: 40 } };
-  const map = { shift: -1000.25, k: 10.3 };
-  const width = 1000;
-  const slotOf = (r: number): number => (r === 7 || r === 8 ? -1 : r < 7 ? r : r - 2);
-  const hidden = new Set([4]);
-  const a = activityOf({ columns: c, map, width, slotOf, slots: 38, hidden });
-  // the oracle: every state, in table order, through the same mapping
-  const cols = width;
-  const owner = new Int32Array(38 * cols);
-  const mark = (slot: number, x0: number, x1: number, v: number): void => {
-    if (slot < 0 || slot >= 38) return;
-    const c0 = Math.max(0, Math.floor(x0));
-    owner.fill(v, slot * cols + c0, slot * cols + Math.min(cols, Math.max(c0 + 1, Math.ceil(x1))));
-  };
-  for (let i = 0; i < n; i++) {
-    const x0 = map.shift + states.start[i]! * map.k;
-    const x1 = map.shift + states.end[i]! * map.k;
-    if (x1 < 0 || x0 > width || hidden.has(states.category[i]!)) continue;
-    mark(slotOf(states.row[i]!), x0, x1, states.category[i]! + (1 << 20));
-  }
-  for (let i = 0; i < c.shadows.start.length; i++) {
-    const x0 = map.shift + c.shadows.start[i]! * map.k;
-    const x1 = map.shift + c.shadows.end[i]! * map.k;
-    if (!(x1 < 0 || x0 > width)) mark(slotOf(c.shadows.row[i]!), x0, x1, -(i + 1));
-  }
-  const expected = new Map<number, Float64Array>();
-  for (let s = 0; s < 38; s++)
-    for (let col = 0; col < cols; col++) {
-      const o = owner[s * cols + col]!;
-      if (o <= 0) continue;
-      const cat = o - (1 << 20);
-      if (!expected.has(cat)) expected.set(cat, new Float64Array(cols));
-      expected.get(cat)![col]! += 1;
+for (const order of ['time', 'rows'] as const)
+  test(`a payload wider than the view, states in ${order} order: the same strip as visiting every state in table order`, () => {
+    // 6 000 (row by row: 24 000) states over 40 rows, a time span 5× the view's, nested and overlapping, some hidden,
+    // rows 7 and 8 not counted, and preview boxes: the strip equals a plain walk over every state.
+    // In time order the chunks in view are one span; row by row (each row's in time order, as the
+    // builder orders a depth's), a span a row.
+    let seed = 11;
+    const rnd = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    const base = columns();
+    // row by row, rows of more states than a chunk (256), so that some chunks miss the view
+    const n = order === 'rows' ? 24_000 : 6000;
+    const made: [number, number, number, number][] = [];
+    for (let i = 0; i < n; i++) {
+      const t = (i / n) * 500 + rnd() * 3; // table order roughly by time, as payloads are: chunks cull
+      made.push([t, t + (rnd() < 0.1 ? rnd() * 80 : rnd() * 2), Math.floor(rnd() * 40), 1 + Math.floor(rnd() * 6)]);
     }
-  assert.ok(a.categories.length >= 5, 'the view shows most categories');
-  assert.equal(a.categories.includes(4), false);
-  let compared = 0;
-  for (const [cat, counts] of expected)
-    for (let col = 0; col < cols; col++) {
-      assert.equal(at(a, col, cat), Math.fround(counts[col]! / 38), `category ${cat}, column ${col}`);
-      compared++;
+    if (order === 'rows') made.sort((p, q) => p[2] - q[2] || p[0] - q[0]);
+    const states = allocateTable(STATE_SPEC, n);
+    made.forEach(([t0, t1, r, cat], i) => {
+      states.start[i] = t0;
+      states.end[i] = t1;
+      states.row[i] = r;
+      states.category[i] = cat;
+    });
+    const c: WindowColumns = { ...base, states, header: { ...base.header, rowEnd: 40 } };
+    const map = { shift: -1000.25, k: 10.3 };
+    const width = 1000;
+    const spans = spansInView(timeChunks(states.start, states.end), (-1 - map.shift) / map.k, (width + 1 - map.shift) / map.k);
+    if (order === 'rows') assert.ok(spans.length / 2 > 10, `${spans.length / 2} spans`);
+    const slotOf = (r: number): number => (r === 7 || r === 8 ? -1 : r < 7 ? r : r - 2);
+    const hidden = new Set([4]);
+    const a = activityOf({ columns: c, map, width, slotOf, slots: 38, hidden });
+    // the oracle: every state, in table order, through the same mapping
+    const cols = width;
+    const owner = new Int32Array(38 * cols);
+    const mark = (slot: number, x0: number, x1: number, v: number): void => {
+      if (slot < 0 || slot >= 38) return;
+      const c0 = Math.max(0, Math.floor(x0));
+      owner.fill(v, slot * cols + c0, slot * cols + Math.min(cols, Math.max(c0 + 1, Math.ceil(x1))));
+    };
+    for (let i = 0; i < n; i++) {
+      const x0 = map.shift + states.start[i]! * map.k;
+      const x1 = map.shift + states.end[i]! * map.k;
+      if (x1 < 0 || x0 > width || hidden.has(states.category[i]!)) continue;
+      mark(slotOf(states.row[i]!), x0, x1, states.category[i]! + (1 << 20));
     }
-  assert.ok(compared > 4000);
-});
+    for (let i = 0; i < c.shadows.start.length; i++) {
+      const x0 = map.shift + c.shadows.start[i]! * map.k;
+      const x1 = map.shift + c.shadows.end[i]! * map.k;
+      if (!(x1 < 0 || x0 > width)) mark(slotOf(c.shadows.row[i]!), x0, x1, -(i + 1));
+    }
+    const expected = new Map<number, Float64Array>();
+    for (let s = 0; s < 38; s++)
+      for (let col = 0; col < cols; col++) {
+        const o = owner[s * cols + col]!;
+        if (o <= 0) continue;
+        const cat = o - (1 << 20);
+        if (!expected.has(cat)) expected.set(cat, new Float64Array(cols));
+        expected.get(cat)![col]! += 1;
+      }
+    assert.ok(a.categories.length >= 5, 'the view shows most categories');
+    assert.equal(a.categories.includes(4), false);
+    let compared = 0;
+    for (const [cat, counts] of expected)
+      for (let col = 0; col < cols; col++) {
+        assert.equal(at(a, col, cat), Math.fround(counts[col]! / 38), `category ${cat}, column ${col}`);
+        compared++;
+      }
+    assert.ok(compared > 4000);
+  });
