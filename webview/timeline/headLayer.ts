@@ -137,7 +137,8 @@ export class HeadLayer {
       if (top.used[y] === 0) continue;
       const from = y * cols;
       // a row this layer holds nothing in (all 0) takes the top's pixels as they are: the heads sit
-      // at the rows' tops, the density marks on their centre lines, so most of the heads' rows
+      // at the rows' tops, the density marks on their centre lines, so most of the heads' rows are
+      // copied, not blended
       if (this.used[y] === 0) px.set(src.subarray(from, from + cols), from);
       else overRow(px, src, from, from + cols, this.memo);
       this.used[y] = 1;
