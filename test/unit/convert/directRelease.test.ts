@@ -89,6 +89,69 @@ test('the reorder heap orders by latest time, then decreasing earliest time, the
   );
 });
 
+test('used as the builder uses it (time advanced before each record, the returned parts record filled next), the reorder releases what the object heap releases', () => {
+  // Mostly one drawable per record time (then it waits outside the heap), with runs of equal
+  // times (a second one comes while one waits), records that complete nothing (a state's start),
+  // times that go back (late arrivals), drawables that end after their record's time (a state
+  // whose end comes before its start) and a run long enough to force early releases.
+  const rng = new Prng(5);
+  const fromObjects: Primitive[] = [];
+  const objects = new ReorderBuffer(fromObjects, 64);
+  const collector = new PrimitiveCollector();
+  const columns = new PendingPrimitives(collector, 64);
+  const fromColumns: Primitive[] = [];
+  let record = new PrimitiveParts();
+  let time = 0;
+  let releasedBefore = -Infinity;
+  for (let i = 0; i < 20_000; i++) {
+    const r = rng.next();
+    if (i >= 10_000 && i < 10_200)
+      time += 0; // 200 records at one time: more than the bound
+    else if (r < 0.7) time += 1 + Math.floor(rng.next() * 3);
+    else if (r < 0.97) time += 0;
+    else time -= 1 + Math.floor(rng.next() * 5);
+    if (time > releasedBefore) {
+      releasedBefore = time;
+      objects.releaseBefore(time, fromObjects);
+      columns.releaseBefore(time);
+    }
+    if (rng.next() < 0.3) continue;
+    const two = rng.next() < 0.7;
+    const t0 = !two ? time : rng.next() < 0.1 ? time + 1 + Math.floor(rng.next() * 3) : time - Math.floor(rng.next() * 4);
+    const info = rng.next() < 0.3 ? Uint8Array.of(i & 255) : undefined;
+    const vertices = two
+      ? [
+          { time: t0, lineID: i % 7 },
+          { time, lineID: i % 7 },
+        ]
+      : [{ time, lineID: i % 7 }];
+    objects.push({ kind: 'primitive', category: i, vertices, earliest: Math.min(t0, time), latest: Math.max(t0, time), info, source: undefined });
+    Object.assign(record, {
+      category: i,
+      earliest: Math.min(t0, time),
+      latest: Math.max(t0, time),
+      vertices: two ? 2 : 1,
+      t0,
+      l0: i % 7,
+      t1: time,
+      l1: i % 7,
+      info,
+    });
+    if (!two) Object.assign(record, { t0: time, t1: 0, l1: 0 });
+    record = columns.push(record);
+    fromColumns.push(...collector.take());
+  }
+  objects.releaseAll(fromObjects);
+  columns.releaseAll();
+  fromColumns.push(...collector.take());
+  assert.equal(fromColumns.length, fromObjects.length);
+  assert.ok(fromObjects.length > 10_000, 'most records complete a drawable');
+  assert.ok(objects.lateArrivals > 0 && objects.forcedReleases > 0, 'the input has late arrivals and forces early releases');
+  assert.equal(columns.lateArrivals, objects.lateArrivals);
+  assert.equal(columns.forcedReleases, objects.forcedReleases);
+  assert.deepEqual(fromColumns, fromObjects);
+});
+
 /** The same conversion with `releaseInto` hidden: the writer reads drawable objects. */
 function objectsOnly(c: ClogConversion): ClogConversion {
   return {

@@ -37,7 +37,7 @@ export class DrawableBuilder {
   /** Bounded: beyond its capacity it releases early (equal or non-advancing times). */
   readonly reorder = new PendingPrimitives(this.collected);
   /** The record each completed drawable is put in arrival order through. */
-  private readonly parts = new PrimitiveParts();
+  private parts = new PrimitiveParts();
   /** Event records dropped because their time is NaN or ±∞ (no place on a time axis; reported). */
   badTimes = 0;
   /** Record time up to which drawables have been released. */
@@ -279,6 +279,6 @@ export class DrawableBuilder {
     p.info = info;
     p.start = start;
     p.end = end;
-    this.reorder.push(p);
+    this.parts = this.reorder.push(p);
   }
 }

@@ -34,7 +34,7 @@ export abstract class ArrivalOrder {
   private free = 0;
   private nextSeq = 0;
   /** Latest time of the last released drawable. */
-  private watermark = -Infinity;
+  protected watermark = -Infinity;
   /** Drawables that arrived after a later one had already been released (records out of time order). */
   lateArrivals = 0;
   /** Times the bound forced an early release (equal or non-advancing times). */
@@ -60,9 +60,12 @@ export abstract class ArrivalOrder {
     return slot;
   }
 
-  /** Puts a filled slot into the heap; beyond the bound, releases the smallest half. */
-  protected enqueue(slot: number, earliest: number, latest: number): void {
-    if (latest < this.watermark) this.lateArrivals++;
+  /**
+   * Puts a filled slot into the heap; beyond the bound, releases the smallest half. `counted`: its
+   * lateness was counted already (a drawable held out of the heap until now).
+   */
+  protected enqueue(slot: number, earliest: number, latest: number, counted = false): void {
+    if (!counted && latest < this.watermark) this.lateArrivals++;
     const seq = this.nextSeq++;
     this.earliestOf[slot] = earliest;
     this.latestOf[slot] = latest;
