@@ -15,6 +15,19 @@ export class IntSet {
     } else this.others.add(v);
   }
 
+  /** Adds values[from .. to) (a batch's column: one tight loop instead of a call per value). */
+  addAll(values: Int32Array, from: number, to: number): void {
+    let bits = this.bits;
+    for (let i = from; i < to; i++) {
+      const v = values[i]!;
+      if (v >= 0 && v < bits.length) bits[v] = 1;
+      else {
+        this.add(v);
+        bits = this.bits;
+      }
+    }
+  }
+
   has(v: number): boolean {
     if (v >= 0 && v < this.bitmapLimit) return v < this.bits.length && this.bits[v] === 1;
     return this.others.has(v);
