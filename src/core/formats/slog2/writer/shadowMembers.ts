@@ -109,6 +109,10 @@ export interface Grouped {
   category: Int32Array;
   starts: Uint32Array;
   fill: Uint32Array;
+  /** The columns grouped last, their row count and the shadows then (exclusiveWeights reuses inclusiveWeights' grouping). */
+  source?: MemberColumns | undefined;
+  sourceCount?: number;
+  sourceShadows?: number;
 }
 
 /** Scratch for grouping (the writer is single-threaded; each is used at once): a buffer's members, and its child covers. */
@@ -122,6 +126,9 @@ function newGrouped(): Grouped {
     category: new Int32Array(4096),
     starts: new Uint32Array(257),
     fill: new Uint32Array(256),
+    source: undefined,
+    sourceCount: 0,
+    sourceShadows: 0,
   };
 }
 
@@ -152,6 +159,9 @@ export function groupByShadow(cols: MemberColumns, shadows: number, g: Grouped):
     l[at] = cols.latest[k]!;
     c[at] = cols.category[k]!;
   }
+  g.source = cols;
+  g.sourceCount = n;
+  g.sourceShadows = shadows;
   return g;
 }
 

@@ -5,43 +5,81 @@
  * accumulation in the reference's order (every operation rounded with Math.fround), so the
  * bytes match. The rows are NodeShadows' columns (shadows.ts).
  */
-import { WEIGHT_STRIDE, W_CATEGORY, W_COUNT, W_EXCL, W_INCL, type ShadowColumns } from './shadowColumns';
+import { WEIGHT_STRIDE, W_COUNT, W_EXCL, W_INCL, type ShadowColumns } from './shadowColumns';
 import { coverGroups, exclusiveDurations, groupByShadow, memberGroups, type Grouped, type MemberColumns } from './shadowMembers';
 
 const f32 = Math.fround;
 
 /**
+ * The weight index (in its shadow) of each category below SLOT_LIMIT, for the shadow whose members
+ * are being summed: valid where slotStamp equals `stamp`, which moves on with each shadow (so
+ * nothing is left behind, an exception included). A member of another shadow or category than the
+ * one before it is the rule (16 ranks: all but 2 of 3.3 M members), and finding its weight by a scan
+ * of the shadow's weights cost more than the sum itself.
+ */
+const SLOT_LIMIT = 1 << 16;
+let slotIndex = new Int32Array(256);
+let slotStamp = new Uint32Array(256);
+let stamp = 1;
+
+/** Starts a shadow: no category has a cached weight index. */
+function nextShadow(): void {
+  if (++stamp === 0xffffffff) {
+    slotStamp.fill(0);
+    stamp = 1;
+  }
+}
+
+/** The weight of category c in row r (its arena offset): appended if it has none and `append`, else −1. */
+function weightOf(t: ShadowColumns, r: number, c: number, append: boolean): number {
+  if (c >= 0 && c < slotStamp.length && slotStamp[c] === stamp) return t.weightStart[r]! + slotIndex[c]! * WEIGHT_STRIDE;
+  let at = t.weightSlot(r, c);
+  if (at < 0) {
+    if (!append) return -1;
+    at = t.appendWeight(r, c, 0, 0, 0);
+  }
+  if (c >= 0 && c < SLOT_LIMIT) {
+    if (c >= slotStamp.length) {
+      const n = Math.min(SLOT_LIMIT, Math.max(c + 1, slotStamp.length * 2));
+      const index = new Int32Array(n);
+      index.set(slotIndex);
+      slotIndex = index;
+      const stamps = new Uint32Array(n);
+      stamps.set(slotStamp);
+      slotStamp = stamps;
+    }
+    slotIndex[c] = (at - t.weightStart[r]!) / WEIGHT_STRIDE;
+    slotStamp[c] = stamp;
+  }
+  return at;
+}
+
+/**
  * §12.2 first half: each own shadow's inclusive ratios and counts per category, its members
- * summed in insertion order. Members are visited in insertion order across shadows, which is
- * insertion order within each.
+ * summed in insertion order (grouped by shadow, which keeps the order within each: every sum,
+ * and the order a shadow's weights are made in, as in one pass over all members).
  */
 export function inclusiveWeights(t: ShadowColumns, members: MemberColumns): void {
-  const shadowOf = members.shadow;
-  const earliest = members.earliest;
-  const latest = members.latest;
-  const category = members.category;
-  let last = -1;
-  let at = -1;
-  let duration = 0;
-  for (let k = 0; k < members.count; k++) {
-    const r = shadowOf[k]!;
-    const c = category[k]!;
-    if (at < 0 || r !== last || (t.arenaBits[at + W_CATEGORY]! | 0) !== c) {
-      if (t.hasWeights[r] === 0) {
-        t.hasWeights[r] = 1;
-        t.weightCount[r] = 0;
-        t.weightRoom[r] = 0;
-        at = t.appendWeight(r, c, 0, 0, 0);
-      } else {
-        at = t.weightSlot(r, c);
-        if (at < 0) at = t.appendWeight(r, c, 0, 0, 0);
-      }
-      last = r;
-      duration = t.latest[r]! - t.earliest[r]!;
+  const g = groupByShadow(members, t.count, memberGroups);
+  const { earliest, latest, category, starts } = g;
+  for (let r = 0; r < t.count; r++) {
+    const from = starts[r]!;
+    const to = starts[r + 1]!;
+    if (from === to) continue;
+    if (t.hasWeights[r] === 0) {
+      t.hasWeights[r] = 1;
+      t.weightCount[r] = 0;
+      t.weightRoom[r] = 0;
     }
-    const a = t.arena;
-    a[at + W_INCL] = f32(a[at + W_INCL]! + f32((latest[k]! - earliest[k]!) / duration));
-    t.arenaBits[at + W_COUNT]!++;
+    const duration = t.latest[r]! - t.earliest[r]!;
+    nextShadow();
+    for (let k = from; k < to; k++) {
+      const at = weightOf(t, r, category[k]!, true);
+      // read after weightOf: appending a weight may move the arena
+      const a = t.arena;
+      a[at + W_INCL] = f32(a[at + W_INCL]! + f32((latest[k]! - earliest[k]!) / duration));
+      t.arenaBits[at + W_COUNT]!++;
+    }
   }
 }
 
@@ -50,7 +88,12 @@ export function inclusiveWeights(t: ShadowColumns, members: MemberColumns): void
  * members and the bounds of the child shadows merged into them (`covers`, if any).
  */
 export function exclusiveWeights(t: ShadowColumns, members: MemberColumns, covers: MemberColumns | undefined): void {
-  const grouped = groupByShadow(members, t.count, memberGroups);
+  // As inclusiveWeights grouped them, unless it grouped others since. Rows merged from children
+  // since then come after the grouped ones and have no own members (memberCount 0): not read.
+  const g = memberGroups;
+  const grouped = g.source === members && g.sourceCount === members.count && (g.sourceShadows ?? Infinity) <= t.count ? g : groupByShadow(members, t.count, g);
+  // the columns go back to a pool: a later grouping of the same object must not look like this one
+  g.source = undefined;
   const coverRows = covers === undefined ? coverGroups : groupByShadow(covers, t.count, coverGroups);
   for (let r = 0; r < t.count; r++) {
     if (t.collectsChildren[r] === 1 && t.memberCount[r] !== 0) addExclusiveWeights(t, r, grouped, coverRows, covers !== undefined);
@@ -87,10 +130,10 @@ function addExclusiveWeights(t: ShadowColumns, r: number, members: Grouped, cove
   const base = t.weightStart[r]!;
   const a = t.arena;
   const sums = weightSums(n);
-  let at = -1;
+  nextShadow();
   for (let k = from; k < to; k++) {
     const c = category[k]!;
-    if (at < 0 || (t.arenaBits[at + W_CATEGORY]! | 0) !== c) at = t.weightSlot(r, c);
+    const at = weightOf(t, r, c, false);
     if (at < 0) throw new Error(`internal error: a member's category ${c} has no weight in its shadow`);
     const i = (at - base) / WEIGHT_STRIDE;
     sums[i] = f32(sums[i]! + f32(exclusion[k - from]! / duration));
