@@ -3,31 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NodeShadows, STATE, EVENT, ARROW, type PrimitiveColumns } from '../../../src/core/formats/slog2/writer/shadows';
+import { primitiveColumns as columns } from './primitiveColumns';
 import { ShadowColumns, pooledShadowColumns, releaseShadowColumns } from '../../../src/core/formats/slog2/writer/shadowColumns';
-
-/** One primitive per entry: [topology, category, start, end, line]. */
-function columns(prims: readonly (readonly [number, number, number, number, number])[]): PrimitiveColumns {
-  const n = prims.length;
-  const vertexStart = new Uint32Array(n + 1);
-  const times: number[] = [];
-  const lines: number[] = [];
-  prims.forEach(([topology, , start, end, line], p) => {
-    vertexStart[p] = times.length;
-    if (topology === EVENT) times.push(start);
-    else times.push(start, end);
-    for (let i = times.length - lines.length; i > 0; i--) lines.push(line);
-  });
-  vertexStart[n] = times.length;
-  return {
-    primTopology: Uint8Array.from(prims.map((p) => p[0])),
-    primCategory: Int32Array.from(prims.map((p) => p[1])),
-    primEarliest: Float64Array.from(prims.map((p) => p[2])),
-    primLatest: Float64Array.from(prims.map((p) => p[3])),
-    vertexStart,
-    vertexTime: Float64Array.from(times),
-    vertexLine: Int32Array.from(lines),
-  };
-}
 
 function finished(cols: PrimitiveColumns, latest: number): NodeShadows {
   const b = new NodeShadows();

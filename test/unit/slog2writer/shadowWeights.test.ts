@@ -5,36 +5,12 @@
 // does not hold (negative, 2^16 and above) and categories shared by shadows in different orders.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NodeShadows, STATE, EVENT, ARROW, type PrimitiveColumns } from '../../../src/core/formats/slog2/writer/shadows';
+import { NodeShadows, STATE, EVENT, ARROW } from '../../../src/core/formats/slog2/writer/shadows';
 import { exclusiveDurations, type Grouped } from '../../../src/core/formats/slog2/writer/shadowMembers';
+import { rng } from '../../helpers/rng';
+import { primitiveColumns as columns } from './primitiveColumns';
 
 type Prim = readonly [topology: number, category: number, start: number, end: number, line: number, line2: number];
-
-function columns(prims: readonly Prim[]): PrimitiveColumns {
-  const vertexStart = new Uint32Array(prims.length + 1);
-  const times: number[] = [];
-  const lines: number[] = [];
-  prims.forEach(([topology, , start, end, line, line2], p) => {
-    vertexStart[p] = times.length;
-    if (topology === EVENT) {
-      times.push(start);
-      lines.push(line);
-    } else {
-      times.push(start, end);
-      lines.push(line, topology === ARROW ? line2 : line);
-    }
-  });
-  vertexStart[prims.length] = times.length;
-  return {
-    primTopology: Uint8Array.from(prims.map((p) => p[0])),
-    primCategory: Int32Array.from(prims.map((p) => p[1])),
-    primEarliest: Float64Array.from(prims.map((p) => p[2])),
-    primLatest: Float64Array.from(prims.map((p) => p[3])),
-    vertexStart,
-    vertexTime: Float64Array.from(times),
-    vertexLine: Int32Array.from(lines),
-  };
-}
 
 const f = Math.fround;
 
@@ -95,21 +71,10 @@ function expectedWeights(prims: readonly Prim[]): Map<string, number[]> {
   return out;
 }
 
-/** Deterministic pseudo-random numbers (xorshift32). */
-function random(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
-
 const ODD_CATEGORIES = [-5, 65_535, 65_536, 1_000_000, 0x7fffffff];
 
 function interleaved(seed: number, lines: number, count: number): Prim[] {
-  const next = random(seed);
+  const next = rng(seed);
   const prims: Prim[] = [];
   for (let i = 0; i < count; i++) {
     const line = Math.floor(next() * lines);
