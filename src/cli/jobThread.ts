@@ -5,7 +5,8 @@
  * conversion peaked at ≤ 250 MB against up to 282 MB, in the same time (7 alternating runs of
  * `ref-2048r-158MB.clog2`: median 3.40 s against 3.24 s, within the spread; 2 ranks 1.61 s against
  * 1.77 s). The main thread relays interruptions (signals reach the main thread only) and passes
- * the exit code on; the job prints and fails exactly as it would on the main thread.
+ * the exit code on; the job prints and fails exactly as it would on the main thread. A conversion
+ * small enough for one thread runs on the main thread (commands/convert.ts convertNeedsJobThread).
  */
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 

@@ -9,6 +9,7 @@ import { TargetExistsError } from '../io/atomicWrite';
 import { UsageError } from './args';
 import { COMMANDS } from './registry';
 import { runInJobThread, runsInJobThread } from './jobThread';
+import { convertNeedsJobThread } from './commands/convert';
 import { isMainThread } from 'node:worker_threads';
 // Subcommand registrations: one import per command in commands/index.ts.
 import './commands/index';
@@ -83,7 +84,7 @@ if (require.main === module) {
         process.exitCode = code;
         setTimeout(() => process.exit(code), 1000).unref();
       });
-  } else if (runsInJobThread(argv)) {
+  } else if (runsInJobThread(argv) && convertNeedsJobThread(argv.slice(1))) {
     void runInJobThread(__filename, argv).then((code) => {
       process.exitCode = code;
     });

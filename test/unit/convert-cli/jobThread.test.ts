@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runInJobThread, runsInJobThread } from '../../../src/cli/jobThread';
+import { convertNeedsJobThread } from '../../../src/cli/commands/convert';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-job-thread-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -50,4 +51,31 @@ test('only convert runs in a job thread, and not for its help', () => {
   assert.equal(runsInJobThread(['convert', '-h']), false);
   assert.equal(runsInJobThread(['dump', 'in.slog2']), false);
   assert.equal(runsInJobThread([]), false);
+});
+
+test('a conversion small enough for one thread stays on the main thread; a big one, a bad input or a gzip that counts big gets the job thread', () => {
+  // sizes on disk: sparse files (TWO_THREADS_MIN_BYTES is 24 MiB, a gzip'd input counts 4×)
+  const sized = (name: string, bytes: number): string => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, '');
+    fs.truncateSync(file, bytes);
+    return file;
+  };
+  const small = sized('small.clog2', (24 << 20) - 1);
+  const big = sized('big.clog2', 24 << 20);
+  const gz = sized('packed.clog2.gz', 6 << 20);
+  const smallGz = sized('small.clog2.gz', (6 << 20) - 1);
+  assert.equal(convertNeedsJobThread([small]), false);
+  assert.equal(convertNeedsJobThread([small, '-o', path.join(dir, 'x.slog2'), '--force', '--index']), false);
+  assert.equal(convertNeedsJobThread([big]), true);
+  assert.equal(convertNeedsJobThread(['--quiet', big, '--children', '4']), true);
+  assert.equal(convertNeedsJobThread([gz]), true);
+  assert.equal(convertNeedsJobThread([smallGz]), false);
+  // an input that cannot be read: the job thread says what is wrong, as it did
+  assert.equal(convertNeedsJobThread([path.join(dir, 'missing.clog2')]), true);
+  // a command line that does not parse is answered where it is
+  assert.equal(convertNeedsJobThread([]), false);
+  assert.equal(convertNeedsJobThread([big, big]), false);
+  assert.equal(convertNeedsJobThread([big, '--bogus']), false);
+  assert.equal(convertNeedsJobThread([big, '-o']), false);
 });
