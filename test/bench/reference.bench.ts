@@ -86,9 +86,10 @@ function skipReason(): string | undefined {
  * temporary file and renames it over the target (atomic: a failed run leaves the old file), which
  * frees the old file's pages inside the run (the rename alone ~0.1 s for 168 MB, strace) and
  * fills new ones. Rounds that wrote over the round before's output measured that difference as
- * much as the conversion (16 ranks, alternating runs on this VM: ours ~0.3 s slower over an
- * existing file, the reference ~0.3 s faster); the target rows convert into new files, and the
- * `replace` row prints the other case for the first shape.
+ * much as the conversion (16 ranks, outside the bench, 4–6 alternating runs each on this VM: ours
+ * 1.68 s over an existing file against 1.35 s into a new one, the reference 2.98 s against 3.33 s);
+ * the target rows convert into new files, and the `replace` row measures the other case, in the
+ * same run, for the first shape.
  */
 function freshOutput(file: string): void {
   fs.rmSync(file, { force: true });
