@@ -7,8 +7,11 @@
  * 1.77 s). The main thread relays interruptions (signals reach the main thread only) and passes
  * the exit code on; the job prints and fails exactly as it would on the main thread. A conversion
  * small enough for one thread runs on the main thread (commands/convert.ts convertNeedsJobThread).
+ * The job's converter thread is started by the main thread beside the job thread and relayed to it
+ * (convert/converterRelay.ts), so the two threads' starts overlap instead of following each other.
  */
-import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { isMainThread, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
+import type { ConverterRelay } from '../convert/converterRelay';
 
 /**
  * The job thread's young generation (MB), as the converter thread's (converterThread.ts). 4, not 8:
@@ -29,24 +32,48 @@ export function runsInJobThread(argv: readonly string[]): boolean {
   return isMainThread && argv[0] === 'convert' && !argv.includes('--help') && !argv.includes('-h');
 }
 
+/** What a job thread is started with besides its command line. */
+interface JobData {
+  /** A converter thread started with the job thread, for it (converterRelay.ts). */
+  readonly converterRelay?: MessagePort;
+}
+
 /**
  * Runs the CLI with `argv` in a job thread started from `script` (this bundle); resolves with its
- * exit code. A job thread that dies (out of its heap, a crash) is exit code 2 with one line saying so.
+ * exit code once it has ended and `relay`'s converter thread too. A job thread that dies (out of its
+ * heap, a crash) is exit code 2 with one line saying so.
  */
-export function runInJobThread(script: string, argv: string[]): Promise<number> {
-  const worker = new Worker(script, { argv, resourceLimits: { maxYoungGenerationSizeMb: JOB_YOUNG_MB, maxOldGenerationSizeMb: JOB_OLD_MB } });
-  const relay = (): void => worker.postMessage(INTERRUPT);
-  for (const s of SIGNALS) process.on(s, relay);
+export function runInJobThread(script: string, argv: string[], relay?: ConverterRelay): Promise<number> {
+  const data: JobData = relay !== undefined ? { converterRelay: relay.port } : {};
+  const worker = new Worker(script, {
+    argv,
+    workerData: data,
+    transferList: relay !== undefined ? [relay.port] : [],
+    resourceLimits: { maxYoungGenerationSizeMb: JOB_YOUNG_MB, maxOldGenerationSizeMb: JOB_OLD_MB },
+  });
+  const interrupt = (): void => worker.postMessage(INTERRUPT);
+  for (const s of SIGNALS) process.on(s, interrupt);
   let failure: Error | undefined;
   worker.once('error', (e) => (failure = e));
   return new Promise((resolve) => {
     worker.once('exit', (code) => {
-      for (const s of SIGNALS) process.off(s, relay);
+      for (const s of SIGNALS) process.off(s, interrupt);
       if (failure !== undefined) process.stderr.write(`mpe-trace: the ${argv[0]} thread failed: ${failure.message}\n`);
-      resolve(failure !== undefined ? 2 : code);
+      const exitCode = failure !== undefined ? 2 : code;
+      // (closed already when the job was done with it; else stopped now, the job having failed)
+      if (relay === undefined) resolve(exitCode);
+      else void relay.close().finally(() => resolve(exitCode));
     });
   });
 }
+
+/** In a job thread: the converter thread started for it (runInJobThread), once; undefined elsewhere and after. */
+export function takeConverterRelay(): MessagePort | undefined {
+  if (isMainThread || taken) return undefined;
+  taken = true;
+  return (workerData as JobData | null)?.converterRelay;
+}
+let taken = false;
 
 /**
  * Calls `onInterrupt` once when the run is interrupted: a signal on the main thread, the main

@@ -9,7 +9,7 @@ import { TargetExistsError } from '../io/atomicWrite';
 import { UsageError } from './args';
 import { COMMANDS } from './registry';
 import { runInJobThread, runsInJobThread } from './jobThread';
-import { convertNeedsJobThread } from './commands/convert';
+import { jobThreadInput, startConverterFor } from './commands/convert';
 import { isMainThread } from 'node:worker_threads';
 // Subcommand registrations: one import per command in commands/index.ts.
 import './commands/index';
@@ -75,6 +75,7 @@ if (require.main === module) {
       if (e.code !== 'EPIPE') throw e;
       process.exit(0);
     });
+  const jobInput = runsInJobThread(argv) ? jobThreadInput(argv.slice(1)) : undefined;
   if (!isMainThread) {
     // a job thread (jobThread.ts): its exit code is the process's; nothing may keep it alive after
     // the command, and its output reaches the main thread's streams before the thread ends
@@ -84,8 +85,9 @@ if (require.main === module) {
         process.exitCode = code;
         setTimeout(() => process.exit(code), 1000).unref();
       });
-  } else if (runsInJobThread(argv) && convertNeedsJobThread(argv.slice(1))) {
-    void runInJobThread(__filename, argv).then((code) => {
+  } else if (jobInput !== undefined) {
+    // its converter thread starts now, beside the job thread, not once the job thread is up
+    void runInJobThread(__filename, argv, startConverterFor(jobInput)).then((code) => {
       process.exitCode = code;
     });
   } else

@@ -5,9 +5,10 @@
  * file and byte offset); if the thread dies without answering (crash, heap cap) iteration fails
  * with a clear message instead of waiting forever. close() always stops the thread.
  */
+import type { MessagePort } from 'node:worker_threads';
 import { batchBuffers, type DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
-import { isConverterToWriter, type ConverterDone, type ConverterToWriter, type WriterToConverter } from '../protocol/converter';
-import { ThreadChannel } from './threadChannel';
+import { isConverterToWriter, type ConverterDone, type ConverterStart, type ConverterToWriter, type WriterToConverter } from '../protocol/converter';
+import { ThreadChannel, type ThreadChannelOptions } from './threadChannel';
 import type { ConversionTrailer } from '../core/formats/convert/result';
 
 export interface ConverterThreadOptions {
@@ -20,6 +21,11 @@ export interface ConverterThreadOptions {
   readonly snapshotEveryMs?: number;
   /** Heap cap of the converter thread (MB). */
   readonly maxHeapMB?: number;
+  /**
+   * A converter thread another thread started and relays (cli/converterRelay.ts), instead of one
+   * started here: its channel. It is sent the same `start` (the relay checks it).
+   */
+  readonly relay?: MessagePort;
 }
 
 /**
@@ -40,6 +46,32 @@ const DEFAULT_MAX_HEAP_MB = 1024;
  */
 const YOUNG_MB = 4;
 
+/** The converter thread's channel: its script, heap limits, and what each failure says. */
+export function converterChannelOptions(script: string, input: string, maxHeapMB = DEFAULT_MAX_HEAP_MB): ThreadChannelOptions<ConverterToWriter> {
+  return {
+    script,
+    resourceLimits: { maxOldGenerationSizeMb: maxHeapMB, maxYoungGenerationSizeMb: YOUNG_MB },
+    isMessage: isConverterToWriter,
+    unexpected: 'conversion: unexpected message from the converter thread',
+    outOfMemory: () => new Error(`converting ${input} needs more memory than the converter thread's ${maxHeapMB} MB heap cap`),
+    stoppedEarly: (code) => new Error(`the converter thread stopped before the end of ${input} (exit code ${code})`),
+  };
+}
+
+/** The `start` message for converting `input` with `options`. */
+export function converterStart(
+  input: string,
+  options: Pick<ConverterThreadOptions, 'referenceQuirks' | 'prefixBytes' | 'snapshotEveryMs'> = {},
+): ConverterStart {
+  return {
+    kind: 'start',
+    input,
+    referenceQuirks: options.referenceQuirks ?? false,
+    ...(options.prefixBytes !== undefined ? { prefixBytes: options.prefixBytes } : {}),
+    ...(options.snapshotEveryMs !== undefined ? { snapshotEveryMs: options.snapshotEveryMs } : {}),
+  };
+}
+
 export class ConverterThread implements AsyncIterable<DrawableBatch> {
   private readonly thread: ThreadChannel<WriterToConverter, ConverterToWriter>;
   private finished: ConverterDone | undefined;
@@ -54,23 +86,12 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
     input: string,
     private readonly options: ConverterThreadOptions = {},
   ) {
-    const maxHeapMB = options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB;
     this.thread = new ThreadChannel<WriterToConverter, ConverterToWriter>({
-      script,
-      resourceLimits: { maxOldGenerationSizeMb: maxHeapMB, maxYoungGenerationSizeMb: YOUNG_MB },
-      isMessage: isConverterToWriter,
-      unexpected: 'conversion: unexpected message from the converter thread',
-      outOfMemory: () => new Error(`converting ${input} needs more memory than the converter thread's ${maxHeapMB} MB heap cap`),
-      stoppedEarly: (code) => new Error(`the converter thread stopped before the end of ${input} (exit code ${code})`),
+      ...converterChannelOptions(script, input, options.maxHeapMB),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.relay ? { relay: options.relay } : {}),
     });
-    this.thread.send({
-      kind: 'start',
-      input,
-      referenceQuirks: options.referenceQuirks ?? false,
-      ...(options.prefixBytes !== undefined ? { prefixBytes: options.prefixBytes } : {}),
-      ...(options.snapshotEveryMs !== undefined ? { snapshotEveryMs: options.snapshotEveryMs } : {}),
-    });
+    this.thread.send(converterStart(input, options));
   }
 
   /** What the converter reported at the end of the input; available once iteration has ended. */

@@ -3,8 +3,11 @@
  * threads: the thread's messages in arrival order, and every way it can fail as an exception — an
  * `error` it posted (rebuilt: a FormatError keeps file and byte offset), a crash, running out of
  * its heap, an exit before its last message, or an abort of the caller's signal. `close` stops it.
+ * Or the same channel to a thread another thread started and relays (`relay`: the CLI's main
+ * thread starts the converter thread before the job thread is up, cli/converterRelay.ts); the
+ * relaying thread owns the thread and reports its failures as `error` messages.
  */
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import type { SerializedError } from '../protocol/threadMessages';
 import { deserializeError } from './threadErrors';
 import { stopThread } from './threadScripts';
@@ -27,10 +30,12 @@ export interface ThreadChannelOptions<Out> {
   /** The error for a thread that exited before `ended` was called. */
   readonly stoppedEarly: (exitCode: number) => Error;
   readonly signal?: AbortSignal;
+  /** The thread is another thread's, relayed through this port: no Worker is started here. */
+  readonly relay?: MessagePort;
 }
 
 export class ThreadChannel<In, Out extends { readonly kind: string }> {
-  private readonly worker: Worker;
+  private readonly worker: Worker | MessagePort;
   private readonly inbox: Out[] = [];
   private failure: Error | undefined;
   private exited = false;
@@ -39,22 +44,33 @@ export class ThreadChannel<In, Out extends { readonly kind: string }> {
   private readonly onAbort = (): void => this.notify();
 
   constructor(private readonly o: ThreadChannelOptions<Out>) {
-    const worker = (this.worker = new Worker(o.script, { resourceLimits: o.resourceLimits }));
-    worker.on('message', (m: unknown) => {
+    const onMessage = (m: unknown): void => {
       if (o.isMessage(m)) this.inbox.push(m);
       else this.fail(new Error(o.unexpected));
       this.notify();
-    });
-    worker.on('error', (e: Error) => this.fail((e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? o.outOfMemory() : e));
-    worker.on('exit', (code) => {
-      this.exited = true;
-      if (!this.over) this.fail(o.stoppedEarly(code));
-    });
+    };
+    if (o.relay !== undefined) {
+      this.worker = o.relay;
+      o.relay.on('message', onMessage);
+      // the relaying thread sends the thread's last message or its failure before it lets go
+      o.relay.on('close', () => {
+        this.exited = true;
+        if (!this.over) this.fail(new Error(`${o.unexpected}: its relay closed before its last message`));
+      });
+    } else {
+      const worker = (this.worker = new Worker(o.script, { resourceLimits: o.resourceLimits }));
+      worker.on('message', onMessage);
+      worker.on('error', (e: Error) => this.fail((e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY' ? o.outOfMemory() : e));
+      worker.on('exit', (code) => {
+        this.exited = true;
+        if (!this.over) this.fail(o.stoppedEarly(code));
+      });
+    }
     o.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
   send(m: In, transfer: ArrayBuffer[] = []): void {
-    this.worker.postMessage(m, transfer);
+    if (!this.exited) this.worker.postMessage(m, transfer);
   }
 
   /** The next message other than an `error` (which is thrown, as every failure is). */
@@ -78,11 +94,21 @@ export class ThreadChannel<In, Out extends { readonly kind: string }> {
     this.over = true;
   }
 
-  /** Stops the thread with `stop` (see stopThread); idempotent. */
+  /**
+   * Stops the thread with `stop` (see stopThread); idempotent. A relayed thread is asked through
+   * the relay, which stops it (and the relay's end of the port) the same way.
+   */
   async close(stop: In): Promise<void> {
     this.over = true;
     this.o.signal?.removeEventListener('abort', this.onAbort);
-    if (!this.exited) await stopThread(this.worker, () => this.send(stop));
+    if (this.exited) return;
+    const worker = this.worker;
+    if (worker instanceof Worker) await stopThread(worker, () => this.send(stop));
+    else {
+      this.send(stop);
+      this.exited = true;
+      worker.close();
+    }
   }
 
   private notify(): void {

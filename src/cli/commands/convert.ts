@@ -5,7 +5,9 @@ import { defaultRowIndexPath } from '../../io/rowIndexFile';
 import { checkOutputFor } from '../../io/outputGuard';
 import { intOption, parseArgs, UsageError, type ParsedArgs } from '../args';
 import { registerCommand } from '../registry';
-import { onInterruption } from '../jobThread';
+import { onInterruption, takeConverterRelay } from '../jobThread';
+import { ConverterRelay } from '../../convert/converterRelay';
+import { converterStart } from '../../convert/converterThread';
 
 const USAGE = [
   'usage: mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B] [--index]',
@@ -32,14 +34,28 @@ const FLAG_OPTIONS = ['--force', '--quiet', '--index'];
  * runs where it is, to say so; an input that cannot be read goes to the job thread, which says so.
  */
 export function convertNeedsJobThread(argv: readonly string[]): boolean {
+  return jobThreadInput(argv) !== undefined;
+}
+
+/** The input of a `convert` command line worth the job thread (convertNeedsJobThread), else undefined. */
+export function jobThreadInput(argv: readonly string[]): string | undefined {
   let args: ParsedArgs;
   try {
     args = parseArgs(argv, VALUE_OPTIONS, FLAG_OPTIONS);
   } catch {
-    return false;
+    return undefined;
   }
   const input = args.positionals[0];
-  return args.positionals.length === 1 && input !== undefined && worthTwoThreads(input);
+  return args.positionals.length === 1 && input !== undefined && worthTwoThreads(input) ? input : undefined;
+}
+
+/**
+ * The converter thread for a job thread's `convert` of `input`, started now (converterRelay.ts):
+ * with the start runConvert's conversion will ask for, when dist/converter.js is there.
+ */
+export function startConverterFor(input: string): ConverterRelay | undefined {
+  const script = bundledConverterScript(input);
+  return script !== undefined ? new ConverterRelay(script, converterStart(input)) : undefined;
 }
 
 export async function runConvert(argv: string[]): Promise<number> {
@@ -55,6 +71,8 @@ export async function runConvert(argv: string[]): Promise<number> {
   const target = await checkOutputFor(input, output);
   if (force && target.symlinkNote !== undefined) process.stderr.write(`note: ${target.symlinkNote}\n`);
 
+  // the converter thread the main thread started with this job thread, if it did
+  const converterRelay = takeConverterRelay();
   const controller = new AbortController();
   // Ctrl-C, SIGTERM or a closed terminal: without a handler the process would die at once and
   // leave its temporary file (a later run removes such leftovers: io/tempFiles.ts).
@@ -70,6 +88,7 @@ export async function runConvert(argv: string[]): Promise<number> {
       signal: controller.signal,
       // Two threads (converter + writer) when dist/converter.js is installed next to the CLI and the input is big enough.
       converterScript: bundledConverterScript(input),
+      ...(converterRelay !== undefined ? { converterRelay } : {}),
       rowIndex: args.flags.has('--index') ? { path: defaultRowIndexPath(output) } : undefined,
       onProgress: tty
         ? (read, total) => {

@@ -1,7 +1,8 @@
 // The two-thread conversion (converter thread dist/converter.js + writer thread) against the
 // one-thread one: the same output bytes and the same summary for every fixture trace, the same
 // error (a FormatError keeps its file and byte offset across the thread boundary) for every input
-// that fails, and cancellation or a dead converter thread leave no file behind.
+// that fails, and cancellation or a dead converter thread leave no file behind. The same with the
+// converter thread started beforehand and relayed (converterRelay.ts, as the CLI's main thread does).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -10,7 +11,8 @@ import path from 'node:path';
 import { FormatError } from '../../../src/core/bytes/formatError';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { convertFile, type ConvertJobResult } from '../../../src/convert/convertJob';
-import { ConverterThread } from '../../../src/convert/converterThread';
+import { ConverterThread, converterStart } from '../../../src/convert/converterThread';
+import { ConverterRelay } from '../../../src/convert/converterRelay';
 import { bundleNode } from '../../helpers/bundle';
 import { fixture, fixturesDir, sharedTracesDir } from '../../helpers/paths';
 
@@ -42,32 +44,46 @@ function inputs(): string[] {
 
 type Outcome = { ok: true; bytes: Buffer; result: Omit<ConvertJobResult, 'output'> } | { ok: false; error: unknown };
 
-async function outcome(input: string, output: string, threads: boolean): Promise<Outcome> {
+type Threads = 'one' | 'two' | 'relayed';
+
+async function outcome(input: string, output: string, threads: Threads, script = converterScript): Promise<Outcome> {
+  // relayed: the converter thread is started before the conversion asks for it, and stopped after
+  const relay = threads === 'relayed' ? new ConverterRelay(script, converterStart(input)) : undefined;
   try {
-    const r = await convertFile(input, output, { force: true, converterScript: threads ? converterScript : undefined });
+    const r = await convertFile(input, output, {
+      force: true,
+      converterScript: threads !== 'one' ? script : undefined,
+      ...(relay !== undefined ? { converterRelay: relay.port } : {}),
+    });
     const { output: _, ...result } = r;
     return { ok: true, bytes: fs.readFileSync(output), result };
   } catch (error) {
     return { ok: false, error };
+  } finally {
+    await relay?.close();
   }
 }
 
+function assertSameOutcome(one: Outcome, other: Outcome, what: string): void {
+  if (one.ok && other.ok) {
+    assert.ok(one.bytes.equals(other.bytes), `${what}: same output bytes`);
+    assert.deepEqual(other.result, one.result);
+  } else if (!one.ok && !other.ok) {
+    const [a, b] = [one.error as Error, other.error as Error];
+    assert.equal(b.message, a.message);
+    assert.equal(b.constructor, a.constructor);
+    if (a instanceof FormatError) assert.equal((b as FormatError).offset, a.offset);
+  } else
+    assert.fail(
+      `one thread ${one.ok ? 'succeeded' : `failed: ${String((one as { error: unknown }).error)}`}, ${what} ${other.ok ? 'succeeded' : `failed: ${String((other as { error: unknown }).error)}`}`,
+    );
+}
+
 for (const input of inputs()) {
-  test(`two threads = one thread: ${path.basename(input)}`, async () => {
-    const one = await outcome(input, path.join(dir, 'one.slog2'), false);
-    const two = await outcome(input, path.join(dir, 'two.slog2'), true);
-    if (one.ok && two.ok) {
-      assert.ok(one.bytes.equals(two.bytes), 'same output bytes');
-      assert.deepEqual(two.result, one.result);
-    } else if (!one.ok && !two.ok) {
-      const [a, b] = [one.error as Error, two.error as Error];
-      assert.equal(b.message, a.message);
-      assert.equal(b.constructor, a.constructor);
-      if (a instanceof FormatError) assert.equal((b as FormatError).offset, a.offset);
-    } else
-      assert.fail(
-        `one thread ${one.ok ? 'succeeded' : `failed: ${String((one as { error: unknown }).error)}`}, two threads ${two.ok ? 'succeeded' : `failed: ${String((two as { error: unknown }).error)}`}`,
-      );
+  test(`two threads = one thread, relayed too: ${path.basename(input)}`, async () => {
+    const one = await outcome(input, path.join(dir, 'one.slog2'), 'one');
+    assertSameOutcome(one, await outcome(input, path.join(dir, 'two.slog2'), 'two'), 'two threads');
+    assertSameOutcome(one, await outcome(input, path.join(dir, 'relayed.slog2'), 'relayed'), 'relayed');
   });
 }
 
@@ -116,6 +132,75 @@ test('a converter thread that dies leaves no file and says so', async () => {
   );
   assert.deepEqual(fs.readdirSync(out), []);
 });
+
+test('a relayed converter thread that dies: the same error, no file', async () => {
+  const crashing = path.join(dir, 'crashing-relayed.js');
+  fs.writeFileSync(crashing, "require('node:worker_threads').parentPort.once('message', () => { throw new Error('simulated converter crash'); });\n");
+  const silent = path.join(dir, 'silent-relayed.js');
+  fs.writeFileSync(silent, "require('node:worker_threads').parentPort.once('message', () => process.exit(3));\n");
+  const out = path.join(dir, 'crash-relayed');
+  fs.mkdirSync(out);
+  const input = fixture('ring_p2p_4.clog2');
+  for (const script of [crashing, silent]) {
+    const two = await outcome(input, path.join(out, 'c.slog2'), 'two', script);
+    const relayed = await outcome(input, path.join(out, 'c.slog2'), 'relayed', script);
+    assert.ok(!two.ok && !relayed.ok, 'both fail');
+    assert.match(
+      (relayed as { error: Error }).error.message,
+      script === crashing ? /simulated converter crash/ : /stopped before the end of .*\(exit code 3\)/,
+    );
+    assert.equal((relayed as { error: Error }).error.message, (two as { error: Error }).error.message);
+  }
+  assert.deepEqual(fs.readdirSync(out), []);
+});
+
+test('a relay asked for another start than it began with converts what was asked', async () => {
+  const input = fixture('ring_p2p_4.clog2');
+  const quirks = async (converterRelay?: ConverterRelay): Promise<Buffer> => {
+    const output = path.join(dir, `quirks-${converterRelay ? 'relayed' : 'one'}.slog2`);
+    await convertFile(input, output, {
+      force: true,
+      referenceQuirks: true,
+      ...(converterRelay ? { converterScript, converterRelay: converterRelay.port } : {}),
+    });
+    return fs.readFileSync(output);
+  };
+  // started without the reference's quirks, asked with them: restarted, the output is the quirky one
+  const relay = new ConverterRelay(converterScript, converterStart(input));
+  try {
+    const relayed = await quirks(relay);
+    assert.ok(relayed.equals(await quirks()), 'as converted in one thread with the quirks');
+  } finally {
+    await relay.close();
+  }
+});
+
+test(
+  'a relay whose writer never asks, or lets go without stop, stops its converter thread',
+  { skip: process.platform !== 'linux' && 'threads counted in /proc/self/task' },
+  async () => {
+    const threads = (): number => fs.readdirSync('/proc/self/task').length;
+    const gone = async (count: number): Promise<void> => {
+      const until = Date.now() + 5000;
+      while (threads() > count && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(threads() <= count, `${threads()} threads left, ${count} before`);
+    };
+    const before = threads();
+    const input = fixture('ring_p2p_4.clog2');
+    // never asked: close() stops it
+    const unused = new ConverterRelay(converterScript, converterStart(input));
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(threads() > before, 'the converter thread started at once');
+    await unused.close();
+    await gone(before);
+    // the writer's end closed without a word (its thread failed or ended): the relay stops the thread
+    const dropped = new ConverterRelay(converterScript, converterStart(input));
+    await new Promise((r) => setTimeout(r, 200));
+    dropped.port.close();
+    await gone(before);
+    await dropped.close();
+  },
+);
 
 test(
   'the converter thread is stopped once its last batch has come, before close()',
