@@ -7,11 +7,11 @@
  * 1.77 s). The main thread relays interruptions (signals reach the main thread only) and passes
  * the exit code on; the job prints and fails exactly as it would on the main thread. A conversion
  * small enough for one thread runs on the main thread (commands/convert.ts convertNeedsJobThread).
- * The job's converter thread is started by the main thread beside the job thread and relayed to it
- * (convert/converterRelay.ts), so the two threads' starts overlap instead of following each other.
+ * The job's converter thread is started by the main thread beside the job thread and handed over
+ * to it (convert/converterHandoff.ts), so the two threads' starts overlap instead of following each other.
  */
-import { isMainThread, parentPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
-import type { ConverterRelay } from '../convert/converterRelay';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { ConverterHandoff, HandedOverConverter } from '../convert/converterHandoff';
 
 /**
  * The job thread's young generation (MB), as the converter thread's (converterThread.ts). 4, not 8:
@@ -34,21 +34,21 @@ export function runsInJobThread(argv: readonly string[]): boolean {
 
 /** What a job thread is started with besides its command line. */
 interface JobData {
-  /** A converter thread started with the job thread, for it (converterRelay.ts). */
-  readonly converterRelay?: MessagePort;
+  /** A converter thread started with the job thread, for it (converterHandoff.ts). */
+  readonly converter?: HandedOverConverter;
 }
 
 /**
  * Runs the CLI with `argv` in a job thread started from `script` (this bundle); resolves with its
- * exit code once it has ended and `relay`'s converter thread too. A job thread that dies (out of its
+ * exit code once it has ended and `converter`'s thread too. A job thread that dies (out of its
  * heap, a crash) is exit code 2 with one line saying so.
  */
-export function runInJobThread(script: string, argv: string[], relay?: ConverterRelay): Promise<number> {
-  const data: JobData = relay !== undefined ? { converterRelay: relay.port } : {};
+export function runInJobThread(script: string, argv: string[], converter?: ConverterHandoff): Promise<number> {
+  const data: JobData = converter !== undefined ? { converter: converter.handedOver } : {};
   const worker = new Worker(script, {
     argv,
     workerData: data,
-    transferList: relay !== undefined ? [relay.port] : [],
+    transferList: converter?.transferList ?? [],
     resourceLimits: { maxYoungGenerationSizeMb: JOB_YOUNG_MB, maxOldGenerationSizeMb: JOB_OLD_MB },
   });
   const interrupt = (): void => worker.postMessage(INTERRUPT);
@@ -60,18 +60,18 @@ export function runInJobThread(script: string, argv: string[], relay?: Converter
       for (const s of SIGNALS) process.off(s, interrupt);
       if (failure !== undefined) process.stderr.write(`mpe-trace: the ${argv[0]} thread failed: ${failure.message}\n`);
       const exitCode = failure !== undefined ? 2 : code;
-      // (closed already when the job was done with it; else stopped now, the job having failed)
-      if (relay === undefined) resolve(exitCode);
-      else void relay.close().finally(() => resolve(exitCode));
+      // (ended already when the job was done with it; else stopped now, the job having failed first)
+      if (converter === undefined) resolve(exitCode);
+      else void converter.close().finally(() => resolve(exitCode));
     });
   });
 }
 
 /** In a job thread: the converter thread started for it (runInJobThread), once; undefined elsewhere and after. */
-export function takeConverterRelay(): MessagePort | undefined {
+export function takeConverterHandoff(): HandedOverConverter | undefined {
   if (isMainThread || taken) return undefined;
   taken = true;
-  return (workerData as JobData | null)?.converterRelay;
+  return (workerData as JobData | null)?.converter;
 }
 let taken = false;
 

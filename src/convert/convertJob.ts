@@ -17,7 +17,7 @@ import {
 } from '../core/formats/slog2/writer/writeConversion';
 import type { Slog2Snapshot } from '../core/formats/slog2/writer/snapshot';
 import { statSync } from 'node:fs';
-import type { MessagePort } from 'node:worker_threads';
+import type { HandedOverConverter } from './converterHandoff';
 import { writeAtomically } from '../io/atomicWrite';
 import { ShadowSpillFile } from '../io/shadowSpillFile';
 import { checkNotInput } from '../io/outputGuard';
@@ -42,10 +42,10 @@ export interface ConvertJobOptions {
   /** Script of the converter thread (dist/converter.js); without it the conversion runs in this thread. */
   readonly converterScript?: string;
   /**
-   * With `converterScript`: a converter thread already started by another thread, relayed through
-   * this port (converterRelay.ts), used instead of starting one here.
+   * With `converterScript`: a converter thread another thread started for this conversion
+   * (converterHandoff.ts), taken instead of starting one here if it was started on this input.
    */
-  readonly converterRelay?: MessagePort;
+  readonly converterHandoff?: HandedOverConverter;
   /** Also write the row index (index/direct.ts) as the SLOG-2 is written, when the input declares its timelines. */
   readonly rowIndex?: ConversionIndexOptions;
   /**
@@ -169,7 +169,7 @@ async function convertInTwoThreads(input: string, output: string, script: string
     ...(options.snapshots !== undefined ? { snapshotEveryMs: options.snapshots.everyMs } : {}),
     signal: options.signal,
     onProgress: read.report,
-    ...(options.converterRelay !== undefined ? { relay: options.converterRelay } : {}),
+    ...(options.converterHandoff !== undefined ? { handedOver: options.converterHandoff } : {}),
   });
   try {
     const index = await withIndex(

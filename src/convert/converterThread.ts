@@ -5,7 +5,7 @@
  * file and byte offset); if the thread dies without answering (crash, heap cap) iteration fails
  * with a clear message instead of waiting forever. close() always stops the thread.
  */
-import type { MessagePort } from 'node:worker_threads';
+import type { HandedOverConverter } from './converterHandoff';
 import { batchBuffers, type DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { isConverterToWriter, type ConverterDone, type ConverterStart, type ConverterToWriter, type WriterToConverter } from '../protocol/converter';
 import { ThreadChannel, type ThreadChannelOptions } from './threadChannel';
@@ -22,10 +22,10 @@ export interface ConverterThreadOptions {
   /** Heap cap of the converter thread (MB). */
   readonly maxHeapMB?: number;
   /**
-   * A converter thread another thread started and relays (cli/converterRelay.ts), instead of one
-   * started here: its channel. It is sent the same `start` (the relay checks it).
+   * A converter thread another thread started for this one (converterHandoff.ts): taken instead
+   * of starting one if it was started on the `start` this conversion asks for, else stopped.
    */
-  readonly relay?: MessagePort;
+  readonly handedOver?: HandedOverConverter;
 }
 
 /**
@@ -86,12 +86,21 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
     input: string,
     private readonly options: ConverterThreadOptions = {},
   ) {
+    const start = converterStart(input, options);
+    const given = options.handedOver;
+    const taken = given !== undefined && sameStart(given.start, start) && options.maxHeapMB === undefined ? given : undefined;
+    if (given !== undefined && taken === undefined) {
+      // started on something else: stopped, and a thread of this conversion's own started
+      given.data.postMessage({ kind: 'stop' } satisfies WriterToConverter);
+      given.data.close();
+      given.events.close();
+    }
     this.thread = new ThreadChannel<WriterToConverter, ConverterToWriter>({
       ...converterChannelOptions(script, input, options.maxHeapMB),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.relay ? { relay: options.relay } : {}),
+      ...(taken !== undefined ? { handedOver: taken } : {}),
     });
-    this.thread.send(converterStart(input, options));
+    if (taken === undefined) this.thread.send(start);
   }
 
   /** What the converter reported at the end of the input; available once iteration has ended. */
@@ -146,4 +155,8 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
   close(): Promise<void> {
     return (this.stopping ??= this.thread.close({ kind: 'stop' }));
   }
+}
+
+function sameStart(a: ConverterStart, b: ConverterStart): boolean {
+  return a.input === b.input && a.referenceQuirks === b.referenceQuirks && a.prefixBytes === b.prefixBytes && a.snapshotEveryMs === b.snapshotEveryMs;
 }

@@ -3,11 +3,12 @@
  * threads: the thread's messages in arrival order, and every way it can fail as an exception — an
  * `error` it posted (rebuilt: a FormatError keeps file and byte offset), a crash, running out of
  * its heap, an exit before its last message, or an abort of the caller's signal. `close` stops it.
- * Or the same channel to a thread another thread started and relays (`relay`: the CLI's main
- * thread starts the converter thread before the job thread is up, cli/converterRelay.ts); the
- * relaying thread owns the thread and reports its failures as `error` messages.
+ * Or the same channel to a thread another thread started and handed over (`handedOver`: the
+ * CLI's main thread starts the converter thread before the job thread is up, converterHandoff.ts):
+ * its messages come through a port of its own, and how it ended from the thread that started it.
  */
 import { Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
+import { isConverterThreadEvent } from '../protocol/converter';
 import type { SerializedError } from '../protocol/threadMessages';
 import { deserializeError } from './threadErrors';
 import { stopThread } from './threadScripts';
@@ -30,12 +31,13 @@ export interface ThreadChannelOptions<Out> {
   /** The error for a thread that exited before `ended` was called. */
   readonly stoppedEarly: (exitCode: number) => Error;
   readonly signal?: AbortSignal;
-  /** The thread is another thread's, relayed through this port: no Worker is started here. */
-  readonly relay?: MessagePort;
+  /** The thread is another thread's, handed over (converterHandoff.ts): no Worker is started here. */
+  readonly handedOver?: { readonly data: MessagePort; readonly events: MessagePort };
 }
 
 export class ThreadChannel<In, Out extends { readonly kind: string }> {
   private readonly worker: Worker | MessagePort;
+  private handedOver: ThreadChannelOptions<Out>['handedOver'];
   private readonly inbox: Out[] = [];
   private failure: Error | undefined;
   private exited = false;
@@ -49,13 +51,17 @@ export class ThreadChannel<In, Out extends { readonly kind: string }> {
       else this.fail(new Error(o.unexpected));
       this.notify();
     };
-    if (o.relay !== undefined) {
-      this.worker = o.relay;
-      o.relay.on('message', onMessage);
-      // the relaying thread sends the thread's last message or its failure before it lets go
-      o.relay.on('close', () => {
-        this.exited = true;
-        if (!this.over) this.fail(new Error(`${o.unexpected}: its relay closed before its last message`));
+    if (o.handedOver !== undefined) {
+      const { data, events } = (this.handedOver = o.handedOver);
+      this.worker = data;
+      data.on('message', onMessage);
+      events.on('message', (m: unknown) => {
+        if (!isConverterThreadEvent(m)) return;
+        if (m.kind === 'crash') this.fail(m.outOfMemory ? o.outOfMemory() : deserializeError(m.error));
+        else {
+          this.exited = true;
+          if (!this.over) this.fail(o.stoppedEarly(m.code));
+        }
       });
     } else {
       const worker = (this.worker = new Worker(o.script, { resourceLimits: o.resourceLimits }));
@@ -95,19 +101,22 @@ export class ThreadChannel<In, Out extends { readonly kind: string }> {
   }
 
   /**
-   * Stops the thread with `stop` (see stopThread); idempotent. A relayed thread is asked through
-   * the relay, which stops it (and the relay's end of the port) the same way.
+   * Stops the thread with `stop` (see stopThread); idempotent. A thread handed over is only asked:
+   * the thread that started it waits for its end (and terminates it if need be).
    */
   async close(stop: In): Promise<void> {
     this.over = true;
     this.o.signal?.removeEventListener('abort', this.onAbort);
-    if (this.exited) return;
-    const worker = this.worker;
-    if (worker instanceof Worker) await stopThread(worker, () => this.send(stop));
-    else {
-      this.send(stop);
+    const handedOver = this.handedOver;
+    if (handedOver !== undefined) {
+      this.handedOver = undefined;
+      if (!this.exited) this.send(stop);
       this.exited = true;
-      worker.close();
+      handedOver.data.close();
+      handedOver.events.close();
+    } else if (!this.exited && this.worker instanceof Worker) {
+      const worker = this.worker;
+      await stopThread(worker, () => this.send(stop));
     }
   }
 

@@ -4,7 +4,7 @@
 // at once); `stop` makes the job end at its next wait, and the thread ends by closing its port and
 // letting the event loop run dry (terminate() during V8's background compilation once aborted the
 // process: see converterThread.ts).
-import { parentPort } from 'node:worker_threads';
+import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '../convert/threadErrors';
 import type { SerializedError } from '../protocol/threadMessages';
 
@@ -32,8 +32,16 @@ export interface BatchThreadOptions<Start, Batch, Out> {
 }
 
 export function serveBatchThread<Start extends { readonly kind: 'start' }, Batch, Out>(o: BatchThreadOptions<Start, Batch, Out>): void {
-  const port = parentPort;
-  if (port === null) return;
+  const control = parentPort;
+  if (control === null) return;
+  // Started for a thread other than the one that started it (convert/converterHandoff.ts): the
+  // protocol runs over the port it was given; `start` and `stop` may come from its starter too.
+  const given = (workerData as { port?: unknown } | null)?.port;
+  const port = given instanceof MessagePort ? given : control;
+  const closePorts = (): void => {
+    port.close();
+    if (port !== control) control.close();
+  };
   let running = false;
   let stopping = false;
   let inFlight = 0;
@@ -57,13 +65,15 @@ export function serveBatchThread<Start extends { readonly kind: 'start' }, Batch
     },
     stopped: () => stopping,
   };
-  port.on('message', (m: unknown) => {
+  const stop = (): void => {
+    stopping = true;
+    wakeUp();
+    if (!running) closePorts();
+  };
+  const onMessage = (m: unknown): void => {
     if (!o.isInbox(m)) return;
-    if (m.kind === 'stop') {
-      stopping = true;
-      wakeUp();
-      if (!running) port.close();
-    } else if (m.kind === 'recycle') {
+    if (m.kind === 'stop') stop();
+    else if (m.kind === 'recycle') {
       inFlight--;
       o.recycled(m.batch);
       wakeUp();
@@ -75,8 +85,16 @@ export function serveBatchThread<Start extends { readonly kind: 'start' }, Batch
         })
         .finally(() => {
           running = false;
-          if (stopping) port.close();
+          if (stopping) closePorts();
         });
     }
-  });
+  };
+  port.on('message', onMessage);
+  if (port !== control) {
+    control.on('message', onMessage);
+    // the other side let go (its thread ended or failed): nobody takes the batches any more
+    port.on('close', () => {
+      if (!stopping) stop();
+    });
+  }
 }

@@ -5,8 +5,8 @@ import { defaultRowIndexPath } from '../../io/rowIndexFile';
 import { checkOutputFor } from '../../io/outputGuard';
 import { intOption, parseArgs, UsageError, type ParsedArgs } from '../args';
 import { registerCommand } from '../registry';
-import { onInterruption, takeConverterRelay } from '../jobThread';
-import { ConverterRelay } from '../../convert/converterRelay';
+import { onInterruption, takeConverterHandoff } from '../jobThread';
+import { ConverterHandoff } from '../../convert/converterHandoff';
 import { converterStart } from '../../convert/converterThread';
 
 const USAGE = [
@@ -50,12 +50,12 @@ export function jobThreadInput(argv: readonly string[]): string | undefined {
 }
 
 /**
- * The converter thread for a job thread's `convert` of `input`, started now (converterRelay.ts):
- * with the start runConvert's conversion will ask for, when dist/converter.js is there.
+ * The converter thread for a job thread's `convert` of `input`, started now (converterHandoff.ts):
+ * on the start runConvert's conversion will ask for, when dist/converter.js is there.
  */
-export function startConverterFor(input: string): ConverterRelay | undefined {
+export function startConverterFor(input: string): ConverterHandoff | undefined {
   const script = bundledConverterScript(input);
-  return script !== undefined ? new ConverterRelay(script, converterStart(input)) : undefined;
+  return script !== undefined ? new ConverterHandoff(script, converterStart(input)) : undefined;
 }
 
 export async function runConvert(argv: string[]): Promise<number> {
@@ -72,7 +72,7 @@ export async function runConvert(argv: string[]): Promise<number> {
   if (force && target.symlinkNote !== undefined) process.stderr.write(`note: ${target.symlinkNote}\n`);
 
   // the converter thread the main thread started with this job thread, if it did
-  const converterRelay = takeConverterRelay();
+  const converterHandoff = takeConverterHandoff();
   const controller = new AbortController();
   // Ctrl-C, SIGTERM or a closed terminal: without a handler the process would die at once and
   // leave its temporary file (a later run removes such leftovers: io/tempFiles.ts).
@@ -88,7 +88,7 @@ export async function runConvert(argv: string[]): Promise<number> {
       signal: controller.signal,
       // Two threads (converter + writer) when dist/converter.js is installed next to the CLI and the input is big enough.
       converterScript: bundledConverterScript(input),
-      ...(converterRelay !== undefined ? { converterRelay } : {}),
+      ...(converterHandoff !== undefined ? { converterHandoff } : {}),
       rowIndex: args.flags.has('--index') ? { path: defaultRowIndexPath(output) } : undefined,
       onProgress: tty
         ? (read, total) => {

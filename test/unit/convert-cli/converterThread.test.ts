@@ -2,7 +2,7 @@
 // one-thread one: the same output bytes and the same summary for every fixture trace, the same
 // error (a FormatError keeps its file and byte offset across the thread boundary) for every input
 // that fails, and cancellation or a dead converter thread leave no file behind. The same with the
-// converter thread started beforehand and relayed (converterRelay.ts, as the CLI's main thread does).
+// converter thread started beforehand and handed over (converterHandoff.ts, as the CLI's main thread does).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -12,7 +12,7 @@ import { FormatError } from '../../../src/core/bytes/formatError';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { convertFile, type ConvertJobResult } from '../../../src/convert/convertJob';
 import { ConverterThread, converterStart } from '../../../src/convert/converterThread';
-import { ConverterRelay } from '../../../src/convert/converterRelay';
+import { ConverterHandoff } from '../../../src/convert/converterHandoff';
 import { bundleNode } from '../../helpers/bundle';
 import { fixture, fixturesDir, sharedTracesDir } from '../../helpers/paths';
 
@@ -44,23 +44,23 @@ function inputs(): string[] {
 
 type Outcome = { ok: true; bytes: Buffer; result: Omit<ConvertJobResult, 'output'> } | { ok: false; error: unknown };
 
-type Threads = 'one' | 'two' | 'relayed';
+type Threads = 'one' | 'two' | 'handed over';
 
 async function outcome(input: string, output: string, threads: Threads, script = converterScript): Promise<Outcome> {
-  // relayed: the converter thread is started before the conversion asks for it, and stopped after
-  const relay = threads === 'relayed' ? new ConverterRelay(script, converterStart(input)) : undefined;
+  // handed over: the converter thread is started before the conversion asks for it, and stopped after
+  const handoff = threads === 'handed over' ? new ConverterHandoff(script, converterStart(input)) : undefined;
   try {
     const r = await convertFile(input, output, {
       force: true,
       converterScript: threads !== 'one' ? script : undefined,
-      ...(relay !== undefined ? { converterRelay: relay.port } : {}),
+      ...(handoff !== undefined ? { converterHandoff: handoff.handedOver } : {}),
     });
     const { output: _, ...result } = r;
     return { ok: true, bytes: fs.readFileSync(output), result };
   } catch (error) {
     return { ok: false, error };
   } finally {
-    await relay?.close();
+    await handoff?.close();
   }
 }
 
@@ -80,10 +80,10 @@ function assertSameOutcome(one: Outcome, other: Outcome, what: string): void {
 }
 
 for (const input of inputs()) {
-  test(`two threads = one thread, relayed too: ${path.basename(input)}`, async () => {
+  test(`two threads = one thread, handed over too: ${path.basename(input)}`, async () => {
     const one = await outcome(input, path.join(dir, 'one.slog2'), 'one');
     assertSameOutcome(one, await outcome(input, path.join(dir, 'two.slog2'), 'two'), 'two threads');
-    assertSameOutcome(one, await outcome(input, path.join(dir, 'relayed.slog2'), 'relayed'), 'relayed');
+    assertSameOutcome(one, await outcome(input, path.join(dir, 'handed.slog2'), 'handed over'), 'handed over');
   });
 }
 
@@ -133,71 +133,76 @@ test('a converter thread that dies leaves no file and says so', async () => {
   assert.deepEqual(fs.readdirSync(out), []);
 });
 
-test('a relayed converter thread that dies: the same error, no file', async () => {
-  const crashing = path.join(dir, 'crashing-relayed.js');
+test('a converter thread handed over that dies: the same error, no file', async () => {
+  const crashing = path.join(dir, 'crashing-handed.js');
   fs.writeFileSync(crashing, "require('node:worker_threads').parentPort.once('message', () => { throw new Error('simulated converter crash'); });\n");
-  const silent = path.join(dir, 'silent-relayed.js');
+  const silent = path.join(dir, 'silent-handed.js');
   fs.writeFileSync(silent, "require('node:worker_threads').parentPort.once('message', () => process.exit(3));\n");
-  const out = path.join(dir, 'crash-relayed');
+  const out = path.join(dir, 'crash-handed');
   fs.mkdirSync(out);
   const input = fixture('ring_p2p_4.clog2');
   for (const script of [crashing, silent]) {
     const two = await outcome(input, path.join(out, 'c.slog2'), 'two', script);
-    const relayed = await outcome(input, path.join(out, 'c.slog2'), 'relayed', script);
-    assert.ok(!two.ok && !relayed.ok, 'both fail');
-    assert.match(
-      (relayed as { error: Error }).error.message,
-      script === crashing ? /simulated converter crash/ : /stopped before the end of .*\(exit code 3\)/,
-    );
-    assert.equal((relayed as { error: Error }).error.message, (two as { error: Error }).error.message);
+    const handed = await outcome(input, path.join(out, 'c.slog2'), 'handed over', script);
+    assert.ok(!two.ok && !handed.ok, 'both fail');
+    assert.match((handed as { error: Error }).error.message, script === crashing ? /simulated converter crash/ : /stopped before the end of .*\(exit code 3\)/);
+    assert.equal((handed as { error: Error }).error.message, (two as { error: Error }).error.message);
   }
   assert.deepEqual(fs.readdirSync(out), []);
 });
 
-test('a relay asked for another start than it began with converts what was asked', async () => {
-  const input = fixture('ring_p2p_4.clog2');
-  const quirks = async (converterRelay?: ConverterRelay): Promise<Buffer> => {
-    const output = path.join(dir, `quirks-${converterRelay ? 'relayed' : 'one'}.slog2`);
-    await convertFile(input, output, {
-      force: true,
-      referenceQuirks: true,
-      ...(converterRelay ? { converterScript, converterRelay: converterRelay.port } : {}),
-    });
-    return fs.readFileSync(output);
-  };
-  // started without the reference's quirks, asked with them: restarted, the output is the quirky one
-  const relay = new ConverterRelay(converterScript, converterStart(input));
-  try {
-    const relayed = await quirks(relay);
-    assert.ok(relayed.equals(await quirks()), 'as converted in one thread with the quirks');
-  } finally {
-    await relay.close();
-  }
-});
+const threadCount = (): number => fs.readdirSync('/proc/self/task').length;
+async function threadsBackTo(count: number): Promise<void> {
+  const until = Date.now() + 5000;
+  while (threadCount() > count && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(threadCount() <= count, `${threadCount()} threads left, ${count} before`);
+}
 
 test(
-  'a relay whose writer never asks, or lets go without stop, stops its converter thread',
+  'a converter thread handed over for another start is stopped, and the conversion converts what it asked for',
   { skip: process.platform !== 'linux' && 'threads counted in /proc/self/task' },
   async () => {
-    const threads = (): number => fs.readdirSync('/proc/self/task').length;
-    const gone = async (count: number): Promise<void> => {
-      const until = Date.now() + 5000;
-      while (threads() > count && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-      assert.ok(threads() <= count, `${threads()} threads left, ${count} before`);
-    };
-    const before = threads();
     const input = fixture('ring_p2p_4.clog2');
-    // never asked: close() stops it
-    const unused = new ConverterRelay(converterScript, converterStart(input));
+    const quirks = async (handoff?: ConverterHandoff): Promise<Buffer> => {
+      const output = path.join(dir, `quirks-${handoff ? 'handed' : 'one'}.slog2`);
+      await convertFile(input, output, {
+        force: true,
+        referenceQuirks: true,
+        ...(handoff ? { converterScript, converterHandoff: handoff.handedOver } : {}),
+      });
+      return fs.readFileSync(output);
+    };
+    const expected = await quirks();
+    const before = threadCount();
+    // started without the reference's quirks, asked with them: that thread stops, another converts
+    const handoff = new ConverterHandoff(converterScript, converterStart(input));
+    try {
+      assert.ok((await quirks(handoff)).equals(expected), 'as converted in one thread with the quirks');
+      // both converter threads gone before close(): the one it was not asked for stopped by itself
+      await threadsBackTo(before);
+    } finally {
+      await handoff.close();
+    }
+  },
+);
+
+test(
+  'a converter thread handed over that nobody takes, or whose writer lets go, stops',
+  { skip: process.platform !== 'linux' && 'threads counted in /proc/self/task' },
+  async () => {
+    const before = threadCount();
+    const input = fixture('ring_p2p_4.clog2');
+    // never taken: close() stops it
+    const unused = new ConverterHandoff(converterScript, converterStart(input));
     await new Promise((r) => setTimeout(r, 200));
-    assert.ok(threads() > before, 'the converter thread started at once');
+    assert.ok(threadCount() > before, 'the converter thread started at once');
     await unused.close();
-    await gone(before);
-    // the writer's end closed without a word (its thread failed or ended): the relay stops the thread
-    const dropped = new ConverterRelay(converterScript, converterStart(input));
+    await threadsBackTo(before);
+    // the writer's end closed without a word (its thread ended or failed): the thread stops by itself
+    const dropped = new ConverterHandoff(converterScript, converterStart(input));
     await new Promise((r) => setTimeout(r, 200));
-    dropped.port.close();
-    await gone(before);
+    dropped.handedOver.data.close();
+    await threadsBackTo(before);
     await dropped.close();
   },
 );

@@ -1,5 +1,5 @@
 // `mpe-trace convert` of an input worth two threads, run as the bin runs: its main thread starts the
-// converter thread together with the job thread and relays it (converterRelay.ts), so the
+// converter thread together with the job thread and hands it over (converterHandoff.ts), so the
 // converter is the process's first thread (thread ids count up from 1 in the order threads start;
 // started by the job thread it would be the second). The output is the one-thread conversion's.
 import { test } from 'node:test';
