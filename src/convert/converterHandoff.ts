@@ -10,7 +10,8 @@
  * with (`ConverterThreadOptions.handedOver`), else stops it and starts its own.
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { ConverterStart, ConverterThreadEvent } from '../protocol/converter';
+import type { ConverterStart } from '../protocol/converter';
+import type { ThreadEvent } from '../protocol/threadMessages';
 import { converterChannelOptions } from './converterThread';
 import { serializeError } from './threadErrors';
 import { stopThread } from './threadScripts';
@@ -42,7 +43,7 @@ export class ConverterHandoff {
     this.worker.postMessage(start);
     this.events = events.port1;
     this.handedOver = { start, data: data.port2, events: events.port2 };
-    const tell = (m: ConverterThreadEvent): void => this.events.postMessage(m);
+    const tell = (m: ThreadEvent): void => this.events.postMessage(m);
     this.worker.on('error', (e: Error) =>
       tell({ kind: 'crash', outOfMemory: (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY', error: serializeError(e) }),
     );

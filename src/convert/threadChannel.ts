@@ -8,8 +8,7 @@
  * its messages come through a port of its own, and how it ended from the thread that started it.
  */
 import { Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
-import { isConverterThreadEvent } from '../protocol/converter';
-import type { SerializedError } from '../protocol/threadMessages';
+import { isThreadEvent, type SerializedError } from '../protocol/threadMessages';
 import { deserializeError } from './threadErrors';
 import { stopThread } from './threadScripts';
 
@@ -56,7 +55,7 @@ export class ThreadChannel<In, Out extends { readonly kind: string }> {
       this.worker = data;
       data.on('message', onMessage);
       events.on('message', (m: unknown) => {
-        if (!isConverterThreadEvent(m)) return;
+        if (!isThreadEvent(m)) return;
         if (m.kind === 'crash') this.fail(m.outOfMemory ? o.outOfMemory() : deserializeError(m.error));
         else {
           this.exited = true;

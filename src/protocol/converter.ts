@@ -73,35 +73,6 @@ export type ConverterToWriter = ConverterBatch | ConverterDone | ConverterFailed
 
 //#endregion
 
-//#region the starting thread → the writer (a converter thread started for another thread)
-
-/**
- * A converter thread can be started by one thread and handed over to the writer in another (the
- * CLI's main thread for its job thread: src/convert/converterHandoff.ts): the protocol above then
- * runs over a port between the two, and the thread that started it reports how it ended.
- */
-export interface ConverterThreadExit {
-  readonly kind: 'exit';
-  readonly code: number;
-}
-
-/** It failed outside the protocol: an uncaught error, or its heap cap. */
-export interface ConverterThreadCrash {
-  readonly kind: 'crash';
-  readonly outOfMemory: boolean;
-  readonly error: SerializedError;
-}
-
-export type ConverterThreadEvent = ConverterThreadExit | ConverterThreadCrash;
-
-export function isConverterThreadEvent(m: unknown): m is ConverterThreadEvent {
-  if (!isRecord(m)) return false;
-  if (m.kind === 'exit') return typeof m.code === 'number';
-  return m.kind === 'crash' && typeof m.outOfMemory === 'boolean' && isSerializedError(m.error);
-}
-
-//#endregion
-
 export function isWriterToConverter(m: unknown): m is WriterToConverter {
   if (!isRecord(m)) return false;
   if (m.kind === 'start')

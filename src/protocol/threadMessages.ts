@@ -23,3 +23,28 @@ export function isRecord(m: unknown): m is Record<string, unknown> {
 export function isSerializedError(e: unknown): e is SerializedError {
   return isRecord(e) && typeof e.message === 'string';
 }
+
+/**
+ * How a thread ended, told by the thread that started it to another that uses it (the CLI's main
+ * thread to its job thread, for the converter thread it started and handed over:
+ * src/convert/converterHandoff.ts); the thread's own protocol runs over a port between the two.
+ */
+export interface ThreadExit {
+  readonly kind: 'exit';
+  readonly code: number;
+}
+
+/** It failed outside its protocol: an uncaught error, or its heap cap. */
+export interface ThreadCrash {
+  readonly kind: 'crash';
+  readonly outOfMemory: boolean;
+  readonly error: SerializedError;
+}
+
+export type ThreadEvent = ThreadExit | ThreadCrash;
+
+export function isThreadEvent(m: unknown): m is ThreadEvent {
+  if (!isRecord(m)) return false;
+  if (m.kind === 'exit') return typeof m.code === 'number';
+  return m.kind === 'crash' && typeof m.outOfMemory === 'boolean' && isSerializedError(m.error);
+}
