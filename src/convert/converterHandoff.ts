@@ -12,7 +12,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { ConverterStart } from '../protocol/converter';
 import type { ThreadEvent } from '../protocol/threadMessages';
-import { converterChannelOptions } from './converterThread';
+import { converterResourceLimits } from './converterThread';
 import { serializeError } from './threadErrors';
 import { stopThread } from './threadScripts';
 
@@ -38,8 +38,7 @@ export class ConverterHandoff {
   constructor(script: string, start: ConverterStart) {
     const data = new MessageChannel();
     const events = new MessageChannel();
-    const options = converterChannelOptions(script, start.input);
-    this.worker = new Worker(script, { resourceLimits: options.resourceLimits, workerData: { port: data.port1 }, transferList: [data.port1] });
+    this.worker = new Worker(script, { resourceLimits: converterResourceLimits(), workerData: { port: data.port1 }, transferList: [data.port1] });
     this.worker.postMessage(start);
     this.events = events.port1;
     this.handedOver = { start, data: data.port2, events: events.port2 };

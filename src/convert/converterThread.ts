@@ -5,6 +5,7 @@
  * file and byte offset); if the thread dies without answering (crash, heap cap) iteration fails
  * with a clear message instead of waiting forever. close() always stops the thread.
  */
+import type { ResourceLimits } from 'node:worker_threads';
 import type { HandedOverConverter } from './converterHandoff';
 import { batchBuffers, type DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { isConverterToWriter, type ConverterDone, type ConverterStart, type ConverterToWriter, type WriterToConverter } from '../protocol/converter';
@@ -46,11 +47,16 @@ const DEFAULT_MAX_HEAP_MB = 1024;
  */
 const YOUNG_MB = 4;
 
+/** The converter thread's heap limits (wherever it is started: here, or converterHandoff.ts). */
+export function converterResourceLimits(maxHeapMB = DEFAULT_MAX_HEAP_MB): ResourceLimits {
+  return { maxOldGenerationSizeMb: maxHeapMB, maxYoungGenerationSizeMb: YOUNG_MB };
+}
+
 /** The converter thread's channel: its script, heap limits, and what each failure says. */
-export function converterChannelOptions(script: string, input: string, maxHeapMB = DEFAULT_MAX_HEAP_MB): ThreadChannelOptions<ConverterToWriter> {
+function converterChannelOptions(script: string, input: string, maxHeapMB = DEFAULT_MAX_HEAP_MB): ThreadChannelOptions<ConverterToWriter> {
   return {
     script,
-    resourceLimits: { maxOldGenerationSizeMb: maxHeapMB, maxYoungGenerationSizeMb: YOUNG_MB },
+    resourceLimits: converterResourceLimits(maxHeapMB),
     isMessage: isConverterToWriter,
     unexpected: 'conversion: unexpected message from the converter thread',
     outOfMemory: () => new Error(`converting ${input} needs more memory than the converter thread's ${maxHeapMB} MB heap cap`),

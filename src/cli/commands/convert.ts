@@ -50,11 +50,12 @@ export function jobThreadInput(argv: readonly string[]): string | undefined {
 }
 
 /**
- * The converter thread for a job thread's `convert` of `input`, started now (converterHandoff.ts):
- * on the start runConvert's conversion will ask for, when dist/converter.js is there.
+ * The converter thread for a job thread's `convert` of `input` (from jobThreadInput: an input worth
+ * two threads), started now (converterHandoff.ts): on the start runConvert's conversion will ask
+ * for, when dist/converter.js is there.
  */
 export function startConverterFor(input: string): ConverterHandoff | undefined {
-  const script = bundledConverterScript(input);
+  const script = bundledConverterScript();
   return script !== undefined ? new ConverterHandoff(script, converterStart(input)) : undefined;
 }
 
