@@ -16,6 +16,7 @@ import { encodeEntry } from '../../../src/core/formats/slog2/writer/drawableBatc
 import type { Primitive, Topology } from '../../../src/core/model/types';
 import { PrimitiveParts } from '../../../src/core/formats/convert/pendingPrimitives';
 import { DrawableBatchEncoder } from '../../../src/core/formats/slog2/writer/drawableBatchEncoder';
+import { topologyNumber } from '../../../src/core/formats/slog2/writer/shadowKey';
 
 /** As a batch comes back from the other thread: a structured clone with its buffers transferred. */
 function crossed(b: DrawableBatch): DrawableBatch {
@@ -179,4 +180,88 @@ test('makeRoom: the start columns keep one slot more than their entries and prim
       assert.ok(b.primitiveStart.length >= b.earliest.length + 1 && b.vertexStart.length >= b.primTopology.length + 1, `${initial} → ${need}, twice`);
     }
   }
+});
+
+test('each batch lists the topologies it uses and the categories and lineIDs no batch before it used', () => {
+  const topology = (c: number): Topology => (c % 3 === 0 ? 'state' : c % 3 === 1 ? 'arrow' : 'event');
+  const enc = new DrawableBatchEncoder(topology);
+  const rng = { s: 7, next: (n: number): number => (rng.s = (rng.s * 1103515245 + 12345) >>> 0) % n };
+  const batches: DrawableBatch[] = [];
+  const take = (): void => {
+    for (let b = enc.takeReady(); b !== undefined; b = enc.takeReady()) batches.push(b);
+  };
+  const prim = (c: number, t: number, l0: number, l1: number): Primitive => ({
+    kind: 'primitive',
+    category: c,
+    vertices:
+      c % 3 === 2
+        ? [{ time: t, lineID: l0 }]
+        : [
+            { time: t - 1e-4, lineID: l0 },
+            { time: t, lineID: l1 },
+          ],
+    earliest: c % 3 === 2 ? t : t - 1e-4,
+    latest: t,
+  });
+  // categories and lineIDs in the bitmaps and beyond them (negative, past the category bitmap)
+  const categories = [0, 1, 2, 5, 7, 70_000, -3];
+  const lines = [0, 1, 9, 4095, 1 << 25, -2];
+  const wantCategories = new Set<number>();
+  const wantLines = new Set<number>();
+  let wantTopologies = 0;
+  for (let i = 0; i < 30_000; i++) {
+    const t = i * 1e-3;
+    // new values keep coming late in the stream, not only in the first batch
+    const c = i < 20_000 ? categories[rng.next(4)]! : categories[rng.next(categories.length)]!;
+    const l0 = i < 25_000 ? lines[rng.next(3)]! : lines[rng.next(lines.length)]!;
+    const l1 = lines[rng.next(3)]!;
+    if (i % 97 === 0) {
+      const own = i > 28_000 ? 11 : 8;
+      enc.add({ kind: 'composite', category: own, primitives: [prim(c, t, l0, l1)], earliest: t - 1e-4, latest: t });
+      wantCategories.add(own);
+    } else enc.add(prim(c, t, l0, l1));
+    wantCategories.add(c);
+    wantLines.add(l0);
+    if (c % 3 !== 2) wantLines.add(l1);
+    wantTopologies |= 1 << topologyNumber(topology(c));
+    take();
+  }
+  enc.flush();
+  take();
+  assert.ok(batches.length >= 3, `${batches.length} batches`);
+  const seenCategories = new Set<number>();
+  const seenLines = new Set<number>();
+  let topologies = 0;
+  for (const b of batches) {
+    // what the batch itself uses, from its columns
+    let own = 0;
+    for (let p = 0; p < b.primitives; p++) own |= 1 << b.primTopology[p]!;
+    assert.equal(b.topologies, own, 'a batch carries the topologies of its own primitives');
+    const used = new Set<number>([...b.primCategory.subarray(0, b.primitives)]);
+    for (let j = 0; j < b.count; j++) if (b.kind[j] === 1) used.add(b.category[j]!);
+    for (const c of b.newCategories) {
+      assert.ok(used.has(c) && !seenCategories.has(c), `category ${c} is new in its batch`);
+      seenCategories.add(c);
+    }
+    for (const c of used) assert.ok(seenCategories.has(c), `category ${c} was listed by its batch or one before`);
+    for (const l of b.newLineIDs) {
+      assert.ok(!seenLines.has(l), `lineID ${l} is listed once`);
+      seenLines.add(l);
+    }
+    for (const l of b.vertexLine.subarray(0, b.vertices)) assert.ok(seenLines.has(l), `lineID ${l} was listed by its batch or one before`);
+    topologies |= b.topologies;
+  }
+  assert.deepEqual(
+    [...seenCategories].sort((a, b) => a - b),
+    [...wantCategories].sort((a, b) => a - b),
+  );
+  assert.deepEqual(
+    [...seenLines].sort((a, b) => a - b),
+    [...wantLines].sort((a, b) => a - b),
+  );
+  assert.equal(topologies, wantTopologies);
+  assert.ok(
+    batches.slice(1).some((b) => b.newCategories.length > 0) && batches.slice(1).some((b) => b.newLineIDs.length > 0),
+    'later batches list new values too',
+  );
 });

@@ -5,6 +5,7 @@
 import type { Drawable, Primitive, SourceLocation, Topology } from '../../../model/types';
 import type { PrimitiveParts } from '../../convert/pendingPrimitives';
 import { STATE, topologyNumber } from './shadows';
+import { IntSet } from './intSet';
 import { adoptDrawableBatch, copyInfo, hasRoom, makeRoom, newDrawableBatch, resetDrawableBatch, type DrawableBatch } from './drawableBatch';
 
 /** Interns source locations into dense site indices (one per distinct file + line). */
@@ -57,6 +58,9 @@ export class DrawableBatchEncoder {
   private readonly topologyCache = new Map<number, number>();
   private lastLatest = -Infinity;
   private added = 0;
+  /** Categories and lineIDs of the batches sealed so far (what a batch's new ones are new against). */
+  private readonly usedCategories = new IntSet(1 << 16);
+  private readonly usedLineIDs = new IntSet();
 
   constructor(private readonly topologyOf: (category: number) => Topology | undefined) {}
 
@@ -245,9 +249,27 @@ export class DrawableBatchEncoder {
   }
 
   private seal(): void {
+    this.noteUsed(this.batch);
     this.ready.push(this.batch);
     this.batch = this.spare.pop() ?? newDrawableBatch();
     resetDrawableBatch(this.batch, this.sites.count);
+  }
+
+  /** The batch's topologies and the categories and lineIDs it uses first (DrawableBatch.topologies). */
+  private noteUsed(b: DrawableBatch): void {
+    let topologies = 0;
+    for (let p = 0; p < b.primitives; p++) topologies |= 1 << b.primTopology[p]!;
+    b.topologies = topologies;
+    const categories = this.usedCategories;
+    categories.addAllNew(b.primCategory, 0, b.primitives, b.newCategories);
+    for (let j = 0; j < b.count; j++) {
+      const c = b.category[j]!;
+      if (b.kind[j] === 1 && !categories.has(c)) {
+        categories.add(c);
+        b.newCategories.push(c);
+      }
+    }
+    this.usedLineIDs.addAllNew(b.vertexLine, 0, b.vertices, b.newLineIDs);
   }
 
   /** §7.2 limits; returns the body size 8 + infolen + 12·nverts. */

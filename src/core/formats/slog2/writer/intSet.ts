@@ -28,6 +28,26 @@ export class IntSet {
     }
   }
 
+  /** addAll, appending to `added` each value the set did not hold before (in order of first appearance). */
+  addAllNew(values: Int32Array, from: number, to: number, added: number[]): void {
+    let bits = this.bits;
+    for (let i = from; i < to; i++) {
+      const v = values[i]!;
+      if (v >= 0 && v < bits.length) {
+        if (bits[v] === 0) {
+          bits[v] = 1;
+          added.push(v);
+        }
+      } else {
+        if (!this.has(v)) {
+          this.add(v);
+          added.push(v);
+        }
+        bits = this.bits;
+      }
+    }
+  }
+
   has(v: number): boolean {
     if (v >= 0 && v < this.bitmapLimit) return v < this.bits.length && this.bits[v] === 1;
     return this.others.has(v);

@@ -308,17 +308,14 @@ export class Slog2Writer {
 
   /**
    * The categories (a composite's own too), topologies and lineIDs a batch uses, all at once when
-   * it comes: a pass over its columns (per primitive as each was placed, ~8 % of the writer's time
-   * on the bench's 16-rank file). Every entry of a batch is placed before anything reads them (a
-   * snapshot waits for the whole batch; an entry that cannot be placed fails the file).
+   * it comes: the encoder listed those new in it when it sealed it (DrawableBatch.topologies). Every
+   * entry of a batch is placed before anything reads them (a snapshot waits for the whole batch; an
+   * entry that cannot be placed fails the file).
    */
   private noteUsed(b: DrawableBatch): void {
-    let topologies = this.usedTopologies;
-    for (let p = 0; p < b.primitives; p++) topologies |= 1 << b.primTopology[p]!;
-    this.usedTopologies = topologies;
-    this.usedCategories.addAll(b.primCategory, 0, b.primitives);
-    for (let j = 0; j < b.count; j++) if (b.kind[j] === 1) this.usedCategories.add(b.category[j]!);
-    this.usedLineIDs.addAll(b.vertexLine, 0, b.vertices);
+    this.usedTopologies |= b.topologies;
+    for (const c of b.newCategories) this.usedCategories.add(c);
+    for (const l of b.newLineIDs) this.usedLineIDs.add(l);
   }
 
   /** Accounts entry j of a batch to an open node: its bytes and shadows (addBatch copies the entries; noteUsed the keys). */
