@@ -2,8 +2,10 @@
  * An OutputSink over a Node file handle: sequential writes are coalesced into large chunks and
  * written behind (double buffering: one chunk fills while the previous one is being written), so
  * the encoder rarely waits for the disk; positional writes go straight to the handle after a flush.
+ * Buffers handed over (writeOwned) are not copied: they are gathered until they make a chunk and
+ * written together (one writev), in turn with the copied bytes.
  */
-import { writeSync } from 'node:fs';
+import { writeSync, writevSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { OutputSink } from '../core/formats/slog2/writer/sink';
 
@@ -32,6 +34,10 @@ export class FileSink implements OutputSink {
    */
   private readonly inflight: Promise<void>[] = [];
   private failure: { readonly error: unknown } | undefined;
+  /** Buffers handed over (writeOwned) and not yet queued, in file order after `position`; never beside buffered bytes. */
+  private owned: Uint8Array[] = [];
+  private ownedReleases: (() => void)[] = [];
+  private ownedBytes = 0;
 
   constructor(
     private readonly handle: FileHandle,
@@ -47,12 +53,16 @@ export class FileSink implements OutputSink {
 
   /** Bytes accepted so far (= file size once flushed). */
   get size(): number {
-    return this.position + this.buffered;
+    return this.position + this.ownedBytes + this.buffered;
   }
 
   /** Copies `bytes` (the caller may reuse them at once), writing full chunks behind. */
   async write(bytes: Uint8Array): Promise<void> {
     this.throwIfFailed();
+    if (this.ownedBytes > 0) {
+      await this.room();
+      this.queueOwned();
+    }
     let from = 0;
     while (from < bytes.length) {
       const n = Math.min(bytes.length - from, this.buffer.length - this.buffered);
@@ -64,20 +74,52 @@ export class FileSink implements OutputSink {
   }
 
   /**
+   * Appends `bytes` without copying them (OutputSink.writeOwned): what was copied in before goes
+   * first; they are written once the buffers handed over make a chunk, then `release` is called
+   * (also if the write failed or was discarded).
+   */
+  async writeOwned(bytes: Uint8Array, release: () => void): Promise<void> {
+    try {
+      this.throwIfFailed();
+      await this.rotate();
+    } catch (e) {
+      release();
+      throw e;
+    }
+    this.owned.push(bytes);
+    this.ownedReleases.push(release);
+    this.ownedBytes += bytes.length;
+    if (this.ownedBytes >= this.chunkBytes) {
+      await this.room();
+      this.queueOwned();
+    }
+  }
+
+  /**
    * Appends `bytes` before returning (OutputSink.writeSync): what is buffered and then `bytes` go
    * to the file here, blocking, at their offsets; chunks still in flight are for earlier offsets.
    */
   writeSync(bytes: Uint8Array): void {
     this.throwIfFailed();
+    if (this.ownedBytes > 0) {
+      // buffers handed over go first, written here too (the writes are positional)
+      const releases = this.ownedReleases;
+      this.writeFullySync(this.owned, this.position);
+      this.position += this.ownedBytes;
+      this.owned = [];
+      this.ownedReleases = [];
+      this.ownedBytes = 0;
+      for (const r of releases) r();
+    }
     if (this.buffered + bytes.length <= this.buffer.length) {
       this.buffer.set(bytes, this.buffered);
       this.buffered += bytes.length;
       return;
     }
-    this.writeFullySync(this.buffer.subarray(0, this.buffered), this.position);
+    this.writeFullySync([this.buffer.subarray(0, this.buffered)], this.position);
     this.position += this.buffered;
     this.buffered = 0;
-    this.writeFullySync(bytes, this.position);
+    this.writeFullySync([bytes], this.position);
     this.position += bytes.length;
   }
 
@@ -85,11 +127,15 @@ export class FileSink implements OutputSink {
     await this.flush();
     if (offset < 0 || offset + bytes.length > this.position)
       throw new RangeError(`writeAt(${offset}, ${bytes.length}) outside the ${this.position} bytes written`);
-    await this.writeFully(bytes, offset);
+    await this.writeFully([bytes], offset);
   }
 
   /** Writes everything accepted so far and waits for it. */
   async flush(): Promise<void> {
+    if (this.ownedBytes > 0) {
+      await this.room();
+      this.queueOwned();
+    }
     await this.rotate();
     await this.settle();
   }
@@ -97,23 +143,44 @@ export class FileSink implements OutputSink {
   /** Queues the filled chunk for writing (after those before it) and takes another buffer. */
   private async rotate(): Promise<void> {
     if (this.buffered === 0) return;
-    while (this.inflight.length >= this.depth - 1) await this.inflight.shift();
-    this.throwIfFailed();
+    await this.room();
     const full = this.buffer;
     const n = this.buffered;
-    const at = this.position;
-    const previous = this.inflight[this.inflight.length - 1] ?? Promise.resolve();
     this.buffer = this.free.pop() ?? new Uint8Array(this.chunkBytes);
     this.buffered = 0;
-    this.position += n;
+    this.queue([full.subarray(0, n)], () => this.free.push(full));
+  }
+
+  /** Waits until fewer than depth − 1 writes are in flight (the oldest first). */
+  private async room(): Promise<void> {
+    while (this.inflight.length >= this.depth - 1) await this.inflight.shift();
+    this.throwIfFailed();
+  }
+
+  /** Writes `parts` at the end of what is queued, after the writes before them, then calls `release`. */
+  private queue(parts: readonly Uint8Array[], release: () => void): void {
+    const at = this.position;
+    const previous = this.inflight[this.inflight.length - 1] ?? Promise.resolve();
+    for (const p of parts) this.position += p.length;
     this.inflight.push(
       previous
-        .then(() => (this.failure === undefined ? this.writeFully(full.subarray(0, n), at) : undefined))
+        .then(() => (this.failure === undefined ? this.writeFully(parts, at) : undefined))
         .catch((error: unknown) => {
           this.failure ??= { error };
         })
-        .finally(() => this.free.push(full)),
+        .finally(release),
     );
+  }
+
+  /** Queues the buffers handed over as one write. */
+  private queueOwned(): void {
+    const releases = this.ownedReleases;
+    this.queue(this.owned, () => {
+      for (const r of releases) r();
+    });
+    this.owned = [];
+    this.ownedReleases = [];
+    this.ownedBytes = 0;
   }
 
   private async settle(): Promise<void> {
@@ -128,27 +195,51 @@ export class FileSink implements OutputSink {
   /** Waits for the writes in flight without reporting their failure (before closing an abandoned file). */
   async discard(): Promise<void> {
     this.buffered = 0;
+    for (const r of this.ownedReleases) r();
+    this.owned = [];
+    this.ownedReleases = [];
+    this.ownedBytes = 0;
     while (this.inflight.length > 0) await this.inflight.shift();
   }
 
-  private writeFullySync(bytes: Uint8Array, at: number): void {
-    let done = 0;
+  /** Writes `parts` one after another from `at`, blocking, resuming short writes. */
+  private writeFullySync(parts: readonly Uint8Array[], at: number): void {
     try {
-      while (done < bytes.length) done += writeSync(this.handle.fd, bytes, done, bytes.length - done, at + done);
-    } catch (e) {
-      throw new SinkWriteError(e);
-    }
-  }
-
-  private async writeFully(bytes: Uint8Array, at: number): Promise<void> {
-    let done = 0;
-    try {
-      while (done < bytes.length) {
-        const { bytesWritten } = await this.handle.write(bytes, done, bytes.length - done, at + done);
-        done += bytesWritten;
+      let rest = parts;
+      while (rest.length > 0) {
+        const first = rest[0]!;
+        const n = rest.length === 1 ? writeSync(this.handle.fd, first, 0, first.length, at) : writevSync(this.handle.fd, rest as Uint8Array[], at);
+        at += n;
+        rest = afterBytes(rest, n);
       }
     } catch (e) {
       throw new SinkWriteError(e);
     }
   }
+
+  /** Writes `parts` one after another from `at` (one writev for several), resuming short writes. */
+  private async writeFully(parts: readonly Uint8Array[], at: number): Promise<void> {
+    try {
+      let rest = parts;
+      while (rest.length > 0) {
+        const first = rest[0]!;
+        const n =
+          rest.length === 1
+            ? (await this.handle.write(first, 0, first.length, at)).bytesWritten
+            : (await this.handle.writev(rest as Uint8Array[], at)).bytesWritten;
+        at += n;
+        rest = afterBytes(rest, n);
+      }
+    } catch (e) {
+      throw new SinkWriteError(e);
+    }
+  }
+}
+
+/** What is left of `parts` once their first `n` bytes are written. */
+function afterBytes(parts: readonly Uint8Array[], n: number): readonly Uint8Array[] {
+  let i = 0;
+  while (i < parts.length && n >= parts[i]!.length) n -= parts[i++]!.length;
+  if (i === parts.length) return [];
+  return n === 0 ? parts.slice(i) : [parts[i]!.subarray(n), ...parts.slice(i + 1)];
 }

@@ -1,7 +1,8 @@
 /**
  * FileSink with several chunks queued: the file holds exactly the bytes written, in order, however
  * slowly the handle writes and however the writes are cut; a failed chunk fails the next call and
- * the chunks queued behind it are not written; parts written at once (writeSync) land in order too.
+ * the chunks queued behind it are not written; parts written at once (writeSync) and parts handed
+ * over uncopied (writeOwned) land in order too, the latter released once they are written.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,31 +13,46 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { Prng } from '../../../src/core/synth/prng';
 import { FileSink } from '../../../src/io/fileSink';
 
-/** A handle writing into memory after a random delay, at most `most` bytes per call (short writes). */
-function slowHandle(rng: Prng, failAtCall = -1): { handle: FileHandle; file: () => Uint8Array; calls: () => number; concurrent: () => number } {
+/**
+ * A handle writing into memory after a random delay, at most ~700 bytes per call (short writes),
+ * by write() or writev().
+ */
+function slowHandle(
+  rng: Prng,
+  failAtCall = -1,
+): { handle: FileHandle; file: () => Uint8Array; calls: () => number; vectored: () => number; concurrent: () => number } {
   let bytes = new Uint8Array(0);
   let calls = 0;
+  let vectored = 0;
   let active = 0;
   let peak = 0;
+  const put = async (parts: readonly Uint8Array[], position: number): Promise<number> => {
+    const call = calls++;
+    active++;
+    peak = Math.max(peak, active);
+    await new Promise((r) => setTimeout(r, rng.int(0, 2)));
+    active--;
+    if (call === failAtCall) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const all = concat(parts);
+    const n = Math.min(all.length, rng.int(1, 700));
+    if (position + n > bytes.length) {
+      const grown = new Uint8Array(position + n);
+      grown.set(bytes);
+      bytes = grown;
+    }
+    bytes.set(all.subarray(0, n), position);
+    return n;
+  };
   const handle = {
     async write(buf: Uint8Array, offset: number, length: number, position: number) {
-      const call = calls++;
-      active++;
-      peak = Math.max(peak, active);
-      await new Promise((r) => setTimeout(r, rng.int(0, 2)));
-      active--;
-      if (call === failAtCall) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-      const n = Math.min(length, rng.int(1, 700));
-      if (position + n > bytes.length) {
-        const grown = new Uint8Array(position + n);
-        grown.set(bytes);
-        bytes = grown;
-      }
-      bytes.set(buf.subarray(offset, offset + n), position);
-      return { bytesWritten: n, buffer: buf };
+      return { bytesWritten: await put([buf.subarray(offset, offset + length)], position), buffer: buf };
+    },
+    async writev(buffers: Uint8Array[], position: number) {
+      vectored++;
+      return { bytesWritten: await put(buffers, position), buffers };
     },
   } as unknown as FileHandle;
-  return { handle, file: () => bytes, calls: () => calls, concurrent: () => peak };
+  return { handle, file: () => bytes, calls: () => calls, vectored: () => vectored, concurrent: () => peak };
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
@@ -91,6 +107,75 @@ test('a failed chunk: the next write or flush fails with it, the chunks queued b
   assert.ok(h.file().length <= 300, `only what came before the failure is in the file (${h.file().length} bytes)`);
 });
 
+test('buffers handed over (writeOwned): written uncopied in turn with copied bytes, each released once, when it is in the file', async () => {
+  for (const seed of [11, 12, 13]) {
+    const rng = new Prng(seed);
+    const h = slowHandle(rng);
+    const sink = new FileSink(h.handle, 1000, 3);
+    const written: Uint8Array[] = [];
+    let offset = 0;
+    let owned = 0;
+    let released = 0;
+    for (let k = 0; k < 120; k++) {
+      const part = Uint8Array.from({ length: rng.int(0, 900) }, () => rng.int(0, 255));
+      const want = part.slice();
+      written.push(want);
+      const at = offset;
+      offset += part.length;
+      if (rng.int(0, 2) === 0) {
+        await sink.write(part);
+        part.fill(0);
+        continue;
+      }
+      owned++;
+      let once = false;
+      await sink.writeOwned(part, () => {
+        assert.ok(!once, `part ${k} released twice`);
+        once = true;
+        released++;
+        assert.deepEqual(h.file().subarray(at, at + want.length), want, `part ${k} is in the file when released`);
+        part.fill(0xee); // the owner takes it back: the sink must not read it any more
+      });
+    }
+    await sink.flush();
+    const want = concat(written);
+    assert.equal(released, owned, 'every buffer handed over was released');
+    assert.equal(sink.size, want.length);
+    assert.deepEqual(h.file().subarray(0, want.length), want, `seed ${seed}`);
+    assert.ok(h.vectored() > 0, 'buffers handed over were gathered into vectored writes');
+    assert.equal(h.concurrent(), 1, 'one handle write at a time');
+  }
+});
+
+test('a failed write of buffers handed over: they are released all the same, the next call fails', async () => {
+  const rng = new Prng(21);
+  const h = slowHandle(rng, 1);
+  const sink = new FileSink(h.handle, 100, 3);
+  let released = 0;
+  let failed: unknown;
+  try {
+    for (let k = 0; k < 40; k++) await sink.writeOwned(new Uint8Array(60).fill(k), () => released++);
+    await sink.flush();
+  } catch (e) {
+    failed = e;
+  }
+  assert.match(String(failed), /ENOSPC/);
+  await assert.rejects(
+    sink.writeOwned(new Uint8Array(10), () => released++),
+    /ENOSPC/,
+  );
+  await assert.rejects(sink.flush(), /ENOSPC/);
+  await sink.discard();
+  assert.ok(released > 2, `${released} released`);
+  // every buffer the sink took was given back: written, failed, refused or discarded
+  let taken = 0;
+  const s2 = new FileSink(slowHandle(new Prng(3)).handle, 1000, 3);
+  await s2.writeOwned(new Uint8Array(10), () => taken++);
+  await s2.writeOwned(new Uint8Array(10), () => taken++);
+  await s2.discard();
+  assert.equal(taken, 2, 'buffers still gathered are released when the file is abandoned');
+});
+
 test('writeSync between queued writes: the file is exactly the bytes in the order given', async () => {
   // The writer hands a wide node's block over at once (outputBlocks.ts) while chunks written
   // behind are still in flight: each part must land at its own offset.
@@ -103,13 +188,25 @@ test('writeSync between queued writes: the file is exactly the bytes in the orde
       const sink = new FileSink(handle, 1000, 3);
       const written: Uint8Array[] = [];
       let syncs = 0;
+      let owned = 0;
+      let released = 0;
       for (let k = 0; k < 80; k++) {
         const part = Uint8Array.from({ length: rng.int(0, 2500) }, () => rng.int(0, 255));
         written.push(part.slice());
-        if (rng.int(0, 2) === 0) {
+        const how = rng.int(0, 2);
+        if (how === 0) {
           sink.writeSync(part);
           syncs++;
-        } else await sink.write(part);
+        } else if (how === 1) await sink.write(part);
+        else {
+          // handed over: the caller takes it back when released (and must find it written)
+          owned++;
+          await sink.writeOwned(part, () => {
+            released++;
+            part.fill(0);
+          });
+          continue;
+        }
         part.fill(0); // either way the caller may reuse its buffer at once
       }
       await sink.writeAt(5, Uint8Array.of(1, 2, 3));
@@ -118,6 +215,7 @@ test('writeSync between queued writes: the file is exactly the bytes in the orde
       const want = concat(written);
       want.set([1, 2, 3], 5);
       assert.ok(syncs > 10, `${syncs} parts written at once`);
+      assert.ok(owned > 10 && released === owned, `${owned} parts handed over, ${released} released`);
       assert.equal(sink.size, want.length);
       assert.deepEqual(new Uint8Array(fs.readFileSync(file)), want, `seed ${seed}`);
     }

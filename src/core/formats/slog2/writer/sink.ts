@@ -16,6 +16,12 @@ export interface OutputSink {
    * encoded in one go, tens of MB that would otherwise queue in memory (outputBlocks.ts).
    */
   writeSync?(bytes: Uint8Array): void;
+  /**
+   * Appends `bytes` without copying them: the sink holds them until it calls `release` (they are
+   * in the output then), and resolves once it can take more. For the writer's reusable output
+   * chunks (outputBlocks.ts), which a copying sink would copy once more on the writer's thread.
+   */
+  writeOwned?(bytes: Uint8Array, release: () => void): Promise<void>;
 }
 
 /** An in-memory sink: the whole output as one growing buffer. */
