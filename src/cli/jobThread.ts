@@ -11,7 +11,7 @@
  * to it (convert/converterHandoff.ts), so the two threads' starts overlap instead of following each other.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { ConverterHandoff, HandedOverConverter } from '../convert/converterHandoff';
+import type { ConverterHandoff, ConverterHandoffData, HandedOverConverter } from '../convert/converterHandoff';
 
 /**
  * The job thread's young generation (MB), as the converter thread's (converterThread.ts). 4, not 8:
@@ -33,18 +33,13 @@ export function runsInJobThread(argv: readonly string[]): boolean {
 }
 
 /** What a job thread is started with besides its command line. */
-interface JobData {
-  /** A converter thread started with the job thread, for it (converterHandoff.ts). */
-  readonly converter?: HandedOverConverter;
-}
-
 /**
  * Runs the CLI with `argv` in a job thread started from `script` (this bundle); resolves with its
  * exit code once it has ended and `converter`'s thread too. A job thread that dies (out of its
  * heap, a crash) is exit code 2 with one line saying so.
  */
 export function runInJobThread(script: string, argv: string[], converter?: ConverterHandoff): Promise<number> {
-  const data: JobData = converter !== undefined ? { converter: converter.handedOver } : {};
+  const data: ConverterHandoffData = converter !== undefined ? { converter: converter.handedOver } : {};
   const worker = new Worker(script, {
     argv,
     workerData: data,
@@ -71,7 +66,7 @@ export function runInJobThread(script: string, argv: string[], converter?: Conve
 export function takeConverterHandoff(): HandedOverConverter | undefined {
   if (isMainThread || taken) return undefined;
   taken = true;
-  return (workerData as JobData | null)?.converter;
+  return (workerData as ConverterHandoffData | null)?.converter;
 }
 let taken = false;
 

@@ -26,6 +26,14 @@ export interface HandedOverConverter {
   readonly events: MessagePort;
 }
 
+/**
+ * The workerData of a thread given a converter thread (the CLI's job thread, the editor's
+ * conversion worker): the thread takes it for the conversion it was started for.
+ */
+export interface ConverterHandoffData {
+  readonly converter?: HandedOverConverter;
+}
+
 export class ConverterHandoff {
   /** For the writer's thread: transfer with `transferList`. */
   readonly handedOver: HandedOverConverter;

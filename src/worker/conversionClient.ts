@@ -5,7 +5,12 @@
  * The worker runs under a heap cap; whenever it ends without answering (crash, out of memory,
  * terminated) the host removes the temporary file it left, so no partial output survives.
  */
-import { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Worker, type MessagePort } from 'node:worker_threads';
+import { ConverterHandoff, type ConverterHandoffData } from '../convert/converterHandoff';
+import { worthTwoThreads } from '../convert/convertJob';
+import { converterStart } from '../convert/converterThread';
 import { removeStrayTempFiles } from '../io/atomicWrite';
 import { ReasonedError, RpcChannel } from '../protocol/rpc';
 import {
@@ -79,6 +84,9 @@ interface WorkerJob<R> {
   readonly onSnapshot?: (snapshot: SnapshotFile) => void;
   /** What a crash or an exit without answer says ("conversion worker", "row index worker"). */
   readonly what: string;
+  /** The worker's workerData, and the ports in it to transfer. */
+  readonly workerData?: unknown;
+  readonly transferList?: MessagePort[];
 }
 
 /**
@@ -89,7 +97,10 @@ interface WorkerJob<R> {
  */
 function runWorkerJob<R>(job: WorkerJob<R>): { readonly done: Promise<R>; cancel(): void } {
   const young = job.maxYoungMB !== undefined ? { maxYoungGenerationSizeMb: job.maxYoungMB } : {};
-  const worker = new Worker(job.script, { resourceLimits: { maxOldGenerationSizeMb: job.maxHeapMB, ...young } });
+  const worker = new Worker(job.script, {
+    resourceLimits: { maxOldGenerationSizeMb: job.maxHeapMB, ...young },
+    ...(job.workerData !== undefined ? { workerData: job.workerData, transferList: job.transferList ?? [] } : {}),
+  });
   const calls = new RpcChannel<R, readonly [number, number], JobReason>((f) => new ConversionFailed(isJobReason(f.reason) ? f.reason : 'failed', f.message));
   let id = 0;
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -167,7 +178,8 @@ export function startConversion(
   limits: ConversionLimits = {},
   onSnapshot?: (snapshot: SnapshotFile) => void,
 ): RunningConversion {
-  return runWorkerJob<ConvertResult>({
+  const converter = startConverterBeside(workerScript, request);
+  const job = runWorkerJob<ConvertResult>({
     script: workerScript,
     maxHeapMB: limits.maxHeapMB ?? DEFAULT_MAX_HEAP_MB,
     maxYoungMB: CONVERSION_YOUNG_MB,
@@ -177,7 +189,30 @@ export function startConversion(
     onProgress,
     onSnapshot,
     what: 'conversion worker',
+    ...(converter !== undefined
+      ? { workerData: { converter: converter.handedOver } satisfies ConverterHandoffData, transferList: converter.transferList }
+      : {}),
   });
+  if (converter !== undefined) {
+    // however the job ended (the worker stops a thread it took; one it did not take, or a dead worker's, stops here)
+    const close = (): void => void converter.close();
+    void job.done.then(close, close);
+  }
+  return job;
+}
+
+/**
+ * The converter thread of a conversion the worker will run in two threads (convertJob.ts: the
+ * converter thread next to the worker's script, an input worth it, not a preview), started now
+ * beside the worker and handed over to it (converterHandoff.ts): the two threads start at once
+ * instead of one after the other, as the CLI's (cli/jobThread.ts).
+ */
+function startConverterBeside(workerScript: string, request: ConversionRequest): ConverterHandoff | undefined {
+  if (request.prefixBytes !== undefined) return undefined;
+  const script = path.join(path.dirname(workerScript), 'converter.js');
+  // (a missing input: the worker says what is wrong, no thread is started for it)
+  if (!existsSync(script) || !existsSync(request.input) || !worthTwoThreads(request.input)) return undefined;
+  return new ConverterHandoff(script, converterStart(request.input, request.snapshotEveryMs !== undefined ? { snapshotEveryMs: request.snapshotEveryMs } : {}));
 }
 
 /**

@@ -1,9 +1,10 @@
 // worker_threads entry: conversion runs here, off the extension host's event loop. The message
 // protocol is src/protocol/worker.ts: `convert` starts a job, `cancel` aborts it (the temporary
 // output is removed), and the worker answers with `progress`, then `done` or `error`.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { isFormatError } from '../core/bytes/formatError';
 import { isHostToWorker, type ConvertStart, type RowIndexStart, type WorkerToHost } from '../protocol/worker';
+import type { ConverterHandoffData, HandedOverConverter } from '../convert/converterHandoff';
 import { Slog2File } from '../core/formats/slog2/slog2File';
 import { FileSource } from '../io/fileSource';
 import { writeRowIndexFile } from '../io/rowIndexFile';
@@ -15,6 +16,9 @@ const PROGRESS_INTERVAL_MS = 100;
 
 const jobs = new Map<number, AbortController>();
 
+/** The converter thread the host started beside this worker, for its first conversion only. */
+let handedOver: HandedOverConverter | undefined = (workerData as ConverterHandoffData | null)?.converter;
+
 function post(message: WorkerToHost): void {
   parentPort?.postMessage(message);
 }
@@ -24,6 +28,8 @@ async function runJob(m: ConvertStart): Promise<void> {
   jobs.set(m.id, controller);
   const started = Date.now();
   let lastPost = 0;
+  const converterHandoff = handedOver;
+  handedOver = undefined;
   try {
     const r = await convertFile(m.input, m.output, {
       force: m.force,
@@ -32,6 +38,7 @@ async function runJob(m: ConvertStart): Promise<void> {
       signal: controller.signal,
       // A preview's few MiB convert faster here than the converter thread starts (~0.25 s).
       converterScript: m.prefixBytes === undefined ? bundledConverterScript(m.input) : undefined,
+      ...(converterHandoff !== undefined ? { converterHandoff } : {}),
       rowIndex: m.rowIndex,
       ...(m.prefixBytes !== undefined ? { prefixBytes: m.prefixBytes } : {}),
       ...(m.snapshotEveryMs !== undefined

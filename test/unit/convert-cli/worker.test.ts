@@ -96,6 +96,88 @@ for (const mode of ['crash', 'oom'] as const) {
   });
 }
 
+const threadCount = (): number => fs.readdirSync('/proc/self/task').length;
+
+/** Waits (a while at most) until the process has `n` threads again. */
+async function threadsBackTo(n: number): Promise<number> {
+  for (let i = 0; i < 100 && threadCount() > n; i++) await new Promise((r) => setTimeout(r, 20));
+  return threadCount();
+}
+
+test(
+  'a conversion worth two threads: the host starts the converter thread beside the worker and hands it over; same bytes as in process',
+  { skip: process.platform !== 'linux' && 'threads counted in /proc/self/task' },
+  async () => {
+    // dist/'s two scripts, each wrapped to note its thread id (ids count up in the order threads start)
+    const own = fs.mkdtempSync(path.join(dir, 'handoff-'));
+    bundleNode('src/worker/converter.ts', path.join(own, 'converter-impl.js'));
+    bundleNode('src/worker/conversionWorker.ts', path.join(own, 'worker-impl.js'));
+    const note = path.join(own, 'threads');
+    for (const name of ['converter', 'worker'])
+      fs.writeFileSync(
+        path.join(own, `${name}.js`),
+        `require('node:fs').appendFileSync(${JSON.stringify(note)}, '${name} ' + require('node:worker_threads').threadId + '\\n');\nrequire('./${name}-impl.js');\n`,
+      );
+    const big = path.join(own, 'big.clog2');
+    await synthesizeClog2File(big, { ranks: 8, bytes: 26e6, srcloc: true, seed: 5 });
+    const before = threadCount();
+    for (const snapshotEveryMs of [undefined, 50]) {
+      fs.rmSync(note, { force: true });
+      const output = path.join(own, `big-${snapshotEveryMs}.slog2`);
+      const run = startConversion(
+        path.join(own, 'worker.js'),
+        { input: big, output, force: false, ...(snapshotEveryMs !== undefined ? { snapshotEveryMs } : {}) },
+        () => undefined,
+        {},
+        () => undefined,
+      );
+      await run.done;
+      const started = fs
+        .readFileSync(note, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' '));
+      const converters = started.filter(([n]) => n === 'converter').map(([, id]) => Number(id));
+      const worker = Number(started.find(([n]) => n === 'worker')![1]);
+      assert.equal(converters.length, 1, `one converter thread (snapshots every ${snapshotEveryMs} ms): ${JSON.stringify(started)}`);
+      assert.ok(converters[0]! < worker, `the converter thread started before the worker, from the host: ${JSON.stringify(started)}`);
+      assert.equal(await threadsBackTo(before), before, 'no thread outlives the conversion');
+      const local = path.join(own, `local-${snapshotEveryMs}.slog2`);
+      await convertFile(big, local);
+      assert.ok(fs.readFileSync(output).equals(fs.readFileSync(local)), 'the same bytes as in process');
+    }
+    // A preview converts in the worker alone: no converter thread.
+    fs.rmSync(note, { force: true });
+    await startConversion(
+      path.join(own, 'worker.js'),
+      { input: big, output: path.join(own, 'preview.slog2'), force: false, prefixBytes: 4 << 20 },
+      () => undefined,
+    ).done;
+    assert.deepEqual(
+      fs
+        .readFileSync(note, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ')[0]),
+      ['worker'],
+    );
+  },
+);
+
+test(
+  'a converter thread handed to a worker that dies does not outlive it',
+  { skip: process.platform !== 'linux' && 'threads counted in /proc/self/task' },
+  async () => {
+    const big = path.join(dir, 'big.crash.clog2');
+    await synthesizeClog2File(big, { ranks: 8, bytes: 26e6, seed: 6 });
+    const before = threadCount();
+    // misbehaving-worker.js sits next to converter.js (buildWorker): the host starts the thread, the worker never takes it
+    const run = startConversion(buildMisbehavingWorker(), { input: big, output: path.join(dir, 'crash-big.slog2'), force: false }, () => undefined);
+    await assert.rejects(run.done, /crashed: simulated crash/);
+    assert.equal(await threadsBackTo(before), before, 'the converter thread stopped');
+  },
+);
+
 test('removeStrayTempFiles removes only this process temporary files of the target', async () => {
   const { removeStrayTempFiles } = await import('../../../src/io/atomicWrite');
   const { hostTag } = await import('../../../src/io/tempFiles');
