@@ -32,7 +32,6 @@ export function runsInJobThread(argv: readonly string[]): boolean {
   return isMainThread && argv[0] === 'convert' && !argv.includes('--help') && !argv.includes('-h');
 }
 
-/** What a job thread is started with besides its command line. */
 /**
  * Runs the CLI with `argv` in a job thread started from `script` (this bundle); resolves with its
  * exit code once it has ended and `converter`'s thread too. A job thread that dies (out of its

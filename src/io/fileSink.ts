@@ -59,10 +59,7 @@ export class FileSink implements OutputSink {
   /** Copies `bytes` (the caller may reuse them at once), writing full chunks behind. */
   async write(bytes: Uint8Array): Promise<void> {
     this.throwIfFailed();
-    if (this.ownedBytes > 0) {
-      await this.room();
-      this.queueOwned();
-    }
+    await this.queueOwned();
     let from = 0;
     while (from < bytes.length) {
       const n = Math.min(bytes.length - from, this.buffer.length - this.buffered);
@@ -89,10 +86,7 @@ export class FileSink implements OutputSink {
     this.owned.push(bytes);
     this.ownedReleases.push(release);
     this.ownedBytes += bytes.length;
-    if (this.ownedBytes >= this.chunkBytes) {
-      await this.room();
-      this.queueOwned();
-    }
+    if (this.ownedBytes >= this.chunkBytes) await this.queueOwned();
   }
 
   /**
@@ -103,13 +97,11 @@ export class FileSink implements OutputSink {
     this.throwIfFailed();
     if (this.ownedBytes > 0) {
       // buffers handed over go first, written here too (the writes are positional)
-      const releases = this.ownedReleases;
-      this.writeFullySync(this.owned, this.position);
-      this.position += this.ownedBytes;
-      this.owned = [];
-      this.ownedReleases = [];
-      this.ownedBytes = 0;
-      for (const r of releases) r();
+      const bytesOwned = this.ownedBytes;
+      const { parts, release } = this.takeOwned();
+      this.writeFullySync(parts, this.position);
+      this.position += bytesOwned;
+      release();
     }
     if (this.buffered + bytes.length <= this.buffer.length) {
       this.buffer.set(bytes, this.buffered);
@@ -132,10 +124,7 @@ export class FileSink implements OutputSink {
 
   /** Writes everything accepted so far and waits for it. */
   async flush(): Promise<void> {
-    if (this.ownedBytes > 0) {
-      await this.room();
-      this.queueOwned();
-    }
+    await this.queueOwned();
     await this.rotate();
     await this.settle();
   }
@@ -172,15 +161,27 @@ export class FileSink implements OutputSink {
     );
   }
 
-  /** Queues the buffers handed over as one write. */
-  private queueOwned(): void {
+  /** Queues the buffers handed over (if any) as one write, once there is room. */
+  private async queueOwned(): Promise<void> {
+    if (this.ownedBytes === 0) return;
+    await this.room();
+    const { parts, release } = this.takeOwned();
+    this.queue(parts, release);
+  }
+
+  /** The buffers handed over and not yet queued, and what releases them all; the sink holds none after. */
+  private takeOwned(): { readonly parts: Uint8Array[]; readonly release: () => void } {
+    const parts = this.owned;
     const releases = this.ownedReleases;
-    this.queue(this.owned, () => {
-      for (const r of releases) r();
-    });
     this.owned = [];
     this.ownedReleases = [];
     this.ownedBytes = 0;
+    return {
+      parts,
+      release: () => {
+        for (const r of releases) r();
+      },
+    };
   }
 
   private async settle(): Promise<void> {
@@ -195,10 +196,7 @@ export class FileSink implements OutputSink {
   /** Waits for the writes in flight without reporting their failure (before closing an abandoned file). */
   async discard(): Promise<void> {
     this.buffered = 0;
-    for (const r of this.ownedReleases) r();
-    this.owned = [];
-    this.ownedReleases = [];
-    this.ownedBytes = 0;
+    this.takeOwned().release();
     while (this.inflight.length > 0) await this.inflight.shift();
   }
 
