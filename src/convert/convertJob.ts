@@ -104,13 +104,17 @@ export function bundledConverterScript(input?: string): string | undefined {
   return bundledScript('converter.js');
 }
 
-/** Whether `input` is big enough for the two-thread conversion to pay (TWO_THREADS_MIN_BYTES). */
-export function worthTwoThreads(input: string): boolean {
+/**
+ * Whether `input` is big enough for the two-thread conversion to pay (TWO_THREADS_MIN_BYTES);
+ * `ifUnreadable` for an input that cannot be stat'ed (by default true: the conversion says what is
+ * wrong with it).
+ */
+export function worthTwoThreads(input: string, ifUnreadable = true): boolean {
   let size: number;
   try {
     size = statSync(input).size;
   } catch {
-    return true; // the conversion says what is wrong with the input
+    return ifUnreadable;
   }
   return size * (/\.gz$/i.test(input) ? 4 : 1) >= TWO_THREADS_MIN_BYTES;
 }

@@ -211,7 +211,7 @@ function startConverterBeside(workerScript: string, request: ConversionRequest):
   if (request.prefixBytes !== undefined) return undefined;
   const script = path.join(path.dirname(workerScript), 'converter.js');
   // (a missing input: the worker says what is wrong, no thread is started for it)
-  if (!existsSync(script) || !existsSync(request.input) || !worthTwoThreads(request.input)) return undefined;
+  if (!existsSync(script) || !worthTwoThreads(request.input, false)) return undefined;
   return new ConverterHandoff(script, converterStart(request.input, request.snapshotEveryMs !== undefined ? { snapshotEveryMs: request.snapshotEveryMs } : {}));
 }
 

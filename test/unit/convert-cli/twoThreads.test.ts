@@ -24,6 +24,7 @@ test('two threads for inputs of TWO_THREADS_MIN_BYTES or more (a gzip’d one co
     assert.equal(worthTwoThreads(sized('packed-small.clog2.gz', TWO_THREADS_MIN_BYTES / 4 - 1)), false);
     // A missing input: the conversion itself says what is wrong.
     assert.equal(worthTwoThreads(path.join(dir, 'missing.clog2')), true);
+    assert.equal(worthTwoThreads(path.join(dir, 'missing.clog2'), false), false, 'unless the caller asks otherwise');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
