@@ -13,9 +13,10 @@ import { synthToMemory } from '../synth/synthUtil';
 function cargoOf(bytes: Uint8Array, chunk: (from: number, to: number) => Uint8Array, size: number): string[] {
   const seen: Uint8Array[] = [];
   const sink: Clog2Sink = {
+    time: Number.NaN,
     stateDef() {},
     eventDef() {},
-    event(_t, _c, _r, _th, _e, info) {
+    event(_c, _r, _th, _e, info) {
       if (info) seen.push(info);
     },
     message() {},

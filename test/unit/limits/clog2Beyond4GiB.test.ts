@@ -171,7 +171,7 @@ test('a sparse 5.4 GB CLOG2: blocks and the communicator table beyond 4 GiB conv
       assert.equal(whole.summary.records.ENDBLOCK, DATA_BLOCK);
 
       // The parser found the communicator table at 5·2^30 + 1024.
-      const ignore: Clog2Sink = { stateDef() {}, eventDef() {}, event() {}, message() {}, comm() {}, srcloc() {} };
+      const ignore: Clog2Sink = { time: Number.NaN, stateDef() {}, eventDef() {}, event() {}, message() {}, comm() {}, srcloc() {} };
       const parser = new Clog2Parser(file, ignore, () => {});
       for await (const c of fileStream(source, extents)) for (let i = 0; i < c.length; i += 1 << 20) parser.push(c.subarray(i, i + (1 << 20)));
       parser.end();

@@ -36,6 +36,8 @@ class Clog2Converter implements Clog2Sink {
   /** Where the builder releases drawables, if not to `take()` (set before the preamble is read). */
   sink: PrimitiveSink | undefined;
   arrowCategory = 0;
+  /** The record's time (Clog2Sink.time), NaN until the first record. */
+  time = Number.NaN;
   droppedRecords = 0;
   readonly warnings: string[] = [];
   private readonly warnedEtypes = new Set<number>();
@@ -71,8 +73,8 @@ class Clog2Converter implements Clog2Sink {
     this.categories.defineEvent(etype, { color, name, format });
   }
 
-  event(time: number, icomm: number, rank: number, thread: number, etype: number, info: Uint8Array | undefined): void {
-    this.builder.advance(time);
+  event(icomm: number, rank: number, thread: number, etype: number, info: Uint8Array | undefined): void {
+    this.builder.advance(this.time);
     if (etype === -1) return;
     let h = this.categories.handler(etype);
     if (h < 0) {
@@ -86,13 +88,13 @@ class Clog2Converter implements Clog2Sink {
     const category = h >> 3;
     switch (h & 7) {
       case Role.Start:
-        this.builder.openState(category, time, lineID, info, loc);
+        this.builder.openStateNow(category, lineID, info, loc);
         break;
       case Role.Final:
-        this.builder.closeState(category, time, lineID, info, loc);
+        this.builder.closeStateNow(category, lineID, info, loc);
         break;
       case Role.Solo:
-        this.builder.solo(category, time, lineID, info, loc);
+        this.builder.soloNow(category, lineID, info, loc);
         break;
       default:
         this.droppedRecords++;
@@ -100,8 +102,8 @@ class Clog2Converter implements Clog2Sink {
     }
   }
 
-  message(time: number, icomm: number, rank: number, thread: number, etype: number, partnerComm: number, partnerRank: number, tag: number, size: number): void {
-    this.builder.advance(time);
+  message(icomm: number, rank: number, thread: number, etype: number, partnerComm: number, partnerRank: number, tag: number, size: number): void {
+    this.builder.advance(this.time);
     if (etype === -1) return;
     const h = this.categories.handler(etype);
     const role = h < 0 ? -1 : h & 7;
@@ -117,16 +119,16 @@ class Clog2Converter implements Clog2Sink {
     const w = lines.worldSize;
     const self = (Math.imul(icomm, w) + rank) | 0;
     const partner = (Math.imul(partnerComm, w) + partnerRank) | 0;
-    if (role === Role.Send) this.builder.send(h >> 3, tag, self, partner, time, lineID, size, loc);
-    else this.builder.receive(h >> 3, tag, partner, self, time, lineID, loc);
+    if (role === Role.Send) this.builder.sendNow(h >> 3, tag, self, partner, lineID, size, loc);
+    else this.builder.receiveNow(h >> 3, tag, partner, self, lineID, loc);
   }
 
-  comm(_time: number, _icomm: number, _rank: number, _thread: number, _commEtype: number, lid: number, commRank: number, worldRank: number): void {
+  comm(_icomm: number, _rank: number, _thread: number, _commEtype: number, lid: number, commRank: number, worldRank: number): void {
     // Registered even for FREE / INTRA_REMOTE bodies, as the reference does (§11.5).
     this.lines.register(lid, commRank, worldRank);
   }
 
-  srcloc(_time: number, icomm: number, rank: number, thread: number, _id: number, line: number, file: string | undefined): void {
+  srcloc(icomm: number, rank: number, thread: number, _id: number, line: number, file: string | undefined): void {
     const loc = this.locations.record(file ?? '', line);
     const world = this.lines.worldRankOf(icomm, rank, thread);
     this.pending.set(world * this.threads + thread, loc);

@@ -269,14 +269,14 @@ export class Clog2Parser {
         const rank = dv.getInt32(pos + 12, le);
         const thread = dv.getInt32(pos + 16, le);
         if (!this.finalized && rectype > 1) time += this.localShift;
+        sink.time = time;
         const b = pos + 24;
         switch (rectype) {
           case 5: // BAREEVT
-            sink.event(time, icomm, rank, thread, dv.getInt32(b, le), undefined);
+            sink.event(icomm, rank, thread, dv.getInt32(b, le), undefined);
             break;
           case 7: // MSGEVT
             sink.message(
-              time,
               icomm,
               rank,
               thread,
@@ -288,7 +288,7 @@ export class Clog2Parser {
             );
             break;
           case 6: // CARGOEVT
-            sink.event(time, icomm, rank, thread, dv.getInt32(b, le), this.cargoCopy(buf, b + 8));
+            sink.event(icomm, rank, thread, dv.getInt32(b, le), this.cargoCopy(buf, b + 8));
             break;
           case 1: // ENDBLOCK
             this.pos = pos;
@@ -328,10 +328,10 @@ export class Clog2Parser {
             );
             break;
           case 9: // COMMEVT
-            sink.comm(time, icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), dv.getInt32(b + 8, le), dv.getInt32(b + 12, le));
+            sink.comm(icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), dv.getInt32(b + 8, le), dv.getInt32(b + 12, le));
             break;
           case 10: // SRCLOC
-            sink.srcloc(time, icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), this.srclocFile.decodeAt(buf, b + 8, 40));
+            sink.srcloc(icomm, rank, thread, dv.getInt32(b, le), dv.getInt32(b + 4, le), this.srclocFile.decodeAt(buf, b + 8, 40));
             break;
           case 11: // TIMESHIFT
             if (!this.finalized) this.localShift = dv.getFloat64(b, le);

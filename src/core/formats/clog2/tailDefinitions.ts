@@ -37,6 +37,7 @@ class DefinitionSink implements Clog2Sink {
   readonly states: Clog2StateDefinition[] = [];
   readonly events: Clog2EventDefinition[] = [];
   lastTime = -Infinity;
+  time = Number.NaN;
 
   private room(): boolean {
     return this.states.length + this.events.length < MAX_DEFINITIONS;
@@ -48,11 +49,12 @@ class DefinitionSink implements Clog2Sink {
     if (this.room()) this.events.push({ etype, look: { color, name, format } });
   }
   // Definitions' and markers' times are not event times (ENDLOG's is 1e8): only these count.
-  event(time: number): void {
+  event(): void {
+    const time = this.time;
     if (Number.isFinite(time) && time > this.lastTime) this.lastTime = time;
   }
-  message(time: number): void {
-    this.event(time);
+  message(): void {
+    this.event();
   }
   comm(): void {}
   srcloc(): void {}

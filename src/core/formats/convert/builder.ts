@@ -57,6 +57,12 @@ export class DrawableBuilder {
   events = 0;
   private readonly quirks: boolean;
   private readonly infoCache = new Map<number, Map<number, Uint8Array>>();
+  /**
+   * The record time the `…Now` methods work at: the last advance()'s (or the time given to the
+   * methods that take one). Read from here instead of passed because V8 boxes a double passed to a
+   * call it does not inline: one heap number per record on the CLOG2 converter's hot path.
+   */
+  private now = Number.NaN;
 
   constructor(
     private readonly categories: CategoryTable,
@@ -77,6 +83,7 @@ export class DrawableBuilder {
    * drawables ending strictly before it can no longer be preceded by a later one.
    */
   advance(time: number): void {
+    this.now = time;
     if (time > this.releasedBefore) {
       this.releasedBefore = time;
       this.reorder.releaseBefore(time);
@@ -112,6 +119,23 @@ export class DrawableBuilder {
   }
 
   openState(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    this.now = time;
+    this.openStateNow(category, lineID, info, loc);
+  }
+
+  closeState(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    this.now = time;
+    this.closeStateNow(category, lineID, info, loc);
+  }
+
+  solo(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    this.now = time;
+    this.soloNow(category, lineID, info, loc);
+  }
+
+  /** openState at the time of the last advance(); likewise closeStateNow, soloNow, sendNow, receiveNow. */
+  openStateNow(category: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    const time = this.now;
     if (this.badTime(time)) return;
     let byLine = this.open[category];
     if (byLine === undefined) {
@@ -122,7 +146,8 @@ export class DrawableBuilder {
     this.openCount++;
   }
 
-  closeState(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+  closeStateNow(category: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    const time = this.now;
     if (this.badTime(time)) return;
     const byLine = this.open[category];
     const q = byLine?.get(lineID);
@@ -130,7 +155,9 @@ export class DrawableBuilder {
       this.droppedFinals++;
       return;
     }
-    const startTime = q.time;
+    const p = this.parts;
+    p.t0 = q.time;
+    p.t1 = time;
     const finalInfo = info !== undefined ? info : q.info;
     let startLoc = q.loc;
     byLine!.drop(lineID, q);
@@ -139,17 +166,19 @@ export class DrawableBuilder {
       const entry = this.categories.entries[category]!;
       if (entry.infoLocation !== undefined) startLoc = sourceFromInfo(entry.category, entry.infoLocation, finalInfo, this.locations);
     }
-    this.emit(category, 2, startTime, lineID, time, lineID, finalInfo, startLoc, loc);
+    this.emit(category, 2, lineID, lineID, finalInfo, startLoc, loc);
     this.states++;
   }
 
-  solo(category: number, time: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+  soloNow(category: number, lineID: number, info: Uint8Array | undefined, loc: SourceLocation | undefined): void {
+    const time = this.now;
     if (this.badTime(time)) return;
     if (loc === undefined && info !== undefined) {
       const entry = this.categories.entries[category]!;
       if (entry.infoLocation !== undefined) loc = sourceFromInfo(entry.category, entry.infoLocation, info, this.locations);
     }
-    this.emit(category, 1, time, lineID, 0, 0, info, loc, undefined);
+    this.parts.t0 = time;
+    this.emit(category, 1, lineID, 0, info, loc, undefined);
     this.events++;
   }
 
@@ -163,32 +192,48 @@ export class DrawableBuilder {
     size: number,
     loc: SourceLocation | undefined,
   ): void {
+    this.now = time;
+    this.sendNow(arrowCategory, tag, sender, receiver, lineID, size, loc);
+  }
+
+  receive(arrowCategory: number, tag: number, sender: number, receiver: number, time: number, lineID: number, loc: SourceLocation | undefined): void {
+    this.now = time;
+    this.receiveNow(arrowCategory, tag, sender, receiver, lineID, loc);
+  }
+
+  sendNow(arrowCategory: number, tag: number, sender: number, receiver: number, lineID: number, size: number, loc: SourceLocation | undefined): void {
+    const time = this.now;
     if (this.badTime(time)) return;
     const q = this.pendingReceives.oldest(tag, sender, receiver);
     if (q === undefined) {
       this.pendingSends.push(tag, sender, receiver, time, lineID, size, loc);
       return;
     }
-    const recvTime = q.time;
+    const p = this.parts;
+    p.t0 = time;
+    p.t1 = q.time;
     const recvLine = q.lineID;
     const recvLoc = q.loc;
     this.pendingReceives.taken(q);
-    this.emitArrow(arrowCategory, tag, this.quirks ? 0 : size, time, lineID, loc, recvTime, recvLine, recvLoc);
+    this.emitArrow(arrowCategory, tag, this.quirks ? 0 : size, lineID, loc, recvLine, recvLoc);
   }
 
-  receive(arrowCategory: number, tag: number, sender: number, receiver: number, time: number, lineID: number, loc: SourceLocation | undefined): void {
+  receiveNow(arrowCategory: number, tag: number, sender: number, receiver: number, lineID: number, loc: SourceLocation | undefined): void {
+    const time = this.now;
     if (this.badTime(time)) return;
     const q = this.pendingSends.oldest(tag, sender, receiver);
     if (q === undefined) {
       this.pendingReceives.push(tag, sender, receiver, time, lineID, 0, loc);
       return;
     }
-    const sendTime = q.time;
+    const p = this.parts;
+    p.t0 = q.time;
+    p.t1 = time;
     const sendLine = q.lineID;
     const size = q.value;
     const sendLoc = q.loc;
     this.pendingSends.taken(q);
-    this.emitArrow(arrowCategory, tag, size, sendTime, sendLine, sendLoc, time, lineID, loc);
+    this.emitArrow(arrowCategory, tag, size, sendLine, sendLoc, lineID, loc);
   }
 
   /** End of input: releases everything. */
@@ -213,19 +258,18 @@ export class DrawableBuilder {
     return this.openCount;
   }
 
+  /** An arrow whose send and receive times the caller has put in `parts` (t0, t1). */
   private emitArrow(
     category: number,
     tag: number,
     size: number,
-    sendTime: number,
     sendLine: number,
     sendLoc: SourceLocation | undefined,
-    recvTime: number,
     recvLine: number,
     recvLoc: SourceLocation | undefined,
   ): void {
     const info = this.messageInfo(tag, size);
-    this.emit(category, 2, sendTime, sendLine, recvTime, recvLine, info, sendLoc, recvLoc);
+    this.emit(category, 2, sendLine, recvLine, info, sendLoc, recvLoc);
     this.arrows++;
   }
 
@@ -244,23 +288,23 @@ export class DrawableBuilder {
     return info;
   }
 
-  /** Fills the reused parts record and puts it in arrival order. */
+  /** Fills the reused parts record (the caller has set its t0, and t1 with 2 vertices) and puts it in arrival order. */
   private emit(
     category: number,
     vertices: 1 | 2,
-    t0: number,
     l0: number,
-    t1: number,
     l1: number,
     info: Uint8Array | undefined,
     start: SourceLocation | undefined,
     end: SourceLocation | undefined,
   ): void {
     const p = this.parts;
+    const t0 = p.t0;
     let earliest = t0;
     let latest = earliest;
     this.lines.use(l0);
     if (vertices === 2) {
+      const t1 = p.t1;
       this.lines.use(l1);
       if (t1 < earliest) earliest = t1;
       else latest = t1;
@@ -272,9 +316,7 @@ export class DrawableBuilder {
     p.earliest = earliest;
     p.latest = latest;
     p.vertices = vertices;
-    p.t0 = t0;
     p.l0 = l0;
-    p.t1 = t1;
     p.l1 = l1;
     p.info = info;
     p.start = start;
