@@ -9,6 +9,7 @@ import { formatPreamble } from '../../../src/core/formats/clog2/preamble';
 import { Clog2Parser } from '../../../src/core/formats/clog2/reader';
 import type { Clog2Sink } from '../../../src/core/formats/clog2/records';
 import { Clog2BlockWriter } from '../../../src/core/synth/clog2Writer';
+import { concat } from '../../fuzz/corpus';
 
 async function build(finalized: boolean): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
@@ -49,13 +50,7 @@ async function build(finalized: boolean): Promise<Uint8Array> {
     await w.msg(t + 0.5, 0, 0, 0, -101, 0, 1, 7, 64);
   }
   await w.endLog();
-  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let off = 0;
-  for (const p of parts) {
-    bytes.set(p, off);
-    off += p.length;
-  }
-  return bytes;
+  return concat(parts);
 }
 
 /** "kind@time" per record call, parsing `bytes` in chunks of `size`. */
