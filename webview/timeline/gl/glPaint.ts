@@ -11,6 +11,7 @@
 import type { Paint2D } from '../paint2d';
 import { PaintState } from './glPaintState';
 import { alphaWord, colourWord } from './glColour';
+import { ColourWordMemo } from './colourWordMemo';
 import { TextAtlas } from './glText';
 import { MODE, SHAPE_WORDS, VERTEX_WORDS } from './glShaders';
 import { GlSurface, LINE_ROWS, SPLIT_GAP } from './glSurface';
@@ -53,6 +54,9 @@ export class GlPaint extends PaintState implements Paint2D {
   private image: HTMLCanvasElement | undefined;
   private imageSmooth = false;
   private clearFirst = false;
+  /** The fill's and the stroke's colour words (styles are set once for a run of shapes). */
+  private readonly fillWords = new ColourWordMemo<string | CanvasGradient | CanvasPattern>(colourWord);
+  private readonly strokeWords = new ColourWordMemo<string | CanvasGradient | CanvasPattern>(colourWord);
   /** Shapes drawn since the last `present()` (for the bench). */
   instances = 0;
   /** Pixel lines drawn as one quad per coloured stretch (GlSurface.stageLine); false: one per line (the tests' reference). */
@@ -87,11 +91,11 @@ export class GlPaint extends PaintState implements Paint2D {
     if (style instanceof GlPattern) {
       this.usePattern(style);
       this.pushRect(MODE.PATTERN, alphaWord(this.s.globalAlpha), x, y, w, h, this.s.tx, this.s.ty, this.s.sx, 0);
-    } else this.pushRect(MODE.RECT, colourWord(this.s.globalAlpha, style), x, y, w, h, 0, 0, 0, 0);
+    } else this.pushRect(MODE.RECT, this.fillWords.of(this.s.globalAlpha, style), x, y, w, h, 0, 0, 0, 0);
   }
 
   strokeRect(x: number, y: number, w: number, h: number): void {
-    this.strokeRectParts(x, y, w, h, colourWord(this.s.globalAlpha, this.s.strokeStyle));
+    this.strokeRectParts(x, y, w, h, this.strokeWords.of(this.s.globalAlpha, this.s.strokeStyle));
   }
 
   beginPath(): void {
@@ -113,7 +117,7 @@ export class GlPaint extends PaintState implements Paint2D {
   }
 
   fill(): void {
-    const colour = colourWord(this.s.globalAlpha, this.s.fillStyle);
+    const colour = this.fillWords.of(this.s.globalAlpha, this.s.fillStyle);
     const { sx, sy, tx, ty } = this.s;
     const p = this.path;
     for (let i = 0; i < p.length;) {
@@ -149,7 +153,7 @@ export class GlPaint extends PaintState implements Paint2D {
   }
 
   stroke(): void {
-    const colour = colourWord(this.s.globalAlpha, this.s.strokeStyle);
+    const colour = this.strokeWords.of(this.s.globalAlpha, this.s.strokeStyle);
     const { sx, sy, tx, ty } = this.s;
     const half = (this.s.lineWidth * sx) / 2;
     const round = this.s.lineCap === 'round' ? 1 : 0;
