@@ -13,7 +13,7 @@ import { PaintState } from './glPaintState';
 import { alphaWord, colourWord } from './glColour';
 import { ColourWordMemo } from './colourWordMemo';
 import { TextAtlas } from './glText';
-import { MODE, SHAPE_WORDS, VERTEX_WORDS } from './glShaders';
+import { MODE, SHAPE_WORDS } from './glShaders';
 import { GlSurface, LINE_ROWS, SPLIT_GAP } from './glSurface';
 
 /** A pattern made by this painter: its texture and size. */
@@ -38,7 +38,7 @@ export class GlPaint extends PaintState implements Paint2D {
   private readonly r = new Float64Array(4);
   private readonly surface: GlSurface;
   private readonly atlas = new TextAtlas();
-  /** The shapes not drawn yet (four vertices each; colours as u32 through `u32`). */
+  /** The shapes not drawn yet (SHAPE_WORDS each, glShaders.ts; colours as u32 through `u32`). */
   private words = new Float32Array(SHAPE_WORDS * 4096);
   private u32 = new Uint32Array(this.words.buffer);
   private count = 0;
@@ -212,7 +212,8 @@ export class GlPaint extends PaintState implements Paint2D {
 
   pixelLine(px: Uint32Array, c0: number, c1: number, y: number, height: number): void {
     if (c1 <= c0 || height <= 0) return;
-    if (this.lineRows >= LINE_ROWS) this.flush();
+    // a full line texture or shape texture is drawn first (a staged row's shapes go in one draw)
+    if (this.lineRows >= LINE_ROWS || this.count + (c1 - c0) / 2 + 2 > this.surface.maxShapes) this.flush();
     const row = this.lineRows;
     const spans = (this.spans = this.spans.length >= c1 - c0 + 4 ? this.spans : new Int32Array(2 * (c1 - c0 + 4)));
     const n = this.surface.stageLine(row, px, c0, c1, spans, this.splitLines ? SPLIT_GAP : Infinity);
@@ -241,7 +242,7 @@ export class GlPaint extends PaintState implements Paint2D {
     if (this.count > 0) {
       const dirty = this.atlas.takeDirty();
       if (dirty) this.surface.uploadAtlas(dirty.y, dirty.image);
-      this.surface.draw(this.words.subarray(0, this.count * SHAPE_WORDS), this.count, this.runMode, this.runStart, this.runs, this.lineRows, this.pattern);
+      this.surface.draw(this.u32, this.count, this.runMode, this.runStart, this.runs, this.lineRows, this.pattern);
       this.instances += this.count;
     }
     this.count = 0;
@@ -293,7 +294,10 @@ export class GlPaint extends PaintState implements Paint2D {
 
   private push(mode: number, colour: number, a0: number, a1: number, a2: number, a3: number, b0: number, b1: number, b2: number, b3: number): void {
     if (!(Number.isFinite(a0) && Number.isFinite(a1) && Number.isFinite(a2) && Number.isFinite(a3))) return;
+    // the shape texture holds this many: what is pending is drawn first (paint order is kept)
+    if (this.count >= this.surface.maxShapes) this.flush();
     if ((this.count + 1) * SHAPE_WORDS > this.words.length) {
+      // doubled: whole rows of the shape texture (GlSurface.draw uploads whole rows)
       const grown = new Float32Array(this.words.length * 2);
       grown.set(this.words);
       this.words = grown;
@@ -304,20 +308,15 @@ export class GlPaint extends PaintState implements Paint2D {
       this.runStart[this.runs++] = this.count;
     }
     const f = this.words;
-    const u = this.u32;
-    let o = this.count++ * SHAPE_WORDS;
-    for (let corner = 0; corner < 4; corner++, o += VERTEX_WORDS) {
-      f[o] = mode;
-      u[o + 1] = colour;
-      f[o + 2] = a0;
-      f[o + 3] = a1;
-      f[o + 4] = a2;
-      f[o + 5] = a3;
-      f[o + 6] = b0;
-      f[o + 7] = b1;
-      f[o + 8] = b2;
-      f[o + 9] = b3;
-      f[o + 10] = corner;
-    }
+    const o = this.count++ * SHAPE_WORDS;
+    this.u32[o] = colour;
+    f[o + 1] = a0;
+    f[o + 2] = a1;
+    f[o + 3] = a2;
+    f[o + 4] = a3;
+    f[o + 5] = b0;
+    f[o + 6] = b1;
+    f[o + 7] = b2;
+    f[o + 8] = b3;
   }
 }

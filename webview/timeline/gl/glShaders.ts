@@ -1,8 +1,11 @@
 /**
  * The WebGL2 programs of the data layer (glPaint.ts), one per shape mode. Every shape is a quad
- * of four vertices, each the shape's 10 words (mode, premultiplied RGBA, a: vec4, b: vec4) and
- * its corner (0–3), drawn as two indexed triangles: the vertex shader places the corner. (Not
- * instancing: software GL spends ~20 µs per instance, ~1 µs per four vertices.) Coverage is
+ * of four vertices drawn as two indexed triangles; the shape itself is written once, as
+ * SHAPE_WORDS 32-bit words (premultiplied RGBA, a: vec4, b: vec4), into a texture of unsigned
+ * integers that the vertex shader reads by gl_VertexID (shape = id / 4, corner = id % 4) and
+ * places the corner. (Not instancing: software GL spends ~20 µs per instance, ~1 µs per four
+ * vertices. Not the shape's words in each of its four vertices either: that was four times the
+ * stores and the upload per shape, ~2 ms of a dense frame's main thread.) Coverage is
  * computed per pixel from the shape's exact geometry (a rect's overlap with the pixel, a line's
  * distance), so edges are anti-aliased as canvas2d anti-aliases them, without multisampling.
  * Modes:
@@ -25,10 +28,14 @@
  */
 export const MODE = { RECT: 0, STRIP: 1, PATTERN: 2, IMAGE: 3, TEXT: 4, SEGMENT: 5, TRIANGLE: 6 } as const;
 
-/** Words per vertex: the shape's 10, then the corner. */
-export const VERTEX_WORDS = 11;
-/** Words per shape (four vertices). */
-export const SHAPE_WORDS = 4 * VERTEX_WORDS;
+/**
+ * Words per shape: three texels of the shape texture, (colour, a.x, a.y, a.z), (a.w, b.x, b.y,
+ * b.z), (b.w, 0, 0, 0); the colour's bytes are R, G, B, A from the lowest, the others float bits.
+ */
+export const SHAPE_WORDS = 12;
+/** Texels a row of the shape texture (a power of two: the shader splits an index with shifts). */
+export const SHAPE_TEXTURE_WIDTH = 2048;
+const SHAPE_TEXTURE_SHIFT = Math.log2(SHAPE_TEXTURE_WIDTH);
 
 /** Where a corner of mode `m`'s quad is (device px), as GLSL setting `p`. */
 function cornerOf(m: number): string {
@@ -78,17 +85,24 @@ function colourOf(m: number): string {
 export function vertexShader(m: number): string {
   return `#version 300 es
 precision highp float;
-layout(location = 0) in float cornerIndex;
-layout(location = 1) in float mode;
-layout(location = 2) in vec4 colour;
-layout(location = 3) in vec4 a;
-layout(location = 4) in vec4 b;
+precision highp int;
+precision highp usampler2D;
+uniform usampler2D uShapes;
 uniform vec2 uSize;
 flat out vec4 vColour;
 flat out vec4 vA;
 flat out vec4 vB;
+uvec4 shapeTexel(int i) { return texelFetch(uShapes, ivec2(i & ${SHAPE_TEXTURE_WIDTH - 1}, i >> ${SHAPE_TEXTURE_SHIFT}), 0); }
 void main() {
-  vec2 corner = vec2(mod(cornerIndex, 2.0), floor(cornerIndex / 2.0));
+  int at = 3 * (gl_VertexID >> 2);
+  int cornerIndex = gl_VertexID & 3;
+  vec2 corner = vec2(float(cornerIndex & 1), float(cornerIndex >> 1));
+  uvec4 t0 = shapeTexel(at);
+  uvec4 t1 = shapeTexel(at + 1);
+  uvec4 t2 = shapeTexel(at + 2);
+  vec4 colour = vec4(uvec4(t0.x, t0.x >> 8u, t0.x >> 16u, t0.x >> 24u) & 255u) / 255.0;
+  vec4 a = uintBitsToFloat(uvec4(t0.yzw, t1.x));
+  vec4 b = uintBitsToFloat(uvec4(t1.yzw, t2.x));
   vec2 p;
   ${cornerOf(m)}
   vColour = colour;

@@ -1,9 +1,10 @@
 /**
- * The GL objects behind the WebGL2 painter (glPaint.ts): a program per shape mode, the vertex
- * buffer and the quads' index buffer, and the textures it samples — line strips (staged rows,
- * uploaded per draw), the text atlas, the current pattern and the current image.
+ * The GL objects behind the WebGL2 painter (glPaint.ts): a program per shape mode, the shape
+ * texture (the pending shapes, uploaded per draw) and the quads' index buffer, and the textures
+ * the shapes sample — line strips (staged rows, uploaded per draw), the text atlas, the current
+ * pattern and the current image.
  */
-import { MODES, VERTEX_WORDS, fragmentShader, vertexShader } from './glShaders';
+import { MODES, SHAPE_TEXTURE_WIDTH, SHAPE_WORDS, fragmentShader, vertexShader } from './glShaders';
 import { ATLAS_PX } from './glText';
 import type { GlPattern } from './glPaint';
 
@@ -15,6 +16,10 @@ export const SPLIT_GAP = 16;
 export const SPAN_MARGIN = 2;
 /** Widest line strip (device columns; wider canvases are clipped). */
 const MAX_LINE_COLS = 8192;
+/** Texels of one shape in the shape texture (SHAPE_WORDS words, four a texel). */
+const SHAPE_TEXELS = SHAPE_WORDS / 4;
+/** Rows of the shape texture at most (and at most the GL's largest texture): 5.5 M shapes a draw. */
+const MAX_SHAPE_ROWS = 8192;
 
 /** A mode's program and its uniforms' locations. */
 interface ModeProgram {
@@ -26,7 +31,10 @@ interface ModeProgram {
 export class GlSurface {
   /** By mode (MODE's values are 0 … n − 1). */
   private readonly programs: ModeProgram[];
-  private readonly vertices: WebGLBuffer;
+  /** The pending shapes (glShaders.ts SHAPE_WORDS), rows of SHAPE_TEXTURE_WIDTH texels, `shapeRows` of them allocated. */
+  private readonly shapes: WebGLTexture;
+  private shapeRows = 0;
+  private readonly maxShapeRows: number;
   private readonly indices: WebGLBuffer;
   /** Quads the index buffer holds. */
   private indexedQuads = 0;
@@ -45,23 +53,14 @@ export class GlSurface {
     this.programs = MODES.map((m) => {
       const program = link(gl, vertexShader(m), fragmentShader(m));
       gl.useProgram(program);
-      ['uLines', 'uAtlas', 'uPattern', 'uImage'].forEach((name, unit) => gl.uniform1i(gl.getUniformLocation(program, name), unit));
+      ['uLines', 'uAtlas', 'uPattern', 'uImage', 'uShapes'].forEach((name, unit) => gl.uniform1i(gl.getUniformLocation(program, name), unit));
       return { program, size: gl.getUniformLocation(program, 'uSize'), patternSize: gl.getUniformLocation(program, 'uPatternSize') };
     });
+    // no vertex attributes: the vertex shader reads its shape from the shape texture by gl_VertexID
     this.vao = gl.createVertexArray()!;
     gl.bindVertexArray(this.vao);
-    this.vertices = gl.createBuffer()!;
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.vertices);
-    const stride = VERTEX_WORDS * 4;
-    const attr = (loc: number, size: number, type: number, normalised: boolean, offset: number): void => {
-      gl.enableVertexAttribArray(loc);
-      gl.vertexAttribPointer(loc, size, type, normalised, stride, offset);
-    };
-    attr(1, 1, gl.FLOAT, false, 0);
-    attr(2, 4, gl.UNSIGNED_BYTE, true, 4);
-    attr(3, 4, gl.FLOAT, false, 8);
-    attr(4, 4, gl.FLOAT, false, 24);
-    attr(0, 1, gl.FLOAT, false, 40);
+    this.shapes = texture(gl, gl.NEAREST, gl.CLAMP_TO_EDGE);
+    this.maxShapeRows = Math.min(MAX_SHAPE_ROWS, Number(gl.getParameter(gl.MAX_TEXTURE_SIZE)) || 2048);
     this.indices = gl.createBuffer()!;
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.indices);
     this.lines = texture(gl, gl.NEAREST, gl.CLAMP_TO_EDGE);
@@ -73,6 +72,11 @@ export class GlSurface {
     gl.enable(gl.BLEND);
     gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
     gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
+  }
+
+  /** Shapes one draw takes at most (the shape texture's capacity). */
+  get maxShapes(): number {
+    return Math.floor((this.maxShapeRows * SHAPE_TEXTURE_WIDTH) / SHAPE_TEXELS);
   }
 
   clear(): void {
@@ -193,12 +197,13 @@ export class GlSurface {
   }
 
   /**
-   * Draws `count` quads (four vertices each) in order, in runs of one mode: run i is quads
-   * runStart[i] … runStart[i + 1] − 1 (the last to `count`) of mode runMode[i]. `lineRows` staged
-   * strip rows are uploaded first.
+   * Draws `count` shapes (`words`: SHAPE_WORDS each, in whole rows of the shape texture; at most
+   * maxShapes) as quads, in order, in runs of one mode: run i is shapes runStart[i] …
+   * runStart[i + 1] − 1 (the last to `count`) of mode runMode[i]. `lineRows` staged strip rows are
+   * uploaded first.
    */
   draw(
-    words: Float32Array,
+    words: Uint32Array,
     count: number,
     runMode: readonly number[],
     runStart: readonly number[],
@@ -226,8 +231,7 @@ export class GlSurface {
     gl.bindTexture(gl.TEXTURE_2D, pattern?.texture ?? this.blank);
     gl.activeTexture(gl.TEXTURE3);
     gl.bindTexture(gl.TEXTURE_2D, this.image);
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.vertices);
-    gl.bufferData(gl.ARRAY_BUFFER, words, gl.STREAM_DRAW);
+    this.uploadShapes(words, count);
     this.indexQuads(count);
     for (let i = 0; i < runs; i++) {
       const p = this.programs[runMode[i]!]!;
@@ -239,6 +243,23 @@ export class GlSurface {
       // six indices of four bytes a quad
       gl.drawElements(gl.TRIANGLES, (to - from) * 6, gl.UNSIGNED_INT, from * 24);
     }
+  }
+
+  /** The rows of the shape texture that hold `count` shapes, uploaded (the texture grown first if need be). */
+  private uploadShapes(words: Uint32Array, count: number): void {
+    const gl = this.gl;
+    const rows = Math.ceil((count * SHAPE_TEXELS) / SHAPE_TEXTURE_WIDTH);
+    if (rows > this.maxShapeRows) throw new Error(`WebGL2 painter: ${count} shapes in one draw, more than the shape texture holds`);
+    gl.activeTexture(gl.TEXTURE4);
+    gl.bindTexture(gl.TEXTURE_2D, this.shapes);
+    if (rows > this.shapeRows) {
+      this.shapeRows = Math.min(this.maxShapeRows, Math.max(rows, 2 * this.shapeRows, 16));
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA32UI, SHAPE_TEXTURE_WIDTH, this.shapeRows, 0, gl.RGBA_INTEGER, gl.UNSIGNED_INT, null);
+    }
+    // (the painter's words come in whole rows: its buffer grows by doubling from whole rows)
+    gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
+    gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, SHAPE_TEXTURE_WIDTH, rows, gl.RGBA_INTEGER, gl.UNSIGNED_INT, words.subarray(0, rows * SHAPE_TEXTURE_WIDTH * 4));
+    gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
   }
 
   /** The index buffer holds at least `count` quads: corners 0, 1, 2 and 2, 1, 3 of each. */
