@@ -2,7 +2,9 @@
 // MPE_BENCH_VIEWPORT_WEBVIEW_ONLY=1 runs only the webview side. MPE_BENCH_VIEWPORT_BASELINE_DIST=dir
 // measures another build's dist/ (e.g. the last commit's, built in a git worktree) beside this one's,
 // alternating for MPE_BENCH_VIEWPORT_ROUNDS rounds (default 3), medians and the ratio: the dense
-// views and the view as shipped (the coarse whole-trace view of real states and shadows).
+// views and the view as shipped (the coarse whole-trace view of real states and shadows), and
+// WebGL2's main thread and its frames on software GL. MPE_BENCH_FRAME_MS=n lists the frames over
+// n ms with their phases (default 16; 0: every frame).
 //
 // First window (issue 21: open → first payload ≤ 50 ms on a 1.7 GB SLOG-2): open, first (coarse)
 // and final payload of the whole-trace window, each run in a fresh process (MPE_BENCH_VIEWPORT_RUNS,
@@ -46,6 +48,9 @@ const WIDTH_PX = 1200;
  * The data layer's painters, measured alike (with ?sync=1), and the ?renderer= that gets each:
  * canvas2d as `auto` gives it without a GPU (software GL here: event heads as pixels).
  */
+/** Frames slower than this are listed with their phases (MPE_BENCH_FRAME_MS; 0 lists every frame). */
+const LIST_FRAMES_OVER_MS = Number(process.env.MPE_BENCH_FRAME_MS ?? 16);
+
 const PAINTERS = [
   ['canvas2d', 'auto'],
   ['webgl2', 'webgl2'],
@@ -248,9 +253,15 @@ async function webviewSide(file: string): Promise<void> {
       if (!baselineDist) runs.push(['forced full detail (depth 0), now, no warm-up', '&depth=0&warmup=0', 'now', 'now-cold']);
       for (const [painter, setting] of PAINTERS)
         runs.push([`forced full detail, ${painter}, pixels waited for`, `&depth=0&renderer=${setting}&sync=1`, 'now', painter]);
+      // WebGL2 on software GL of the baseline build too, alternating, when one is given
+      if (baselineDist)
+        runs.push(['forced full detail, webgl2, pixels waited for, baseline', '&depth=0&renderer=webgl2&sync=1', 'baseline', 'webgl2-baseline']);
       // WebGL2's main-thread time, the frame time where a GPU rasterises (its ~5 M fragments) meanwhile
       // (heads as paths: as a GPU draws them, where software GL here would have them as pixels)
       runs.push(['forced full detail, webgl2, main thread only', '&depth=0&renderer=webgl2&heads=paths', 'now', 'webgl2-main']);
+      // and the baseline build's, alternating with it, when one is given
+      if (baselineDist)
+        runs.push(['forced full detail, webgl2, main thread only, baseline', '&depth=0&renderer=webgl2&heads=paths', 'baseline', 'webgl2-main-baseline']);
       // canvas2d as with a GPU (event heads as paths), rasterised here on the CPU: the heads' baseline
       runs.push(['forced full detail, canvas2d, heads as paths, pixels waited for', '&depth=0&renderer=canvas2d&sync=1', 'now', 'canvas2d-paths']);
       // the heads composed as pixels by the JS loop, not the WebAssembly kernel: the kernel's baseline
@@ -288,9 +299,14 @@ async function webviewSide(file: string): Promise<void> {
       const warmed = Number((await tab.locator('.timeline').getAttribute('data-warm-up-frames')) ?? 0);
       await tab.evaluate('__mpeFrameLog.length = 0; __mpeFramePhases.length = 0');
       // MPE_BENCH_VIEWPORT_PROFILE=file: a CPU profile of the (last) dense pan and zoom of this build
-      // (with MPE_BENCH_VIEWPORT_PROFILE_SHIPPED=1: of its pan and zoom of the view as shipped)
+      // (with MPE_BENCH_VIEWPORT_PROFILE_SHIPPED=1: of its pan and zoom of the view as shipped; with
+      // MPE_BENCH_VIEWPORT_PROFILE_KEY=key: of the runs of that key only, e.g. webgl2-main)
+      const profileKey = process.env.MPE_BENCH_VIEWPORT_PROFILE_KEY;
       const cdp =
-        (process.env.MPE_BENCH_VIEWPORT_PROFILE_SHIPPED ? !query : query) && tag === 'now' && process.env.MPE_BENCH_VIEWPORT_PROFILE
+        (process.env.MPE_BENCH_VIEWPORT_PROFILE_SHIPPED ? !query : query) &&
+        tag === 'now' &&
+        (profileKey === undefined || profileKey === key) &&
+        process.env.MPE_BENCH_VIEWPORT_PROFILE
           ? await tab.context().newCDPSession(tab)
           : undefined;
       if (cdp) {
@@ -336,7 +352,7 @@ async function webviewSide(file: string): Promise<void> {
           `${r.frames.length} data frames while panning/zooming: median ${fmt(pct(0.5))} ms, p95 ${fmt(pct(0.95))} ms, max ${fmt(sorted[sorted.length - 1] ?? 0)} ms; ` +
           `${r.payloads} payloads (largest ${fmt(r.maxPayload / 1024)} KiB); webview JS heap ${mib(r.heap)} in use, ${mib(live)} live after GC (both with ${mib(r.wasm)} of WebAssembly memory); ` +
           // which frames missed 16 ms (in order: the drag's first, then the wheel's), for whoever looks into the p95
-          `frames over 16 ms (#index: ms, then its phases): ${slowFrames(r.frames, r.phases)}`,
+          `frames over ${LIST_FRAMES_OVER_MS} ms (#index: ms, then its phases): ${slowFrames(r.frames, r.phases)}`,
       );
       await tab.close();
     }
@@ -395,6 +411,18 @@ async function webviewSide(file: string): Promise<void> {
   if (base)
     console.log(
       `dense pan/zoom, medians of ${now.p95.length} alternating rounds: now ${of(now)}; baseline (${baselineDist}) ${of(base)}; p95 ×${(med(base.p95) / med(now.p95)).toFixed(2)}`,
+    );
+  const glWaited = dense.webgl2;
+  const glWaitedBase = dense['webgl2-baseline'];
+  if (glWaited && glWaitedBase)
+    console.log(
+      `WebGL2 on software GL, pixels waited for, medians of ${glWaited.p95.length} alternating rounds: now ${of(glWaited)}; baseline (${baselineDist}) ${of(glWaitedBase)}; p95 ×${(med(glWaitedBase.p95) / med(glWaited.p95)).toFixed(2)}`,
+    );
+  const glMain = dense['webgl2-main'];
+  const glMainBase = dense['webgl2-main-baseline'];
+  if (glMain && glMainBase)
+    console.log(
+      `WebGL2 main thread, medians of ${glMain.p95.length} alternating rounds: now ${of(glMain)}; baseline (${baselineDist}) ${of(glMainBase)}; p95 ×${(med(glMainBase.p95) / med(glMain.p95)).toFixed(2)}`,
     );
   const cold = dense['now-cold'];
   reportTarget({
@@ -540,9 +568,8 @@ main().catch((e: unknown) => {
   process.exit(1);
 });
 
-/** The frames over 16 ms as "#index: ms" (index in the sequence), or "none". */
 /**
- * The frames over 16 ms, each with what its time went to (framePhases.ts: the states, of which their
+ * The frames over LIST_FRAMES_OVER_MS, each with what its time went to (framePhases.ts: the states, of which their
  * strips, the arrows, the events, the wait for the raster, and the rest of the frame), when the
  * page logged phases for every frame.
  */
@@ -556,6 +583,6 @@ function slowFrames(frames: readonly number[], phases: readonly number[][]): str
     const parts = PHASES.map((phase) => `${phase === 'strips' ? 'of which strips' : phase} ${ms(phase).toFixed(1)}`);
     return ` (${[...parts, `rest ${rest.toFixed(1)}`].join(', ')})`;
   };
-  const slow = frames.flatMap((f, i) => (f > 16 ? [`#${i}: ${f.toFixed(1)}${of(i)}`] : []));
+  const slow = frames.flatMap((f, i) => (f > LIST_FRAMES_OVER_MS ? [`#${i}: ${f.toFixed(1)}${of(i)}`] : []));
   return slow.length === 0 ? 'none' : slow.join('; ');
 }
