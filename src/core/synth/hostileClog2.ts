@@ -3,7 +3,7 @@
  * events whose times are all equal, NaN/±∞, or descending; many categories (event definitions);
  * bytes after ENDLOG. Used by the robustness tests, the fuzzer's shape mode and the benches.
  */
-import { formatPreamble } from '../formats/clog2/preamble';
+import { formatPreamble, MPE_EVENT_ID_LAYOUT } from '../formats/clog2/preamble';
 import { Clog2BlockWriter } from './clog2Writer';
 
 export type TimeShape = 'equal' | 'nan' | 'infinite' | 'descending' | 'mixed';
@@ -53,13 +53,9 @@ export async function writeHostileClog2(options: HostileClog2Options, sink: (chu
       numBufferedBlocks: 128,
       maxCommWorldSize: 1,
       maxThreadCount: 1,
-      knownEventIDStart: 0,
-      userEventIDStart: 600,
-      knownSoloEventIDStart: -10,
+      ...MPE_EVENT_ID_LAYOUT,
       userSoloEventIDStart: SOLO_BASE,
-      knownStateIDCount: 300,
       userStateIDCount: 0,
-      knownSoloEventIDCount: 2,
       userSoloEventIDCount: Math.min(categories, 16384),
       commtableFptr: 0,
     }),

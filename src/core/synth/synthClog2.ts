@@ -12,7 +12,7 @@
  * globally time-sorted with memory bounded by one iteration. The report says what was written so a
  * reader can be checked against it.
  */
-import { formatPreamble } from '../formats/clog2/preamble';
+import { formatPreamble, MPE_EVENT_ID_LAYOUT } from '../formats/clog2/preamble';
 import { Clog2BlockWriter } from './clog2Writer';
 import { COMM_FINALIZE, COMM_INIT, MPI_STATES } from './mpeStates';
 
@@ -219,13 +219,8 @@ export async function synthesizeClog2(options: SynthOptions): Promise<SynthRepor
     numBufferedBlocks: 128,
     maxCommWorldSize: R,
     maxThreadCount: T,
-    knownEventIDStart: 0,
-    userEventIDStart: 600,
-    knownSoloEventIDStart: -10,
-    userSoloEventIDStart: 5000,
-    knownStateIDCount: 300,
+    ...MPE_EVENT_ID_LAYOUT,
     userStateIDCount: userStates,
-    knownSoloEventIDCount: 2,
     userSoloEventIDCount: USER_SOLO.length,
   };
   await w.raw(formatPreamble({ ...preambleFields, commtableFptr: 0 }));

@@ -5,7 +5,7 @@
  * ends, definitions at the end of the file. The expected answers of the tests are worked out by
  * hand from these times, not by the analysis code.
  */
-import { formatPreamble } from '../../../src/core/formats/clog2/preamble';
+import { formatPreamble, MPE_EVENT_ID_LAYOUT } from '../../../src/core/formats/clog2/preamble';
 import { Clog2BlockWriter } from '../../../src/core/synth/clog2Writer';
 
 /** MPE state ids (CLOG2 etypes 2·id and 2·id+1); user states from 300. */
@@ -80,13 +80,8 @@ export class HandTrace {
         numBufferedBlocks: 1,
         maxCommWorldSize: this.ranks,
         maxThreadCount: 1,
-        knownEventIDStart: 0,
-        userEventIDStart: 600,
-        knownSoloEventIDStart: -10,
-        userSoloEventIDStart: 5000,
-        knownStateIDCount: 300,
+        ...MPE_EVENT_ID_LAYOUT,
         userStateIDCount: 1,
-        knownSoloEventIDCount: 2,
         userSoloEventIDCount: 0,
         commtableFptr: 0,
       }),

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { convertClog2 } from '../../../src/core/formats/clog2/convertClog2';
-import { formatPreamble } from '../../../src/core/formats/clog2/preamble';
+import { formatPreamble, MPE_EVENT_ID_LAYOUT } from '../../../src/core/formats/clog2/preamble';
 import { collectConversion } from '../../../src/core/formats/convert/result';
 import { paletteEntry } from '../../../src/core/formats/convert/palette';
 import { Clog2BlockWriter } from '../../../src/core/synth/clog2Writer';
@@ -27,13 +27,8 @@ async function build(): Promise<Uint8Array> {
       numBufferedBlocks: 1,
       maxCommWorldSize: 2,
       maxThreadCount: 1,
-      knownEventIDStart: 0,
-      userEventIDStart: 600,
-      knownSoloEventIDStart: -10,
-      userSoloEventIDStart: 5000,
-      knownStateIDCount: 300,
+      ...MPE_EVENT_ID_LAYOUT,
       userStateIDCount: 1,
-      knownSoloEventIDCount: 2,
       userSoloEventIDCount: 0,
       commtableFptr: 0,
     }),

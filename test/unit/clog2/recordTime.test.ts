@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatPreamble } from '../../../src/core/formats/clog2/preamble';
+import { formatPreamble, MPE_EVENT_ID_LAYOUT } from '../../../src/core/formats/clog2/preamble';
 import { Clog2Parser } from '../../../src/core/formats/clog2/reader';
 import type { Clog2Sink } from '../../../src/core/formats/clog2/records';
 import { Clog2BlockWriter } from '../../../src/core/synth/clog2Writer';
@@ -28,13 +28,8 @@ async function build(finalized: boolean): Promise<Uint8Array> {
       numBufferedBlocks: 1,
       maxCommWorldSize: 2,
       maxThreadCount: 1,
-      knownEventIDStart: 0,
-      userEventIDStart: 600,
-      knownSoloEventIDStart: -10,
-      userSoloEventIDStart: 5000,
-      knownStateIDCount: 300,
+      ...MPE_EVENT_ID_LAYOUT,
       userStateIDCount: 10,
-      knownSoloEventIDCount: 2,
       userSoloEventIDCount: 0,
       commtableFptr: 0,
     }),

@@ -18,7 +18,7 @@ import { test } from 'node:test';
 import type { ByteChunks } from '../../../src/core/bytes/byteSource';
 import { chunksOf } from '../../../src/core/bytes/memorySource';
 import { convertClog2 } from '../../../src/core/formats/clog2/convertClog2';
-import { formatPreamble, parsePreamble, PREAMBLE_BYTES } from '../../../src/core/formats/clog2/preamble';
+import { formatPreamble, parsePreamble, PREAMBLE_BYTES, MPE_EVENT_ID_LAYOUT } from '../../../src/core/formats/clog2/preamble';
 import { Clog2Parser } from '../../../src/core/formats/clog2/reader';
 import { REC_SIZE, type Clog2Sink } from '../../../src/core/formats/clog2/records';
 import { collectConversion } from '../../../src/core/formats/convert/result';
@@ -95,13 +95,8 @@ test('the preamble carries comm-table offsets beyond 4 GiB exactly (G×2^30 + R)
       numBufferedBlocks: 1,
       maxCommWorldSize: 2,
       maxThreadCount: 1,
-      knownEventIDStart: 0,
-      userEventIDStart: 600,
-      knownSoloEventIDStart: -10,
-      userSoloEventIDStart: 5000,
-      knownStateIDCount: 300,
+      ...MPE_EVENT_ID_LAYOUT,
       userStateIDCount: 4,
-      knownSoloEventIDCount: 2,
       userSoloEventIDCount: 2,
     };
     const p = parsePreamble(formatPreamble({ ...fields, commtableFptr: offset }), 'p');

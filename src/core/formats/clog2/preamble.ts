@@ -27,6 +27,20 @@ export interface Clog2Preamble {
   readonly commtableFptr: number;
 }
 
+/**
+ * The event-ID layout MPE writes into every CLOG2 preamble (CLOG2.md §3, §11): its known states'
+ * etypes from 0 (300 of them), users' from 600, its 2 predefined solo events from −10, users' solo
+ * events from 5000. For writers of CLOG2 (the synthetic and hostile traces, tests).
+ */
+export const MPE_EVENT_ID_LAYOUT = {
+  knownEventIDStart: 0,
+  userEventIDStart: 600,
+  knownSoloEventIDStart: -10,
+  userSoloEventIDStart: 5000,
+  knownStateIDCount: 300,
+  knownSoloEventIDCount: 2,
+} as const;
+
 /** True if the bytes start with `CLOG-` (CLOG2 family, any version). */
 export function looksLikeClog2(first: Uint8Array): boolean {
   return first.length >= 5 && first[0] === 0x43 && first[1] === 0x4c && first[2] === 0x4f && first[3] === 0x47 && first[4] === 0x2d;
