@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Prng } from '../../../src/core/synth/prng';
-import { MessageQueues, QueuesByLine, type VertexQueue } from '../../../src/core/formats/convert/matchQueues';
+import { QueuesByLine, type VertexQueue } from '../../../src/core/formats/convert/matchQueues';
+import { MessageQueues } from '../../../src/core/formats/convert/messageQueues';
 
 test('queues are FIFO per line, and emptied ones are reused by other lines', () => {
   const spare: VertexQueue[] = [];
@@ -69,9 +70,11 @@ test('message queues are FIFO per (tag, sender, receiver) for small, wide and od
       const at = prng.int(0, pendingKeys.length - 1);
       const m = model.get(pendingKeys[at]!)!;
       const q = queues.oldest(m.tag, m.sender, m.receiver);
-      assert.equal(q?.length, m.times.length, `${pendingKeys[at]}: entries`);
-      assert.equal(q.time, m.times[0], `${pendingKeys[at]}: the oldest first`);
-      assert.equal(q.value, m.times[0]! + 1);
+      assert.ok(q >= 0, `${pendingKeys[at]}: a queue`);
+      assert.equal(queues.lengthOf(q), m.times.length, `${pendingKeys[at]}: entries`);
+      assert.equal(queues.timeOf(q), m.times[0], `${pendingKeys[at]}: the oldest first`);
+      assert.equal(queues.valueOf(q), m.times[0]! + 1);
+      assert.equal(queues.lineIDOf(q), m.sender);
       queues.taken(q);
       m.times.shift();
       if (m.times.length === 0) pendingKeys.splice(at, 1);
@@ -86,7 +89,8 @@ test('message queues are FIFO per (tag, sender, receiver) for small, wide and od
       pendingKeys.push(key);
       freshKeys++;
     }
-    assert.equal(queues.oldest(tag, sender, receiver)?.length ?? 0, m.times.length, `${key}: entries before a send`);
+    const before = queues.oldest(tag, sender, receiver);
+    assert.equal(before < 0 ? 0 : queues.lengthOf(before), m.times.length, `${key}: entries before a send`);
     queues.push(tag, sender, receiver, step, sender, step + 1, undefined);
     m.times.push(step);
     model.set(key, m);

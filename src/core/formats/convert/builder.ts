@@ -8,7 +8,8 @@
  */
 import type { Primitive, SourceLocation } from '../../model/types';
 import type { CategoryTable } from './categories';
-import { MessageQueues, QueuesByLine, type VertexQueue } from './matchQueues';
+import { QueuesByLine, type VertexQueue } from './matchQueues';
+import { MessageQueues } from './messageQueues';
 import { PendingPrimitives, PrimitiveCollector, PrimitiveParts, type PrimitiveSink } from './pendingPrimitives';
 import { sourceFromInfo, type SourceSiteTable } from './sourceLocations';
 
@@ -204,35 +205,37 @@ export class DrawableBuilder {
   sendNow(arrowCategory: number, tag: number, sender: number, receiver: number, lineID: number, size: number, loc: SourceLocation | undefined): void {
     const time = this.now;
     if (this.badTime(time)) return;
-    const q = this.pendingReceives.oldest(tag, sender, receiver);
-    if (q === undefined) {
+    const receives = this.pendingReceives;
+    const q = receives.oldest(tag, sender, receiver);
+    if (q < 0) {
       this.pendingSends.push(tag, sender, receiver, time, lineID, size, loc);
       return;
     }
     const p = this.parts;
     p.t0 = time;
-    p.t1 = q.time;
-    const recvLine = q.lineID;
-    const recvLoc = q.loc;
-    this.pendingReceives.taken(q);
+    p.t1 = receives.timeOf(q);
+    const recvLine = receives.lineIDOf(q);
+    const recvLoc = receives.locOf(q);
+    receives.taken(q);
     this.emitArrow(arrowCategory, tag, this.quirks ? 0 : size, lineID, loc, recvLine, recvLoc);
   }
 
   receiveNow(arrowCategory: number, tag: number, sender: number, receiver: number, lineID: number, loc: SourceLocation | undefined): void {
     const time = this.now;
     if (this.badTime(time)) return;
-    const q = this.pendingSends.oldest(tag, sender, receiver);
-    if (q === undefined) {
+    const sends = this.pendingSends;
+    const q = sends.oldest(tag, sender, receiver);
+    if (q < 0) {
       this.pendingReceives.push(tag, sender, receiver, time, lineID, 0, loc);
       return;
     }
     const p = this.parts;
-    p.t0 = q.time;
+    p.t0 = sends.timeOf(q);
     p.t1 = time;
-    const sendLine = q.lineID;
-    const size = q.value;
-    const sendLoc = q.loc;
-    this.pendingSends.taken(q);
+    const sendLine = sends.lineIDOf(q);
+    const size = sends.valueOf(q);
+    const sendLoc = sends.locOf(q);
+    sends.taken(q);
     this.emitArrow(arrowCategory, tag, size, sendLine, sendLoc, lineID, loc);
   }
 

@@ -1,7 +1,7 @@
 /**
- * The FIFO queues the drawable builder pairs records with (CLOG2.md §11.7–§11.8): pending vertices
- * per lineID (a state's start waiting for its end) and pending messages per (tag, sender,
- * receiver), without an object per record in the common one-deep case.
+ * The FIFO queues the drawable builder pairs state records with (CLOG2.md §11.7): pending vertices
+ * per lineID (a state's start waiting for its end), without an object per record in the common
+ * one-deep case. (Pending messages: messageQueues.ts.)
  */
 import type { SourceLocation } from '../../model/types';
 
@@ -105,74 +105,5 @@ export class QueuesByLine {
   forEach(f: (q: VertexQueue) => void): void {
     for (const q of this.small) if (q !== undefined) f(q);
     for (const q of this.large.values()) f(q);
-  }
-}
-
-/**
- * FIFO queues keyed by (tag, sender procID, receiver procID). Small procIDs share one Smi key per
- * pair; others fall back to a string key. Emptied queues are kept for reuse and swept when many.
- */
-export class MessageQueues {
-  private readonly byTag = new Map<number, Map<number, VertexQueue>>();
-  private readonly wide = new Map<string, VertexQueue>();
-  private queues = 0;
-  count = 0;
-
-  private queue(tag: number, sender: number, receiver: number, create: boolean): VertexQueue | undefined {
-    if (sender >= 0 && receiver >= 0 && sender < 32768 && receiver < 32768) {
-      let byPair = this.byTag.get(tag);
-      if (byPair === undefined) {
-        if (!create) return undefined;
-        this.byTag.set(tag, (byPair = new Map()));
-      }
-      const key = sender * 32768 + receiver;
-      let q = byPair.get(key);
-      if (q === undefined && create) {
-        byPair.set(key, (q = new VertexQueue()));
-        this.created(q);
-      }
-      return q;
-    }
-    const key = `${tag},${sender},${receiver}`;
-    let q = this.wide.get(key);
-    if (q === undefined && create) {
-      this.wide.set(key, (q = new VertexQueue()));
-      this.created(q);
-    }
-    return q;
-  }
-
-  /**
-   * Bounds memory by live keys: drops empty queues once there are many — not `made`, the queue
-   * just made for the message being queued (dropped, its message was lost: a wide trace's arrow
-   * was never drawn and its send and receive counted unmatched).
-   */
-  private created(made: VertexQueue): void {
-    if (++this.queues < 65536 || this.queues < 4 * this.count) return;
-    for (const [tag, byPair] of this.byTag) {
-      for (const [k, q] of byPair) if (q.length === 0 && q !== made) byPair.delete(k);
-      if (byPair.size === 0) this.byTag.delete(tag);
-    }
-    for (const [k, q] of this.wide) if (q.length === 0 && q !== made) this.wide.delete(k);
-    let n = this.wide.size;
-    for (const byPair of this.byTag.values()) n += byPair.size;
-    this.queues = n;
-  }
-
-  push(tag: number, sender: number, receiver: number, time: number, lineID: number, size: number, loc: SourceLocation | undefined): void {
-    this.queue(tag, sender, receiver, true)!.push(time, lineID, size, undefined, loc);
-    this.count++;
-  }
-
-  /** The queue holding the oldest entry with this key, or undefined (caller reads `first`, then `drop()`s). */
-  oldest(tag: number, sender: number, receiver: number): VertexQueue | undefined {
-    if (this.count === 0) return undefined;
-    const q = this.queue(tag, sender, receiver, false);
-    return q !== undefined && q.length > 0 ? q : undefined;
-  }
-
-  taken(q: VertexQueue): void {
-    q.drop();
-    this.count--;
   }
 }
