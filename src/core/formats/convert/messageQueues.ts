@@ -7,6 +7,7 @@
  * rare) go to a list per slot.
  */
 import type { SourceLocation } from '../../model/types';
+import { grown } from '../../bytes/grown';
 
 /** An entry behind a queue's oldest one. */
 interface Pending {
@@ -83,20 +84,13 @@ export class MessageQueues {
     return this.slots++;
   }
 
+  /** Every column doubled (the slots kept). */
   private grow(): void {
     const n = this.length.length * 2;
-    const length = new Int32Array(n);
-    length.set(this.length);
-    const time = new Float64Array(n);
-    time.set(this.time);
-    const lineID = new Float64Array(n);
-    lineID.set(this.lineID);
-    const value = new Float64Array(n);
-    value.set(this.value);
-    this.length = length;
-    this.time = time;
-    this.lineID = lineID;
-    this.value = value;
+    this.length = grown(this.length, n);
+    this.time = grown(this.time, n);
+    this.lineID = grown(this.lineID, n);
+    this.value = grown(this.value, n);
   }
 
   /**
