@@ -44,13 +44,13 @@ import { WARM_UP_FRAMES } from '../../webview/timeline/warmUp';
 const requireFromRepo = createRequire(path.join(repoRoot, 'package.json'));
 
 const WIDTH_PX = 1200;
+/** Frames slower than this are listed with their phases (MPE_BENCH_FRAME_MS; 0 lists every frame). */
+const LIST_FRAMES_OVER_MS = Number(process.env.MPE_BENCH_FRAME_MS ?? 16);
+
 /**
  * The data layer's painters, measured alike (with ?sync=1), and the ?renderer= that gets each:
  * canvas2d as `auto` gives it without a GPU (software GL here: event heads as pixels).
  */
-/** Frames slower than this are listed with their phases (MPE_BENCH_FRAME_MS; 0 lists every frame). */
-const LIST_FRAMES_OVER_MS = Number(process.env.MPE_BENCH_FRAME_MS ?? 16);
-
 const PAINTERS = [
   ['canvas2d', 'auto'],
   ['webgl2', 'webgl2'],
