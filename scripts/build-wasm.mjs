@@ -1,4 +1,4 @@
-// Assembles the WebAssembly text kernels (webview/timeline/*.wat, src/core/formats/slog2/*.wat) into TypeScript modules holding their
+// Assembles the WebAssembly text kernels (webview/timeline/*.wat, src/core/formats/slog2/*.wat, src/core/formats/slog2/writer/*.wat) into TypeScript modules holding their
 // bytes (base64), so that the bundles and the tests need no WebAssembly tool: `node scripts/build-wasm.mjs`
 // after editing a .wat; `--check` exits 1 when a module is not what its .wat assembles to (a unit test runs it).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ const KERNELS = [
   ['webview/timeline/headsKernel.wat', 'webview/timeline/headsKernelWasm.ts', 'HEADS_KERNEL_WASM'],
   ['src/core/formats/slog2/shadowKernel.wat', 'src/core/formats/slog2/shadowKernelWasm.ts', 'SHADOW_KERNEL_WASM'],
   ['src/core/formats/slog2/treeDirKernel.wat', 'src/core/formats/slog2/treeDirKernelWasm.ts', 'TREE_DIR_KERNEL_WASM'],
+  ['src/core/formats/slog2/writer/nodeListKernel.wat', 'src/core/formats/slog2/writer/nodeListKernelWasm.ts', 'NODE_LIST_KERNEL_WASM'],
 ];
 
 /** The module text for `wat`'s bytes. */

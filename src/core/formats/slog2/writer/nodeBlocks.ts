@@ -10,17 +10,23 @@ import { encodeEntry } from './drawableBatchBytes';
 import { drawingOrderOf } from './drawingOrder';
 import { NODE_FIXED_BYTES, writeNodeHeader, writeShadowBufferInParts, type BlockPointer } from './encode';
 import type { NodeDrawables } from './nodeDrawables';
+import { NodeListKernel, type SiteSink } from './nodeListKernel';
 import type { OpenNode } from './openNode';
 import type { OutputBlocks } from './outputBlocks';
 
 export class NodeBlocks {
   /** Scratch: entry indices of one node list. */
   private subset = new Uint32Array(1024);
+  /** Orders and encodes a node's lists in WebAssembly; undefined: in JS (writeList). */
+  private readonly kernel: NodeListKernel | undefined;
 
   constructor(
     private readonly out: OutputBlocks,
     private readonly partBytes: number,
-  ) {}
+    useKernel = true,
+  ) {
+    this.kernel = useKernel ? NodeListKernel.create() : undefined;
+  }
 
   /**
    * Encodes `node` as the block at `self` (`self.size` bytes, its children's byteSize() included)
@@ -36,8 +42,10 @@ export class NodeBlocks {
     if (inParts) this.out.countBlock(size);
     const next = inParts ? (bytes: number): ByteWriter => this.out.reserve(bytes, false) : (): ByteWriter => w;
     writeNodeHeader(w, node.earliest, node.latest, node.depth, node.xpos, self);
-    this.writeList(w, node.drawables, NESTLESS_LIST, sites);
-    this.writeList(w, node.drawables, NESTABLE_LIST, sites);
+    if (this.kernel?.writeLists(w, node.drawables.columns, node.drawableBytes, sites) !== true) {
+      this.writeList(w, node.drawables, NESTLESS_LIST, sites);
+      this.writeList(w, node.drawables, NESTABLE_LIST, sites);
+    }
     const own = node.buffer;
     const children = node.childBuffers;
     if (children.length > 0) {
@@ -65,7 +73,7 @@ export class NodeBlocks {
   }
 
   /** One node list (§7.3) in drawing order, noting where located drawables end up. */
-  writeList(w: ByteWriter, drawables: NodeDrawables, which: number, sites: SourceLocationTableBuilder): void {
+  writeList(w: ByteWriter, drawables: NodeDrawables, which: number, sites: SiteSink): void {
     const entries = drawables.columns;
     const wanted = which === NESTABLE_LIST ? 1 : 0;
     if (this.subset.length < entries.count) this.subset = new Uint32Array(Math.max(entries.count, this.subset.length * 2));

@@ -1,0 +1,228 @@
+/**
+ * A tree node's two lists in drawing order and encoded (SLOG2.md §7.2, §8) by a WebAssembly kernel
+ * (nodeListKernel.wat), for NodeBlocks: in JS (drawingOrderOf, then encodeEntry per entry) this
+ * was a quarter of the writer thread in a 16-rank conversion. The node's columns are copied into
+ * the kernel's memory once for both lists; the bytes come back into the block's writer. The JS
+ * path stays for nodes too big to copy (a wide trace's trunk), and wherever WebAssembly is
+ * missing or refused or the kernel stops: the same bytes either way (a unit test compares them).
+ */
+import { compileWasm, instantiateWasm, WASM_PAGE_BYTES, type WasmMemory } from '../../../bytes/wasmModule';
+import { NESTABLE_LIST, NESTLESS_LIST, type SourceLocationTableBuilder } from '../../srcloc/table';
+import type { ByteWriter } from './byteWriter';
+import type { DrawableBatch } from './drawableBatch';
+import { NODE_LIST_KERNEL_WASM } from './nodeListKernelWasm';
+
+/**
+ * Nodes whose columns and bytes take more than this stay with the JS path: the kernel's memory
+ * never shrinks, and a leaf (~1 000 entries) needs ~200 KB; the writer's peak on a 16 384-rank
+ * trace is set by its buffers (README), not to be raised by a trunk node's copy.
+ */
+const MAX_KERNEL_BYTES = 4 << 20;
+
+type KernelFn = (...args: number[]) => number;
+
+/** Where located entries are noted (the source-location table's per-node part). */
+export type SiteSink = Pick<SourceLocationTableBuilder, 'addSites'>;
+
+let module: object | undefined | null = null;
+
+function kernelModule(): object | undefined {
+  if (module === null) module = compileWasm(NODE_LIST_KERNEL_WASM);
+  return module;
+}
+
+/** Where each column goes in the kernel's memory (byte offsets), and where the layout ends. */
+interface Layout {
+  e: number;
+  l: number;
+  vt: number;
+  c: number;
+  sl: number;
+  fl: number;
+  ss: number;
+  se: number;
+  ps: number;
+  eis: number;
+  eie: number;
+  pc: number;
+  pis: number;
+  pie: number;
+  vs: number;
+  vl: number;
+  o: number;
+  starts: number;
+  bof: number;
+  tmp: number;
+  te: number;
+  sites: number;
+  nest: number;
+  kind: number;
+  info: number;
+  out: number;
+  end: number;
+}
+
+/** The regions for n entries, p primitives, v vertices, `info` info bytes and `bytes` of output (8-byte aligned). */
+function layout(n: number, p: number, v: number, info: number, bytes: number): Layout {
+  const sizes: [keyof Layout, number][] = [
+    ['e', 8 * n],
+    ['l', 8 * n],
+    ['te', 8 * n],
+    ['vt', 8 * v],
+    ['c', 4 * n],
+    ['sl', 4 * n],
+    ['fl', 4 * n],
+    ['ss', 4 * n],
+    ['se', 4 * n],
+    ['ps', 4 * (n + 1)],
+    ['eis', 4 * n],
+    ['eie', 4 * n],
+    ['pc', 4 * p],
+    ['pis', 4 * p],
+    ['pie', 4 * p],
+    ['vs', 4 * (p + 1)],
+    ['vl', 4 * v],
+    ['o', 4 * n],
+    ['starts', 4 * (n + 1)],
+    ['bof', 4 * n],
+    ['tmp', 4 * n],
+    ['sites', 12 * n],
+    ['nest', n],
+    ['kind', n],
+    ['info', info],
+    ['out', bytes],
+  ];
+  const at = {} as Layout;
+  let next = 0;
+  for (const [key, size] of sizes) {
+    at[key] = next;
+    next += Math.ceil(size / 8) * 8;
+  }
+  at.end = next;
+  return at;
+}
+
+export class NodeListKernel {
+  private constructor(
+    private readonly memory: WasmMemory,
+    private readonly order: KernelFn,
+    private readonly encode: KernelFn,
+    private readonly located: KernelFn,
+  ) {}
+
+  /** An instance, or undefined where WebAssembly is missing or refused (write the lists in JS). */
+  static create(): NodeListKernel | undefined {
+    const m = kernelModule();
+    const made = m === undefined ? undefined : instantiateWasm(m);
+    if (made === undefined) return undefined;
+    return new NodeListKernel(
+      made.exports.memory as WasmMemory,
+      made.exports.order as KernelFn,
+      made.exports.encode as KernelFn,
+      made.exports.located as KernelFn,
+    );
+  }
+
+  /**
+   * Writes the node's nestless then nestable list (each an i32 count and its entries in drawing
+   * order, `bytes` of entries in all) into `w`, noting located entries in `sites` as
+   * NodeBlocks.writeList does. False, with nothing written, when the node is too big for the
+   * kernel or the kernel stopped: write the lists in JS.
+   */
+  writeLists(w: ByteWriter, d: DrawableBatch, bytes: number, sites: SiteSink): boolean {
+    const n = d.count;
+    const at = layout(n, d.primitives, d.vertices, d.infoUsed, bytes);
+    if (at.end > MAX_KERNEL_BYTES || !this.room(at.end)) return false;
+    const buffer = this.memory.buffer;
+    this.copyIn(buffer, at, d);
+    const lists = this.run(n, at);
+    if (lists === undefined) return false;
+    const { nestless, nestable, end, located } = lists;
+    if (nestless + nestable !== n || end - at.out !== bytes) {
+      throw new Error(`internal error: node lists of ${n} entries, ${bytes} bytes encoded as ${nestless + nestable} entries, ${end - at.out} bytes`);
+    }
+    const memory = new Uint8Array(buffer);
+    const split = lists.nestlessEnd;
+    w.i32(nestless);
+    w.bytes.set(memory.subarray(at.out, split), w.pos);
+    w.pos += split - at.out;
+    w.i32(nestable);
+    w.bytes.set(memory.subarray(split, end), w.pos);
+    w.pos += end - split;
+    if (located[0] + located[1] > 0) {
+      const triples = new Int32Array(buffer, at.sites, 3 * (located[0] + located[1]));
+      noteSites(triples, 0, located[0], NESTLESS_LIST, sites);
+      noteSites(triples, located[0], located[0] + located[1], NESTABLE_LIST, sites);
+    }
+    return true;
+  }
+
+  /**
+   * Orders and encodes both lists (nestless first, its order at `at.o` and bytes at `at.out`, the
+   * nestable one's after them) and lists their located entries; undefined if the kernel stopped.
+   */
+  private run(n: number, at: Layout): { nestless: number; nestable: number; nestlessEnd: number; end: number; located: [number, number] } | undefined {
+    try {
+      const nestless = this.orderList(n, NESTLESS_LIST, at, at.o);
+      const nestlessEnd = this.encodeList(nestless, at.o, at, at.out);
+      const second = at.o + 4 * nestless;
+      const nestable = this.orderList(n, NESTABLE_LIST, at, second);
+      const end = this.encodeList(nestable, second, at, nestlessEnd);
+      const first = this.located(nestless, at.o, at.ss, at.se, at.sites);
+      const then = this.located(nestable, second, at.ss, at.se, at.sites + 12 * first);
+      return { nestless, nestable, nestlessEnd, end, located: [first, then] };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private room(bytes: number): boolean {
+    const pages = Math.ceil(bytes / WASM_PAGE_BYTES) - this.memory.buffer.byteLength / WASM_PAGE_BYTES;
+    if (pages <= 0) return true;
+    try {
+      this.memory.grow(pages);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private copyIn(buffer: ArrayBuffer, at: Layout, d: DrawableBatch): void {
+    const n = d.count;
+    const p = d.primitives;
+    const v = d.vertices;
+    new Float64Array(buffer, at.e, n).set(d.earliest.subarray(0, n));
+    new Float64Array(buffer, at.l, n).set(d.latest.subarray(0, n));
+    new Float64Array(buffer, at.vt, v).set(d.vertexTime.subarray(0, v));
+    new Int32Array(buffer, at.c, n).set(d.category.subarray(0, n));
+    new Int32Array(buffer, at.sl, n).set(d.startLine.subarray(0, n));
+    new Int32Array(buffer, at.fl, n).set(d.finalLine.subarray(0, n));
+    new Int32Array(buffer, at.ss, n).set(d.siteStart.subarray(0, n));
+    new Int32Array(buffer, at.se, n).set(d.siteEnd.subarray(0, n));
+    new Uint32Array(buffer, at.ps, n + 1).set(d.primitiveStart.subarray(0, n + 1));
+    new Uint32Array(buffer, at.eis, n).set(d.entryInfoStart.subarray(0, n));
+    new Uint32Array(buffer, at.eie, n).set(d.entryInfoEnd.subarray(0, n));
+    new Int32Array(buffer, at.pc, p).set(d.primCategory.subarray(0, p));
+    new Uint32Array(buffer, at.pis, p).set(d.primInfoStart.subarray(0, p));
+    new Uint32Array(buffer, at.pie, p).set(d.primInfoEnd.subarray(0, p));
+    new Uint32Array(buffer, at.vs, p + 1).set(d.vertexStart.subarray(0, p + 1));
+    new Int32Array(buffer, at.vl, v).set(d.vertexLine.subarray(0, v));
+    new Uint8Array(buffer, at.nest, n).set(d.nestable.subarray(0, n));
+    new Uint8Array(buffer, at.kind, n).set(d.kind.subarray(0, n));
+    new Uint8Array(buffer, at.info, d.infoUsed).set(d.info.subarray(0, d.infoUsed));
+  }
+
+  private orderList(n: number, which: number, at: Layout, o: number): number {
+    const wanted = which === NESTABLE_LIST ? 1 : 0;
+    return this.order(n, wanted, at.e, at.l, at.c, at.sl, at.fl, at.nest, o, at.starts, at.bof, at.tmp, at.te);
+  }
+
+  private encodeList(m: number, o: number, at: Layout, out: number): number {
+    return this.encode(m, o, at.c, at.kind, at.ps, at.eis, at.eie, at.pc, at.pis, at.pie, at.vs, at.vt, at.vl, at.info, out);
+  }
+}
+
+/** The kernel's located entries from..to of one list: (position in the list, start site, end site) triples. */
+function noteSites(triples: Int32Array, from: number, to: number, which: number, sites: SiteSink): void {
+  for (let t = 3 * from; t < 3 * to; t += 3) sites.addSites(which, triples[t]!, triples[t + 1]!, triples[t + 2]!);
+}
