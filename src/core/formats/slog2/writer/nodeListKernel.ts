@@ -31,75 +31,76 @@ function kernelModule(): object | undefined {
   return module;
 }
 
-/** Where each column goes in the kernel's memory (byte offsets), and where the layout ends. */
-interface Layout {
-  e: number;
-  l: number;
-  vt: number;
-  c: number;
-  sl: number;
-  fl: number;
-  ss: number;
-  se: number;
-  ps: number;
-  eis: number;
-  eie: number;
-  pc: number;
-  pis: number;
-  pie: number;
-  vs: number;
-  vl: number;
-  o: number;
-  starts: number;
-  bof: number;
-  tmp: number;
-  te: number;
-  sites: number;
-  nest: number;
-  kind: number;
-  info: number;
-  out: number;
-  end: number;
-}
+/**
+ * Where each column goes in the kernel's memory (byte offsets, 8-byte aligned, in this order) for
+ * n entries, p primitives, v vertices, `info` info bytes and `bytes` of output, and where it ends.
+ * (A class, one shape: built key by key, the object went to dictionary mode and every read missed.)
+ */
+class Layout {
+  readonly e: number;
+  readonly l: number;
+  readonly te: number;
+  readonly vt: number;
+  readonly c: number;
+  readonly sl: number;
+  readonly fl: number;
+  readonly ss: number;
+  readonly se: number;
+  readonly ps: number;
+  readonly eis: number;
+  readonly eie: number;
+  readonly pc: number;
+  readonly pis: number;
+  readonly pie: number;
+  readonly vs: number;
+  readonly vl: number;
+  readonly o: number;
+  readonly starts: number;
+  readonly bof: number;
+  readonly tmp: number;
+  readonly sites: number;
+  readonly nest: number;
+  readonly kind: number;
+  readonly info: number;
+  readonly out: number;
+  readonly end: number;
+  private at = 0;
 
-/** The regions for n entries, p primitives, v vertices, `info` info bytes and `bytes` of output (8-byte aligned). */
-function layout(n: number, p: number, v: number, info: number, bytes: number): Layout {
-  const sizes: [keyof Layout, number][] = [
-    ['e', 8 * n],
-    ['l', 8 * n],
-    ['te', 8 * n],
-    ['vt', 8 * v],
-    ['c', 4 * n],
-    ['sl', 4 * n],
-    ['fl', 4 * n],
-    ['ss', 4 * n],
-    ['se', 4 * n],
-    ['ps', 4 * (n + 1)],
-    ['eis', 4 * n],
-    ['eie', 4 * n],
-    ['pc', 4 * p],
-    ['pis', 4 * p],
-    ['pie', 4 * p],
-    ['vs', 4 * (p + 1)],
-    ['vl', 4 * v],
-    ['o', 4 * n],
-    ['starts', 4 * (n + 1)],
-    ['bof', 4 * n],
-    ['tmp', 4 * n],
-    ['sites', 12 * n],
-    ['nest', n],
-    ['kind', n],
-    ['info', info],
-    ['out', bytes],
-  ];
-  const at = {} as Layout;
-  let next = 0;
-  for (const [key, size] of sizes) {
-    at[key] = next;
-    next += Math.ceil(size / 8) * 8;
+  constructor(n: number, p: number, v: number, info: number, bytes: number) {
+    this.e = this.next(8 * n);
+    this.l = this.next(8 * n);
+    this.te = this.next(8 * n);
+    this.vt = this.next(8 * v);
+    this.c = this.next(4 * n);
+    this.sl = this.next(4 * n);
+    this.fl = this.next(4 * n);
+    this.ss = this.next(4 * n);
+    this.se = this.next(4 * n);
+    this.ps = this.next(4 * (n + 1));
+    this.eis = this.next(4 * n);
+    this.eie = this.next(4 * n);
+    this.pc = this.next(4 * p);
+    this.pis = this.next(4 * p);
+    this.pie = this.next(4 * p);
+    this.vs = this.next(4 * (p + 1));
+    this.vl = this.next(4 * v);
+    this.o = this.next(4 * n);
+    this.starts = this.next(4 * (n + 1));
+    this.bof = this.next(4 * n);
+    this.tmp = this.next(4 * n);
+    this.sites = this.next(12 * n);
+    this.nest = this.next(n);
+    this.kind = this.next(n);
+    this.info = this.next(info);
+    this.out = this.next(bytes);
+    this.end = this.at;
   }
-  at.end = next;
-  return at;
+
+  private next(size: number): number {
+    const here = this.at;
+    this.at += Math.ceil(size / 8) * 8;
+    return here;
+  }
 }
 
 export class NodeListKernel {
@@ -131,7 +132,7 @@ export class NodeListKernel {
    */
   writeLists(w: ByteWriter, d: DrawableBatch, bytes: number, sites: SiteSink): boolean {
     const n = d.count;
-    const at = layout(n, d.primitives, d.vertices, d.infoUsed, bytes);
+    const at = new Layout(n, d.primitives, d.vertices, d.infoUsed, bytes);
     if (at.end > MAX_KERNEL_BYTES || !this.room(at.end)) return false;
     const buffer = this.memory.buffer;
     this.copyIn(buffer, at, d);
