@@ -14,6 +14,8 @@ interface LineInfo {
 }
 
 const USED_BITS = 1 << 16;
+/** lineIDs below this find their world rank in an array (worldRankOf runs per SRCLOC record and per located event). */
+const DENSE_LINES = 1 << 16;
 /** Most (lineID → line) entries COMMEVTs may register. */
 const MAX_KNOWN_LINES = 1 << 20;
 
@@ -24,6 +26,9 @@ export class LineTable {
   private readonly usedBits = new Uint8Array(USED_BITS);
   /** Fallback rows for lines no COMMEVT described when first used. */
   private readonly fallback = new Map<number, LineInfo>();
+  /** `known`'s world ranks of lineIDs below DENSE_LINES (valid where denseKnown is 1), made at the first COMMEVT. */
+  private denseRanks: Int32Array | undefined;
+  private denseKnown: Uint8Array | undefined;
   readonly warnings: string[] = [];
   private warnedRange = false;
   private warnedKnownCap = false;
@@ -52,7 +57,12 @@ export class LineTable {
       return;
     }
     for (let t = 0; t < this.threads; t++) {
-      this.known.set(this.lineID(lid, commRank, t), { worldRank, thread: t, commID: lid, commRank });
+      const id = this.lineID(lid, commRank, t);
+      this.known.set(id, { worldRank, thread: t, commID: lid, commRank });
+      if (id >= 0 && id < DENSE_LINES) {
+        (this.denseRanks ??= new Int32Array(DENSE_LINES))[id] = worldRank;
+        (this.denseKnown ??= new Uint8Array(DENSE_LINES))[id] = 1;
+      }
     }
   }
 
@@ -86,7 +96,10 @@ export class LineTable {
 
   /** World rank of a record's process, through the COMMEVT table (fallback: rank on world). */
   worldRankOf(icomm: number, rank: number, thread: number): number {
-    const info = this.known.get(this.lineID(icomm, rank, thread));
+    const id = this.lineID(icomm, rank, thread);
+    const known = this.denseKnown;
+    if (id >= 0 && id < DENSE_LINES && known !== undefined) return known[id] === 1 ? this.denseRanks![id]! : icomm === 0 ? rank : -1;
+    const info = this.known.get(id);
     if (info !== undefined) return info.worldRank;
     return icomm === 0 ? rank : -1;
   }

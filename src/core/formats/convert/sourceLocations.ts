@@ -10,6 +10,9 @@ export class SourceSiteTable {
   /** file → line → location (no key string built per record: this runs once per SRCLOC record). */
   private readonly sites = new Map<string, Map<number, SourceLocation>>();
   private readonly recordSites = new Set<SourceLocation>();
+  /** The last file looked up and its lines (SRCLOC records name a few files, each a repeated string). */
+  private lastFile: string | undefined;
+  private lastLines: Map<number, SourceLocation> | undefined;
   /** SRCLOC records read. */
   records = 0;
 
@@ -23,11 +26,13 @@ export class SourceSiteTable {
 
   /** One shared object per distinct (file, line). */
   intern(file: string, line: number): SourceLocation {
-    let lines = this.sites.get(file);
+    let lines = file === this.lastFile ? this.lastLines : this.sites.get(file);
     if (lines === undefined) {
       lines = new Map();
       this.sites.set(file, lines);
     }
+    this.lastFile = file;
+    this.lastLines = lines;
     let loc = lines.get(line);
     if (loc === undefined) {
       loc = { file, line };
