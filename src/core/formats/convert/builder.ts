@@ -57,7 +57,8 @@ export class DrawableBuilder {
   arrows = 0;
   events = 0;
   private readonly quirks: boolean;
-  private readonly infoCache = new Map<number, Map<number, Uint8Array>>();
+  /** Arrow info bytes by (tag | 0) · 2^32 + (size >>> 0): the pair the bytes are made of, one key. */
+  private readonly infoCache = new Map<number, Uint8Array>();
   /**
    * The record time the `…Now` methods work at: the last advance()'s (or the time given to the
    * methods that take one). Read from here instead of passed because V8 boxes a double passed to a
@@ -278,15 +279,12 @@ export class DrawableBuilder {
 
   /** The 8 info bytes (i32 tag, i32 size, big-endian) of an arrow; shared between arrows (read-only). */
   private messageInfo(tag: number, size: number): Uint8Array {
-    let bySize = this.infoCache.get(tag);
-    if (bySize === undefined) {
-      if (this.infoCache.size > 4096) this.infoCache.clear();
-      this.infoCache.set(tag, (bySize = new Map()));
-    }
-    let info = bySize.get(size);
+    const key = (tag | 0) * 4294967296 + (size >>> 0);
+    let info = this.infoCache.get(key);
     if (info === undefined) {
       info = new Uint8Array([tag >>> 24, (tag >>> 16) & 255, (tag >>> 8) & 255, tag & 255, size >>> 24, (size >>> 16) & 255, (size >>> 8) & 255, size & 255]);
-      if (bySize.size < 256) bySize.set(size, info);
+      if (this.infoCache.size >= 1 << 16) this.infoCache.clear();
+      this.infoCache.set(key, info);
     }
     return info;
   }

@@ -35,6 +35,9 @@ const SWEEP_AFTER = 65536;
  */
 export class MessageQueues {
   private readonly byTag = new Map<number, Map<number, number>>();
+  /** The last tag looked up and its map (a run of messages often shares a tag); NaN: none. */
+  private lastTag = Number.NaN;
+  private lastPairs: Map<number, number> | undefined;
   private readonly wide = new Map<string, number>();
   /** Per slot: entries queued, and the oldest one's fields. */
   private length = new Int32Array(1024);
@@ -54,11 +57,13 @@ export class MessageQueues {
   /** The slot of (tag, sender, receiver), made if `create` (else −1 when there is none). */
   private slotOf(tag: number, sender: number, receiver: number, create: boolean): number {
     if (sender >= 0 && receiver >= 0 && sender < SMALL_PROC && receiver < SMALL_PROC) {
-      let byPair = this.byTag.get(tag);
+      let byPair = tag === this.lastTag ? this.lastPairs : this.byTag.get(tag);
       if (byPair === undefined) {
         if (!create) return -1;
         this.byTag.set(tag, (byPair = new Map()));
       }
+      this.lastTag = tag;
+      this.lastPairs = byPair;
       const key = sender * SMALL_PROC + receiver;
       const s = byPair.get(key);
       if (s !== undefined || !create) return s ?? -1;
@@ -109,6 +114,8 @@ export class MessageQueues {
         }
       if (byPair.size === 0) this.byTag.delete(tag);
     }
+    this.lastTag = Number.NaN;
+    this.lastPairs = undefined;
     for (const [k, s] of this.wide)
       if (length[s] === 0 && s !== made) {
         this.wide.delete(k);
