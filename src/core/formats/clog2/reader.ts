@@ -50,6 +50,7 @@ export class Clog2Parser {
   /** SRCLOC file names repeat: decode each distinct run once. */
   private readonly srclocFile = new FixedTextMemo();
   private cargoSlab = new Uint8Array(CARGO_SLAB_BYTES);
+  private cargoBuffer = this.cargoSlab.buffer as ArrayBuffer;
   private cargoWords = new Int32Array(this.cargoSlab.buffer);
   private cargoUsed = 0;
   private dv: DataView = new DataView(this.buf.buffer);
@@ -196,6 +197,7 @@ export class Clog2Parser {
   private cargoCopy(buf: Uint8Array, from: number): Uint8Array {
     if (this.cargoUsed + 32 > this.cargoSlab.length) {
       this.cargoSlab = new Uint8Array(CARGO_SLAB_BYTES);
+      this.cargoBuffer = this.cargoSlab.buffer as ArrayBuffer;
       this.cargoWords = new Int32Array(this.cargoSlab.buffer);
       this.cargoUsed = 0;
     }
@@ -210,7 +212,8 @@ export class Clog2Parser {
       for (let k = 0; k < 8; k++) w[d + k] = words[s + k]!;
     } else for (let k = 0; k < 32; k++) slab[at + k] = buf[from + k]!;
     this.cargoUsed = at + 32;
-    return slab.subarray(at, at + 32);
+    // a view made from the buffer: half the cost of subarray() (no species lookup), per CARGOEVT
+    return new Uint8Array(this.cargoBuffer, at, 32);
   }
 
   private parseBlocks(): void {
