@@ -14,10 +14,12 @@ import { NODE_LIST_KERNEL_WASM } from './nodeListKernelWasm';
 
 /**
  * Nodes whose columns and bytes take more than this stay with the JS path: the kernel's memory
- * never shrinks, and a leaf (~1 000 entries) needs ~200 KB; the writer's peak on a 16 384-rank
- * trace is set by its buffers (README), not to be raised by a trunk node's copy.
+ * never shrinks. A leaf of the 16-rank bench trace needs ~320 KB; at 16 384 ranks, where the
+ * writer's buffers set a peak with little room under 256 MB (README), a 4 MB cap had the memory
+ * grow to 4 MB and two of nine conversions peak at 258 MB (the build before: at most 253 MB in
+ * eight). Trunk nodes that big are few; their lists were written in JS before.
  */
-const MAX_KERNEL_BYTES = 4 << 20;
+const MAX_KERNEL_BYTES = 1 << 20;
 
 type KernelFn = (...args: number[]) => number;
 
