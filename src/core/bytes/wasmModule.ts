@@ -20,6 +20,18 @@ interface WasmApi {
 
 export const WASM_PAGE_BYTES = 65536;
 
+/** Grows `memory` to hold at least `bytes`; false if it cannot (memory.grow refused). */
+export function holdBytes(memory: WasmMemory, bytes: number): boolean {
+  const pages = Math.ceil(bytes / WASM_PAGE_BYTES) - memory.buffer.byteLength / WASM_PAGE_BYTES;
+  if (pages <= 0) return true;
+  try {
+    memory.grow(pages);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const api = (): WasmApi | undefined => (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
 /** The module of `base64` bytes (compiled synchronously: the kernels are under 4 KB), or undefined. */

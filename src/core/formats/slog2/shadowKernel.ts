@@ -7,7 +7,7 @@
  * caller decodes in JS.
  */
 import { readerKernel } from './readerKernels';
-import { WASM_PAGE_BYTES, instantiateWasm, type WasmMemory } from '../../bytes/wasmModule';
+import { holdBytes, instantiateWasm, type WasmMemory } from '../../bytes/wasmModule';
 import type { ShadowTable } from './shadowTable';
 
 /** Sections above this size stay with the JS loop (a node is at most a few MB; this is far past it). */
@@ -40,12 +40,7 @@ function instance(bytes: number): { memory: WasmMemory; decode: DecodeFn } | und
     if (made === undefined) return undefined;
     k = { memory: made.exports.memory as WasmMemory, decode: made.exports.decode as DecodeFn };
   }
-  try {
-    const pages = Math.ceil(bytes / WASM_PAGE_BYTES) - k.memory.buffer.byteLength / WASM_PAGE_BYTES;
-    if (pages > 0) k.memory.grow(pages);
-  } catch {
-    return undefined;
-  }
+  if (!holdBytes(k.memory, bytes)) return undefined;
   kept = k.memory.buffer.byteLength <= KEEP_BYTES ? k : undefined;
   return k;
 }

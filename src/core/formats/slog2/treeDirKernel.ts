@@ -8,7 +8,7 @@
  * also what names an entry at fault (the kernel only shows that all is well).
  */
 import { readerKernel } from './readerKernels';
-import { WASM_PAGE_BYTES, instantiateWasm, type WasmMemory } from '../../bytes/wasmModule';
+import { holdBytes, instantiateWasm, type WasmMemory } from '../../bytes/wasmModule';
 import type { TreeDirColumns, TreeDirSummary } from './treeDir';
 
 /** Directories above this many entries (a trace of hundreds of GB) stay with the JS loops: the kernel's memory is ~70 bytes an entry. */
@@ -41,12 +41,7 @@ function instance(bytes: number, zeroed: boolean): Kernel | undefined {
   const made = module === undefined ? undefined : instantiateWasm(module);
   if (made === undefined) return undefined;
   const memory = made.exports.memory as WasmMemory;
-  try {
-    const pages = Math.ceil(bytes / WASM_PAGE_BYTES) - memory.buffer.byteLength / WASM_PAGE_BYTES;
-    if (pages > 0) memory.grow(pages);
-  } catch {
-    return undefined;
-  }
+  if (!holdBytes(memory, bytes)) return undefined;
   if (recent === undefined) queueMicrotask(() => (recent = undefined));
   recent = { memory, exports: made.exports };
   return recent;

@@ -6,7 +6,7 @@
  * path stays for nodes too big to copy (a wide trace's trunk), and wherever WebAssembly is
  * missing or refused or the kernel stops: the same bytes either way (a unit test compares them).
  */
-import { compileWasm, instantiateWasm, WASM_PAGE_BYTES, type WasmMemory } from '../../../bytes/wasmModule';
+import { compileWasm, holdBytes, instantiateWasm, type WasmMemory } from '../../../bytes/wasmModule';
 import { NESTABLE_LIST, NESTLESS_LIST, type SourceLocationTableBuilder } from '../../srcloc/table';
 import type { ByteWriter } from './byteWriter';
 import type { DrawableBatch } from './drawableBatch';
@@ -135,7 +135,7 @@ export class NodeListKernel {
   writeLists(w: ByteWriter, d: DrawableBatch, bytes: number, sites: SiteSink): boolean {
     const n = d.count;
     const at = new Layout(n, d.primitives, d.vertices, d.infoUsed, bytes);
-    if (at.end > MAX_KERNEL_BYTES || !this.room(at.end)) return false;
+    if (at.end > MAX_KERNEL_BYTES || !holdBytes(this.memory, at.end)) return false;
     const buffer = this.memory.buffer;
     this.copyIn(buffer, at, d);
     const lists = this.run(n, at);
@@ -176,17 +176,6 @@ export class NodeListKernel {
       return { nestless, nestable, nestlessEnd, end, located: [first, then] };
     } catch {
       return undefined;
-    }
-  }
-
-  private room(bytes: number): boolean {
-    const pages = Math.ceil(bytes / WASM_PAGE_BYTES) - this.memory.buffer.byteLength / WASM_PAGE_BYTES;
-    if (pages <= 0) return true;
-    try {
-      this.memory.grow(pages);
-      return true;
-    } catch {
-      return false;
     }
   }
 
