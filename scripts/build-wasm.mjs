@@ -12,6 +12,7 @@ const KERNELS = [
   ['src/core/formats/slog2/shadowKernel.wat', 'src/core/formats/slog2/shadowKernelWasm.ts', 'SHADOW_KERNEL_WASM'],
   ['src/core/formats/slog2/treeDirKernel.wat', 'src/core/formats/slog2/treeDirKernelWasm.ts', 'TREE_DIR_KERNEL_WASM'],
   ['src/core/formats/slog2/writer/nodeListKernel.wat', 'src/core/formats/slog2/writer/nodeListKernelWasm.ts', 'NODE_LIST_KERNEL_WASM'],
+  ['src/core/formats/slog2/writer/shadowWeightsKernel.wat', 'src/core/formats/slog2/writer/shadowWeightsKernelWasm.ts', 'SHADOW_WEIGHTS_KERNEL_WASM'],
 ];
 
 /** The module text for `wat`'s bytes. */

@@ -3,12 +3,27 @@
  * final: inclusive ratios and counts from the members, then exclusive ratios of the state
  * shadows' members (time not covered by nested members or merged child shadows). Java float
  * accumulation in the reference's order (every operation rounded with Math.fround), so the
- * bytes match. The rows are NodeShadows' columns (shadows.ts).
+ * bytes match. The rows are NodeShadows' columns (shadows.ts). The per-member terms come from a
+ * WebAssembly kernel where it can take the node (shadowWeightsKernel.ts), else from the JS below.
  */
 import { WEIGHT_STRIDE, W_COUNT, W_EXCL, W_INCL, type ShadowColumns } from './shadowColumns';
 import { coverGroups, exclusiveDurations, groupByShadow, memberGroups, type Grouped, type MemberColumns } from './shadowMembers';
+import { ShadowWeightsKernel } from './shadowWeightsKernel';
 
 const f32 = Math.fround;
+
+/** The kernel (created at first use), undefined where there is none or it is switched off. */
+let kernel: ShadowWeightsKernel | undefined | null = null;
+
+function weightsKernel(): ShadowWeightsKernel | undefined {
+  if (kernel === null) kernel = ShadowWeightsKernel.create();
+  return kernel;
+}
+
+/** Whether the kernel is used (the tests compare both paths); on by default. */
+export function useWeightsKernel(on: boolean): void {
+  kernel = on ? null : undefined;
+}
 
 /**
  * The weight index (in its shadow) of each category below SLOT_LIMIT, for the shadow whose members
@@ -60,6 +75,11 @@ function weightOf(t: ShadowColumns, r: number, c: number, append: boolean): numb
  * and the order a shadow's weights are made in, as in one pass over all members).
  */
 export function inclusiveWeights(t: ShadowColumns, members: MemberColumns): void {
+  if (weightsKernel()?.inclusive(t, members) === true) {
+    // a grouping inclusiveWeights left for exclusiveWeights is not this node's now
+    memberGroups.source = undefined;
+    return;
+  }
   const g = groupByShadow(members, t.count, memberGroups);
   const { earliest, latest, category, starts } = g;
   for (let r = 0; r < t.count; r++) {
@@ -88,6 +108,10 @@ export function inclusiveWeights(t: ShadowColumns, members: MemberColumns): void
  * members and the bounds of the child shadows merged into them (`covers`, if any).
  */
 export function exclusiveWeights(t: ShadowColumns, members: MemberColumns, covers: MemberColumns | undefined): void {
+  if (weightsKernel()?.exclusive(t, members, covers) === true) {
+    memberGroups.source = undefined;
+    return;
+  }
   // As inclusiveWeights grouped them, unless it grouped others since. Rows merged from children
   // since then come after the grouped ones and have no own members (memberCount 0): not read.
   const g = memberGroups;
@@ -114,6 +138,16 @@ function weightSums(n: number): Float64Array {
   return sumsScratch;
 }
 
+/** Each touched sum added once to its weight's exclusive ratio. */
+function addSums(t: ShadowColumns, base: number, n: number, sums: Float64Array): void {
+  const a = t.arena;
+  for (let i = 0; i < n; i++) {
+    if (sumsTouched[i] === 0) continue;
+    const e = base + i * WEIGHT_STRIDE + W_EXCL;
+    a[e] = f32(a[e]! + sums[i]!);
+  }
+}
+
 /**
  * Own state shadow r: the exclusive ratios of its members (its rows of `members`, in insertion
  * order), summed per category in that order, then added once; the merged child shadows' bounds
@@ -128,7 +162,6 @@ function addExclusiveWeights(t: ShadowColumns, r: number, members: Grouped, cove
   // Per weight (every member's category has one, from inclusiveWeights): a sum and whether a member added to it.
   const n = t.weightCount[r]!;
   const base = t.weightStart[r]!;
-  const a = t.arena;
   const sums = weightSums(n);
   nextShadow();
   for (let k = from; k < to; k++) {
@@ -139,9 +172,5 @@ function addExclusiveWeights(t: ShadowColumns, r: number, members: Grouped, cove
     sums[i] = f32(sums[i]! + f32(exclusion[k - from]! / duration));
     sumsTouched[i] = 1;
   }
-  for (let i = 0; i < n; i++) {
-    if (sumsTouched[i] === 0) continue;
-    const e = base + i * WEIGHT_STRIDE + W_EXCL;
-    a[e] = f32(a[e]! + sums[i]!);
-  }
+  addSums(t, base, n, sums);
 }
