@@ -48,6 +48,40 @@ export function compileWasm(base64: string): object | undefined {
   }
 }
 
+/** The module of `base64` bytes compiled at the first call and kept (undefined as for compileWasm). */
+export function compiledOnce(base64: string): () => object | undefined {
+  let module: object | undefined | null = null;
+  return () => {
+    if (module === null) module = compileWasm(base64);
+    return module;
+  };
+}
+
+/**
+ * Where a kernel call's columns go in its memory: byte offsets handed out in order, each 8-byte
+ * aligned, from `start`; `end` is what the memory must hold. A subclass names them as readonly
+ * fields set one by one in its constructor (one shape: built as a dictionary, every read missed).
+ */
+export class MemoryLayout {
+  private at: number;
+
+  constructor(start = 0) {
+    this.at = start;
+  }
+
+  /** Bytes of memory the columns laid out so far take. */
+  get end(): number {
+    return this.at;
+  }
+
+  /** The offset of the next `size` bytes. */
+  protected next(size: number): number {
+    const here = this.at;
+    this.at += Math.ceil(size / 8) * 8;
+    return here;
+  }
+}
+
 /** A new instance of a compiled module, or undefined. */
 export function instantiateWasm(module: object): WasmInstance | undefined {
   try {

@@ -6,7 +6,7 @@
  * path stays for nodes too big to copy (a wide trace's trunk), and wherever WebAssembly is
  * missing or refused or the kernel stops: the same bytes either way (a unit test compares them).
  */
-import { compileWasm, holdBytes, instantiateWasm, type WasmMemory } from '../../../bytes/wasmModule';
+import { compiledOnce, holdBytes, instantiateWasm, MemoryLayout, type WasmMemory } from '../../../bytes/wasmModule';
 import { NESTABLE_LIST, NESTLESS_LIST, type SourceLocationTableBuilder } from '../../srcloc/table';
 import type { ByteWriter } from './byteWriter';
 import type { DrawableBatch } from './drawableBatch';
@@ -26,19 +26,13 @@ type KernelFn = (...args: number[]) => number;
 /** Where located entries are noted (the source-location table's per-node part). */
 export type SiteSink = Pick<SourceLocationTableBuilder, 'addSites'>;
 
-let module: object | undefined | null = null;
-
-function kernelModule(): object | undefined {
-  if (module === null) module = compileWasm(NODE_LIST_KERNEL_WASM);
-  return module;
-}
+const kernelModule = compiledOnce(NODE_LIST_KERNEL_WASM);
 
 /**
- * Where each column goes in the kernel's memory (byte offsets, 8-byte aligned, in this order) for
- * n entries, p primitives, v vertices, `info` info bytes and `bytes` of output, and where it ends.
- * (A class, one shape: built key by key, the object went to dictionary mode and every read missed.)
+ * Where each column goes in the kernel's memory for n entries, p primitives, v vertices, `info`
+ * info bytes and `bytes` of output.
  */
-class Layout {
+class Layout extends MemoryLayout {
   readonly e: number;
   readonly l: number;
   readonly te: number;
@@ -65,10 +59,9 @@ class Layout {
   readonly kind: number;
   readonly info: number;
   readonly out: number;
-  readonly end: number;
-  private at = 0;
 
   constructor(n: number, p: number, v: number, info: number, bytes: number) {
+    super();
     this.e = this.next(8 * n);
     this.l = this.next(8 * n);
     this.te = this.next(8 * n);
@@ -95,13 +88,6 @@ class Layout {
     this.kind = this.next(n);
     this.info = this.next(info);
     this.out = this.next(bytes);
-    this.end = this.at;
-  }
-
-  private next(size: number): number {
-    const here = this.at;
-    this.at += Math.ceil(size / 8) * 8;
-    return here;
   }
 }
 

@@ -209,6 +209,11 @@ export class ShadowColumns {
     return out;
   }
 
+  /** Row r gets exclusive ratios (§12.2): a state shadow that collects children, with members of its own. */
+  hasExclusiveWeights(r: number): boolean {
+    return this.collectsChildren[r] === 1 && this.memberCount[r] !== 0;
+  }
+
   /** Row r's first and last lineID. */
   firstLine(r: number): number {
     return this.vertices[r]! > 2 ? this.wide!.get(r)!.lines[0]! : this.line0[r]!;

@@ -120,7 +120,7 @@ export function exclusiveWeights(t: ShadowColumns, members: MemberColumns, cover
   g.source = undefined;
   const coverRows = covers === undefined ? coverGroups : groupByShadow(covers, t.count, coverGroups);
   for (let r = 0; r < t.count; r++) {
-    if (t.collectsChildren[r] === 1 && t.memberCount[r] !== 0) addExclusiveWeights(t, r, grouped, coverRows, covers !== undefined);
+    if (t.hasExclusiveWeights(r)) addExclusiveWeights(t, r, grouped, coverRows, covers !== undefined);
   }
 }
 

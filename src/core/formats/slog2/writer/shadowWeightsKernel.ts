@@ -8,7 +8,7 @@
  * The JS path stays for nodes too big to copy and wherever WebAssembly is missing or refused or
  * the kernel stops (a unit test compares the two).
  */
-import { compileWasm, holdBytes, instantiateWasm, type WasmMemory } from '../../../bytes/wasmModule';
+import { compiledOnce, holdBytes, instantiateWasm, MemoryLayout, type WasmMemory } from '../../../bytes/wasmModule';
 import { W_CATEGORY, W_COUNT, W_EXCL, W_INCL, type ShadowColumns } from './shadowColumns';
 import type { MemberColumns } from './shadowMembers';
 import { SHADOW_WEIGHTS_KERNEL_WASM } from './shadowWeightsKernelWasm';
@@ -23,21 +23,16 @@ const MAX_KERNEL_BYTES = 1 << 18;
 
 type KernelFn = (...args: number[]) => number;
 
-let module: object | undefined | null = null;
-
-function kernelModule(): object | undefined {
-  if (module === null) module = compileWasm(SHADOW_WEIGHTS_KERNEL_WASM);
-  return module;
-}
+const kernelModule = compiledOnce(SHADOW_WEIGHTS_KERNEL_WASM);
 
 /** Bytes at the start of the kernel's memory its category cache keeps (shadowWeightsKernel.wat). */
 const CACHE_BYTES = 3072;
 
 /**
- * Byte offsets of the kernel's columns (8-byte aligned) for m members, `rows` shadows, `weights`
- * weights and, for the exclusive ratios, n covers.
+ * Where the kernel's columns go in its memory (after its cache) for m members, `rows` shadows,
+ * `weights` weights and, for the exclusive ratios, n covers.
  */
-class Layout {
+class Layout extends MemoryLayout {
   readonly s: number;
   readonly e: number;
   readonly l: number;
@@ -67,8 +62,6 @@ class Layout {
   readonly excl: number;
   readonly sums: number;
   readonly touched: number;
-  readonly end: number;
-  private at = CACHE_BYTES;
 
   /**
    * Inclusive (`n` undefined): room for each row's weights and one a member (16 bytes each,
@@ -76,6 +69,7 @@ class Layout {
    * weights, the covers and the sort's scratch.
    */
   constructor(m: number, rows: number, weights: number, n: number | undefined) {
+    super(CACHE_BYTES);
     this.s = this.next(4 * m);
     this.e = this.next(8 * m);
     this.l = this.next(8 * m);
@@ -107,13 +101,6 @@ class Layout {
     this.excl = this.next(x * 8 * m);
     this.sums = this.next(x * 4 * weights);
     this.touched = this.next(x * weights);
-    this.end = this.at;
-  }
-
-  private next(size: number): number {
-    const here = this.at;
-    this.at += Math.ceil(size / 8) * 8;
-    return here;
   }
 }
 
@@ -199,7 +186,7 @@ export class ShadowWeightsKernel {
     const m = members.count;
     const n = covers?.count ?? 0;
     let weights = 0;
-    for (let r = 0; r < rows; r++) if (collects(t, r)) weights += t.weightCount[r]!;
+    for (let r = 0; r < rows; r++) if (t.hasExclusiveWeights(r)) weights += t.weightCount[r]!;
     const at = new Layout(m, rows, weights, n);
     if (!this.fits(at)) return false;
     const buffer = this.memory.buffer;
@@ -209,7 +196,7 @@ export class ShadowWeightsKernel {
     const cats = new Uint32Array(buffer, at.weights, weights);
     wstarts[0] = 0;
     for (let r = 0; r < rows; r++) {
-      const on = collects(t, r);
+      const on = t.hasExclusiveWeights(r);
       flags[r] = on ? 1 : 0;
       const k = on ? t.weightCount[r]! : 0;
       wstarts[r + 1] = wstarts[r]! + k;
@@ -282,9 +269,4 @@ export class ShadowWeightsKernel {
   private groupMembers(at: Layout, m: number, rows: number): void {
     this.group(m, rows, at.s, at.e, at.l, at.c, at.fill, at.starts, at.ge, at.gl, at.gc);
   }
-}
-
-/** Row r has exclusive ratios to work out: a state shadow collecting children, with members of its own. */
-function collects(t: ShadowColumns, r: number): boolean {
-  return t.collectsChildren[r] === 1 && t.memberCount[r] !== 0;
 }
