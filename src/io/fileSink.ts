@@ -20,6 +20,17 @@ export class SinkWriteError extends Error {
   }
 }
 
+/**
+ * The most one queued write call hands the kernel. Linux 6.18 on this VM gives a buffered write of
+ * 2 MiB or more whole 2 MiB page-cache folios, and getting those (from the free blocks the VM's
+ * balloon has handed back to the host, or by compaction) made writing 168 MB cost ~0.45 s of kernel
+ * time in 2 and 4 MiB writes against ~0.03 s in 1 or 1.5 MiB ones (dd after 3 s idle; Node's
+ * writev of 4 MiB gathered against 1 MiB: 470 against 50 ms). A 16-rank conversion's I/O threads
+ * took ~280 ms instead of ~100 ms whenever memory had lain free a few seconds; chunks are still
+ * gathered per `chunkBytes`, then written in calls of at most this.
+ */
+export const WRITE_BYTES = 1 << 20;
+
 export class FileSink implements OutputSink {
   private buffer: Uint8Array;
   /** Written-out chunk buffers ready for reuse (at most `depth` buffers exist). */
@@ -41,8 +52,11 @@ export class FileSink implements OutputSink {
 
   constructor(
     private readonly handle: FileHandle,
-    // 4 MiB: each write to the handle costs ~2 ms beside its bytes on this VM; with 1 MiB chunks
-    // a 1.1 GB row index spent 2.0 s writing, with 4–8 MiB 0.5–0.7 s.
+    // 4 MiB gathered per queued write (written in WRITE_BYTES calls, issued together): a queue turn
+    // per 4 MiB. (With 1 MiB chunks written one at a time a 1.1 GB row index once spent 2.0 s
+    // writing, with 4–8 MiB 0.5–0.7 s; on Linux 6.18 here, `mpe-trace index` of a 1 GB SLOG-2 took
+    // 6.2–6.4 s in 1 MiB calls issued together and 5.4–7.2 s in 4 MiB calls, the dirty-page
+    // writeback of 1.1 GB setting the pace.)
     private readonly chunkBytes = 4 << 20,
     // Chunks in memory (one filling, the others queued): a writer that produces in bursts (the
     // row index writes ~27 MB per chunk at once) goes on while they are written.
@@ -200,7 +214,11 @@ export class FileSink implements OutputSink {
     while (this.inflight.length > 0) await this.inflight.shift();
   }
 
-  /** Writes `parts` one after another from `at`, blocking, resuming short writes. */
+  /**
+   * Writes `parts` one after another from `at`, blocking, resuming short writes. In whole calls: this
+   * is a wide trace's burst path (a 16 384-rank conversion's high nodes), where WRITE_BYTES pieces
+   * gained nothing measurable (3 alternating runs: 6.38–6.52 against 6.02–6.41 s, peaks alike).
+   */
   private writeFullySync(parts: readonly Uint8Array[], at: number): void {
     try {
       let rest = parts;
@@ -215,23 +233,51 @@ export class FileSink implements OutputSink {
     }
   }
 
-  /** Writes `parts` one after another from `at` (one writev for several), resuming short writes. */
+  /**
+   * Writes `parts` from `at` in calls of at most WRITE_BYTES (one writev for several parts), all
+   * issued at once: positional writes of their own ranges, so the thread pool goes from one to the
+   * next without waiting for this thread's event loop (awaited one by one, a 16 384-rank
+   * conversion's writer thread, busy for tens of milliseconds at a time closing wide nodes, left
+   * the pieces waiting and its queued chunks piling up: peak RSS 251–265 MB against 242–250).
+   * Settles once every piece has (nothing is released while a piece may still read it).
+   */
   private async writeFully(parts: readonly Uint8Array[], at: number): Promise<void> {
-    try {
-      let rest = parts;
-      while (rest.length > 0) {
-        const first = rest[0]!;
-        const n =
-          rest.length === 1
-            ? (await this.handle.write(first, 0, first.length, at)).bytesWritten
-            : (await this.handle.writev(rest as Uint8Array[], at)).bytesWritten;
-        at += n;
-        rest = afterBytes(rest, n);
-      }
-    } catch (e) {
-      throw new SinkWriteError(e);
+    const pieces: Promise<void>[] = [];
+    for (let rest = parts; rest.length > 0;) {
+      const piece = firstBytes(rest, WRITE_BYTES);
+      const n = piece.reduce((sum, p) => sum + p.length, 0);
+      pieces.push(this.writePiece(piece, at));
+      at += n;
+      rest = afterBytes(rest, n);
+    }
+    const failed = (await Promise.allSettled(pieces)).find((r) => r.status === 'rejected');
+    if (failed !== undefined) throw new SinkWriteError(failed.reason);
+  }
+
+  /** Writes `parts` one after another from `at` (one writev for several), resuming short writes. */
+  private async writePiece(parts: readonly Uint8Array[], at: number): Promise<void> {
+    let rest = parts;
+    while (rest.length > 0) {
+      const first = rest[0]!;
+      const n =
+        rest.length === 1
+          ? (await this.handle.write(first, 0, first.length, at)).bytesWritten
+          : (await this.handle.writev(rest as Uint8Array[], at)).bytesWritten;
+      at += n;
+      rest = afterBytes(rest, n);
     }
   }
+}
+
+/** The first `max` bytes of `parts` (all of them when fewer), the last part cut if need be. */
+function firstBytes(parts: readonly Uint8Array[], max: number): readonly Uint8Array[] {
+  let n = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    if (n + p.length > max) return n < max ? [...parts.slice(0, i), p.subarray(0, max - n)] : parts.slice(0, i);
+    n += p.length;
+  }
+  return parts;
 }
 
 /** What is left of `parts` once their first `n` bytes are written. */

@@ -2,7 +2,8 @@
  * FileSink with several chunks queued: the file holds exactly the bytes written, in order, however
  * slowly the handle writes and however the writes are cut; a failed chunk fails the next call and
  * the chunks queued behind it are not written; parts written at once (writeSync) and parts handed
- * over uncopied (writeOwned) land in order too, the latter released once they are written.
+ * over uncopied (writeOwned) land in order too, the latter released once they are written; a queued
+ * write hands the handle at most WRITE_BYTES a call, however big the chunk or the parts gathered.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Prng } from '../../../src/core/synth/prng';
-import { FileSink } from '../../../src/io/fileSink';
+import { FileSink, WRITE_BYTES } from '../../../src/io/fileSink';
 
 /**
  * A handle writing into memory after a random delay, at most ~700 bytes per call (short writes),
@@ -222,4 +223,49 @@ test('writeSync between queued writes: the file is exactly the bytes in the orde
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('queued writes go to the handle in calls of at most WRITE_BYTES, a part cut where a call ends', async () => {
+  let bytes = new Uint8Array(0);
+  const sizes: number[] = [];
+  const put = (parts: readonly Uint8Array[], position: number): number => {
+    const all = concat(parts);
+    sizes.push(all.length);
+    if (position + all.length > bytes.length) {
+      const grown = new Uint8Array(position + all.length);
+      grown.set(bytes);
+      bytes = grown;
+    }
+    bytes.set(all, position);
+    return all.length;
+  };
+  const handle = {
+    async write(buf: Uint8Array, offset: number, length: number, position: number) {
+      return { bytesWritten: put([buf.subarray(offset, offset + length)], position), buffer: buf };
+    },
+    async writev(buffers: Uint8Array[], position: number) {
+      return { bytesWritten: put(buffers, position), buffers };
+    },
+  } as unknown as FileHandle;
+  const rng = new Prng(21);
+  // 4 MiB chunks as in a conversion, parts handed over of 0.7–1.3 MiB and one of 3 MiB, copied bytes between
+  const sink = new FileSink(handle, 4 << 20, 3);
+  const written: Uint8Array[] = [];
+  for (let k = 0; k < 14; k++) {
+    const n = k === 5 ? 3 << 20 : rng.int(700_000, 1_300_000);
+    const part = Uint8Array.from({ length: n }, (_, i) => (i * 7 + k) & 255);
+    written.push(part.slice());
+    if (k % 4 === 3) await sink.write(part);
+    else await sink.writeOwned(part, () => undefined);
+  }
+  await sink.flush();
+  const want = concat(written);
+  assert.deepEqual(bytes.subarray(0, want.length), want);
+  assert.equal(bytes.length, want.length);
+  assert.ok(sizes.length >= Math.ceil(want.length / WRITE_BYTES), `${sizes.length} calls`);
+  assert.ok(
+    sizes.every((n) => n <= WRITE_BYTES),
+    `calls of ${Math.max(...sizes)} bytes`,
+  );
+  assert.ok(sizes.filter((n) => n === WRITE_BYTES).length > sizes.length / 2, 'calls of a whole WRITE_BYTES where the bytes allow');
 });
