@@ -11,13 +11,17 @@ import type { OutputSink } from './sink';
 /** Size of the reusable output chunks node blocks are encoded into. */
 export const OUTPUT_CHUNK_BYTES = 1 << 20;
 /**
- * Written chunks kept for reuse: as many as are queued between drains (the writer drains past
- * 8 MB, slog2Writer.ts PAUSE_BYTES; a wide trace's high nodes go out in chunks, 16 384 ranks:
- * ~500 MB of chunks made and dropped with two kept). A file sink holds chunks until written (up to
- * 4 MiB gathered and two such writes in flight) where it used to copy them into its own buffers; a
- * larger pool kept no less memory at 16 384 ranks (peak RSS 271 MB with 64, 275 with 8, 5 runs each).
+ * Written chunks kept for reuse: as many as are out at once — queued between drains (the writer
+ * drains past 8 MB, slog2Writer.ts PAUSE_BYTES) and held by a file sink until written (up to 4 MiB
+ * gathered and two such writes in flight); a wide trace's high nodes go out in chunks too. With 8
+ * kept, a 16-rank conversion (168 MB written) still made 50 chunks and a 2-rank one 58: every chunk
+ * past the pool was dropped, its memory given back (glibc's mmap threshold, cliLauncher.mjs), and
+ * the next one page-faulted in afresh while the writer's kernel copied a node into it (~13 000
+ * faults, on the writer's thread). At most 19–22 are out at once on the bench's inputs (16, 2 and
+ * 2048 ranks, counted with 32 kept), so 24 make no more than that; peak RSS 4–6 MB lower at 16
+ * and 2 ranks, 16 384 ranks within its spread (bench inputs, alternating runs, medians).
  */
-const CHUNK_POOL = 8;
+const CHUNK_POOL = 24;
 /**
  * Queued bytes past which the sink takes them at once (its writeSync, if it has one) rather than
  * at the next drain: encoding a wide trace's high node queued its whole block (16 384 ranks: ~20
