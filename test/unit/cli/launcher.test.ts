@@ -1,5 +1,6 @@
 // dist/cli.js starts as a POSIX sh script that execs Node on itself (scripts/cliLauncher.mjs): for
-// `convert` it sets glibc's mmap threshold, unless the caller did; Node reads the same line as JS.
+// `convert` it sets glibc's mmap threshold and arena count, each unless the caller did; Node reads
+// the same line as JS.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,10 +14,11 @@ import { cliPath } from './runCli';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-cli-launcher-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** A script with the CLI's banner that prints what Node got: the variable and its arguments. */
+/** A script with the CLI's banner that prints what Node got: the variables and its arguments. */
 function probeScript(): string {
   const file = path.join(dir, 'probe.js');
-  const body = 'process.stdout.write(JSON.stringify([process.env.MALLOC_MMAP_THRESHOLD_ ?? null, process.argv.slice(2)]));';
+  const body =
+    'const e = process.env; process.stdout.write(JSON.stringify([e.MALLOC_MMAP_THRESHOLD_ ?? null, e.MALLOC_ARENA_MAX ?? null, process.argv.slice(2)]));';
   fs.writeFileSync(file, `${cliBanner()}\n"use strict";\n${body}\n`, { mode: 0o755 });
   return file;
 }
@@ -29,23 +31,37 @@ function run(cmd: string, args: string[], env: Record<string, string | undefined
   return spawnSync(cmd, args, { encoding: 'utf8', env: full });
 }
 
-test('convert gets the mmap threshold, other commands and a caller-set value are left alone', { skip: process.platform === 'win32' && 'a sh launcher' }, () => {
-  const probe = probeScript();
-  const unset = { MALLOC_MMAP_THRESHOLD_: undefined };
-  assert.deepEqual(JSON.parse(run(probe, ['convert', 'a b.clog2', '-o', "it's.slog2"], unset).stdout), [
-    '262144',
-    ['convert', 'a b.clog2', '-o', "it's.slog2"],
-  ]);
-  assert.deepEqual(JSON.parse(run(probe, ['info', 'x.slog2'], unset).stdout), [null, ['info', 'x.slog2']]);
-  assert.deepEqual(JSON.parse(run(probe, ['convert', 'x'], { MALLOC_MMAP_THRESHOLD_: '1048576' }).stdout), ['1048576', ['convert', 'x']]);
-  assert.deepEqual(JSON.parse(run(probe, [], unset).stdout), [null, []]);
-  // Through a symbolic link, as npm's bin link runs it.
-  const link = path.join(dir, 'mpe-trace');
-  fs.symlinkSync(probe, link);
-  assert.deepEqual(JSON.parse(run(link, ['convert'], unset).stdout), ['262144', ['convert']]);
-  // Started by Node itself, the sh line is a string and a comment.
-  assert.deepEqual(JSON.parse(run(process.execPath, [probe, 'convert'], unset).stdout), [null, ['convert']]);
-});
+test(
+  'convert gets the mmap threshold and arena count, other commands and caller-set values are left alone',
+  { skip: process.platform === 'win32' && 'a sh launcher' },
+  () => {
+    const probe = probeScript();
+    const unset = { MALLOC_MMAP_THRESHOLD_: undefined, MALLOC_ARENA_MAX: undefined };
+    assert.deepEqual(JSON.parse(run(probe, ['convert', 'a b.clog2', '-o', "it's.slog2"], unset).stdout), [
+      '262144',
+      '2',
+      ['convert', 'a b.clog2', '-o', "it's.slog2"],
+    ]);
+    assert.deepEqual(JSON.parse(run(probe, ['info', 'x.slog2'], unset).stdout), [null, null, ['info', 'x.slog2']]);
+    assert.deepEqual(JSON.parse(run(probe, ['convert', 'x'], { MALLOC_MMAP_THRESHOLD_: '1048576', MALLOC_ARENA_MAX: undefined }).stdout), [
+      '1048576',
+      '2',
+      ['convert', 'x'],
+    ]);
+    assert.deepEqual(JSON.parse(run(probe, ['convert', 'x'], { MALLOC_MMAP_THRESHOLD_: undefined, MALLOC_ARENA_MAX: '8' }).stdout), [
+      '262144',
+      '8',
+      ['convert', 'x'],
+    ]);
+    assert.deepEqual(JSON.parse(run(probe, [], unset).stdout), [null, null, []]);
+    // Through a symbolic link, as npm's bin link runs it.
+    const link = path.join(dir, 'mpe-trace');
+    fs.symlinkSync(probe, link);
+    assert.deepEqual(JSON.parse(run(link, ['convert'], unset).stdout), ['262144', '2', ['convert']]);
+    // Started by Node itself, the sh line is a string and a comment.
+    assert.deepEqual(JSON.parse(run(process.execPath, [probe, 'convert'], unset).stdout), [null, null, ['convert']]);
+  },
+);
 
 test('the CLI built with the banner runs both ways: executed, and as `node cli.js`', { skip: process.platform === 'win32' && 'a sh launcher' }, () => {
   const cli = cliPath();
