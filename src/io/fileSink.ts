@@ -3,7 +3,9 @@
  * written behind (double buffering: one chunk fills while the previous one is being written), so
  * the encoder rarely waits for the disk; positional writes go straight to the handle after a flush.
  * Buffers handed over (writeOwned) are not copied: they are gathered until they make a chunk and
- * written together (one writev), in turn with the copied bytes.
+ * written together, in turn with the copied bytes. A queued chunk reaches the handle in calls of
+ * at most WRITE_BYTES (writev where they span several buffers), issued together: one chunk's calls
+ * overlap, each on its own range; chunks follow one another.
  */
 import { writeSync, writevSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
