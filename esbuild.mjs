@@ -39,7 +39,10 @@ export const targets = [
   { ...node, entryPoints: ['src/worker/converter.ts'], outfile: 'dist/converter.js' },
   { ...node, entryPoints: ['src/worker/analysis.ts'], outfile: 'dist/analysis.js' },
   { ...node, entryPoints: ['src/worker/decoder.ts'], outfile: 'dist/decoder.js' },
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: CLI_BANNER } },
+  // the CLI: a small launcher (the bin), the whole CLI it loads, and the job thread of `convert`
+  { ...node, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', banner: { js: CLI_BANNER } },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js' },
+  { ...node, entryPoints: ['src/cli/convertJobThread.ts'], outfile: 'dist/convertJob.js' },
   { ...browser, entryPoints: ['webview/main.tsx'], outfile: 'dist/webview.js', jsx: 'automatic', jsxImportSource: 'preact', metafile: true },
   { ...browser, entryPoints: ['webview/stats/main.tsx'], outfile: 'dist/stats.js', jsx: 'automatic', jsxImportSource: 'preact', metafile: true },
   { ...browser, entryPoints: ['webview/compare/main.tsx'], outfile: 'dist/compare.js', jsx: 'automatic', jsxImportSource: 'preact', metafile: true },

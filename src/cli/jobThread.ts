@@ -1,12 +1,13 @@
 /**
- * `mpe-trace convert` runs in a worker thread of its own (the same bundle, started again), so that
+ * `mpe-trace convert` runs in a worker thread of its own (dist/convertJob.js: the convert command
+ * alone, convertJobThread.ts; the whole CLI bundle again where that file is missing), so that
  * its V8 heap limits can be set: a process cannot change its own V8 flags once running, and on the
  * main thread the writer's young generation grows to ~32 MB. Capped at JOB_YOUNG_MB, a 2048-rank
  * conversion peaked at ≤ 250 MB against up to 282 MB, in the same time (7 alternating runs of
  * `ref-2048r-158MB.clog2`: median 3.40 s against 3.24 s, within the spread; 2 ranks 1.61 s against
  * 1.77 s). The main thread relays interruptions (signals reach the main thread only) and passes
  * the exit code on; the job prints and fails exactly as it would on the main thread. A conversion
- * small enough for one thread runs on the main thread (commands/convert.ts convertNeedsJobThread).
+ * small enough for one thread runs on the main thread (convertLaunch.ts convertNeedsJobThread).
  * The job's converter thread is started by the main thread beside the job thread and handed over
  * to it (convert/converterHandoff.ts), so the two threads' starts overlap instead of following each other.
  */
@@ -58,6 +59,18 @@ export function runInJobThread(script: string, argv: string[], converter?: Conve
       if (converter === undefined) resolve(exitCode);
       else void converter.close().finally(() => resolve(exitCode));
     });
+  });
+}
+
+/**
+ * In a job thread: ends the thread with the command's exit code, which is the process's. Nothing
+ * may keep the thread alive after the command (a second at most), and its output reaches the main
+ * thread's streams before the thread ends (process.exit only after the event loop had its turn).
+ */
+export function finishJobThread(command: Promise<number>): void {
+  void command.then((code) => {
+    process.exitCode = code;
+    setTimeout(() => process.exit(code), 1000).unref();
   });
 }
 

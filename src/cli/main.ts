@@ -3,13 +3,11 @@
  * Each subcommand lives in src/cli/commands/<name>.ts and exports `run(argv): Promise<number>`.
  * Errors: exit code 2 and one line on stderr (`file:offset: what`), never a stack trace.
  */
-import { isFormatError } from '../core/bytes/formatError';
-import { escapeControlsOnly } from '../core/text/safeText';
-import { TargetExistsError } from '../io/atomicWrite';
-import { UsageError } from './args';
+import { bundledScript } from '../convert/threadScripts';
 import { COMMANDS } from './registry';
-import { runInJobThread, runsInJobThread } from './jobThread';
-import { jobThreadInput, startConverterFor } from './commands/convert';
+import { errorText, stopQuietlyOnClosedStdout } from './programOutput';
+import { finishJobThread, runInJobThread, runsInJobThread } from './jobThread';
+import { jobThreadInput, startConverterFor } from './convertLaunch';
 import { isMainThread } from 'node:worker_threads';
 // Subcommand registrations: one import per command in commands/index.ts.
 import './commands/index';
@@ -44,50 +42,24 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** The error's one line, escaped (it may quote the file or the arguments), then any usage text. */
-function errorText(e: unknown): string {
-  const usageText = e instanceof UsageError && e.usage ? `${e.usage}\n` : '';
-  return `${escapeControlsOnly(describeError(e))}\n${usageText}`;
-}
-
-export function describeError(e: unknown): string {
-  if (isFormatError(e)) return e.message;
-  if (e instanceof UsageError) return `mpe-trace: ${e.message}`;
-  if (e instanceof TargetExistsError) return `${e.path}: already exists (use --force to overwrite it)`;
-  const err = e as NodeJS.ErrnoException;
-  if (err && typeof err.code === 'string' && typeof err.path === 'string') {
-    if (err.message.startsWith(`${err.path}: `)) return err.message;
-    return `${err.path}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EEXIST' ? 'already exists' : err.message}`;
-  }
-  return `mpe-trace: ${err instanceof Error ? err.message : String(e)}`;
-}
-
-if (require.main === module) {
-  const argv = process.argv.slice(2);
+/**
+ * The CLI run as a program with `argv` (dist/cli.js hands every command line to this but a
+ * two-thread `convert`, which it starts itself: launch.ts). Also the job thread's program where
+ * dist/convertJob.js is missing (a bundle of this file alone, as the tests build it).
+ */
+export function runAsProgram(argv: string[]): void {
   const failed = (e: unknown): number => {
     process.stderr.write(errorText(e));
     return 2;
   };
-  if (isMainThread)
-    // The reader went away (`mpe-trace dump big.slog2 | head`): stop quietly, as a pipe's writer
-    // does, instead of an unhandled 'error' event's stack trace.
-    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
-      process.exit(0);
-    });
+  if (isMainThread) stopQuietlyOnClosedStdout();
   const jobInput = runsInJobThread(argv) ? jobThreadInput(argv.slice(1)) : undefined;
   if (!isMainThread) {
-    // a job thread (jobThread.ts): its exit code is the process's; nothing may keep it alive after
-    // the command, and its output reaches the main thread's streams before the thread ends
-    void main(argv)
-      .catch(failed)
-      .then((code) => {
-        process.exitCode = code;
-        setTimeout(() => process.exit(code), 1000).unref();
-      });
+    // a job thread (jobThread.ts) started from this bundle
+    finishJobThread(main(argv).catch(failed));
   } else if (jobInput !== undefined) {
     // its converter thread starts now, beside the job thread, not once the job thread is up
-    void runInJobThread(__filename, argv, startConverterFor(jobInput)).then((code) => {
+    void runInJobThread(bundledScript('convertJob.js') ?? __filename, argv, startConverterFor(jobInput)).then((code) => {
       process.exitCode = code;
     });
   } else
@@ -96,3 +68,5 @@ if (require.main === module) {
       (e) => process.exit(failed(e)),
     );
 }
+
+if (require.main === module) runAsProgram(process.argv.slice(2));

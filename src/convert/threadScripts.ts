@@ -9,8 +9,8 @@ import type { Worker } from 'node:worker_threads';
 /** How long a thread asked to stop may take before it is terminated. */
 const STOP_GRACE_MS = 3000;
 
-/** `dist/<name>` next to the running bundle (dist/cli.js, dist/worker.js, dist/analysis.js), if it is there. */
-export function bundledScript(name: 'converter.js' | 'decoder.js' | 'worker.js'): string | undefined {
+/** `dist/<name>` next to the running bundle (dist/cli.js, dist/cliMain.js, dist/worker.js, dist/analysis.js), if it is there. */
+export function bundledScript(name: 'converter.js' | 'decoder.js' | 'worker.js' | 'convertJob.js'): string | undefined {
   const script = path.join(__dirname, name);
   return fs.existsSync(script) ? script : undefined;
 }

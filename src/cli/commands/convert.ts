@@ -1,13 +1,12 @@
 /** `mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B] [--index]` */
-import { bundledConverterScript, convertFile, defaultOutputPath, worthTwoThreads } from '../../convert/convertJob';
+import { bundledConverterScript, convertFile, defaultOutputPath } from '../../convert/convertJob';
 import { escapeControlsOnly } from '../../core/text/safeText';
 import { defaultRowIndexPath } from '../../io/rowIndexFile';
 import { checkOutputFor } from '../../io/outputGuard';
-import { intOption, parseArgs, UsageError, type ParsedArgs } from '../args';
+import { intOption, parseArgs, UsageError } from '../args';
 import { registerCommand } from '../registry';
 import { onInterruption, takeConverterHandoff } from '../jobThread';
-import { ConverterHandoff } from '../../convert/converterHandoff';
-import { converterStart } from '../../convert/converterThread';
+import { CONVERT_FLAG_OPTIONS, CONVERT_VALUE_OPTIONS } from '../convertLaunch';
 
 const USAGE = [
   'usage: mpe-trace convert IN.clog2|IN.clog|IN.alog|IN.slog[.gz] [-o OUT.slog2] [--force] [--children N] [--leaf-bytes B] [--index]',
@@ -22,45 +21,8 @@ const USAGE = [
   '  --quiet         no progress line on the terminal',
 ].join('\n');
 
-const VALUE_OPTIONS = ['-o', '--output', '--children', '--leaf-bytes'];
-const FLAG_OPTIONS = ['--force', '--quiet', '--index'];
-
-/**
- * Whether a `convert` command line (after the command's name) is worth the CLI's job thread
- * (jobThread.ts: V8 heap limits a process cannot set for itself, which bound a big or wide
- * conversion's peak). Not for an input that converts in one thread anyway (convertJob.ts
- * TWO_THREADS_MIN_BYTES): its heap stays small, and the job thread, which loads the whole CLI
- * bundle again, was a third of a small conversion's time. A command line that does not parse
- * runs where it is, to say so; an input that cannot be read goes to the job thread, which says so.
- */
-export function convertNeedsJobThread(argv: readonly string[]): boolean {
-  return jobThreadInput(argv) !== undefined;
-}
-
-/** The input of a `convert` command line worth the job thread (convertNeedsJobThread), else undefined. */
-export function jobThreadInput(argv: readonly string[]): string | undefined {
-  let args: ParsedArgs;
-  try {
-    args = parseArgs(argv, VALUE_OPTIONS, FLAG_OPTIONS);
-  } catch {
-    return undefined;
-  }
-  const input = args.positionals[0];
-  return args.positionals.length === 1 && input !== undefined && worthTwoThreads(input) ? input : undefined;
-}
-
-/**
- * The converter thread for a job thread's `convert` of `input` (from jobThreadInput: an input worth
- * two threads), started now (converterHandoff.ts): on the start runConvert's conversion will ask
- * for, when dist/converter.js is there.
- */
-export function startConverterFor(input: string): ConverterHandoff | undefined {
-  const script = bundledConverterScript();
-  return script !== undefined ? new ConverterHandoff(script, converterStart(input)) : undefined;
-}
-
 export async function runConvert(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, VALUE_OPTIONS, FLAG_OPTIONS);
+  const args = parseArgs(argv, CONVERT_VALUE_OPTIONS, CONVERT_FLAG_OPTIONS);
   if (args.positionals.length !== 1) throw new UsageError(`convert needs exactly one input file`, USAGE);
   const input = args.positionals[0]!;
   const output = args.values.get('-o') ?? args.values.get('--output') ?? defaultOutputPath(input);

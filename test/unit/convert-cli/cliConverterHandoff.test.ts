@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { convertFile } from '../../../src/convert/convertJob';
-import { convertNeedsJobThread } from '../../../src/cli/commands/convert';
+import { convertNeedsJobThread } from '../../../src/cli/convertLaunch';
 import { bundleNode } from '../../helpers/bundle';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-cli-relay-'));

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { synthesizeClog2File } from '../../../src/io/synthFile';
 import { bundleNode } from '../../helpers/bundle';
-import { convertNeedsJobThread } from '../../../src/cli/commands/convert';
+import { convertNeedsJobThread } from '../../../src/cli/convertLaunch';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-interrupt-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runInJobThread, runsInJobThread } from '../../../src/cli/jobThread';
-import { convertNeedsJobThread } from '../../../src/cli/commands/convert';
+import { convertNeedsJobThread } from '../../../src/cli/convertLaunch';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mpe-job-thread-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
