@@ -7,6 +7,7 @@ import { makePrimitive } from '../../../src/core/model/types';
 import { Slog2File } from '../../../src/core/formats/slog2/slog2File';
 import { MemorySink, Slog2Writer } from '../../../src/core/formats/slog2/writer';
 import { CATEGORIES, syntheticTrace, topologyOf } from './synthetic';
+import { DrawableBatchEncoder } from '../../../src/core/formats/slog2/writer/drawableBatchEncoder';
 
 for (const [children, leafBytes] of [
   [2, 400],
@@ -124,4 +125,35 @@ test('a file holds at most 2^32 − 1 real primitives (the shadows count them in
         ]),
       );
   }, /more than 4294967295 real primitives .*too many for one file/);
+});
+
+test('a batch entry out of end-time order is refused; the entries placed before it are written', async () => {
+  const encoder = new DrawableBatchEncoder(topologyOf);
+  for (let i = 0; i < 6; i++)
+    encoder.add(
+      makePrimitive(1, [
+        { time: i, lineID: 0 },
+        { time: i + 0.5, lineID: 0 },
+      ]),
+    );
+  encoder.flush();
+  const batch = encoder.takeReady()!;
+  assert.equal(batch.count, 6);
+  batch.latest[3] = 0.25; // entry 3 now ends before entry 2: the writer's own check refuses it
+  const sink = new MemorySink();
+  const w = new Slog2Writer(sink, { topologyOf });
+  assert.throws(() => w.addBatch(batch), /drawable 3 .*non-decreasing end time/);
+  assert.equal(w.drawables, 3);
+  await w.finish({ categories: CATEGORIES, lineIDMaps: [] });
+  const file = await Slog2File.open(new MemorySource('t.slog2', sink.bytes()));
+  const written = [];
+  for (const info of file.treeDir) for (const d of (await file.readNode(info)).drawables) written.push([d.earliest, d.latest]);
+  assert.deepEqual(
+    written.sort((a, b) => a[0]! - b[0]!),
+    [
+      [0, 0.5],
+      [1, 1.5],
+      [2, 2.5],
+    ],
+  );
 });

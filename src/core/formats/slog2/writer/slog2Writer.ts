@@ -157,7 +157,9 @@ export class Slog2Writer {
     }
     const trunk = this.trunk;
     // Entries runFrom .. j go to runNode: copied into it as one run (place() does the rest per
-    // entry); what was placed is copied even if a later entry throws.
+    // entry); what was placed is copied even if a later entry throws. (Not a try/finally: the
+    // optimised loop left through its finally without type feedback there, and was thrown back to
+    // the interpreter at each batch's end, three times a conversion.)
     let runNode: OpenNode | undefined;
     let runFrom = from;
     let j = from;
@@ -199,9 +201,11 @@ export class Slog2Writer {
         this.lastLatest = latest;
         this.count++;
       }
-    } finally {
+    } catch (e) {
       runNode?.drawables.addRange(b, runFrom, j);
+      throw e;
     }
+    if (runNode !== undefined) runNode.drawables.addRange(b, runFrom, j);
     return j;
   }
 
