@@ -10,6 +10,7 @@ import type { HandedOverConverter } from './converterHandoff';
 import { batchBuffers, type DrawableBatch } from '../core/formats/slog2/writer/drawableBatch';
 import { isConverterToWriter, type ConverterDone, type ConverterStart, type ConverterToWriter, type WriterToConverter } from '../protocol/converter';
 import { ThreadChannel, type ThreadChannelOptions } from './threadChannel';
+import { detachOneBufferNow } from './bufferDetach';
 import type { ConversionTrailer } from '../core/formats/convert/result';
 
 export interface ConverterThreadOptions {
@@ -92,6 +93,9 @@ export class ConverterThread implements AsyncIterable<DrawableBatch> {
     input: string,
     private readonly options: ConverterThreadOptions = {},
   ) {
+    // every batch sent back to the converter is transferred, so detached in this thread: the
+    // first detach, before the writer's code is optimised (bufferDetach.ts)
+    detachOneBufferNow();
     const start = converterStart(input, options);
     const given = options.handedOver;
     const taken = given !== undefined && sameStart(given.start, start) && options.maxHeapMB === undefined ? given : undefined;

@@ -11,7 +11,6 @@ import { Worker, type MessagePort, type ResourceLimits } from 'node:worker_threa
 import { isThreadEvent, type SerializedError } from '../protocol/threadMessages';
 import { deserializeError } from './threadErrors';
 import { stopThread } from './threadScripts';
-import { detachOneBufferNow } from './bufferDetach';
 
 /** The `error` message both protocols have. */
 interface ThreadFailed {
@@ -46,8 +45,6 @@ export class ThreadChannel<In, Out extends { readonly kind: string }> {
   private readonly onAbort = (): void => this.notify();
 
   constructor(private readonly o: ThreadChannelOptions<Out>) {
-    // what is sent back to the thread is transferred (recycled batches): detached in this thread
-    detachOneBufferNow();
     const onMessage = (m: unknown): void => {
       if (o.isMessage(m)) this.inbox.push(m);
       else this.fail(new Error(o.unexpected));

@@ -6,7 +6,6 @@
 // process: see converterThread.ts).
 import { MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '../convert/threadErrors';
-import { detachOneBufferNow } from '../convert/bufferDetach';
 import type { SerializedError } from '../protocol/threadMessages';
 
 export type ThreadInbox<Start, Batch> = Start | { readonly kind: 'recycle'; readonly batch: Batch } | { readonly kind: 'stop' };
@@ -35,8 +34,6 @@ export interface BatchThreadOptions<Start, Batch, Out> {
 export function serveBatchThread<Start extends { readonly kind: 'start' }, Batch, Out>(o: BatchThreadOptions<Start, Batch, Out>): void {
   const control = parentPort;
   if (control === null) return;
-  // every batch posted is detached here: the first detach costs nothing if it comes before the job
-  detachOneBufferNow();
   // Started for a thread other than the one that started it (convert/converterHandoff.ts): the
   // protocol runs over the port it was given; `start` and `stop` may come from its starter too.
   const given = (workerData as { port?: unknown } | null)?.port;

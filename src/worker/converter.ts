@@ -8,6 +8,7 @@ import type { ConversionTrailer } from '../core/formats/convert/result';
 import { isWriterToConverter, type ConverterStart, type ConverterToWriter } from '../protocol/converter';
 import { openConversionInput } from '../convert/conversionInput';
 import { serveBatchThread, type BatchOutlet } from './batchThread';
+import { detachOneBufferNow } from '../convert/bufferDetach';
 
 /**
  * Batches posted and not yet sent back (~1 MiB each): slack for the writer's bursts (a high node, a
@@ -53,6 +54,8 @@ async function run(m: ConverterStart, outlet: BatchOutlet<ConverterToWriter>): P
   }
 }
 
+// every batch posted is transferred, so detached here: the first detach, before the job (bufferDetach.ts)
+detachOneBufferNow();
 serveBatchThread({
   isInbox: isWriterToConverter,
   maxInFlight: MAX_IN_FLIGHT,
