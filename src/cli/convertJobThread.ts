@@ -6,7 +6,7 @@
 import { isMainThread } from 'node:worker_threads';
 import { runConvert } from './commands/convert';
 import { finishJobThread } from './jobThread';
-import { errorText } from './programOutput';
+import { reportFailure } from './programOutput';
 
 if (isMainThread) {
   process.stderr.write('mpe-trace: convertJob.js is the job thread of dist/cli.js convert; run dist/cli.js\n');
@@ -14,10 +14,5 @@ if (isMainThread) {
 } else {
   // [execPath, this script, 'convert', ...the command's arguments] (runsInJobThread: never --help)
   const args = process.argv.slice(3);
-  finishJobThread(
-    runConvert(args).catch((e: unknown) => {
-      process.stderr.write(errorText(e));
-      return 2;
-    }),
-  );
+  finishJobThread(runConvert(args).catch(reportFailure));
 }

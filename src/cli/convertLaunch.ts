@@ -8,6 +8,7 @@ import { bundledConverterScript, worthTwoThreads } from '../convert/convertJob';
 import { ConverterHandoff } from '../convert/converterHandoff';
 import { converterStart } from '../convert/converterThread';
 import { parseArgs, type ParsedArgs } from './args';
+import { runInJobThread } from './jobThread';
 
 /** `convert`'s options that take a value, and its flags (commands/convert.ts parses the same). */
 export const CONVERT_VALUE_OPTIONS = ['-o', '--output', '--children', '--leaf-bytes'];
@@ -38,11 +39,21 @@ export function jobThreadInput(argv: readonly string[]): string | undefined {
 }
 
 /**
- * The converter thread for a job thread's `convert` of `input` (from jobThreadInput: an input worth
- * two threads), started now (converterHandoff.ts): on the start runConvert's conversion will ask
- * for, when dist/converter.js is there.
+ * Runs a `convert` command line (`argv`, from its name on) of `input` (from jobThreadInput: worth
+ * two threads) in a job thread started from `script`, its converter thread started now beside it,
+ * not once the job thread is up; the job's exit code becomes the process's.
  */
-export function startConverterFor(input: string): ConverterHandoff | undefined {
+export function runConvertJob(script: string, argv: string[], input: string): void {
+  void runInJobThread(script, argv, startConverterFor(input)).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+/**
+ * The converter thread for a job thread's `convert` of `input`, started now (converterHandoff.ts):
+ * on the start runConvert's conversion will ask for, when dist/converter.js is there.
+ */
+function startConverterFor(input: string): ConverterHandoff | undefined {
   const script = bundledConverterScript();
   return script !== undefined ? new ConverterHandoff(script, converterStart(input)) : undefined;
 }

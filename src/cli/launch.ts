@@ -9,8 +9,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { bundledScript } from '../convert/threadScripts';
-import { runInJobThread, runsInJobThread } from './jobThread';
-import { jobThreadInput, startConverterFor } from './convertLaunch';
+import { runsInJobThread } from './jobThread';
+import { jobThreadInput, runConvertJob } from './convertLaunch';
 import { stopQuietlyOnClosedStdout } from './programOutput';
 
 /** The whole CLI's entry (main.ts), as this launcher uses it. */
@@ -28,8 +28,5 @@ const jobInput = isMainThread && runsInJobThread(argv) ? jobThreadInput(argv.sli
 const jobScript = jobInput !== undefined ? bundledScript('convertJob.js') : undefined;
 if (jobInput !== undefined && jobScript !== undefined) {
   stopQuietlyOnClosedStdout();
-  // the converter thread starts now, beside the job thread, not once the job thread is up
-  void runInJobThread(jobScript, argv, startConverterFor(jobInput)).then((code) => {
-    process.exitCode = code;
-  });
+  runConvertJob(jobScript, argv, jobInput);
 } else runWholeCli(argv);

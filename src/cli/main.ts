@@ -5,9 +5,9 @@
  */
 import { bundledScript } from '../convert/threadScripts';
 import { COMMANDS } from './registry';
-import { errorText, stopQuietlyOnClosedStdout } from './programOutput';
-import { finishJobThread, runInJobThread, runsInJobThread } from './jobThread';
-import { jobThreadInput, startConverterFor } from './convertLaunch';
+import { reportFailure, stopQuietlyOnClosedStdout } from './programOutput';
+import { finishJobThread, runsInJobThread } from './jobThread';
+import { jobThreadInput, runConvertJob } from './convertLaunch';
 import { isMainThread } from 'node:worker_threads';
 // Subcommand registrations: one import per command in commands/index.ts.
 import './commands/index';
@@ -37,8 +37,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (e) {
-    process.stderr.write(errorText(e));
-    return 2;
+    return reportFailure(e);
   }
 }
 
@@ -48,24 +47,16 @@ export async function main(argv: string[]): Promise<number> {
  * dist/convertJob.js is missing (a bundle of this file alone, as the tests build it).
  */
 export function runAsProgram(argv: string[]): void {
-  const failed = (e: unknown): number => {
-    process.stderr.write(errorText(e));
-    return 2;
-  };
   if (isMainThread) stopQuietlyOnClosedStdout();
   const jobInput = runsInJobThread(argv) ? jobThreadInput(argv.slice(1)) : undefined;
   if (!isMainThread) {
     // a job thread (jobThread.ts) started from this bundle
-    finishJobThread(main(argv).catch(failed));
-  } else if (jobInput !== undefined) {
-    // its converter thread starts now, beside the job thread, not once the job thread is up
-    void runInJobThread(bundledScript('convertJob.js') ?? __filename, argv, startConverterFor(jobInput)).then((code) => {
-      process.exitCode = code;
-    });
-  } else
+    finishJobThread(main(argv).catch(reportFailure));
+  } else if (jobInput !== undefined) runConvertJob(bundledScript('convertJob.js') ?? __filename, argv, jobInput);
+  else
     main(argv).then(
       (code) => process.exit(code),
-      (e) => process.exit(failed(e)),
+      (e) => process.exit(reportFailure(e)),
     );
 }
 

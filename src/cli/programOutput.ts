@@ -13,6 +13,12 @@ export function errorText(e: unknown): string {
   return `${escapeControlsOnly(describeError(e))}\n${usageText}`;
 }
 
+/** Reports a failed command (its line on stderr) and returns its exit code, 2. */
+export function reportFailure(e: unknown): number {
+  process.stderr.write(errorText(e));
+  return 2;
+}
+
 export function describeError(e: unknown): string {
   if (isFormatError(e)) return e.message;
   if (e instanceof UsageError) return `mpe-trace: ${e.message}`;
