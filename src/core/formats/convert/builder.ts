@@ -9,6 +9,7 @@
 import type { Primitive, SourceLocation } from '../../model/types';
 import type { CategoryTable } from './categories';
 import { QueuesByLine, type VertexQueue } from './matchQueues';
+import { MessageInfos } from './messageInfos';
 import { MessageQueues } from './messageQueues';
 import { PendingPrimitives, PrimitiveCollector, PrimitiveParts, type PrimitiveSink } from './pendingPrimitives';
 import { sourceFromInfo, type SourceSiteTable } from './sourceLocations';
@@ -57,8 +58,8 @@ export class DrawableBuilder {
   arrows = 0;
   events = 0;
   private readonly quirks: boolean;
-  /** Arrow info bytes by (tag | 0) · 2^32 + (size >>> 0): the pair the bytes are made of, one key. */
-  private readonly infoCache = new Map<number, Uint8Array>();
+  /** Arrows' info bytes, shared per (tag, size). */
+  private readonly messageInfos = new MessageInfos();
   /**
    * The record time the `…Now` methods work at: the last advance()'s (or the time given to the
    * methods that take one). Read from here instead of passed because V8 boxes a double passed to a
@@ -272,21 +273,9 @@ export class DrawableBuilder {
     recvLine: number,
     recvLoc: SourceLocation | undefined,
   ): void {
-    const info = this.messageInfo(tag, size);
+    const info = this.messageInfos.of(tag, size);
     this.emit(category, 2, sendLine, recvLine, info, sendLoc, recvLoc);
     this.arrows++;
-  }
-
-  /** The 8 info bytes (i32 tag, i32 size, big-endian) of an arrow; shared between arrows (read-only). */
-  private messageInfo(tag: number, size: number): Uint8Array {
-    const key = (tag | 0) * 4294967296 + (size >>> 0);
-    let info = this.infoCache.get(key);
-    if (info === undefined) {
-      info = new Uint8Array([tag >>> 24, (tag >>> 16) & 255, (tag >>> 8) & 255, tag & 255, size >>> 24, (size >>> 16) & 255, (size >>> 8) & 255, size & 255]);
-      if (this.infoCache.size >= 1 << 16) this.infoCache.clear();
-      this.infoCache.set(key, info);
-    }
-    return info;
   }
 
   /** Fills the reused parts record (the caller has set its t0, and t1 with 2 vertices) and puts it in arrival order. */

@@ -61,6 +61,8 @@ export class DrawableBatchEncoder {
   /** Categories and lineIDs of the batches sealed so far (what a batch's new ones are new against). */
   private readonly usedCategories = new IntSet(1 << 16);
   private readonly usedLineIDs = new IntSet();
+  /** The current batch holds a composite (noteUsed looks at the entries' own categories only then). */
+  private batchHasComposites = false;
 
   constructor(private readonly topologyOf: (category: number) => Topology | undefined) {}
 
@@ -216,6 +218,8 @@ export class DrawableBatchEncoder {
     }
     let b = this.batch;
     if (!hasRoom(b, d.primitives.length, nverts, infolen)) b = this.roomFor(d.primitives.length, nverts, infolen);
+    // after roomFor: a batch sealed there is noted without it
+    this.batchHasComposites = true;
     const i = b.count;
     const first = d.primitives[0]!;
     const last = d.primitives[d.primitives.length - 1]!;
@@ -262,13 +266,17 @@ export class DrawableBatchEncoder {
     b.topologies = topologies;
     const categories = this.usedCategories;
     categories.addAllNew(b.primCategory, 0, b.primitives, b.newCategories);
-    for (let j = 0; j < b.count; j++) {
-      const c = b.category[j]!;
-      if (b.kind[j] === 1 && !categories.has(c)) {
-        categories.add(c);
-        b.newCategories.push(c);
+    // a primitive entry's category is its primitive's: only a composite's own can be new here
+    if (this.batchHasComposites) {
+      for (let j = 0; j < b.count; j++) {
+        const c = b.category[j]!;
+        if (b.kind[j] === 1 && !categories.has(c)) {
+          categories.add(c);
+          b.newCategories.push(c);
+        }
       }
     }
+    this.batchHasComposites = false;
     this.usedLineIDs.addAllNew(b.vertexLine, 0, b.vertices, b.newLineIDs);
   }
 
