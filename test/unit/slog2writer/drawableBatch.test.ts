@@ -182,7 +182,8 @@ test('makeRoom: the start columns keep one slot more than their entries and prim
   }
 });
 
-test('each batch lists the topologies it uses and the categories and lineIDs no batch before it used', () => {
+/** The lists of each batch against its columns, entries added as objects or (composites aside) as the converters' parts. */
+function listsWhatEachBatchUses(mode: 'objects' | 'parts'): void {
   const topology = (c: number): Topology => (c % 3 === 0 ? 'state' : c % 3 === 1 ? 'arrow' : 'event');
   const enc = new DrawableBatchEncoder(topology);
   const rng = { s: 7, next: (n: number): number => (rng.s = (rng.s * 1103515245 + 12345) >>> 0) % n };
@@ -214,12 +215,14 @@ test('each batch lists the topologies it uses and the categories and lineIDs no 
     // new values keep coming late in the stream, not only in the first batch
     const c = i < 20_000 ? categories[rng.next(4)]! : categories[rng.next(categories.length)]!;
     const l0 = i < 25_000 ? lines[rng.next(3)]! : lines[rng.next(lines.length)]!;
-    const l1 = lines[rng.next(3)]!;
+    // a lineID that only ever is a second vertex's (of entries that are not composites), late in the stream
+    const l1 = i > 27_000 && i % 5 === 0 && i % 97 !== 0 ? 77 : lines[rng.next(3)]!;
     if (i % 97 === 0) {
       const own = i > 28_000 ? 11 : 8;
       enc.add({ kind: 'composite', category: own, primitives: [prim(c, t, l0, l1)], earliest: t - 1e-4, latest: t });
       wantCategories.add(own);
-    } else enc.add(prim(c, t, l0, l1));
+    } else if (mode === 'objects') enc.add(prim(c, t, l0, l1));
+    else enc.addParts(partsOf(prim(c, t, l0, l1)));
     wantCategories.add(c);
     wantLines.add(l0);
     if (c % 3 !== 2) wantLines.add(l1);
@@ -264,4 +267,25 @@ test('each batch lists the topologies it uses and the categories and lineIDs no 
     batches.slice(1).some((b) => b.newCategories.length > 0) && batches.slice(1).some((b) => b.newLineIDs.length > 0),
     'later batches list new values too',
   );
+}
+
+function partsOf(d: Primitive): PrimitiveParts {
+  const p = new PrimitiveParts();
+  p.category = d.category;
+  p.earliest = d.earliest;
+  p.latest = d.latest;
+  p.vertices = d.vertices.length === 2 ? 2 : 1;
+  p.t0 = d.vertices[0]!.time;
+  p.l0 = d.vertices[0]!.lineID;
+  p.t1 = d.vertices[1]?.time ?? 0;
+  p.l1 = d.vertices[1]?.lineID ?? 0;
+  return p;
+}
+
+test('each batch lists the topologies it uses and the categories and lineIDs no batch before it used', () => {
+  listsWhatEachBatchUses('objects');
+});
+
+test("so does a batch of the converters' parts (composites among them as objects)", () => {
+  listsWhatEachBatchUses('parts');
 });

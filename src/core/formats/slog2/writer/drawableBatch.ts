@@ -54,8 +54,8 @@ export interface DrawableBatch extends PrimitiveColumns {
   newSites: SourceLocation[];
 
   /**
-   * What the batch uses that no batch of its stream used before (the encoder's account, made when
-   * it seals the batch, on the converter's thread): a bit per topology code of its primitives, and
+   * What the batch uses that no batch of its stream used before (the encoder's account, kept as
+   * entries are added, on the converter's thread): a bit per topology code of its primitives, and
    * the categories (of primitives and composites) and lineIDs new in it. The writer's tables
    * (category map, lineID maps) list what was used; summing it per batch on the writer's thread
    * was ~3 % of that thread, the longer of the two.

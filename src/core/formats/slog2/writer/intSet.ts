@@ -28,24 +28,17 @@ export class IntSet {
     }
   }
 
-  /** addAll, appending to `added` each value the set did not hold before (in order of first appearance). */
-  addAllNew(values: Int32Array, from: number, to: number, added: number[]): void {
-    let bits = this.bits;
-    for (let i = from; i < to; i++) {
-      const v = values[i]!;
-      if (v >= 0 && v < bits.length) {
-        if (bits[v] === 0) {
-          bits[v] = 1;
-          added.push(v);
-        }
-      } else {
-        if (!this.has(v)) {
-          this.add(v);
-          added.push(v);
-        }
-        bits = this.bits;
-      }
+  /** Adds v; true if the set did not hold it before (one array access for a small value). */
+  addNew(v: number): boolean {
+    const bits = this.bits;
+    if (v >= 0 && v < bits.length) {
+      if (bits[v] === 1) return false;
+      bits[v] = 1;
+      return true;
     }
+    if (this.has(v)) return false;
+    this.add(v);
+    return true;
   }
 
   has(v: number): boolean {
