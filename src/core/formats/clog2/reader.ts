@@ -26,6 +26,7 @@ const MAX_COMMS = 1 << 20;
 const MAX_TABLE_GAP = 1 << 20;
 /** Cargo bytes are copied into slabs of this size (2048 records each). */
 const CARGO_SLAB_BYTES = 64 << 10;
+const FIRST_CARGO_SLAB_BYTES = 256;
 
 const enum Phase {
   Preamble,
@@ -49,7 +50,11 @@ export class Clog2Parser {
   private buf: Uint8Array = new Uint8Array(0);
   /** SRCLOC file names repeat: decode each distinct run once. */
   private readonly srclocFile = new FixedTextMemo();
-  private cargoSlab = new Uint8Array(CARGO_SLAB_BYTES);
+  /**
+   * The first slab is small: it is used up before V8 optimises cargoCopy, whose optimised code
+   * otherwise met the making of a new slab with no feedback and was thrown away (and recompiled).
+   */
+  private cargoSlab = new Uint8Array(FIRST_CARGO_SLAB_BYTES);
   private cargoBuffer = this.cargoSlab.buffer as ArrayBuffer;
   private cargoWords = new Int32Array(this.cargoSlab.buffer);
   private cargoUsed = 0;

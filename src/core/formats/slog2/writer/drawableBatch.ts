@@ -339,7 +339,9 @@ export function appendRange(dst: DrawableBatch, src: DrawableBatch, from: number
     lo = Math.min(lo, src.entryInfoStart[j]!);
     hi = Math.max(hi, src.entryInfoEnd[j]!);
   }
-  if (!(hi > lo)) lo = hi = 0;
+  // a run without info bytes: its offsets are one point, put at dst.infoUsed as appendEntry puts
+  // them (not shifted from 0, which left them past the copied bytes)
+  if (!(hi > lo)) hi = lo = lo === Infinity ? 0 : lo;
   if (!hasRoom(dst, p1 - p0, v1 - v0, hi - lo) || dst.count + n > dst.earliest.length) makeRoom(dst, p1 - p0, v1 - v0, hi - lo, n);
   const i = dst.count;
   dst.earliest.set(src.earliest.subarray(from, to), i);

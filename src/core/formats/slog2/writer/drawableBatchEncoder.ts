@@ -6,7 +6,10 @@ import type { Drawable, Primitive, SourceLocation, Topology } from '../../../mod
 import type { PrimitiveParts } from '../../convert/pendingPrimitives';
 import { STATE, topologyNumber } from './shadows';
 import { IntSet } from './intSet';
-import { adoptDrawableBatch, copyInfo, hasRoom, makeRoom, newDrawableBatch, resetDrawableBatch, type DrawableBatch } from './drawableBatch';
+import { BATCH_ENTRIES, adoptDrawableBatch, copyInfo, hasRoom, makeRoom, newDrawableBatch, resetDrawableBatch, type DrawableBatch } from './drawableBatch';
+
+/** Entries of an encoder's first batch (see `batch`). */
+const FIRST_BATCH_ENTRIES = 512;
 
 /** Interns source locations into dense site indices (one per distinct file + line). */
 class SiteInterner {
@@ -49,7 +52,12 @@ class SiteInterner {
  * anything the SLOG-2 format or the one-pass tree cannot hold.
  */
 export class DrawableBatchEncoder {
-  private batch: DrawableBatch = newDrawableBatch();
+  /**
+   * The first batch is small (FIRST_BATCH_ENTRIES): sealed before V8 optimises addParts, and given
+   * to the writer sooner; a full first batch met both the seal and the writer's exits from its
+   * batch loop with no feedback in optimised code, which was thrown away (and recompiled) for them.
+   */
+  private batch: DrawableBatch = newDrawableBatch(FIRST_BATCH_ENTRIES);
   private readonly spare: DrawableBatch[] = [];
   private readonly ready: DrawableBatch[] = [];
   private readonly sites = new SiteInterner();
@@ -95,7 +103,8 @@ export class DrawableBatchEncoder {
 
   /** Gives a consumed batch back for reuse. */
   recycle(b: DrawableBatch): void {
-    if (this.spare.length < 4) this.spare.push(adoptDrawableBatch(b));
+    // the small first batch is not reused
+    if (this.spare.length < 4 && b.earliest.length >= BATCH_ENTRIES) this.spare.push(adoptDrawableBatch(b));
   }
 
   /**

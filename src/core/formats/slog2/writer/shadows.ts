@@ -126,8 +126,12 @@ export class NodeShadows extends ShadowStore {
     }
     const e = cols.primEarliest[p]!;
     const l = cols.primLatest[p]!;
-    if (e < t.earliest[r]!) t.earliest[r] = e;
-    if (l > t.latest[r]!) t.latest[r] = l;
+    // stored either way: a store only for an earlier start (rare, drawables come by end time) was
+    // met with no feedback by the optimised code, which was thrown away for it
+    const e0 = t.earliest[r]!;
+    const l0 = t.latest[r]!;
+    t.earliest[r] = e < e0 ? e : e0;
+    t.latest[r] = l > l0 ? l : l0;
     t.numRealObjs[r] = n + 1;
     t.memberCount[r]!++;
   }
