@@ -15,19 +15,6 @@ export class IntSet {
     } else this.others.add(v);
   }
 
-  /** Adds values[from .. to) (a batch's column: one tight loop instead of a call per value). */
-  addAll(values: Int32Array, from: number, to: number): void {
-    let bits = this.bits;
-    for (let i = from; i < to; i++) {
-      const v = values[i]!;
-      if (v >= 0 && v < bits.length) bits[v] = 1;
-      else {
-        this.add(v);
-        bits = this.bits;
-      }
-    }
-  }
-
   /** Adds v; true if the set did not hold it before (one array access for a small value). */
   addNew(v: number): boolean {
     const bits = this.bits;
