@@ -1,6 +1,7 @@
 // dist/cli.js starts as a POSIX sh script that execs Node on itself (scripts/cliLauncher.mjs): for
-// `convert` it sets glibc's mmap threshold and arena count, each unless the caller did; Node reads
-// the same line as JS.
+// `convert` it sets glibc's mmap threshold and arena count, each unless the caller did; for every
+// command it unsets NODE_EXTRA_CA_CERTS (read at Node's start, the CLI makes no TLS connection);
+// Node reads the same line as JS.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,9 +17,14 @@ process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** A script with the CLI's banner that prints what Node got: the variables and its arguments. */
 function probeScript(): string {
-  const file = path.join(dir, 'probe.js');
-  const body =
-    'const e = process.env; process.stdout.write(JSON.stringify([e.MALLOC_MMAP_THRESHOLD_ ?? null, e.MALLOC_ARENA_MAX ?? null, process.argv.slice(2)]));';
+  return scriptWithBanner(
+    'probe.js',
+    'const e = process.env; process.stdout.write(JSON.stringify([e.MALLOC_MMAP_THRESHOLD_ ?? null, e.MALLOC_ARENA_MAX ?? null, process.argv.slice(2)]));',
+  );
+}
+
+function scriptWithBanner(name: string, body: string): string {
+  const file = path.join(dir, name);
   fs.writeFileSync(file, `${cliBanner()}\n"use strict";\n${body}\n`, { mode: 0o755 });
   return file;
 }
@@ -62,6 +68,14 @@ test(
     assert.deepEqual(JSON.parse(run(process.execPath, [probe, 'convert'], unset).stdout), [null, null, ['convert']]);
   },
 );
+
+test('every command starts Node without NODE_EXTRA_CA_CERTS; Node started by hand keeps it', { skip: process.platform === 'win32' && 'a sh launcher' }, () => {
+  const probe = scriptWithBanner('certs.js', 'process.stdout.write(JSON.stringify(process.env.NODE_EXTRA_CA_CERTS ?? null));');
+  const certs = { NODE_EXTRA_CA_CERTS: path.join(dir, 'extra.pem') };
+  for (const args of [['convert', 'x.clog2'], ['info', 'x.slog2'], []]) assert.equal(JSON.parse(run(probe, args, certs).stdout), null, args.join(' '));
+  assert.equal(JSON.parse(run(probe, ['info'], { NODE_EXTRA_CA_CERTS: undefined }).stdout), null);
+  assert.equal(JSON.parse(run(process.execPath, [probe, 'convert'], certs).stdout), certs.NODE_EXTRA_CA_CERTS);
+});
 
 test('the CLI built with the banner runs both ways: executed, and as `node cli.js`', { skip: process.platform === 'win32' && 'a sh launcher' }, () => {
   const cli = cliPath();
