@@ -291,3 +291,23 @@ test('each batch lists the topologies it uses and the categories and lineIDs no 
 test("so does a batch of the converters' parts (composites among them as objects)", () => {
   listsWhatEachBatchUses('parts');
 });
+
+test('a batch grown for a wide composite keeps taking parts up to its grown capacity', () => {
+  const enc = new DrawableBatchEncoder((c) => (c === 9 ? 'state' : 'event'));
+  // wider than the small first batch (512 primitives): the batch is grown to take it
+  const members: Primitive[] = [];
+  for (let k = 0; k < 600; k++) members.push({ kind: 'primitive', category: 1, vertices: [{ time: 1, lineID: 0 }], earliest: 1, latest: 1 });
+  enc.add({ kind: 'composite', category: 9, primitives: members, earliest: 1, latest: 1 });
+  assert.equal(enc.readyCount, 0);
+  const parts = new PrimitiveParts();
+  let added = 1;
+  while (enc.readyCount === 0) {
+    Object.assign(parts, { category: 1, earliest: 2, latest: 2, vertices: 1, t0: 2, l0: 0 });
+    enc.addParts(parts);
+    added++;
+  }
+  const b = enc.takeReady()!;
+  assert.equal(b.primitives, b.primTopology.length, 'filled up to its grown primitive capacity, not sealed before');
+  assert.ok(b.primitives > 600 + 400, `${b.primitives} primitives`);
+  assert.equal(b.count + enc.pending, added, 'the entry that did not fit went into the next batch');
+});

@@ -58,6 +58,14 @@ export class DrawableBatchEncoder {
    * batch loop with no feedback in optimised code, which was thrown away (and recompiled) for them.
    */
   private batch: DrawableBatch = newDrawableBatch(FIRST_BATCH_ENTRIES);
+  /**
+   * The current batch's capacities (its arrays' lengths), kept as the batch changes (seal,
+   * roomFor): the checks made per entry read these numbers instead of four arrays' lengths.
+   */
+  private capEntries = 0;
+  private capPrimitives = 0;
+  private capVertices = 0;
+  private capInfo = 0;
   private readonly spare: DrawableBatch[] = [];
   private readonly ready: DrawableBatch[] = [];
   private readonly sites = new SiteInterner();
@@ -72,7 +80,9 @@ export class DrawableBatchEncoder {
   /** Topologies of the current batch's primitives (its `topologies` once sealed). */
   private batchTopologies = 0;
 
-  constructor(private readonly topologyOf: (category: number) => Topology | undefined) {}
+  constructor(private readonly topologyOf: (category: number) => Topology | undefined) {
+    this.noteCapacity();
+  }
 
   /** Drawables encoded so far. */
   get drawables(): number {
@@ -138,7 +148,14 @@ export class DrawableBatchEncoder {
     const infolen = info ? info.length : 0;
     if (infolen > 32767) throw new RangeError(`drawable ${this.added}: info buffer of ${infolen} bytes exceeds 32767`);
     let b = this.batch;
-    if (!hasRoom(b, 1, vertices, infolen)) b = this.roomFor(1, vertices, infolen);
+    if (!(
+      b.count < this.capEntries &&
+      b.primitives < this.capPrimitives &&
+      b.vertices + vertices <= this.capVertices &&
+      b.infoUsed + infolen <= this.capInfo
+    )) {
+      b = this.roomFor(1, vertices, infolen);
+    }
     const i = b.count;
     const topology = this.topology(category);
     b.earliest[i] = earliest;
@@ -182,7 +199,7 @@ export class DrawableBatchEncoder {
     this.lastLatest = latest;
     this.added++;
     const b = this.batch;
-    if (b.count === b.earliest.length || b.infoUsed > b.info.length - 4096) this.seal();
+    if (b.count === this.capEntries || b.infoUsed > this.capInfo - 4096) this.seal();
   }
 
   private addPrimitiveEntry(d: Primitive): void {
@@ -259,8 +276,19 @@ export class DrawableBatchEncoder {
   private roomFor(primitives: number, vertices: number, infoBytes: number): DrawableBatch {
     if (this.batch.count > 0) this.seal();
     const b = this.batch;
-    if (!hasRoom(b, primitives, vertices, infoBytes)) makeRoom(b, primitives, vertices, infoBytes);
+    if (!hasRoom(b, primitives, vertices, infoBytes)) {
+      makeRoom(b, primitives, vertices, infoBytes);
+      this.noteCapacity();
+    }
     return b;
+  }
+
+  private noteCapacity(): void {
+    const b = this.batch;
+    this.capEntries = b.earliest.length;
+    this.capPrimitives = b.primTopology.length;
+    this.capVertices = b.vertexTime.length;
+    this.capInfo = b.info.length;
   }
 
   private seal(): void {
@@ -269,6 +297,7 @@ export class DrawableBatchEncoder {
     this.ready.push(this.batch);
     this.batch = this.spare.pop() ?? newDrawableBatch();
     resetDrawableBatch(this.batch, this.sites.count);
+    this.noteCapacity();
   }
 
   /**
