@@ -3,6 +3,8 @@
  * padding). The writer knows every block's exact size before encoding it (§7 sizes), so blocks
  * are written into one exactly-sized Uint8Array through a DataView — no growth, no copies.
  */
+import { keepShapeAlive } from '../../../bytes/keepShape';
+
 const ENCODER = new TextEncoder();
 
 export class ByteWriter {
@@ -73,6 +75,9 @@ export class ByteWriter {
     this.raw(s);
   }
 }
+
+// writers are made per block and dropped at once: keep one, and their optimised code (keepShape.ts)
+keepShapeAlive(new ByteWriter(0));
 
 /** UTF-8 bytes of a SLOG-2 string, refusing what an i16 count cannot hold. */
 export function encodedString(s: string, what: string): Uint8Array {

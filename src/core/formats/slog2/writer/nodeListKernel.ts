@@ -7,6 +7,7 @@
  * missing or refused or the kernel stops: the same bytes either way (a unit test compares them).
  */
 import { compiledOnce, holdBytes, instantiateWasm, MemoryLayout, type WasmMemory } from '../../../bytes/wasmModule';
+import { keepShapeAlive } from '../../../bytes/keepShape';
 import { NESTABLE_LIST, NESTLESS_LIST, type SourceLocationTableBuilder } from '../../srcloc/table';
 import type { ByteWriter } from './byteWriter';
 import type { DrawableBatch } from './drawableBatch';
@@ -90,6 +91,9 @@ class Layout extends MemoryLayout {
     this.out = this.next(bytes);
   }
 }
+
+// a layout is made per kernel call and dropped at once: keep one, and the calls' optimised code (keepShape.ts)
+keepShapeAlive(new Layout(0, 0, 0, 0, 0));
 
 export class NodeListKernel {
   private constructor(

@@ -9,6 +9,7 @@
  * the kernel stops (a unit test compares the two).
  */
 import { compiledOnce, holdBytes, instantiateWasm, MemoryLayout, type WasmMemory } from '../../../bytes/wasmModule';
+import { keepShapeAlive } from '../../../bytes/keepShape';
 import { W_CATEGORY, W_COUNT, W_EXCL, W_INCL, type ShadowColumns } from './shadowColumns';
 import type { MemberColumns } from './shadowMembers';
 import { SHADOW_WEIGHTS_KERNEL_WASM } from './shadowWeightsKernelWasm';
@@ -103,6 +104,9 @@ class Layout extends MemoryLayout {
     this.touched = this.next(x * weights);
   }
 }
+
+// a layout is made per kernel call and dropped at once: keep one, and the calls' optimised code (keepShape.ts)
+keepShapeAlive(new Layout(0, 0, 0, undefined));
 
 export class ShadowWeightsKernel {
   private constructor(
