@@ -9,6 +9,11 @@
  */
 const kept: object[] = [];
 
+/** The instances kept so far (for tests: what is kept must have the hidden class new instances get). */
+export function keptShapes(): readonly object[] {
+  return kept;
+}
+
 /** Keeps `instance` (a small one: its class's shape is what matters) alive; returns it. */
 export function keepShapeAlive<T extends object>(instance: T): T {
   kept.push(instance);
