@@ -340,8 +340,11 @@ export function appendRange(dst: DrawableBatch, src: DrawableBatch, from: number
     hi = Math.max(hi, src.entryInfoEnd[j]!);
   }
   // a run without info bytes: its offsets are one point, put at dst.infoUsed as appendEntry puts
-  // them (not shifted from 0, which left them past the copied bytes)
-  if (!(hi > lo)) hi = lo = lo === Infinity ? 0 : lo;
+  // them (not shifted from 0, which left them past the copied bytes). The test on lo comes first,
+  // on every call: only under the rare branch, V8 optimised this function before it had run and
+  // threw the code away at the first run without info bytes.
+  if (lo === Infinity) lo = 0;
+  if (!(hi > lo)) hi = lo;
   if (!hasRoom(dst, p1 - p0, v1 - v0, hi - lo) || dst.count + n > dst.earliest.length) makeRoom(dst, p1 - p0, v1 - v0, hi - lo, n);
   const i = dst.count;
   dst.earliest.set(src.earliest.subarray(from, to), i);

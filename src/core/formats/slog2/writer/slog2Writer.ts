@@ -405,7 +405,8 @@ export class Slog2Writer {
     });
 
     // The parent writes this buffer as its child stub; this node starts over empty.
-    const parent = this.trunk[i + 1];
+    // not read past the trunk's end: a read out of bounds threw writeNode's optimised code away
+    const parent = i + 1 < this.trunk.length ? this.trunk[i + 1] : undefined;
     const big = own.memoryBytes >= this.spillMinBytes;
     if (parent) {
       parent.childBuffers.push(own);
