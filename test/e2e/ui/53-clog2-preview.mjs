@@ -2,7 +2,7 @@
 // cached conversion shows the preview (its first 2 MiB converted on their own, the MPI states
 // named from the definitions at the file's end) with a banner and the conversion's progress, and
 // draws it before the whole file is converted; snapshots of the conversion's output then fill the
-// view in (its conversion takes about 4 s here: long enough for a snapshot every 1.5 s), the whole
+// view in (its conversion takes 2-4 s here: long enough for a snapshot every 1.5 s), the whole
 // trace replaces the last, seen whole, and that view equals the one of reopening the finished
 // SLOG-2 from the cache. Times are logged (the targets live in `npm run bench preview`).
 import fs from 'node:fs';
@@ -78,6 +78,19 @@ export default [
         )
           throw new Error(`banner: ${banner}`);
         const preview = await dataset(frame);
+        // Every view end the page takes from here on, recorded in the page: a snapshot may be up for
+        // less than one turn of the polling loop below (it waits for a first snapshot's frame and
+        // screenshots it), so polling alone can miss it.
+        await frame.locator('body').evaluate((body) => {
+          const seen = [];
+          window.mpeE2eViewEnds = seen;
+          new MutationObserver((changes) => {
+            for (const c of changes) {
+              const t1 = c.target.dataset?.t1;
+              if (t1 !== undefined && seen.at(-1) !== t1) seen.push(t1);
+            }
+          }).observe(body, { attributes: true, subtree: true, attributeFilter: ['data-t1'] });
+        });
         const shown = await frame.locator('.plot canvas.data').evaluate((c) => {
           const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
           let opaque = 0;
@@ -129,6 +142,10 @@ export default [
 
         // The whole trace replaces it, seen whole.
         const d = await waitFor(page, frame, (x) => whole(x) && Number(x.t1) > Number(preview.t1) * 2, 'the whole trace after the preview', 600);
+        const recorded = await frame.locator('body').evaluate(() => window.mpeE2eViewEnds ?? []);
+        const polled = views.length;
+        for (const t1 of recorded) if (!views.some((v) => v.t1 === t1)) views.push({ t1 });
+        log(`view ends: ${polled} seen by polling, ${recorded.length} recorded in the page (${recorded.join(', ')})`);
         const between = views.filter((v) => Number(v.t1) > Number(preview.t1) && Number(v.t1) < Number(d.t1));
         if (between.length === 0)
           throw new Error(`the view never showed a snapshot between the preview (to ${preview.t1}) and the whole trace (to ${d.t1}): ${JSON.stringify(views)}`);
