@@ -14,6 +14,16 @@ const ROW_BYTES = 6 * 8 + 6 * 4 + 2;
 const byLinePool: Int32Array[] = [];
 const BY_LINE_POOL = 16;
 
+/** Whether `key` indexes the line array: a number below LINE_INDEX_LIMIT (other keys go to the map). */
+function isLineKey(key: number | string): key is number {
+  return typeof key === 'number' && key < LINE_INDEX_LIMIT;
+}
+// Numeric keys of two different lines are above the small-integer range (heap numbers). Met first
+// by optimised code whose compare had only seen small integers, one threw find(), add() and place()
+// away ("not a Smi") and V8 compiled them again; compared here with both kinds once the function
+// has its feedback, the compare is compiled for numbers from the start.
+for (let i = 0; i < 64; i++) isLineKey(i & 1 ? 2 ** 40 : i);
+
 /** Shadows of single-line keys (states, events: the bulk) are found by array index, the others by key. */
 export class ShadowStore {
   /**
@@ -137,7 +147,7 @@ export class ShadowStore {
 
   /** The row of `key`, or −1. */
   protected find(key: number | string): number {
-    if (typeof key === 'number' && key < LINE_INDEX_LIMIT) return this.byLine[key]! - 1;
+    if (isLineKey(key)) return this.byLine[key]! - 1;
     return this.byKey.get(key) ?? -1;
   }
 
@@ -152,7 +162,7 @@ export class ShadowStore {
   }
 
   protected index(key: number | string, r: number): void {
-    if (typeof key === 'number' && key < LINE_INDEX_LIMIT) this.byLine[key] = r + 1;
+    if (isLineKey(key)) this.byLine[key] = r + 1;
     else this.byKey.set(key, r);
   }
 
