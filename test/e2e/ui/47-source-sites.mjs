@@ -77,13 +77,15 @@ async function yellowPixels(frame) {
 
 async function settled(page, frame) {
   const timeline = frame.locator('.timeline');
+  let g = {};
   for (let i = 0; i < 120; i++) {
-    const g = await timeline.evaluate((el) => ({ ...el.dataset }));
+    g = await timeline.evaluate((el) => ({ ...el.dataset }));
     // The final answer, not a coarse first one (its ink differs: the fade compares ink before and after).
     if (g.complete === 'true' && g.final === 'true') return g;
     await page.waitForTimeout(250);
   }
-  throw new Error('the timeline did not finish loading');
+  // what the view said last (a run failed here once, passing on retry: this says where it stood)
+  throw new Error(`the timeline did not finish loading in 30 s; its state: ${JSON.stringify(g)}`);
 }
 
 async function yellowUntil(page, frame, predicate) {
