@@ -177,7 +177,17 @@ export class WindowServer {
   /** Answers `call`; resolves with the final window it sent (undefined: cancelled or failed). */
   async serve(call: WindowCall): Promise<CachedWindow | undefined> {
     const pushing = this.pushing;
-    if (call.channel === 'main' && call.requestId !== 0 && pushing !== undefined && sameRequest(pushing.request, call.request)) await pushing.done;
+    if (call.channel === 'main' && call.requestId !== 0 && pushing !== undefined && sameRequest(pushing.request, call.request)) {
+      this.latest.set(call.channel, call.requestId);
+      await pushing.done;
+      // A newer request came while this one waited, and is in flight: the page has dropped this
+      // one. Served now, it would cancel the newer one (as any new request cancels the one in
+      // flight), whose page then waited for an answer that never came.
+      if (this.latest.get(call.channel) !== call.requestId) {
+        this.answer({ kind: 'windowFailed', requestId: call.requestId, generation: call.generation, cancelled: true, message: 'superseded' });
+        return undefined;
+      }
+    }
     this.latest.set(call.channel, call.requestId);
     if (call.channel === 'overview') {
       // The timeline first: both are asked for at open, and on a wide trace the overview of every

@@ -148,6 +148,25 @@ test('a pushed first window is answered with its key; the same request asked mea
   }
 });
 
+test('a request that waited for the push is dropped when a newer one came meanwhile: it does not cancel the newer one', async () => {
+  const file = await bigrun();
+  try {
+    const posted: (WindowMessage | WindowFailedMessage)[] = [];
+    const server = new WindowServer(fakeDocument(file), (m) => posted.push(m));
+    const first = request(file, 7, 'main', 2);
+    // The page asks for the pushed window (7 waits for the push), then moves on (9) before the push
+    // is done: 9 is the one the page waits for. 7, resuming after the push, once cancelled 9 (the
+    // newest request in flight) and the page, which had dropped 7, never heard of 9 again.
+    await Promise.all([server.push(3, first.request, 'key-1'), server.serve(first), server.serve(request(file, 9, 'main', 5))]);
+    const order = posted.map((m) => `${m.requestId}:${m.kind === 'window' ? (m.final ? 'final' : 'coarse') : m.cancelled ? 'cancelled' : 'failed'}`);
+    assert.ok(order.includes('9:final'), order.join(' '));
+    assert.ok(!order.includes('9:cancelled'), order.join(' '));
+    assert.ok(!order.includes('7:final'), `7 was superseded: ${order.join(' ')}`);
+  } finally {
+    await file.close();
+  }
+});
+
 test('a window built ahead (push without a key) sends nothing; the page asking for it later is a cache hit', async () => {
   const file = await bigrun();
   try {
