@@ -183,10 +183,7 @@ export class WindowServer {
       // A newer request came while this one waited, and is in flight: the page has dropped this
       // one. Served now, it would cancel the newer one (as any new request cancels the one in
       // flight), whose page then waited for an answer that never came.
-      if (this.latest.get(call.channel) !== call.requestId) {
-        this.answer({ kind: 'windowFailed', requestId: call.requestId, generation: call.generation, cancelled: true, message: 'superseded' });
-        return undefined;
-      }
+      if (this.supersededWhileWaiting(call)) return undefined;
     }
     this.latest.set(call.channel, call.requestId);
     if (call.channel === 'overview') {
@@ -195,10 +192,7 @@ export class WindowServer {
       // macrotask first, so a main request posted right after this one goes ahead of it.
       await new Promise<void>((resolve) => setTimeout(resolve, 0));
       while (this.mainBusy !== undefined) await this.mainBusy;
-      if (this.latest.get('overview') !== call.requestId) {
-        this.answer({ kind: 'windowFailed', requestId: call.requestId, generation: call.generation, cancelled: true, message: 'superseded' });
-        return undefined;
-      }
+      if (this.supersededWhileWaiting(call)) return undefined;
       return await this.serveNow(call);
     }
     let settle: () => void = () => undefined;
@@ -210,6 +204,13 @@ export class WindowServer {
       if (this.mainBusy === busy) this.mainBusy = undefined;
       settle();
     }
+  }
+
+  /** True (and `call` answered as superseded) when a newer request of its channel came while it waited. */
+  private supersededWhileWaiting(call: WindowCall): boolean {
+    if (this.latest.get(call.channel) === call.requestId) return false;
+    this.answer({ kind: 'windowFailed', requestId: call.requestId, generation: call.generation, cancelled: true, message: 'superseded' });
+    return true;
   }
 
   /** A built payload's key in the document's cache: the request's rows and span, its depth, the site-marks version. */
